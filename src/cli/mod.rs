@@ -1,0 +1,55 @@
+//! The command line: clap definitions and dispatch. Each subcommand lives in its own module
+//! and returns an exit status; nothing here panics on user input.
+
+pub mod inputs;
+pub mod validate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pooldeck",
+    version,
+    about = "A terminal console for operators of PaletteAI Compute Pools",
+    long_about = "pooldeck knows what a PaletteAI Compute Pool is. Today it validates \
+                  ComputePool manifests against the configuration reference's rules; the live \
+                  console, the demo cluster and the fixes come next."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check ComputePool manifests against the configuration reference's rules.
+    Validate(validate::ValidateArgs),
+}
+
+/// Runs the program with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and usage errors itself; usage errors exit 2.
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Some(Command::Validate(args)) => validate::run(&args),
+        None => {
+            eprintln!(
+                "pooldeck: the live console is not built yet. Try `pooldeck validate FILE` or \
+                 `pooldeck --help`."
+            );
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Go-style durations as the controllers write them: `15m`, `28m30s`, `1h30m`, `500ms`,
+//! `1.5h`. The syntax is Go's `time.ParseDuration` (no spaces, fractions allowed), and
+//! [`format`] writes durations back the same way, so countdowns read like the API's `details`.
+
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DurationError(pub String);
+
+impl std::fmt::Display for DurationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses a Go duration. Negative durations are refused: nothing in a Compute Pool counts back.
+pub fn parse(text: &str) -> Result<Duration, DurationError> {
+    let err = |why: &str| DurationError(format!("\"{text}\" is not a duration: {why}"));
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return Err(err("it is empty"));
+    }
+    if rest == "0" {
+        return Ok(Duration::ZERO);
+    }
+    if rest.starts_with('-') {
+        return Err(err("it is negative"));
+    }
+    rest = rest.strip_prefix('+').unwrap_or(rest);
+    let mut total = 0f64;
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if number_len == 0 {
+            return Err(err("expected a number"));
+        }
+        let amount: f64 = rest[..number_len]
+            .parse()
+            .map_err(|_| err("malformed number"))?;
+        rest = &rest[number_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let seconds = match &rest[..unit_len] {
+            "ns" => 1e-9,
+            "us" | "µs" | "μs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            "" => return Err(err("missing unit (use h, m, s or ms)")),
+            _ => return Err(err("unknown unit (use h, m, s or ms)")),
+        };
+        rest = &rest[unit_len..];
+        total += amount * seconds;
+    }
+    if !total.is_finite() || total > 1e12 {
+        return Err(err("it is too long"));
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+/// Writes a duration the way Go prints it, to whole seconds: `28m30s`, `1h0m0s`, `45s`, `0s`.
+pub fn format(duration: Duration) -> String {
+    let total = duration.as_secs();
+    let (hours, minutes, seconds) = (total / 3600, (total / 60) % 60, total % 60);
+    if hours > 0 {
+        format!("{hours}h{minutes}m{seconds}s")
+    } else if minutes > 0 {
+        format!("{minutes}m{seconds}s")
+    } else {
+        format!("{seconds}s")
+    }
+}
+
+/// A compact form for narrow columns: `28m30s`, `2h5m`, `3d4h`.
+pub fn format_short(duration: Duration) -> String {
+    let total = duration.as_secs();
+    let days = total / 86_400;
+    let hours = (total / 3600) % 24;
+    let minutes = (total / 60) % 60;
+    let seconds = total % 60;
+    if days > 0 {
+        format!("{days}d{hours}h")
+    } else if hours > 0 {
+        format!("{hours}h{minutes}m")
+    } else if minutes > 0 {
+        format!("{minutes}m{seconds}s")
+    } else {
+        format!("{seconds}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_controller_durations() {
+        assert_eq!(parse("15m").unwrap(), Duration::from_secs(900));
+        assert_eq!(parse("28m30s").unwrap(), Duration::from_secs(1710));
+        assert_eq!(parse("1h30m").unwrap(), Duration::from_secs(5400));
+        assert_eq!(parse("30m2s").unwrap(), Duration::from_secs(1802));
+        assert_eq!(parse("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse("1.5h").unwrap(), Duration::from_secs(5400));
+        assert_eq!(parse("0").unwrap(), Duration::ZERO);
+    }
+
+    #[test]
+    fn refuses_what_go_refuses() {
+        assert!(parse("").is_err());
+        assert!(parse("15").is_err());
+        assert!(parse("15 minutes").is_err());
+        assert!(parse("m").is_err());
+        assert!(parse("-5m").is_err());
+        assert!(parse("1d").is_err());
+    }
+
+    #[test]
+    fn formats_like_go() {
+        assert_eq!(format(Duration::from_secs(1710)), "28m30s");
+        assert_eq!(format(Duration::from_secs(3600)), "1h0m0s");
+        assert_eq!(format(Duration::from_secs(45)), "45s");
+        assert_eq!(format_short(Duration::from_secs(3 * 86_400 + 7200)), "3d2h");
+    }
+}

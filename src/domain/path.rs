@@ -1,0 +1,128 @@
+//! Paths into a document, written the way operators read them in the reference:
+//! `spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.workerPools[1].name`.
+//!
+//! Keys that are not plain identifiers (labels such as `controller.spectrocloud.com/pause`)
+//! are written in brackets: `metadata.labels['controller.spectrocloud.com/pause']`.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct YamlPath(Vec<Segment>);
+
+impl YamlPath {
+    pub fn root() -> Self {
+        YamlPath(Vec::new())
+    }
+
+    /// Builds a path from dotted keys, e.g. `YamlPath::parse_keys("spec.deletionPolicy")`.
+    /// Only for paths made of plain keys (no indices, no dots inside keys).
+    pub fn keys(dotted: &str) -> Self {
+        YamlPath(
+            dotted
+                .split('.')
+                .filter(|k| !k.is_empty())
+                .map(|k| Segment::Key(k.to_owned()))
+                .collect(),
+        )
+    }
+
+    pub fn key(&self, key: &str) -> Self {
+        let mut segments = self.0.clone();
+        segments.push(Segment::Key(key.to_owned()));
+        YamlPath(segments)
+    }
+
+    pub fn index(&self, index: usize) -> Self {
+        let mut segments = self.0.clone();
+        segments.push(Segment::Index(index));
+        YamlPath(segments)
+    }
+
+    /// Appends dotted plain keys to this path.
+    pub fn join(&self, dotted: &str) -> Self {
+        let mut segments = self.0.clone();
+        segments.extend(YamlPath::keys(dotted).0);
+        YamlPath(segments)
+    }
+
+    /// This path followed by `other`.
+    pub fn append(&self, other: &YamlPath) -> Self {
+        let mut segments = self.0.clone();
+        segments.extend(other.0.iter().cloned());
+        YamlPath(segments)
+    }
+
+    pub fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn last_key(&self) -> Option<&str> {
+        match self.0.last() {
+            Some(Segment::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    pub fn starts_with(&self, other: &YamlPath) -> bool {
+        self.0.starts_with(&other.0)
+    }
+}
+
+fn is_plain_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl fmt::Display for YamlPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(document)");
+        }
+        for (i, segment) in self.0.iter().enumerate() {
+            match segment {
+                Segment::Key(key) if is_plain_key(key) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(key)?;
+                }
+                Segment::Key(key) => write!(f, "['{}']", key.replace('\'', "''"))?,
+                Segment::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_paths_like_the_reference() {
+        let path = YamlPath::keys("spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.workerPools")
+            .index(1)
+            .key("name");
+        assert_eq!(
+            path.to_string(),
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.workerPools[1].name"
+        );
+        let label = YamlPath::keys("metadata.labels").key("controller.spectrocloud.com/pause");
+        assert_eq!(
+            label.to_string(),
+            "metadata.labels['controller.spectrocloud.com/pause']"
+        );
+        assert_eq!(YamlPath::root().to_string(), "(document)");
+    }
+}

@@ -1,0 +1,6 @@
+//! The `pooldeck` binary: parse the command line and hand over to the library.
+#![forbid(unsafe_code)]
+
+fn main() -> std::process::ExitCode {
+    pooldeck::cli::main()
+}
