@@ -186,4 +186,18 @@ proptest! {
         let status = run(yaml.into_bytes());
         prop_assert!(status <= 1, "a well-formed document is never unreadable");
     }
+
+    #[test]
+    fn reading_and_writing_back_loses_nothing(
+        example in 0..EXAMPLES.len(),
+        pointer in prop::sample::select(POINTERS),
+        value in json_value(),
+    ) {
+        let documents = pooldeck::manifest::parse(EXAMPLES[example]).expect("examples parse");
+        let planted = plant(documents[0].root.to_json(), pointer, value);
+        let (pool, _issues): (pooldeck::domain::model::ComputePool, _) =
+            pooldeck::domain::model::read(&planted).expect("a mapping");
+        let written = serde_json::to_value(&pool).expect("serializes");
+        prop_assert_eq!(written, planted);
+    }
 }

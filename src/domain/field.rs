@@ -16,9 +16,11 @@ use super::path::YamlPath;
 /// One field of an object as it was read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Field<T> {
-    /// Not written, or written as `null`.
+    /// Not written.
     #[default]
     Missing,
+    /// Written as `null`: read as not set, but written back as it was.
+    Null,
     Valid(T),
     /// Written with a value of the wrong shape; the raw value is kept for write-back.
     Invalid {
@@ -42,7 +44,13 @@ impl<T> Field<T> {
         }
     }
 
+    /// Not written, or written as `null`.
     pub fn is_missing(&self) -> bool {
+        matches!(self, Field::Missing | Field::Null)
+    }
+
+    /// Not written at all (a `null` counts as written, so it survives a round trip).
+    pub fn is_absent(&self) -> bool {
         matches!(self, Field::Missing)
     }
 
@@ -88,7 +96,7 @@ impl<T> From<T> for Field<T> {
 impl<T: Serialize> Serialize for Field<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Field::Missing => serializer.serialize_none(),
+            Field::Missing | Field::Null => serializer.serialize_none(),
             Field::Valid(value) => value.serialize(serializer),
             Field::Invalid { raw, .. } => raw.serialize(serializer),
         }
@@ -106,7 +114,7 @@ impl<T: FromJson> Field<T> {
     /// kept as invalid with the reason.
     pub fn from_value(value: Value) -> Self {
         if value.is_null() {
-            return Field::Missing;
+            return Field::Null;
         }
         match T::from_json(value) {
             Ok(value) => Field::Valid(value),
@@ -158,6 +166,15 @@ impl FromJson for f64 {
         match value.as_f64() {
             Some(n) => Ok(n),
             None => mismatch(value, "a number"),
+        }
+    }
+}
+
+impl FromJson for Num {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        match value {
+            Value::Number(n) => Ok(Num(n)),
+            other => mismatch(other, "a number"),
         }
     }
 }
@@ -269,11 +286,12 @@ impl Lenient for i64 {}
 impl Lenient for f64 {}
 impl Lenient for Value {}
 impl Lenient for Scalar {}
+impl Lenient for Num {}
 
 impl<T: Lenient> Lenient for Field<T> {
     fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
         match self {
-            Field::Missing => {}
+            Field::Missing | Field::Null => {}
             Field::Valid(value) => value.collect_issues(path, out),
             Field::Invalid { error, .. } => out.push(Issue::WrongType {
                 path: path.clone(),
@@ -296,6 +314,30 @@ impl<T: Lenient> Lenient for BTreeMap<String, T> {
         for (key, value) in self {
             value.collect_issues(&path.key(key), out);
         }
+    }
+}
+
+/// A number kept exactly as written (`41` stays `41`, `41.5` stays `41.5`), so writing an
+/// object back never turns an integer into a float.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Num(pub serde_json::Number);
+
+impl Num {
+    pub fn value(&self) -> f64 {
+        self.0.as_f64().unwrap_or(0.0)
+    }
+}
+
+impl Default for Num {
+    fn default() -> Self {
+        Num(serde_json::Number::from(0))
+    }
+}
+
+impl From<f64> for Num {
+    fn from(value: f64) -> Self {
+        Num(serde_json::Number::from_f64(value).unwrap_or_else(|| serde_json::Number::from(0)))
     }
 }
 
@@ -355,7 +397,7 @@ macro_rules! model {
         pub struct $name {
             $(
                 $(#[$fmeta])*
-                #[serde(rename = $json, skip_serializing_if = "Field::is_missing")]
+                #[serde(rename = $json, skip_serializing_if = "Field::is_absent")]
                 pub $field: $crate::domain::field::Field<$ty>,
             )*
             /// Fields this version of pooldeck does not know, kept so nothing is lost.
@@ -443,5 +485,6 @@ mod tests {
     fn null_reads_as_missing() {
         let field: Field<String> = serde_json::from_value(Value::Null).unwrap();
         assert!(field.is_missing());
+        assert_eq!(serde_json::to_value(&field).unwrap(), Value::Null);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::field::{Field, model};
+use crate::domain::field::{Field, Num, model};
 
 use super::meta::ObjectMeta;
 
@@ -44,7 +44,7 @@ model! {
     open struct ResourceEvaluation {
         count: i64 = "count",
         target: i64 = "target",
-        utilization: f64 = "utilization",
+        utilization: Num = "utilization",
     }
 }
 
@@ -53,7 +53,7 @@ model! {
         host: String = "host",
         cpu_count: i64 = "cpuCount",
         gpu_count: BTreeMap<String, Field<i64>> = "gpuCount",
-        waste_score: f64 = "wasteScore",
+        waste_score: Num = "wasteScore",
     }
 }
 

@@ -15,7 +15,7 @@ pub use pool::ComputePool;
 
 use serde_json::Value;
 
-use super::field::{FromJson, Issue, Lenient};
+use super::field::{Field, FromJson, Issue, Lenient};
 use super::path::YamlPath;
 
 /// Reads any model object from a JSON value. Reading never fails on a field: wrong types and
@@ -70,5 +70,117 @@ mod tests {
     #[test]
     fn a_document_that_is_not_a_mapping_is_refused() {
         assert!(read::<ComputePool>(&json!([1, 2])).is_err());
+    }
+}
+
+#[cfg(test)]
+mod fixture_tests {
+    use super::evaluation::{Decision, split_pool_key};
+    use super::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
+    use super::*;
+
+    fn load(text: &str) -> Value {
+        crate::manifest::parse(text).expect("fixture parses")[0]
+            .root
+            .to_json()
+    }
+
+    #[test]
+    fn the_guides_scale_up_evaluation_reads_completely() {
+        let value = load(include_str!(
+            "../../../demo/fixtures/evaluation-scale-up.yaml"
+        ));
+        let (evaluation, issues): (ComputePoolEvaluation, _) = read(&value).expect("mapping");
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(
+            serde_json::to_value(&evaluation).expect("serializes"),
+            value
+        );
+        let spec = evaluation.spec.get().expect("spec");
+        let (key, pool) = spec
+            .pool_evaluations
+            .get()
+            .and_then(|m| m.iter().next())
+            .expect("one pool evaluation");
+        assert_eq!(
+            split_pool_key(key),
+            ("ml-cluster", "worker-pool-nvidia-amd64-0")
+        );
+        let pool = pool.get().expect("valid");
+        let gpu = pool.gpu.get().expect("gpu")["NVIDIA H100 PCIe | 80 GB"]
+            .get()
+            .expect("variant");
+        assert_eq!(gpu.decision(), Decision::ScaleUp(4));
+        assert_eq!(pool.cpu.get().expect("cpu").decision(), Decision::Hold);
+        let highest = pool
+            .node_wastes
+            .get()
+            .expect("wastes")
+            .iter()
+            .filter_map(Field::get)
+            .max_by(|a, b| {
+                a.waste_score
+                    .or_default()
+                    .value()
+                    .total_cmp(&b.waste_score.or_default().value())
+            })
+            .expect("a host");
+        assert_eq!(highest.host.as_deref(), Some("host-uid-4"));
+        assert_eq!(
+            crate::domain::duration::parse(spec.cooldown_duration.as_deref().expect("cooldown"))
+                .expect("duration")
+                .as_secs(),
+            900
+        );
+        let status = evaluation.status.get().expect("status");
+        let state = status.pool_scaling_states.get().expect("states")[key]
+            .get()
+            .expect("state");
+        assert_eq!(
+            ScalingStateKind::parse(state.state.as_deref().expect("state")),
+            ScalingStateKind::Scaling
+        );
+    }
+
+    #[test]
+    fn a_running_pools_status_reads_completely() {
+        let value = load(include_str!("../../../demo/fixtures/pool-running-mig.yaml"));
+        let (pool, issues): (ComputePool, _) = read(&value).expect("mapping");
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(serde_json::to_value(&pool).expect("serializes"), value);
+        let status = pool.status.get().expect("status");
+        assert_eq!(
+            PoolPhase::parse(status.status.as_deref().expect("phase")),
+            PoolPhase::Running
+        );
+        let mig = status.hardware_capacity.get().expect("capacity")[0]
+            .get()
+            .and_then(|h| h.gpu.get())
+            .and_then(|g| g[0].get())
+            .and_then(|g| g.mig.get())
+            .expect("mig");
+        assert_eq!(mig.config.as_deref(), Some("all-1g.10gb"));
+        let hosts: Vec<(&str, &status::Host)> = status
+            .clusters()
+            .flat_map(|c| c.machine_pools())
+            .flat_map(|m| m.hosts())
+            .collect();
+        assert_eq!(hosts.len(), 4);
+        let provisioning = hosts
+            .iter()
+            .filter(|(_, h)| {
+                HostStatus::parse(h.status.as_deref().unwrap_or("")) == HostStatus::Provisioning
+            })
+            .count();
+        assert_eq!(provisioning, 1);
+        assert_eq!(hosts.iter().map(|(_, h)| h.gpu_count()).sum::<i64>(), 8);
+        assert_eq!(status.ai_workloads().count(), 1);
+        assert!(
+            pool.meta()
+                .expect("meta")
+                .finalizers()
+                .any(|f| f == pool::FINALIZER)
+        );
+        assert!(!pool.is_paused());
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::field::{Field, Scalar, model};
+use crate::domain::field::{Field, Num, Scalar, model};
 
 use super::pool::ObjectRef;
 
@@ -127,9 +127,9 @@ model! {
     open struct Host {
         architecture: String = "architecture",
         cpu_count: i64 = "cpuCount",
-        memory_gb: f64 = "memoryGB",
+        memory_gb: Num = "memoryGB",
         gpu_count_by_variant: BTreeMap<String, Field<i64>> = "gpuCountByVariant",
-        gpu_memory_gb_by_variant: BTreeMap<String, Field<f64>> = "gpuMemoryGBByVariant",
+        gpu_memory_gb_by_variant: BTreeMap<String, Field<Num>> = "gpuMemoryGBByVariant",
         status: String = "status",
         status_updated_at: String = "statusUpdatedAt",
     }

@@ -233,7 +233,7 @@ fn check_pause(pool: &ComputePool, out: &mut Vec<Finding>) {
                 if raw.is_boolean() { "boolean" } else { "value" }
             ),
         )),
-        Field::Missing => {}
+        Field::Missing | Field::Null => {}
     }
 }
 

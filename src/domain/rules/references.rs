@@ -184,7 +184,7 @@ fn check_bundle(pool: &ComputePool, out: &mut Vec<Finding>) {
     let bundle = match &spec.profile_bundle_ref {
         Field::Valid(bundle) => bundle,
         Field::Invalid { .. } => return,
-        Field::Missing => {
+        Field::Missing | Field::Null => {
             out.push(Finding::new(
                 &BUNDLE_REQUIRED,
                 path,
@@ -361,7 +361,7 @@ fn check_shared_with(pool: &ComputePool, out: &mut Vec<Finding>) {
             ));
         }
         match projects {
-            Field::Missing => out.push(no_projects(tenant, tenant_path)),
+            Field::Missing | Field::Null => out.push(no_projects(tenant, tenant_path)),
             Field::Valid(list) if list.is_empty() => out.push(no_projects(tenant, tenant_path)),
             Field::Valid(list) => {
                 for (i, project) in list.iter().enumerate() {

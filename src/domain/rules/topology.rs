@@ -139,7 +139,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     let variant = match &spec.cluster_variant {
         Field::Valid(variant) => variant,
         Field::Invalid { .. } => return,
-        Field::Missing => {
+        Field::Missing | Field::Null => {
             out.push(Finding::new(
                 &VARIANT_REQUIRED,
                 at(paths::VARIANT),
@@ -204,7 +204,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     };
     let worker_count = match &requirements.worker_pools {
         Field::Valid(list) => Some(list.len()),
-        Field::Missing => Some(0),
+        Field::Missing | Field::Null => Some(0),
         Field::Invalid { .. } => None,
     };
     check_control_plane(control, worker_count, out);
@@ -213,11 +213,13 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     let cp = at(paths::CONTROL_PLANE);
     check_architecture(&control.architecture, &cp.key("architecture"), out);
     match control.cpu.get().map(|c| &c.cpu_count) {
-        None | Some(Field::Missing) if !control.cpu.is_invalid() => out.push(Finding::new(
-            &CPU_MISSING,
-            cp.key("cpu"),
-            "the control plane sets no cpu.cpuCount; any host qualifies on CPU",
-        )),
+        None | Some(Field::Missing | Field::Null) if !control.cpu.is_invalid() => {
+            out.push(Finding::new(
+                &CPU_MISSING,
+                cp.key("cpu"),
+                "the control plane sets no cpu.cpuCount; any host qualifies on CPU",
+            ))
+        }
         _ => {}
     }
     check_cpu(&control.cpu, &cp.key("cpu"), out);
