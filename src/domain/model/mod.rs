@@ -15,7 +15,7 @@ pub use pool::ComputePool;
 
 use serde_json::Value;
 
-use super::field::{Field, FromJson, Issue, Lenient};
+use super::field::{FromJson, Issue, Lenient};
 use super::path::YamlPath;
 
 /// Reads any model object from a JSON value. Reading never fails on a field: wrong types and
@@ -78,6 +78,7 @@ mod fixture_tests {
     use super::evaluation::{Decision, split_pool_key};
     use super::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
     use super::*;
+    use crate::domain::field::Field;
 
     fn load(text: &str) -> Value {
         crate::manifest::parse(text).expect("fixture parses")[0]
