@@ -128,6 +128,12 @@ const POINTERS: &[&str] = &[
     "/status",
 ];
 
+/// One of the examples with `value` written at `pointer`.
+fn planted_example(example: usize, pointer: &str, value: Value) -> Value {
+    let documents = pooldeck::manifest::parse(EXAMPLES[example]).expect("examples parse");
+    plant(documents[0].root.to_json(), pointer, value)
+}
+
 fn plant(mut document: Value, pointer: &str, value: Value) -> Value {
     let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
     match document.pointer_mut(parent) {
@@ -180,8 +186,7 @@ proptest! {
         pointer in prop::sample::select(POINTERS),
         value in json_value(),
     ) {
-        let documents = pooldeck::manifest::parse(EXAMPLES[example]).expect("examples parse");
-        let planted = plant(documents[0].root.to_json(), pointer, value);
+        let planted = planted_example(example, pointer, value);
         let yaml = serde_saphyr::to_string(&planted).expect("serializes");
         let status = run(yaml.into_bytes());
         prop_assert!(status <= 1, "a well-formed document is never unreadable");
@@ -193,8 +198,7 @@ proptest! {
         pointer in prop::sample::select(POINTERS),
         value in json_value(),
     ) {
-        let documents = pooldeck::manifest::parse(EXAMPLES[example]).expect("examples parse");
-        let planted = plant(documents[0].root.to_json(), pointer, value);
+        let planted = planted_example(example, pointer, value);
         let (pool, _issues): (pooldeck::domain::model::ComputePool, _) =
             pooldeck::domain::model::read(&planted).expect("a mapping");
         let written = serde_json::to_value(&pool).expect("serializes");
