@@ -10,5 +10,6 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod demo;
 pub mod domain;
 pub mod manifest;

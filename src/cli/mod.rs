@@ -1,6 +1,7 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in its own module
 //! and returns an exit status; nothing here panics on user input.
 
+pub mod demo;
 pub mod inputs;
 pub mod validate;
 
@@ -26,6 +27,8 @@ pub struct Cli {
 pub enum Command {
     /// Check ComputePool manifests against the configuration reference's rules.
     Validate(validate::ValidateArgs),
+    /// The embedded demo cluster: a Kubernetes-compatible API on 127.0.0.1 with scenarios.
+    Demo(demo::DemoArgs),
 }
 
 /// Runs the program with the process's arguments.
@@ -44,6 +47,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Validate(args)) => validate::run(&args),
+        Some(Command::Demo(args)) => demo::run(&args),
         None => {
             eprintln!(
                 "pooldeck: the live console is not built yet. Try `pooldeck validate FILE` or \

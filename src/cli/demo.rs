@@ -1,0 +1,160 @@
+//! `pooldeck demo serve`: the embedded demo cluster as a standalone server for kubectl and
+//! for trying pooldeck without a hub.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+
+use crate::demo::scenario::{BUILTIN, Scenario};
+use crate::demo::{DemoCluster, Options, VIEWER_CONTEXT};
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    #[command(subcommand)]
+    pub command: DemoCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DemoCommand {
+    /// Serve a demo cluster on 127.0.0.1 until Ctrl-C or SIGTERM.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Prints `export KUBECONFIG=<path>` on stdout; evaluate it and use kubectl:\n  \
+    eval \"$(pooldeck demo serve --scenario scale-up &)\"   # or copy the line it prints\n  \
+    kubectl get cp -A\n  kubectl --context pooldeck-demo-viewer auth can-i patch computepools"
+)]
+pub struct ServeArgs {
+    /// A built-in scenario (fleet, scale-up, deletion-blocked, large).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "fleet",
+        conflicts_with = "replay"
+    )]
+    pub scenario: String,
+    /// Play a recording (or any scenario file) made by `pooldeck record`.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Port on 127.0.0.1 (default: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Time scale: 2 plays the scenario twice as fast.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// Number of pools for the `large` scenario.
+    #[arg(long, default_value_t = 1000)]
+    pub pools: usize,
+    /// Where to write the kubeconfig (default: a new file in the temp directory).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+}
+
+pub fn run(args: &DemoArgs) -> ExitCode {
+    match &args.command {
+        DemoCommand::Serve(serve) => run_serve(serve),
+    }
+}
+
+fn run_serve(args: &ServeArgs) -> ExitCode {
+    if !(args.speed.is_finite() && args.speed > 0.0) {
+        eprintln!("pooldeck: --speed must be a positive number");
+        return ExitCode::from(2);
+    }
+    let scenario = match &args.replay {
+        Some(path) => Scenario::from_file(path),
+        None if args.scenario == "large" => Ok(Scenario::large(args.pools)),
+        None => Scenario::builtin(&args.scenario),
+    };
+    let scenario = match scenario {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pooldeck: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pooldeck: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(async move {
+        let name = scenario.name.clone();
+        let description = scenario.description.clone();
+        let options = Options {
+            port: args.port,
+            scenario: Some(scenario),
+            speed: args.speed,
+            ..Options::default()
+        };
+        let cluster = match DemoCluster::start(options).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("pooldeck: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let path = args.kubeconfig.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!(
+                "pooldeck-demo-{}.kubeconfig",
+                cluster.address.port()
+            ))
+        });
+        if let Err(e) = cluster.write_kubeconfig(&path) {
+            eprintln!("pooldeck: {e}");
+            return ExitCode::from(1);
+        }
+        println!("export KUBECONFIG={}", path.display());
+        eprintln!(
+            "pooldeck demo cluster at {} playing \"{name}\"",
+            cluster.url()
+        );
+        if !description.is_empty() {
+            eprintln!("  {}", description.trim());
+        }
+        eprintln!("  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...)");
+        eprintln!(
+            "  scenarios built in: {}, large",
+            BUILTIN
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        wait_for_signal().await;
+        eprintln!("pooldeck: stopping the demo cluster");
+        cluster.stop().await;
+        let _ = std::fs::remove_file(&path);
+        ExitCode::SUCCESS
+    })
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = match signal(SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

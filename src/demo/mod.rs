@@ -1,0 +1,196 @@
+//! The embedded demo cluster: a small, loopback-only HTTP server that speaks enough of the
+//! Kubernetes API for pooldeck's kube client and for a stock `kubectl`, filled from scripted
+//! scenarios or recordings. The console's `--demo` runs the normal live sources against it.
+//!
+//! Owns: the store and its API semantics (`store`), the resources it serves (`registry`,
+//! from `demo/crds/`), the HTTP layer (`api`), Tables (`table`), selectors (`selector`), and
+//! the scenario player with its simulated controllers (`scenario`). Must not import the
+//! console (`app`, `ui`) or the kube client.
+
+pub mod api;
+pub mod protobuf;
+pub mod registry;
+pub mod scenario;
+pub mod selector;
+pub mod store;
+pub mod table;
+pub mod tls;
+
+use std::collections::HashMap;
+
+use base64::Engine as _;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use self::api::{Server, User};
+use self::registry::Registry;
+use self::scenario::Scenario;
+use self::store::Store;
+
+/// The kubeconfig context for the admin user, and for the read-only viewer.
+pub const ADMIN_CONTEXT: &str = "pooldeck-demo";
+pub const VIEWER_CONTEXT: &str = "pooldeck-demo-viewer";
+
+/// How to start a demo cluster.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Port on 127.0.0.1; 0 picks a free one.
+    pub port: u16,
+    /// What to play: a built-in scenario, a scenario or recording file, or nothing.
+    pub scenario: Option<Scenario>,
+    /// Time scale for the scenario: 2.0 plays twice as fast.
+    pub speed: f64,
+    /// How often watches that asked for bookmarks get one.
+    pub bookmark_interval: Duration,
+    /// How many changes the server remembers for watches that resume (older: 410 Gone).
+    pub history_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            port: 0,
+            scenario: None,
+            speed: 1.0,
+            bookmark_interval: Duration::from_secs(10),
+            history_limit: 100_000,
+        }
+    }
+}
+
+/// A running demo cluster. Dropping it stops the server.
+pub struct DemoCluster {
+    pub address: SocketAddr,
+    pub store: Arc<Store>,
+    pub admin_token: String,
+    pub viewer_token: String,
+    /// The throwaway certificate authority that signed the server's certificate (PEM).
+    pub ca_pem: String,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+    player: Option<JoinHandle<()>>,
+}
+
+fn token() -> String {
+    (0..40).map(|_| fastrand::alphanumeric()).collect()
+}
+
+impl DemoCluster {
+    /// Starts the server on a loopback port and, if given, the scenario player.
+    pub async fn start(options: Options) -> Result<DemoCluster, String> {
+        let registry = Registry::builtin()?;
+        let store = Arc::new(Store::new(registry, options.history_limit));
+        let admin_token = token();
+        let viewer_token = token();
+        let mut tokens = HashMap::new();
+        tokens.insert(admin_token.clone(), User::Admin);
+        tokens.insert(viewer_token.clone(), User::Viewer);
+        let server = Arc::new(Server {
+            store: store.clone(),
+            tokens,
+            bookmark_interval: options.bookmark_interval,
+        });
+        let listener = TcpListener::bind(("127.0.0.1", options.port))
+            .await
+            .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", options.port))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the bound address: {e}"))?;
+        let certificates = tls::generate()?;
+        let listener = tls::TlsListener::new(listener, certificates.server.clone())
+            .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        let player = match &options.scenario {
+            Some(scenario) => {
+                scenario.load_initial(&store)?;
+                Some(scenario::spawn(
+                    scenario.clone(),
+                    store.clone(),
+                    options.speed,
+                ))
+            }
+            None => None,
+        };
+        let router = axum::Router::new().fallback(api::handle).with_state(server);
+        let (shutdown, stop) = oneshot::channel::<()>();
+        let watches = store.clone();
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, router)
+                .with_graceful_shutdown(async move {
+                    let _ = stop.await;
+                    // Open watches end so the server can stop.
+                    watches.end_watches();
+                })
+                .await;
+        });
+        Ok(DemoCluster {
+            address,
+            store,
+            admin_token,
+            viewer_token,
+            ca_pem: certificates.ca_pem,
+            shutdown: Some(shutdown),
+            server: Some(server),
+            player,
+        })
+    }
+
+    pub fn url(&self) -> String {
+        format!("https://{}", self.address)
+    }
+
+    /// A kubeconfig with both contexts; the admin one is current.
+    pub fn kubeconfig(&self) -> String {
+        format!(
+            "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
+             clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
+             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n\
+             contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\
+             - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n",
+            url = self.url(),
+            ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
+            admin = self.admin_token,
+            viewer = self.viewer_token,
+        )
+    }
+
+    /// Writes the kubeconfig, readable by the owner only (it holds tokens).
+    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.kubeconfig())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+        }
+        Ok(())
+    }
+
+    /// Stops the scenario and the server, ending open watches.
+    pub async fn stop(mut self) {
+        self.halt();
+        if let Some(server) = self.server.take() {
+            let _ = server.await;
+        }
+    }
+
+    fn halt(&mut self) {
+        if let Some(player) = self.player.take() {
+            player.abort();
+        }
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+impl Drop for DemoCluster {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}

@@ -1,0 +1,707 @@
+//! Scenarios: a timeline of object states and Events that the demo cluster plays, from
+//! `demo/scenarios/*.yaml`, a recording, or a generator (`large`). The player also runs the
+//! small controllers the troubleshooting guide describes: a paused pool stops changing, and
+//! deleting a pool force-deletes its AIWorkloads and then releases its finalizer, unless the
+//! scenario says the deletion is stuck.
+//!
+//! Timestamps may be written relative to the moment they are applied: `now`, `now-3d`,
+//! `now+30s` (Go durations, plus `d` for days), so a demo always looks current.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+use super::store::{ApiError, Change, ChangeKind, Patch, Preconditions, Store, now_rfc3339};
+use crate::domain::model::pool::{FINALIZER, PAUSE_LABEL};
+
+/// One change of a timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Create or replace an object (status included).
+    Put(Value),
+    /// Merge-patch an object named by kind, namespace and name.
+    Merge {
+        kind: String,
+        namespace: String,
+        name: String,
+        patch: Value,
+    },
+    Delete {
+        kind: String,
+        namespace: String,
+        name: String,
+    },
+    /// Record a core/v1 Event about an object.
+    Event {
+        namespace: String,
+        kind: String,
+        name: String,
+        event_type: String,
+        reason: String,
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub at: Duration,
+    pub action: Action,
+}
+
+/// A scenario or recording, ready to play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub objects: Vec<Value>,
+    pub steps: Vec<Step>,
+    /// Random-walk the utilization of every evaluation this often (none: still).
+    pub utilization_every: Option<Duration>,
+    pub utilization_spread: f64,
+    /// Pools (`namespace/name`) whose deletion never completes.
+    pub stuck_deletions: Vec<String>,
+    /// How long the simulated controller takes for each deletion stage.
+    pub deletion_delay: Duration,
+    /// Start the steps again this long after the last one (none: play once).
+    pub repeat_after: Option<Duration>,
+}
+
+/// The built-in scenarios, compiled in.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("fleet", include_str!("../../demo/scenarios/fleet.yaml")),
+    (
+        "scale-up",
+        include_str!("../../demo/scenarios/scale-up.yaml"),
+    ),
+    (
+        "deletion-blocked",
+        include_str!("../../demo/scenarios/deletion-blocked.yaml"),
+    ),
+];
+
+/// Parses `15m`, `3d`, `1h30m`.
+fn parse_offset(text: &str) -> Result<Duration, String> {
+    if let Some(days) = text.strip_suffix('d') {
+        let days: f64 = days
+            .parse()
+            .map_err(|_| format!("\"{text}\" is not a duration"))?;
+        return Ok(Duration::from_secs_f64(days * 86_400.0));
+    }
+    crate::domain::duration::parse(text).map_err(|e| e.to_string())
+}
+
+fn field_text(value: &Value, field: &str) -> String {
+    value
+        .get(field)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+impl Scenario {
+    pub fn builtin(name: &str) -> Result<Scenario, String> {
+        if let Some(count) = name.strip_prefix("large") {
+            let count = count.trim_start_matches(['-', ':']).parse().unwrap_or(1000);
+            return Ok(Scenario::large(count));
+        }
+        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+            format!(
+                "no scenario named \"{name}\"; built in: {}, large",
+                names.join(", ")
+            )
+        })?;
+        Scenario::parse(text).map_err(|e| format!("scenario {name}: {e}"))
+    }
+
+    pub fn from_file(path: &std::path::Path) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn parse(text: &str) -> Result<Scenario, String> {
+        let documents = crate::manifest::parse(text).map_err(|e| e.to_string())?;
+        let root = documents
+            .first()
+            .map(|d| d.root.to_json())
+            .ok_or("the scenario is empty")?;
+        let objects = root
+            .get("objects")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut steps = Vec::new();
+        for (i, step) in root
+            .get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let at = parse_offset(step.get("at").and_then(Value::as_str).unwrap_or("0s"))
+                .map_err(|e| format!("steps[{i}].at: {e}"))?;
+            let target = |v: &Value| {
+                (
+                    field_text(v, "kind"),
+                    field_text(v, "namespace"),
+                    field_text(v, "name"),
+                )
+            };
+            let action = if let Some(object) = step.get("put") {
+                Action::Put(object.clone())
+            } else if let Some(merge) = step.get("merge") {
+                let (kind, namespace, name) = target(merge);
+                Action::Merge {
+                    kind,
+                    namespace,
+                    name,
+                    patch: merge.get("patch").cloned().unwrap_or(json!({})),
+                }
+            } else if let Some(delete) = step.get("delete") {
+                let (kind, namespace, name) = target(delete);
+                Action::Delete {
+                    kind,
+                    namespace,
+                    name,
+                }
+            } else if let Some(event) = step.get("event") {
+                Action::Event {
+                    namespace: field_text(event, "namespace"),
+                    kind: field_text(event, "kind"),
+                    name: field_text(event, "name"),
+                    event_type: event
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("Normal")
+                        .to_owned(),
+                    reason: field_text(event, "reason"),
+                    message: field_text(event, "message"),
+                }
+            } else {
+                return Err(format!("steps[{i}] has none of put, merge, delete, event"));
+            };
+            steps.push(Step { at, action });
+        }
+        steps.sort_by_key(|s| s.at);
+        let duration = |pointer: &str| -> Result<Option<Duration>, String> {
+            root.pointer(pointer)
+                .and_then(Value::as_str)
+                .map(parse_offset)
+                .transpose()
+        };
+        Ok(Scenario {
+            name: field_text(&root, "name"),
+            description: field_text(&root, "description"),
+            objects,
+            steps,
+            utilization_every: duration("/live/utilization/every")?,
+            utilization_spread: root
+                .pointer("/live/utilization/spread")
+                .and_then(Value::as_f64)
+                .unwrap_or(5.0),
+            stuck_deletions: root
+                .pointer("/controller/stuckDeletions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            deletion_delay: duration("/controller/deletionDelay")?
+                .unwrap_or(Duration::from_secs(2)),
+            repeat_after: duration("/repeat")?,
+        })
+    }
+
+    /// Puts the initial objects into the store (namespaces first, then the rest).
+    pub fn load_initial(&self, store: &Store) -> Result<(), String> {
+        let mut objects: Vec<Value> = self.objects.iter().map(resolve_times).collect();
+        objects.sort_by_key(|o| o.get("kind").and_then(Value::as_str) != Some("Namespace"));
+        for object in objects {
+            store
+                .put(object)
+                .map_err(|e| format!("{} {}: {}", self.name, "initial object", e.message))?;
+        }
+        Ok(())
+    }
+
+    /// A synthetic fleet of `count` pools with evaluations, over three projects, with ten hosts
+    /// each, for performance work.
+    pub fn large(count: usize) -> Scenario {
+        let variants = [
+            "NVIDIA A100-SXM4-80GB | 80 GB",
+            "NVIDIA H100 PCIe | 80 GB",
+            "NVIDIA L40S | 48 GB",
+        ];
+        let statuses = [
+            "Running",
+            "Running",
+            "Running",
+            "Provisioning",
+            "Updating",
+            "Unhealthy",
+            "Failed",
+            "Unknown",
+        ];
+        let mut objects = Vec::with_capacity(count * 2);
+        for i in 0..count {
+            let namespace = format!("project-{}", i % 3 + 1);
+            let name = format!("pool-{i:05}");
+            let variant = variants[i % variants.len()];
+            let hosts: serde_json::Map<String, Value> = (0..10)
+                .map(|h| {
+                    (
+                        format!("host-{i:05}-{h:02}"),
+                        json!({"architecture": "AMD64", "cpuCount": 32, "memoryGB": 256,
+                               "gpuCountByVariant": {variant: 4}, "gpuMemoryGBByVariant": {variant: 320},
+                               "status": if h == 9 && i % 7 == 0 { "Provisioning" } else { "Healthy" },
+                               "statusUpdatedAt": "now-2h"}),
+                    )
+                })
+                .collect();
+            objects.push(json!({
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+                "metadata": {"name": name, "namespace": namespace, "creationTimestamp": "now-3d",
+                             "finalizers": [FINALIZER], "labels": {"fleet": "large"}},
+                "spec": {"profileBundleRef": {"name": "edge-profilebundle", "namespace": namespace, "cloudType": "edge-native"},
+                         "clusterVariant": {"dedicated": {
+                            "scalingPolicyRef": {"name": "gpu-scaling", "namespace": namespace},
+                            "paletteClusterDeploymentConfig": {"nodePoolRequirements": {
+                                "controlPlanePool": {"nodeCount": 3, "workerNodeEligible": false, "architecture": "AMD64", "cpu": {"cpuCount": 8}},
+                                "workerPools": [{"name": "gpu-workers", "architecture": "AMD64", "gpu": {"variant": variant, "gpuCount": 40}}]},
+                              "edge": {"vip": format!("10.{}.{}.{}", 100 + i / 65_536 % 100, i / 256 % 256, i % 256)}}}}},
+                "status": {"status": statuses[i % statuses.len()],
+                           "hardwareCapacity": [{"architecture": "AMD64", "totalCPU": 320, "totalMemory": "2560Gi", "gpu": [{"variant": variant, "gpuCount": 40}]}],
+                           "hardwareAllocation": [{"architecture": "AMD64", "gpu": [{"variant": variant, "gpuCount": (i * 7) % 41}]}],
+                           "paletteClusterStatuses": [{"name": name, "health": "Healthy", "status": "Running",
+                               "allocatedMachinePools": [{"name": "worker-pool-0", "nodeType": "WorkerOnly",
+                                   "workerPoolRequirementsName": "gpu-workers", "hosts": hosts}]}]}
+            }));
+            objects.push(json!({
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
+                "metadata": {"name": name, "namespace": namespace, "creationTimestamp": "now-3d"},
+                "spec": {"poolEvaluations": {format!("{name}/worker-pool-0"): {
+                            "cpu": {"count": 320, "target": 320, "utilization": (i * 13) % 100},
+                            "gpu": {variant: {"count": 40, "target": 40, "utilization": (i * 31) % 100}},
+                            "evaluatedAt": "now-30s"}},
+                         "cooldownDuration": "15m", "abortDuration": "30m"},
+                "status": {"poolScalingStates": {format!("{name}/worker-pool-0"): {"state": "Idle", "stateChangedAt": "now-1h"}}}
+            }));
+        }
+        Scenario {
+            name: format!("large-{count}"),
+            description: format!("{count} synthetic pools with evaluations and ten hosts each"),
+            objects,
+            steps: Vec::new(),
+            utilization_every: None,
+            utilization_spread: 0.0,
+            stuck_deletions: Vec::new(),
+            deletion_delay: Duration::from_secs(1),
+            repeat_after: None,
+        }
+    }
+}
+
+/// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
+pub fn resolve_times(value: &Value) -> Value {
+    match value {
+        Value::String(s) if s == "now" || s.starts_with("now-") || s.starts_with("now+") => {
+            let now = Utc::now();
+            let offset = s
+                .get(4..)
+                .and_then(|d| parse_offset(d).ok())
+                .map(|d| chrono::Duration::from_std(d).unwrap_or_default());
+            let at = match (s.as_bytes().get(3), offset) {
+                (Some(b'-'), Some(d)) => now - d,
+                (Some(b'+'), Some(d)) => now + d,
+                _ => now,
+            };
+            Value::String(at.to_rfc3339_opts(SecondsFormat::Secs, true))
+        }
+        Value::Array(items) => Value::Array(items.iter().map(resolve_times).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), resolve_times(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn pool_key(object: &Value) -> String {
+    format!(
+        "{}/{}",
+        object
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(""),
+        object
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    )
+}
+
+/// Whether the pool a step is about (a ComputePool, or its evaluation of the same name) is
+/// paused: the controller skips it.
+fn paused(store: &Store, kind: &str, namespace: &str, name: &str) -> bool {
+    if kind != "ComputePool" && kind != "ComputePoolEvaluation" {
+        return false;
+    }
+    let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
+        return false;
+    };
+    store.get(&pools, namespace, name).ok().and_then(|p| {
+        p.pointer("/metadata/labels")
+            .and_then(|l| l.get(PAUSE_LABEL))
+            .cloned()
+    }) == Some(Value::String("true".into()))
+}
+
+/// Applies one action to the store, as a controller would.
+pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
+    match action {
+        Action::Put(object) => {
+            let object = resolve_times(object);
+            let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+            let namespace = object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let name = object
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if paused(store, kind, namespace, name) {
+                return Ok(());
+            }
+            store.put(object).map(|_| ())
+        }
+        Action::Merge {
+            kind,
+            namespace,
+            name,
+            patch,
+        } => {
+            if paused(store, kind, namespace, name) {
+                return Ok(());
+            }
+            let resource = store
+                .registry
+                .by_kind(kind)
+                .cloned()
+                .ok_or_else(|| ApiError::bad_request(format!("unknown kind {kind}")))?;
+            let patch = Patch::Merge(resolve_times(patch));
+            store.patch(&resource, namespace, name, &patch, false, false)?;
+            if resource.has_status {
+                store.patch(&resource, namespace, name, &patch, true, false)?;
+            }
+            Ok(())
+        }
+        Action::Delete {
+            kind,
+            namespace,
+            name,
+        } => {
+            let resource = store
+                .registry
+                .by_kind(kind)
+                .cloned()
+                .ok_or_else(|| ApiError::bad_request(format!("unknown kind {kind}")))?;
+            store
+                .delete(&resource, namespace, name, &Preconditions::default(), false)
+                .map(|_| ())
+        }
+        Action::Event {
+            namespace,
+            kind,
+            name,
+            event_type,
+            reason,
+            message,
+        } => record_event(store, namespace, kind, name, event_type, reason, message),
+    }
+}
+
+/// Writes a core/v1 Event about an object.
+pub fn record_event(
+    store: &Store,
+    namespace: &str,
+    kind: &str,
+    name: &str,
+    event_type: &str,
+    reason: &str,
+    message: &str,
+) -> Result<(), ApiError> {
+    let uid = store
+        .registry
+        .by_kind(kind)
+        .cloned()
+        .and_then(|r| store.get(&r, namespace, name).ok())
+        .and_then(|o| {
+            o.pointer("/metadata/uid")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    let now = now_rfc3339();
+    let suffix: String = (0..10)
+        .map(|_| char::from_digit(fastrand::u32(0..16), 16).unwrap_or('0'))
+        .collect();
+    store
+        .put(json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": format!("{name}.{suffix}"), "namespace": namespace},
+            "involvedObject": {"apiVersion": "spectrocloud.com/v1alpha1", "kind": kind, "namespace": namespace, "name": name, "uid": uid},
+            "reason": reason, "message": message, "type": event_type, "count": 1,
+            "firstTimestamp": now, "lastTimestamp": now,
+            "source": {"component": "pooldeck-demo-controller"}, "reportingComponent": "pooldeck-demo-controller"
+        }))
+        .map(|_| ())
+}
+
+/// Plays a scenario on the store until the task is aborted.
+pub fn spawn(scenario: Scenario, store: Arc<Store>, speed: f64) -> JoinHandle<()> {
+    let speed = if speed.is_finite() && speed > 0.0 {
+        speed
+    } else {
+        1.0
+    };
+    let scenario = Arc::new(scenario);
+    let deletions = tokio::spawn(deletion_controller(scenario.clone(), store.clone(), speed));
+    let metrics = scenario.utilization_every.map(|every| {
+        tokio::spawn(utilization_walk(
+            store.clone(),
+            every.div_f64(speed),
+            scenario.utilization_spread,
+        ))
+    });
+    tokio::spawn(async move {
+        loop {
+            let start = tokio::time::Instant::now();
+            for step in &scenario.steps {
+                tokio::time::sleep_until(start + step.at.div_f64(speed)).await;
+                let _ = apply(&store, &step.action);
+            }
+            match scenario.repeat_after {
+                Some(pause) => tokio::time::sleep(pause.div_f64(speed)).await,
+                None => break,
+            }
+        }
+        // The timeline is over; the controllers keep running until the demo stops.
+        let _ = deletions.await;
+        if let Some(metrics) = metrics {
+            let _ = metrics.await;
+        }
+    })
+}
+
+/// Deleting a pool: mark it Deleting, force-delete its AIWorkloads, then release the finalizer
+/// (unless the scenario says the deletion is stuck). The pause label does not stop this.
+async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: f64) {
+    let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
+        return;
+    };
+    let Some(workloads) = store.registry.by_kind("AIWorkload").cloned() else {
+        return;
+    };
+    let mut changes = match store.watch(&pools, None) {
+        Ok(watch) => watch.live,
+        Err(_) => return,
+    };
+    let delay = scenario.deletion_delay.div_f64(speed);
+    let mut handled = std::collections::HashSet::new();
+    let mut pending: Vec<Arc<Value>> = store
+        .objects(&pools)
+        .into_iter()
+        .filter(|p| p.pointer("/metadata/deletionTimestamp").is_some())
+        .collect();
+    loop {
+        for pool in pending.drain(..) {
+            let key = pool_key(&pool);
+            if !handled.insert(key.clone()) {
+                continue;
+            }
+            let store = store.clone();
+            let pools = pools.clone();
+            let workloads = workloads.clone();
+            let stuck = scenario.stuck_deletions.contains(&key);
+            tokio::spawn(async move {
+                let (namespace, name) = key.split_once('/').unwrap_or(("", ""));
+                let _ = store.patch(
+                    &pools,
+                    namespace,
+                    name,
+                    &Patch::Merge(json!({"status": {"status": "Deleting"}})),
+                    true,
+                    false,
+                );
+                let _ = record_event(
+                    &store,
+                    namespace,
+                    "ComputePool",
+                    name,
+                    "Normal",
+                    "Deleting",
+                    "Deleting the Compute Pool: AIWorkloads first, then the Palette cluster",
+                );
+                tokio::time::sleep(delay).await;
+                if stuck {
+                    let refs = pool
+                        .pointer("/status/aiWorkloadRefs")
+                        .and_then(Value::as_array)
+                        .map_or(0, Vec::len);
+                    let _ = record_event(
+                        &store,
+                        namespace,
+                        "ComputePool",
+                        name,
+                        "Warning",
+                        "DeletionBlocked",
+                        &format!(
+                            "Deletion is waiting: {refs} AIWorkload(s) still reference this pool and the finalizer {FINALIZER} is held"
+                        ),
+                    );
+                    return;
+                }
+                for workload in pool
+                    .pointer("/status/aiWorkloadRefs")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let ns = workload
+                        .get("namespace")
+                        .and_then(Value::as_str)
+                        .unwrap_or(namespace);
+                    let wl = workload.get("name").and_then(Value::as_str).unwrap_or("");
+                    let _ = store.delete(&workloads, ns, wl, &Preconditions::default(), false);
+                }
+                tokio::time::sleep(delay).await;
+                if let Ok(current) = store.get(&pools, namespace, name) {
+                    let remaining: Vec<Value> = current
+                        .pointer("/metadata/finalizers")
+                        .and_then(Value::as_array)
+                        .map(|f| {
+                            f.iter()
+                                .filter(|v| v.as_str() != Some(FINALIZER))
+                                .cloned()
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let _ = store.patch(
+                        &pools,
+                        namespace,
+                        name,
+                        &Patch::Merge(json!({"metadata": {"finalizers": remaining}})),
+                        false,
+                        false,
+                    );
+                }
+            });
+        }
+        match changes.recv().await {
+            Ok(change) => {
+                if is_pool_being_deleted(&change, &pools.qualified()) {
+                    pending.push(change.object.clone());
+                } else if change.kind == ChangeKind::Added && change.resource == pools.qualified() {
+                    // A pool recreated under the same name may be deleted again.
+                    handled.remove(&pool_key(&change.object));
+                }
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                pending.extend(
+                    store
+                        .objects(&pools)
+                        .into_iter()
+                        .filter(|p| p.pointer("/metadata/deletionTimestamp").is_some()),
+                );
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+fn is_pool_being_deleted(change: &Change, pools: &str) -> bool {
+    change.resource == pools
+        && change.kind == ChangeKind::Modified
+        && change
+            .object
+            .pointer("/metadata/deletionTimestamp")
+            .is_some()
+}
+
+/// Moves every evaluation's utilization a little, as live metrics would, and keeps fresh
+/// metrics timestamps fresh (stale ones stay stale). Paused pools are left alone.
+async fn utilization_walk(store: Arc<Store>, every: Duration, spread: f64) {
+    let Some(evaluations) = store.registry.by_kind("ComputePoolEvaluation").cloned() else {
+        return;
+    };
+    let mut ticker = tokio::time::interval(every.max(Duration::from_millis(50)));
+    ticker.tick().await;
+    loop {
+        ticker.tick().await;
+        let now = Utc::now();
+        let stamp = now.to_rfc3339_opts(SecondsFormat::Secs, true);
+        for evaluation in store.objects(&evaluations) {
+            let namespace = evaluation
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let name = evaluation
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            if paused(&store, "ComputePoolEvaluation", &namespace, &name) {
+                continue;
+            }
+            let mut next = (*evaluation).clone();
+            if let Some(pools) = next
+                .pointer_mut("/spec/poolEvaluations")
+                .and_then(Value::as_object_mut)
+            {
+                for pool in pools.values_mut() {
+                    let mut nudge = |v: &mut Value| {
+                        if let Some(u) = v.get("utilization").and_then(Value::as_f64) {
+                            let moved = (u + (fastrand::f64() * 2.0 - 1.0) * spread)
+                                .clamp(0.0, 100.0)
+                                .round();
+                            v["utilization"] = json!(moved as i64);
+                        }
+                    };
+                    if let Some(cpu) = pool.get_mut("cpu") {
+                        nudge(cpu);
+                    }
+                    if let Some(gpus) = pool.get_mut("gpu").and_then(Value::as_object_mut) {
+                        gpus.values_mut().for_each(&mut nudge);
+                    }
+                    pool["evaluatedAt"] = json!(stamp);
+                }
+            }
+            if let Some(observed) = next
+                .pointer_mut("/status/metricsLastObservedAt")
+                .and_then(Value::as_object_mut)
+            {
+                for hosts in observed.values_mut().filter_map(Value::as_object_mut) {
+                    for seen in hosts.values_mut() {
+                        let fresh = seen
+                            .as_str()
+                            .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+                            .is_some_and(|t| (now - t.with_timezone(&Utc)).num_seconds() < 300);
+                        if fresh {
+                            *seen = json!(stamp);
+                        }
+                    }
+                }
+            }
+            let _ = store.put(next);
+        }
+    }
+}
