@@ -105,6 +105,11 @@ impl DemoCluster {
         let certificates = tls::generate()?;
         let listener = tls::TlsListener::new(listener, certificates.server.clone())
             .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+        for crd in registry::crd_manifests()? {
+            store
+                .put(crd)
+                .map_err(|e| format!("cannot load the CRDs: {}", e.message))?;
+        }
         let player = match &options.scenario {
             Some(scenario) => {
                 scenario.load_initial(&store)?;

@@ -87,6 +87,19 @@ pub const CRDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The compiled-in CRD manifests as JSON values.
+pub fn crd_manifests() -> Result<Vec<Value>, String> {
+    CRDS.iter()
+        .map(|(file, text)| {
+            let documents = crate::manifest::parse(text).map_err(|e| format!("{file}: {e}"))?;
+            documents
+                .first()
+                .map(|d| d.root.to_json())
+                .ok_or_else(|| format!("{file}: empty"))
+        })
+        .collect()
+}
+
 /// Reads a CRD manifest into the resource it defines (the first served version).
 pub fn from_crd(crd: &Value) -> Result<Resource, String> {
     let spec = crd.get("spec").ok_or("the CRD has no spec")?;
@@ -203,14 +216,22 @@ impl Registry {
                 ],
             ),
         ];
-        for (file, text) in CRDS {
-            let documents = crate::manifest::parse(text).map_err(|e| format!("{file}: {e}"))?;
-            let crd = documents
-                .first()
-                .map(|d| d.root.to_json())
-                .ok_or_else(|| format!("{file}: empty"))?;
-            resources.push(from_crd(&crd).map_err(|e| format!("{file}: {e}"))?);
+        for crd in crd_manifests()? {
+            resources.push(from_crd(&crd)?);
         }
+        // The CRDs themselves, read-only in spirit: `kubectl get crd` lists them.
+        resources.push(Resource {
+            group: "apiextensions.k8s.io".into(),
+            version: "v1".into(),
+            kind: "CustomResourceDefinition".into(),
+            list_kind: "CustomResourceDefinitionList".into(),
+            plural: "customresourcedefinitions".into(),
+            singular: "customresourcedefinition".into(),
+            short_names: vec!["crd".into(), "crds".into()],
+            namespaced: false,
+            has_status: true,
+            columns: vec![column("Created At", "date", ".metadata.creationTimestamp")],
+        });
         Ok(Registry { resources })
     }
 
@@ -224,14 +245,14 @@ impl Registry {
         self.resources.iter().find(|r| r.kind == kind)
     }
 
-    pub fn groups(&self) -> Vec<String> {
-        let mut groups: Vec<String> = self
-            .resources
-            .iter()
-            .map(|r| r.group.clone())
-            .filter(|g| !g.is_empty())
-            .collect();
-        groups.dedup();
+    /// Every named group with its version, in first-seen order.
+    pub fn groups(&self) -> Vec<(String, String)> {
+        let mut groups: Vec<(String, String)> = Vec::new();
+        for r in self.resources.iter().filter(|r| !r.group.is_empty()) {
+            if !groups.iter().any(|(g, _)| *g == r.group) {
+                groups.push((r.group.clone(), r.version.clone()));
+            }
+        }
         groups
     }
 
@@ -256,7 +277,7 @@ impl Registry {
         let mut groups: Vec<Value> = self
             .groups()
             .iter()
-            .map(|g| Self::group_entry(g, "v1alpha1"))
+            .map(|(g, v)| Self::group_entry(g, v))
             .collect();
         groups.push(Self::group_entry("authorization.k8s.io", "v1"));
         json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})

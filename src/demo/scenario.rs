@@ -221,10 +221,15 @@ impl Scenario {
     /// Puts the initial objects into the store (namespaces first, then the rest).
     pub fn load_initial(&self, store: &Store) -> Result<(), String> {
         let mut objects: Vec<Value> = self.objects.iter().map(resolve_times).collect();
-        objects.sort_by_key(|o| o.get("kind").and_then(Value::as_str) != Some("Namespace"));
+        // Namespaces, then pools (evaluations point at them), then the rest.
+        objects.sort_by_key(|o| match o.get("kind").and_then(Value::as_str) {
+            Some("Namespace") => 0,
+            Some("ComputePool") => 1,
+            _ => 2,
+        });
         for object in objects {
             store
-                .put(object)
+                .put(owned_by_pool(store, object))
                 .map_err(|e| format!("{} {}: {}", self.name, "initial object", e.message))?;
         }
         Ok(())
@@ -307,6 +312,36 @@ impl Scenario {
     }
 }
 
+/// A ComputePoolEvaluation is owned by the pool of the same name and namespace, as the
+/// Scaling Policy controller creates it; the owner reference carries the pool's uid, which is
+/// only known once the pool exists, so it is filled in here.
+fn owned_by_pool(store: &Store, mut object: Value) -> Value {
+    if object.get("kind").and_then(Value::as_str) != Some("ComputePoolEvaluation")
+        || object.pointer("/metadata/ownerReferences").is_some()
+    {
+        return object;
+    }
+    let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
+        return object;
+    };
+    let namespace = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if let Ok(pool) = store.get(&pools, namespace, name) {
+        object["metadata"]["ownerReferences"] = json!([{
+            "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool", "name": name,
+            "uid": pool.pointer("/metadata/uid").cloned().unwrap_or(Value::Null),
+            "controller": true, "blockOwnerDeletion": true
+        }]);
+    }
+    object
+}
+
 /// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
 pub fn resolve_times(value: &Value) -> Value {
     match value {
@@ -380,7 +415,7 @@ pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
             if paused(store, kind, namespace, name) {
                 return Ok(());
             }
-            store.put(object).map(|_| ())
+            store.put(owned_by_pool(store, object)).map(|_| ())
         }
         Action::Merge {
             kind,

@@ -1,0 +1,519 @@
+//! The demo cluster driven by kube-rs, as pooldeck's own data path will drive it: lists with
+//! pages, watches from a resourceVersion, 410 Gone after compaction and the relist, bookmarks,
+//! patches, deletion with finalizers and preconditions, dry runs, and the read-only viewer.
+
+use std::time::Duration;
+
+use futures::{StreamExt, TryStreamExt};
+use kube::api::{
+    Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions,
+    WatchEvent, WatchParams,
+};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::core::{ApiResource, GroupVersionKind};
+use kube::runtime::watcher;
+use kube::{Client, Config, ResourceExt};
+use serde_json::json;
+
+use pooldeck::demo::scenario::Scenario;
+use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
+
+const PAUSE: &str = "controller.spectrocloud.com/pause";
+
+fn resource(kind: &str, plural: &str) -> ApiResource {
+    ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("spectrocloud.com", "v1alpha1", kind),
+        plural,
+    )
+}
+
+async fn start(scenario: Scenario, speed: f64) -> DemoCluster {
+    DemoCluster::start(Options {
+        scenario: Some(scenario),
+        speed,
+        bookmark_interval: Duration::from_millis(200),
+        ..Options::default()
+    })
+    .await
+    .expect("the demo cluster starts")
+}
+
+async fn client(cluster: &DemoCluster, context: &str) -> Client {
+    let kubeconfig = Kubeconfig::from_yaml(&cluster.kubeconfig()).expect("the kubeconfig reads");
+    let options = KubeConfigOptions {
+        context: Some(context.to_owned()),
+        ..KubeConfigOptions::default()
+    };
+    let config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .expect("config");
+    Client::try_from(config).expect("client")
+}
+
+fn pools(client: &Client, namespace: &str) -> Api<DynamicObject> {
+    Api::namespaced_with(
+        client.clone(),
+        namespace,
+        &resource("ComputePool", "computepools"),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_in_pages_across_namespaces() {
+    let cluster = start(Scenario::large(30), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let all: Api<DynamicObject> =
+        Api::all_with(client.clone(), &resource("ComputePool", "computepools"));
+    let mut names = Vec::new();
+    let mut params = ListParams::default().limit(7);
+    loop {
+        let page = all.list(&params).await.expect("list");
+        names.extend(page.items.iter().filter_map(|o| o.metadata.name.clone()));
+        match page.metadata.continue_.filter(|c| !c.is_empty()) {
+            Some(token) => params = params.continue_token(&token),
+            None => break,
+        }
+    }
+    assert_eq!(names.len(), 30);
+    names.dedup();
+    assert_eq!(names.len(), 30, "no pool twice across pages");
+    let one = pools(&client, "project-1")
+        .list(&ListParams::default())
+        .await
+        .expect("list");
+    assert_eq!(one.items.len(), 10);
+    let labelled = all
+        .list(&ListParams::default().labels("fleet=large"))
+        .await
+        .expect("list");
+    assert_eq!(labelled.items.len(), 30);
+    let none = all
+        .list(&ListParams::default().labels("fleet!=large"))
+        .await
+        .expect("list");
+    assert!(none.items.is_empty());
+    let by_name = all
+        .list(&ListParams::default().fields("metadata.name=pool-00004"))
+        .await
+        .expect("list");
+    assert_eq!(by_name.items.len(), 1);
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watches_from_a_resource_version_then_410_after_compaction_and_relists() {
+    let cluster = start(Scenario::large(3), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    let listed = api.list(&ListParams::default()).await.expect("list");
+    let version = listed
+        .metadata
+        .resource_version
+        .clone()
+        .expect("a list has a version");
+    let patch = Patch::Merge(json!({"metadata": {"labels": {"seen": "yes"}}}));
+    api.patch("pool-00000", &PatchParams::default(), &patch)
+        .await
+        .expect("patch");
+
+    // A watch from the list's version replays the change.
+    let mut stream = api
+        .watch(&WatchParams::default().timeout(5), &version)
+        .await
+        .expect("watch")
+        .boxed();
+    let event = tokio::time::timeout(Duration::from_secs(5), stream.try_next())
+        .await
+        .expect("in time")
+        .expect("ok");
+    match event {
+        Some(WatchEvent::Modified(object)) => {
+            assert_eq!(object.labels().get("seen").map(String::as_str), Some("yes"))
+        }
+        other => panic!("expected MODIFIED, got {other:?}"),
+    }
+    drop(stream);
+
+    // After compaction the old version is gone: 410, and a relist shows the current state.
+    cluster.store.compact(false);
+    let mut stream = api
+        .watch(&WatchParams::default().timeout(5), &version)
+        .await
+        .expect("watch")
+        .boxed();
+    match tokio::time::timeout(Duration::from_secs(5), stream.try_next())
+        .await
+        .expect("in time")
+        .expect("ok")
+    {
+        Some(WatchEvent::Error(e)) => assert_eq!(e.code, 410, "{e:?}"),
+        other => panic!("expected a 410 error event, got {other:?}"),
+    }
+    let relisted = api.list(&ListParams::default()).await.expect("relist");
+    assert!(
+        relisted
+            .items
+            .iter()
+            .any(|o| o.labels().get("seen").is_some())
+    );
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_watcher_relists_after_a_restart_that_lost_history() {
+    // No bookmarks in this test, so the watcher's last version is that of its own pools only.
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(3)),
+        bookmark_interval: Duration::from_secs(3600),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-2");
+    let elsewhere = pools(&client, "project-1");
+    let mut events = watcher(api.clone(), watcher::Config::default()).boxed();
+    let mut init_done = 0;
+    let mut inits = 0;
+    let mut saw_patch_after_restart = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while let Ok(Some(event)) = tokio::time::timeout_at(deadline, events.next()).await {
+        match event {
+            Ok(watcher::Event::InitDone) => {
+                init_done += 1;
+                if init_done == 1 {
+                    // Something changes that this watcher does not see, then the server
+                    // restarts and forgets its history, then a watched pool changes: the
+                    // watcher's version is now too old (410) and it must list again.
+                    let other = Patch::Merge(json!({"metadata": {"labels": {"elsewhere": "yes"}}}));
+                    elsewhere
+                        .patch("pool-00000", &PatchParams::default(), &other)
+                        .await
+                        .expect("patch");
+                    cluster.store.compact(true);
+                    let patch = Patch::Merge(json!({"metadata": {"labels": {"after": "restart"}}}));
+                    api.patch("pool-00001", &PatchParams::default(), &patch)
+                        .await
+                        .expect("patch");
+                }
+            }
+            Ok(watcher::Event::Init) => inits += 1,
+            // The change must come from a second list, not from the old watch stream.
+            Ok(watcher::Event::InitApply(object)) if inits >= 2 => {
+                if object.labels().get("after").is_some() {
+                    saw_patch_after_restart = true;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        saw_patch_after_restart,
+        "the watcher relisted after the restart (inits: {inits}, done: {init_done})"
+    );
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bookmarks_arrive_when_asked_for() {
+    let cluster = start(Scenario::large(1), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    let version = api
+        .list(&ListParams::default())
+        .await
+        .expect("list")
+        .metadata
+        .resource_version
+        .expect("version");
+    let mut stream = api
+        .watch(
+            &WatchParams {
+                bookmarks: true,
+                ..WatchParams::default()
+            }
+            .timeout(5),
+            &version,
+        )
+        .await
+        .expect("watch")
+        .boxed();
+    match tokio::time::timeout(Duration::from_secs(5), stream.try_next())
+        .await
+        .expect("in time")
+        .expect("ok")
+    {
+        Some(WatchEvent::Bookmark(bookmark)) => {
+            assert_eq!(bookmark.metadata.resource_version, version)
+        }
+        other => panic!("expected a bookmark, got {other:?}"),
+    }
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pause_label_stops_the_scenario_for_that_pool() {
+    // scale-up at 20x: the pool would turn Updating about 1.1 s in.
+    let cluster = start(Scenario::builtin("scale-up").expect("built in"), 20.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "my-project-namespace");
+    let patch = Patch::Merge(json!({"metadata": {"labels": {PAUSE: "true"}}}));
+    let paused = api
+        .patch("my-compute-pool", &PatchParams::default(), &patch)
+        .await
+        .expect("patch");
+    assert_eq!(paused.labels().get(PAUSE).map(String::as_str), Some("true"));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let pool = api.get("my-compute-pool").await.expect("get");
+    assert_eq!(
+        pool.data.pointer("/status/status"),
+        Some(&json!("Running")),
+        "a paused pool does not change"
+    );
+    let evaluations: Api<DynamicObject> = Api::namespaced_with(
+        client.clone(),
+        "my-project-namespace",
+        &resource("ComputePoolEvaluation", "computepoolevaluations"),
+    );
+    let evaluation = evaluations
+        .get("my-compute-pool")
+        .await
+        .expect("evaluation");
+    let state = evaluation
+        .data
+        .pointer("/status/poolScalingStates/ml-cluster~1worker-pool-nvidia-amd64-0/state");
+    assert_eq!(state, Some(&json!("Idle")));
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_a_pool_waits_for_its_finalizer_and_collects_its_evaluation() {
+    let cluster = start(Scenario::builtin("scale-up").expect("built in"), 10.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "my-project-namespace");
+    let evaluations: Api<DynamicObject> = Api::namespaced_with(
+        client.clone(),
+        "my-project-namespace",
+        &resource("ComputePoolEvaluation", "computepoolevaluations"),
+    );
+    let owner = evaluations
+        .get("my-compute-pool")
+        .await
+        .expect("evaluation")
+        .metadata
+        .owner_references
+        .unwrap_or_default();
+    assert_eq!(
+        owner.first().map(|o| o.kind.as_str()),
+        Some("ComputePool"),
+        "owned by its pool"
+    );
+
+    let response = api
+        .delete("my-compute-pool", &DeleteParams::default())
+        .await
+        .expect("delete");
+    let marked = response
+        .left()
+        .expect("the object stays while its finalizer is held");
+    assert!(marked.metadata.deletion_timestamp.is_some());
+    // The simulated controller releases the finalizer; the pool and its evaluation go.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let gone = api.get_opt("my-compute-pool").await.expect("get").is_none();
+        let evaluation_gone = evaluations
+            .get_opt("my-compute-pool")
+            .await
+            .expect("get")
+            .is_none();
+        if gone && evaluation_gone {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the pool was not released"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_deletion_completes_when_the_finalizer_is_removed() {
+    let cluster = start(
+        Scenario::builtin("deletion-blocked").expect("built in"),
+        10.0,
+    )
+    .await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "vision-lab");
+    api.delete("blocked-pool", &DeleteParams::default())
+        .await
+        .expect("delete");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let stuck = api.get("blocked-pool").await.expect("still there");
+    assert!(stuck.metadata.deletion_timestamp.is_some());
+    assert_eq!(
+        stuck.data.pointer("/status/status"),
+        Some(&json!("Deleting"))
+    );
+    let release = Patch::Json::<()>(
+        serde_json::from_value(json!([{"op": "remove", "path": "/metadata/finalizers/0"}]))
+            .expect("patch"),
+    );
+    api.patch("blocked-pool", &PatchParams::default(), &release)
+        .await
+        .expect("remove the finalizer");
+    assert!(api.get_opt("blocked-pool").await.expect("get").is_none());
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn preconditions_and_stale_versions_conflict() {
+    let cluster = start(Scenario::large(2), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    let pool = api.get("pool-00000").await.expect("get");
+    let code = |e: kube::Error| match e {
+        kube::Error::Api(status) => status.code,
+        other => panic!("expected an API error, got {other}"),
+    };
+    let wrong_uid = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: Some("not-the-uid".into()),
+            resource_version: None,
+        }),
+        ..DeleteParams::default()
+    };
+    assert_eq!(
+        code(
+            api.delete("pool-00000", &wrong_uid)
+                .await
+                .expect_err("conflict")
+        ),
+        409
+    );
+    let wrong_version = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: None,
+            resource_version: Some("1".into()),
+        }),
+        ..DeleteParams::default()
+    };
+    assert_eq!(
+        code(
+            api.delete("pool-00000", &wrong_version)
+                .await
+                .expect_err("conflict")
+        ),
+        409
+    );
+
+    // A replace with the version we read succeeds once; the second, now stale, conflicts.
+    let mut edited = pool.clone();
+    edited.labels_mut().insert("edited".into(), "once".into());
+    api.replace("pool-00000", &PostParams::default(), &edited)
+        .await
+        .expect("replace");
+    assert_eq!(
+        code(
+            api.replace("pool-00000", &PostParams::default(), &edited)
+                .await
+                .expect_err("stale")
+        ),
+        409
+    );
+
+    let right = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: pool.metadata.uid.clone(),
+            resource_version: None,
+        }),
+        ..DeleteParams::default()
+    };
+    api.delete("pool-00000", &right)
+        .await
+        .expect("delete with the right uid");
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_runs_change_nothing() {
+    let cluster = start(Scenario::large(2), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    let before = api.get("pool-00000").await.expect("get");
+    let patch = Patch::Merge(json!({"metadata": {"labels": {PAUSE: "true"}}}));
+    let answer = api
+        .patch("pool-00000", &PatchParams::default().dry_run(), &patch)
+        .await
+        .expect("dry-run patch");
+    assert_eq!(
+        answer.labels().get(PAUSE).map(String::as_str),
+        Some("true"),
+        "the answer shows the result"
+    );
+    let after = api.get("pool-00000").await.expect("get");
+    assert_eq!(after.labels().get(PAUSE), None, "but nothing was stored");
+    assert_eq!(
+        after.metadata.resource_version,
+        before.metadata.resource_version
+    );
+
+    let dry = DeleteParams {
+        dry_run: true,
+        ..DeleteParams::default()
+    };
+    api.delete("pool-00000", &dry)
+        .await
+        .expect("dry-run delete");
+    assert!(api.get_opt("pool-00000").await.expect("get").is_some());
+
+    let mut copy = before.clone();
+    copy.metadata.name = Some("pool-copy".into());
+    copy.metadata.resource_version = None;
+    copy.metadata.uid = None;
+    api.create(
+        &PostParams {
+            dry_run: true,
+            ..PostParams::default()
+        },
+        &copy,
+    )
+    .await
+    .expect("dry-run create");
+    assert!(api.get_opt("pool-copy").await.expect("get").is_none());
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_viewer_reads_but_may_not_patch() {
+    let cluster = start(Scenario::large(2), 1.0).await;
+    let viewer = client(&cluster, VIEWER_CONTEXT).await;
+    let api = pools(&viewer, "project-1");
+    assert_eq!(
+        api.list(&ListParams::default())
+            .await
+            .expect("the viewer lists")
+            .items
+            .len(),
+        1
+    );
+    let patch = Patch::Merge(json!({"metadata": {"labels": {PAUSE: "true"}}}));
+    match api
+        .patch("pool-00000", &PatchParams::default(), &patch)
+        .await
+    {
+        Err(kube::Error::Api(status)) => {
+            assert_eq!(status.code, 403);
+            assert!(
+                status.message.contains("cannot patch"),
+                "{}",
+                status.message
+            );
+        }
+        other => panic!("expected 403, got {other:?}"),
+    }
+    cluster.stop().await;
+}
