@@ -199,11 +199,11 @@ async fn the_watcher_relists_after_a_restart_that_lost_history() {
             }
             Ok(watcher::Event::Init) => inits += 1,
             // The change must come from a second list, not from the old watch stream.
-            Ok(watcher::Event::InitApply(object)) if inits >= 2 => {
-                if object.labels().get("after").is_some() {
-                    saw_patch_after_restart = true;
-                    break;
-                }
+            Ok(watcher::Event::InitApply(object))
+                if inits >= 2 && object.labels().get("after").is_some() =>
+            {
+                saw_patch_after_restart = true;
+                break;
             }
             _ => {}
         }
