@@ -13,3 +13,4 @@ pub mod cli;
 pub mod demo;
 pub mod domain;
 pub mod manifest;
+pub mod sources;

@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod inputs;
+pub mod record;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// The embedded demo cluster: a Kubernetes-compatible API on 127.0.0.1 with scenarios.
     Demo(demo::DemoArgs),
+    /// Record a cluster's Compute Pool resources to a file the demo cluster can replay.
+    Record(record::RecordArgs),
 }
 
 /// Runs the program with the process's arguments.
@@ -48,6 +51,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Validate(args)) => validate::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
+        Some(Command::Record(args)) => record::run(&args),
         None => {
             eprintln!(
                 "pooldeck: the live console is not built yet. Try `pooldeck validate FILE` or \

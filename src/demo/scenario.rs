@@ -316,9 +316,7 @@ impl Scenario {
 /// Scaling Policy controller creates it; the owner reference carries the pool's uid, which is
 /// only known once the pool exists, so it is filled in here.
 fn owned_by_pool(store: &Store, mut object: Value) -> Value {
-    if object.get("kind").and_then(Value::as_str) != Some("ComputePoolEvaluation")
-        || object.pointer("/metadata/ownerReferences").is_some()
-    {
+    if object.get("kind").and_then(Value::as_str) != Some("ComputePoolEvaluation") {
         return object;
     }
     let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
@@ -327,17 +325,40 @@ fn owned_by_pool(store: &Store, mut object: Value) -> Value {
     let namespace = object
         .pointer("/metadata/namespace")
         .and_then(Value::as_str)
-        .unwrap_or("");
+        .unwrap_or("")
+        .to_owned();
     let name = object
         .pointer("/metadata/name")
         .and_then(Value::as_str)
-        .unwrap_or("");
-    if let Ok(pool) = store.get(&pools, namespace, name) {
-        object["metadata"]["ownerReferences"] = json!([{
-            "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool", "name": name,
-            "uid": pool.pointer("/metadata/uid").cloned().unwrap_or(Value::Null),
-            "controller": true, "blockOwnerDeletion": true
-        }]);
+        .unwrap_or("")
+        .to_owned();
+    let Ok(pool) = store.get(&pools, &namespace, &name) else {
+        return object;
+    };
+    let uid = pool
+        .pointer("/metadata/uid")
+        .cloned()
+        .unwrap_or(Value::Null);
+    match object
+        .pointer_mut("/metadata/ownerReferences")
+        .and_then(Value::as_array_mut)
+    {
+        // A recording carries the recorded pool's uid; point it at this pool.
+        Some(references) => {
+            for reference in references.iter_mut() {
+                if reference.get("kind").and_then(Value::as_str) == Some("ComputePool")
+                    && reference.get("name").and_then(Value::as_str) == Some(name.as_str())
+                {
+                    reference["uid"] = uid.clone();
+                }
+            }
+        }
+        None => {
+            object["metadata"]["ownerReferences"] = json!([{
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool", "name": name,
+                "uid": uid, "controller": true, "blockOwnerDeletion": true
+            }]);
+        }
     }
     object
 }

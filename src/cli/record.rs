@@ -1,0 +1,109 @@
+//! `pooldeck record`: watch a cluster's Compute Pool resources and write a timeline that
+//! `pooldeck demo serve --replay` plays back, with secrets redacted.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::sources::connection::{Target, connect};
+use crate::sources::recorder::{Scope, record};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  pooldeck record --context hub -A --duration 10m --output hub.yaml\n  \
+    pooldeck demo serve --replay hub.yaml"
+)]
+pub struct RecordArgs {
+    /// Where to write the recording (YAML).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+    /// The kubeconfig to use (default: KUBECONFIG, then ~/.kube/config).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// Record one namespace (default: the context's namespace).
+    #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+    /// Record every namespace.
+    #[arg(long, short = 'A')]
+    pub all_namespaces: bool,
+    /// How long to record, e.g. 90s, 10m (Ctrl-C stops early and keeps what was recorded).
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    pub duration: Duration,
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    crate::domain::duration::parse(text).map_err(|e| e.to_string())
+}
+
+pub fn run(args: &RecordArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pooldeck: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(async {
+        let target = Target {
+            kubeconfig: args.kubeconfig.clone(),
+            context: args.context.clone(),
+        };
+        let connection = match connect(&target).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("pooldeck: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let namespace = if args.all_namespaces {
+            None
+        } else {
+            Some(args.namespace.clone().unwrap_or(connection.default_namespace.clone()))
+        };
+        eprintln!(
+            "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
+            namespace.as_deref().map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
+            connection.context,
+            crate::domain::duration::format(args.duration)
+        );
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = stop.send(true);
+            }
+        });
+        let scope = Scope { namespace, duration: args.duration };
+        let (recording, skipped) = record(&connection.client, &scope, &connection.context, stopped).await;
+        for reason in &skipped {
+            eprintln!("pooldeck: skipped {reason}");
+        }
+        let text = match serde_saphyr::to_string(&recording) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pooldeck: cannot write the recording: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        if let Err(e) = std::fs::write(&args.output, text) {
+            eprintln!("pooldeck: cannot write {}: {e}", args.output.display());
+            return ExitCode::from(1);
+        }
+        let count = |field: &str| recording.get(field).and_then(|v| v.as_array()).map_or(0, Vec::len);
+        eprintln!(
+            "pooldeck: wrote {} ({} objects, {} changes); play it with `pooldeck demo serve --replay {}`",
+            args.output.display(),
+            count("objects"),
+            count("steps"),
+            args.output.display()
+        );
+        ExitCode::SUCCESS
+    })
+}

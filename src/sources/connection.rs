@@ -1,0 +1,61 @@
+//! Connecting to a cluster from a kubeconfig (`--kubeconfig`, `KUBECONFIG`, `~/.kube/config`)
+//! and a context, with errors an operator can act on.
+
+use std::path::PathBuf;
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+
+/// Where to connect.
+#[derive(Clone, Debug, Default)]
+pub struct Target {
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Option<String>,
+}
+
+/// A client and the namespace the context names (or `default`).
+pub struct Connection {
+    pub client: Client,
+    pub default_namespace: String,
+    pub context: String,
+}
+
+pub async fn connect(target: &Target) -> Result<Connection, String> {
+    let kubeconfig = match &target.kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display()))?,
+        None => Kubeconfig::read().map_err(|e| {
+            format!("no usable kubeconfig ({e}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck demo serve`")
+        })?,
+    };
+    let context = target
+        .context
+        .clone()
+        .or_else(|| kubeconfig.current_context.clone())
+        .ok_or("the kubeconfig names no current context; pass --context")?;
+    if !kubeconfig.contexts.iter().any(|c| c.name == context) {
+        let known: Vec<&str> = kubeconfig
+            .contexts
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        return Err(format!(
+            "there is no context \"{context}\" in the kubeconfig (known: {})",
+            known.join(", ")
+        ));
+    }
+    let options = KubeConfigOptions {
+        context: Some(context.clone()),
+        ..KubeConfigOptions::default()
+    };
+    let config = Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .map_err(|e| format!("cannot use context \"{context}\": {e}"))?;
+    let default_namespace = config.default_namespace.clone();
+    let client = Client::try_from(config)
+        .map_err(|e| format!("cannot build a client for \"{context}\": {e}"))?;
+    Ok(Connection {
+        client,
+        default_namespace,
+        context,
+    })
+}

@@ -1,0 +1,259 @@
+//! The recorder: watches the Compute Pool resources of a cluster and writes a timeline that
+//! `pooldeck demo serve --replay` plays back. Secrets never land in a recording: SSH keys,
+//! kubeconfig secret names, last-applied configurations and any field or annotation whose
+//! name looks like a credential are replaced with `REDACTED`.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use kube::Client;
+use kube::api::{Api, DynamicObject};
+use kube::core::{ApiResource, GroupVersionKind};
+use kube::runtime::watcher;
+use serde_json::{Value, json};
+
+pub const REDACTED: &str = "REDACTED";
+
+/// What a recording covers.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// `None`: all namespaces.
+    pub namespace: Option<String>,
+    pub duration: Duration,
+}
+
+/// The resources recorded: (group, version, kind, plural, namespaced).
+pub const RESOURCES: &[(&str, &str, &str, &str, bool)] = &[
+    (
+        "spectrocloud.com",
+        "v1alpha1",
+        "ComputePool",
+        "computepools",
+        true,
+    ),
+    (
+        "spectrocloud.com",
+        "v1alpha1",
+        "ComputePoolEvaluation",
+        "computepoolevaluations",
+        true,
+    ),
+    ("spectrocloud.com", "v1alpha1", "Project", "projects", true),
+    ("spectrocloud.com", "v1alpha1", "Tenant", "tenants", false),
+    (
+        "spectrocloud.com",
+        "v1alpha1",
+        "ScalingPolicy",
+        "scalingpolicies",
+        true,
+    ),
+    (
+        "spectrocloud.com",
+        "v1alpha1",
+        "ProfileBundle",
+        "profilebundles",
+        true,
+    ),
+    ("spectrocloud.com", "v1alpha1", "Compute", "computes", true),
+    (
+        "spectrocloud.com",
+        "v1alpha1",
+        "AIWorkload",
+        "aiworkloads",
+        true,
+    ),
+    ("spectrocloud.com", "v1alpha1", "Settings", "settings", true),
+    ("", "v1", "Event", "events", true),
+];
+
+fn credential_like(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    [
+        "password",
+        "passwd",
+        "token",
+        "secret",
+        "credential",
+        "apikey",
+        "api-key",
+        "api_key",
+        "privatekey",
+        "private-key",
+        "kubeconfig",
+        "certificate-data",
+        "key-data",
+    ]
+    .iter()
+    .any(|word| key.contains(word))
+        || key.ends_with("last-applied-configuration")
+}
+
+fn redact_fields(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if credential_like(key) && !child.is_null() {
+                    *child = json!(REDACTED);
+                } else {
+                    redact_fields(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_fields),
+        _ => {}
+    }
+}
+
+/// Removes what must not be recorded, and what only adds noise (managedFields).
+pub fn redact(object: &mut Value) {
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.shift_remove("managedFields");
+    }
+    if let Some(keys) = object
+        .pointer_mut("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/sshKeys")
+        .and_then(Value::as_array_mut)
+    {
+        for key in keys.iter_mut() {
+            let kind = key
+                .as_str()
+                .and_then(|k| k.split_whitespace().next())
+                .unwrap_or("ssh-ed25519")
+                .to_owned();
+            *key = json!(format!("{kind} {REDACTED}"));
+        }
+    }
+    redact_fields(object);
+}
+
+fn strip_for_replay(mut object: Value) -> Value {
+    redact(&mut object);
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.shift_remove("resourceVersion");
+        meta.shift_remove("uid");
+        meta.shift_remove("generation");
+    }
+    object
+}
+
+fn offset(elapsed: Duration) -> String {
+    format!("{}ms", elapsed.as_millis())
+}
+
+/// Watches every resource for `scope.duration` and returns the timeline as a scenario value
+/// (`objects` at the start, `steps` after). Resources that are not installed or not readable
+/// are skipped, and named in `skipped`.
+/// `stop` ends the recording early (Ctrl-C) and keeps what was recorded.
+pub async fn record(
+    client: &Client,
+    scope: &Scope,
+    name: &str,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> (Value, Vec<String>) {
+    let mut streams = Vec::new();
+    let mut skipped = Vec::new();
+    for (group, version, kind, plural, namespaced) in RESOURCES {
+        let resource =
+            ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+        let api: Api<DynamicObject> = match (&scope.namespace, namespaced) {
+            (Some(ns), true) => Api::namespaced_with(client.clone(), ns, &resource),
+            _ => Api::all_with(client.clone(), &resource),
+        };
+        // Probe once, so an absent CRD or a missing permission is said and skipped.
+        if let Err(e) = api.list(&kube::api::ListParams::default().limit(1)).await {
+            skipped.push(format!("{plural}: {e}"));
+            continue;
+        }
+        let kind = (*kind).to_owned();
+        let api_version = resource.api_version.clone();
+        streams.push(
+            watcher(api, watcher::Config::default())
+                .map(move |event| (kind.clone(), api_version.clone(), event))
+                .boxed(),
+        );
+    }
+    let mut merged = futures::stream::select_all(streams);
+    let start = tokio::time::Instant::now();
+    let deadline = start + scope.duration;
+    let mut objects: Vec<Value> = Vec::new();
+    let mut steps: Vec<Value> = Vec::new();
+    let mut initialised = std::collections::HashSet::new();
+    let to_value = |kind: &str, api_version: &str, object: DynamicObject| -> Value {
+        let mut value = serde_json::to_value(&object).unwrap_or(Value::Null);
+        value["kind"] = json!(kind);
+        value["apiVersion"] = json!(api_version);
+        strip_for_replay(value)
+    };
+    loop {
+        let next = tokio::select! {
+            next = tokio::time::timeout_at(deadline, merged.next()) => next,
+            _ = stop.changed() => break,
+        };
+        let Ok(Some((kind, api_version, event))) = next else {
+            break;
+        };
+        let at = offset(start.elapsed());
+        match event {
+            Ok(watcher::Event::InitApply(object)) if !initialised.contains(&kind) => {
+                objects.push(to_value(&kind, &api_version, object));
+            }
+            Ok(watcher::Event::InitDone) => {
+                initialised.insert(kind);
+            }
+            Ok(watcher::Event::Apply(object) | watcher::Event::InitApply(object)) => {
+                steps.push(json!({"at": at, "put": to_value(&kind, &api_version, object)}));
+            }
+            Ok(watcher::Event::Delete(object)) => {
+                steps.push(json!({"at": at, "delete": {
+                    "kind": kind,
+                    "namespace": object.metadata.namespace.clone().unwrap_or_default(),
+                    "name": object.metadata.name.clone().unwrap_or_default(),
+                }}));
+            }
+            Ok(watcher::Event::Init) | Err(_) => {}
+        }
+    }
+    let recording = json!({
+        "name": name,
+        "description": format!("Recorded by pooldeck over {:.0}s", start.elapsed().as_secs_f64()),
+        "objects": objects,
+        "steps": steps,
+    });
+    (recording, skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_never_land_in_a_recording() {
+        let mut pool = json!({
+            "metadata": {"name": "p", "annotations": {
+                "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\": {\"sshKeys\": [\"ssh-rsa AAAA\"]}}",
+                "example.com/api-token": "abc",
+                "spectrocloud.com/description": "kept"
+            }, "managedFields": [{"manager": "x"}]},
+            "spec": {"clusterVariant": {"dedicated": {"paletteClusterDeploymentConfig": {
+                "sshKeys": ["ssh-rsa AAAAB3Nza secret@host"], "edge": {"vip": "10.0.0.1"}
+            }}}},
+            "status": {"paletteClusterStatuses": [{"kubeconfigSecretName": "ml-cluster-admin-kubeconfig"}]}
+        });
+        redact(&mut pool);
+        let text = pool.to_string();
+        for secret in [
+            "AAAAB3Nza",
+            "abc\"",
+            "ml-cluster-admin-kubeconfig",
+            "ssh-rsa AAAA\\",
+        ] {
+            assert!(!text.contains(secret), "{secret} leaked: {text}");
+        }
+        assert!(text.contains("kept"));
+        assert!(text.contains("10.0.0.1"));
+        assert_eq!(
+            pool.pointer("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/sshKeys/0"),
+            Some(&json!("ssh-rsa REDACTED"))
+        );
+        assert!(pool.pointer("/metadata/managedFields").is_none());
+    }
+}
