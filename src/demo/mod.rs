@@ -8,6 +8,7 @@
 //! console (`app`, `ui`) or the kube client.
 
 pub mod api;
+pub mod player;
 pub mod protobuf;
 pub mod registry;
 pub mod scenario;
@@ -113,7 +114,7 @@ impl DemoCluster {
         let player = match &options.scenario {
             Some(scenario) => {
                 scenario.load_initial(&store)?;
-                Some(scenario::spawn(
+                Some(player::spawn(
                     scenario.clone(),
                     store.clone(),
                     options.speed,

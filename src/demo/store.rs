@@ -433,7 +433,8 @@ impl Store {
         } else if let Some(m) = metadata.as_object_mut() {
             m.shift_remove("namespace");
         }
-        if let Some(m) = metadata.as_object_mut() {
+        // Controllers may load an object that is already being deleted; clients may not.
+        if !keep_status && let Some(m) = metadata.as_object_mut() {
             m.shift_remove("deletionTimestamp");
         }
         metadata["uid"] = json!(new_uid());
