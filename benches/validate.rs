@@ -13,26 +13,12 @@ use pooldeck::domain::model::{ComputePool, read};
 use pooldeck::domain::rules::{self, Context, Fleet};
 use pooldeck::manifest;
 
+#[path = "common/mod.rs"]
+mod common;
+use common::machine;
+
 const DOCUMENTS: usize = 1_000;
 const ROUNDS: usize = 5;
-
-fn machine() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!(
-        "{cpu}, {cores} cores, {} {}",
-        std::env::consts::OS,
-        std::env::consts::ARCH
-    )
-}
 
 /// A file of `n` distinct pools, each the reference's complete example with its own name
 /// and VIP, and one in ten with a mistake so the rules have findings to report.
