@@ -13,9 +13,11 @@ pub mod protobuf;
 pub mod registry;
 pub mod scenario;
 pub mod selector;
+pub mod status;
 pub mod store;
 pub mod table;
 pub mod tls;
+pub mod watch;
 
 use std::collections::HashMap;
 

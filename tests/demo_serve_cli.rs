@@ -1,0 +1,132 @@
+//! `pooldeck demo serve` as an operator runs it: it prints the export line, answers over
+//! HTTPS with the kubeconfig it wrote (and refuses requests without a token), and stops
+//! cleanly on SIGTERM, removing its kubeconfig.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+
+#[test]
+fn serve_prints_its_kubeconfig_answers_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("demo.kubeconfig");
+    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args([
+            "demo",
+            "serve",
+            "--scenario",
+            "vip-conflict",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    BufReader::new(serve.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a line");
+    assert_eq!(
+        line.trim(),
+        format!("export KUBECONFIG={}", kubeconfig.display())
+    );
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let text = std::fs::read_to_string(&kubeconfig).expect("the kubeconfig was written");
+        let config = Kubeconfig::from_yaml(&text).expect("reads");
+        let options = KubeConfigOptions::default();
+        let client = Client::try_from(
+            Config::from_custom_kubeconfig(config, &options)
+                .await
+                .expect("config"),
+        )
+        .expect("client");
+        let version = client
+            .apiserver_version()
+            .await
+            .expect("the server answers");
+        assert_eq!(version.major, "1");
+        assert_eq!(
+            pools_with(&client)
+                .list(&Default::default())
+                .await
+                .expect("list")
+                .items
+                .len(),
+            2
+        );
+
+        // The same server without a token: 401 with a Status.
+        let anonymous = Kubeconfig::from_yaml(
+            &text
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("token:"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+        .expect("reads");
+        let client = Client::try_from(
+            Config::from_custom_kubeconfig(anonymous, &options)
+                .await
+                .expect("config"),
+        )
+        .expect("client");
+        match pools_with(&client).list(&Default::default()).await {
+            Err(kube::Error::Api(status)) => assert_eq!(status.code, 401),
+            other => panic!("expected 401, got {other:?}"),
+        }
+    });
+
+    let status = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let exit = loop {
+        if let Some(exit) = serve.try_wait().expect("wait") {
+            break exit;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    assert!(!kubeconfig.exists(), "the kubeconfig is removed on exit");
+}
+
+fn pools_with(client: &Client) -> kube::Api<kube::api::DynamicObject> {
+    kube::Api::namespaced_with(
+        client.clone(),
+        "labs",
+        &kube::core::ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk("spectrocloud.com", "v1alpha1", "ComputePool"),
+            "computepools",
+        ),
+    )
+}
+
+#[test]
+fn serve_refuses_bad_arguments() {
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["demo", "serve", "--scenario", "nope"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no scenario named \"nope\""));
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["demo", "serve", "--speed", "0"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+}
