@@ -12,5 +12,6 @@
 pub mod cli;
 pub mod demo;
 pub mod domain;
+pub mod inventory;
 pub mod manifest;
 pub mod sources;

@@ -1,0 +1,235 @@
+//! What the inventory derives from objects as they arrive: hosts flattened from pools, events
+//! indexed by the object they concern, and utilization history from evaluations.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::{Inventory, Key, Kind, Object};
+
+/// Samples kept per series: at the controllers' evaluation cycle this is hours of history.
+pub const HISTORY_LIMIT: usize = 360;
+
+/// One edge host of one pool, flattened from `status.paletteClusterStatuses`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostRow {
+    pub namespace: String,
+    pub pool: String,
+    pub cluster: String,
+    pub machine_pool: String,
+    pub node_type: String,
+    pub uid: String,
+    pub status: String,
+    pub status_updated_at: Option<DateTime<Utc>>,
+    pub architecture: String,
+    pub cpu_count: i64,
+    pub memory_gb: f64,
+    /// GPU count per variant.
+    pub gpus: Vec<(String, i64)>,
+}
+
+/// One utilization series: a pool's worker pool (`cluster/worker-pool`) and a resource (`cpu`
+/// or a GPU variant).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SeriesKey {
+    pub namespace: String,
+    pub pool: String,
+    pub worker_pool: String,
+    pub resource: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub at: DateTime<Utc>,
+    /// Percent.
+    pub utilization: f64,
+}
+
+fn time(value: Option<&Value>) -> Option<DateTime<Utc>> {
+    value
+        .and_then(Value::as_str)
+        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// When an event last happened (lastTimestamp, eventTime, or creation).
+pub fn event_time(event: &Value) -> Option<DateTime<Utc>> {
+    time(event.get("lastTimestamp"))
+        .or_else(|| time(event.get("eventTime")))
+        .or_else(|| time(event.pointer("/metadata/creationTimestamp")))
+}
+
+fn involved(event: &Value) -> (String, String, String) {
+    let text = |p: &str| {
+        event
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    (
+        text("/involvedObject/kind"),
+        text("/involvedObject/namespace"),
+        text("/involvedObject/name"),
+    )
+}
+
+fn host_rows(object: &Object) -> Vec<((Key, String, String), Arc<HostRow>)> {
+    let Some(pool) = object.pool() else {
+        return Vec::new();
+    };
+    let Some(status) = pool.status.get() else {
+        return Vec::new();
+    };
+    let mut rows = Vec::new();
+    for cluster in status.clusters() {
+        let cluster_name = cluster.name.as_deref().unwrap_or("").to_owned();
+        for machine_pool in cluster.machine_pools() {
+            let machine_name = machine_pool.name.as_deref().unwrap_or("").to_owned();
+            for (uid, host) in machine_pool.hosts() {
+                let gpus = host
+                    .gpu_count_by_variant
+                    .get()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(variant, count)| count.get().map(|c| (variant.clone(), *c)))
+                    .collect();
+                let row = HostRow {
+                    namespace: object.key.0.clone(),
+                    pool: object.key.1.clone(),
+                    cluster: cluster_name.clone(),
+                    machine_pool: machine_name.clone(),
+                    node_type: machine_pool.node_type.as_deref().unwrap_or("").to_owned(),
+                    uid: uid.to_owned(),
+                    status: host.status.as_deref().unwrap_or("").to_owned(),
+                    status_updated_at: host
+                        .status_updated_at
+                        .as_deref()
+                        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+                        .map(|t| t.with_timezone(&Utc)),
+                    architecture: host.architecture.as_deref().unwrap_or("").to_owned(),
+                    cpu_count: host.cpu_count.get().copied().unwrap_or(0),
+                    memory_gb: host.memory_gb.get().map_or(0.0, |m| m.value()),
+                    gpus,
+                };
+                let key = (
+                    object.key.clone(),
+                    format!("{cluster_name}/{machine_name}"),
+                    uid.to_owned(),
+                );
+                rows.push((key, Arc::new(row)));
+            }
+        }
+    }
+    rows
+}
+
+impl Inventory {
+    /// Adds what an object contributes to the derived indices.
+    pub(super) fn index(&mut self, object: &Arc<Object>) {
+        match object.kind {
+            Kind::Pool => {
+                for (key, row) in host_rows(object) {
+                    self.hosts.insert(key, row);
+                }
+            }
+            Kind::Event => {
+                self.events_by_object
+                    .entry(involved(&object.raw))
+                    .or_default()
+                    .insert(object.key.clone());
+            }
+            Kind::Evaluation => self.record_samples(object),
+            _ => {}
+        }
+    }
+
+    /// Removes what the stored version of an object contributed (history is kept: a new
+    /// version of an evaluation adds to it).
+    pub(super) fn unindex(&mut self, kind: Kind, key: &Key) {
+        let Some(old) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned() else {
+            return;
+        };
+        match kind {
+            Kind::Pool => {
+                for (host_key, _) in host_rows(&old) {
+                    self.hosts.remove(&host_key);
+                }
+            }
+            Kind::Event => {
+                let target = involved(&old.raw);
+                let empty = match self.events_by_object.get_mut(&target) {
+                    Some(keys) => {
+                        keys.remove(key);
+                        keys.is_empty()
+                    }
+                    None => false,
+                };
+                if empty {
+                    self.events_by_object.remove(&target);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Drops the history of an evaluation that is gone.
+    pub(super) fn forget_history(&mut self, key: &Key) {
+        let series: Vec<SeriesKey> = self
+            .history
+            .keys()
+            .filter(|s| s.namespace == key.0 && s.pool == key.1)
+            .cloned()
+            .collect();
+        for s in series {
+            self.history.remove(&s);
+        }
+    }
+
+    /// One sample per worker pool and resource, timestamped by evaluatedAt; an evaluation
+    /// seen again with the same evaluatedAt adds nothing.
+    fn record_samples(&mut self, object: &Object) {
+        let Some(spec) = object.evaluation().and_then(|e| e.spec.get()) else {
+            return;
+        };
+        for (pool_key, evaluation) in spec.pool_evaluations.get().into_iter().flatten() {
+            let Some(evaluation) = evaluation.get() else {
+                continue;
+            };
+            let Some(at) = evaluation
+                .evaluated_at
+                .as_deref()
+                .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+                .map(|t| t.with_timezone(&Utc))
+            else {
+                continue;
+            };
+            let mut resources: Vec<(String, f64)> = Vec::new();
+            if let Some(u) = evaluation.cpu.get().and_then(|c| c.utilization.get()) {
+                resources.push(("cpu".into(), u.value()));
+            }
+            for (variant, gpu) in evaluation.gpu.get().into_iter().flatten() {
+                if let Some(u) = gpu.get().and_then(|g| g.utilization.get()) {
+                    resources.push((variant.clone(), u.value()));
+                }
+            }
+            for (resource, utilization) in resources {
+                let series = SeriesKey {
+                    namespace: object.key.0.clone(),
+                    pool: object.key.1.clone(),
+                    worker_pool: pool_key.clone(),
+                    resource,
+                };
+                let samples = self.history.entry(series).or_default();
+                if samples.last().is_some_and(|last| last.at >= at) {
+                    continue;
+                }
+                samples.push_back(Sample { at, utilization });
+                while samples.len() > HISTORY_LIMIT {
+                    samples.pop_front();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The cluster picture: every watched object (raw and leniently parsed), the joins views need
+//! (pool to evaluation, hosts flattened from pools, events by involved object), per-resource
+//! connection health, and utilization history.
+//!
+//! Changed only by [`Inventory::apply`] with a [`SourceEvent`]; cloning is cheap (persistent
+//! maps), so a reader takes a consistent snapshot and the generation tells it whether anything
+//! changed. Time is passed in, never read. Must not import tokio, kube, the console or I/O.
+
+mod derive;
+pub mod kind;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use imbl::{OrdMap, OrdSet, Vector};
+use serde_json::Value;
+
+use crate::domain::field::Issue;
+use crate::domain::model::{ComputePool, ComputePoolEvaluation, read};
+
+pub use derive::{HostRow, Sample, SeriesKey};
+pub use kind::Kind;
+
+/// Namespace and name; the namespace is empty for cluster-scoped objects.
+pub type Key = (String, String);
+
+/// Which namespace a source watches: `None` for all.
+pub type Scope = Option<String>;
+
+/// How a source is doing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SourceState {
+    /// Listing for the first time (or again after losing its place).
+    Syncing,
+    Live,
+    /// The watch failed; it retries at `retry_at`.
+    Reconnecting {
+        error: String,
+        retry_at: DateTime<Utc>,
+    },
+    /// RBAC refuses list or watch; the other sources carry on.
+    Forbidden {
+        message: String,
+    },
+    /// The CRD is not installed on this cluster.
+    NotInstalled,
+}
+
+impl SourceState {
+    /// Whether the source has settled: it has a picture, or knows it cannot have one.
+    pub fn settled(&self) -> bool {
+        matches!(
+            self,
+            SourceState::Live | SourceState::Forbidden { .. } | SourceState::NotInstalled
+        )
+    }
+
+    pub fn word(&self) -> &'static str {
+        match self {
+            SourceState::Syncing => "syncing",
+            SourceState::Live => "live",
+            SourceState::Reconnecting { .. } => "reconnecting",
+            SourceState::Forbidden { .. } => "forbidden",
+            SourceState::NotInstalled => "not installed",
+        }
+    }
+}
+
+/// A source's state with its times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Health {
+    pub state: SourceState,
+    pub since: DateTime<Utc>,
+    /// When the last object event (or list) arrived.
+    pub last_event: Option<DateTime<Utc>>,
+}
+
+/// What a source reports. Lists arrive whole (the watcher's initial list or relist after 410),
+/// so a relist replaces the picture in one step and never flashes an empty table.
+#[derive(Clone, Debug)]
+pub enum SourceEvent {
+    Listed {
+        kind: Kind,
+        scope: Scope,
+        objects: Vec<Value>,
+    },
+    Applied {
+        kind: Kind,
+        object: Value,
+    },
+    Deleted {
+        kind: Kind,
+        object: Value,
+    },
+    State {
+        kind: Kind,
+        scope: Scope,
+        state: SourceState,
+    },
+}
+
+/// What the model made of an object.
+#[derive(Clone, Debug)]
+pub enum Parsed {
+    Pool(Box<ComputePool>),
+    Evaluation(Box<ComputePoolEvaluation>),
+    /// Kinds pooldeck reads from the raw object only.
+    Other,
+    /// The object is not a mapping; it is kept and shown with this error.
+    Unreadable(String),
+}
+
+/// One object: as the API sent it, and as pooldeck read it.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub kind: Kind,
+    pub key: Key,
+    pub raw: Arc<Value>,
+    pub parsed: Parsed,
+    /// Fields of the wrong type or unknown fields, found while reading.
+    pub issues: Vec<Issue>,
+}
+
+impl Object {
+    pub fn new(kind: Kind, raw: Value) -> Object {
+        let key = key_of(&raw);
+        let (parsed, issues) = match kind {
+            Kind::Pool => match read::<ComputePool>(&raw) {
+                Ok((pool, issues)) => (Parsed::Pool(Box::new(pool)), issues),
+                Err(e) => (Parsed::Unreadable(e), Vec::new()),
+            },
+            Kind::Evaluation => match read::<ComputePoolEvaluation>(&raw) {
+                Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
+                Err(e) => (Parsed::Unreadable(e), Vec::new()),
+            },
+            _ if raw.is_object() => (Parsed::Other, Vec::new()),
+            _ => (
+                Parsed::Unreadable("the object is not a mapping".into()),
+                Vec::new(),
+            ),
+        };
+        Object {
+            kind,
+            key,
+            raw: Arc::new(raw),
+            parsed,
+            issues,
+        }
+    }
+
+    pub fn pool(&self) -> Option<&ComputePool> {
+        match &self.parsed {
+            Parsed::Pool(pool) => Some(pool),
+            _ => None,
+        }
+    }
+
+    pub fn evaluation(&self) -> Option<&ComputePoolEvaluation> {
+        match &self.parsed {
+            Parsed::Evaluation(evaluation) => Some(evaluation),
+            _ => None,
+        }
+    }
+
+    /// Why the object could not be read, or what was wrong in it, in one line.
+    pub fn problem(&self) -> Option<String> {
+        match &self.parsed {
+            Parsed::Unreadable(e) => Some(e.clone()),
+            _ => self.issues.iter().find_map(|issue| match issue {
+                Issue::WrongType { path, message } => Some(format!("{path}: {message}")),
+                Issue::UnknownField { .. } => None,
+            }),
+        }
+    }
+
+    pub fn namespace(&self) -> &str {
+        &self.key.0
+    }
+
+    pub fn name(&self) -> &str {
+        &self.key.1
+    }
+}
+
+pub fn key_of(object: &Value) -> Key {
+    let text = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    (text("/metadata/namespace"), text("/metadata/name"))
+}
+
+/// The whole picture. Clone it to take a snapshot.
+#[derive(Clone, Debug, Default)]
+pub struct Inventory {
+    generation: u64,
+    objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
+    hosts: OrdMap<(Key, String, String), Arc<HostRow>>,
+    events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
+    history: OrdMap<SeriesKey, Vector<Sample>>,
+    health: OrdMap<(Kind, Scope), Health>,
+}
+
+impl Inventory {
+    pub fn new() -> Inventory {
+        Inventory::default()
+    }
+
+    /// Bumped by every applied event; a reader redraws when it changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Applies one source event at time `now`.
+    pub fn apply(&mut self, event: SourceEvent, now: DateTime<Utc>) {
+        self.generation += 1;
+        match event {
+            SourceEvent::Listed {
+                kind,
+                scope,
+                objects,
+            } => {
+                let in_scope = |key: &Key| scope.as_deref().is_none_or(|ns| key.0 == ns);
+                let fresh: OrdMap<Key, Arc<Object>> = objects
+                    .into_iter()
+                    .map(|raw| {
+                        let object = Object::new(kind, raw);
+                        (object.key.clone(), Arc::new(object))
+                    })
+                    .collect();
+                let stale: Vec<Key> = self
+                    .objects
+                    .get(&kind)
+                    .map(|m| {
+                        m.keys()
+                            .filter(|k| in_scope(k) && !fresh.contains_key(*k))
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for key in stale {
+                    self.remove(kind, &key);
+                }
+                for (_, object) in fresh {
+                    self.insert(object);
+                }
+                self.touch(kind, scope, now, Some(SourceState::Live));
+            }
+            SourceEvent::Applied { kind, object } => {
+                self.insert(Arc::new(Object::new(kind, object)));
+                self.touch_all(kind, now);
+            }
+            SourceEvent::Deleted { kind, object } => {
+                self.remove(kind, &key_of(&object));
+                self.touch_all(kind, now);
+            }
+            SourceEvent::State { kind, scope, state } => {
+                let entry = self.health.get(&(kind, scope.clone())).cloned();
+                let last_event = entry.as_ref().and_then(|h| h.last_event);
+                let since = match &entry {
+                    Some(h) if h.state == state => h.since,
+                    _ => now,
+                };
+                self.health.insert(
+                    (kind, scope),
+                    Health {
+                        state,
+                        since,
+                        last_event,
+                    },
+                );
+            }
+        }
+    }
+
+    fn touch(&mut self, kind: Kind, scope: Scope, now: DateTime<Utc>, state: Option<SourceState>) {
+        let previous = self.health.get(&(kind, scope.clone())).cloned();
+        let state = state
+            .or_else(|| previous.as_ref().map(|h| h.state.clone()))
+            .unwrap_or(SourceState::Live);
+        let since = match &previous {
+            Some(h) if h.state == state => h.since,
+            _ => now,
+        };
+        self.health.insert(
+            (kind, scope),
+            Health {
+                state,
+                since,
+                last_event: Some(now),
+            },
+        );
+    }
+
+    fn touch_all(&mut self, kind: Kind, now: DateTime<Utc>) {
+        let scopes: Vec<Scope> = self
+            .health
+            .keys()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, s)| s.clone())
+            .collect();
+        for scope in scopes {
+            self.touch(kind, scope, now, None);
+        }
+    }
+
+    fn insert(&mut self, object: Arc<Object>) {
+        let kind = object.kind;
+        let key = object.key.clone();
+        if self.objects.get(&kind).and_then(|m| m.get(&key)).is_some() {
+            self.unindex(kind, &key);
+        }
+        self.index(&object);
+        self.objects.entry(kind).or_default().insert(key, object);
+    }
+
+    fn remove(&mut self, kind: Kind, key: &Key) {
+        self.unindex(kind, key);
+        if kind == Kind::Evaluation {
+            self.forget_history(key);
+        }
+        if let Some(map) = self.objects.get_mut(&kind) {
+            map.remove(key);
+        }
+    }
+
+    pub fn objects(&self, kind: Kind) -> impl Iterator<Item = &Arc<Object>> {
+        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
+    }
+
+    pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<&Arc<Object>> {
+        self.objects
+            .get(&kind)?
+            .get(&(namespace.to_owned(), name.to_owned()))
+    }
+
+    pub fn count(&self, kind: Kind) -> usize {
+        self.objects.get(&kind).map_or(0, OrdMap::len)
+    }
+
+    /// The evaluation that belongs to a pool: same namespace and name.
+    pub fn evaluation_for(&self, pool: &Object) -> Option<&ComputePoolEvaluation> {
+        self.get(Kind::Evaluation, pool.namespace(), pool.name())?
+            .evaluation()
+    }
+
+    /// Every host of every pool, in pool, machine pool and host order.
+    pub fn hosts(&self) -> impl Iterator<Item = &Arc<HostRow>> {
+        self.hosts.values()
+    }
+
+    /// Events about one object, newest last.
+    pub fn events_for(&self, kind: &str, namespace: &str, name: &str) -> Vec<&Arc<Object>> {
+        let Some(keys) =
+            self.events_by_object
+                .get(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+        else {
+            return Vec::new();
+        };
+        let mut events: Vec<&Arc<Object>> = keys
+            .iter()
+            .filter_map(|k| self.objects.get(&Kind::Event)?.get(k))
+            .collect();
+        events.sort_by_key(|e| derive::event_time(&e.raw));
+        events
+    }
+
+    /// Utilization samples of one series, oldest first.
+    pub fn history(&self, series: &SeriesKey) -> Option<&Vector<Sample>> {
+        self.history.get(series)
+    }
+
+    /// Every series of one pool.
+    pub fn series_of<'a>(
+        &'a self,
+        namespace: &'a str,
+        name: &'a str,
+    ) -> impl Iterator<Item = (&'a SeriesKey, &'a Vector<Sample>)> + 'a {
+        self.history
+            .iter()
+            .filter(move |(k, _)| k.namespace == namespace && k.pool == name)
+    }
+
+    pub fn health(&self) -> impl Iterator<Item = (&(Kind, Scope), &Health)> {
+        self.health.iter()
+    }
+
+    pub fn health_of(&self, kind: Kind) -> impl Iterator<Item = &Health> {
+        self.health
+            .iter()
+            .filter(move |((k, _), _)| *k == kind)
+            .map(|(_, h)| h)
+    }
+}
+
+#[cfg(test)]
+mod tests;

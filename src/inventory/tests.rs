@@ -1,0 +1,316 @@
+use chrono::{Duration, TimeZone, Utc};
+use serde_json::{Value, json};
+
+use super::*;
+use crate::demo::scenario::{Scenario, resolve_times};
+
+fn fleet(kind: &str) -> Vec<Value> {
+    Scenario::builtin("fleet")
+        .expect("fleet")
+        .objects
+        .iter()
+        .filter(|o| o.get("kind").and_then(Value::as_str) == Some(kind))
+        .map(resolve_times)
+        .collect()
+}
+
+fn at(seconds: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
+        .single()
+        .expect("time")
+        + Duration::seconds(seconds)
+}
+
+fn loaded() -> Inventory {
+    let mut inventory = Inventory::new();
+    for (kind, name) in [
+        (Kind::Pool, "ComputePool"),
+        (Kind::Evaluation, "ComputePoolEvaluation"),
+    ] {
+        inventory.apply(
+            SourceEvent::Listed {
+                kind,
+                scope: None,
+                objects: fleet(name),
+            },
+            at(0),
+        );
+    }
+    inventory
+}
+
+#[test]
+fn an_initial_list_fills_the_picture_and_its_joins() {
+    let inventory = loaded();
+    assert_eq!(inventory.count(Kind::Pool), 12);
+    assert_eq!(inventory.count(Kind::Evaluation), 8);
+    let pool = inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("pool");
+    assert!(pool.pool().is_some());
+    assert!(
+        inventory.evaluation_for(pool).is_some(),
+        "joined by namespace and name"
+    );
+    let hosts: Vec<_> = inventory
+        .hosts()
+        .filter(|h| h.pool == "llm-train")
+        .collect();
+    assert_eq!(hosts.len(), 7, "three control plane and four GPU hosts");
+    assert!(hosts.iter().any(|h| h.gpus.iter().any(|(_, n)| *n == 4)));
+    let health: Vec<_> = inventory.health().collect();
+    assert!(health.iter().all(|(_, h)| h.state == SourceState::Live));
+}
+
+#[test]
+fn a_relist_replaces_in_one_step_and_drops_what_is_gone() {
+    let mut inventory = loaded();
+    let before = inventory.generation();
+    let mut pools = fleet("ComputePool");
+    pools.retain(|p| p.pointer("/metadata/name") != Some(&json!("detector")));
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: None,
+            objects: pools,
+        },
+        at(10),
+    );
+    assert_eq!(
+        inventory.generation(),
+        before + 1,
+        "one event, one generation"
+    );
+    assert_eq!(inventory.count(Kind::Pool), 11);
+    assert!(
+        inventory.hosts().all(|h| h.pool != "detector"),
+        "its hosts went with it"
+    );
+    // A relist scoped to one namespace leaves the others alone.
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: Some("vision-lab".into()),
+            objects: Vec::new(),
+        },
+        at(11),
+    );
+    assert_eq!(inventory.count(Kind::Pool), 9);
+}
+
+#[test]
+fn snapshots_do_not_change_under_the_reader() {
+    let mut inventory = loaded();
+    let snapshot = inventory.clone();
+    let mut pool = fleet("ComputePool").remove(0);
+    pool["status"]["status"] = json!("Failed");
+    let key = key_of(&pool);
+    inventory.apply(
+        SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool,
+        },
+        at(5),
+    );
+    let status = |i: &Inventory| {
+        i.get(Kind::Pool, &key.0, &key.1)
+            .map(|o| o.raw["status"]["status"].clone())
+    };
+    assert_eq!(status(&inventory), Some(json!("Failed")));
+    assert_ne!(status(&snapshot), Some(json!("Failed")));
+    assert!(snapshot.generation() < inventory.generation());
+}
+
+#[test]
+fn deletes_remove_objects_and_their_hosts_and_history() {
+    let mut inventory = loaded();
+    let pool = inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("pool")
+        .raw
+        .as_ref()
+        .clone();
+    let evaluation = inventory
+        .get(Kind::Evaluation, "ml-research", "llm-train")
+        .expect("evaluation")
+        .raw
+        .as_ref()
+        .clone();
+    assert!(inventory.series_of("ml-research", "llm-train").count() > 0);
+    inventory.apply(
+        SourceEvent::Deleted {
+            kind: Kind::Pool,
+            object: pool,
+        },
+        at(1),
+    );
+    inventory.apply(
+        SourceEvent::Deleted {
+            kind: Kind::Evaluation,
+            object: evaluation,
+        },
+        at(1),
+    );
+    assert!(
+        inventory
+            .get(Kind::Pool, "ml-research", "llm-train")
+            .is_none()
+    );
+    assert!(inventory.hosts().all(|h| h.pool != "llm-train"));
+    assert_eq!(inventory.series_of("ml-research", "llm-train").count(), 0);
+}
+
+#[test]
+fn utilization_history_is_timestamped_by_evaluation_and_deduplicated() {
+    let mut inventory = Inventory::new();
+    let evaluation = |stamp: &str, gpu: i64| {
+        json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
+               "metadata": {"name": "p", "namespace": "ns"},
+               "spec": {"poolEvaluations": {"c/w": {"cpu": {"utilization": 10}, "gpu": {"A100": {"utilization": gpu}}, "evaluatedAt": stamp}}}})
+    };
+    for (stamp, gpu) in [
+        ("2026-11-30T12:00:00Z", 50),
+        ("2026-11-30T12:00:00Z", 51),
+        ("2026-11-30T12:00:30Z", 70),
+        ("2026-11-30T11:59:00Z", 1),
+    ] {
+        inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Evaluation,
+                object: evaluation(stamp, gpu),
+            },
+            at(0),
+        );
+    }
+    let series = SeriesKey {
+        namespace: "ns".into(),
+        pool: "p".into(),
+        worker_pool: "c/w".into(),
+        resource: "A100".into(),
+    };
+    let samples: Vec<f64> = inventory
+        .history(&series)
+        .expect("series")
+        .iter()
+        .map(|s| s.utilization)
+        .collect();
+    assert_eq!(
+        samples,
+        [50.0, 70.0],
+        "same evaluatedAt once; an older one is not appended"
+    );
+    for i in 0..(derive::HISTORY_LIMIT as i64 + 20) {
+        let stamp =
+            (at(100) + Duration::seconds(i)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Evaluation,
+                object: evaluation(&stamp, i % 100),
+            },
+            at(0),
+        );
+    }
+    assert_eq!(
+        inventory.history(&series).expect("series").len(),
+        derive::HISTORY_LIMIT,
+        "bounded"
+    );
+}
+
+#[test]
+fn events_are_indexed_by_the_object_they_concern() {
+    let mut inventory = Inventory::new();
+    let event = |name: &str, pool: &str, stamp: &str| {
+        json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "ns"},
+               "involvedObject": {"kind": "ComputePool", "namespace": "ns", "name": pool},
+               "reason": "R", "lastTimestamp": stamp})
+    };
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Event,
+            scope: None,
+            objects: vec![
+                event("e2", "a", "2026-11-30T12:00:02Z"),
+                event("e1", "a", "2026-11-30T12:00:01Z"),
+                event("e3", "b", "2026-11-30T12:00:03Z"),
+            ],
+        },
+        at(0),
+    );
+    let names: Vec<&str> = inventory
+        .events_for("ComputePool", "ns", "a")
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    assert_eq!(names, ["e1", "e2"]);
+    inventory.apply(
+        SourceEvent::Deleted {
+            kind: Kind::Event,
+            object: event("e1", "a", ""),
+        },
+        at(1),
+    );
+    assert_eq!(inventory.events_for("ComputePool", "ns", "a").len(), 1);
+}
+
+#[test]
+fn a_malformed_object_stays_listed_with_its_error() {
+    let mut inventory = Inventory::new();
+    let broken = json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+        "metadata": {"name": "broken", "namespace": "ns"}, "spec": "not a mapping", "status": {"status": 7}});
+    inventory.apply(
+        SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: broken,
+        },
+        at(0),
+    );
+    let object = inventory.get(Kind::Pool, "ns", "broken").expect("kept");
+    let problem = object.problem().expect("a problem is reported");
+    assert!(
+        problem.contains("spec") && problem.contains("mapping"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn source_states_keep_their_times() {
+    let mut inventory = Inventory::new();
+    inventory.apply(
+        SourceEvent::State {
+            kind: Kind::Pool,
+            scope: None,
+            state: SourceState::Syncing,
+        },
+        at(0),
+    );
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: None,
+            objects: Vec::new(),
+        },
+        at(2),
+    );
+    let reconnecting = SourceState::Reconnecting {
+        error: "connection refused".into(),
+        retry_at: at(9),
+    };
+    inventory.apply(
+        SourceEvent::State {
+            kind: Kind::Pool,
+            scope: None,
+            state: reconnecting.clone(),
+        },
+        at(8),
+    );
+    let health = inventory
+        .health_of(Kind::Pool)
+        .next()
+        .expect("health")
+        .clone();
+    assert_eq!(health.state, reconnecting);
+    assert_eq!(health.since, at(8));
+    assert_eq!(health.last_event, Some(at(2)));
+    assert!(!health.state.settled());
+}
