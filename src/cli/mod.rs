@@ -2,8 +2,10 @@
 //! and returns an exit status; nothing here panics on user input.
 
 pub mod demo;
+pub mod get;
 pub mod inputs;
 pub mod record;
+pub mod rows;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -28,6 +30,8 @@ pub struct Cli {
 pub enum Command {
     /// Check ComputePool manifests against the configuration reference's rules.
     Validate(validate::ValidateArgs),
+    /// List pools, evaluations, hosts, events or projects from a cluster, live.
+    Get(get::GetArgs),
     /// The embedded demo cluster: a Kubernetes-compatible API on 127.0.0.1 with scenarios.
     Demo(demo::DemoArgs),
     /// Record a cluster's Compute Pool resources to a file the demo cluster can replay.
@@ -50,6 +54,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Validate(args)) => validate::run(&args),
+        Some(Command::Get(args)) => get::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Record(args)) => record::run(&args),
         None => {

@@ -34,11 +34,15 @@ impl User {
         }
     }
 
-    /// The viewer may only read.
-    pub fn may(self, verb: &str) -> bool {
+    /// The viewer is a Project member: it may only read, and only inside a namespace (not
+    /// across all namespaces, not cluster-scoped resources such as Tenants).
+    pub fn may(self, verb: &str, namespace: Option<&str>) -> bool {
         match self {
             User::Admin => true,
-            User::Viewer => matches!(verb, "get" | "list" | "watch"),
+            User::Viewer => {
+                matches!(verb, "get" | "list" | "watch")
+                    && namespace.is_some_and(|ns| !ns.is_empty())
+            }
         }
     }
 }
@@ -277,7 +281,7 @@ pub async fn handle(
         ) => {
             let watching = params.get("watch").is_some_and(|v| v == "true" || v == "1");
             let verb = if watching { "watch" } else { "list" };
-            if !user.may(verb) {
+            if !user.may(verb, namespace.as_deref()) {
                 return forbidden(user, verb, resource, None, namespace.as_deref());
             }
             if watching {
@@ -307,7 +311,7 @@ pub async fn handle(
                 ..
             },
         ) => {
-            if !user.may("get") {
+            if !user.may("get", Some(&namespace)) {
                 return forbidden(user, "get", resource, Some(&name), Some(&namespace));
             }
             match server.store.get(resource, &namespace, &name) {
@@ -333,7 +337,7 @@ pub async fn handle(
                 namespace,
             },
         ) => {
-            if !user.may("create") {
+            if !user.may("create", None) {
                 return forbidden(user, "create", resource, None, namespace.as_deref());
             }
             let object = match parse_body(&headers, &body) {
@@ -362,7 +366,7 @@ pub async fn handle(
                 status,
             },
         ) => {
-            if !user.may("update") {
+            if !user.may("update", None) {
                 return forbidden(user, "update", resource, Some(&name), Some(&namespace));
             }
             let object = match parse_body(&headers, &body) {
@@ -386,7 +390,7 @@ pub async fn handle(
                 status,
             },
         ) => {
-            if !user.may("patch") {
+            if !user.may("patch", None) {
                 return forbidden(user, "patch", resource, Some(&name), Some(&namespace));
             }
             let content_type = headers
@@ -428,7 +432,7 @@ pub async fn handle(
                 status: false,
             },
         ) => {
-            if !user.may("delete") {
+            if !user.may("delete", None) {
                 return forbidden(user, "delete", resource, Some(&name), Some(&namespace));
             }
             let options = match parse_body(&headers, &body) {
@@ -490,13 +494,16 @@ fn access_review(user: User, headers: &HeaderMap, body: &Bytes) -> Response {
         .pointer("/spec/resourceAttributes/verb")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let allowed = user.may(verb);
+    let namespace = review
+        .pointer("/spec/resourceAttributes/namespace")
+        .and_then(Value::as_str);
+    let allowed = user.may(verb, namespace);
     let mut answer = review.clone();
     answer["kind"] = json!("SelfSubjectAccessReview");
     answer["apiVersion"] = json!("authorization.k8s.io/v1");
     answer["status"] = json!({
         "allowed": allowed,
-        "reason": if allowed { format!("user {} may {verb}", user.name()) } else { format!("user {} may only get, list and watch", user.name()) },
+        "reason": if allowed { format!("user {} may {verb}", user.name()) } else { format!("user {} may only get, list and watch, inside a namespace", user.name()) },
     });
     respond(201, &answer)
 }

@@ -53,6 +53,25 @@ pub struct Options {
     pub bookmark_interval: Duration,
     /// How many changes the server remembers for watches that resume (older: 410 Gone).
     pub history_limit: usize,
+    /// Kinds not to serve, as if their CRD were not installed.
+    pub without_kinds: Vec<String>,
+    /// Serve with this identity (certificates and tokens) instead of a new one, so clients of
+    /// an earlier server reconnect to this one as to a restarted API server.
+    pub identity: Option<Identity>,
+}
+
+/// What clients trust and present: the certificates and the two tokens.
+#[derive(Clone)]
+pub struct Identity {
+    pub certificates: Arc<tls::Certificates>,
+    pub admin_token: String,
+    pub viewer_token: String,
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Identity { .. }")
+    }
 }
 
 impl Default for Options {
@@ -63,6 +82,8 @@ impl Default for Options {
             speed: 1.0,
             bookmark_interval: Duration::from_secs(10),
             history_limit: 100_000,
+            without_kinds: Vec::new(),
+            identity: None,
         }
     }
 }
@@ -75,6 +96,8 @@ pub struct DemoCluster {
     pub viewer_token: String,
     /// The throwaway certificate authority that signed the server's certificate (PEM).
     pub ca_pem: String,
+    /// Certificates and tokens, to start a successor that clients trust as this server.
+    pub identity: Identity,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     player: Option<JoinHandle<()>>,
@@ -87,10 +110,21 @@ fn token() -> String {
 impl DemoCluster {
     /// Starts the server on a loopback port and, if given, the scenario player.
     pub async fn start(options: Options) -> Result<DemoCluster, String> {
-        let registry = Registry::builtin()?;
+        let mut registry = Registry::builtin()?;
+        registry
+            .resources
+            .retain(|r| !options.without_kinds.contains(&r.kind));
         let store = Arc::new(Store::new(registry, options.history_limit));
-        let admin_token = token();
-        let viewer_token = token();
+        let identity = match options.identity.clone() {
+            Some(identity) => identity,
+            None => Identity {
+                certificates: Arc::new(tls::generate()?),
+                admin_token: token(),
+                viewer_token: token(),
+            },
+        };
+        let admin_token = identity.admin_token.clone();
+        let viewer_token = identity.viewer_token.clone();
         let mut tokens = HashMap::new();
         tokens.insert(admin_token.clone(), User::Admin);
         tokens.insert(viewer_token.clone(), User::Viewer);
@@ -105,7 +139,7 @@ impl DemoCluster {
         let address = listener
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
-        let certificates = tls::generate()?;
+        let certificates = identity.certificates.clone();
         let listener = tls::TlsListener::new(listener, certificates.server.clone())
             .map_err(|e| format!("cannot listen on {address}: {e}"))?;
         for crd in registry::crd_manifests()? {
@@ -141,7 +175,8 @@ impl DemoCluster {
             store,
             admin_token,
             viewer_token,
-            ca_pem: certificates.ca_pem,
+            ca_pem: certificates.ca_pem.clone(),
+            identity,
             shutdown: Some(shutdown),
             server: Some(server),
             player,

@@ -105,27 +105,9 @@ pub fn select<'v>(object: &'v Value, path: &str) -> Vec<&'v Value> {
     current
 }
 
-/// `3d2h`, `5m`, `12s`: the age format kubectl shows.
+/// The age kubectl shows for a time.
 pub fn human_age(since: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let seconds = (now - since).num_seconds().max(0);
-    let (d, h, m, s) = (
-        seconds / 86_400,
-        seconds / 3600 % 24,
-        seconds / 60 % 60,
-        seconds % 60,
-    );
-    match () {
-        _ if d >= 8 => format!("{d}d"),
-        _ if d > 0 && h > 0 => format!("{d}d{h}h"),
-        _ if d > 0 => format!("{d}d"),
-        _ if h >= 8 => format!("{h}h"),
-        _ if h > 0 && m > 0 => format!("{h}h{m}m"),
-        _ if h > 0 => format!("{h}h"),
-        _ if m >= 10 => format!("{m}m"),
-        _ if m > 0 && s > 0 => format!("{m}m{s}s"),
-        _ if m > 0 => format!("{m}m"),
-        _ => format!("{s}s"),
-    }
+    crate::domain::duration::format_age((now - since).to_std().unwrap_or_default())
 }
 
 fn cell(column_kind: &str, values: &[&Value], now: DateTime<Utc>) -> Value {
@@ -253,15 +235,5 @@ mod tests {
             ["\"True\""]
         );
         assert!(texts(".status.missing").is_empty());
-    }
-
-    #[test]
-    fn ages_read_like_kubectl() {
-        let now = Utc::now();
-        let ago = |s: i64| human_age(now - chrono::Duration::seconds(s), now);
-        assert_eq!(ago(12), "12s");
-        assert_eq!(ago(150), "2m30s");
-        assert_eq!(ago(3 * 86_400 + 2 * 3600), "3d2h");
-        assert_eq!(ago(20 * 86_400), "20d");
     }
 }

@@ -78,6 +78,14 @@ pub fn generate() -> Result<Certificates, String> {
 pub struct TlsListener {
     local: SocketAddr,
     ready: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
+    /// The task that owns the socket; stopping it closes the port for a successor.
+    acceptor: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TlsListener {
+    fn drop(&mut self) {
+        self.acceptor.abort();
+    }
 }
 
 impl TlsListener {
@@ -88,7 +96,7 @@ impl TlsListener {
         let local = listener.local_addr()?;
         let (sender, ready) = mpsc::channel(64);
         let acceptor = TlsAcceptor::from(config);
-        tokio::spawn(async move {
+        let acceptor = tokio::spawn(async move {
             loop {
                 let (stream, peer) = match listener.accept().await {
                     Ok(accepted) => accepted,
@@ -112,7 +120,11 @@ impl TlsListener {
                 });
             }
         });
-        Ok(TlsListener { local, ready })
+        Ok(TlsListener {
+            local,
+            ready,
+            acceptor,
+        })
     }
 }
 

@@ -124,6 +124,11 @@ pub(crate) fn watch(
                     tokio::select! {
                         received = live.recv() => match received {
                             Ok(change) => {
+                                // A change made after the watches were ended (a simulated
+                                // restart) is not this watch's to deliver.
+                                if epoch.has_changed().unwrap_or(true) {
+                                    return;
+                                }
                                 if change.rv <= last_rv {
                                     continue;
                                 }

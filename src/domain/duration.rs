@@ -92,6 +92,29 @@ pub fn format_short(duration: Duration) -> String {
     }
 }
 
+/// An age the way kubectl prints one: `12s`, `2m30s`, `45m`, `3h10m`, `9h`, `3d2h`, `20d`.
+pub fn format_age(age: Duration) -> String {
+    let seconds = age.as_secs();
+    let (d, h, m, s) = (
+        seconds / 86_400,
+        seconds / 3600 % 24,
+        seconds / 60 % 60,
+        seconds % 60,
+    );
+    match () {
+        _ if d >= 8 => format!("{d}d"),
+        _ if d > 0 && h > 0 => format!("{d}d{h}h"),
+        _ if d > 0 => format!("{d}d"),
+        _ if h >= 8 => format!("{h}h"),
+        _ if h > 0 && m > 0 => format!("{h}h{m}m"),
+        _ if h > 0 => format!("{h}h"),
+        _ if m >= 10 => format!("{m}m"),
+        _ if m > 0 && s > 0 => format!("{m}m{s}s"),
+        _ if m > 0 => format!("{m}m"),
+        _ => format!("{s}s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +138,15 @@ mod tests {
         assert!(parse("m").is_err());
         assert!(parse("-5m").is_err());
         assert!(parse("1d").is_err());
+    }
+
+    #[test]
+    fn ages_read_like_kubectl() {
+        let age = |s: u64| format_age(Duration::from_secs(s));
+        assert_eq!(age(12), "12s");
+        assert_eq!(age(150), "2m30s");
+        assert_eq!(age(3 * 86_400 + 2 * 3600), "3d2h");
+        assert_eq!(age(20 * 86_400), "20d");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::domain::field::Issue;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, read};
 
-pub use derive::{HostRow, Sample, SeriesKey};
+pub use derive::{HostRow, Sample, SeriesKey, event_time};
 pub use kind::Kind;
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.

@@ -4,3 +4,4 @@
 
 pub mod connection;
 pub mod recorder;
+pub mod watch;

@@ -295,6 +295,13 @@ impl Store {
                         .collect()
                 })
                 .unwrap_or_default(),
+            // A version this server never issued: it was restarted and its history is new.
+            Some(rv) if rv > inner.rv => {
+                return Err(ApiError::gone(format!(
+                    "too large resource version: {rv} (the server is at {}; it was restarted)",
+                    inner.rv
+                )));
+            }
             Some(rv) if rv < inner.compacted_through => {
                 return Err(ApiError::gone(format!(
                     "too old resource version: {rv} ({})",

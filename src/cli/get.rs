@@ -1,0 +1,361 @@
+//! `pooldeck get`: the live data path without the console. It connects, starts the watchers
+//! the resource needs, waits until they have a picture (or know they cannot have one), prints
+//! a kubectl-like table or List, and with `--watch` prints rows as they change.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use chrono::Utc;
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+
+use super::rows::{self, Row, Table};
+use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
+use crate::sources::connection::{Target, connect};
+use crate::sources::watch::{Namespaces, spawn};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Resource {
+    #[value(alias = "pool", alias = "cp", alias = "computepools")]
+    Pools,
+    #[value(alias = "evaluation", alias = "cpe", alias = "computepoolevaluations")]
+    Evaluations,
+    #[value(alias = "host")]
+    Hosts,
+    #[value(alias = "event", alias = "ev")]
+    Events,
+    #[value(alias = "project")]
+    Projects,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    Wide,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  pooldeck get pools -A\n  pooldeck get evaluations -n ml-research -o wide\n  \
+    pooldeck get hosts llm-train -n ml-research\n  pooldeck get pools -A -o json | jq '.items[].status.status'\n  \
+    pooldeck get events -A --watch"
+)]
+pub struct GetArgs {
+    /// What to list: pools (cp), evaluations (cpe), hosts, events, projects.
+    #[arg(value_enum)]
+    pub resource: Resource,
+    /// Only this object (for hosts: a host UID or a pool name; for events: an event or the
+    /// object it concerns).
+    pub name: Option<String>,
+    /// Output format: a wider table, or the objects as a kubectl List.
+    #[arg(long, short, value_enum)]
+    pub output: Option<Output>,
+    /// After printing, print rows as they change until Ctrl-C.
+    #[arg(long, short)]
+    pub watch: bool,
+    /// Namespace to read (repeatable); default: the context's namespace.
+    #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Vec<String>,
+    /// Read every namespace.
+    #[arg(long, short = 'A')]
+    pub all_namespaces: bool,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// How long to wait for the first complete picture.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    crate::domain::duration::parse(text).map_err(|e| e.to_string())
+}
+
+impl Resource {
+    /// The kinds this resource needs (must have), and the ones it uses when readable.
+    fn kinds(self) -> (Vec<Kind>, Vec<Kind>) {
+        match self {
+            Resource::Pools => (vec![Kind::Pool], vec![Kind::Evaluation]),
+            Resource::Evaluations => (vec![Kind::Evaluation], vec![]),
+            Resource::Hosts => (vec![Kind::Pool], vec![]),
+            Resource::Events => (vec![Kind::Event], vec![]),
+            Resource::Projects => (vec![Kind::Project], vec![Kind::Tenant]),
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Resource::Pools => "computepools",
+            Resource::Evaluations => "computepoolevaluations",
+            Resource::Hosts => "hosts",
+            Resource::Events => "events",
+            Resource::Projects => "projects",
+        }
+    }
+
+    pub fn table(self, inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+        let now = Utc::now();
+        match self {
+            Resource::Pools => rows::pools(inventory, name, wide, now),
+            Resource::Evaluations => rows::evaluations(inventory, name, wide, now),
+            Resource::Hosts => rows::hosts_table(inventory, name, wide, now),
+            Resource::Events => rows::events(inventory, name, wide, now),
+            Resource::Projects => rows::projects(inventory, name, wide, now),
+        }
+    }
+}
+
+/// The objects as a kubectl List.
+pub fn list_document(table: &Table) -> Value {
+    json!({
+        "apiVersion": "v1",
+        "items": table.rows.iter().map(|r| r.object.clone()).collect::<Vec<_>>(),
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    })
+}
+
+fn print(
+    resource: Resource,
+    args: &GetArgs,
+    inventory: &Inventory,
+    all_namespaces: bool,
+) -> Result<usize, String> {
+    let wide = args.output == Some(Output::Wide);
+    let mut table = resource.table(inventory, args.name.as_deref(), wide);
+    if !all_namespaces && resource != Resource::Hosts {
+        // Like kubectl: the namespace column only when reading every namespace.
+        strip_namespace(&mut table);
+    }
+    let text = match args.output {
+        Some(Output::Json) => {
+            serde_json::to_string_pretty(&list_document(&table)).map_err(|e| e.to_string())? + "\n"
+        }
+        Some(Output::Yaml) => {
+            serde_saphyr::to_string(&list_document(&table)).map_err(|e| e.to_string())?
+        }
+        _ if table.rows.is_empty() => String::new(),
+        _ => rows::render(&table.headers, &table.rows.iter().collect::<Vec<_>>()),
+    };
+    print_out(&text);
+    Ok(table.rows.len())
+}
+
+fn strip_namespace(table: &mut Table) {
+    if table.headers.first() == Some(&"NAMESPACE") {
+        table.headers.remove(0);
+        for row in &mut table.rows {
+            row.cells.remove(0);
+        }
+    }
+}
+
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+pub fn run(args: &GetArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pooldeck: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(get(args))
+}
+
+async fn get(args: &GetArgs) -> ExitCode {
+    let target = Target {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+    };
+    let connection = match connect(&target).await {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pooldeck: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let namespaces = if args.all_namespaces {
+        Namespaces::All
+    } else if args.namespace.is_empty() {
+        Namespaces::Only(vec![connection.default_namespace.clone()])
+    } else {
+        Namespaces::Only(args.namespace.clone())
+    };
+    let (required, optional) = args.resource.kinds();
+    let kinds: Vec<Kind> = required.iter().chain(optional.iter()).copied().collect();
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+    let tasks = spawn(&connection.client, &kinds, &namespaces, &sender);
+    drop(sender);
+    let expected: usize = kinds.iter().map(|k| namespaces.scopes(*k).len()).sum();
+    let mut inventory = Inventory::new();
+    let deadline = tokio::time::Instant::now() + args.timeout;
+    let mut warned = std::collections::HashSet::new();
+    // Phase one: until every source has settled.
+    loop {
+        let settled: Vec<_> = inventory
+            .health()
+            .filter(|(_, h)| h.state.settled())
+            .collect();
+        if settled.len() >= expected && inventory.health().count() >= expected {
+            break;
+        }
+        let event = match tokio::time::timeout_at(deadline, receiver.recv()).await {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(_) => {
+                eprintln!(
+                    "pooldeck: no complete answer from the server within {}",
+                    crate::domain::duration::format(args.timeout)
+                );
+                return finish(tasks, 1);
+            }
+        };
+        if let SourceEvent::State {
+            kind,
+            state: SourceState::Reconnecting { error, .. },
+            ..
+        } = &event
+            && (required.contains(kind) || !warned.contains(kind))
+        {
+            eprintln!("pooldeck: {}: {error}", kind.resource_name());
+            if required.contains(kind) {
+                return finish(tasks, 1);
+            }
+            warned.insert(*kind);
+        }
+        inventory.apply(event, Utc::now());
+    }
+    for ((kind, scope), health) in inventory.health() {
+        let required_kind = required.contains(kind);
+        let text = match &health.state {
+            SourceState::Forbidden { message } => Some(format!(
+                "{message} (ask for get, list and watch on {})",
+                kind.resource_name()
+            )),
+            SourceState::NotInstalled => Some(format!(
+                "{} is not installed on this cluster (no CRD)",
+                kind.resource_name()
+            )),
+            _ => None,
+        };
+        if let Some(text) = text {
+            let where_ = scope
+                .as_deref()
+                .map(|ns| format!(" [{ns}]"))
+                .unwrap_or_default();
+            if required_kind {
+                eprintln!("pooldeck: {text}{where_}");
+                return finish(tasks, 1);
+            }
+            eprintln!("pooldeck: warning: {text}{where_}; columns from it are left empty");
+        }
+    }
+    let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
+    let printed = match print(args.resource, args, &inventory, all_namespaces) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("pooldeck: cannot print: {e}");
+            return finish(tasks, 1);
+        }
+    };
+    if printed == 0 && !args.watch {
+        match &args.name {
+            Some(name) => {
+                eprintln!(
+                    "Error from server (NotFound): {} \"{name}\" not found",
+                    args.resource.noun()
+                );
+                return finish(tasks, 1);
+            }
+            None if args.output.is_none() || args.output == Some(Output::Wide) => {
+                let scope = if all_namespaces {
+                    String::new()
+                } else {
+                    format!(
+                        " in {} namespace",
+                        match &namespaces {
+                            Namespaces::Only(n) => n.join(", "),
+                            Namespaces::All => String::new(),
+                        }
+                    )
+                };
+                eprintln!("No resources found{scope}.");
+            }
+            None => {}
+        }
+    }
+    if !args.watch {
+        return finish(tasks, 0);
+    }
+    // Phase two: print rows that change.
+    let wide = args.output == Some(Output::Wide);
+    let mut previous: HashMap<String, Row> = args
+        .resource
+        .table(&inventory, args.name.as_deref(), wide)
+        .rows
+        .into_iter()
+        .map(|r| (r.id.clone(), r))
+        .collect();
+    loop {
+        tokio::select! {
+            event = receiver.recv() => {
+                let Some(event) = event else { return finish(tasks, 0) };
+                if let SourceEvent::State { kind, state: SourceState::Reconnecting { error, retry_at }, .. } = &event {
+                    eprintln!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
+                }
+                inventory.apply(event, Utc::now());
+                let mut table = args.resource.table(&inventory, args.name.as_deref(), wide);
+                let current: HashMap<String, Row> = table.rows.iter().map(|r| (r.id.clone(), r.clone())).collect();
+                let mut changed: Vec<Row> = table.rows.drain(..).filter(|r| previous.get(&r.id) != Some(r)).collect();
+                for (id, row) in &previous {
+                    if !current.contains_key(id) {
+                        let mut gone = row.clone();
+                        if let Some(last) = gone.cells.last_mut() {
+                            *last = format!("{last} (deleted)");
+                        }
+                        changed.push(gone);
+                    }
+                }
+                previous = current;
+                if changed.is_empty() {
+                    continue;
+                }
+                let mut table = Table { headers: Vec::new(), rows: changed };
+                if !all_namespaces && args.resource != Resource::Hosts {
+                    table.headers = vec!["NAMESPACE"];
+                    strip_namespace(&mut table);
+                    table.headers.clear();
+                }
+                match args.output {
+                    Some(Output::Json) => table.rows.iter().for_each(|r| print_out(&format!("{}\n", r.object))),
+                    Some(Output::Yaml) => table.rows.iter().for_each(|r| print_out(&format!("---\n{}", serde_saphyr::to_string(&r.object).unwrap_or_default()))),
+                    _ => print_out(&rows::render(&[], &table.rows.iter().collect::<Vec<_>>())),
+                }
+            }
+            _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
+        }
+    }
+}
+
+fn finish(tasks: Vec<tokio::task::JoinHandle<()>>, code: u8) -> ExitCode {
+    for task in tasks {
+        task.abort();
+    }
+    ExitCode::from(code)
+}

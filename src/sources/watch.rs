@@ -1,0 +1,255 @@
+//! Watch sources: one kube-rs watcher per kind and namespace scope, turned into
+//! [`SourceEvent`]s. Lists are buffered until complete (the initial list and every relist after
+//! a 410 arrive as one `Listed`), errors become a visible state with the next retry time and
+//! never end the loop, a forbidden or absent resource is said and retried slowly while the
+//! others carry on.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use futures::StreamExt;
+use kube::Client;
+use kube::api::{Api, DynamicObject, ListParams};
+use kube::core::{ApiResource, GroupVersionKind};
+use kube::runtime::watcher::{self, DefaultBackoff};
+use serde_json::Value;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+use crate::inventory::{Kind, Scope, SourceEvent, SourceState};
+
+/// How long to wait before asking again about a forbidden or absent resource.
+const SLOW_RETRY: Duration = Duration::from_secs(60);
+
+/// Which namespaces to watch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Namespaces {
+    All,
+    Only(Vec<String>),
+}
+
+impl Namespaces {
+    /// The scopes a kind is watched in: cluster-scoped kinds always cluster-wide.
+    pub fn scopes(&self, kind: Kind) -> Vec<Scope> {
+        match self {
+            _ if !kind.api().namespaced => vec![None],
+            Namespaces::All => vec![None],
+            Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
+        }
+    }
+}
+
+pub fn api_resource(kind: Kind) -> ApiResource {
+    let api = kind.api();
+    ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk(api.group, api.version, api.kind),
+        api.plural,
+    )
+}
+
+/// Starts a watcher for every kind in every scope; events go to `sender` until it closes.
+pub fn spawn(
+    client: &Client,
+    kinds: &[Kind],
+    namespaces: &Namespaces,
+    sender: &UnboundedSender<SourceEvent>,
+) -> Vec<JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for kind in kinds {
+        for scope in namespaces.scopes(*kind) {
+            tasks.push(tokio::spawn(run(
+                client.clone(),
+                *kind,
+                scope,
+                sender.clone(),
+            )));
+        }
+    }
+    tasks
+}
+
+fn to_value(kind: Kind, object: DynamicObject) -> Value {
+    let api = kind.api();
+    let mut value = serde_json::to_value(&object).unwrap_or(Value::Null);
+    if value.is_object() {
+        value["kind"] = Value::from(api.kind);
+        value["apiVersion"] = Value::from(if api.group.is_empty() {
+            api.version.to_owned()
+        } else {
+            format!("{}/{}", api.group, api.version)
+        });
+    }
+    value
+}
+
+/// A kube error in words an operator can act on.
+pub fn describe(error: &kube::Error) -> String {
+    match error {
+        kube::Error::Api(status) => match status.code {
+            401 => "the server refused the credentials (401 Unauthorized): the token may have expired; log in again or pick another context".into(),
+            403 => format!("forbidden: {}", status.message),
+            404 => "not found on this server (is the CRD installed?)".into(),
+            code => format!("the server answered {code}: {}", status.message),
+        },
+        kube::Error::HyperError(e) => format!("cannot reach the server: {e}"),
+        kube::Error::Service(e) => {
+            let mut text = e.to_string();
+            let mut source = std::error::Error::source(e.as_ref());
+            while let Some(inner) = source {
+                text = format!("{text}: {inner}");
+                source = inner.source();
+            }
+            format!("cannot reach the server: {text}")
+        }
+        other => other.to_string(),
+    }
+}
+
+fn describe_watch(error: &watcher::Error) -> String {
+    match error {
+        watcher::Error::InitialListFailed(e)
+        | watcher::Error::WatchStartFailed(e)
+        | watcher::Error::WatchFailed(e) => describe(e),
+        watcher::Error::WatchError(status) if status.code == 410 => {
+            "the server's history moved on (410 Gone); listing again".into()
+        }
+        watcher::Error::WatchError(status) => {
+            format!("the watch failed ({}): {}", status.code, status.message)
+        }
+        other => other.to_string(),
+    }
+}
+
+fn status_code(error: &watcher::Error) -> Option<u16> {
+    match error {
+        watcher::Error::InitialListFailed(kube::Error::Api(s))
+        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => Some(s.code),
+        watcher::Error::WatchError(s) => Some(s.code),
+        _ => None,
+    }
+}
+
+async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<SourceEvent>) {
+    let resource = api_resource(kind);
+    let api: Api<DynamicObject> = match &scope {
+        Some(ns) => Api::namespaced_with(client, ns, &resource),
+        None => Api::all_with(client, &resource),
+    };
+    let send = |event: SourceEvent| sender.send(event).is_ok();
+    let state = |state: SourceState| SourceEvent::State {
+        kind,
+        scope: scope.clone(),
+        state,
+    };
+    let mut backoff = DefaultBackoff::default();
+    loop {
+        if !send(state(SourceState::Syncing)) {
+            return;
+        }
+        // Ask once whether the resource exists and may be listed, so RBAC and a missing CRD
+        // read as what they are rather than as a connection problem.
+        match api.list(&ListParams::default().limit(1)).await {
+            Err(kube::Error::Api(status)) if status.code == 403 => {
+                let message = format!(
+                    "cannot list or watch {} {}: {}",
+                    kind.resource_name(),
+                    scope
+                        .as_deref()
+                        .map_or("at cluster scope".to_owned(), |ns| format!(
+                            "in namespace {ns}"
+                        )),
+                    status.message
+                );
+                if !send(state(SourceState::Forbidden { message })) {
+                    return;
+                }
+                tokio::time::sleep(SLOW_RETRY).await;
+                continue;
+            }
+            Err(kube::Error::Api(status)) if status.code == 404 => {
+                if !send(state(SourceState::NotInstalled)) {
+                    return;
+                }
+                tokio::time::sleep(SLOW_RETRY).await;
+                continue;
+            }
+            Err(error) => {
+                let delay = backoff.next().unwrap_or(SLOW_RETRY);
+                let retry_at = Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
+                if !send(state(SourceState::Reconnecting {
+                    error: describe(&error),
+                    retry_at,
+                })) {
+                    return;
+                }
+                tokio::time::sleep(delay).await;
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let mut config = watcher::Config::default();
+        if kind == Kind::Event {
+            config = config.fields("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
+        }
+        let mut stream = watcher::watcher(api.clone(), config).boxed();
+        let mut buffer: Vec<Value> = Vec::new();
+        let mut failing = false;
+        while let Some(event) = stream.next().await {
+            let ok = match event {
+                Ok(watcher::Event::Init) => {
+                    buffer.clear();
+                    true
+                }
+                Ok(watcher::Event::InitApply(object)) => {
+                    buffer.push(to_value(kind, object));
+                    true
+                }
+                Ok(watcher::Event::InitDone) => {
+                    backoff = DefaultBackoff::default();
+                    failing = false;
+                    send(SourceEvent::Listed {
+                        kind,
+                        scope: scope.clone(),
+                        objects: std::mem::take(&mut buffer),
+                    })
+                }
+                Ok(watcher::Event::Apply(object)) => {
+                    let back = !failing || send(state(SourceState::Live));
+                    failing = false;
+                    back && send(SourceEvent::Applied {
+                        kind,
+                        object: to_value(kind, object),
+                    })
+                }
+                Ok(watcher::Event::Delete(object)) => {
+                    let back = !failing || send(state(SourceState::Live));
+                    failing = false;
+                    send(SourceEvent::Deleted {
+                        kind,
+                        object: to_value(kind, object),
+                    }) && back
+                }
+                Err(error) => {
+                    if matches!(status_code(&error), Some(403 | 404)) {
+                        // Permissions or the CRD changed under us: start over with the probe.
+                        break;
+                    }
+                    failing = true;
+                    let delay = backoff.next().unwrap_or(SLOW_RETRY);
+                    let retry_at =
+                        Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
+                    let sent = send(state(SourceState::Reconnecting {
+                        error: describe_watch(&error),
+                        retry_at,
+                    }));
+                    tokio::time::sleep(delay).await;
+                    sent
+                }
+            };
+            if !ok {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! `pooldeck get` as an operator runs it against the demo cluster's fleet: every resource,
+//! wide, JSON and YAML Lists, a name, --watch, the viewer's forbidden cluster-wide read, a
+//! missing CRD, a malformed object, and connection errors.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use pooldeck::demo::scenario::Scenario;
+use pooldeck::demo::store::Patch;
+use pooldeck::demo::{DemoCluster, Options, VIEWER_CONTEXT};
+
+struct Fixture {
+    runtime: tokio::runtime::Runtime,
+    cluster: Option<DemoCluster>,
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn start(options: Options) -> Fixture {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let cluster = runtime
+            .block_on(DemoCluster::start(options))
+            .expect("starts");
+        let dir = tempfile::tempdir().expect("temp dir");
+        cluster
+            .write_kubeconfig(&dir.path().join("kubeconfig"))
+            .expect("kubeconfig");
+        Fixture {
+            runtime,
+            cluster: Some(cluster),
+            dir,
+        }
+    }
+
+    fn fleet() -> Fixture {
+        Fixture::start(Options {
+            scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+            ..Options::default()
+        })
+    }
+
+    fn cluster(&self) -> &DemoCluster {
+        self.cluster.as_ref().expect("running")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"));
+        command
+            .arg("get")
+            .args(args)
+            .env("KUBECONFIG", self.dir.path().join("kubeconfig"))
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("runs")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let output = self.run(args);
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(
+            output.status.success(),
+            "get {args:?}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        stdout
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        if let Some(cluster) = self.cluster.take() {
+            self.runtime.block_on(cluster.stop());
+        }
+    }
+}
+
+fn line_with<'t>(text: &'t str, needle: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle}: {text}"))
+}
+
+#[test]
+fn pools_answer_the_first_questions() {
+    let fixture = Fixture::fleet();
+    let table = fixture.ok(&["pools", "-A"]);
+    let header = table.lines().next().expect("header");
+    for column in [
+        "NAMESPACE",
+        "NAME",
+        "STATUS",
+        "HEALTH",
+        "GPUS",
+        "HOSTS",
+        "SCALING",
+        "PAUSED",
+        "AGE",
+    ] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert_eq!(
+        table.lines().count(),
+        13,
+        "a header and twelve pools: {table}"
+    );
+    let finetune = line_with(&table, "llm-finetune");
+    assert!(
+        finetune.contains("Updating")
+            && finetune.contains("H100 PCIe 10/12")
+            && finetune.contains("5/6"),
+        "{finetune}"
+    );
+    assert!(finetune.contains("Scaling (abort in"), "{finetune}");
+    assert!(
+        line_with(&table, "mig-inference").contains("Cooldown 8m"),
+        "countdown from stateChangedAt"
+    );
+    assert!(
+        line_with(&table, "edge-store-311").contains("yes"),
+        "paused"
+    );
+    assert!(line_with(&table, "retired-cluster").contains("Deleting"));
+    assert!(!table.contains('\u{1b}'), "plain text over a pipe");
+    // One namespace: no namespace column, like kubectl.
+    let one = fixture.ok(&["cp", "-n", "vision-lab"]);
+    assert!(
+        one.lines().next().is_some_and(|h| h.starts_with("NAME")),
+        "{one}"
+    );
+    assert_eq!(one.lines().count(), 4);
+    let wide = fixture.ok(&["pools", "-n", "vision-lab", "-o", "wide"]);
+    assert!(line_with(&wide, "detector").contains("10.40.0.15"));
+}
+
+#[test]
+fn evaluations_hosts_events_and_projects() {
+    let fixture = Fixture::fleet();
+    let evaluations = fixture.ok(&["evaluations", "-A"]);
+    let finetune = line_with(&evaluations, "llm-finetune");
+    assert!(
+        finetune.contains("91% 12→16") && finetune.contains("scale up +4 GPUs"),
+        "{finetune}"
+    );
+    let hosts = fixture.ok(&["hosts", "llm-finetune", "-n", "ml-research"]);
+    assert_eq!(hosts.lines().count(), 7, "{hosts}");
+    assert!(line_with(&hosts, "Provisioning").contains("4x H100 PCIe"));
+    pooldeck::demo::scenario::record_event(
+        &fixture.cluster().store,
+        "vision-lab",
+        "ComputePool",
+        "detector",
+        "Warning",
+        "VipConflict",
+        "VIP answers ARP",
+    )
+    .expect("event");
+    let events = fixture.ok(&["events", "-n", "vision-lab"]);
+    assert!(
+        line_with(&events, "VipConflict").contains("computepool/detector"),
+        "{events}"
+    );
+    let projects = fixture.ok(&["projects", "-A"]);
+    let lab = line_with(&projects, "vision-lab");
+    assert!(lab.contains("L40S 12") && lab.contains("L40S 6"), "{lab}");
+}
+
+#[test]
+fn json_and_yaml_print_kubectl_lists() {
+    let fixture = Fixture::fleet();
+    let json_text = fixture.ok(&["pools", "-A", "-o", "json"]);
+    let list: Value = serde_json::from_str(&json_text).expect("JSON");
+    assert_eq!(list["kind"], "List");
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(12));
+    assert_eq!(list["items"][0]["kind"], "ComputePool");
+    assert!(list["items"][0]["status"]["status"].is_string());
+    let yaml = fixture.ok(&["evaluations", "-n", "ml-research", "-o", "yaml"]);
+    let documents = pooldeck::manifest::parse(&yaml).expect("YAML");
+    assert_eq!(documents[0].root.to_json()["kind"], "List");
+    let one = fixture.ok(&["pools", "llm-train", "-n", "ml-research", "-o", "json"]);
+    let list: Value = serde_json::from_str(&one).expect("JSON");
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(1));
+    let missing = fixture.run(&["pools", "nope", "-n", "ml-research"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("\"nope\" not found"));
+}
+
+#[test]
+fn watch_prints_rows_as_they_change() {
+    let fixture = Fixture::fleet();
+    let mut child = fixture
+        .command(&["pools", "-n", "vision-lab", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    for _ in 0..4 {
+        receive
+            .recv_timeout(Duration::from_secs(15))
+            .expect("the first table");
+    }
+    let pools = fixture
+        .cluster()
+        .store
+        .registry
+        .by_kind("ComputePool")
+        .expect("pools")
+        .clone();
+    fixture
+        .cluster()
+        .store
+        .patch(
+            &pools,
+            "vision-lab",
+            "detector",
+            &Patch::Merge(json!({"status": {"status": "Unhealthy"}})),
+            true,
+            false,
+        )
+        .expect("patch");
+    let changed = loop {
+        let line = receive
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a changed row");
+        if line.contains("detector") {
+            break line;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(changed.contains("Unhealthy"), "{changed}");
+}
+
+#[test]
+fn the_viewer_is_told_what_it_may_not_read() {
+    let fixture = Fixture::fleet();
+    let refused = fixture.run(&["pools", "-A", "--context", VIEWER_CONTEXT]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("computepools.spectrocloud.com") && stderr.contains("list"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("get, list and watch"),
+        "names the missing permission: {stderr}"
+    );
+    // Inside a namespace the viewer reads; the Tenant caps it may not see are said, not fatal.
+    let projects = fixture.run(&["projects", "-n", "vision-lab", "--context", VIEWER_CONTEXT]);
+    assert!(
+        projects.status.success(),
+        "{}",
+        String::from_utf8_lossy(&projects.stderr)
+    );
+    assert!(String::from_utf8_lossy(&projects.stderr).contains("tenants.spectrocloud.com"));
+}
+
+#[test]
+fn a_missing_crd_and_a_malformed_object() {
+    let fixture = Fixture::start(Options {
+        scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+        without_kinds: vec!["Project".into()],
+        ..Options::default()
+    });
+    let missing = fixture.run(&["projects", "-A"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr)
+            .contains("projects.spectrocloud.com is not installed")
+    );
+
+    fixture
+        .cluster()
+        .store
+        .put(
+            json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+                    "metadata": {"name": "mangled", "namespace": "vision-lab"}, "spec": "garbage"}),
+        )
+        .expect("stored");
+    let table = fixture.ok(&["pools", "-n", "vision-lab", "-o", "wide"]);
+    let row = line_with(&table, "mangled");
+    assert!(row.contains("spec: expected a mapping"), "{row}");
+}
+
+#[test]
+fn connection_errors_are_explained() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |args: &[&str], kubeconfig: &std::path::Path| {
+        Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+            .arg("get")
+            .args(args)
+            .env("KUBECONFIG", kubeconfig)
+            .env("HOME", dir.path())
+            .output()
+            .expect("runs")
+    };
+    let absent = run(&["pools"], &dir.path().join("absent"));
+    assert_eq!(absent.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&absent.stderr).contains("kubeconfig"),
+        "{}",
+        String::from_utf8_lossy(&absent.stderr)
+    );
+
+    let fixture = Fixture::fleet();
+    let kubeconfig = fixture.dir.path().join("kubeconfig");
+    let wrong = run(&["pools", "--context", "nope"], &kubeconfig);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("no context \"nope\""));
+    // Expired credentials: a token the server does not know.
+    let text = std::fs::read_to_string(&kubeconfig).expect("kubeconfig");
+    let expired = dir.path().join("expired");
+    let token = fixture.cluster().admin_token.clone();
+    std::fs::write(&expired, text.replace(&token, "expired-token")).expect("write");
+    let refused = run(&["pools", "-A", "--timeout", "10s"], &expired);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("401"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    // Unreachable: the server is gone.
+    drop(fixture);
+    let gone = run(&["pools", "-A", "--timeout", "10s"], &expired);
+    assert_eq!(gone.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&gone.stderr).contains("cannot reach the server"),
+        "{}",
+        String::from_utf8_lossy(&gone.stderr)
+    );
+}

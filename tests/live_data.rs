@@ -1,0 +1,367 @@
+//! The live data path against the demo cluster: kube-rs watchers into one inventory, through
+//! initial sync, live changes, a 410 relist, the server going away and coming back, a
+//! forbidden resource, a missing CRD, and a malformed object.
+
+use std::time::Duration;
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+use serde_json::json;
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+use pooldeck::demo::scenario::Scenario;
+use pooldeck::demo::store::Patch;
+use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
+use pooldeck::inventory::{Inventory, Kind, SourceEvent, SourceState};
+use pooldeck::sources::watch::{Namespaces, spawn};
+
+async fn client(cluster: &DemoCluster, context: &str) -> Client {
+    let kubeconfig = Kubeconfig::from_yaml(&cluster.kubeconfig()).expect("kubeconfig");
+    let options = KubeConfigOptions {
+        context: Some(context.into()),
+        ..KubeConfigOptions::default()
+    };
+    Client::try_from(
+        Config::from_custom_kubeconfig(kubeconfig, &options)
+            .await
+            .expect("config"),
+    )
+    .expect("client")
+}
+
+/// Applies source events until `done` holds, or fails after ten seconds.
+async fn pump(
+    receiver: &mut UnboundedReceiver<SourceEvent>,
+    inventory: &mut Inventory,
+    what: &str,
+    done: impl Fn(&Inventory) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done(inventory) {
+        match tokio::time::timeout_at(deadline, receiver.recv()).await {
+            Ok(Some(event)) => inventory.apply(event, chrono::Utc::now()),
+            Ok(None) => panic!("the sources stopped while waiting for {what}"),
+            Err(_) => panic!(
+                "timed out waiting for {what}; health: {:?}",
+                inventory.health().collect::<Vec<_>>()
+            ),
+        }
+    }
+}
+
+fn state(inventory: &Inventory, kind: Kind) -> Option<SourceState> {
+    inventory.health_of(kind).next().map(|h| h.state.clone())
+}
+
+fn pools_kind(cluster: &DemoCluster) -> pooldeck::demo::registry::Resource {
+    cluster
+        .store
+        .registry
+        .by_kind("ComputePool")
+        .expect("pools")
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initial_sync_then_live_add_modify_delete() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    let tasks = spawn(
+        &client,
+        &[Kind::Pool, Kind::Evaluation, Kind::Event],
+        &Namespaces::All,
+        &sender,
+    );
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "the initial sync", |i| {
+        i.count(Kind::Pool) == 12 && i.count(Kind::Evaluation) == 8
+    })
+    .await;
+    assert!(
+        inventory
+            .health()
+            .all(|(_, h)| h.state == SourceState::Live)
+    );
+    let pool = inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("pool");
+    assert!(inventory.evaluation_for(pool).is_some());
+
+    let pools = pools_kind(&cluster);
+    let mut fresh = (*cluster
+        .store
+        .get(&pools, "vision-lab", "detector")
+        .expect("pool"))
+    .clone();
+    fresh["metadata"] = json!({"name": "detector-2", "namespace": "vision-lab"});
+    cluster
+        .store
+        .create(&pools, "vision-lab", fresh, false)
+        .expect("create");
+    pump(&mut receiver, &mut inventory, "the added pool", |i| {
+        i.get(Kind::Pool, "vision-lab", "detector-2").is_some()
+    })
+    .await;
+
+    cluster
+        .store
+        .patch(
+            &pools,
+            "vision-lab",
+            "detector-2",
+            &Patch::Merge(json!({"status": {"status": "Unhealthy"}})),
+            true,
+            false,
+        )
+        .expect("patch");
+    pump(&mut receiver, &mut inventory, "the modification", |i| {
+        i.get(Kind::Pool, "vision-lab", "detector-2")
+            .is_some_and(|p| p.raw["status"]["status"] == "Unhealthy")
+    })
+    .await;
+
+    cluster
+        .store
+        .delete(
+            &pools,
+            "vision-lab",
+            "detector-2",
+            &Default::default(),
+            false,
+        )
+        .expect("delete");
+    pump(&mut receiver, &mut inventory, "the deletion", |i| {
+        i.get(Kind::Pool, "vision-lab", "detector-2").is_none()
+    })
+    .await;
+    assert_eq!(inventory.count(Kind::Pool), 12);
+    tasks.iter().for_each(|t| t.abort());
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_410_relists_without_emptying_the_picture() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(6)),
+        bookmark_interval: Duration::from_secs(3600),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    let tasks = spawn(
+        &client,
+        &[Kind::Pool],
+        &Namespaces::Only(vec!["project-1".into()]),
+        &sender,
+    );
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "the initial sync", |i| {
+        i.count(Kind::Pool) == 2
+    })
+    .await;
+
+    // Changes this watcher does not see move the version on; the history is lost and the
+    // watch ends; a watched pool changes. The watcher's version is too old: 410, relist.
+    let pools = pools_kind(&cluster);
+    cluster
+        .store
+        .patch(
+            &pools,
+            "project-2",
+            "pool-00001",
+            &Patch::Merge(json!({"metadata": {"labels": {"x": "1"}}})),
+            false,
+            false,
+        )
+        .expect("patch");
+    cluster.store.compact(true);
+    cluster
+        .store
+        .patch(
+            &pools,
+            "project-1",
+            "pool-00000",
+            &Patch::Merge(json!({"metadata": {"labels": {"after": "relist"}}})),
+            false,
+            false,
+        )
+        .expect("patch");
+    let mut lists = 0;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let event = tokio::time::timeout_at(deadline, receiver.recv())
+            .await
+            .expect("in time")
+            .expect("an event");
+        if matches!(event, SourceEvent::Listed { .. }) {
+            lists += 1;
+        }
+        inventory.apply(event, chrono::Utc::now());
+        // The picture never goes empty on the way.
+        assert_eq!(inventory.count(Kind::Pool), 2, "no flash of an empty table");
+        if inventory
+            .get(Kind::Pool, "project-1", "pool-00000")
+            .is_some_and(|p| p.raw["metadata"]["labels"]["after"] == "relist")
+        {
+            break;
+        }
+    }
+    assert_eq!(lists, 1, "the change arrived through a relist");
+    tasks.iter().for_each(|t| t.abort());
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_going_away_and_back_leaves_nothing_stale() {
+    let first = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(3)),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let port = first.address.port();
+    let identity = first.identity.clone();
+    let client = client(&first, ADMIN_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "the initial sync", |i| {
+        i.count(Kind::Pool) == 3
+    })
+    .await;
+
+    first.stop().await;
+    pump(
+        &mut receiver,
+        &mut inventory,
+        "the reconnecting state",
+        |i| matches!(state(i, Kind::Pool), Some(SourceState::Reconnecting { .. })),
+    )
+    .await;
+    if let Some(SourceState::Reconnecting { error, retry_at }) = state(&inventory, Kind::Pool) {
+        assert!(!error.is_empty());
+        assert!(retry_at > chrono::Utc::now() - chrono::Duration::seconds(5));
+    }
+    // The old objects stay visible while reconnecting.
+    assert_eq!(inventory.count(Kind::Pool), 3);
+
+    // The server comes back (same address and identity) with a different picture.
+    let mut scenario = Scenario::large(3);
+    scenario
+        .objects
+        .retain(|o| o["metadata"]["name"] != "pool-00002");
+    let mut extra = scenario.objects[0].clone();
+    extra["metadata"]["name"] = json!("pool-new");
+    scenario.objects.push(extra);
+    let second = DemoCluster::start(Options {
+        port,
+        identity: Some(identity),
+        scenario: Some(scenario),
+        ..Options::default()
+    })
+    .await
+    .expect("restarts");
+    pump(
+        &mut receiver,
+        &mut inventory,
+        "live again with the new picture",
+        |i| {
+            state(i, Kind::Pool) == Some(SourceState::Live)
+                && i.get(Kind::Pool, "project-1", "pool-new").is_some()
+        },
+    )
+    .await;
+    assert!(
+        inventory
+            .get(Kind::Pool, "project-3", "pool-00002")
+            .is_none(),
+        "nothing stale remains"
+    );
+    assert_eq!(inventory.count(Kind::Pool), 3);
+    tasks.iter().for_each(|t| t.abort());
+    second.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forbidden_and_missing_resources_are_said_and_the_rest_carries_on() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+        without_kinds: vec!["Compute".into()],
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let viewer = client(&cluster, VIEWER_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    // The viewer may read inside a namespace but not Tenants (cluster-scoped); Computes are
+    // not installed on this server.
+    let tasks = spawn(
+        &viewer,
+        &[Kind::Pool, Kind::Tenant, Kind::Compute],
+        &Namespaces::Only(vec!["ml-research".into()]),
+        &sender,
+    );
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "every source settled", |i| {
+        i.health().count() == 3 && i.health().all(|(_, h)| h.state.settled())
+    })
+    .await;
+    assert_eq!(inventory.count(Kind::Pool), 5, "the pools of ml-research");
+    match state(&inventory, Kind::Tenant) {
+        Some(SourceState::Forbidden { message }) => {
+            assert!(message.contains("tenants.spectrocloud.com"), "{message}");
+            assert!(message.contains("cannot list"), "{message}");
+        }
+        other => panic!("expected forbidden, got {other:?}"),
+    }
+    assert_eq!(
+        state(&inventory, Kind::Compute),
+        Some(SourceState::NotInstalled)
+    );
+    tasks.iter().for_each(|t| t.abort());
+    cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_object_stays_visible_with_its_error() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(1)),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let pools = pools_kind(&cluster);
+    cluster
+        .store
+        .put(json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+                    "metadata": {"name": "mangled", "namespace": "project-1"},
+                    "spec": {"clusterVariant": "dedicated"}, "status": {"status": ["not", "a", "string"]}}))
+        .expect("the store takes any JSON");
+    let _ = pools;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "the sync", |i| {
+        i.count(Kind::Pool) == 2
+    })
+    .await;
+    let mangled = inventory
+        .get(Kind::Pool, "project-1", "mangled")
+        .expect("kept, not dropped");
+    let problem = mangled.problem().expect("a problem");
+    assert!(
+        problem.contains("clusterVariant") || problem.contains("status"),
+        "{problem}"
+    );
+    tasks.iter().for_each(|t| t.abort());
+    cluster.stop().await;
+}
