@@ -122,7 +122,7 @@ async fn initial_sync_then_live_add_modify_delete() {
         .expect("patch");
     pump(&mut receiver, &mut inventory, "the modification", |i| {
         i.get(Kind::Pool, "vision-lab", "detector-2")
-            .is_some_and(|p| p.raw["status"]["status"] == "Unhealthy")
+            .is_some_and(|p| p.value()["status"]["status"] == "Unhealthy")
     })
     .await;
 
@@ -209,7 +209,7 @@ async fn a_410_relists_without_emptying_the_picture() {
         assert_eq!(inventory.count(Kind::Pool), 2, "no flash of an empty table");
         if inventory
             .get(Kind::Pool, "project-1", "pool-00000")
-            .is_some_and(|p| p.raw["metadata"]["labels"]["after"] == "relist")
+            .is_some_and(|p| p.value()["metadata"]["labels"]["after"] == "relist")
         {
             break;
         }

@@ -29,13 +29,8 @@ fn time(text: Option<&str>) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
-fn age(object: &Value, now: DateTime<Utc>) -> String {
-    time(
-        object
-            .pointer("/metadata/creationTimestamp")
-            .and_then(Value::as_str),
-    )
-    .map_or_else(
+fn age(object: &Object, now: DateTime<Utc>) -> String {
+    object.created().map_or_else(
         || "<unknown>".into(),
         |t| duration::format_age((now - t).to_std().unwrap_or_default()),
     )
@@ -216,7 +211,6 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
         .objects(Kind::Pool)
         .filter(|o| name.is_none_or(|n| o.name() == n))
     {
-        let raw = &object.raw;
         let Some(pool) = object.pool() else {
             let mut cells = vec![
                 object.namespace().to_owned(),
@@ -228,7 +222,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
             rows.push(Row {
                 id: format!("{}/{}", object.namespace(), object.name()),
                 cells,
-                object: (**raw).clone(),
+                object: (*object.value()).clone(),
             });
             continue;
         };
@@ -262,7 +256,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
             } else {
                 "-".into()
             },
-            age(raw, now),
+            age(object, now),
         ];
         if wide {
             cells.push(dash(pool.vip().unwrap_or("").to_owned()));
@@ -279,7 +273,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
         rows.push(Row {
             id: format!("{}/{}", object.namespace(), object.name()),
             cells,
-            object: (**raw).clone(),
+            object: (*object.value()).clone(),
         });
     }
     Table { headers, rows }
@@ -367,7 +361,7 @@ pub fn evaluations(
                 dash(gpu_cells.join(", ")),
                 decision.unwrap_or_else(|| "hold".into()),
                 state_with_time(evaluation, key, now),
-                age(&object.raw, now),
+                age(object, now),
             ];
             if wide {
                 let evaluated = time(entry.evaluated_at.as_deref()).map_or("-".into(), |t| {
@@ -391,7 +385,7 @@ pub fn evaluations(
             rows.push(Row {
                 id: format!("{}/{}/{key}", object.namespace(), object.name()),
                 cells,
-                object: (*object.raw).clone(),
+                object: (*object.value()).clone(),
             });
         }
     }
@@ -485,18 +479,18 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTi
         .filter(|e| {
             name.is_none_or(|n| {
                 e.name() == n
-                    || e.raw
-                        .pointer("/involvedObject/name")
+                    || e.raw()
+                        .and_then(|r| r.pointer("/involvedObject/name"))
                         .and_then(Value::as_str)
                         == Some(n)
             })
         })
         .collect();
-    let when = |e: &Object| crate::inventory::event_time(&e.raw);
+    let when = |e: &Object| e.raw().and_then(crate::inventory::event_time);
     objects.sort_by_key(|e| when(e));
     let mut rows = Vec::new();
     for event in objects {
-        let raw = &event.raw;
+        let raw = event.value();
         let text = |p: &str| {
             raw.pointer(p)
                 .and_then(Value::as_str)
@@ -530,7 +524,7 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTi
         rows.push(Row {
             id: format!("{}/{}", event.namespace(), event.name()),
             cells,
-            object: (**raw).clone(),
+            object: (*raw).clone(),
         });
     }
     Table { headers, rows }
@@ -566,13 +560,13 @@ pub fn projects(
         .objects(Kind::Project)
         .filter(|o| name.is_none_or(|n| o.name() == n))
     {
-        let raw = &project.raw;
+        let raw = project.value();
         let tenant_cap = raw
             .pointer("/spec/tenantRef/name")
             .and_then(Value::as_str)
             .and_then(|tenant| inventory.get(Kind::Tenant, "", tenant))
             .and_then(|t| {
-                t.raw
+                t.value()
                     .pointer(&format!(
                         "/spec/gpuResources/projectLimits/{}",
                         project.name()
@@ -585,12 +579,12 @@ pub fn projects(
             variant_map(raw.pointer("/spec/gpuResources/limits")),
             variant_map(raw.pointer("/status/gpuUsage")),
             variant_map(tenant_cap.as_ref()),
-            age(raw, now),
+            age(project, now),
         ];
         rows.push(Row {
             id: format!("{}/{}", project.namespace(), project.name()),
             cells,
-            object: (**raw).clone(),
+            object: (*raw).clone(),
         });
     }
     Table { headers, rows }

@@ -6,8 +6,6 @@
 //! and every model struct keeps the fields it does not know in `extra`, so an object read and
 //! written back loses nothing. [`Lenient::collect_issues`] lists what was wrong, with paths.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -22,11 +20,16 @@ pub enum Field<T> {
     /// Written as `null`: read as not set, but written back as it was.
     Null,
     Valid(T),
-    /// Written with a value of the wrong shape; the raw value is kept for write-back.
-    Invalid {
-        raw: Value,
-        error: String,
-    },
+    /// Written with a value of the wrong shape; the raw value is kept for write-back. Boxed,
+    /// so a field costs little more than its value in the common, valid case.
+    Invalid(Box<Invalid>),
+}
+
+/// A value of the wrong shape, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invalid {
+    pub raw: Value,
+    pub error: String,
 }
 
 impl<T> Field<T> {
@@ -59,12 +62,12 @@ impl<T> Field<T> {
     }
 
     pub fn is_invalid(&self) -> bool {
-        matches!(self, Field::Invalid { .. })
+        matches!(self, Field::Invalid(_))
     }
 
     pub fn raw(&self) -> Option<&Value> {
         match self {
-            Field::Invalid { raw, .. } => Some(raw),
+            Field::Invalid(invalid) => Some(&invalid.raw),
             _ => None,
         }
     }
@@ -98,7 +101,7 @@ impl<T: Serialize> Serialize for Field<T> {
         match self {
             Field::Missing | Field::Null => serializer.serialize_none(),
             Field::Valid(value) => value.serialize(serializer),
-            Field::Invalid { raw, .. } => raw.serialize(serializer),
+            Field::Invalid(invalid) => invalid.raw.serialize(serializer),
         }
     }
 }
@@ -118,10 +121,10 @@ impl<T: FromJson> Field<T> {
         }
         match T::from_json(value) {
             Ok(value) => Field::Valid(value),
-            Err(Mismatch { raw, expected }) => Field::Invalid {
+            Err(Mismatch { raw, expected }) => Field::Invalid(Box::new(Invalid {
                 error: format!("expected {expected}, found {}", describe_value(&raw)),
                 raw,
-            },
+            })),
         }
     }
 }
@@ -226,15 +229,148 @@ impl FromJson for Vec<Value> {
     }
 }
 
-impl<T: FromJson> FromJson for BTreeMap<String, Field<T>> {
+impl<T: FromJson> FromJson for Map<Field<T>> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
-            Value::Object(map) => Ok(map
+            Value::Object(map) => Ok(Map(map
                 .into_iter()
                 .map(|(k, v)| (k, Field::from_value(v)))
-                .collect()),
+                .collect())),
             other => mismatch(other, "a mapping"),
         }
+    }
+}
+
+/// Fields a struct does not know, kept for write-back. Almost always empty, so it costs one
+/// pointer until something is in it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extra(Option<Box<serde_json::Map<String, Value>>>);
+
+impl Extra {
+    pub fn insert(&mut self, key: String, value: Value) {
+        self.0
+            .get_or_insert_with(Default::default)
+            .insert(key, value);
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_ref()?.get(key)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().flat_map(|m| m.keys())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|m| m.is_empty())
+    }
+}
+
+impl Serialize for Extra {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.as_ref().map_or(0, |m| m.len())))?;
+        for (k, v) in self.0.iter().flat_map(|m| m.iter()) {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// A string-keyed map kept in the order it was written, as a plain vector: labels, hosts,
+/// GPU variants and pool evaluations have a handful of entries, and a vector costs a fraction
+/// of a tree or hash map of that size, which matters with 100,000 hosts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map<T>(pub Vec<(String, T)>);
+
+impl<T> Default for Map<T> {
+    fn default() -> Self {
+        Map(Vec::new())
+    }
+}
+
+impl<T> Map<T> {
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Sets a key, replacing its value if present, appending it otherwise.
+    pub fn insert(&mut self, key: String, value: T) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.0.push((key, value)),
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Map<T> {
+    type Item = (&'a String, &'a T);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, T)>,
+        fn(&'a (String, T)) -> (&'a String, &'a T),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
+            (k, v)
+        }
+        self.0.iter().map(pair)
+    }
+}
+
+impl<T> std::ops::Index<&str> for Map<T> {
+    type Output = T;
+
+    fn index(&self, key: &str) -> &T {
+        match self.get(key) {
+            Some(value) => value,
+            None => panic!("no key {key:?} in the map"),
+        }
+    }
+}
+
+impl<T> FromIterator<(String, T)> for Map<T> {
+    fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
+        let mut map = Map::default();
+        for (k, v) in iter {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
+impl<T: Serialize> Serialize for Map<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 
@@ -293,9 +429,9 @@ impl<T: Lenient> Lenient for Field<T> {
         match self {
             Field::Missing | Field::Null => {}
             Field::Valid(value) => value.collect_issues(path, out),
-            Field::Invalid { error, .. } => out.push(Issue::WrongType {
+            Field::Invalid(invalid) => out.push(Issue::WrongType {
                 path: path.clone(),
-                message: error.clone(),
+                message: invalid.error.clone(),
             }),
         }
     }
@@ -309,7 +445,7 @@ impl<T: Lenient> Lenient for Vec<T> {
     }
 }
 
-impl<T: Lenient> Lenient for BTreeMap<String, T> {
+impl<T: Lenient> Lenient for Map<T> {
     fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
         for (key, value) in self {
             value.collect_issues(&path.key(key), out);
@@ -402,7 +538,7 @@ macro_rules! model {
             )*
             /// Fields this version of pooldeck does not know, kept so nothing is lost.
             #[serde(flatten)]
-            pub extra: serde_json::Map<String, serde_json::Value>,
+            pub extra: $crate::domain::field::Extra,
         }
 
         impl $name {
@@ -470,7 +606,8 @@ mod tests {
         let field: Field<i64> = serde_json::from_value(Value::String("4".into())).unwrap();
         assert!(field.is_invalid());
         match &field {
-            Field::Invalid { error, .. } => {
+            Field::Invalid(invalid) => {
+                let error = &invalid.error;
                 assert_eq!(error, "expected an integer, found the string \"4\"")
             }
             other => panic!("unexpected {other:?}"),

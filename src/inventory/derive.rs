@@ -75,7 +75,8 @@ fn involved(event: &Value) -> (String, String, String) {
     )
 }
 
-fn host_rows(object: &Object) -> Vec<((Key, String, String), Arc<HostRow>)> {
+/// The hosts of one pool as rows.
+pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
     let Some(pool) = object.pool() else {
         return Vec::new();
     };
@@ -113,16 +114,22 @@ fn host_rows(object: &Object) -> Vec<((Key, String, String), Arc<HostRow>)> {
                     memory_gb: host.memory_gb.get().map_or(0.0, |m| m.value()),
                     gpus,
                 };
-                let key = (
-                    object.key.clone(),
-                    format!("{cluster_name}/{machine_name}"),
-                    uid.to_owned(),
-                );
-                rows.push((key, Arc::new(row)));
+                rows.push(row);
             }
         }
     }
     rows
+}
+
+fn host_uids(object: &Object) -> Vec<String> {
+    let Some(status) = object.pool().and_then(|p| p.status.get()) else {
+        return Vec::new();
+    };
+    status
+        .clusters()
+        .flat_map(|c| c.machine_pools())
+        .flat_map(|m| m.hosts().map(|(uid, _)| uid.to_owned()))
+        .collect()
 }
 
 impl Inventory {
@@ -130,13 +137,14 @@ impl Inventory {
     pub(super) fn index(&mut self, object: &Arc<Object>) {
         match object.kind {
             Kind::Pool => {
-                for (key, row) in host_rows(object) {
-                    self.hosts.insert(key, row);
+                for uid in host_uids(object) {
+                    self.host_pools.insert(uid, object.key.clone());
                 }
             }
             Kind::Event => {
+                let Some(raw) = object.raw() else { return };
                 self.events_by_object
-                    .entry(involved(&object.raw))
+                    .entry(involved(raw))
                     .or_default()
                     .insert(object.key.clone());
             }
@@ -153,12 +161,15 @@ impl Inventory {
         };
         match kind {
             Kind::Pool => {
-                for (host_key, _) in host_rows(&old) {
-                    self.hosts.remove(&host_key);
+                for uid in host_uids(&old) {
+                    if self.host_pools.get(&uid) == Some(key) {
+                        self.host_pools.remove(&uid);
+                    }
                 }
             }
             Kind::Event => {
-                let target = involved(&old.raw);
+                let Some(raw) = old.raw() else { return };
+                let target = involved(raw);
                 let empty = match self.events_by_object.get_mut(&target) {
                     Some(keys) => {
                         keys.remove(key);

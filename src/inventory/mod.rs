@@ -16,7 +16,7 @@ use imbl::{OrdMap, OrdSet, Vector};
 use serde_json::Value;
 
 use crate::domain::field::Issue;
-use crate::domain::model::{ComputePool, ComputePoolEvaluation, read};
+use crate::domain::model::{ComputePool, ComputePoolEvaluation, read_owned};
 
 pub use derive::{HostRow, Sample, SeriesKey, event_time};
 pub use kind::Kind;
@@ -99,23 +99,24 @@ pub enum SourceEvent {
     },
 }
 
-/// What the model made of an object.
+/// What the model made of an object. Pools and evaluations are kept only as their model:
+/// the model writes back exactly what was read, so the raw JSON is rebuilt when asked for
+/// ([`Object::value`]) instead of being held twice.
 #[derive(Clone, Debug)]
 pub enum Parsed {
     Pool(Box<ComputePool>),
     Evaluation(Box<ComputePoolEvaluation>),
     /// Kinds pooldeck reads from the raw object only.
-    Other,
+    Other(Arc<Value>),
     /// The object is not a mapping; it is kept and shown with this error.
-    Unreadable(String),
+    Unreadable(Arc<Value>, String),
 }
 
-/// One object: as the API sent it, and as pooldeck read it.
+/// One object: as pooldeck read it, and the problems found reading it.
 #[derive(Clone, Debug)]
 pub struct Object {
     pub kind: Kind,
     pub key: Key,
-    pub raw: Arc<Value>,
     pub parsed: Parsed,
     /// Fields of the wrong type or unknown fields, found while reading.
     pub issues: Vec<Issue>,
@@ -125,26 +126,45 @@ impl Object {
     pub fn new(kind: Kind, raw: Value) -> Object {
         let key = key_of(&raw);
         let (parsed, issues) = match kind {
-            Kind::Pool => match read::<ComputePool>(&raw) {
+            Kind::Pool if raw.is_object() => match read_owned::<ComputePool>(raw) {
                 Ok((pool, issues)) => (Parsed::Pool(Box::new(pool)), issues),
-                Err(e) => (Parsed::Unreadable(e), Vec::new()),
+                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
             },
-            Kind::Evaluation => match read::<ComputePoolEvaluation>(&raw) {
+            Kind::Evaluation if raw.is_object() => match read_owned::<ComputePoolEvaluation>(raw) {
                 Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
-                Err(e) => (Parsed::Unreadable(e), Vec::new()),
+                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
             },
-            _ if raw.is_object() => (Parsed::Other, Vec::new()),
+            _ if raw.is_object() => (Parsed::Other(Arc::new(raw)), Vec::new()),
             _ => (
-                Parsed::Unreadable("the object is not a mapping".into()),
+                Parsed::Unreadable(Arc::new(raw), "the object is not a mapping".into()),
                 Vec::new(),
             ),
         };
         Object {
             kind,
             key,
-            raw: Arc::new(raw),
             parsed,
             issues,
+        }
+    }
+
+    /// The object as the API sent it.
+    pub fn value(&self) -> Arc<Value> {
+        match &self.parsed {
+            Parsed::Pool(pool) => Arc::new(serde_json::to_value(pool).unwrap_or(Value::Null)),
+            Parsed::Evaluation(evaluation) => {
+                Arc::new(serde_json::to_value(evaluation).unwrap_or(Value::Null))
+            }
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => value.clone(),
+        }
+    }
+
+    /// The raw object of a kind kept raw (events, projects, ...); `None` for pools and
+    /// evaluations, which are read through their model.
+    pub fn raw(&self) -> Option<&Value> {
+        match &self.parsed {
+            Parsed::Other(value) => Some(value),
+            _ => None,
         }
     }
 
@@ -162,10 +182,32 @@ impl Object {
         }
     }
 
+    /// When the object was created, from its metadata.
+    pub fn created(&self) -> Option<DateTime<Utc>> {
+        let text = match &self.parsed {
+            Parsed::Pool(pool) => pool
+                .meta()
+                .and_then(|m| m.creation_timestamp.as_deref())
+                .map(str::to_owned),
+            Parsed::Evaluation(e) => e
+                .metadata
+                .get()
+                .and_then(|m| m.creation_timestamp.as_deref())
+                .map(str::to_owned),
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => value
+                .pointer("/metadata/creationTimestamp")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }?;
+        DateTime::parse_from_rfc3339(&text)
+            .ok()
+            .map(|t| t.with_timezone(&Utc))
+    }
+
     /// Why the object could not be read, or what was wrong in it, in one line.
     pub fn problem(&self) -> Option<String> {
         match &self.parsed {
-            Parsed::Unreadable(e) => Some(e.clone()),
+            Parsed::Unreadable(_, e) => Some(e.clone()),
             _ => self.issues.iter().find_map(|issue| match issue {
                 Issue::WrongType { path, message } => Some(format!("{path}: {message}")),
                 Issue::UnknownField { .. } => None,
@@ -198,7 +240,8 @@ pub fn key_of(object: &Value) -> Key {
 pub struct Inventory {
     generation: u64,
     objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
-    hosts: OrdMap<(Key, String, String), Arc<HostRow>>,
+    /// Which pool each host UID belongs to.
+    host_pools: OrdMap<String, Key>,
     events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
     history: OrdMap<SeriesKey, Vector<Sample>>,
     health: OrdMap<(Kind, Scope), Health>,
@@ -347,9 +390,16 @@ impl Inventory {
             .evaluation()
     }
 
-    /// Every host of every pool, in pool, machine pool and host order.
-    pub fn hosts(&self) -> impl Iterator<Item = &Arc<HostRow>> {
-        self.hosts.values()
+    /// Every host of every pool, flattened from the pools' status as it is read (holding the
+    /// rows as well would double the memory of a large fleet), in pool order.
+    pub fn hosts(&self) -> impl Iterator<Item = HostRow> + '_ {
+        self.objects(Kind::Pool)
+            .flat_map(|pool| derive::host_rows(pool))
+    }
+
+    /// The pool (namespace, name) a host UID is allocated to.
+    pub fn pool_of_host(&self, uid: &str) -> Option<&Key> {
+        self.host_pools.get(uid)
     }
 
     /// Events about one object, newest last.
@@ -364,7 +414,7 @@ impl Inventory {
             .iter()
             .filter_map(|k| self.objects.get(&Kind::Event)?.get(k))
             .collect();
-        events.sort_by_key(|e| derive::event_time(&e.raw));
+        events.sort_by_key(|e| e.raw().and_then(derive::event_time));
         events
     }
 

@@ -114,7 +114,7 @@ fn snapshots_do_not_change_under_the_reader() {
     );
     let status = |i: &Inventory| {
         i.get(Kind::Pool, &key.0, &key.1)
-            .map(|o| o.raw["status"]["status"].clone())
+            .map(|o| o.value()["status"]["status"].clone())
     };
     assert_eq!(status(&inventory), Some(json!("Failed")));
     assert_ne!(status(&snapshot), Some(json!("Failed")));
@@ -127,13 +127,13 @@ fn deletes_remove_objects_and_their_hosts_and_history() {
     let pool = inventory
         .get(Kind::Pool, "ml-research", "llm-train")
         .expect("pool")
-        .raw
+        .value()
         .as_ref()
         .clone();
     let evaluation = inventory
         .get(Kind::Evaluation, "ml-research", "llm-train")
         .expect("evaluation")
-        .raw
+        .value()
         .as_ref()
         .clone();
     assert!(inventory.series_of("ml-research", "llm-train").count() > 0);

@@ -1,9 +1,7 @@
 //! ComputePoolEvaluation: the Scaling Policy controller's decision record (spec) and the
 //! Compute Pool controller's execution state (status), keyed by `<cluster>/<worker-pool>`.
 
-use std::collections::BTreeMap;
-
-use crate::domain::field::{Field, Num, model};
+use crate::domain::field::{Field, Map, Num, model};
 
 use super::meta::ObjectMeta;
 
@@ -21,7 +19,7 @@ model! {
 
 model! {
     open struct EvaluationSpec {
-        pool_evaluations: BTreeMap<String, Field<PoolEvaluation>> = "poolEvaluations",
+        pool_evaluations: Map<Field<PoolEvaluation>> = "poolEvaluations",
         cpu_resource_bounds: CpuBounds = "cpuResourceBounds",
         gpu_resource_bounds: Vec<Field<GpuBounds>> = "gpuResourceBounds",
         cooldown_duration: String = "cooldownDuration",
@@ -33,7 +31,7 @@ model! {
     /// One worker pool's metrics and decision.
     open struct PoolEvaluation {
         cpu: ResourceEvaluation = "cpu",
-        gpu: BTreeMap<String, Field<ResourceEvaluation>> = "gpu",
+        gpu: Map<Field<ResourceEvaluation>> = "gpu",
         node_wastes: Vec<Field<NodeWaste>> = "nodeWastes",
         evaluated_at: String = "evaluatedAt",
     }
@@ -52,7 +50,7 @@ model! {
     open struct NodeWaste {
         host: String = "host",
         cpu_count: i64 = "cpuCount",
-        gpu_count: BTreeMap<String, Field<i64>> = "gpuCount",
+        gpu_count: Map<Field<i64>> = "gpuCount",
         waste_score: Num = "wasteScore",
     }
 }
@@ -73,12 +71,12 @@ model! {
 }
 
 /// Per worker pool, per host UID, when metrics were last received.
-pub type MetricsObserved = BTreeMap<String, Field<BTreeMap<String, Field<String>>>>;
+pub type MetricsObserved = Map<Field<Map<Field<String>>>>;
 
 model! {
     open struct EvaluationStatus {
         metrics_last_observed_at: MetricsObserved = "metricsLastObservedAt",
-        pool_scaling_states: BTreeMap<String, Field<ScalingState>> = "poolScalingStates",
+        pool_scaling_states: Map<Field<ScalingState>> = "poolScalingStates",
     }
 }
 

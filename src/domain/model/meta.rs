@@ -1,13 +1,11 @@
 //! Object metadata, read leniently. Only the fields pooldeck uses are named; the rest
 //! (managedFields, ...) stay in `extra`.
 
-use std::collections::BTreeMap;
-
-use crate::domain::field::{Field, model};
+use crate::domain::field::{Field, Map, model};
 
 /// Labels and annotations: each value is read on its own, so one unquoted `true` does not
 /// hide the others.
-pub type StringMap = BTreeMap<String, Field<String>>;
+pub type StringMap = Map<Field<String>>;
 
 model! {
     /// `metadata` of any object.

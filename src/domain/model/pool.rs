@@ -1,8 +1,6 @@
 //! The ComputePool spec, field for field as the configuration reference documents it.
 
-use std::collections::BTreeMap;
-
-use crate::domain::field::{Field, Scalar, model};
+use crate::domain::field::{Field, Map, Scalar, model};
 
 use super::meta::{ObjectMeta, StringMap};
 use super::status::PoolStatus;
@@ -36,7 +34,7 @@ model! {
 
 /// `spec.sharedWith`: Tenant selectors to Project selectors; `null` or `[]` means the Tenant
 /// sees the pool but none of its Projects may use it.
-pub type SharedWith = BTreeMap<String, Field<Vec<Field<String>>>>;
+pub type SharedWith = Map<Field<Vec<Field<String>>>>;
 
 model! {
     strict struct PoolSpec {

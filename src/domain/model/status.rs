@@ -1,9 +1,7 @@
 //! ComputePool status as the controller writes it: phase, conditions, hardware capacity and
 //! allocation (with MIG), and per Palette cluster the allocated machine pools and their hosts.
 
-use std::collections::BTreeMap;
-
-use crate::domain::field::{Field, Num, Scalar, model};
+use crate::domain::field::{Field, Map, Num, Scalar, model};
 
 use super::pool::ObjectRef;
 
@@ -117,7 +115,7 @@ model! {
         name: String = "name",
         node_type: String = "nodeType",
         worker_pool_requirements_name: String = "workerPoolRequirementsName",
-        hosts: BTreeMap<String, Field<Host>> = "hosts",
+        hosts: Map<Field<Host>> = "hosts",
         labels: Vec<Field<String>> = "labels",
     }
 }
@@ -128,8 +126,8 @@ model! {
         architecture: String = "architecture",
         cpu_count: i64 = "cpuCount",
         memory_gb: Num = "memoryGB",
-        gpu_count_by_variant: BTreeMap<String, Field<i64>> = "gpuCountByVariant",
-        gpu_memory_gb_by_variant: BTreeMap<String, Field<Num>> = "gpuMemoryGBByVariant",
+        gpu_count_by_variant: Map<Field<i64>> = "gpuCountByVariant",
+        gpu_memory_gb_by_variant: Map<Field<Num>> = "gpuMemoryGBByVariant",
         status: String = "status",
         status_updated_at: String = "statusUpdatedAt",
     }

@@ -224,13 +224,18 @@ fn check_pause(pool: &ComputePool, out: &mut Vec<Finding>) {
             ),
         )),
         // A non-string value is already a type error; say what it means for pausing too.
-        Field::Invalid { raw, .. } => out.push(Finding::new(
+        Field::Invalid(invalid) => out.push(Finding::new(
             &PAUSE_NOT_TRUE,
             path,
             format!(
-                "the pause label is the unquoted {} {raw} (YAML reads unquoted true, yes and on \
+                "the pause label is the unquoted {} {} (YAML reads unquoted true, yes and on \
                  as booleans); label values are strings: write 'true' in quotes to pause",
-                if raw.is_boolean() { "boolean" } else { "value" }
+                if invalid.raw.is_boolean() {
+                    "boolean"
+                } else {
+                    "value"
+                },
+                invalid.raw
             ),
         )),
         Field::Missing | Field::Null => {}

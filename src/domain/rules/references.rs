@@ -183,7 +183,7 @@ fn check_bundle(pool: &ComputePool, out: &mut Vec<Finding>) {
     let Some(spec) = pool.spec() else { return };
     let bundle = match &spec.profile_bundle_ref {
         Field::Valid(bundle) => bundle,
-        Field::Invalid { .. } => return,
+        Field::Invalid(_) => return,
         Field::Missing | Field::Null => {
             out.push(Finding::new(
                 &BUNDLE_REQUIRED,
@@ -374,7 +374,7 @@ fn check_shared_with(pool: &ComputePool, out: &mut Vec<Finding>) {
                     }
                 }
             }
-            Field::Invalid { .. } => {}
+            Field::Invalid(_) => {}
         }
     }
 }

@@ -138,7 +138,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     };
     let variant = match &spec.cluster_variant {
         Field::Valid(variant) => variant,
-        Field::Invalid { .. } => return,
+        Field::Invalid(_) => return,
         Field::Missing | Field::Null => {
             out.push(Finding::new(
                 &VARIANT_REQUIRED,
@@ -205,7 +205,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     let worker_count = match &requirements.worker_pools {
         Field::Valid(list) => Some(list.len()),
         Field::Missing | Field::Null => Some(0),
-        Field::Invalid { .. } => None,
+        Field::Invalid(_) => None,
     };
     check_control_plane(control, worker_count, out);
     check_single_node_day2(pool, context, out);
