@@ -90,20 +90,9 @@ fn main() {
         let (pools, evaluations) = lists();
         let mut fresh = Inventory::new();
         let start = Instant::now();
+        fresh.apply(SourceEvent::listed(Kind::Pool, None, pools), Utc::now());
         fresh.apply(
-            SourceEvent::Listed {
-                kind: Kind::Pool,
-                scope: None,
-                objects: pools,
-            },
-            Utc::now(),
-        );
-        fresh.apply(
-            SourceEvent::Listed {
-                kind: Kind::Evaluation,
-                scope: None,
-                objects: evaluations,
-            },
+            SourceEvent::listed(Kind::Evaluation, None, evaluations),
             Utc::now(),
         );
         best = best.min(start.elapsed());

@@ -111,14 +111,23 @@ impl Resource {
     }
 }
 
-/// The objects as a kubectl List.
-pub fn list_document(table: &Table) -> Value {
-    json!({
-        "apiVersion": "v1",
-        "items": table.rows.iter().map(|r| r.object.clone()).collect::<Vec<_>>(),
-        "kind": "List",
-        "metadata": {"resourceVersion": ""},
-    })
+/// The objects as a kubectl List, written straight from the model (no copy of the fleet).
+#[derive(serde::Serialize)]
+pub struct ListDocument<'t> {
+    #[serde(rename = "apiVersion")]
+    api_version: &'static str,
+    items: Vec<&'t rows::Source>,
+    kind: &'static str,
+    metadata: Value,
+}
+
+pub fn list_document(table: &Table) -> ListDocument<'_> {
+    ListDocument {
+        api_version: "v1",
+        items: table.rows.iter().map(|r| &r.object).collect(),
+        kind: "List",
+        metadata: json!({"resourceVersion": ""}),
+    }
 }
 
 fn print(
@@ -343,7 +352,7 @@ async fn get(args: &GetArgs) -> ExitCode {
                     table.headers.clear();
                 }
                 match args.output {
-                    Some(Output::Json) => table.rows.iter().for_each(|r| print_out(&format!("{}\n", r.object))),
+                    Some(Output::Json) => table.rows.iter().for_each(|r| print_out(&format!("{}\n", serde_json::to_string(&r.object).unwrap_or_default()))),
                     Some(Output::Yaml) => table.rows.iter().for_each(|r| print_out(&format!("---\n{}", serde_saphyr::to_string(&r.object).unwrap_or_default()))),
                     _ => print_out(&rows::render(&[], &table.rows.iter().collect::<Vec<_>>())),
                 }

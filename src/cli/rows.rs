@@ -1,6 +1,8 @@
 //! The rows `pooldeck get` prints, computed from an inventory snapshot at a given time: what
 //! an operator asks first about pools, evaluations, hosts, events and projects.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
@@ -20,8 +22,43 @@ pub struct Table {
 pub struct Row {
     pub id: String,
     pub cells: Vec<String>,
-    /// The object as JSON for `-o json|yaml`.
-    pub object: Value,
+    /// What `-o json|yaml` prints for the row.
+    pub object: Source,
+}
+
+/// The object behind a row: an inventory object (written out from its model when asked), or a
+/// value made for the row (hosts).
+#[derive(Clone, Debug)]
+pub enum Source {
+    Object(Arc<Object>),
+    Value(Value),
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            // A changed object is a new allocation: identity is enough and costs nothing.
+            (Source::Object(a), Source::Object(b)) => Arc::ptr_eq(a, b),
+            (Source::Value(a), Source::Value(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl serde::Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Source::Object(object) => match &object.parsed {
+                crate::inventory::Parsed::Pool(pool) => pool.serialize(serializer),
+                crate::inventory::Parsed::Evaluation(evaluation) => {
+                    evaluation.serialize(serializer)
+                }
+                crate::inventory::Parsed::Other(value)
+                | crate::inventory::Parsed::Unreadable(value, _) => value.serialize(serializer),
+            },
+            Source::Value(value) => value.serialize(serializer),
+        }
+    }
 }
 
 fn time(text: Option<&str>) -> Option<DateTime<Utc>> {
@@ -222,7 +259,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
             rows.push(Row {
                 id: format!("{}/{}", object.namespace(), object.name()),
                 cells,
-                object: (*object.value()).clone(),
+                object: Source::Object(object.clone()),
             });
             continue;
         };
@@ -273,7 +310,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
         rows.push(Row {
             id: format!("{}/{}", object.namespace(), object.name()),
             cells,
-            object: (*object.value()).clone(),
+            object: Source::Object(object.clone()),
         });
     }
     Table { headers, rows }
@@ -385,7 +422,7 @@ pub fn evaluations(
             rows.push(Row {
                 id: format!("{}/{}/{key}", object.namespace(), object.name()),
                 cells,
-                object: (*object.value()).clone(),
+                object: Source::Object(object.clone()),
             });
         }
     }
@@ -456,7 +493,7 @@ pub fn hosts_table(
                 host.namespace, host.pool, host.machine_pool, host.uid
             ),
             cells,
-            object,
+            object: Source::Value(object),
         });
     }
     Table { headers, rows }
@@ -524,7 +561,7 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTi
         rows.push(Row {
             id: format!("{}/{}", event.namespace(), event.name()),
             cells,
-            object: (*raw).clone(),
+            object: Source::Object(event.clone()),
         });
     }
     Table { headers, rows }
@@ -584,7 +621,7 @@ pub fn projects(
         rows.push(Row {
             id: format!("{}/{}", project.namespace(), project.name()),
             cells,
-            object: (*raw).clone(),
+            object: Source::Object(project.clone()),
         });
     }
     Table { headers, rows }
@@ -639,7 +676,7 @@ mod tests {
         Row {
             id: String::new(),
             cells: cells.iter().map(|c| c.to_string()).collect(),
-            object: Value::Null,
+            object: Source::Value(Value::Null),
         }
     }
 

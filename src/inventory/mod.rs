@@ -79,10 +79,12 @@ pub struct Health {
 /// so a relist replaces the picture in one step and never flashes an empty table.
 #[derive(Clone, Debug)]
 pub enum SourceEvent {
+    /// Objects are read into their model as they arrive, so a large list is held compactly
+    /// while it is gathered.
     Listed {
         kind: Kind,
         scope: Scope,
-        objects: Vec<Value>,
+        objects: Vec<Object>,
     },
     Applied {
         kind: Kind,
@@ -97,6 +99,20 @@ pub enum SourceEvent {
         scope: Scope,
         state: SourceState,
     },
+}
+
+impl SourceEvent {
+    /// A list of raw objects, read into the model.
+    pub fn listed(kind: Kind, scope: Scope, objects: Vec<Value>) -> SourceEvent {
+        SourceEvent::Listed {
+            kind,
+            scope,
+            objects: objects
+                .into_iter()
+                .map(|raw| Object::new(kind, raw))
+                .collect(),
+        }
+    }
 }
 
 /// What the model made of an object. Pools and evaluations are kept only as their model:
@@ -269,10 +285,7 @@ impl Inventory {
                 let in_scope = |key: &Key| scope.as_deref().is_none_or(|ns| key.0 == ns);
                 let fresh: OrdMap<Key, Arc<Object>> = objects
                     .into_iter()
-                    .map(|raw| {
-                        let object = Object::new(kind, raw);
-                        (object.key.clone(), Arc::new(object))
-                    })
+                    .map(|object| (object.key.clone(), Arc::new(object)))
                     .collect();
                 let stale: Vec<Key> = self
                     .objects

@@ -27,14 +27,7 @@ fn loaded() -> Inventory {
         (Kind::Pool, "ComputePool"),
         (Kind::Evaluation, "ComputePoolEvaluation"),
     ] {
-        inventory.apply(
-            SourceEvent::Listed {
-                kind,
-                scope: None,
-                objects: fleet(name),
-            },
-            at(0),
-        );
+        inventory.apply(SourceEvent::listed(kind, None, fleet(name)), at(0));
     }
     inventory
 }
@@ -68,14 +61,7 @@ fn a_relist_replaces_in_one_step_and_drops_what_is_gone() {
     let before = inventory.generation();
     let mut pools = fleet("ComputePool");
     pools.retain(|p| p.pointer("/metadata/name") != Some(&json!("detector")));
-    inventory.apply(
-        SourceEvent::Listed {
-            kind: Kind::Pool,
-            scope: None,
-            objects: pools,
-        },
-        at(10),
-    );
+    inventory.apply(SourceEvent::listed(Kind::Pool, None, pools), at(10));
     assert_eq!(
         inventory.generation(),
         before + 1,
@@ -88,11 +74,7 @@ fn a_relist_replaces_in_one_step_and_drops_what_is_gone() {
     );
     // A relist scoped to one namespace leaves the others alone.
     inventory.apply(
-        SourceEvent::Listed {
-            kind: Kind::Pool,
-            scope: Some("vision-lab".into()),
-            objects: Vec::new(),
-        },
+        SourceEvent::listed(Kind::Pool, Some("vision-lab".into()), Vec::new()),
         at(11),
     );
     assert_eq!(inventory.count(Kind::Pool), 9);
@@ -226,15 +208,15 @@ fn events_are_indexed_by_the_object_they_concern() {
                "reason": "R", "lastTimestamp": stamp})
     };
     inventory.apply(
-        SourceEvent::Listed {
-            kind: Kind::Event,
-            scope: None,
-            objects: vec![
+        SourceEvent::listed(
+            Kind::Event,
+            None,
+            vec![
                 event("e2", "a", "2026-11-30T12:00:02Z"),
                 event("e1", "a", "2026-11-30T12:00:01Z"),
                 event("e3", "b", "2026-11-30T12:00:03Z"),
             ],
-        },
+        ),
         at(0),
     );
     let names: Vec<&str> = inventory
@@ -284,14 +266,7 @@ fn source_states_keep_their_times() {
         },
         at(0),
     );
-    inventory.apply(
-        SourceEvent::Listed {
-            kind: Kind::Pool,
-            scope: None,
-            objects: Vec::new(),
-        },
-        at(2),
-    );
+    inventory.apply(SourceEvent::listed(Kind::Pool, None, Vec::new()), at(2));
     let reconnecting = SourceState::Reconnecting {
         error: "connection refused".into(),
         retry_at: at(9),

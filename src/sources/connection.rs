@@ -1,5 +1,6 @@
-//! Connecting to a cluster from a kubeconfig (`--kubeconfig`, `KUBECONFIG`, `~/.kube/config`)
-//! and a context, with errors an operator can act on.
+//! Connecting to a cluster from a kubeconfig (`--kubeconfig`, `KUBECONFIG`, `~/.kube/config`,
+//! or the in-cluster service account inside a pod) and a context, with errors an operator can
+//! act on.
 
 use std::path::PathBuf;
 
@@ -22,10 +23,32 @@ pub struct Connection {
 
 pub async fn connect(target: &Target) -> Result<Connection, String> {
     let kubeconfig = match &target.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path).map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display()))?,
-        None => Kubeconfig::read().map_err(|e| {
-            format!("no usable kubeconfig ({e}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck demo serve`")
-        })?,
+        Some(path) => Kubeconfig::read_from(path)
+            .map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display()))?,
+        None => match Kubeconfig::read() {
+            Ok(kubeconfig) => kubeconfig,
+            // Inside a pod with no kubeconfig: the service account's in-cluster config.
+            Err(_)
+                if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some()
+                    && target.context.is_none() =>
+            {
+                let config = Config::incluster()
+                    .map_err(|e| format!("cannot use the in-cluster configuration: {e}"))?;
+                let default_namespace = config.default_namespace.clone();
+                let client = Client::try_from(config)
+                    .map_err(|e| format!("cannot build an in-cluster client: {e}"))?;
+                return Ok(Connection {
+                    client,
+                    default_namespace,
+                    context: "in-cluster".into(),
+                });
+            }
+            Err(e) => {
+                return Err(format!(
+                    "no usable kubeconfig ({e}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck demo serve`"
+                ));
+            }
+        },
     };
     let context = target
         .context

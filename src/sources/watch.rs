@@ -16,7 +16,7 @@ use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
-use crate::inventory::{Kind, Scope, SourceEvent, SourceState};
+use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 
 /// How long to wait before asking again about a forbidden or absent resource.
 const SLOW_RETRY: Duration = Duration::from_secs(60);
@@ -193,7 +193,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
             config = config.fields("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
         }
         let mut stream = watcher::watcher(api.clone(), config).boxed();
-        let mut buffer: Vec<Value> = Vec::new();
+        let mut buffer: Vec<Object> = Vec::new();
         let mut failing = false;
         while let Some(event) = stream.next().await {
             let ok = match event {
@@ -202,7 +202,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
                     true
                 }
                 Ok(watcher::Event::InitApply(object)) => {
-                    buffer.push(to_value(kind, object));
+                    buffer.push(Object::new(kind, to_value(kind, object)));
                     true
                 }
                 Ok(watcher::Event::InitDone) => {
