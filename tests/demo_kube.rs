@@ -9,11 +9,13 @@ use kube::api::{
     Api, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions,
     WatchEvent, WatchParams,
 };
-use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::runtime::watcher;
-use kube::{Client, Config, ResourceExt};
+use kube::{Client, ResourceExt};
 use serde_json::json;
+
+mod common;
+use common::client;
 
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
@@ -36,18 +38,6 @@ async fn start(scenario: Scenario, speed: f64) -> DemoCluster {
     })
     .await
     .expect("the demo cluster starts")
-}
-
-async fn client(cluster: &DemoCluster, context: &str) -> Client {
-    let kubeconfig = Kubeconfig::from_yaml(&cluster.kubeconfig()).expect("the kubeconfig reads");
-    let options = KubeConfigOptions {
-        context: Some(context.to_owned()),
-        ..KubeConfigOptions::default()
-    };
-    let config = Config::from_custom_kubeconfig(kubeconfig, &options)
-        .await
-        .expect("config");
-    Client::try_from(config).expect("client")
 }
 
 fn pools(client: &Client, namespace: &str) -> Api<DynamicObject> {

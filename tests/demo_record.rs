@@ -5,27 +5,14 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use kube::config::{KubeConfigOptions, Kubeconfig};
-use kube::{Client, Config};
 use serde_json::Value;
+
+mod common;
+use common::client;
 
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options};
 use pooldeck::sources::recorder::{RESOURCES, Scope, record};
-
-async fn client(cluster: &DemoCluster) -> Client {
-    let kubeconfig = Kubeconfig::from_yaml(&cluster.kubeconfig()).expect("kubeconfig");
-    let options = KubeConfigOptions {
-        context: Some(ADMIN_CONTEXT.into()),
-        ..KubeConfigOptions::default()
-    };
-    Client::try_from(
-        Config::from_custom_kubeconfig(kubeconfig, &options)
-            .await
-            .expect("config"),
-    )
-    .expect("client")
-}
 
 /// Every recorded kind of object, keyed by kind/namespace/name, without what the server
 /// assigns anew (uid, resourceVersion, generation, owner uids).
@@ -77,7 +64,7 @@ async fn a_recording_replays_to_the_same_objects() {
     })
     .await
     .expect("starts");
-    let client = client(&original).await;
+    let client = client(&original, ADMIN_CONTEXT).await;
     let (_stop, stopped) = tokio::sync::watch::channel(false);
     let scope = Scope {
         namespace: None,

@@ -4,30 +4,17 @@
 
 use std::time::Duration;
 
-use kube::config::{KubeConfigOptions, Kubeconfig};
-use kube::{Client, Config};
 use serde_json::json;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+mod common;
+use common::client;
 
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::store::Patch;
 use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
 use pooldeck::inventory::{Inventory, Kind, SourceEvent, SourceState};
 use pooldeck::sources::watch::{Namespaces, spawn};
-
-async fn client(cluster: &DemoCluster, context: &str) -> Client {
-    let kubeconfig = Kubeconfig::from_yaml(&cluster.kubeconfig()).expect("kubeconfig");
-    let options = KubeConfigOptions {
-        context: Some(context.into()),
-        ..KubeConfigOptions::default()
-    };
-    Client::try_from(
-        Config::from_custom_kubeconfig(kubeconfig, &options)
-            .await
-            .expect("config"),
-    )
-    .expect("client")
-}
 
 /// Applies source events until `done` holds, or fails after ten seconds.
 async fn pump(

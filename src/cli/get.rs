@@ -174,15 +174,9 @@ fn print_out(text: &str) {
 }
 
 pub fn run(args: &GetArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("pooldeck: cannot start the runtime: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     runtime.block_on(get(args))
 }

@@ -38,6 +38,18 @@ pub enum Command {
     Record(record::RecordArgs),
 }
 
+/// The async runtime for commands that talk to a cluster, or the exit status when it cannot
+/// start.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("pooldeck: cannot start the runtime: {e}");
+            ExitCode::from(1)
+        })
+}
+
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -41,15 +41,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 pub fn run(args: &RecordArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("pooldeck: cannot start the runtime: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     runtime.block_on(async {
         let target = Target {

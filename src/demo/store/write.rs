@@ -13,7 +13,32 @@ use super::{
 };
 use crate::demo::registry::Resource;
 
+/// Where an object is stored: cluster-scoped objects have no namespace.
+fn key_for(resource: &Resource, namespace: &str, name: &str) -> Key {
+    let namespace = if resource.namespaced {
+        namespace.to_owned()
+    } else {
+        String::new()
+    };
+    (namespace, name.to_owned())
+}
+
 impl Store {
+    /// The stored object and its key, or 404.
+    fn current(
+        inner: &mut Inner,
+        resource: &Resource,
+        namespace: &str,
+        name: &str,
+    ) -> Result<(Key, Arc<Value>), ApiError> {
+        let key = key_for(resource, namespace, name);
+        let current = Self::bucket(inner, resource)
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(resource, name))?;
+        Ok((key, current))
+    }
+
     /// Creates an object. The caller has set the namespace; `generateName` is honoured.
     pub fn create(
         &self,
@@ -85,14 +110,7 @@ impl Store {
                 ));
             }
         }
-        let key = (
-            if resource.namespaced {
-                namespace.to_owned()
-            } else {
-                String::new()
-            },
-            name.clone(),
-        );
+        let key = key_for(resource, namespace, &name);
         if Self::bucket(&mut inner, resource).contains_key(&key) {
             return Err(ApiError::new(
                 409,
@@ -179,18 +197,7 @@ impl Store {
         dry_run: bool,
         check_version: bool,
     ) -> Result<Value, ApiError> {
-        let key = (
-            if resource.namespaced {
-                namespace.to_owned()
-            } else {
-                String::new()
-            },
-            name.to_owned(),
-        );
-        let current = Self::bucket(inner, resource)
-            .get(&key)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(resource, name))?;
+        let (key, current) = Self::current(inner, resource, namespace, name)?;
         if !object.is_object() {
             return Err(ApiError::bad_request("the body is not an object"));
         }
@@ -300,18 +307,7 @@ impl Store {
         dry_run: bool,
     ) -> Result<Value, ApiError> {
         let mut inner = self.lock();
-        let key = (
-            if resource.namespaced {
-                namespace.to_owned()
-            } else {
-                String::new()
-            },
-            name.to_owned(),
-        );
-        let current = Self::bucket(&mut inner, resource)
-            .get(&key)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(resource, name))?;
+        let (_, current) = Self::current(&mut inner, resource, namespace, name)?;
         let mut next = (*current).clone();
         match patch {
             Patch::Merge(body) => json_patch::merge(&mut next, body),
@@ -354,18 +350,7 @@ impl Store {
         dry_run: bool,
     ) -> Result<Value, ApiError> {
         let mut inner = self.lock();
-        let key = (
-            if resource.namespaced {
-                namespace.to_owned()
-            } else {
-                String::new()
-            },
-            name.to_owned(),
-        );
-        let current = Self::bucket(&mut inner, resource)
-            .get(&key)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(resource, name))?;
+        let (key, current) = Self::current(&mut inner, resource, namespace, name)?;
         if let Some(uid) = &preconditions.uid {
             let actual = meta_str(&current, "uid").unwrap_or("");
             if uid != actual {
