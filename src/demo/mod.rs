@@ -103,6 +103,22 @@ pub struct DemoCluster {
     player: Option<JoinHandle<()>>,
 }
 
+/// Binds 127.0.0.1:port. A port just released by a stopped server may still be held for a
+/// moment while its acceptor winds down, so a busy fixed port is tried again briefly.
+async fn bind(port: u16) -> Result<TcpListener, String> {
+    let mut attempts = 0;
+    loop {
+        match TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => return Ok(listener),
+            Err(e) if port != 0 && e.kind() == std::io::ErrorKind::AddrInUse && attempts < 30 => {
+                attempts += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(format!("cannot listen on 127.0.0.1:{port}: {e}")),
+        }
+    }
+}
+
 fn token() -> String {
     (0..40).map(|_| fastrand::alphanumeric()).collect()
 }
@@ -133,9 +149,7 @@ impl DemoCluster {
             tokens,
             bookmark_interval: options.bookmark_interval,
         });
-        let listener = TcpListener::bind(("127.0.0.1", options.port))
-            .await
-            .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", options.port))?;
+        let listener = bind(options.port).await?;
         let address = listener
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
@@ -165,8 +179,8 @@ impl DemoCluster {
             let _ = axum::serve(listener, router)
                 .with_graceful_shutdown(async move {
                     let _ = stop.await;
-                    // Open watches end so the server can stop.
-                    watches.end_watches();
+                    // Open watches end, and new ones are refused, so the server can stop.
+                    watches.close();
                 })
                 .await;
         });
@@ -216,9 +230,17 @@ impl DemoCluster {
 
     /// Stops the scenario and the server, ending open watches.
     pub async fn stop(mut self) {
+        self.store.close();
         self.halt();
-        if let Some(server) = self.server.take() {
-            let _ = server.await;
+        if let Some(mut server) = self.server.take() {
+            // Connections finish what they are doing; one that does not is cut after a while.
+            if tokio::time::timeout(Duration::from_secs(5), &mut server)
+                .await
+                .is_err()
+            {
+                server.abort();
+                let _ = server.await;
+            }
         }
     }
 

@@ -91,6 +91,13 @@ pub(crate) fn watch(
             object.clone()
         }
     };
+    if server.store.is_closing() {
+        return error(&ApiError::new(
+            503,
+            "ServiceUnavailable",
+            "the server is shutting down",
+        ));
+    }
     match server.store.watch(&resource, since) {
         Err(gone) => {
             // As the API server does: the watch opens, says 410 Gone, and ends.

@@ -75,6 +75,8 @@ pub struct Store {
     changes: broadcast::Sender<Arc<Change>>,
     /// Bumped to end every open watch (history compaction that simulates a restart, shutdown).
     epoch: tokio::sync::watch::Sender<u64>,
+    /// Set when the server stops: no new watch may start, so shutting down never waits on one.
+    closing: std::sync::atomic::AtomicBool,
 }
 
 /// What a list returns.
@@ -131,6 +133,7 @@ impl Store {
             }),
             changes,
             epoch,
+            closing: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -164,6 +167,17 @@ impl Store {
     }
 
     /// Ends every open watch; clients reconnect from their last resourceVersion.
+    /// Ends every open watch and refuses new ones: the server is stopping.
+    pub fn close(&self) {
+        self.closing
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.end_watches();
+    }
+
+    pub fn is_closing(&self) -> bool {
+        self.closing.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     pub fn end_watches(&self) {
         self.epoch.send_modify(|e| *e += 1);
     }
