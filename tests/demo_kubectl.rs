@@ -367,3 +367,28 @@ fn the_crds_are_served_and_accepted_as_crds() {
         "{applied}"
     );
 }
+
+#[test]
+fn apply_creates_then_configures_a_pool() {
+    let Some(fixture) = Fixture::start("vip-conflict", 1.0) else {
+        return;
+    };
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/manifests/ml-cluster.yaml"),
+    )
+    .expect("example")
+    .replace("namespace: my-project", "namespace: labs");
+    let file = fixture.dir.path().join("pool.yaml");
+    std::fs::write(&file, &manifest).expect("write");
+    let path = file.to_str().expect("path");
+    // Client-side validation reads the server's OpenAPI documents first.
+    assert!(fixture.ok(&["apply", "-f", path]).contains("created"));
+    assert!(fixture.ok(&["apply", "-f", path]).contains("unchanged"));
+    std::fs::write(&file, manifest.replace("team: ml-platform", "team: vision")).expect("write");
+    assert!(fixture.ok(&["apply", "-f", path]).contains("configured"));
+    let pool = pool_object(&fixture, "labs", "ml-cluster");
+    assert_eq!(
+        pool.pointer("/metadata/labels/team"),
+        Some(&serde_json::json!("vision"))
+    );
+}

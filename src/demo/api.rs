@@ -222,6 +222,19 @@ pub async fn handle(
     match segments.as_slice() {
         ["api"] => return respond(200, &registry.core_versions()),
         ["apis"] => return respond(200, &registry.group_list()),
+        ["openapi", "v3"] => return respond(200, &registry.openapi_index()),
+        ["openapi", "v3", "api", version] | ["openapi", "v3", "apis", "", version] => {
+            return match registry.openapi_document("", version) {
+                Some(doc) => respond(200, &doc),
+                None => error(&ApiError::new(404, "NotFound", "no such OpenAPI document")),
+            };
+        }
+        ["openapi", "v3", "apis", group, version] => {
+            return match registry.openapi_document(group, version) {
+                Some(doc) => respond(200, &doc),
+                None => error(&ApiError::new(404, "NotFound", "no such OpenAPI document")),
+            };
+        }
         ["apis", group] => {
             return match registry.group(group) {
                 Some(g) => respond(200, &g),

@@ -297,6 +297,100 @@ impl Registry {
         Some(entry)
     }
 
+    /// `/openapi/v3`: where each group version's schema document is. kubectl validates what
+    /// it applies against these.
+    pub fn openapi_index(&self) -> Value {
+        let mut paths = serde_json::Map::new();
+        let mut add = |path: String| {
+            let url = format!("/openapi/v3/{path}?hash=pooldeck");
+            paths.insert(path, json!({"serverRelativeURL": url}));
+        };
+        add("api/v1".into());
+        for (group, version) in self.groups() {
+            add(format!("apis/{group}/{version}"));
+        }
+        json!({"paths": paths})
+    }
+
+    /// `/openapi/v3/<path>`: an OpenAPI document naming each kind of a group version with
+    /// `x-kubernetes-group-version-kind`; the schemas keep every field (the CRDs' own
+    /// schemas preserve unknown fields too), so validation finds the kind and accepts it.
+    pub fn openapi_document(&self, group: &str, version: &str) -> Option<Value> {
+        let mut schemas = serde_json::Map::new();
+        let mut paths = serde_json::Map::new();
+        for r in self
+            .resources
+            .iter()
+            .filter(|r| r.group == group && r.version == version)
+        {
+            // kubectl looks for the kind's write operations and their fieldValidation
+            // parameter before it validates.
+            let base = if group.is_empty() {
+                format!("/api/{version}")
+            } else {
+                format!("/apis/{group}/{version}")
+            };
+            let scope = if r.namespaced {
+                "/namespaces/{namespace}"
+            } else {
+                ""
+            };
+            let gvk = json!({"group": group, "version": version, "kind": r.kind});
+            let operation = |action: &str| {
+                json!({
+                    "x-kubernetes-action": action,
+                    "x-kubernetes-group-version-kind": gvk,
+                    "parameters": [
+                        {"name": "dryRun", "in": "query", "schema": {"type": "string"}},
+                        {"name": "fieldManager", "in": "query", "schema": {"type": "string"}},
+                        {"name": "fieldValidation", "in": "query", "schema": {"type": "string"}}
+                    ],
+                    "responses": {"200": {"description": "OK"}}
+                })
+            };
+            paths.insert(
+                format!("{base}{scope}/{}", r.plural),
+                json!({"post": operation("post")}),
+            );
+            paths.insert(
+                format!("{base}{scope}/{}/{{name}}", r.plural),
+                json!({"put": operation("put"), "patch": operation("patch")}),
+            );
+            let prefix = if group.is_empty() {
+                "io.k8s.api.core.v1".to_owned()
+            } else {
+                let mut parts: Vec<&str> = group.split('.').collect();
+                parts.reverse();
+                format!("{}.{version}", parts.join("."))
+            };
+            let object = json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true});
+            schemas.insert(
+                format!("{prefix}.{}", r.kind),
+                json!({
+                    "type": "object",
+                    "x-kubernetes-preserve-unknown-fields": true,
+                    "x-kubernetes-group-version-kind": [{"group": group, "version": version, "kind": r.kind}],
+                    "properties": {
+                        "apiVersion": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "metadata": object.clone(),
+                        "spec": object.clone(),
+                        "status": object,
+                    }
+                }),
+            );
+        }
+        if schemas.is_empty() {
+            return None;
+        }
+        Some(json!({
+            "openapi": "3.0.0",
+            "info": {"title": "pooldeck demo cluster", "version": version},
+            "paths": paths,
+            "components": {"schemas": schemas},
+        }))
+    }
+
     /// `/api/v1` or `/apis/<group>/<version>`: the resources with verbs, short names, scope.
     pub fn resource_list(&self, group: &str, version: &str) -> Option<Value> {
         let group_version = if group.is_empty() {
