@@ -9,9 +9,12 @@
 //! - [`cli`]: the command line (`pooldeck validate`, ...), a thin layer over the modules above.
 #![forbid(unsafe_code)]
 
+pub mod app;
 pub mod cli;
 pub mod demo;
 pub mod domain;
 pub mod inventory;
 pub mod manifest;
 pub mod sources;
+pub mod theme;
+pub mod ui;

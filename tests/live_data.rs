@@ -67,7 +67,10 @@ async fn initial_sync_then_live_add_modify_delete() {
     );
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the initial sync", |i| {
-        i.count(Kind::Pool) == 12 && i.count(Kind::Evaluation) == 8
+        i.count(Kind::Pool) == 12
+            && i.count(Kind::Evaluation) == 8
+            && i.health().count() == 3
+            && i.health().all(|(_, h)| h.state.settled())
     })
     .await;
     assert!(

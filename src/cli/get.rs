@@ -11,7 +11,7 @@ use chrono::Utc;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::rows::{self, Row, Table};
+use crate::app::rows::{self, Row, Table};
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
 use crate::sources::connection::{Target, connect};
 use crate::sources::watch::{Namespaces, spawn};

@@ -5,7 +5,6 @@ pub mod demo;
 pub mod get;
 pub mod inputs;
 pub mod record;
-pub mod rows;
 pub mod validate;
 
 use std::process::ExitCode;

@@ -401,9 +401,13 @@ pub fn large_pool(i: usize) -> (Value, Value) {
 
 /// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
 pub fn resolve_times(value: &Value) -> Value {
+    resolve_times_at(value, Utc::now())
+}
+
+/// [`resolve_times`] against a given moment (for stable tests and snapshots).
+pub fn resolve_times_at(value: &Value, now: chrono::DateTime<Utc>) -> Value {
     match value {
         Value::String(s) if s == "now" || s.starts_with("now-") || s.starts_with("now+") => {
-            let now = Utc::now();
             let offset = s
                 .get(4..)
                 .and_then(|d| parse_offset(d).ok())
@@ -415,10 +419,12 @@ pub fn resolve_times(value: &Value) -> Value {
             };
             Value::String(at.to_rfc3339_opts(SecondsFormat::Secs, true))
         }
-        Value::Array(items) => Value::Array(items.iter().map(resolve_times).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| resolve_times_at(v, now)).collect())
+        }
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| (k.clone(), resolve_times(v)))
+                .map(|(k, v)| (k.clone(), resolve_times_at(v, now)))
                 .collect(),
         ),
         other => other.clone(),

@@ -1,5 +1,6 @@
-//! The rows `pooldeck get` prints, computed from an inventory snapshot at a given time: what
-//! an operator asks first about pools, evaluations, hosts, events and projects.
+//! The rows of each list view, computed from an inventory snapshot at a given time: what an
+//! operator asks first about pools, evaluations, hosts, events and projects. The console's
+//! views and `pooldeck get` show the same rows.
 
 use std::sync::Arc;
 

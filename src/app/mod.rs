@@ -1,0 +1,328 @@
+//! The console's state machine: [`App`] holds everything the screen shows, [`update`] is the
+//! only place it changes, one [`Msg`] at a time. No I/O, no terminal, no awaiting: the runtime
+//! feeds messages in and draws what `ui::render` makes of the state.
+
+use chrono::{DateTime, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+pub mod rows;
+
+use self::rows::{Row, Table};
+use crate::inventory::{Inventory, SourceEvent};
+
+/// Something that happened: a key, a change from a source, the clock.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Source(SourceEvent),
+    Tick(DateTime<Utc>),
+}
+
+/// Which list the console shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Pools,
+    Evaluations,
+    Hosts,
+    Events,
+}
+
+impl View {
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Pools => "Compute Pools",
+            View::Evaluations => "Evaluations",
+            View::Hosts => "Hosts",
+            View::Events => "Events",
+        }
+    }
+
+    /// Names and aliases the command line takes for this view.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            View::Pools => &["pools", "pool", "cp", "computepools"],
+            View::Evaluations => &["evaluations", "cpe", "evaluation"],
+            View::Hosts => &["hosts", "host"],
+            View::Events => &["events", "ev", "event"],
+        }
+    }
+
+    pub const ALL: [View; 4] = [View::Pools, View::Evaluations, View::Hosts, View::Events];
+}
+
+/// What the keyboard is editing, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    None,
+    Filter(String),
+    Command(String),
+}
+
+/// Where the console is connected, for the header.
+#[derive(Clone, Debug, Default)]
+pub struct Connection {
+    pub context: String,
+    pub server: String,
+    pub scope: String,
+}
+
+/// Everything the screen shows.
+pub struct App {
+    pub inventory: Inventory,
+    pub connection: Connection,
+    pub view: View,
+    pub selected: usize,
+    /// The live filter: a substring, `!text` to invert, `-l key=value` on labels.
+    pub filter: String,
+    pub input: Input,
+    /// Sort by this column of the current view (0 = none: the natural order).
+    pub sort_column: usize,
+    pub sort_descending: bool,
+    pub help: bool,
+    pub message: Option<String>,
+    pub now: DateTime<Utc>,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(connection: Connection, now: DateTime<Utc>) -> App {
+        App {
+            inventory: Inventory::new(),
+            connection,
+            view: View::Pools,
+            selected: 0,
+            filter: String::new(),
+            input: Input::None,
+            sort_column: 0,
+            sort_descending: false,
+            help: false,
+            message: None,
+            now,
+            quit: false,
+        }
+    }
+
+    /// The rows of the current view, filtered and sorted, as the screen lists them.
+    pub fn table(&self) -> Table {
+        let mut table = match self.view {
+            View::Pools => rows::pools(&self.inventory, None, false, self.now),
+            View::Evaluations => rows::evaluations(&self.inventory, None, false, self.now),
+            View::Hosts => rows::hosts_table(&self.inventory, None, false, self.now),
+            View::Events => rows::events(&self.inventory, None, false, self.now),
+        };
+        let filter = self.filter.trim();
+        if !filter.is_empty() {
+            table.rows.retain(|row| self.keeps(row, filter));
+        }
+        if self.sort_column > 0 && self.sort_column <= table.headers.len() {
+            let column = self.sort_column - 1;
+            table.rows.sort_by(|a, b| {
+                let order = natural(&a.cells[column], &b.cells[column]);
+                if self.sort_descending {
+                    order.reverse()
+                } else {
+                    order
+                }
+            });
+        }
+        table
+    }
+
+    fn keeps(&self, row: &Row, filter: &str) -> bool {
+        if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
+            let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
+            let labels = match &row.object {
+                rows::Source::Object(object) => object
+                    .pool()
+                    .and_then(|p| p.meta())
+                    .and_then(|m| m.label(key))
+                    .map(str::to_owned),
+                rows::Source::Value(_) => None,
+            };
+            return match labels {
+                Some(actual) => value.is_empty() || actual == value,
+                None => false,
+            };
+        }
+        let (invert, needle) = match filter.strip_prefix('!') {
+            Some(rest) => (true, rest.to_lowercase()),
+            None => (false, filter.to_lowercase()),
+        };
+        let found = row
+            .cells
+            .iter()
+            .any(|cell| cell.to_lowercase().contains(&needle));
+        found != invert
+    }
+
+    /// The key hints the footer shows for the current state.
+    pub fn hints(&self) -> &'static str {
+        match self.input {
+            Input::Filter(_) => {
+                "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
+            }
+            Input::Command(_) => {
+                ":pools :cpe :hosts :events :q   Tab complete  Enter run  Esc cancel"
+            }
+            Input::None => "↑↓ move  / filter  s sort  S reverse  : command  ? help  q quit",
+        }
+    }
+}
+
+/// Orders cells as people expect: numbers by value, text by letters.
+fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    let number = |s: &str| {
+        s.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .find(|p| !p.is_empty())
+            .and_then(|p| p.parse::<f64>().ok())
+    };
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) if x != y => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+        _ => a.to_lowercase().cmp(&b.to_lowercase()),
+    }
+}
+
+/// Every key of the console, for `?`.
+pub const KEYS: &[(&str, &str)] = &[
+    ("↑ ↓  j k", "move the selection"),
+    ("PgUp PgDn  g G", "page, first, last"),
+    (
+        "/",
+        "filter: a substring, !text to invert, -l key=value on labels",
+    ),
+    ("s  S", "sort by the next column, reverse the order"),
+    (":", "command line: :pools (:cp) :cpe :hosts :events :q"),
+    ("Esc", "clear the filter, close help"),
+    ("?", "this help"),
+    ("q  Ctrl-C", "quit"),
+];
+
+/// The one place the state changes.
+pub fn update(app: &mut App, msg: Msg) {
+    match msg {
+        Msg::Tick(now) => app.now = now,
+        Msg::Source(event) => {
+            app.inventory.apply(event, app.now);
+            let len = app.table().rows.len();
+            app.selected = app.selected.min(len.saturating_sub(1));
+        }
+        Msg::Key(key) => on_key(app, key),
+    }
+}
+
+fn complete(prefix: &str) -> Option<&'static str> {
+    View::ALL
+        .iter()
+        .flat_map(|v| v.aliases().iter())
+        .chain(["q", "quit"].iter())
+        .find(|alias| alias.starts_with(prefix))
+        .copied()
+}
+
+fn run_command(app: &mut App, command: &str) {
+    let command = command.trim();
+    if matches!(command, "q" | "quit" | "q!") {
+        app.quit = true;
+        return;
+    }
+    match View::ALL
+        .into_iter()
+        .find(|v| v.aliases().contains(&command))
+    {
+        Some(view) => {
+            app.view = view;
+            app.selected = 0;
+            app.sort_column = 0;
+            app.filter.clear();
+            app.message = None;
+        }
+        None => {
+            app.message = Some(format!(
+                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events or :q"
+            ))
+        }
+    }
+}
+
+fn on_key(app: &mut App, key: KeyEvent) {
+    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        app.quit = true;
+        return;
+    }
+    match &mut app.input {
+        Input::Filter(text) => {
+            match key.code {
+                KeyCode::Esc => {
+                    app.filter.clear();
+                    app.input = Input::None;
+                }
+                KeyCode::Enter => app.input = Input::None,
+                KeyCode::Backspace => {
+                    text.pop();
+                    app.filter = text.clone();
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    app.filter = text.clone();
+                }
+                _ => {}
+            }
+            app.selected = 0;
+            return;
+        }
+        Input::Command(text) => {
+            match key.code {
+                KeyCode::Esc => app.input = Input::None,
+                KeyCode::Enter => {
+                    let command = text.clone();
+                    app.input = Input::None;
+                    run_command(app, &command);
+                }
+                KeyCode::Tab => {
+                    if let Some(full) = complete(text) {
+                        *text = full.to_owned();
+                    }
+                }
+                KeyCode::Backspace => {
+                    text.pop();
+                }
+                KeyCode::Char(c) => text.push(c),
+                _ => {}
+            }
+            return;
+        }
+        Input::None => {}
+    }
+    let rows = app.table().rows.len();
+    let last = rows.saturating_sub(1);
+    match key.code {
+        KeyCode::Char('q') => app.quit = true,
+        KeyCode::Char('?') => app.help = !app.help,
+        KeyCode::Esc => {
+            app.help = false;
+            app.filter.clear();
+            app.message = None;
+        }
+        KeyCode::Char('/') => app.input = Input::Filter(app.filter.clone()),
+        KeyCode::Char(':') => app.input = Input::Command(String::new()),
+        KeyCode::Down | KeyCode::Char('j') => app.selected = (app.selected + 1).min(last),
+        KeyCode::Up | KeyCode::Char('k') => app.selected = app.selected.saturating_sub(1),
+        KeyCode::PageDown => app.selected = (app.selected + 10).min(last),
+        KeyCode::PageUp => app.selected = app.selected.saturating_sub(10),
+        KeyCode::Char('g') | KeyCode::Home => app.selected = 0,
+        KeyCode::Char('G') | KeyCode::End => app.selected = last,
+        KeyCode::Char('s') => {
+            let columns = app.table().headers.len();
+            app.sort_column = if columns == 0 {
+                0
+            } else {
+                app.sort_column % columns + 1
+            };
+        }
+        KeyCode::Char('S') => app.sort_descending = !app.sort_descending,
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,146 @@
+use chrono::TimeZone;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+
+use super::*;
+use crate::demo::scenario::{Scenario, resolve_times_at};
+use crate::inventory::Kind;
+
+pub fn fixed_now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
+        .single()
+        .expect("a time")
+}
+
+/// The fleet scenario's pools and evaluations, at a fixed moment.
+pub fn fleet_app() -> App {
+    let now = fixed_now();
+    let scenario = Scenario::builtin("fleet").expect("fleet");
+    let mut app = App::new(
+        Connection {
+            context: "pooldeck-demo".into(),
+            server: "https://127.0.0.1:6443".into(),
+            scope: "all namespaces".into(),
+        },
+        now,
+    );
+    for (kind, name) in [
+        (Kind::Pool, "ComputePool"),
+        (Kind::Evaluation, "ComputePoolEvaluation"),
+        (Kind::Event, "Event"),
+    ] {
+        let objects: Vec<Value> = scenario
+            .objects
+            .iter()
+            .filter(|o| o.get("kind").and_then(Value::as_str) == Some(name))
+            .map(|o| resolve_times_at(o, now))
+            .collect();
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(kind, None, objects)),
+        );
+    }
+    app
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+fn names(app: &App) -> Vec<String> {
+    let table = app.table();
+    let column = table
+        .headers
+        .iter()
+        .position(|h| *h == "NAME")
+        .expect("a NAME column");
+    table.rows.iter().map(|r| r.cells[column].clone()).collect()
+}
+
+#[test]
+fn the_filter_narrows_inverts_and_matches_labels() {
+    let mut app = fleet_app();
+    assert_eq!(names(&app).len(), 12);
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "vision");
+    assert_eq!(names(&app).len(), 3, "live while typing");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.input, Input::None);
+    assert_eq!(names(&app).len(), 3, "kept after Enter");
+    update(&mut app, key(KeyCode::Char('/')));
+    for _ in 0..6 {
+        update(&mut app, key(KeyCode::Backspace));
+    }
+    type_text(&mut app, "!vision");
+    assert_eq!(names(&app).len(), 9);
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(names(&app).len(), 12, "Esc clears");
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l team=retail-edge");
+    assert_eq!(names(&app).len(), 4);
+}
+
+#[test]
+fn sort_by_column_and_reverse() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('s')));
+    update(&mut app, key(KeyCode::Char('s')));
+    assert_eq!(app.sort_column, 2, "the second column: NAME");
+    let sorted = names(&app);
+    let mut expected = sorted.clone();
+    expected.sort();
+    assert_eq!(sorted, expected);
+    update(&mut app, key(KeyCode::Char('S')));
+    let reversed = names(&app);
+    expected.reverse();
+    assert_eq!(reversed, expected);
+}
+
+#[test]
+fn the_command_line_switches_views_completes_and_quits() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "cpe");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::Evaluations);
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ho");
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.input, Input::Command("hosts".into()));
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::Hosts);
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "nodes");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.message.as_deref().is_some_and(|m| m.contains(":nodes")));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "q");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.quit);
+}
+
+#[test]
+fn navigation_stays_in_bounds_and_help_toggles() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Up));
+    assert_eq!(app.selected, 0);
+    update(&mut app, key(KeyCode::Char('G')));
+    assert_eq!(app.selected, 11);
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(app.selected, 11);
+    update(&mut app, key(KeyCode::Char('?')));
+    assert!(app.help);
+    update(&mut app, key(KeyCode::Esc));
+    assert!(!app.help);
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert!(app.quit);
+}

@@ -1,0 +1,335 @@
+//! Drawing: `render(&App, &Theme, &mut Frame)` turns the state into a screen. Pure: it never
+//! changes the state and never waits. Colours come from the theme by meaning.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
+
+use crate::app::{App, Input, KEYS};
+use crate::inventory::SourceState;
+use crate::theme::{Meaning, Theme};
+
+/// The smallest screen the console lays out; below it, it says so.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// The meaning of a status word, for its colour.
+pub fn status_meaning(word: &str) -> Meaning {
+    match word.split_whitespace().next().unwrap_or("") {
+        "Running" | "Healthy" | "Idle" | "Normal" | "live" => Meaning::Ok,
+        "Provisioning" | "Updating" | "Scaling" | "Cooldown" | "Initial" | "syncing" => {
+            Meaning::Info
+        }
+        "Unhealthy" | "UnHealthy" | "Unknown" | "Blocked" | "Warning" | "reconnecting"
+        | "Maintenance" => Meaning::Warn,
+        "Failed" | "Deleting" | "Aborting" | "Unreadable" | "forbidden" => Meaning::Error,
+        _ => Meaning::Text,
+    }
+}
+
+pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = format!(
+            "pooldeck needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.\nMake it larger, or press q to quit.",
+            area.width, area.height
+        );
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(Wrap { trim: true })
+                .alignment(Alignment::Center),
+            area,
+        );
+        return;
+    }
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    render_header(app, theme, frame, header);
+    render_table(app, theme, frame, body);
+    render_footer(app, theme, frame, footer);
+    if app.help {
+        render_help(theme, frame, body);
+    }
+}
+
+fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let muted = theme.style(Meaning::Muted);
+    let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
+    let first = Line::from(vec![
+        Span::styled("pooldeck", accent),
+        Span::styled("  context ", muted),
+        Span::raw(app.connection.context.clone()),
+        Span::styled("  server ", muted),
+        Span::raw(app.connection.server.clone()),
+        Span::styled("  scope ", muted),
+        Span::raw(app.connection.scope.clone()),
+    ]);
+    let mut sources = vec![Span::styled("sources ", muted)];
+    let mut seen = Vec::new();
+    for ((kind, _), health) in app.inventory.health() {
+        if seen.contains(kind) {
+            continue;
+        }
+        seen.push(*kind);
+        let since = health
+            .last_event
+            .map(|t| {
+                crate::domain::duration::format_age((app.now - t).to_std().unwrap_or_default())
+            })
+            .map_or(String::new(), |age| format!(" {age}"));
+        let word = health.state.word();
+        sources.push(Span::raw(format!("{kind} ")));
+        sources.push(Span::styled(word, theme.style(status_meaning(word))));
+        if let SourceState::Reconnecting { retry_at, .. } = &health.state {
+            let left = (*retry_at - app.now).num_seconds().max(0);
+            sources.push(Span::styled(format!(" (retry in {left}s)"), muted));
+        }
+        sources.push(Span::styled(format!("{since}  "), muted));
+    }
+    frame.render_widget(Paragraph::new(vec![first, Line::from(sources)]), area);
+}
+
+fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let table = app.table();
+    let title = if app.filter.is_empty() {
+        format!(" {} ({}) ", app.view.title(), table.rows.len())
+    } else {
+        format!(
+            " {} ({}) /{} ",
+            app.view.title(),
+            table.rows.len(),
+            app.filter
+        )
+    };
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(Span::styled(title, theme.style(Meaning::Accent)));
+    if table.rows.is_empty() {
+        let waiting = app.inventory.health().any(|(_, h)| !h.state.settled());
+        let text = if waiting {
+            "Waiting for the first list from the cluster…"
+        } else {
+            "Nothing to show here."
+        };
+        frame.render_widget(
+            Paragraph::new(text)
+                .style(theme.style(Meaning::Muted))
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let mut widths: Vec<u16> = table
+        .headers
+        .iter()
+        .map(|h| h.chars().count() as u16)
+        .collect();
+    for row in &table.rows {
+        for (i, cell) in row.cells.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.chars().count() as u16);
+            }
+        }
+    }
+    // On a narrow screen, columns that answer later questions give way, whole, rather than
+    // every column being cut to nothing.
+    let mut shown: Vec<usize> = (0..table.headers.len()).collect();
+    // The last column (often a message) may be cut; it needs only a useful start.
+    let total = |shown: &[usize]| {
+        let last = shown.last().copied();
+        shown
+            .iter()
+            .map(|i| {
+                if Some(*i) == last {
+                    widths[*i].min(24) + 2
+                } else {
+                    widths[*i] + 2
+                }
+            })
+            .sum::<u16>()
+    };
+    while total(&shown) > area.width && shown.len() > 3 {
+        let Some(drop) = shown
+            .iter()
+            .copied()
+            .max_by_key(|i| priority(table.headers[*i]))
+        else {
+            break;
+        };
+        shown.retain(|i| *i != drop);
+    }
+    let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
+    let sorted = app.sort_column;
+    let header = Row::new(shown.iter().map(|&i| {
+        let h = table.headers[i];
+        let mark = if i + 1 == sorted {
+            if app.sort_descending { "↓" } else { "↑" }
+        } else {
+            ""
+        };
+        Cell::from(format!("{h}{mark}"))
+    }))
+    .style(header_style);
+    let rows = table.rows.iter().map(|row| {
+        Row::new(shown.iter().map(|&i| (i, &row.cells[i])).map(|(i, cell)| {
+            let meaning = match table.headers.get(i) {
+                Some(&("STATUS" | "HEALTH" | "SCALING" | "STATE" | "TYPE")) => status_meaning(cell),
+                Some(&"PAUSED") if cell == "yes" => Meaning::Warn,
+                _ => Meaning::Text,
+            };
+            Cell::from(cell.clone()).style(theme.style(meaning))
+        }))
+    });
+    let last = shown.last().copied();
+    let constraints: Vec<Constraint> = shown
+        .iter()
+        .map(|&i| {
+            if Some(i) == last {
+                Constraint::Min(widths[i].min(24))
+            } else {
+                Constraint::Length(widths[i])
+            }
+        })
+        .collect();
+    let widget = Table::new(rows, constraints)
+        .header(header)
+        .block(block)
+        .column_spacing(2)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let mut state =
+        TableState::default().with_selected(Some(app.selected.min(table.rows.len() - 1)));
+    frame.render_stateful_widget(widget, area, &mut state);
+}
+
+/// Which columns give way first on a narrow screen: higher numbers go first.
+fn priority(header: &str) -> u8 {
+    match header {
+        "NAME" | "HOST" => 0,
+        "STATUS" | "OBJECT" | "GPU" => 1,
+        "SCALING" | "STATE" | "POOL" | "REASON" => 2,
+        "GPUS (USED/CAPACITY)" | "MESSAGE" | "WORKER POOL" => 3,
+        "HOSTS" | "DECISION" | "GPUS" | "TYPE" => 4,
+        "LAST SEEN" => 2,
+        "NAMESPACE" | "CPU" | "MACHINE POOL" => 5,
+        "HEALTH" | "SINCE" => 6,
+        "GPU UTIL" => 7,
+        "PAUSED" | "MEMORY" => 8,
+        _ => 9,
+    }
+}
+
+fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let line = match &app.input {
+        Input::Filter(text) => Line::from(vec![
+            Span::styled("/", theme.style(Meaning::Accent)),
+            Span::raw(text.clone()),
+            Span::styled("▏", theme.style(Meaning::Accent)),
+        ]),
+        Input::Command(text) => Line::from(vec![
+            Span::styled(":", theme.style(Meaning::Accent)),
+            Span::raw(text.clone()),
+            Span::styled("▏", theme.style(Meaning::Accent)),
+        ]),
+        Input::None => match &app.message {
+            Some(message) => Line::from(Span::styled(message.clone(), theme.style(Meaning::Warn))),
+            None => Line::from(Span::styled(app.hints(), theme.style(Meaning::Muted))),
+        },
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn render_help(theme: &Theme, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(2).min(80);
+    let height = (KEYS.len() as u16 + 4).min(area.height);
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    let lines: Vec<Line> = KEYS
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::styled(format!("{keys:<16}"), theme.style(Meaning::Accent)),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Keys (Esc or ? to close) "),
+        ),
+        popup,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::app::tests::fleet_app;
+    use crate::app::{Msg, update};
+
+    fn draw(app: &App, width: u16, height: u16) -> String {
+        let theme = Theme::builtin("default-dark").expect("theme");
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal
+            .draw(|frame| render(app, &theme, frame))
+            .expect("draw");
+        terminal.backend().to_string()
+    }
+
+    fn keys(app: &mut App, text: &str) {
+        for c in text.chars() {
+            update(
+                app,
+                Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            );
+        }
+    }
+
+    #[test]
+    fn pools_view() {
+        let app = fleet_app();
+        insta::assert_snapshot!("pools_80x24", draw(&app, 80, 24));
+        insta::assert_snapshot!("pools_160x48", draw(&app, 160, 48));
+    }
+
+    #[test]
+    fn other_views() {
+        for view in ["cpe", "hosts", "events"] {
+            let mut app = fleet_app();
+            keys(&mut app, &format!(":{view}"));
+            update(
+                &mut app,
+                Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+            );
+            insta::assert_snapshot!(format!("{view}_80x24"), draw(&app, 80, 24));
+            insta::assert_snapshot!(format!("{view}_160x48"), draw(&app, 160, 48));
+        }
+    }
+
+    #[test]
+    fn filter_help_and_a_small_terminal() {
+        let mut app = fleet_app();
+        keys(&mut app, "/vision");
+        insta::assert_snapshot!("filtering_80x24", draw(&app, 80, 24));
+        let mut app = fleet_app();
+        keys(&mut app, "?");
+        insta::assert_snapshot!("help_80x24", draw(&app, 80, 24));
+        insta::assert_snapshot!("too_small_60x20", draw(&fleet_app(), 60, 20));
+    }
+}
