@@ -15,6 +15,7 @@ pub mod demo;
 pub mod domain;
 pub mod inventory;
 pub mod manifest;
+pub mod runtime;
 pub mod sources;
 pub mod theme;
 pub mod ui;

@@ -23,6 +23,28 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// Open the console on the embedded demo cluster, playing SCENARIO (default: fleet).
+    #[arg(long, value_name = "SCENARIO", num_args = 0..=1, default_missing_value = "fleet")]
+    pub demo: Option<String>,
+    /// Scenario speed for --demo (2 plays twice as fast).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// Colour theme: default-dark, light, high-contrast, monochrome (NO_COLOR forces monochrome).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<std::path::PathBuf>,
+    /// Namespace to show (repeatable); default: the context's namespace.
+    #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Vec<String>,
+    /// Show every namespace.
+    #[arg(long, short = 'A')]
+    pub all_namespaces: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -69,11 +91,30 @@ pub fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Record(args)) => record::run(&args),
         None => {
-            eprintln!(
-                "pooldeck: the live console is not built yet. Try `pooldeck validate FILE` or \
-                 `pooldeck --help`."
-            );
-            ExitCode::from(2)
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let (theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
+            if let Some(warning) = warning {
+                eprintln!("pooldeck: {warning}");
+            }
+            let namespaces = if cli.all_namespaces {
+                Some(crate::sources::watch::Namespaces::All)
+            } else if cli.namespace.is_empty() {
+                None
+            } else {
+                Some(crate::sources::watch::Namespaces::Only(
+                    cli.namespace.clone(),
+                ))
+            };
+            crate::runtime::run(crate::runtime::ConsoleOptions {
+                target: crate::sources::connection::Target {
+                    kubeconfig: cli.kubeconfig.clone(),
+                    context: cli.context.clone(),
+                },
+                namespaces,
+                demo: cli.demo.clone(),
+                speed: cli.speed,
+                theme,
+            })
         }
     }
 }
