@@ -50,6 +50,58 @@ impl View {
     pub const ALL: [View; 4] = [View::Pools, View::Evaluations, View::Hosts, View::Events];
 }
 
+/// The tabs of a pool's detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Overview,
+    Conditions,
+    Hosts,
+    Scaling,
+    Events,
+    Yaml,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 6] = [
+        Tab::Overview,
+        Tab::Conditions,
+        Tab::Hosts,
+        Tab::Scaling,
+        Tab::Events,
+        Tab::Yaml,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Overview => "Overview",
+            Tab::Conditions => "Conditions",
+            Tab::Hosts => "Hosts",
+            Tab::Scaling => "Scaling",
+            Tab::Events => "Events",
+            Tab::Yaml => "YAML",
+        }
+    }
+
+    fn step(self, forward: bool) -> Tab {
+        let i = Tab::ALL.iter().position(|t| *t == self).unwrap_or(0);
+        let n = Tab::ALL.len();
+        Tab::ALL[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+/// One pool opened from a list: which, which tab, how far scrolled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detail {
+    pub namespace: String,
+    pub name: String,
+    pub tab: Tab,
+    pub scroll: u16,
+}
+
 /// What the keyboard is editing, if anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -82,6 +134,8 @@ pub struct App {
     pub message: Option<String>,
     pub now: DateTime<Utc>,
     pub quit: bool,
+    /// The pool opened with Enter; Esc goes back to the list.
+    pub detail: Option<Detail>,
 }
 
 impl App {
@@ -99,6 +153,7 @@ impl App {
             message: None,
             now,
             quit: false,
+            detail: None,
         }
     }
 
@@ -157,6 +212,9 @@ impl App {
 
     /// The key hints the footer shows for the current state.
     pub fn hints(&self) -> &'static str {
+        if self.detail.is_some() && self.input == Input::None {
+            return "←→ Tab tabs  1-6 jump  ↑↓ scroll  Esc back  ? help  q quit";
+        }
         match self.input {
             Input::Filter(_) => {
                 "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
@@ -230,6 +288,7 @@ fn run_command(app: &mut App, command: &str) {
         .find(|v| v.aliases().contains(&command))
     {
         Some(view) => {
+            app.detail = None;
             app.view = view;
             app.selected = 0;
             app.sort_column = 0;
@@ -242,6 +301,31 @@ fn run_command(app: &mut App, command: &str) {
             ))
         }
     }
+}
+
+/// Opens the selected pool: from the pools list on its overview, from the evaluations list on
+/// its scaling tab.
+fn open_selected(app: &mut App) {
+    let tab = match app.view {
+        View::Pools => Tab::Overview,
+        View::Evaluations => Tab::Scaling,
+        View::Hosts => Tab::Hosts,
+        View::Events => return,
+    };
+    let table = app.table();
+    let Some(row) = table.rows.get(app.selected) else {
+        return;
+    };
+    let mut parts = row.id.splitn(3, '/');
+    let (Some(namespace), Some(name)) = (parts.next(), parts.next()) else {
+        return;
+    };
+    app.detail = Some(Detail {
+        namespace: namespace.to_owned(),
+        name: name.to_owned(),
+        tab,
+        scroll: 0,
+    });
 }
 
 fn on_key(app: &mut App, key: KeyEvent) {
@@ -293,6 +377,32 @@ fn on_key(app: &mut App, key: KeyEvent) {
         }
         Input::None => {}
     }
+    if let Some(detail) = &mut app.detail {
+        match key.code {
+            KeyCode::Esc => app.detail = None,
+            KeyCode::Char('q') => app.quit = true,
+            KeyCode::Char('?') => app.help = !app.help,
+            KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
+                detail.tab = detail.tab.step(true);
+                detail.scroll = 0;
+            }
+            KeyCode::BackTab | KeyCode::Left | KeyCode::Char('h') => {
+                detail.tab = detail.tab.step(false);
+                detail.scroll = 0;
+            }
+            KeyCode::Char(c @ '1'..='6') => {
+                detail.tab = Tab::ALL[(c as u8 - b'1') as usize];
+                detail.scroll = 0;
+            }
+            KeyCode::Down | KeyCode::Char('j') => detail.scroll = detail.scroll.saturating_add(1),
+            KeyCode::Up | KeyCode::Char('k') => detail.scroll = detail.scroll.saturating_sub(1),
+            KeyCode::PageDown => detail.scroll = detail.scroll.saturating_add(10),
+            KeyCode::PageUp => detail.scroll = detail.scroll.saturating_sub(10),
+            KeyCode::Char(':') => app.input = Input::Command(String::new()),
+            _ => {}
+        }
+        return;
+    }
     let rows = app.table().rows.len();
     let last = rows.saturating_sub(1);
     match key.code {
@@ -320,6 +430,7 @@ fn on_key(app: &mut App, key: KeyEvent) {
             };
         }
         KeyCode::Char('S') => app.sort_descending = !app.sort_descending,
+        KeyCode::Enter => open_selected(app),
         _ => {}
     }
 }

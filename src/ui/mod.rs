@@ -8,6 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
 use crate::app::{App, Input, KEYS};
+
+mod detail;
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
 
@@ -51,7 +53,10 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     ])
     .areas(area);
     render_header(app, theme, frame, header);
-    render_table(app, theme, frame, body);
+    match &app.detail {
+        Some(open) => detail::render(app, open, theme, frame, body),
+        None => render_table(app, theme, frame, body),
+    }
     render_footer(app, theme, frame, footer);
     if app.help {
         render_help(theme, frame, body);
@@ -320,6 +325,39 @@ mod tests {
             insta::assert_snapshot!(format!("{view}_80x24"), draw(&app, 80, 24));
             insta::assert_snapshot!(format!("{view}_160x48"), draw(&app, 160, 48));
         }
+    }
+
+    #[test]
+    fn pool_detail_tabs() {
+        let mut app = fleet_app();
+        keys(&mut app, "/finetune");
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        assert!(app.detail.is_some(), "Enter opens the selected pool");
+        for (number, tab) in [
+            ("1", "overview"),
+            ("2", "conditions"),
+            ("3", "hosts"),
+            ("4", "scaling"),
+            ("5", "events"),
+            ("6", "yaml"),
+        ] {
+            keys(&mut app, number);
+            insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));
+        }
+        keys(&mut app, "4");
+        insta::assert_snapshot!("detail_scaling_80x24", draw(&app, 80, 24));
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        );
+        assert!(app.detail.is_none(), "Esc goes back to the list");
     }
 
     #[test]

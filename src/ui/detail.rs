@@ -1,0 +1,753 @@
+//! One pool in detail, a tab at a time: Overview, Conditions, Hosts, Scaling, Events, YAML.
+
+use chrono::{DateTime, Utc};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use super::status_meaning;
+use crate::app::{App, Detail, Tab, rows};
+use crate::domain::duration;
+use crate::domain::model::ComputePool;
+use crate::domain::model::evaluation::{ComputePoolEvaluation, Decision, split_pool_key};
+use crate::domain::model::vocabulary::CONDITION_TYPES;
+use crate::domain::quantity::GpuVariant;
+use crate::domain::rules::{self, Severity};
+use crate::inventory::{Inventory, Kind, Object, SeriesKey};
+use crate::theme::{Meaning, Theme};
+
+/// Metrics older than this are shown as stale.
+const STALE_AFTER_SECONDS: i64 = 300;
+
+fn ago(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    duration::format_age((now - t).to_std().unwrap_or_default())
+}
+
+fn time(text: Option<&str>) -> Option<DateTime<Utc>> {
+    text.and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+fn short(variant: &str) -> String {
+    GpuVariant::parse(variant).short_name().to_owned()
+}
+
+/// A ten-cell bar for a percentage.
+pub fn bar(percent: f64) -> String {
+    let filled = ((percent.clamp(0.0, 100.0) / 10.0).round()) as usize;
+    format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled))
+}
+
+/// A sparkline of the last samples.
+pub fn sparkline(values: &[f64]) -> String {
+    const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    values
+        .iter()
+        .map(|v| LEVELS[((v.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize])
+        .collect()
+}
+
+fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {
+    Span::styled(text, theme.style(Meaning::Muted))
+}
+
+pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let crumb = format!(
+        " {} › {}/{} › {} ",
+        app.view.title(),
+        detail.namespace,
+        detail.name,
+        detail.tab.title()
+    );
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(Span::styled(crumb, theme.style(Meaning::Accent)));
+    let [tabs, body] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(block.inner(area));
+    frame.render_widget(block, area);
+    let mut spans = Vec::new();
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let text = format!(" {} {} ", i + 1, tab.title());
+        let style = if *tab == detail.tab {
+            theme
+                .style(Meaning::Accent)
+                .add_modifier(Modifier::REVERSED)
+        } else {
+            theme.style(Meaning::Muted)
+        };
+        spans.push(Span::styled(text, style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), tabs);
+    let Some(object) = app
+        .inventory
+        .get(Kind::Pool, &detail.namespace, &detail.name)
+    else {
+        frame.render_widget(
+            Paragraph::new(
+                "This pool is gone (deleted, or out of the watched namespaces). Esc goes back.",
+            )
+            .style(theme.style(Meaning::Warn)),
+            body,
+        );
+        return;
+    };
+    let lines = match (detail.tab, object.pool()) {
+        (_, None) => vec![Line::from(Span::styled(
+            format!(
+                "This object cannot be read: {}",
+                object.problem().unwrap_or_default()
+            ),
+            theme.style(Meaning::Error),
+        ))],
+        (Tab::Overview, Some(pool)) => overview(&app.inventory, object, pool, theme),
+        (Tab::Conditions, Some(pool)) => conditions(pool, theme, app.now),
+        (Tab::Hosts, Some(_)) => hosts(app, object, theme),
+        (Tab::Scaling, Some(pool)) => scaling(&app.inventory, object, pool, theme, app.now),
+        (Tab::Events, Some(_)) => events(&app.inventory, object, theme, app.now),
+        (Tab::Yaml, Some(_)) => serde_saphyr::to_string(&*object.value())
+            .unwrap_or_default()
+            .lines()
+            .map(|l| Line::from(l.to_owned()))
+            .collect(),
+    };
+    let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);
+    let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));
+    if wrap {
+        paragraph = paragraph.wrap(Wrap { trim: false });
+    }
+    frame.render_widget(paragraph, body);
+}
+
+fn overview<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    pool: &'a ComputePool,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    let status = pool
+        .status
+        .get()
+        .and_then(|s| s.status.as_deref())
+        .unwrap_or("-")
+        .to_owned();
+    let health: Vec<String> = pool
+        .status
+        .get()
+        .into_iter()
+        .flat_map(|s| s.clusters())
+        .filter_map(|c| c.health.as_deref().map(str::to_owned))
+        .collect();
+    lines.push(Line::from(vec![
+        label(theme, "Status "),
+        Span::styled(status.clone(), theme.style(status_meaning(&status))),
+        label(theme, "   Health "),
+        Span::raw(if health.is_empty() {
+            "-".to_owned()
+        } else {
+            health.join(", ")
+        }),
+        label(theme, "   Paused "),
+        Span::styled(
+            if pool.is_paused() { "yes" } else { "no" },
+            theme.style(if pool.is_paused() {
+                Meaning::Warn
+            } else {
+                Meaning::Text
+            }),
+        ),
+        label(theme, "   Deletion "),
+        Span::raw(pool.deletion_policy().to_owned()),
+    ]));
+    if let Some(description) = pool.description() {
+        lines.push(Line::from(vec![
+            label(theme, "Description "),
+            Span::raw(description.to_owned()),
+        ]));
+    }
+    let bundle = pool.spec().and_then(|s| s.profile_bundle_ref.get());
+    let mode = if pool.dedicated().is_some() {
+        "dedicated"
+    } else {
+        "shared"
+    };
+    lines.push(Line::from(vec![
+        label(theme, "Mode "),
+        Span::raw(mode),
+        label(theme, "   Profile bundle "),
+        Span::raw(
+            bundle
+                .and_then(|b| b.name.as_deref())
+                .unwrap_or("-")
+                .to_owned(),
+        ),
+        label(theme, "   Endpoint "),
+        Span::raw(match (pool.overlay_enabled(), pool.vip()) {
+            (true, _) => "network overlay".to_owned(),
+            (false, Some(vip)) => format!("VIP {vip}"),
+            (false, None) => "-".to_owned(),
+        }),
+    ]));
+    if let Some(cp) = pool.control_plane() {
+        lines.push(Line::from(vec![
+            label(theme, "Control plane "),
+            Span::raw(format!(
+                "{} node(s), {}, {} CPUs{}{}",
+                cp.node_count.get().map_or("?".into(), |n| n.to_string()),
+                cp.architecture.as_deref().unwrap_or("AMD64"),
+                cp.cpu
+                    .get()
+                    .and_then(|c| c.cpu_count.get())
+                    .map_or("?".into(), |n| n.to_string()),
+                cp.memory
+                    .get()
+                    .and_then(|m| m.memory.get())
+                    .map_or(String::new(), |m| format!(", {m}")),
+                if cp.worker_node_eligible.get() == Some(&true) {
+                    ", runs workloads"
+                } else {
+                    ""
+                }
+            )),
+        ]));
+    }
+    for (_, worker) in pool.worker_pools() {
+        let gpu = worker.gpu.get().map_or(String::new(), |g| {
+            format!(
+                "  {}× {}",
+                g.gpu_count.get().map_or("?".into(), |n| n.to_string()),
+                g.variant.as_deref().map(short).unwrap_or_default()
+            )
+        });
+        lines.push(Line::from(vec![
+            label(theme, "Worker pool "),
+            Span::raw(format!(
+                "{}{}{}",
+                worker.name().unwrap_or("(unnamed)"),
+                gpu,
+                worker
+                    .min_worker_nodes
+                    .get()
+                    .map_or(String::new(), |n| format!("  min {n} nodes"))
+            )),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(label(theme, "GPUs used / capacity")));
+    let table = rows::pools(inventory, Some(object.name()), false, Utc::now());
+    if let Some(row) = table
+        .rows
+        .iter()
+        .find(|r| r.id == format!("{}/{}", object.namespace(), object.name()))
+    {
+        let gpus = &row.cells[4];
+        for part in gpus.split(", ") {
+            let (used, cap) = part
+                .rsplit_once(' ')
+                .and_then(|(_, f)| f.split_once('/'))
+                .unwrap_or(("0", "0"));
+            let (used, cap): (f64, f64) = (used.parse().unwrap_or(0.0), cap.parse().unwrap_or(0.0));
+            let percent = if cap > 0.0 { used * 100.0 / cap } else { 0.0 };
+            lines.push(Line::from(format!("  {part:<28} {}", bar(percent))));
+        }
+    }
+    for gpu in pool
+        .status
+        .get()
+        .and_then(|s| s.hardware_capacity.get())
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.get())
+        .flat_map(|h| h.gpu.get().into_iter().flatten().filter_map(|g| g.get()))
+    {
+        if let Some(mig) = gpu.mig.get() {
+            let devices: Vec<String> = mig
+                .layouts
+                .get()
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l.get())
+                .flat_map(|l| {
+                    l.devices
+                        .get()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|d| d.get())
+                        .map(|d| {
+                            format!(
+                                "{}× {} per GPU",
+                                d.device_count_per_gpu.or_default(),
+                                d.profile.as_deref().unwrap_or("?")
+                            )
+                        })
+                })
+                .collect();
+            let state = mig.configuration_state.get().map_or(String::new(), |s| {
+                format!(
+                    "; nodes: {} ok, {} pending, {} rebooting, {} failed",
+                    s.success.or_default(),
+                    s.pending.or_default(),
+                    s.rebooting.or_default(),
+                    s.failed.or_default()
+                )
+            });
+            lines.push(Line::from(format!(
+                "  MIG {} ({}): {}{state}",
+                mig.config.as_deref().unwrap_or("?"),
+                mig.strategy.as_deref().unwrap_or("?"),
+                devices.join(", ")
+            )));
+        }
+    }
+    let findings = rules::validate(pool, &object.issues, &rules::Context::default());
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Error)
+        .count();
+    let warnings = findings
+        .iter()
+        .filter(|f| f.severity() == Severity::Warning)
+        .count();
+    lines.push(Line::from(""));
+    if errors + warnings == 0 {
+        lines.push(Line::from(Span::styled(
+            "The spec passes every rule of the configuration reference.",
+            theme.style(Meaning::Ok),
+        )));
+    } else {
+        lines.push(Line::from(Span::styled(
+            format!("The spec breaks rules: {errors} error(s), {warnings} warning(s)"),
+            theme.style(if errors > 0 {
+                Meaning::Error
+            } else {
+                Meaning::Warn
+            }),
+        )));
+        for finding in findings
+            .iter()
+            .filter(|f| f.severity() > Severity::Info)
+            .take(5)
+        {
+            lines.push(Line::from(format!(
+                "  {}[{}] {}",
+                finding.severity(),
+                finding.rule.id,
+                finding.message
+            )));
+        }
+    }
+    lines
+}
+
+fn conditions<'a>(pool: &'a ComputePool, theme: &Theme, now: DateTime<Utc>) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    let mut show = |scope: String, list: Vec<&crate::domain::model::status::Condition>| {
+        lines.push(Line::from(Span::styled(
+            scope,
+            theme.style(Meaning::Accent),
+        )));
+        if list.is_empty() {
+            lines.push(Line::from("  (none reported)"));
+        }
+        for c in list {
+            let (mark, meaning) = if c.is_true() {
+                ("✔", Meaning::Ok)
+            } else if c.is_false() {
+                ("✘", Meaning::Error)
+            } else {
+                ("?", Meaning::Warn)
+            };
+            let age = time(c.last_transition_time.as_deref())
+                .map_or(String::new(), |t| format!(" ({} ago)", ago(t, now)));
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {mark} {:<32}", c.kind()), theme.style(meaning)),
+                Span::raw(format!("{}{age}", c.reason.as_deref().unwrap_or(""))),
+            ]));
+            if let Some(message) = c.message.as_deref().filter(|m| !m.is_empty()) {
+                lines.push(Line::from(format!("      {message}")));
+            }
+            if !c.is_true()
+                && let Some((_, _, why)) = CONDITION_TYPES.iter().find(|(kind, reason, _)| {
+                    *kind == c.kind()
+                        || (!reason.is_empty() && c.reason.as_deref() == Some(*reason))
+                })
+            {
+                lines.push(Line::from(Span::styled(
+                    format!("      → {why}"),
+                    theme.style(Meaning::Info),
+                )));
+            }
+        }
+    };
+    let status = pool.status.get();
+    show(
+        "Compute Pool".into(),
+        status.map(|s| s.conditions().collect()).unwrap_or_default(),
+    );
+    for cluster in status.into_iter().flat_map(|s| s.clusters()) {
+        let conditions: Vec<_> = cluster
+            .conditions
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get())
+            .collect();
+        show(
+            format!("Palette cluster {}", cluster.name.as_deref().unwrap_or("?")),
+            conditions,
+        );
+    }
+    lines
+}
+
+fn hosts<'a>(app: &App, object: &Object, theme: &Theme) -> Vec<Line<'a>> {
+    let mut table = rows::hosts_table(&app.inventory, Some(object.name()), false, app.now);
+    table.rows.retain(|r| r.cells[0] == object.namespace());
+    if table.rows.is_empty() {
+        return vec![Line::from("No hosts are allocated to this pool yet.")];
+    }
+    let text = rows::render(
+        &table.headers[1..],
+        &table
+            .rows
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.cells.remove(0);
+                r
+            })
+            .collect::<Vec<_>>()
+            .iter()
+            .collect::<Vec<_>>(),
+    );
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let meaning = if i == 0 {
+                Meaning::Muted
+            } else if line.contains("Provisioning") {
+                Meaning::Warn
+            } else {
+                ["Unhealthy", "Failed", "Deleting"]
+                    .iter()
+                    .find(|w| line.contains(*w))
+                    .map_or(Meaning::Text, |w| status_meaning(w))
+            };
+            Line::from(Span::styled(line.to_owned(), theme.style(meaning)))
+        })
+        .collect()
+}
+
+fn scaling<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    pool: &'a ComputePool,
+    theme: &Theme,
+    now: DateTime<Utc>,
+) -> Vec<Line<'a>> {
+    let Some(evaluation) = inventory.evaluation_for(object) else {
+        let why = pool
+            .status
+            .get()
+            .and_then(|s| {
+                s.conditions()
+                    .find(|c| c.kind() == "ComputePoolEvaluationAvailable")
+            })
+            .and_then(|c| c.message.as_deref().map(str::to_owned));
+        let text = match (pool.scaling_policy_ref(), why) {
+            (None, _) => "This pool references no ScalingPolicy, so it is not autoscaled.".to_owned(),
+            (Some(_), Some(why)) => format!("No ComputePoolEvaluation yet: {why}"),
+            (Some(_), None) => "No ComputePoolEvaluation yet: the Scaling Policy controller writes one once metrics for the pool's hosts arrive.".to_owned(),
+        };
+        return vec![Line::from(Span::styled(text, theme.style(Meaning::Muted)))];
+    };
+    scaling_lines(inventory, object, evaluation, theme, now)
+}
+
+fn scaling_lines<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    evaluation: &ComputePoolEvaluation,
+    theme: &Theme,
+    now: DateTime<Utc>,
+) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    let Some(spec) = evaluation.spec.get() else {
+        return lines;
+    };
+    let status = evaluation.status.get();
+    for (key, entry) in spec.pool_evaluations.get().into_iter().flatten() {
+        let Some(entry) = entry.get() else { continue };
+        let (cluster, worker) = split_pool_key(key);
+        lines.push(Line::from(Span::styled(
+            format!("{worker}  (cluster {cluster})"),
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+        )));
+        let history = |resource: &str| -> String {
+            let series = SeriesKey {
+                namespace: object.namespace().to_owned(),
+                pool: object.name().to_owned(),
+                worker_pool: key.clone(),
+                resource: resource.to_owned(),
+            };
+            let values: Vec<f64> = inventory
+                .history(&series)
+                .map(|s| {
+                    s.iter()
+                        .rev()
+                        .take(30)
+                        .map(|x| x.utilization)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+                .into_iter()
+                .rev()
+                .collect();
+            sparkline(&values)
+        };
+        let per_host_gpus: i64 = entry
+            .node_wastes
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.get())
+            .next()
+            .map_or(0, |w| {
+                w.gpu_count
+                    .get()
+                    .map_or(0, |m| m.values().filter_map(|v| v.get()).sum())
+            });
+        let mut resource_line = |name: String,
+                                 resource: &str,
+                                 e: &crate::domain::model::evaluation::ResourceEvaluation,
+                                 unit: &str| {
+            let u = e.utilization.get().map_or(0.0, |u| u.value());
+            let decision = match e.decision() {
+                Decision::ScaleUp(n) if unit == "GPUs" && per_host_gpus > 0 => format!(
+                    "scale up: +{n} {unit} ({} host(s))",
+                    (n + per_host_gpus - 1) / per_host_gpus
+                ),
+                Decision::ScaleUp(n) => format!("scale up: +{n} {unit}"),
+                Decision::ScaleDown(n) => format!("scale down: -{n} {unit}"),
+                Decision::Hold => "hold".into(),
+                Decision::Unknown => "-".into(),
+            };
+            let meaning = if u > 85.0 { Meaning::Warn } else { Meaning::Ok };
+            lines.push(Line::from(vec![
+                Span::raw(format!("  {name:<20} ")),
+                Span::styled(bar(u), theme.style(meaning)),
+                Span::raw(format!(
+                    " {:>3}%  {} → {}  ",
+                    u.round(),
+                    e.count.or_default(),
+                    e.target.or_default()
+                )),
+                Span::styled(
+                    decision,
+                    theme.style(if matches!(e.decision(), Decision::Hold) {
+                        Meaning::Muted
+                    } else {
+                        Meaning::Info
+                    }),
+                ),
+                Span::styled(
+                    format!("  {}", history(resource)),
+                    theme.style(Meaning::Muted),
+                ),
+            ]));
+        };
+        if let Some(cpu) = entry.cpu.get() {
+            resource_line("CPU".into(), "cpu", cpu, "CPUs");
+        }
+        for (variant, gpu) in entry.gpu.get().into_iter().flatten() {
+            if let Some(gpu) = gpu.get() {
+                resource_line(short(variant), variant, gpu, "GPUs");
+            }
+        }
+        if let Some(state) = status
+            .and_then(|s| s.pool_scaling_states.get())
+            .and_then(|m| m.get(key))
+            .and_then(|s| s.get())
+        {
+            let word = state.state.as_deref().unwrap_or("-").to_owned();
+            let left = |start: Option<&str>, length: Option<&str>| -> Option<String> {
+                let end = time(start)?
+                    + chrono::Duration::from_std(duration::parse(length?).ok()?).ok()?;
+                Some(duration::format((end - now).to_std().unwrap_or_default()))
+            };
+            let countdown = match word.as_str() {
+                "Cooldown" => left(
+                    state.state_changed_at.as_deref(),
+                    spec.cooldown_duration.as_deref(),
+                )
+                .map(|l| format!("  {l} of cooldown left")),
+                "Scaling" => left(
+                    state.scaling_started_at.as_deref(),
+                    spec.abort_duration.as_deref(),
+                )
+                .map(|l| format!("  aborts in {l} if not done")),
+                _ => None,
+            }
+            .unwrap_or_default();
+            lines.push(Line::from(vec![
+                label(theme, "  State "),
+                Span::styled(word.clone(), theme.style(status_meaning(&word))),
+                Span::raw(countdown),
+            ]));
+            if let Some(details) = state.details.as_deref() {
+                lines.push(Line::from(format!("    {details}")));
+            }
+            for action in state
+                .actions
+                .get()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.get())
+            {
+                let host = action.host_uid.as_deref().unwrap_or("?");
+                let host_status = inventory
+                    .hosts()
+                    .find(|h| h.uid == host)
+                    .map(|h| h.status)
+                    .unwrap_or_else(|| "not in the pool yet".into());
+                lines.push(Line::from(format!(
+                    "    {} {host}: {host_status}",
+                    action.type_.as_deref().unwrap_or("?")
+                )));
+            }
+        }
+        let mut wastes: Vec<_> = entry
+            .node_wastes
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.get())
+            .collect();
+        wastes.sort_by(|a, b| {
+            b.waste_score
+                .or_default()
+                .value()
+                .total_cmp(&a.waste_score.or_default().value())
+        });
+        if !wastes.is_empty() {
+            lines.push(Line::from(label(
+                theme,
+                "  Node wastes (highest is removed first)",
+            )));
+            for (i, waste) in wastes.iter().enumerate() {
+                let mark = if i == 0 {
+                    "  ← next removal on scale-down"
+                } else {
+                    ""
+                };
+                lines.push(Line::from(format!(
+                    "    {:<14} {:>8}{mark}",
+                    waste.host.as_deref().unwrap_or("?"),
+                    waste.waste_score.or_default().value()
+                )));
+            }
+        }
+        if let Some(observed) = status
+            .and_then(|s| s.metrics_last_observed_at.get())
+            .and_then(|m| m.get(key))
+            .and_then(|m| m.get())
+        {
+            let mut spans = vec![label(theme, "  Metrics ")];
+            for (host, seen) in observed {
+                let Some(at) = time(seen.as_deref()) else {
+                    continue;
+                };
+                let stale = (now - at).num_seconds() > STALE_AFTER_SECONDS;
+                let text = format!(
+                    "{host} {} ago{}  ",
+                    ago(at, now),
+                    if stale { " STALE" } else { "" }
+                );
+                spans.push(Span::styled(
+                    text,
+                    theme.style(if stale {
+                        Meaning::Error
+                    } else {
+                        Meaning::Muted
+                    }),
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        lines.push(Line::from(""));
+    }
+    let cpu_bounds = spec.cpu_resource_bounds.get().map(|b| {
+        format!(
+            "CPU {}–{}",
+            b.min_cpu_count.or_default(),
+            b.max_cpu_count.or_default()
+        )
+    });
+    let gpu_bounds: Vec<String> = spec
+        .gpu_resource_bounds
+        .get()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.get())
+        .map(|b| {
+            format!(
+                "{} {}–{}",
+                b.variant.as_deref().map(short).unwrap_or_default(),
+                b.min_gpu_count.or_default(),
+                b.max_gpu_count.or_default()
+            )
+        })
+        .collect();
+    let mut bounds: Vec<String> = cpu_bounds.into_iter().chain(gpu_bounds).collect();
+    if let Some(c) = spec.cooldown_duration.as_deref() {
+        bounds.push(format!("cooldown {c}"));
+    }
+    if let Some(a) = spec.abort_duration.as_deref() {
+        bounds.push(format!("abort {a}"));
+    }
+    lines.push(Line::from(vec![
+        label(theme, "Bounds "),
+        Span::raw(bounds.join(", ")),
+    ]));
+    lines
+}
+
+fn events<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    theme: &Theme,
+    now: DateTime<Utc>,
+) -> Vec<Line<'a>> {
+    let mut list = inventory.events_for("ComputePool", object.namespace(), object.name());
+    list.reverse();
+    if list.is_empty() {
+        return vec![Line::from("No events about this pool.")];
+    }
+    list.iter()
+        .filter_map(|e| e.raw().cloned())
+        .map(|e| {
+            let text = |p: &str| {
+                e.pointer(p)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("")
+                    .to_owned()
+            };
+            let seen = crate::inventory::event_time(&e).map_or("-".into(), |t| ago(t, now));
+            let kind = text("/type");
+            let meaning = if kind == "Warning" {
+                Meaning::Warn
+            } else {
+                Meaning::Text
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("{seen:>6}  {kind:<8} {:<24} ", text("/reason")),
+                    theme.style(meaning),
+                ),
+                Span::raw(text("/message")),
+            ])
+        })
+        .collect()
+}
