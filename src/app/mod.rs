@@ -25,6 +25,7 @@ pub enum View {
     Evaluations,
     Hosts,
     Events,
+    Projects,
 }
 
 impl View {
@@ -34,6 +35,7 @@ impl View {
             View::Evaluations => "Evaluations",
             View::Hosts => "Hosts",
             View::Events => "Events",
+            View::Projects => "Projects",
         }
     }
 
@@ -44,10 +46,17 @@ impl View {
             View::Evaluations => &["evaluations", "cpe", "evaluation"],
             View::Hosts => &["hosts", "host"],
             View::Events => &["events", "ev", "event"],
+            View::Projects => &["projects", "project", "proj"],
         }
     }
 
-    pub const ALL: [View; 4] = [View::Pools, View::Evaluations, View::Hosts, View::Events];
+    pub const ALL: [View; 5] = [
+        View::Pools,
+        View::Evaluations,
+        View::Hosts,
+        View::Events,
+        View::Projects,
+    ];
 }
 
 /// The tabs of a pool's detail.
@@ -136,6 +145,8 @@ pub struct App {
     pub quit: bool,
     /// The pool opened with Enter; Esc goes back to the list.
     pub detail: Option<Detail>,
+    /// The events view shows only warnings.
+    pub warnings_only: bool,
 }
 
 impl App {
@@ -154,6 +165,7 @@ impl App {
             now,
             quit: false,
             detail: None,
+            warnings_only: false,
         }
     }
 
@@ -164,7 +176,14 @@ impl App {
             View::Evaluations => rows::evaluations(&self.inventory, None, false, self.now),
             View::Hosts => rows::hosts_table(&self.inventory, None, false, self.now),
             View::Events => rows::events(&self.inventory, None, false, self.now),
+            View::Projects => rows::projects(&self.inventory, None, false, self.now),
         };
+        if self.view == View::Events
+            && self.warnings_only
+            && let Some(column) = table.headers.iter().position(|h| *h == "TYPE")
+        {
+            table.rows.retain(|row| row.cells[column] == "Warning");
+        }
         let filter = self.filter.trim();
         if !filter.is_empty() {
             table.rows.retain(|row| self.keeps(row, filter));
@@ -220,9 +239,17 @@ impl App {
                 "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
             }
             Input::Command(_) => {
-                ":pools :cpe :hosts :events :q   Tab complete  Enter run  Esc cancel"
+                ":pools :cpe :hosts :events :projects :q   Tab complete  Enter run  Esc cancel"
             }
-            Input::None => "↑↓ move  / filter  s sort  S reverse  : command  ? help  q quit",
+            Input::None => match self.view {
+                View::Pools | View::Evaluations | View::Hosts => {
+                    "↑↓ move  Enter open  d describe  y yaml  / filter  s sort  : cmd  ? help  q quit"
+                }
+                View::Events => {
+                    "↑↓ move  w warnings only  / filter  s sort  : command  ? help  q quit"
+                }
+                View::Projects => "↑↓ move  / filter  s sort  : command  ? help  q quit",
+            },
         }
     }
 }
@@ -244,13 +271,26 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
 pub const KEYS: &[(&str, &str)] = &[
     ("↑ ↓  j k", "move the selection"),
     ("PgUp PgDn  g G", "page, first, last"),
+    ("Enter", "open the pool (from pools, evaluations or hosts)"),
+    (
+        "d  y",
+        "open the pool on its Overview (describe) or its YAML",
+    ),
+    (
+        "Tab ← →  1-6",
+        "in a pool: switch tabs; Esc goes back to the list",
+    ),
     (
         "/",
         "filter: a substring, !text to invert, -l key=value on labels",
     ),
     ("s  S", "sort by the next column, reverse the order"),
-    (":", "command line: :pools (:cp) :cpe :hosts :events :q"),
-    ("Esc", "clear the filter, close help"),
+    ("w", "events: warnings only, or all"),
+    (
+        ":",
+        "command line: :pools (:cp) :cpe :hosts :events :projects :q",
+    ),
+    ("Esc", "clear the filter, close help, leave a pool"),
     ("?", "this help"),
     ("q  Ctrl-C", "quit"),
 ];
@@ -305,13 +345,14 @@ fn run_command(app: &mut App, command: &str) {
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
 /// its scaling tab.
-fn open_selected(app: &mut App) {
-    let tab = match app.view {
+fn open_selected(app: &mut App, on: Option<Tab>) {
+    let natural = match app.view {
         View::Pools => Tab::Overview,
         View::Evaluations => Tab::Scaling,
         View::Hosts => Tab::Hosts,
-        View::Events => return,
+        View::Events | View::Projects => return,
     };
+    let tab = on.unwrap_or(natural);
     let table = app.table();
     let Some(row) = table.rows.get(app.selected) else {
         return;
@@ -430,7 +471,13 @@ fn on_key(app: &mut App, key: KeyEvent) {
             };
         }
         KeyCode::Char('S') => app.sort_descending = !app.sort_descending,
-        KeyCode::Enter => open_selected(app),
+        KeyCode::Enter => open_selected(app, None),
+        KeyCode::Char('d') => open_selected(app, Some(Tab::Overview)),
+        KeyCode::Char('y') => open_selected(app, Some(Tab::Yaml)),
+        KeyCode::Char('w') if app.view == View::Events => {
+            app.warnings_only = !app.warnings_only;
+            app.selected = 0;
+        }
         _ => {}
     }
 }

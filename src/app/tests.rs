@@ -144,3 +144,25 @@ fn navigation_stays_in_bounds_and_help_toggles() {
     );
     assert!(app.quit);
 }
+
+#[test]
+fn describe_yaml_warnings_and_projects() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('y')));
+    assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Yaml));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('d')));
+    assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Overview));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "events");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.table().rows.len(), 2);
+    update(&mut app, key(KeyCode::Char('w')));
+    assert_eq!(app.table().rows.len(), 1, "warnings only");
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "proj");
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::Projects);
+}
