@@ -92,10 +92,30 @@ pub fn main() -> ExitCode {
         Some(Command::Record(args)) => record::run(&args),
         None => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            let (theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
+            let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
             if let Some(warning) = warning {
                 eprintln!("pooldeck: {warning}");
             }
+            // Without --theme, the user's settings file may name one.
+            if cli.theme.is_none()
+                && !no_color
+                && let Some(text) =
+                    crate::theme::config_path().and_then(|p| std::fs::read_to_string(p).ok())
+            {
+                let read = |path: &str| std::fs::read_to_string(path).map_err(|e| e.to_string());
+                let (chosen, warning) = crate::theme::from_config(&text, &read);
+                if let Some(chosen) = chosen {
+                    theme = chosen;
+                }
+                if let Some(warning) = warning {
+                    eprintln!("pooldeck: {warning}");
+                }
+            }
+            let depth = crate::theme::Depth::detect(
+                std::env::var("COLORTERM").ok().as_deref(),
+                std::env::var("TERM").ok().as_deref(),
+            );
+            let theme = theme.for_depth(depth);
             let namespaces = if cli.all_namespaces {
                 Some(crate::sources::watch::Namespaces::All)
             } else if cli.namespace.is_empty() {
