@@ -147,6 +147,22 @@ pub struct App {
     pub detail: Option<Detail>,
     /// The events view shows only warnings.
     pub warnings_only: bool,
+    /// The rows the screen shows: derived in `update`, read by `render`.
+    pub shown: Shown,
+}
+
+/// Rows derived from the state, kept between messages so a frame costs only what is visible.
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    /// What the base rows were computed from: inventory generation, second, view.
+    base_key: Option<(u64, i64, View)>,
+    base: Table,
+    /// What the filtered rows were computed from: the base key, filter, sort, warnings.
+    view_key: Option<((u64, i64, View), String, usize, bool, bool)>,
+    /// The current view's rows, filtered and sorted.
+    pub table: Table,
+    /// The widest cell of each column.
+    pub widths: Vec<u16>,
 }
 
 impl App {
@@ -166,18 +182,70 @@ impl App {
             quit: false,
             detail: None,
             warnings_only: false,
+            shown: Shown::default(),
         }
     }
 
-    /// The rows of the current view, filtered and sorted, as the screen lists them.
-    pub fn table(&self) -> Table {
-        let mut table = match self.view {
+    /// Brings the derived rows up to date; cheap when nothing they depend on changed. The
+    /// base rows follow the inventory and the clock (countdowns, ages) once a second; the
+    /// filtered rows follow the filter and the sort.
+    pub fn refresh(&mut self) {
+        let base_key = (self.inventory.generation(), self.now.timestamp(), self.view);
+        if self.shown.base_key != Some(base_key) {
+            self.shown.base = self.base_table();
+            self.shown.base_key = Some(base_key);
+        }
+        let view_key = (
+            base_key,
+            self.filter.clone(),
+            self.sort_column,
+            self.sort_descending,
+            self.warnings_only,
+        );
+        if self.shown.view_key.as_ref() != Some(&view_key) {
+            let mut table = self.shown.base.clone();
+            self.narrow(&mut table);
+            let mut widths: Vec<u16> = table
+                .headers
+                .iter()
+                .map(|h| h.chars().count() as u16)
+                .collect();
+            for row in &table.rows {
+                for (i, cell) in row.cells.iter().enumerate() {
+                    if let Some(w) = widths.get_mut(i) {
+                        *w = (*w).max(cell.chars().count() as u16);
+                    }
+                }
+            }
+            self.shown.table = table;
+            self.shown.widths = widths;
+            self.shown.view_key = Some(view_key);
+        }
+        self.selected = self
+            .selected
+            .min(self.shown.table.rows.len().saturating_sub(1));
+    }
+
+    fn base_table(&self) -> Table {
+        match self.view {
             View::Pools => rows::pools(&self.inventory, None, false, self.now),
             View::Evaluations => rows::evaluations(&self.inventory, None, false, self.now),
             View::Hosts => rows::hosts_table(&self.inventory, None, false, self.now),
             View::Events => rows::events(&self.inventory, None, false, self.now),
             View::Projects => rows::projects(&self.inventory, None, false, self.now),
-        };
+        }
+    }
+
+    /// The rows of the current view, filtered and sorted, computed afresh (the screen reads
+    /// the same rows from [`App::shown`], kept up to date by `update`).
+    pub fn table(&self) -> Table {
+        let mut table = self.base_table();
+        self.narrow(&mut table);
+        table
+    }
+
+    /// Applies the warnings toggle, the filter and the sort.
+    fn narrow(&self, table: &mut Table) {
         if self.view == View::Events
             && self.warnings_only
             && let Some(column) = table.headers.iter().position(|h| *h == "TYPE")
@@ -199,7 +267,6 @@ impl App {
                 }
             });
         }
-        table
     }
 
     fn keeps(&self, row: &Row, filter: &str) -> bool {
@@ -299,13 +366,13 @@ pub const KEYS: &[(&str, &str)] = &[
 pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Tick(now) => app.now = now,
-        Msg::Source(event) => {
-            app.inventory.apply(event, app.now);
-            let len = app.table().rows.len();
-            app.selected = app.selected.min(len.saturating_sub(1));
+        Msg::Source(event) => app.inventory.apply(event, app.now),
+        Msg::Key(key) => {
+            app.refresh();
+            on_key(app, key);
         }
-        Msg::Key(key) => on_key(app, key),
     }
+    app.refresh();
 }
 
 fn complete(prefix: &str) -> Option<&'static str> {
@@ -353,8 +420,7 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         View::Events | View::Projects => return,
     };
     let tab = on.unwrap_or(natural);
-    let table = app.table();
-    let Some(row) = table.rows.get(app.selected) else {
+    let Some(row) = app.shown.table.rows.get(app.selected) else {
         return;
     };
     let mut parts = row.id.splitn(3, '/');
@@ -444,7 +510,7 @@ fn on_key(app: &mut App, key: KeyEvent) {
         }
         return;
     }
-    let rows = app.table().rows.len();
+    let rows = app.shown.table.rows.len();
     let last = rows.saturating_sub(1);
     match key.code {
         KeyCode::Char('q') => app.quit = true,
@@ -463,7 +529,7 @@ fn on_key(app: &mut App, key: KeyEvent) {
         KeyCode::Char('g') | KeyCode::Home => app.selected = 0,
         KeyCode::Char('G') | KeyCode::End => app.selected = last,
         KeyCode::Char('s') => {
-            let columns = app.table().headers.len();
+            let columns = app.shown.table.headers.len();
             app.sort_column = if columns == 0 {
                 0
             } else {

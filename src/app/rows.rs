@@ -14,6 +14,7 @@ use crate::domain::quantity::GpuVariant;
 use crate::inventory::{Inventory, Kind, Object};
 
 /// A table: headers, and rows with an identity (for `--watch` to tell what changed).
+#[derive(Clone, Debug, Default)]
 pub struct Table {
     pub headers: Vec<&'static str>,
     pub rows: Vec<Row>,

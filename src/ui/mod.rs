@@ -101,7 +101,7 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
 }
 
 fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let table = app.table();
+    let table = &app.shown.table;
     let title = if app.filter.is_empty() {
         format!(" {} ({}) ", app.view.title(), table.rows.len())
     } else {
@@ -181,7 +181,11 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         Cell::from(format!("{h}{mark}"))
     }))
     .style(header_style);
-    let rows = table.rows.iter().map(|row| {
+    // Only the rows that fit are built: the window follows the selection.
+    let visible = usize::from(area.height.saturating_sub(2)).max(1);
+    let selected = app.selected.min(table.rows.len() - 1);
+    let first = selected.saturating_sub(visible - 1);
+    let rows = table.rows.iter().skip(first).take(visible).map(|row| {
         Row::new(shown.iter().map(|&i| (i, &row.cells[i])).map(|(i, cell)| {
             let meaning = match table.headers.get(i) {
                 Some(&("STATUS" | "HEALTH" | "SCALING" | "STATE" | "TYPE")) => status_meaning(cell),

@@ -1,0 +1,130 @@
+//! Benchmark: the console at fleet scale. Prints the frame render time of the pools view with
+//! 5,000 pools at 200×50, the time from a filter keystroke to its frame, and the bytes written
+//! to the terminal over ten idle seconds (only cells that change are written).
+//! Run with `cargo bench --bench console`. Figures only.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::{CrosstermBackend, TestBackend};
+
+use pooldeck::app::{App, Connection, Msg, update};
+use pooldeck::demo::scenario::{large_pool, resolve_times_at};
+use pooldeck::inventory::{Kind, SourceEvent};
+use pooldeck::theme::Theme;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[path = "common/mod.rs"]
+mod common;
+
+const POOLS: usize = 5_000;
+
+/// A terminal that only counts what is written to it.
+#[derive(Clone, Default)]
+struct Counter(Arc<Mutex<usize>>);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut n) = self.0.lock() {
+            *n += buf.len();
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn main() {
+    println!("pooldeck console benchmark");
+    println!("machine: {}", common::machine());
+    println!("input: {POOLS} pools with evaluations (10 hosts each); pools view");
+    let now = Utc
+        .with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
+        .single()
+        .unwrap_or_else(Utc::now);
+    let mut app = App::new(
+        Connection {
+            context: "bench".into(),
+            server: "https://127.0.0.1:6443".into(),
+            scope: "all namespaces".into(),
+        },
+        now,
+    );
+    let (mut pools, mut evaluations) = (Vec::new(), Vec::new());
+    for i in 0..POOLS {
+        let (pool, evaluation) = large_pool(i);
+        pools.push(resolve_times_at(&pool, now));
+        evaluations.push(resolve_times_at(&evaluation, now));
+    }
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+    );
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+    );
+    let Some(theme) = Theme::builtin("default-dark") else {
+        return;
+    };
+
+    let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 50)) else {
+        return;
+    };
+    let frames = 30;
+    let start = Instant::now();
+    for _ in 0..frames {
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+    }
+    let per_frame = start.elapsed() / frames;
+    println!(
+        "  render the pools view, 200x50              {:>8.2} ms per frame",
+        per_frame.as_secs_f64() * 1e3
+    );
+
+    update(&mut app, key(KeyCode::Char('/')));
+    let mut worst = Duration::ZERO;
+    for c in "pool-004".chars() {
+        let start = Instant::now();
+        update(&mut app, key(KeyCode::Char(c)));
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+        worst = worst.max(start.elapsed());
+    }
+    println!(
+        "  filter keystroke to frame (worst of 8)     {:>8.2} ms",
+        worst.as_secs_f64() * 1e3
+    );
+    update(&mut app, key(KeyCode::Esc));
+
+    let counter = Counter::default();
+    let Ok(mut terminal) = Terminal::new(CrosstermBackend::new(counter.clone())) else {
+        return;
+    };
+    let _ = terminal.resize(ratatui::layout::Rect::new(0, 0, 200, 50));
+    let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+    let first = counter.0.lock().map(|n| *n).unwrap_or(0);
+    for second in 1..=10 {
+        update(&mut app, Msg::Tick(now + chrono::Duration::seconds(second)));
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+    }
+    let total = counter.0.lock().map(|n| *n).unwrap_or(0);
+    println!(
+        "  first frame                                {:>8} bytes",
+        first
+    );
+    println!(
+        "  ten idle seconds (clock and countdowns)    {:>8} bytes",
+        total - first
+    );
+}
