@@ -151,14 +151,19 @@ pub struct App {
     pub shown: Shown,
 }
 
+/// What base rows depend on: the inventory generation, the second, the view.
+type BaseKey = (u64, i64, View);
+/// What the shown rows depend on besides: filter, sort column and direction, warnings only.
+type ViewKey = (BaseKey, String, usize, bool, bool);
+
 /// Rows derived from the state, kept between messages so a frame costs only what is visible.
 #[derive(Clone, Debug, Default)]
 pub struct Shown {
     /// What the base rows were computed from: inventory generation, second, view.
-    base_key: Option<(u64, i64, View)>,
+    base_key: Option<BaseKey>,
     base: Table,
     /// What the filtered rows were computed from: the base key, filter, sort, warnings.
-    view_key: Option<((u64, i64, View), String, usize, bool, bool)>,
+    view_key: Option<ViewKey>,
     /// The current view's rows, filtered and sorted.
     pub table: Table,
     /// The widest cell of each column.
