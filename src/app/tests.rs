@@ -28,6 +28,8 @@ pub fn fleet_app() -> App {
         (Kind::Pool, "ComputePool"),
         (Kind::Evaluation, "ComputePoolEvaluation"),
         (Kind::Event, "Event"),
+        (Kind::Project, "Project"),
+        (Kind::Tenant, "Tenant"),
     ] {
         let objects: Vec<Value> = scenario
             .objects

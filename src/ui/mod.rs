@@ -68,34 +68,53 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
     let first = Line::from(vec![
         Span::styled("pooldeck", accent),
-        Span::styled("  context ", muted),
+        Span::styled(" │ ", muted),
         Span::raw(app.connection.context.clone()),
-        Span::styled("  server ", muted),
+        Span::styled(" │ ", muted),
         Span::raw(app.connection.server.clone()),
-        Span::styled("  scope ", muted),
+        Span::styled(" │ ", muted),
         Span::raw(app.connection.scope.clone()),
     ]);
-    let mut sources = vec![Span::styled("sources ", muted)];
+    // One compact entry per resource: ✓ when live (with the time since its last event),
+    // otherwise the state in words, so it reads without colour too.
+    let mut sources = Vec::new();
     let mut seen = Vec::new();
     for ((kind, _), health) in app.inventory.health() {
         if seen.contains(kind) {
             continue;
         }
         seen.push(*kind);
-        let since = health
-            .last_event
-            .map(|t| {
-                crate::domain::duration::format_age((app.now - t).to_std().unwrap_or_default())
-            })
-            .map_or(String::new(), |age| format!(" {age}"));
-        let word = health.state.word();
-        sources.push(Span::raw(format!("{kind} ")));
-        sources.push(Span::styled(word, theme.style(status_meaning(word))));
-        if let SourceState::Reconnecting { retry_at, .. } = &health.state {
-            let left = (*retry_at - app.now).num_seconds().max(0);
-            sources.push(Span::styled(format!(" (retry in {left}s)"), muted));
+        let name = match kind {
+            crate::inventory::Kind::Pool => "pools",
+            crate::inventory::Kind::Evaluation => "cpe",
+            crate::inventory::Kind::Event => "events",
+            other => other.api().plural,
+        };
+        sources.push(Span::raw(format!("{name} ")));
+        match &health.state {
+            SourceState::Live => {
+                sources.push(Span::styled("✓", theme.style(Meaning::Ok)));
+                let since = health
+                    .last_event
+                    .map(|t| {
+                        crate::domain::duration::format_age(
+                            (app.now - t).to_std().unwrap_or_default(),
+                        )
+                    })
+                    .unwrap_or_default();
+                sources.push(Span::styled(format!(" {since}  "), muted));
+            }
+            SourceState::Reconnecting { retry_at, .. } => {
+                let left = (*retry_at - app.now).num_seconds().max(0);
+                sources.push(Span::styled("reconnecting", theme.style(Meaning::Warn)));
+                sources.push(Span::styled(format!(" (retry {left}s)  "), muted));
+            }
+            state => {
+                let word = state.word();
+                sources.push(Span::styled(word, theme.style(status_meaning(word))));
+                sources.push(Span::raw("  "));
+            }
         }
-        sources.push(Span::styled(format!("{since}  "), muted));
     }
     frame.render_widget(Paragraph::new(vec![first, Line::from(sources)]), area);
 }
@@ -319,7 +338,7 @@ mod tests {
 
     #[test]
     fn other_views() {
-        for view in ["cpe", "hosts", "events"] {
+        for view in ["cpe", "hosts", "events", "projects"] {
             let mut app = fleet_app();
             keys(&mut app, &format!(":{view}"));
             update(
@@ -354,9 +373,8 @@ mod tests {
         ] {
             keys(&mut app, number);
             insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));
+            insta::assert_snapshot!(format!("detail_{tab}_80x24"), draw(&app, 80, 24));
         }
-        keys(&mut app, "4");
-        insta::assert_snapshot!("detail_scaling_80x24", draw(&app, 80, 24));
         update(
             &mut app,
             Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
