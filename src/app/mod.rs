@@ -168,6 +168,8 @@ pub struct Shown {
     pub table: Table,
     /// The widest cell of each column.
     pub widths: Vec<u16>,
+    /// Per pool: which version of it was checked against the rules, and whether it breaks one.
+    lint: std::collections::HashMap<String, (usize, bool)>,
 }
 
 impl App {
@@ -231,9 +233,13 @@ impl App {
             .min(self.shown.table.rows.len().saturating_sub(1));
     }
 
-    fn base_table(&self) -> Table {
+    fn base_table(&mut self) -> Table {
         match self.view {
-            View::Pools => rows::pools(&self.inventory, None, false, self.now),
+            View::Pools => {
+                let mut table = rows::pools(&self.inventory, None, false, self.now);
+                self.mark_pools(&mut table);
+                table
+            }
             View::Evaluations => rows::evaluations(&self.inventory, None, false, self.now),
             View::Hosts => rows::hosts_table(&self.inventory, None, false, self.now),
             View::Events => rows::events(&self.inventory, None, false, self.now),
@@ -243,10 +249,65 @@ impl App {
 
     /// The rows of the current view, filtered and sorted, computed afresh (the screen reads
     /// the same rows from [`App::shown`], kept up to date by `update`).
-    pub fn table(&self) -> Table {
+    pub fn table(&mut self) -> Table {
         let mut table = self.base_table();
         self.narrow(&mut table);
         table
+    }
+
+    /// The console's extras on the pools list: a `!` after the name of a pool whose spec breaks
+    /// a rule of the reference (worked out once per version of the pool), and the recent GPU
+    /// utilization as a sparkline.
+    fn mark_pools(&mut self, table: &mut Table) {
+        let name = table.headers.iter().position(|h| *h == "NAME");
+        let utilization = table.headers.iter().position(|h| *h == "GPU UTIL");
+        for row in &mut table.rows {
+            let rows::Source::Object(object) = &row.object else {
+                continue;
+            };
+            let Some(pool) = object.pool() else { continue };
+            let identity = std::sync::Arc::as_ptr(object) as usize;
+            let broken = match self.shown.lint.get(&row.id) {
+                Some((seen, broken)) if *seen == identity => *broken,
+                _ => {
+                    let findings = crate::domain::rules::validate(
+                        pool,
+                        &object.issues,
+                        &crate::domain::rules::Context::default(),
+                    );
+                    let broken = findings
+                        .iter()
+                        .any(|f| f.severity() == crate::domain::rules::Severity::Error);
+                    self.shown.lint.insert(row.id.clone(), (identity, broken));
+                    broken
+                }
+            };
+            if let (true, Some(column)) = (broken, name) {
+                row.cells[column].push_str(" !");
+            }
+            if let Some(column) = utilization {
+                let samples: Vec<f64> = self
+                    .inventory
+                    .series_of(object.namespace(), object.name())
+                    .find(|(key, _)| key.resource != "cpu")
+                    .map(|(_, samples)| {
+                        samples
+                            .iter()
+                            .rev()
+                            .take(8)
+                            .map(|s| s.utilization)
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                if samples.len() > 1 {
+                    let line = crate::ui::sparkline(&samples);
+                    row.cells[column] = format!("{} {line}", row.cells[column]);
+                }
+            }
+        }
     }
 
     /// Applies the warnings toggle, the filter and the sort.

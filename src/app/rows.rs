@@ -125,6 +125,24 @@ fn gpus(pool: &ComputePool) -> String {
     dash(cells.join(", "))
 }
 
+/// CPU cores the pool's clusters have, from its hardware capacity.
+fn cpus(pool: &ComputePool) -> String {
+    let total: i64 = pool
+        .status
+        .get()
+        .and_then(|s| s.hardware_capacity.get())
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h.get())
+        .filter_map(|h| h.total_cpu.get().copied())
+        .sum();
+    if total == 0 {
+        "-".into()
+    } else {
+        total.to_string()
+    }
+}
+
 /// Healthy hosts over all hosts.
 fn hosts(pool: &ComputePool) -> String {
     let Some(status) = pool.status.get() else {
@@ -237,6 +255,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
         "HEALTH",
         "GPUS (USED/CAPACITY)",
         "GPU UTIL",
+        "CPU",
         "HOSTS",
         "SCALING",
         "PAUSED",
@@ -288,6 +307,7 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool, now: DateTim
             dash(health.join(",")),
             gpus(pool),
             gpu_utilization(inventory, object),
+            cpus(pool),
             hosts(pool),
             scaling(inventory, object, now),
             if pool.is_paused() {

@@ -56,7 +56,7 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn names(app: &App) -> Vec<String> {
-    let table = app.table();
+    let table = &app.shown.table;
     let column = table
         .headers
         .iter()
@@ -159,12 +159,79 @@ fn describe_yaml_warnings_and_projects() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "events");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.table().rows.len(), 2);
+    assert_eq!(app.shown.table.rows.len(), 2);
     update(&mut app, key(KeyCode::Char('w')));
-    assert_eq!(app.table().rows.len(), 1, "warnings only");
+    assert_eq!(app.shown.table.rows.len(), 1, "warnings only");
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "proj");
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(app.view, View::Projects);
+}
+
+#[test]
+fn pools_show_rule_breaks_and_utilization_history() {
+    let mut app = fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "detector")
+        .expect("pool")
+        .value())
+    .clone();
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
+        ["controlPlanePool"]["nodeCount"] = serde_json::json!(2);
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool,
+        }),
+    );
+    let mut evaluation = (*app
+        .inventory
+        .get(Kind::Evaluation, "vision-lab", "detector")
+        .expect("evaluation")
+        .value())
+    .clone();
+    for (i, u) in [40, 55, 70].iter().enumerate() {
+        let entry = &mut evaluation["spec"]["poolEvaluations"]["detector/worker-pool-0"];
+        entry["evaluatedAt"] = serde_json::json!(format!("2026-11-30T12:0{}:00Z", i + 1));
+        entry["gpu"]["NVIDIA L40S | 48 GB"]["utilization"] = serde_json::json!(u);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Evaluation,
+                object: evaluation.clone(),
+            }),
+        );
+    }
+    let table = &app.shown.table;
+    let name = table
+        .headers
+        .iter()
+        .position(|h| *h == "NAME")
+        .expect("NAME");
+    let util = table
+        .headers
+        .iter()
+        .position(|h| *h == "GPU UTIL")
+        .expect("GPU UTIL");
+    let row = table
+        .rows
+        .iter()
+        .find(|r| r.id == "vision-lab/detector")
+        .expect("row");
+    assert_eq!(row.cells[name], "detector !", "a rule error marks the pool");
+    assert!(row.cells[util].starts_with("70% "), "{}", row.cells[util]);
+    assert!(
+        row.cells[util].chars().count() >= 7,
+        "a sparkline follows: {}",
+        row.cells[util]
+    );
+    let clean = table
+        .rows
+        .iter()
+        .find(|r| r.id == "ml-research/llm-train")
+        .expect("row");
+    assert_eq!(clean.cells[name], "llm-train");
 }

@@ -10,8 +10,10 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Table
 use crate::app::{App, Input, KEYS};
 
 mod detail;
+
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
+pub use detail::{bar, sparkline};
 
 /// The smallest screen the console lays out; below it, it says so.
 pub const MIN_WIDTH: u16 = 80;
