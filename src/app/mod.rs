@@ -18,6 +18,15 @@ pub enum Msg {
     Tick(DateTime<Utc>),
 }
 
+/// What `update` asks the runtime to do: the I/O it may not do itself.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Watch these namespaces instead (`:ns NAME`, `:ns all`).
+    Watch(crate::sources::watch::Namespaces),
+    /// Connect with another kubeconfig context (`:ctx NAME`).
+    SwitchContext(String),
+}
+
 /// Which list the console shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -149,6 +158,8 @@ pub struct App {
     pub warnings_only: bool,
     /// The rows the screen shows: derived in `update`, read by `render`.
     pub shown: Shown,
+    /// What the runtime should do after this update; it takes them.
+    pub effects: Vec<Effect>,
 }
 
 /// What base rows depend on: the inventory generation, the second, the view.
@@ -190,6 +201,7 @@ impl App {
             detail: None,
             warnings_only: false,
             shown: Shown::default(),
+            effects: Vec::new(),
         }
     }
 
@@ -372,7 +384,7 @@ impl App {
                 "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
             }
             Input::Command(_) => {
-                ":pools :cpe :hosts :events :projects :q   Tab complete  Enter run  Esc cancel"
+                ":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q   Tab  Enter  Esc"
             }
             Input::None => match self.view {
                 View::Pools | View::Evaluations | View::Hosts => {
@@ -454,6 +466,44 @@ fn run_command(app: &mut App, command: &str) {
     let command = command.trim();
     if matches!(command, "q" | "quit" | "q!") {
         app.quit = true;
+        return;
+    }
+    if let Some(namespace) = command
+        .strip_prefix("ns")
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+        .map(str::trim)
+    {
+        let namespaces = match namespace {
+            "" => {
+                app.message = Some(format!(
+                    "watching {}; :ns NAME watches one namespace, :ns all every one",
+                    app.connection.scope
+                ));
+                return;
+            }
+            "all" | "-A" | "*" => crate::sources::watch::Namespaces::All,
+            name => crate::sources::watch::Namespaces::Only(vec![name.to_owned()]),
+        };
+        app.effects.push(Effect::Watch(namespaces));
+        app.detail = None;
+        app.selected = 0;
+        return;
+    }
+    if let Some(context) = command
+        .strip_prefix("ctx")
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+        .map(str::trim)
+    {
+        if context.is_empty() {
+            app.message = Some(format!(
+                "context {}; :ctx NAME switches",
+                app.connection.context
+            ));
+        } else {
+            app.effects.push(Effect::SwitchContext(context.to_owned()));
+            app.detail = None;
+            app.selected = 0;
+        }
         return;
     }
     match View::ALL

@@ -235,3 +235,43 @@ fn pools_show_rule_breaks_and_utilization_history() {
         .expect("row");
     assert_eq!(clean.cells[name], "llm-train");
 }
+
+#[test]
+fn namespace_and_context_commands_ask_the_runtime() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns vision-lab");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        app.effects,
+        [Effect::Watch(crate::sources::watch::Namespaces::Only(
+            vec!["vision-lab".into()]
+        ))]
+    );
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns all");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        app.effects,
+        [Effect::Watch(crate::sources::watch::Namespaces::All)]
+    );
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx pooldeck-demo-viewer");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        app.effects,
+        [Effect::SwitchContext("pooldeck-demo-viewer".into())]
+    );
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.effects.is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("all namespaces"))
+    );
+}

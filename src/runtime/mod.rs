@@ -19,7 +19,7 @@ use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use crate::app::{App, Connection, Msg, update};
+use crate::app::{App, Connection, Effect, Msg, update};
 use crate::demo::scenario::Scenario;
 use crate::demo::{DemoCluster, Options};
 use crate::inventory::Kind;
@@ -140,10 +140,7 @@ async fn console(options: ConsoleOptions) -> ExitCode {
             Namespaces::Only(vec![connection.default_namespace.clone()])
         }
     });
-    let scope = match &namespaces {
-        Namespaces::All => "all namespaces".to_owned(),
-        Namespaces::Only(list) => list.join(", "),
-    };
+    let scope = scope_words(&namespaces);
     let mut app = App::new(
         Connection {
             context: connection.context.clone(),
@@ -152,14 +149,7 @@ async fn console(options: ConsoleOptions) -> ExitCode {
         },
         Utc::now(),
     );
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-    let tasks = spawn(
-        &connection.client,
-        &[Kind::Pool, Kind::Evaluation, Kind::Event],
-        &namespaces,
-        &sender,
-    );
-    drop(sender);
+    let mut sources = Sources::start(connection.client.clone(), target.clone(), namespaces);
 
     let mut screen = match Screen::enter() {
         Ok(s) => s,
@@ -168,11 +158,9 @@ async fn console(options: ConsoleOptions) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let result = event_loop(&mut app, &options.theme, &mut screen, &mut receiver).await;
+    let result = event_loop(&mut app, &options.theme, &mut screen, &mut sources).await;
     drop(screen);
-    for task in tasks {
-        task.abort();
-    }
+    sources.stop();
     if let Some(cluster) = demo {
         cluster.stop().await;
     }
@@ -210,11 +198,97 @@ fn target_server(target: &Target) -> Option<String> {
     cluster.server
 }
 
+/// The watch sources of the console, restartable for another namespace scope or context.
+struct Sources {
+    client: kube::Client,
+    target: Target,
+    namespaces: Namespaces,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    receiver: tokio::sync::mpsc::UnboundedReceiver<crate::inventory::SourceEvent>,
+}
+
+const WATCHED: [Kind; 5] = [
+    Kind::Pool,
+    Kind::Evaluation,
+    Kind::Event,
+    Kind::Project,
+    Kind::Tenant,
+];
+
+impl Sources {
+    fn start(client: kube::Client, target: Target, namespaces: Namespaces) -> Sources {
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let tasks = spawn(&client, &WATCHED, &namespaces, &sender);
+        Sources {
+            client,
+            target,
+            namespaces,
+            tasks,
+            receiver,
+        }
+    }
+
+    fn stop(&mut self) {
+        for task in self.tasks.drain(..) {
+            task.abort();
+        }
+    }
+
+    /// Starts over with a fresh channel, so nothing from the old watchers arrives after.
+    fn restart(&mut self) {
+        self.stop();
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        self.tasks = spawn(&self.client, &WATCHED, &self.namespaces, &sender);
+        self.receiver = receiver;
+    }
+}
+
+fn scope_words(namespaces: &Namespaces) -> String {
+    match namespaces {
+        Namespaces::All => "all namespaces".to_owned(),
+        Namespaces::Only(list) => list.join(", "),
+    }
+}
+
+/// Carries out what `update` asked for: other namespaces, another context.
+async fn perform(app: &mut App, sources: &mut Sources) {
+    for effect in std::mem::take(&mut app.effects) {
+        match effect {
+            Effect::Watch(namespaces) => {
+                sources.namespaces = namespaces;
+                sources.restart();
+                app.connection.scope = scope_words(&sources.namespaces);
+                app.inventory = crate::inventory::Inventory::new();
+                app.message = Some(format!("watching {}", app.connection.scope));
+            }
+            Effect::SwitchContext(context) => {
+                let target = Target {
+                    kubeconfig: sources.target.kubeconfig.clone(),
+                    context: Some(context.clone()),
+                };
+                match connect(&target).await {
+                    Ok(connection) => {
+                        sources.client = connection.client;
+                        sources.target = target.clone();
+                        sources.restart();
+                        app.connection.context = connection.context;
+                        app.connection.server = target_server(&target).unwrap_or_default();
+                        app.inventory = crate::inventory::Inventory::new();
+                        app.message = Some(format!("switched to context {context}"));
+                    }
+                    Err(e) => app.message = Some(e),
+                }
+            }
+        }
+    }
+    app.refresh();
+}
+
 async fn event_loop(
     app: &mut App,
     theme: &Theme,
     screen: &mut Screen,
-    receiver: &mut tokio::sync::mpsc::UnboundedReceiver<crate::inventory::SourceEvent>,
+    sources: &mut Sources,
 ) -> Result<(), String> {
     let mut keys = EventStream::new();
     let mut clock = tokio::time::interval(Duration::from_secs(1));
@@ -235,6 +309,9 @@ async fn event_loop(
             event = keys.next() => match event {
                 Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
                     update(app, Msg::Key(key));
+                    if !app.effects.is_empty() {
+                        perform(app, sources).await;
+                    }
                     dirty = true;
                 }
                 Some(Ok(Event::Resize(_, _))) => dirty = true,
@@ -242,10 +319,10 @@ async fn event_loop(
                 // The terminal is gone (a closed SSH session): nothing left to draw on.
                 Some(Err(_)) | None => return Ok(()),
             },
-            Some(event) = receiver.recv() => {
+            Some(event) = sources.receiver.recv() => {
                 update(app, Msg::Source(event));
                 // Everything already queued is applied before the one redraw.
-                while let Ok(event) = receiver.try_recv() {
+                while let Ok(event) = sources.receiver.try_recv() {
                     update(app, Msg::Source(event));
                 }
                 dirty = true;

@@ -137,15 +137,42 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .borders(Borders::TOP)
         .title(Span::styled(title, theme.style(Meaning::Accent)));
     if table.rows.is_empty() {
-        let waiting = app.inventory.health().any(|(_, h)| !h.state.settled());
-        let text = if waiting {
-            "Waiting for the first list from the cluster…"
-        } else {
-            "Nothing to show here."
+        let kind = match app.view {
+            crate::app::View::Pools | crate::app::View::Hosts => crate::inventory::Kind::Pool,
+            crate::app::View::Evaluations => crate::inventory::Kind::Evaluation,
+            crate::app::View::Events => crate::inventory::Kind::Event,
+            crate::app::View::Projects => crate::inventory::Kind::Project,
+        };
+        // Say why the list is empty: refused, not installed, reconnecting, loading, or empty.
+        let states: Vec<&SourceState> = app.inventory.health_of(kind).map(|h| &h.state).collect();
+        let (text, meaning) = match states.iter().find(|s| !matches!(s, SourceState::Live)) {
+            Some(SourceState::Forbidden { message }) => (
+                format!(
+                    "{message}. Ask for get, list and watch, or try :ns with a namespace you may read."
+                ),
+                Meaning::Error,
+            ),
+            Some(SourceState::NotInstalled) => (
+                format!("{} is not installed on this cluster.", kind.resource_name()),
+                Meaning::Warn,
+            ),
+            Some(SourceState::Reconnecting { error, .. }) => {
+                (format!("Reconnecting: {error}"), Meaning::Warn)
+            }
+            Some(SourceState::Syncing) => (
+                "Waiting for the first list from the cluster…".to_owned(),
+                Meaning::Muted,
+            ),
+            _ if states.is_empty() => (
+                "Waiting for the first list from the cluster…".to_owned(),
+                Meaning::Muted,
+            ),
+            _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
         };
         frame.render_widget(
             Paragraph::new(text)
-                .style(theme.style(Meaning::Muted))
+                .style(theme.style(meaning))
+                .wrap(Wrap { trim: true })
                 .block(block),
             area,
         );
@@ -382,6 +409,28 @@ mod tests {
             Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
         );
         assert!(app.detail.is_none(), "Esc goes back to the list");
+    }
+
+    #[test]
+    fn an_empty_list_says_why() {
+        let mut app = crate::app::App::new(
+            crate::app::Connection {
+                context: "pooldeck-demo-viewer".into(),
+                server: "https://127.0.0.1:6443".into(),
+                scope: "all namespaces".into(),
+            },
+            crate::app::tests::fixed_now(),
+        );
+        let forbidden = SourceState::Forbidden { message: "cannot list or watch computepools.spectrocloud.com at cluster scope: computepools.spectrocloud.com is forbidden: User \"viewer\" cannot list resource \"computepools\"".into() };
+        update(
+            &mut app,
+            Msg::Source(crate::inventory::SourceEvent::State {
+                kind: crate::inventory::Kind::Pool,
+                scope: None,
+                state: forbidden,
+            }),
+        );
+        insta::assert_snapshot!("forbidden_80x24", draw(&app, 80, 24));
     }
 
     #[test]
