@@ -126,6 +126,8 @@ pub enum Input {
     None,
     Filter(String),
     Command(String),
+    /// Searching a pool's YAML.
+    Search(String),
 }
 
 /// Where the console is connected, for the header.
@@ -156,6 +158,8 @@ pub struct App {
     pub detail: Option<Detail>,
     /// The events view shows only warnings.
     pub warnings_only: bool,
+    /// Text searched for in a pool's YAML.
+    pub search: String,
     /// The rows the screen shows: derived in `update`, read by `render`.
     pub shown: Shown,
     /// What the runtime should do after this update; it takes them.
@@ -200,6 +204,7 @@ impl App {
             quit: false,
             detail: None,
             warnings_only: false,
+            search: String::new(),
             shown: Shown::default(),
             effects: Vec::new(),
         }
@@ -273,6 +278,7 @@ impl App {
     fn mark_pools(&mut self, table: &mut Table) {
         let name = table.headers.iter().position(|h| *h == "NAME");
         let utilization = table.headers.iter().position(|h| *h == "GPU UTIL");
+        let gpus = table.headers.iter().position(|h| h.starts_with("GPUS"));
         for row in &mut table.rows {
             let rows::Source::Object(object) = &row.object else {
                 continue;
@@ -296,6 +302,35 @@ impl App {
             };
             if let (true, Some(column)) = (broken, name) {
                 row.cells[column].push_str(" !");
+            }
+            // GPUs used/capacity with a five-cell bar of the whole pool's use.
+            if let Some(column) = gpus {
+                let (used, capacity) = row.cells[column]
+                    .split(", ")
+                    .filter_map(|part| part.rsplit_once(' ')?.1.split_once('/'))
+                    .filter_map(|(u, c)| Some((u.parse::<f64>().ok()?, c.parse::<f64>().ok()?)))
+                    .fold((0.0, 0.0), |(u, c), (x, y)| (u + x, c + y));
+                if capacity > 0.0 {
+                    let filled = ((used / capacity) * 5.0).round() as usize;
+                    let bar = format!(
+                        "{}{}",
+                        "█".repeat(filled.min(5)),
+                        "░".repeat(5 - filled.min(5))
+                    );
+                    // The console names a GPU by its model's first word (A100, H100, L40S);
+                    // the pool's tabs show the full variant.
+                    let compact: Vec<String> = row.cells[column]
+                        .split(", ")
+                        .map(|part| match part.rsplit_once(' ') {
+                            Some((model, counts)) => {
+                                let first = model.split(['-', ' ']).next().unwrap_or(model);
+                                format!("{first} {counts}")
+                            }
+                            None => part.to_owned(),
+                        })
+                        .collect();
+                    row.cells[column] = format!("{} {bar}", compact.join(", "));
+                }
             }
             if let Some(column) = utilization {
                 let samples: Vec<f64> = self
@@ -377,12 +412,13 @@ impl App {
     /// The key hints the footer shows for the current state.
     pub fn hints(&self) -> &'static str {
         if self.detail.is_some() && self.input == Input::None {
-            return "←→ Tab tabs  1-6 jump  ↑↓ scroll  Esc back  ? help  q quit";
+            return "←→ Tab tabs  1-6 jump  ↑↓ scroll  / search (YAML)  Esc back  ? help  q quit";
         }
         match self.input {
             Input::Filter(_) => {
                 "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
             }
+            Input::Search(_) => "type to search the YAML  Enter keep  Esc clear",
             Input::Command(_) => {
                 ":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q   Tab  Enter  Esc"
             }
@@ -397,6 +433,18 @@ impl App {
             },
         }
     }
+}
+
+/// The first line of an object's YAML that holds `search` (case-insensitive), to scroll to.
+pub fn yaml_match(object: &crate::inventory::Object, search: &str) -> Option<u16> {
+    let needle = search.trim().to_lowercase();
+    if needle.is_empty() {
+        return None;
+    }
+    let text = serde_saphyr::to_string(&*object.value()).ok()?;
+    text.lines()
+        .position(|l| l.to_lowercase().contains(&needle))
+        .and_then(|i| u16::try_from(i).ok())
 }
 
 /// Orders cells as people expect: numbers by value, text by letters.
@@ -577,6 +625,39 @@ fn on_key(app: &mut App, key: KeyEvent) {
             app.selected = 0;
             return;
         }
+        Input::Search(text) => {
+            match key.code {
+                KeyCode::Esc => {
+                    app.search.clear();
+                    app.input = Input::None;
+                }
+                KeyCode::Enter => app.input = Input::None,
+                KeyCode::Backspace => {
+                    text.pop();
+                    app.search = text.clone();
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    app.search = text.clone();
+                }
+                _ => {}
+            }
+            // Scroll to the first line holding the search.
+            if let Some(detail) = &app.detail {
+                let found = app
+                    .inventory
+                    .get(
+                        crate::inventory::Kind::Pool,
+                        &detail.namespace,
+                        &detail.name,
+                    )
+                    .and_then(|object| yaml_match(object, &app.search));
+                if let (Some(line), Some(detail)) = (found, app.detail.as_mut()) {
+                    detail.scroll = line;
+                }
+            }
+            return;
+        }
         Input::Command(text) => {
             match key.code {
                 KeyCode::Esc => app.input = Input::None,
@@ -622,6 +703,9 @@ fn on_key(app: &mut App, key: KeyEvent) {
             KeyCode::PageDown => detail.scroll = detail.scroll.saturating_add(10),
             KeyCode::PageUp => detail.scroll = detail.scroll.saturating_sub(10),
             KeyCode::Char(':') => app.input = Input::Command(String::new()),
+            KeyCode::Char('/') if detail.tab == Tab::Yaml => {
+                app.input = Input::Search(app.search.clone())
+            }
             _ => {}
         }
         return;

@@ -275,3 +275,22 @@ fn namespace_and_context_commands_ask_the_runtime() {
             .is_some_and(|m| m.contains("all namespaces"))
     );
 }
+
+#[test]
+fn the_yaml_tab_searches_and_scrolls_to_the_match() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('y')));
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "workerpools");
+    let scroll = app.detail.as_ref().map(|d| d.scroll).unwrap_or(0);
+    assert!(scroll > 5, "scrolled to the match: {scroll}");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.search, "workerpools");
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.detail.is_none());
+    assert_eq!(
+        app.shown.table.rows.len(),
+        12,
+        "the search does not filter the list"
+    );
+}

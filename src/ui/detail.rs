@@ -106,11 +106,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         (Tab::Hosts, Some(_)) => hosts(app, object, theme),
         (Tab::Scaling, Some(pool)) => scaling(&app.inventory, object, pool, theme, app.now),
         (Tab::Events, Some(_)) => events(&app.inventory, object, theme, app.now),
-        (Tab::Yaml, Some(_)) => serde_saphyr::to_string(&*object.value())
-            .unwrap_or_default()
-            .lines()
-            .map(|l| Line::from(l.to_owned()))
-            .collect(),
+        (Tab::Yaml, Some(_)) => yaml_lines(object, app.search.trim(), theme),
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);
     let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));
@@ -118,6 +114,37 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         paragraph = paragraph.wrap(Wrap { trim: false });
     }
     frame.render_widget(paragraph, body);
+}
+
+/// The object as YAML, keys muted and values plain; lines holding the filter text (the `/`
+/// search, which also jumps there) stand out.
+fn yaml_lines<'a>(object: &Object, search: &str, theme: &Theme) -> Vec<Line<'a>> {
+    let text = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
+    let needle = search.to_lowercase();
+    text.lines()
+        .map(|line| {
+            let hit = !needle.is_empty() && line.to_lowercase().contains(&needle);
+            let (key, rest) = match line.find(": ") {
+                Some(i)
+                    if !line.trim_start().starts_with('-')
+                        || line.trim_start()[1..].contains(": ") =>
+                {
+                    line.split_at(i + 1)
+                }
+                _ => ("", line),
+            };
+            let mut spans = Vec::new();
+            if !key.is_empty() {
+                spans.push(Span::styled(key.to_owned(), theme.style(Meaning::Accent)));
+            }
+            spans.push(Span::raw(rest.to_owned()));
+            let mut line = Line::from(spans);
+            if hit {
+                line = line.style(theme.style(Meaning::Warn).add_modifier(Modifier::REVERSED));
+            }
+            line
+        })
+        .collect()
 }
 
 fn overview<'a>(

@@ -288,6 +288,11 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             Span::raw(text.clone()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
+        Input::Search(text) => Line::from(vec![
+            Span::styled("search /", theme.style(Meaning::Accent)),
+            Span::raw(text.clone()),
+            Span::styled("▏", theme.style(Meaning::Accent)),
+        ]),
         Input::Command(text) => Line::from(vec![
             Span::styled(":", theme.style(Meaning::Accent)),
             Span::raw(text.clone()),
