@@ -178,18 +178,8 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    let mut widths: Vec<u16> = table
-        .headers
-        .iter()
-        .map(|h| h.chars().count() as u16)
-        .collect();
-    for row in &table.rows {
-        for (i, cell) in row.cells.iter().enumerate() {
-            if let Some(w) = widths.get_mut(i) {
-                *w = (*w).max(cell.chars().count() as u16);
-            }
-        }
-    }
+    // Column widths are derived with the rows, in update.
+    let widths = &app.shown.widths;
     // On a narrow screen, columns that answer later questions give way, whole, rather than
     // every column being cut to nothing.
     let mut shown: Vec<usize> = (0..table.headers.len()).collect();
