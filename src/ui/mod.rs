@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Table
 use crate::app::{App, Input, KEYS};
 
 mod detail;
+mod scaling;
 
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};

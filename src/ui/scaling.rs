@@ -1,0 +1,291 @@
+//! A pool's Scaling tab: per worker pool, utilization with history, the decision in words,
+//! the state machine with time left, actions, node wastes, metrics freshness and bounds.
+
+use chrono::{DateTime, Utc};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use super::detail::{ago, bar, label, short, sparkline, time};
+use super::status_meaning;
+use crate::domain::duration;
+use crate::domain::model::ComputePool;
+use crate::domain::model::evaluation::{ComputePoolEvaluation, Decision, split_pool_key};
+use crate::inventory::{Inventory, Object, SeriesKey};
+use crate::theme::{Meaning, Theme};
+
+/// Metrics older than this are shown as stale.
+const STALE_AFTER_SECONDS: i64 = 300;
+
+pub(super) fn tab<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    pool: &'a ComputePool,
+    theme: &Theme,
+    now: DateTime<Utc>,
+) -> Vec<Line<'a>> {
+    let Some(evaluation) = inventory.evaluation_for(object) else {
+        let why = pool
+            .status
+            .get()
+            .and_then(|s| {
+                s.conditions()
+                    .find(|c| c.kind() == "ComputePoolEvaluationAvailable")
+            })
+            .and_then(|c| c.message.as_deref().map(str::to_owned));
+        let text = match (pool.scaling_policy_ref(), why) {
+            (None, _) => "This pool references no ScalingPolicy, so it is not autoscaled.".to_owned(),
+            (Some(_), Some(why)) => format!("No ComputePoolEvaluation yet: {why}"),
+            (Some(_), None) => "No ComputePoolEvaluation yet: the Scaling Policy controller writes one once metrics for the pool's hosts arrive.".to_owned(),
+        };
+        return vec![Line::from(Span::styled(text, theme.style(Meaning::Muted)))];
+    };
+    scaling_lines(inventory, object, evaluation, theme, now)
+}
+
+fn scaling_lines<'a>(
+    inventory: &Inventory,
+    object: &Object,
+    evaluation: &ComputePoolEvaluation,
+    theme: &Theme,
+    now: DateTime<Utc>,
+) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
+    let Some(spec) = evaluation.spec.get() else {
+        return lines;
+    };
+    let status = evaluation.status.get();
+    for (key, entry) in spec.pool_evaluations.get().into_iter().flatten() {
+        let Some(entry) = entry.get() else { continue };
+        let (cluster, worker) = split_pool_key(key);
+        lines.push(Line::from(Span::styled(
+            format!("{worker}  (cluster {cluster})"),
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+        )));
+        let history = |resource: &str| -> String {
+            let series = SeriesKey {
+                namespace: object.namespace().to_owned(),
+                pool: object.name().to_owned(),
+                worker_pool: key.clone(),
+                resource: resource.to_owned(),
+            };
+            let values: Vec<f64> = inventory
+                .history(&series)
+                .map(|s| {
+                    s.iter()
+                        .rev()
+                        .take(30)
+                        .map(|x| x.utilization)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+                .into_iter()
+                .rev()
+                .collect();
+            sparkline(&values)
+        };
+        let per_host_gpus: i64 = entry
+            .node_wastes
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.get())
+            .next()
+            .map_or(0, |w| {
+                w.gpu_count
+                    .get()
+                    .map_or(0, |m| m.values().filter_map(|v| v.get()).sum())
+            });
+        let mut resource_line = |name: String,
+                                 resource: &str,
+                                 e: &crate::domain::model::evaluation::ResourceEvaluation,
+                                 unit: &str| {
+            let u = e.utilization.get().map_or(0.0, |u| u.value());
+            let decision = match e.decision() {
+                Decision::ScaleUp(n) if unit == "GPUs" && per_host_gpus > 0 => format!(
+                    "scale up: +{n} {unit} ({} host(s))",
+                    (n + per_host_gpus - 1) / per_host_gpus
+                ),
+                Decision::ScaleUp(n) => format!("scale up: +{n} {unit}"),
+                Decision::ScaleDown(n) => format!("scale down: -{n} {unit}"),
+                Decision::Hold => "hold".into(),
+                Decision::Unknown => "-".into(),
+            };
+            let meaning = if u > 85.0 { Meaning::Warn } else { Meaning::Ok };
+            lines.push(Line::from(vec![
+                Span::raw(format!("  {name:<20} ")),
+                Span::styled(bar(u), theme.style(meaning)),
+                Span::raw(format!(
+                    " {:>3}%  {} → {}  ",
+                    u.round(),
+                    e.count.or_default(),
+                    e.target.or_default()
+                )),
+                Span::styled(
+                    decision,
+                    theme.style(if matches!(e.decision(), Decision::Hold) {
+                        Meaning::Muted
+                    } else {
+                        Meaning::Info
+                    }),
+                ),
+                Span::styled(
+                    format!("  {}", history(resource)),
+                    theme.style(Meaning::Muted),
+                ),
+            ]));
+        };
+        if let Some(cpu) = entry.cpu.get() {
+            resource_line("CPU".into(), "cpu", cpu, "CPUs");
+        }
+        for (variant, gpu) in entry.gpu.get().into_iter().flatten() {
+            if let Some(gpu) = gpu.get() {
+                resource_line(short(variant), variant, gpu, "GPUs");
+            }
+        }
+        if let Some(state) = status
+            .and_then(|s| s.pool_scaling_states.get())
+            .and_then(|m| m.get(key))
+            .and_then(|s| s.get())
+        {
+            let word = state.state.as_deref().unwrap_or("-").to_owned();
+            let left = |start: Option<&str>, length: Option<&str>| -> Option<String> {
+                let end = time(start)?
+                    + chrono::Duration::from_std(duration::parse(length?).ok()?).ok()?;
+                Some(duration::format((end - now).to_std().unwrap_or_default()))
+            };
+            let countdown = match word.as_str() {
+                "Cooldown" => left(
+                    state.state_changed_at.as_deref(),
+                    spec.cooldown_duration.as_deref(),
+                )
+                .map(|l| format!("  {l} of cooldown left")),
+                "Scaling" => left(
+                    state.scaling_started_at.as_deref(),
+                    spec.abort_duration.as_deref(),
+                )
+                .map(|l| format!("  aborts in {l} if not done")),
+                _ => None,
+            }
+            .unwrap_or_default();
+            lines.push(Line::from(vec![
+                label(theme, "  State "),
+                Span::styled(word.clone(), theme.style(status_meaning(&word))),
+                Span::raw(countdown),
+            ]));
+            if let Some(details) = state.details.as_deref() {
+                lines.push(Line::from(format!("    {details}")));
+            }
+            for action in state
+                .actions
+                .get()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.get())
+            {
+                let host = action.host_uid.as_deref().unwrap_or("?");
+                let host_status = inventory
+                    .hosts()
+                    .find(|h| h.uid == host)
+                    .map(|h| h.status)
+                    .unwrap_or_else(|| "not in the pool yet".into());
+                lines.push(Line::from(format!(
+                    "    {} {host}: {host_status}",
+                    action.type_.as_deref().unwrap_or("?")
+                )));
+            }
+        }
+        let mut wastes: Vec<_> = entry
+            .node_wastes
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w.get())
+            .collect();
+        wastes.sort_by(|a, b| {
+            b.waste_score
+                .or_default()
+                .value()
+                .total_cmp(&a.waste_score.or_default().value())
+        });
+        if !wastes.is_empty() {
+            lines.push(Line::from(label(
+                theme,
+                "  Node wastes (highest is removed first)",
+            )));
+            for (i, waste) in wastes.iter().enumerate() {
+                let mark = if i == 0 {
+                    "  ← next removal on scale-down"
+                } else {
+                    ""
+                };
+                lines.push(Line::from(format!(
+                    "    {:<14} {:>8}{mark}",
+                    waste.host.as_deref().unwrap_or("?"),
+                    waste.waste_score.or_default().value()
+                )));
+            }
+        }
+        if let Some(observed) = status
+            .and_then(|s| s.metrics_last_observed_at.get())
+            .and_then(|m| m.get(key))
+            .and_then(|m| m.get())
+        {
+            let mut spans = vec![label(theme, "  Metrics ")];
+            for (host, seen) in observed {
+                let Some(at) = time(seen.as_deref()) else {
+                    continue;
+                };
+                let stale = (now - at).num_seconds() > STALE_AFTER_SECONDS;
+                let text = format!(
+                    "{host} {} ago{}  ",
+                    ago(at, now),
+                    if stale { " STALE" } else { "" }
+                );
+                spans.push(Span::styled(
+                    text,
+                    theme.style(if stale {
+                        Meaning::Error
+                    } else {
+                        Meaning::Muted
+                    }),
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        lines.push(Line::from(""));
+    }
+    let cpu_bounds = spec.cpu_resource_bounds.get().map(|b| {
+        format!(
+            "CPU {}–{}",
+            b.min_cpu_count.or_default(),
+            b.max_cpu_count.or_default()
+        )
+    });
+    let gpu_bounds: Vec<String> = spec
+        .gpu_resource_bounds
+        .get()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.get())
+        .map(|b| {
+            format!(
+                "{} {}–{}",
+                b.variant.as_deref().map(short).unwrap_or_default(),
+                b.min_gpu_count.or_default(),
+                b.max_gpu_count.or_default()
+            )
+        })
+        .collect();
+    let mut bounds: Vec<String> = cpu_bounds.into_iter().chain(gpu_bounds).collect();
+    if let Some(c) = spec.cooldown_duration.as_deref() {
+        bounds.push(format!("cooldown {c}"));
+    }
+    if let Some(a) = spec.abort_duration.as_deref() {
+        bounds.push(format!("abort {a}"));
+    }
+    lines.push(Line::from(vec![
+        label(theme, "Bounds "),
+        Span::raw(bounds.join(", ")),
+    ]));
+    lines
+}
