@@ -6,7 +6,15 @@
 //!   (`domain::rules::validate`). Pure; imports nothing of ours.
 //! - [`manifest`]: YAML text into located documents and objects, for findings that point at a
 //!   line and column. Uses `domain` for paths.
-//! - [`cli`]: the command line (`pooldeck validate`, ...), a thin layer over the modules above.
+//! - [`inventory`]: the cluster picture, changed only by source events; cheap snapshots.
+//! - [`app`]: the console's state machine (App, Msg, Effect, update) and the list rows.
+//! - [`theme`]: colours by meaning, the settings file, colour depth.
+//! - [`ui`]: `render(&App, &Theme, &mut Frame)`; pure.
+//! - [`sources`]: kube-rs watchers into source events; the connection; the recorder.
+//! - [`demo`]: the embedded, loopback-only, Kubernetes-compatible demo cluster.
+//! - [`runtime`]: the only place with the terminal and the event loop; carries out effects.
+//! - [`cli`]: the command line (`validate`, `get`, `demo serve`, `record`, the console), a
+//!   thin layer over the modules above.
 #![forbid(unsafe_code)]
 
 pub mod app;
