@@ -294,3 +294,48 @@ fn the_yaml_tab_searches_and_scrolls_to_the_match() {
         "the search does not filter the list"
     );
 }
+
+#[test]
+fn a_host_provisioning_too_long_is_called_stuck() {
+    let mut app = fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "ocr-batch")
+        .expect("pool")
+        .value())
+    .clone();
+    let hosts = pool
+        .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
+        .and_then(Value::as_object_mut)
+        .expect("worker hosts");
+    for host in hosts.values_mut() {
+        if host["status"] == "Provisioning" {
+            host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
+        }
+    }
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool,
+        }),
+    );
+    let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
+    app.detail = Some(Detail {
+        namespace: "vision-lab".into(),
+        name: "ocr-batch".into(),
+        tab: Tab::Hosts,
+        scroll: 0,
+    });
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
+    terminal
+        .draw(|frame| crate::ui::render(&app, &theme, frame))
+        .expect("draw");
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("← stuck in Provisioning"), "{screen}");
+    assert!(
+        screen.matches("stuck in Provisioning").count() == 1,
+        "only the worker host that is 40 minutes in: {screen}"
+    );
+}

@@ -427,31 +427,50 @@ fn conditions<'a>(pool: &'a ComputePool, theme: &Theme, now: DateTime<Utc>) -> V
     lines
 }
 
+/// A host Provisioning for longer than this is called out as stuck.
+const STUCK_AFTER_MINUTES: i64 = 15;
+
 fn hosts<'a>(app: &App, object: &Object, theme: &Theme) -> Vec<Line<'a>> {
     let mut table = rows::hosts_table(&app.inventory, Some(object.name()), false, app.now);
     table.rows.retain(|r| r.cells[0] == object.namespace());
     if table.rows.is_empty() {
         return vec![Line::from("No hosts are allocated to this pool yet.")];
     }
-    let text = rows::render(
-        &table.headers[1..],
-        &table
-            .rows
-            .iter()
-            .map(|r| {
-                let mut r = r.clone();
-                r.cells.remove(0);
-                r
-            })
-            .collect::<Vec<_>>()
-            .iter()
-            .collect::<Vec<_>>(),
-    );
+    // Which rows are stuck: Provisioning since longer than the threshold.
+    let stuck: Vec<bool> = table
+        .rows
+        .iter()
+        .map(|row| {
+            let rows::Source::Value(host) = &row.object else {
+                return false;
+            };
+            let provisioning = host.get("status").and_then(|v| v.as_str()) == Some("Provisioning");
+            let since = time(host.get("statusUpdatedAt").and_then(|v| v.as_str()));
+            provisioning
+                && since.is_some_and(|t| (app.now - t).num_minutes() >= STUCK_AFTER_MINUTES)
+        })
+        .collect();
+    let shown: Vec<rows::Row> = table
+        .rows
+        .iter()
+        .zip(&stuck)
+        .map(|(r, stuck)| {
+            let mut r = r.clone();
+            r.cells.remove(0);
+            if *stuck && let Some(last) = r.cells.last_mut() {
+                last.push_str("  ← stuck in Provisioning");
+            }
+            r
+        })
+        .collect();
+    let text = rows::render(&table.headers[1..], &shown.iter().collect::<Vec<_>>());
     text.lines()
         .enumerate()
         .map(|(i, line)| {
             let meaning = if i == 0 {
                 Meaning::Muted
+            } else if stuck.get(i - 1) == Some(&true) {
+                Meaning::Error
             } else if line.contains("Provisioning") {
                 Meaning::Warn
             } else {
