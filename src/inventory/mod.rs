@@ -303,7 +303,7 @@ impl Inventory {
                 for (_, object) in fresh {
                     self.insert(object);
                 }
-                self.touch(kind, scope, now, Some(SourceState::Live));
+                self.record_health(kind, scope, Some(SourceState::Live), now, true);
             }
             SourceEvent::Applied { kind, object } => {
                 self.insert(Arc::new(Object::new(kind, object)));
@@ -314,25 +314,21 @@ impl Inventory {
                 self.touch_all(kind, now);
             }
             SourceEvent::State { kind, scope, state } => {
-                let entry = self.health.get(&(kind, scope.clone())).cloned();
-                let last_event = entry.as_ref().and_then(|h| h.last_event);
-                let since = match &entry {
-                    Some(h) if h.state == state => h.since,
-                    _ => now,
-                };
-                self.health.insert(
-                    (kind, scope),
-                    Health {
-                        state,
-                        since,
-                        last_event,
-                    },
-                );
+                self.record_health(kind, scope, Some(state), now, false)
             }
         }
     }
 
-    fn touch(&mut self, kind: Kind, scope: Scope, now: DateTime<Utc>, state: Option<SourceState>) {
+    /// Records a source's state at `now` (keeping the current one when `state` is `None`);
+    /// `event` says an object event or a list arrived, which is the time the header shows.
+    fn record_health(
+        &mut self,
+        kind: Kind,
+        scope: Scope,
+        state: Option<SourceState>,
+        now: DateTime<Utc>,
+        event: bool,
+    ) {
         let previous = self.health.get(&(kind, scope.clone())).cloned();
         let state = state
             .or_else(|| previous.as_ref().map(|h| h.state.clone()))
@@ -341,12 +337,17 @@ impl Inventory {
             Some(h) if h.state == state => h.since,
             _ => now,
         };
+        let last_event = if event {
+            Some(now)
+        } else {
+            previous.and_then(|h| h.last_event)
+        };
         self.health.insert(
             (kind, scope),
             Health {
                 state,
                 since,
-                last_event: Some(now),
+                last_event,
             },
         );
     }
@@ -359,7 +360,7 @@ impl Inventory {
             .map(|(_, s)| s.clone())
             .collect();
         for scope in scopes {
-            self.touch(kind, scope, now, None);
+            self.record_health(kind, scope, None, now, true);
         }
     }
 
