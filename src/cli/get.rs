@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 
 use crate::app::rows::{self, Row, Table};
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
-use crate::sources::connection::{Target, connect};
 use crate::sources::watch::{Namespaces, spawn};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -182,16 +181,9 @@ pub fn run(args: &GetArgs) -> ExitCode {
 }
 
 async fn get(args: &GetArgs) -> ExitCode {
-    let target = Target {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-    };
-    let connection = match connect(&target).await {
+    let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 1).await {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("pooldeck: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let namespaces = if args.all_namespaces {
         Namespaces::All

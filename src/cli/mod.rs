@@ -71,6 +71,25 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
         })
 }
 
+/// Connects to the hub a one-shot command names, or reports why not and
+/// yields the exit code the command uses for "could not reach the hub".
+pub(crate) async fn connect_or_exit(
+    kubeconfig: &Option<std::path::PathBuf>,
+    context: &Option<String>,
+    failure: u8,
+) -> Result<crate::sources::connection::Connection, ExitCode> {
+    let target = crate::sources::connection::Target {
+        kubeconfig: kubeconfig.clone(),
+        context: context.clone(),
+    };
+    crate::sources::connection::connect(&target)
+        .await
+        .map_err(|e| {
+            eprintln!("pooldeck: {e}");
+            ExitCode::from(failure)
+        })
+}
+
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

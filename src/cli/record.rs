@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::sources::connection::{Target, connect};
 use crate::sources::recorder::{Scope, record};
 
 #[derive(Debug, Args)]
@@ -46,16 +45,9 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         Err(code) => return code,
     };
     runtime.block_on(async {
-        let target = Target {
-            kubeconfig: args.kubeconfig.clone(),
-            context: args.context.clone(),
-        };
-        let connection = match connect(&target).await {
+        let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
             Ok(c) => c,
-            Err(e) => {
-                eprintln!("pooldeck: {e}");
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         let namespace = if args.all_namespaces {
             None
