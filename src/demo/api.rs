@@ -63,6 +63,15 @@ pub(crate) fn respond(code: u16, body: &Value) -> Response {
         .unwrap_or_default()
 }
 
+/// A store result as the API server answers it: the object with `code`, or
+/// the error as a Status.
+fn reply(code: u16, result: Result<Value, ApiError>) -> Response {
+    match result {
+        Ok(object) => respond(code, &object),
+        Err(e) => error(&e),
+    }
+}
+
 pub(crate) fn error(e: &ApiError) -> Response {
     respond(e.code, &e.status())
 }
@@ -365,10 +374,10 @@ pub async fn handle(
                         .map(str::to_owned)
                 })
                 .unwrap_or_default();
-            match server.store.create(resource, &namespace, object, dry_run) {
-                Ok(created) => respond(201, &created),
-                Err(e) => error(&e),
-            }
+            reply(
+                201,
+                server.store.create(resource, &namespace, object, dry_run),
+            )
         }
         (
             "PUT",
@@ -386,13 +395,12 @@ pub async fn handle(
                 Ok(v) => v,
                 Err(e) => return error(&e),
             };
-            match server
-                .store
-                .update(resource, &namespace, &name, object, status, dry_run)
-            {
-                Ok(updated) => respond(200, &updated),
-                Err(e) => error(&e),
-            }
+            reply(
+                200,
+                server
+                    .store
+                    .update(resource, &namespace, &name, object, status, dry_run),
+            )
         }
         (
             "PATCH",
@@ -428,13 +436,12 @@ pub async fn handle(
                     format!("the patch type {content_type:?} is not supported"),
                 ));
             };
-            match server
-                .store
-                .patch(resource, &namespace, &name, &patch, status, dry_run)
-            {
-                Ok(patched) => respond(200, &patched),
-                Err(e) => error(&e),
-            }
+            reply(
+                200,
+                server
+                    .store
+                    .patch(resource, &namespace, &name, &patch, status, dry_run),
+            )
         }
         (
             "DELETE",
@@ -467,13 +474,12 @@ pub async fn handle(
                     .get("dryRun")
                     .and_then(Value::as_array)
                     .is_some_and(|d| d.iter().any(|v| v == "All"));
-            match server
-                .store
-                .delete(resource, &namespace, &name, &preconditions, dry_run)
-            {
-                Ok(object) => respond(200, &object),
-                Err(e) => error(&e),
-            }
+            reply(
+                200,
+                server
+                    .store
+                    .delete(resource, &namespace, &name, &preconditions, dry_run),
+            )
         }
         _ => error(&ApiError::new(
             405,
