@@ -1,17 +1,30 @@
-//! Keys: what each key does in each mode (list, pool detail, filter, search, command line).
-//! Part of `update`: it changes the state and nothing else.
+//! Keys: a key is looked up in the command registry for the scopes in force (the top overlay,
+//! a text field, the detail, the list) and the command it names is carried out. Characters
+//! typed into a text field that no binding claims go into the text. Part of `update`: it
+//! changes the state and nothing else.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Detail, Effect, Input, Tab, View, yaml_match};
+use super::commands::{self, Command, Scope};
+use super::ports::Namespaces;
+use super::{App, Detail, Effect, Input, Overlay, Tab, View};
 
 fn complete(prefix: &str) -> Option<&'static str> {
     View::ALL
         .iter()
         .flat_map(|v| v.aliases().iter())
-        .chain(["q", "quit"].iter())
+        .chain(["ns", "ctx", "q", "quit"].iter())
         .find(|alias| alias.starts_with(prefix))
         .copied()
+}
+
+/// A word the command line takes after `name`: `Some("")` for the bare word, the rest
+/// trimmed otherwise; `None` when the command is another.
+fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
+    command
+        .strip_prefix(name)
+        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+        .map(str::trim)
 }
 
 fn run_command(app: &mut App, command: &str) {
@@ -20,11 +33,7 @@ fn run_command(app: &mut App, command: &str) {
         app.quit = true;
         return;
     }
-    if let Some(namespace) = command
-        .strip_prefix("ns")
-        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
-        .map(str::trim)
-    {
+    if let Some(namespace) = argument(command, "ns") {
         let namespaces = match namespace {
             "" => {
                 app.message = Some(format!(
@@ -33,28 +42,23 @@ fn run_command(app: &mut App, command: &str) {
                 ));
                 return;
             }
-            "all" | "-A" | "*" => crate::sources::watch::Namespaces::All,
-            name => crate::sources::watch::Namespaces::Only(vec![name.to_owned()]),
+            "all" | "-A" | "*" => Namespaces::All,
+            name => Namespaces::Only(vec![name.to_owned()]),
         };
-        app.effects.push(Effect::Watch(namespaces));
-        app.detail = None;
-        app.selected = 0;
+        app.watch(namespaces);
         return;
     }
-    if let Some(context) = command
-        .strip_prefix("ctx")
-        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
-        .map(str::trim)
-    {
+    if let Some(context) = argument(command, "ctx") {
         if context.is_empty() {
             app.message = Some(format!(
                 "context {}; :ctx NAME switches",
                 app.connection.context
             ));
         } else {
-            app.effects.push(Effect::SwitchContext(context.to_owned()));
-            app.detail = None;
-            app.selected = 0;
+            // The connection is made on a task; the console keeps answering keys meanwhile.
+            app.connecting = Some(context.to_owned());
+            app.message = Some(format!("connecting to context {context}…"));
+            app.effects.push(Effect::Connect(context.to_owned()));
         }
         return;
     }
@@ -66,20 +70,21 @@ fn run_command(app: &mut App, command: &str) {
             app.detail = None;
             app.view = view;
             app.selected = 0;
+            app.selected_id = None;
             app.sort_column = 0;
             app.filter.clear();
             app.message = None;
         }
         None => {
             app.message = Some(format!(
-                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events or :q"
+                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events, :projects, :ns, :ctx or :q"
             ))
         }
     }
 }
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
-/// its scaling tab.
+/// its scaling tab, from the hosts list on its hosts.
 fn open_selected(app: &mut App, on: Option<Tab>) {
     let natural = match app.view {
         View::Pools => Tab::Overview,
@@ -87,152 +92,148 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         View::Hosts => Tab::Hosts,
         View::Events | View::Projects => return,
     };
-    let tab = on.unwrap_or(natural);
     let Some(row) = app.shown.table.rows.get(app.selected) else {
         return;
     };
-    let mut parts = row.id.splitn(3, '/');
-    let (Some(namespace), Some(name)) = (parts.next(), parts.next()) else {
-        return;
-    };
     app.detail = Some(Detail {
-        namespace: namespace.to_owned(),
-        name: name.to_owned(),
-        tab,
+        namespace: row.id.namespace.clone(),
+        name: row.id.name.clone(),
+        tab: on.unwrap_or(natural),
         scroll: 0,
     });
 }
 
-pub(super) fn on_key(app: &mut App, key: KeyEvent) {
-    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-        app.quit = true;
-        return;
-    }
+/// The text field being typed in, if any.
+fn text_field(app: &mut App) -> Option<&mut String> {
     match &mut app.input {
+        Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
+        Input::None => None,
+    }
+}
+
+/// After a text field changed: the filter applies live; a search scrolls to its first match.
+fn typed(app: &mut App) {
+    match &app.input {
         Input::Filter(text) => {
-            match key.code {
-                KeyCode::Esc => {
-                    app.filter.clear();
-                    app.input = Input::None;
-                }
-                KeyCode::Enter => app.input = Input::None,
-                KeyCode::Backspace => {
-                    text.pop();
-                    app.filter = text.clone();
-                }
-                KeyCode::Char(c) => {
-                    text.push(c);
-                    app.filter = text.clone();
-                }
-                _ => {}
-            }
+            app.filter = text.clone();
             app.selected = 0;
-            return;
+            app.selected_id = None;
         }
         Input::Search(text) => {
-            match key.code {
-                KeyCode::Esc => {
-                    app.search.clear();
-                    app.input = Input::None;
+            app.search = text.clone();
+            let needle = app.search.trim().to_lowercase();
+            let found = app.shown.detail.as_ref().and_then(|d| {
+                if needle.is_empty() {
+                    return None;
                 }
-                KeyCode::Enter => app.input = Input::None,
-                KeyCode::Backspace => {
-                    text.pop();
-                    app.search = text.clone();
-                }
-                KeyCode::Char(c) => {
-                    text.push(c);
-                    app.search = text.clone();
-                }
-                _ => {}
+                d.yaml
+                    .iter()
+                    .position(|l| l.to_lowercase().contains(&needle))
+            });
+            if let (Some(line), Some(detail)) = (found, app.detail.as_mut()) {
+                detail.scroll = u16::try_from(line).unwrap_or(u16::MAX);
             }
-            // Scroll to the first line holding the search.
-            if let Some(detail) = &app.detail {
-                let found = app
-                    .inventory
-                    .get(
-                        crate::inventory::Kind::Pool,
-                        &detail.namespace,
-                        &detail.name,
-                    )
-                    .and_then(|object| yaml_match(object, &app.search));
-                if let (Some(line), Some(detail)) = (found, app.detail.as_mut()) {
-                    detail.scroll = line;
-                }
-            }
-            return;
         }
-        Input::Command(text) => {
-            match key.code {
-                KeyCode::Esc => app.input = Input::None,
-                KeyCode::Enter => {
-                    let command = text.clone();
-                    app.input = Input::None;
-                    run_command(app, &command);
-                }
-                KeyCode::Tab => {
-                    if let Some(full) = complete(text) {
-                        *text = full.to_owned();
-                    }
-                }
-                KeyCode::Backspace => {
-                    text.pop();
-                }
-                KeyCode::Char(c) => text.push(c),
-                _ => {}
-            }
-            return;
-        }
-        Input::None => {}
+        Input::Command(_) | Input::None => {}
     }
-    if let Some(detail) = &mut app.detail {
-        match key.code {
-            KeyCode::Esc => app.detail = None,
-            KeyCode::Char('q') => app.quit = true,
-            KeyCode::Char('?') => app.help = !app.help,
-            KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
-                detail.tab = detail.tab.step(true);
-                detail.scroll = 0;
+}
+
+pub(super) fn on_key(app: &mut App, key: KeyEvent) {
+    let scopes = app.scopes();
+    match commands::lookup(&scopes, &key) {
+        Some(binding) => {
+            if app.enabled(binding.command) {
+                apply(app, binding.command, &key);
             }
-            KeyCode::BackTab | KeyCode::Left | KeyCode::Char('h') => {
-                detail.tab = detail.tab.step(false);
-                detail.scroll = 0;
-            }
-            KeyCode::Char(c @ '1'..='6') => {
-                detail.tab = Tab::ALL[(c as u8 - b'1') as usize];
-                detail.scroll = 0;
-            }
-            KeyCode::Down | KeyCode::Char('j') => detail.scroll = detail.scroll.saturating_add(1),
-            KeyCode::Up | KeyCode::Char('k') => detail.scroll = detail.scroll.saturating_sub(1),
-            KeyCode::PageDown => detail.scroll = detail.scroll.saturating_add(10),
-            KeyCode::PageUp => detail.scroll = detail.scroll.saturating_sub(10),
-            KeyCode::Char(':') => app.input = Input::Command(String::new()),
-            KeyCode::Char('/') if detail.tab == Tab::Yaml => {
-                app.input = Input::Search(app.search.clone())
-            }
-            _ => {}
         }
-        return;
+        // A character no binding claims goes into the text being typed.
+        None => {
+            if let (KeyCode::Char(c), Some(text)) = (key.code, text_field(app)) {
+                text.push(c);
+                typed(app);
+            }
+        }
     }
+}
+
+fn apply(app: &mut App, command: Command, key: &KeyEvent) {
+    let scopes = app.scopes();
+    let in_help = scopes.contains(&Scope::Help);
     let rows = app.shown.table.rows.len();
     let last = rows.saturating_sub(1);
-    match key.code {
-        KeyCode::Char('q') => app.quit = true,
-        KeyCode::Char('?') => app.help = !app.help,
-        KeyCode::Esc => {
-            app.help = false;
-            app.filter.clear();
-            app.message = None;
+    match command {
+        Command::Quit => app.quit = true,
+        Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
+        Command::Close => {
+            app.overlays.pop();
         }
-        KeyCode::Char('/') => app.input = Input::Filter(app.filter.clone()),
-        KeyCode::Char(':') => app.input = Input::Command(String::new()),
-        KeyCode::Down | KeyCode::Char('j') => app.selected = (app.selected + 1).min(last),
-        KeyCode::Up | KeyCode::Char('k') => app.selected = app.selected.saturating_sub(1),
-        KeyCode::PageDown => app.selected = (app.selected + 10).min(last),
-        KeyCode::PageUp => app.selected = app.selected.saturating_sub(10),
-        KeyCode::Char('g') | KeyCode::Home => app.selected = 0,
-        KeyCode::Char('G') | KeyCode::End => app.selected = last,
-        KeyCode::Char('s') => {
+        Command::Accept => {
+            if let Input::Command(text) = &app.input {
+                let command = text.clone();
+                app.input = Input::None;
+                run_command(app, &command);
+            } else {
+                app.input = Input::None;
+            }
+        }
+        Command::Cancel => {
+            match app.input {
+                Input::Filter(_) => {
+                    app.filter.clear();
+                    app.selected = 0;
+                    app.selected_id = None;
+                }
+                Input::Search(_) => app.search.clear(),
+                _ => {}
+            }
+            app.input = Input::None;
+        }
+        Command::Complete => {
+            if let Input::Command(text) = &mut app.input
+                && let Some(full) = complete(text)
+            {
+                *text = full.to_owned();
+            }
+        }
+        Command::Erase => {
+            if let Some(text) = text_field(app) {
+                text.pop();
+                typed(app);
+            }
+        }
+        Command::Down | Command::Up | Command::PageDown | Command::PageUp if in_help => {
+            if let Some(Overlay::Help { scroll }) = app.overlays.last_mut() {
+                *scroll = match command {
+                    Command::Down => scroll.saturating_add(1),
+                    _ => scroll.saturating_sub(1),
+                };
+            }
+        }
+        Command::Down | Command::Up | Command::PageDown | Command::PageUp
+            if app.detail.is_some() =>
+        {
+            if let Some(detail) = app.detail.as_mut() {
+                detail.scroll = match command {
+                    Command::Down => detail.scroll.saturating_add(1),
+                    Command::Up => detail.scroll.saturating_sub(1),
+                    Command::PageDown => detail.scroll.saturating_add(10),
+                    _ => detail.scroll.saturating_sub(10),
+                };
+            }
+        }
+        Command::Down => app.selected = app.selected.saturating_add(1).min(last),
+        Command::Up => app.selected = app.selected.saturating_sub(1),
+        Command::PageDown => app.selected = app.selected.saturating_add(10).min(last),
+        Command::PageUp => app.selected = app.selected.saturating_sub(10),
+        Command::First => app.selected = 0,
+        Command::Last => app.selected = last,
+        Command::Open => open_selected(app, None),
+        Command::Describe => open_selected(app, Some(Tab::Overview)),
+        Command::Yaml => open_selected(app, Some(Tab::Yaml)),
+        Command::Filter => app.input = Input::Filter(app.filter.clone()),
+        Command::Search => app.input = Input::Search(app.search.clone()),
+        Command::CommandLine => app.input = Input::Command(String::new()),
+        Command::SortNext => {
             let columns = app.shown.table.headers.len();
             app.sort_column = if columns == 0 {
                 0
@@ -240,14 +241,28 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
                 app.sort_column % columns + 1
             };
         }
-        KeyCode::Char('S') => app.sort_descending = !app.sort_descending,
-        KeyCode::Enter => open_selected(app, None),
-        KeyCode::Char('d') => open_selected(app, Some(Tab::Overview)),
-        KeyCode::Char('y') => open_selected(app, Some(Tab::Yaml)),
-        KeyCode::Char('w') if app.view == View::Events => {
+        Command::SortReverse => app.sort_descending = !app.sort_descending,
+        Command::WarningsOnly => {
             app.warnings_only = !app.warnings_only;
             app.selected = 0;
+            app.selected_id = None;
         }
-        _ => {}
+        Command::Back => app.detail = None,
+        Command::Clear => {
+            app.filter.clear();
+            app.message = None;
+        }
+        Command::NextTab | Command::PreviousTab | Command::JumpTab => {
+            if let Some(detail) = app.detail.as_mut() {
+                detail.tab = match (command, key.code) {
+                    (Command::JumpTab, KeyCode::Char(c @ '1'..='6')) => {
+                        Tab::ALL[usize::from(c as u8 - b'1')]
+                    }
+                    (Command::PreviousTab, _) => detail.tab.step(false),
+                    _ => detail.tab.step(true),
+                };
+                detail.scroll = 0;
+            }
+        }
     }
 }

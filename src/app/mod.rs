@@ -1,31 +1,65 @@
 //! The console's state machine: [`App`] holds everything the screen shows, [`update`] is the
 //! only place it changes, one [`Msg`] at a time. No I/O, no terminal, no awaiting: the runtime
-//! feeds messages in and draws what `ui::render` makes of the state.
+//! feeds messages in, carries out the [`Effect`]s `update` leaves (each on a task, its answer
+//! coming back as a `Msg`), and draws what `ui::render` makes of the state.
+//!
+//! Keys go through one registry ([`commands`]) to a [`commands::Command`]; overlays (the help
+//! now) stack in [`App::overlays`] and the top one takes the keys. Costly things the screen
+//! shows (rows, column widths, rule findings, a pool's YAML) are derived here when their
+//! inputs change ([`shown`]), never while drawing. Must not import `ui`, `sources` or
+//! `runtime`.
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
+pub mod commands;
 mod keys;
+pub mod ports;
 pub mod rows;
+pub mod shown;
 
-use self::rows::{Row, Table};
+use self::commands::Scope;
+use self::ports::{Connected, Namespaces};
+pub use self::shown::{DetailData, Shown};
+use crate::domain::{ClusterError, ObjectRef, Operation, Outcome};
 use crate::inventory::{Inventory, SourceEvent};
 
-/// Something that happened: a key, a change from a source, the clock.
+/// Something that happened: a key, a change from a source, the clock, or the answer to an
+/// effect.
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
     Source(SourceEvent),
     Tick(DateTime<Utc>),
+    /// The answer to [`Effect::Connect`].
+    Connected {
+        context: String,
+        result: Result<Connected, ClusterError>,
+    },
+    /// The answer to [`Effect::Perform`].
+    Performed {
+        operation: Operation,
+        outcome: Outcome,
+    },
 }
 
 /// What `update` asks the runtime to do: the I/O it may not do itself.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    /// Watch these namespaces instead (`:ns NAME`, `:ns all`).
-    Watch(crate::sources::watch::Namespaces),
-    /// Connect with another kubeconfig context (`:ctx NAME`).
-    SwitchContext(String),
+    /// Watch these namespaces (`:ns NAME`, `:ns all`, or again after a context switch).
+    Watch(Namespaces),
+    /// Connect with another kubeconfig context (`:ctx NAME`); answered by `Msg::Connected`.
+    Connect(String),
+    /// Use the connection made for this context from now on (after `Msg::Connected`).
+    UseContext(String),
+    /// Carry out an operation; answered by `Msg::Performed`.
+    Perform(Operation),
+}
+
+/// What lies over the screen, top last. The top one takes the keys; Esc pops it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    Help { scroll: u16 },
 }
 
 /// Which list the console shows.
@@ -101,7 +135,7 @@ impl Tab {
         }
     }
 
-    fn step(self, forward: bool) -> Tab {
+    pub fn step(self, forward: bool) -> Tab {
         let i = Tab::ALL.iter().position(|t| *t == self).unwrap_or(0);
         let n = Tab::ALL.len();
         Tab::ALL[if forward {
@@ -143,15 +177,20 @@ pub struct Connection {
 pub struct App {
     pub inventory: Inventory,
     pub connection: Connection,
+    /// The namespaces watched now.
+    pub namespaces: Namespaces,
     pub view: View,
     pub selected: usize,
+    /// The selected row's identity: the selection follows it when live updates reorder rows.
+    pub selected_id: Option<(ObjectRef, Option<String>)>,
     /// The live filter: a substring, `!text` to invert, `-l key=value` on labels.
     pub filter: String,
     pub input: Input,
     /// Sort by this column of the current view (0 = none: the natural order).
     pub sort_column: usize,
     pub sort_descending: bool,
-    pub help: bool,
+    /// The modal stack, top last.
+    pub overlays: Vec<Overlay>,
     pub message: Option<String>,
     pub now: DateTime<Utc>,
     pub quit: bool,
@@ -161,342 +200,132 @@ pub struct App {
     pub warnings_only: bool,
     /// Text searched for in a pool's YAML.
     pub search: String,
-    /// The rows the screen shows: derived in `update`, read by `render`.
+    /// A context switch under way (`:ctx`), shown in the footer until it answers.
+    pub connecting: Option<String>,
+    /// What the screen shows, derived in `update` and read by `render`.
     pub shown: Shown,
     /// What the runtime should do after this update; it takes them.
     pub effects: Vec<Effect>,
-}
-
-/// What base rows depend on: the inventory generation, the second, the view.
-type BaseKey = (u64, i64, View);
-/// What the shown rows depend on besides: filter, sort column and direction, warnings only.
-type ViewKey = (BaseKey, String, usize, bool, bool);
-
-/// Rows derived from the state, kept between messages so a frame costs only what is visible.
-#[derive(Clone, Debug, Default)]
-pub struct Shown {
-    /// What the base rows were computed from: inventory generation, second, view.
-    base_key: Option<BaseKey>,
-    base: Table,
-    /// What the filtered rows were computed from: the base key, filter, sort, warnings.
-    view_key: Option<ViewKey>,
-    /// The current view's rows, filtered and sorted.
-    pub table: Table,
-    /// The widest cell of each column.
-    pub widths: Vec<u16>,
-    /// Per pool: which version of it was checked against the rules, and whether it breaks one.
-    lint: std::collections::HashMap<String, (usize, bool)>,
 }
 
 impl App {
     pub fn new(connection: Connection, now: DateTime<Utc>) -> App {
         App {
             inventory: Inventory::new(),
+            namespaces: Namespaces::All,
             connection,
             view: View::Pools,
             selected: 0,
+            selected_id: None,
             filter: String::new(),
             input: Input::None,
             sort_column: 0,
             sort_descending: false,
-            help: false,
+            overlays: Vec::new(),
             message: None,
             now,
             quit: false,
             detail: None,
             warnings_only: false,
             search: String::new(),
+            connecting: None,
             shown: Shown::default(),
             effects: Vec::new(),
         }
     }
 
-    /// Brings the derived rows up to date; cheap when nothing they depend on changed. The
-    /// base rows follow the inventory and the clock (countdowns, ages) once a second; the
-    /// filtered rows follow the filter and the sort.
-    pub fn refresh(&mut self) {
-        let base_key = (self.inventory.generation(), self.now.timestamp(), self.view);
-        if self.shown.base_key != Some(base_key) {
-            self.shown.base = self.base_table();
-            self.shown.base_key = Some(base_key);
-        }
-        let view_key = (
-            base_key,
-            self.filter.clone(),
-            self.sort_column,
-            self.sort_descending,
-            self.warnings_only,
-        );
-        if self.shown.view_key.as_ref() != Some(&view_key) {
-            let mut table = self.shown.base.clone();
-            self.narrow(&mut table);
-            let mut widths: Vec<u16> = table
-                .headers
-                .iter()
-                .map(|h| h.chars().count() as u16)
-                .collect();
-            for row in &table.rows {
-                for (i, cell) in row.cells.iter().enumerate() {
-                    if let Some(w) = widths.get_mut(i) {
-                        *w = (*w).max(cell.chars().count() as u16);
-                    }
-                }
-            }
-            self.shown.table = table;
-            self.shown.widths = widths;
-            self.shown.view_key = Some(view_key);
-        }
-        self.selected = self
-            .selected
-            .min(self.shown.table.rows.len().saturating_sub(1));
+    /// The top overlay, which takes the keys.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlays.last()
     }
 
-    fn base_table(&mut self) -> Table {
-        match self.view {
-            View::Pools => {
-                let mut table = rows::pools(&self.inventory, None, false, self.now);
-                self.mark_pools(&mut table);
-                table
+    /// The scopes whose bindings apply now, most specific first.
+    pub fn scopes(&self) -> Vec<Scope> {
+        if let Some(Overlay::Help { .. }) = self.overlay() {
+            return vec![Scope::Help];
+        }
+        self.scopes_behind()
+    }
+
+    /// The scopes of what lies under the overlays: what the help explains.
+    pub fn scopes_behind(&self) -> Vec<Scope> {
+        match (&self.input, &self.detail) {
+            (Input::Filter(_), _) => vec![Scope::Filter],
+            (Input::Search(_), _) => vec![Scope::Search],
+            (Input::Command(_), _) => vec![Scope::CommandLine],
+            (Input::None, Some(detail)) if detail.tab == Tab::Yaml => {
+                vec![Scope::Yaml, Scope::Detail]
             }
-            View::Evaluations => rows::evaluations(&self.inventory, None, false, self.now),
-            View::Hosts => rows::hosts_table(&self.inventory, None, false, self.now),
-            View::Events => rows::events(&self.inventory, None, false, self.now),
-            View::Projects => rows::projects(&self.inventory, None, false, self.now),
+            (Input::None, Some(_)) => vec![Scope::Detail],
+            (Input::None, None) if self.view == View::Events => vec![Scope::Events, Scope::List],
+            (Input::None, None) => vec![Scope::List],
         }
     }
 
-    /// The rows of the current view, filtered and sorted, computed afresh (the screen reads
-    /// the same rows from [`App::shown`], kept up to date by `update`).
-    pub fn table(&mut self) -> Table {
-        let mut table = self.base_table();
-        self.narrow(&mut table);
-        table
-    }
-
-    /// The console's extras on the pools list: a `!` after the name of a pool whose spec breaks
-    /// a rule of the reference (worked out once per version of the pool), and the recent GPU
-    /// utilization as a sparkline.
-    fn mark_pools(&mut self, table: &mut Table) {
-        let name = table.headers.iter().position(|h| *h == "NAME");
-        let utilization = table.headers.iter().position(|h| *h == "GPU UTIL");
-        let gpus = table.headers.iter().position(|h| h.starts_with("GPUS"));
-        for row in &mut table.rows {
-            let rows::Source::Object(object) = &row.object else {
-                continue;
-            };
-            let Some(pool) = object.pool() else { continue };
-            let identity = std::sync::Arc::as_ptr(object) as usize;
-            let broken = match self.shown.lint.get(&row.id) {
-                Some((seen, broken)) if *seen == identity => *broken,
-                _ => {
-                    let findings = crate::domain::rules::validate(
-                        pool,
-                        &object.issues,
-                        &crate::domain::rules::Context::default(),
-                    );
-                    let broken = findings
-                        .iter()
-                        .any(|f| f.severity() == crate::domain::rules::Severity::Error);
-                    self.shown.lint.insert(row.id.clone(), (identity, broken));
-                    broken
-                }
-            };
-            if let (true, Some(column)) = (broken, name) {
-                row.cells[column].push_str(" !");
+    /// Whether a command can do anything now (a disabled one is left out of the footer).
+    pub fn enabled(&self, command: commands::Command) -> bool {
+        use commands::Command;
+        match command {
+            Command::Open | Command::Describe | Command::Yaml => {
+                matches!(self.view, View::Pools | View::Evaluations | View::Hosts)
             }
-            // GPUs used/capacity with a five-cell bar of the whole pool's use.
-            if let Some(column) = gpus {
-                let (used, capacity) = row.cells[column]
-                    .split(", ")
-                    .filter_map(|part| part.rsplit_once(' ')?.1.split_once('/'))
-                    .filter_map(|(u, c)| Some((u.parse::<f64>().ok()?, c.parse::<f64>().ok()?)))
-                    .fold((0.0, 0.0), |(u, c), (x, y)| (u + x, c + y));
-                if capacity > 0.0 {
-                    let filled = ((used / capacity) * 5.0).round() as usize;
-                    let bar = format!(
-                        "{}{}",
-                        "█".repeat(filled.min(5)),
-                        "░".repeat(5 - filled.min(5))
-                    );
-                    // The console names a GPU by its model's first word (A100, H100, L40S);
-                    // the pool's tabs show the full variant.
-                    let compact: Vec<String> = row.cells[column]
-                        .split(", ")
-                        .map(|part| match part.rsplit_once(' ') {
-                            Some((model, counts)) => {
-                                let first = model.split(['-', ' ']).next().unwrap_or(model);
-                                format!("{first} {counts}")
-                            }
-                            None => part.to_owned(),
-                        })
-                        .collect();
-                    row.cells[column] = format!("{} {bar}", compact.join(", "));
-                }
-            }
-            if let Some(column) = utilization {
-                let samples: Vec<f64> = self
-                    .inventory
-                    .series_of(object.namespace(), object.name())
-                    .find(|(key, _)| key.resource != "cpu")
-                    .map(|(_, samples)| {
-                        samples
-                            .iter()
-                            .rev()
-                            .take(8)
-                            .map(|s| s.utilization)
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default()
-                    .into_iter()
-                    .rev()
-                    .collect();
-                if samples.len() > 1 {
-                    let line = crate::ui::sparkline(&samples);
-                    row.cells[column] = format!("{} {line}", row.cells[column]);
-                }
-            }
+            _ => true,
         }
     }
 
-    /// Applies the warnings toggle, the filter and the sort.
-    fn narrow(&self, table: &mut Table) {
-        if self.view == View::Events
-            && self.warnings_only
-            && let Some(column) = table.headers.iter().position(|h| *h == "TYPE")
-        {
-            table.rows.retain(|row| row.cells[column] == "Warning");
-        }
-        let filter = self.filter.trim();
-        if !filter.is_empty() {
-            table.rows.retain(|row| self.keeps(row, filter));
-        }
-        if self.sort_column > 0 && self.sort_column <= table.headers.len() {
-            let column = self.sort_column - 1;
-            table.rows.sort_by(|a, b| {
-                let order = natural(&a.cells[column], &b.cells[column]);
-                if self.sort_descending {
-                    order.reverse()
-                } else {
-                    order
-                }
-            });
-        }
+    /// The key hints the footer shows for the current state, from the registry.
+    pub fn hints(&self) -> String {
+        commands::footer(&self.scopes(), |c| self.enabled(c))
     }
 
-    fn keeps(&self, row: &Row, filter: &str) -> bool {
-        if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
-            let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
-            let labels = match &row.object {
-                rows::Source::Object(object) => object
-                    .pool()
-                    .and_then(|p| p.meta())
-                    .and_then(|m| m.label(key))
-                    .map(str::to_owned),
-                rows::Source::Value(_) => None,
-            };
-            return match labels {
-                Some(actual) => value.is_empty() || actual == value,
-                None => false,
-            };
-        }
-        let (invert, needle) = match filter.strip_prefix('!') {
-            Some(rest) => (true, rest.to_lowercase()),
-            None => (false, filter.to_lowercase()),
-        };
-        let found = row
-            .cells
-            .iter()
-            .any(|cell| cell.to_lowercase().contains(&needle));
-        found != invert
-    }
-
-    /// The key hints the footer shows for the current state.
-    pub fn hints(&self) -> &'static str {
-        if self.detail.is_some() && self.input == Input::None {
-            return "←→ Tab tabs  1-6 jump  ↑↓ scroll  / search (YAML)  Esc back  ? help  q quit";
-        }
-        match self.input {
-            Input::Filter(_) => {
-                "type to filter  !text invert  -l key=value labels  Enter keep  Esc clear"
-            }
-            Input::Search(_) => "type to search the YAML  Enter keep  Esc clear",
-            Input::Command(_) => {
-                ":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q   Tab  Enter  Esc"
-            }
-            Input::None => match self.view {
-                View::Pools | View::Evaluations | View::Hosts => {
-                    "↑↓ move  Enter open  d describe  y yaml  / filter  s sort  : cmd  ? help  q quit"
-                }
-                View::Events => {
-                    "↑↓ move  w warnings only  / filter  s sort  : command  ? help  q quit"
-                }
-                View::Projects => "↑↓ move  / filter  s sort  : command  ? help  q quit",
-            },
-        }
+    /// Watches other namespaces: the picture starts over.
+    fn watch(&mut self, namespaces: Namespaces) {
+        self.connection.scope = namespaces.words();
+        self.message = Some(format!("watching {}", self.connection.scope));
+        self.namespaces = namespaces.clone();
+        self.inventory = Inventory::new();
+        self.detail = None;
+        self.selected = 0;
+        self.selected_id = None;
+        self.effects.push(Effect::Watch(namespaces));
     }
 }
-
-/// The first line of an object's YAML that holds `search` (case-insensitive), to scroll to.
-pub fn yaml_match(object: &crate::inventory::Object, search: &str) -> Option<u16> {
-    let needle = search.trim().to_lowercase();
-    if needle.is_empty() {
-        return None;
-    }
-    let text = serde_saphyr::to_string(&*object.value()).ok()?;
-    text.lines()
-        .position(|l| l.to_lowercase().contains(&needle))
-        .and_then(|i| u16::try_from(i).ok())
-}
-
-/// Orders cells as people expect: numbers by value, text by letters.
-fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-    let number = |s: &str| {
-        s.split(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .find(|p| !p.is_empty())
-            .and_then(|p| p.parse::<f64>().ok())
-    };
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) if x != y => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-        _ => a.to_lowercase().cmp(&b.to_lowercase()),
-    }
-}
-
-/// Every key of the console, for `?`.
-pub const KEYS: &[(&str, &str)] = &[
-    ("↑ ↓  j k", "move the selection"),
-    ("PgUp PgDn  g G", "page, first, last"),
-    ("Enter", "open the pool (from pools, evaluations or hosts)"),
-    (
-        "d  y",
-        "open the pool on its Overview (describe) or its YAML",
-    ),
-    (
-        "Tab ← →  1-6",
-        "in a pool: switch tabs; Esc goes back to the list",
-    ),
-    (
-        "/",
-        "filter: a substring, !text to invert, -l key=value on labels",
-    ),
-    ("s  S", "sort by the next column, reverse the order"),
-    ("w", "events: warnings only, or all"),
-    (
-        ":",
-        "command line: :pools (:cp) :cpe :hosts :events :projects :q",
-    ),
-    ("Esc", "clear the filter, close help, leave a pool"),
-    ("?", "this help"),
-    ("q  Ctrl-C", "quit"),
-];
 
 /// The one place the state changes.
 pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => app.inventory.apply(event, app.now),
-        Msg::Key(key) => {
-            app.refresh();
-            keys::on_key(app, key);
+        Msg::Key(key) => keys::on_key(app, key),
+        Msg::Connected { context, result } => {
+            // Only the latest request counts; an older answer arriving late is dropped.
+            if app.connecting.as_deref() == Some(context.as_str()) {
+                app.connecting = None;
+                match result {
+                    Ok(connected) => {
+                        app.connection.context = connected.context;
+                        app.connection.server = connected.server;
+                        app.effects.push(Effect::UseContext(context.clone()));
+                        let namespaces = app.namespaces.clone();
+                        app.watch(namespaces);
+                        app.message = Some(format!("switched to context {context}"));
+                    }
+                    Err(error) => {
+                        app.message = Some(format!("cannot switch to context {context}: {error}"))
+                    }
+                }
+            }
+        }
+        Msg::Performed { operation, outcome } => {
+            app.message = Some(match outcome {
+                Outcome::Done { message } => message,
+                Outcome::Allowed(allowed) => format!(
+                    "{}: {}",
+                    operation.kubectl(),
+                    if allowed { "yes" } else { "no" }
+                ),
+                Outcome::Failed(error) => error.to_string(),
+            });
         }
     }
     app.refresh();

@@ -2,6 +2,7 @@ use chrono::TimeZone;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
+use super::ports;
 use super::*;
 use crate::demo::scenario::{Scenario, resolve_times_at};
 use crate::inventory::Kind;
@@ -56,13 +57,12 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn names(app: &App) -> Vec<String> {
-    let table = &app.shown.table;
-    let column = table
-        .headers
+    app.shown
+        .table
+        .rows
         .iter()
-        .position(|h| *h == "NAME")
-        .expect("a NAME column");
-    table.rows.iter().map(|r| r.cells[column].clone()).collect()
+        .map(|r| r.id.name.clone())
+        .collect()
 }
 
 #[test]
@@ -137,9 +137,9 @@ fn navigation_stays_in_bounds_and_help_toggles() {
     update(&mut app, key(KeyCode::Down));
     assert_eq!(app.selected, 11);
     update(&mut app, key(KeyCode::Char('?')));
-    assert!(app.help);
+    assert_eq!(app.overlay(), Some(&Overlay::Help { scroll: 0 }));
     update(&mut app, key(KeyCode::Esc));
-    assert!(!app.help);
+    assert!(app.overlays.is_empty());
     update(
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
@@ -219,21 +219,27 @@ fn pools_show_rule_breaks_and_utilization_history() {
     let row = table
         .rows
         .iter()
-        .find(|r| r.id == "vision-lab/detector")
+        .find(|r| r.id.namespace == "vision-lab" && r.id.name == "detector")
         .expect("row");
-    assert_eq!(row.cells[name], "detector !", "a rule error marks the pool");
-    assert!(row.cells[util].starts_with("70% "), "{}", row.cells[util]);
-    assert!(
-        row.cells[util].chars().count() >= 7,
-        "a sparkline follows: {}",
-        row.cells[util]
-    );
+    assert_eq!(row.cells[name], rows::Cell::text("detector"));
+    assert!(row.broken, "a rule error marks the pool");
+    match &row.cells[util] {
+        rows::Cell::Utilization { current, history } => {
+            assert_eq!(current.first().copied(), Some(70.0));
+            assert!(
+                history.len() >= 2,
+                "a history for the sparkline: {history:?}"
+            );
+        }
+        other => panic!("GPU UTIL holds a utilization: {other:?}"),
+    }
     let clean = table
         .rows
         .iter()
-        .find(|r| r.id == "ml-research/llm-train")
+        .find(|r| r.id.name == "llm-train")
         .expect("row");
-    assert_eq!(clean.cells[name], "llm-train");
+    assert_eq!(clean.cells[name], rows::Cell::text("llm-train"));
+    assert!(!clean.broken);
 }
 
 #[test]
@@ -244,25 +250,22 @@ fn namespace_and_context_commands_ask_the_runtime() {
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(
         app.effects,
-        [Effect::Watch(crate::sources::watch::Namespaces::Only(
-            vec!["vision-lab".into()]
-        ))]
+        [Effect::Watch(ports::Namespaces::Only(vec![
+            "vision-lab".into()
+        ]))]
     );
     app.effects.clear();
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ns all");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(
-        app.effects,
-        [Effect::Watch(crate::sources::watch::Namespaces::All)]
-    );
+    assert_eq!(app.effects, [Effect::Watch(ports::Namespaces::All)]);
     app.effects.clear();
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ctx pooldeck-demo-viewer");
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(
         app.effects,
-        [Effect::SwitchContext("pooldeck-demo-viewer".into())]
+        [Effect::Connect("pooldeck-demo-viewer".into())]
     );
     app.effects.clear();
     update(&mut app, key(KeyCode::Char(':')));
@@ -296,23 +299,202 @@ fn the_yaml_tab_searches_and_scrolls_to_the_match() {
 }
 
 #[test]
-fn a_host_provisioning_too_long_is_called_stuck() {
+fn keys_pressed_on_the_help_never_reach_the_list_behind_it() {
     let mut app = fleet_app();
-    let mut pool = (*app
+    update(&mut app, key(KeyCode::Char('?')));
+    // Each of these acted on the list while the help was open.
+    for code in [
+        KeyCode::Char('j'),
+        KeyCode::Down,
+        KeyCode::Char('G'),
+        KeyCode::Char('s'),
+        KeyCode::Char('/'),
+        KeyCode::Char(':'),
+        KeyCode::Char('d'),
+        KeyCode::Enter,
+        KeyCode::Char('w'),
+    ] {
+        update(&mut app, key(code));
+    }
+    assert_eq!(app.selected, 0, "the selection did not move");
+    assert_eq!(app.sort_column, 0, "the sort did not change");
+    assert_eq!(app.input, Input::None, "no filter or command line opened");
+    assert!(app.detail.is_none(), "no pool opened");
+    assert!(app.overlay().is_some(), "the help is still open");
+    assert!(
+        app.hints().starts_with("Esc close"),
+        "the footer speaks of the help, not the list: {}",
+        app.hints()
+    );
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty(), "Esc pops the help");
+    update(&mut app, key(KeyCode::Char('j')));
+    assert_eq!(
+        app.selected, 1,
+        "with the help closed the list takes keys again"
+    );
+}
+
+#[test]
+fn the_selection_follows_its_row_when_live_updates_reorder_the_list() {
+    let mut app = fleet_app();
+    // Sort by name and select llm-train.
+    update(&mut app, key(KeyCode::Char('s')));
+    update(&mut app, key(KeyCode::Char('s')));
+    let at = names(&app)
+        .iter()
+        .position(|n| n == "llm-train")
+        .expect("llm-train listed");
+    update(&mut app, key(KeyCode::Char('g')));
+    for _ in 0..at {
+        update(&mut app, key(KeyCode::Down));
+    }
+    assert_eq!(names(&app)[app.selected], "llm-train");
+    // Pools that sort before it arrive.
+    let mut first = (*app
         .inventory
-        .get(Kind::Pool, "vision-lab", "ocr-batch")
+        .get(Kind::Pool, "ml-research", "llm-train")
         .expect("pool")
         .value())
     .clone();
-    let hosts = pool
-        .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
-        .and_then(Value::as_object_mut)
-        .expect("worker hosts");
-    for host in hosts.values_mut() {
-        if host["status"] == "Provisioning" {
-            host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
-        }
+    for name in ["aaa-new", "aab-new"] {
+        first["metadata"]["name"] = serde_json::json!(name);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: first.clone(),
+            }),
+        );
     }
+    assert_eq!(
+        names(&app)[app.selected],
+        "llm-train",
+        "still on the same pool"
+    );
+    assert_eq!(app.selected, at + 2);
+}
+
+#[test]
+fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx slow-hub");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.effects, [Effect::Connect("slow-hub".into())]);
+    app.effects.clear();
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("connecting"))
+    );
+    // The console answers keys while the connection is being made.
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(app.selected, 1);
+    // An answer for a context no longer asked for is dropped.
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "older".into(),
+            result: Ok(ports::Connected {
+                context: "older".into(),
+                server: "https://old:6443".into(),
+            }),
+        },
+    );
+    assert_eq!(app.connection.context, "pooldeck-demo");
+    assert!(app.effects.is_empty());
+    // A failure is said in words and changes nothing else.
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "slow-hub".into(),
+            result: Err(crate::domain::ClusterError::Unreachable {
+                server: "https://slow:6443".into(),
+                detail: "timed out".into(),
+            }),
+        },
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("cannot reach the server"))
+    );
+    assert_eq!(app.shown.table.rows.len(), 12, "the picture is kept");
+    // Asked again, and this time it answers: the picture starts over on the new context.
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx slow-hub");
+    update(&mut app, key(KeyCode::Enter));
+    app.effects.clear();
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "slow-hub".into(),
+            result: Ok(ports::Connected {
+                context: "slow-hub".into(),
+                server: "https://slow:6443".into(),
+            }),
+        },
+    );
+    assert_eq!(app.connection.context, "slow-hub");
+    assert_eq!(
+        app.effects,
+        [
+            Effect::UseContext("slow-hub".into()),
+            Effect::Watch(ports::Namespaces::All)
+        ]
+    );
+    assert!(
+        app.shown.table.rows.is_empty(),
+        "nothing of the old hub is shown"
+    );
+}
+
+#[test]
+fn a_tick_rebuilds_no_row() {
+    let mut app = fleet_app();
+    let builds = app.shown.builds;
+    for second in 1..=60 {
+        update(
+            &mut app,
+            Msg::Tick(fixed_now() + chrono::Duration::seconds(second)),
+        );
+    }
+    assert_eq!(
+        app.shown.builds, builds,
+        "time cells are formatted when drawn"
+    );
+}
+
+#[test]
+fn the_console_checks_pools_against_the_watched_fleet() {
+    let mut app = fleet_app();
+    // Give detector the VIP another pool already uses.
+    let vip_of = |app: &App, ns: &str, name: &str| {
+        app.inventory
+            .get(Kind::Pool, ns, name)
+            .and_then(|o| o.pool().and_then(|p| p.effective_vip().map(str::to_owned)))
+    };
+    let (taken_by, vip) = app
+        .inventory
+        .objects(Kind::Pool)
+        .find_map(|o| {
+            let vip = o.pool()?.effective_vip()?.to_owned();
+            (o.name() != "detector").then(|| (o.name().to_owned(), vip))
+        })
+        .expect("a pool with a VIP");
+    assert_ne!(
+        vip_of(&app, "vision-lab", "detector").as_deref(),
+        Some(vip.as_str())
+    );
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "detector")
+        .expect("pool")
+        .value())
+    .clone();
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        serde_json::json!(vip);
     update(
         &mut app,
         Msg::Source(SourceEvent::Applied {
@@ -320,22 +502,26 @@ fn a_host_provisioning_too_long_is_called_stuck() {
             object: pool,
         }),
     );
-    let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
-    app.detail = Some(Detail {
-        namespace: "vision-lab".into(),
-        name: "ocr-batch".into(),
-        tab: Tab::Hosts,
-        scroll: 0,
-    });
-    let mut terminal =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
-    terminal
-        .draw(|frame| crate::ui::render(&app, &theme, frame))
-        .expect("draw");
-    let screen = terminal.backend().to_string();
-    assert!(screen.contains("← stuck in Provisioning"), "{screen}");
+    let broken: Vec<&str> = app
+        .shown
+        .table
+        .rows
+        .iter()
+        .filter(|r| r.broken)
+        .map(|r| r.id.name.as_str())
+        .collect();
+    assert!(broken.contains(&"detector"), "{broken:?}");
     assert!(
-        screen.matches("stuck in Provisioning").count() == 1,
-        "only the worker host that is 40 minutes in: {screen}"
+        broken.contains(&taken_by.as_str()),
+        "both users of the VIP: {broken:?}"
+    );
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "detector");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Enter));
+    let findings = &app.shown.detail.as_ref().expect("derived").findings;
+    assert!(
+        findings.iter().any(|f| f.rule.id == "vip.unique"),
+        "the Overview names the conflict: {findings:?}"
     );
 }

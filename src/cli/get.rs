@@ -11,9 +11,11 @@ use chrono::Utc;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
+use crate::app::ports::Namespaces;
 use crate::app::rows::{self, Row, Table};
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
-use crate::sources::watch::{Namespaces, spawn};
+use crate::sources::watch::spawn;
+use crate::ui::cells::{self, Form};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Resource {
@@ -99,13 +101,12 @@ impl Resource {
     }
 
     pub fn table(self, inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
-        let now = Utc::now();
         match self {
-            Resource::Pools => rows::pools(inventory, name, wide, now),
-            Resource::Evaluations => rows::evaluations(inventory, name, wide, now),
-            Resource::Hosts => rows::hosts_table(inventory, name, wide, now),
-            Resource::Events => rows::events(inventory, name, wide, now),
-            Resource::Projects => rows::projects(inventory, name, wide, now),
+            Resource::Pools => rows::pools(inventory, name, wide),
+            Resource::Evaluations => rows::evaluations(inventory, name, wide),
+            Resource::Hosts => rows::hosts_table(inventory, name, wide),
+            Resource::Events => rows::events(inventory, name, wide),
+            Resource::Projects => rows::projects(inventory, name, wide),
         }
     }
 }
@@ -129,18 +130,34 @@ pub fn list_document(table: &Table) -> ListDocument<'_> {
     }
 }
 
+/// The rows as plain text cells at `now`.
+fn texts(rows: &[Row], now: chrono::DateTime<Utc>) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|row| {
+            row.cells
+                .iter()
+                .map(|c| cells::text(c, now, Form::Plain))
+                .collect()
+        })
+        .collect()
+}
+
+/// Prints the first picture; returns how many rows it printed and the table's column widths
+/// (which `--watch` keeps, as kubectl does).
 fn print(
     resource: Resource,
     args: &GetArgs,
     inventory: &Inventory,
     all_namespaces: bool,
-) -> Result<usize, String> {
+) -> Result<(usize, Vec<usize>), String> {
     let wide = args.output == Some(Output::Wide);
     let mut table = resource.table(inventory, args.name.as_deref(), wide);
     if !all_namespaces && resource != Resource::Hosts {
         // Like kubectl: the namespace column only when reading every namespace.
         strip_namespace(&mut table);
     }
+    let texts = texts(&table.rows, Utc::now());
+    let widths = cells::plain_widths(&table.headers, &texts);
     let text = match args.output {
         Some(Output::Json) => {
             serde_json::to_string_pretty(&list_document(&table)).map_err(|e| e.to_string())? + "\n"
@@ -149,10 +166,39 @@ fn print(
             serde_saphyr::to_string(&list_document(&table)).map_err(|e| e.to_string())?
         }
         _ if table.rows.is_empty() => String::new(),
-        _ => rows::render(&table.headers, &table.rows.iter().collect::<Vec<_>>()),
+        _ => cells::plain_table(&table.headers, &texts, Some(&widths)),
     };
     print_out(&text);
-    Ok(table.rows.len())
+    Ok((table.rows.len(), widths))
+}
+
+/// The rows of `current` that are new or changed since `previous` (by object version and
+/// values, not by the clock), then the rows that are gone; `previous` becomes `current`.
+pub fn changed_rows(
+    previous: &mut HashMap<(crate::domain::ObjectRef, Option<String>), Row>,
+    current: Vec<Row>,
+) -> Vec<(Row, bool)> {
+    let mut out = Vec::new();
+    let mut next = HashMap::with_capacity(current.len());
+    for row in current {
+        let key = (row.id.clone(), row.part.clone());
+        if previous
+            .get(&key)
+            .is_none_or(|before| row.changed_from(before))
+        {
+            out.push((row.clone(), false));
+        }
+        next.insert(key, row);
+    }
+    let mut gone: Vec<Row> = previous
+        .iter()
+        .filter(|(key, _)| !next.contains_key(*key))
+        .map(|(_, row)| row.clone())
+        .collect();
+    gone.sort_by(|a, b| (&a.id, &a.part).cmp(&(&b.id, &b.part)));
+    out.extend(gone.into_iter().map(|row| (row, true)));
+    *previous = next;
+    out
 }
 
 fn strip_namespace(table: &mut Table) {
@@ -262,7 +308,7 @@ async fn get(args: &GetArgs) -> ExitCode {
         }
     }
     let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
-    let printed = match print(args.resource, args, &inventory, all_namespaces) {
+    let (printed, widths) = match print(args.resource, args, &inventory, all_namespaces) {
         Ok(n) => n,
         Err(e) => {
             eprintln!("pooldeck: cannot print: {e}");
@@ -298,15 +344,16 @@ async fn get(args: &GetArgs) -> ExitCode {
     if !args.watch {
         return finish(tasks, 0);
     }
-    // Phase two: print rows that change.
+    // Phase two: print rows whose object or values changed, under the first table's columns.
     let wide = args.output == Some(Output::Wide);
-    let mut previous: HashMap<String, Row> = args
-        .resource
-        .table(&inventory, args.name.as_deref(), wide)
-        .rows
-        .into_iter()
-        .map(|r| (r.id.clone(), r))
-        .collect();
+    let mut previous = HashMap::new();
+    changed_rows(
+        &mut previous,
+        args.resource
+            .table(&inventory, args.name.as_deref(), wide)
+            .rows,
+    );
+    let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
     loop {
         tokio::select! {
             event = receiver.recv() => {
@@ -315,35 +362,51 @@ async fn get(args: &GetArgs) -> ExitCode {
                     eprintln!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
                 inventory.apply(event, Utc::now());
-                let mut table = args.resource.table(&inventory, args.name.as_deref(), wide);
-                let current: HashMap<String, Row> = table.rows.iter().map(|r| (r.id.clone(), r.clone())).collect();
-                let mut changed: Vec<Row> = table.rows.drain(..).filter(|r| previous.get(&r.id) != Some(r)).collect();
-                for (id, row) in &previous {
-                    if !current.contains_key(id) {
-                        let mut gone = row.clone();
-                        if let Some(last) = gone.cells.last_mut() {
-                            *last = format!("{last} (deleted)");
-                        }
-                        changed.push(gone);
-                    }
-                }
-                previous = current;
+                let current = args.resource.table(&inventory, args.name.as_deref(), wide).rows;
+                let changed = changed_rows(&mut previous, current);
                 if changed.is_empty() {
                     continue;
                 }
-                let mut table = Table { headers: Vec::new(), rows: changed };
-                if !all_namespaces && args.resource != Resource::Hosts {
-                    table.headers = vec!["NAMESPACE"];
-                    strip_namespace(&mut table);
-                    table.headers.clear();
-                }
-                match args.output {
-                    Some(Output::Json) => table.rows.iter().for_each(|r| print_out(&format!("{}\n", serde_json::to_string(&r.object).unwrap_or_default()))),
-                    Some(Output::Yaml) => table.rows.iter().for_each(|r| print_out(&format!("---\n{}", serde_saphyr::to_string(&r.object).unwrap_or_default()))),
-                    _ => print_out(&rows::render(&[], &table.rows.iter().collect::<Vec<_>>())),
-                }
+                print_changes(args.output, &changed, namespace_shown, &widths);
             }
             _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
+        }
+    }
+}
+
+/// Prints changed rows: a JSON or YAML document each, or table lines (a removed row marked
+/// `(deleted)`).
+fn print_changes(
+    output: Option<Output>,
+    changed: &[(Row, bool)],
+    namespace_shown: bool,
+    widths: &[usize],
+) {
+    match output {
+        Some(Output::Json) => changed.iter().for_each(|(r, _)| {
+            print_out(&format!(
+                "{}\n",
+                serde_json::to_string(&r.object).unwrap_or_default()
+            ))
+        }),
+        Some(Output::Yaml) => changed.iter().for_each(|(r, _)| {
+            print_out(&format!(
+                "---\n{}",
+                serde_saphyr::to_string(&r.object).unwrap_or_default()
+            ))
+        }),
+        _ => {
+            let rows: Vec<Row> = changed.iter().map(|(r, _)| r.clone()).collect();
+            let mut lines = texts(&rows, Utc::now());
+            for (line, (_, gone)) in lines.iter_mut().zip(changed) {
+                if !namespace_shown && !line.is_empty() {
+                    line.remove(0);
+                }
+                if *gone && let Some(last) = line.last_mut() {
+                    *last = format!("{last} (deleted)");
+                }
+            }
+            print_out(&cells::plain_table(&[], &lines, Some(widths)));
         }
     }
 }
@@ -353,4 +416,80 @@ fn finish(tasks: Vec<tokio::task::JoinHandle<()>>, code: u8) -> ExitCode {
         task.abort();
     }
     ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::fleet_app;
+
+    /// Whether the pool named `name` is among the rows.
+    fn has(changed: &[(Row, bool)], name: &str) -> bool {
+        changed.iter().any(|(r, _)| r.id.name == name)
+    }
+
+    #[test]
+    fn watch_prints_a_row_only_when_its_object_or_values_change() {
+        // On the fleet demo an unchanged paused pool was printed again every few seconds:
+        // its age and countdown cells changed with the clock.
+        let mut app = fleet_app();
+        let paused = app
+            .inventory
+            .objects(Kind::Pool)
+            .find(|o| o.pool().is_some_and(|p| p.is_paused()))
+            .map(|o| o.name().to_owned())
+            .expect("the fleet has a paused pool");
+        let mut previous = HashMap::new();
+        let first = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        assert_eq!(first.len(), 12, "the first picture is every row");
+        // Time passes and another pool changes, many times over.
+        let mut other = (*app
+            .inventory
+            .get(Kind::Pool, "vision-lab", "detector")
+            .expect("pool")
+            .value())
+        .clone();
+        for minute in 1..=20 {
+            other["metadata"]["resourceVersion"] = json!(format!("v{minute}"));
+            app.inventory.apply(
+                SourceEvent::Applied {
+                    kind: Kind::Pool,
+                    object: other.clone(),
+                },
+                app.now + chrono::Duration::minutes(minute),
+            );
+            let changed =
+                changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+            assert!(has(&changed, "detector"), "the changed pool is printed");
+            assert!(!has(&changed, &paused), "the unchanged paused pool is not");
+            assert_eq!(changed.len(), 1);
+        }
+        // A deleted pool is printed once, marked.
+        app.inventory.apply(
+            SourceEvent::Deleted {
+                kind: Kind::Pool,
+                object: other,
+            },
+            app.now,
+        );
+        let changed = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        assert_eq!(changed.len(), 1);
+        assert!(changed[0].1, "marked as gone");
+        assert!(
+            changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows).is_empty()
+        );
+    }
+
+    #[test]
+    fn changed_rows_keep_the_first_tables_columns() {
+        let app = fleet_app();
+        let table = rows::pools(&app.inventory, None, false);
+        let texts = texts(&table.rows, app.now);
+        let widths = cells::plain_widths(&table.headers, &texts);
+        let first = cells::plain_table(&table.headers, &texts, Some(&widths));
+        // One row printed alone under the same columns starts its cells where the table did.
+        let alone = cells::plain_table(&[], &texts[3..4], Some(&widths));
+        let line = first.lines().nth(4).expect("the fourth row");
+        assert_eq!(alone.trim_end(), line);
+    }
 }

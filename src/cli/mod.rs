@@ -16,9 +16,12 @@ use clap::{Parser, Subcommand};
     name = "pooldeck",
     version,
     about = "A terminal console for operators of PaletteAI Compute Pools",
-    long_about = "pooldeck knows what a PaletteAI Compute Pool is. Today it validates \
-                  ComputePool manifests against the configuration reference's rules; the live \
-                  console, the demo cluster and the fixes come next."
+    long_about = "pooldeck knows what a PaletteAI Compute Pool is. Without a subcommand it \
+                  opens the live console on the current kubeconfig context (--demo: on the \
+                  embedded demo cluster): pools, evaluations, hosts, events and projects, \
+                  streamed through watches, with each pool's detail in six tabs. The \
+                  subcommands validate manifests against the configuration reference's rules, \
+                  list the same rows headless (get), serve the demo cluster and record a hub."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -60,15 +63,9 @@ pub enum Command {
 }
 
 /// The async runtime for commands that talk to a cluster, or the exit status when it cannot
-/// start.
+/// start (built by the runtime module, the one place with tasks).
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            eprintln!("pooldeck: cannot start the runtime: {e}");
-            ExitCode::from(1)
-        })
+    crate::runtime::build()
 }
 
 /// Connects to the hub a one-shot command names, or reports why not and
@@ -111,10 +108,11 @@ pub fn main() -> ExitCode {
         Some(Command::Record(args)) => record::run(&args),
         None => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            // Warnings are said inside the console, where they are seen, not printed before
+            // the alternate screen hides them.
+            let mut warnings = Vec::new();
             let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
-            if let Some(warning) = warning {
-                eprintln!("pooldeck: {warning}");
-            }
+            warnings.extend(warning);
             // Without --theme, the user's settings file may name one.
             if cli.theme.is_none()
                 && !no_color
@@ -126,9 +124,7 @@ pub fn main() -> ExitCode {
                 if let Some(chosen) = chosen {
                     theme = chosen;
                 }
-                if let Some(warning) = warning {
-                    eprintln!("pooldeck: {warning}");
-                }
+                warnings.extend(warning);
             }
             let depth = crate::theme::Depth::detect(
                 std::env::var("COLORTERM").ok().as_deref(),
@@ -136,13 +132,11 @@ pub fn main() -> ExitCode {
             );
             let theme = theme.for_depth(depth);
             let namespaces = if cli.all_namespaces {
-                Some(crate::sources::watch::Namespaces::All)
+                Some(crate::app::ports::Namespaces::All)
             } else if cli.namespace.is_empty() {
                 None
             } else {
-                Some(crate::sources::watch::Namespaces::Only(
-                    cli.namespace.clone(),
-                ))
+                Some(crate::app::ports::Namespaces::Only(cli.namespace.clone()))
             };
             crate::runtime::run(crate::runtime::ConsoleOptions {
                 target: crate::sources::connection::Target {
@@ -153,6 +147,7 @@ pub fn main() -> ExitCode {
                 demo: cli.demo.clone(),
                 speed: cli.speed,
                 theme,
+                warnings,
             })
         }
     }

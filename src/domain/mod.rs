@@ -1,11 +1,22 @@
-//! What a Compute Pool is, and the reference's rules about it.
+//! What a Compute Pool is, the reference's rules about it, and the values the rest of pooldeck
+//! speaks in: kinds and object references, operations and their outcomes, typed errors.
 //!
 //! Pure: no tokio, no ratatui, no kube client, no file or terminal I/O. Everything else in
-//! pooldeck imports from here; this module imports nothing of ours.
+//! pooldeck imports from here; this module imports nothing of ours (checked by
+//! `tests/architecture.rs`).
 
 pub mod duration;
+pub mod error;
 pub mod field;
+pub mod kind;
 pub mod model;
+pub mod object;
+pub mod operation;
 pub mod path;
 pub mod quantity;
 pub mod rules;
+
+pub use error::ClusterError;
+pub use kind::Kind;
+pub use object::{ObjectRef, Preconditions};
+pub use operation::{Operation, Outcome, Run};

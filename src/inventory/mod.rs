@@ -7,7 +7,6 @@
 //! changed. Time is passed in, never read. Must not import tokio, kube, the console or I/O.
 
 mod derive;
-pub mod kind;
 
 use std::sync::Arc;
 
@@ -18,8 +17,8 @@ use serde_json::Value;
 use crate::domain::field::Issue;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, read_owned};
 
+pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, SeriesKey, event_time};
-pub use kind::Kind;
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
 pub type Key = (String, String);
@@ -136,6 +135,8 @@ pub struct Object {
     pub parsed: Parsed,
     /// Fields of the wrong type or unknown fields, found while reading.
     pub issues: Vec<Issue>,
+    /// `metadata.creationTimestamp`, parsed once when the object is read.
+    created: Option<DateTime<Utc>>,
 }
 
 impl Object {
@@ -156,12 +157,56 @@ impl Object {
                 Vec::new(),
             ),
         };
-        Object {
+        let mut object = Object {
             kind,
             key,
             parsed,
             issues,
+            created: None,
+        };
+        object.created = object
+            .metadata_text("creationTimestamp")
+            .and_then(|t| parse_time(&t));
+        object
+    }
+
+    /// A text field of the object's metadata, however it was read.
+    fn metadata_text(&self, field: &str) -> Option<String> {
+        match &self.parsed {
+            Parsed::Pool(pool) => {
+                let meta = pool.meta()?;
+                match field {
+                    "creationTimestamp" => meta.creation_timestamp.as_deref().map(str::to_owned),
+                    "resourceVersion" => meta.resource_version.as_deref().map(str::to_owned),
+                    "uid" => meta.uid.as_deref().map(str::to_owned),
+                    _ => None,
+                }
+            }
+            Parsed::Evaluation(e) => {
+                let meta = e.metadata.get()?;
+                match field {
+                    "creationTimestamp" => meta.creation_timestamp.as_deref().map(str::to_owned),
+                    "resourceVersion" => meta.resource_version.as_deref().map(str::to_owned),
+                    "uid" => meta.uid.as_deref().map(str::to_owned),
+                    _ => None,
+                }
+            }
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => value
+                .get("metadata")?
+                .get(field)?
+                .as_str()
+                .map(str::to_owned),
         }
+    }
+
+    /// `metadata.resourceVersion`: which version of the object this is.
+    pub fn resource_version(&self) -> Option<String> {
+        self.metadata_text("resourceVersion")
+    }
+
+    /// `metadata.uid`: which incarnation of the name this is.
+    pub fn uid(&self) -> Option<String> {
+        self.metadata_text("uid")
     }
 
     /// The object as the API sent it.
@@ -200,24 +245,7 @@ impl Object {
 
     /// When the object was created, from its metadata.
     pub fn created(&self) -> Option<DateTime<Utc>> {
-        let text = match &self.parsed {
-            Parsed::Pool(pool) => pool
-                .meta()
-                .and_then(|m| m.creation_timestamp.as_deref())
-                .map(str::to_owned),
-            Parsed::Evaluation(e) => e
-                .metadata
-                .get()
-                .and_then(|m| m.creation_timestamp.as_deref())
-                .map(str::to_owned),
-            Parsed::Other(value) | Parsed::Unreadable(value, _) => value
-                .pointer("/metadata/creationTimestamp")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        }?;
-        DateTime::parse_from_rfc3339(&text)
-            .ok()
-            .map(|t| t.with_timezone(&Utc))
+        self.created
     }
 
     /// Why the object could not be read, or what was wrong in it, in one line.
@@ -238,6 +266,13 @@ impl Object {
     pub fn name(&self) -> &str {
         &self.key.1
     }
+}
+
+/// An RFC 3339 time as the API writes it.
+pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
 }
 
 pub fn key_of(object: &Value) -> Key {
@@ -261,11 +296,39 @@ pub struct Inventory {
     events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
     history: OrdMap<SeriesKey, Vector<Sample>>,
     health: OrdMap<(Kind, Scope), Health>,
+    /// Pools by effective VIP (lower case) and by name, for the rules across pools.
+    pools_by_vip: OrdMap<String, OrdSet<Key>>,
+    pools_by_name: OrdMap<String, OrdSet<Key>>,
+    /// Bumped when a pool joins or leaves either index: what the rules across pools read.
+    fleet_generation: u64,
 }
 
 impl Inventory {
     pub fn new() -> Inventory {
         Inventory::default()
+    }
+
+    /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
+    /// pools stay valid while it stays the same.
+    pub fn fleet_generation(&self) -> u64 {
+        self.fleet_generation
+    }
+
+    /// The identity the rules across pools give a pool of this inventory (its allocation:
+    /// a new version of a pool is a new identity).
+    pub fn identity(object: &Arc<Object>) -> usize {
+        Arc::as_ptr(object) as usize
+    }
+
+    fn pools_at<'s>(
+        &'s self,
+        keys: Option<&'s OrdSet<Key>>,
+    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        let pools = self.objects.get(&Kind::Pool);
+        Box::new(keys.into_iter().flatten().filter_map(move |key| {
+            let object = pools?.get(key)?;
+            Some((Inventory::identity(object), object.pool()?))
+        }))
     }
 
     /// Bumped by every applied event; a reader redraws when it changes.
@@ -457,6 +520,21 @@ impl Inventory {
             .iter()
             .filter(move |((k, _), _)| *k == kind)
             .map(|(_, h)| h)
+    }
+}
+
+/// The inventory answers the rules' questions across pools from its own indexes, so the
+/// console checks a pool against the real fleet without copying it.
+impl crate::domain::rules::Pools for Inventory {
+    fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        self.pools_at(self.pools_by_name.get(name))
+    }
+
+    fn with_vip<'s>(
+        &'s self,
+        vip: &str,
+    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        self.pools_at(self.pools_by_vip.get(&vip.to_ascii_lowercase()))
     }
 }
 

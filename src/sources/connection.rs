@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 
+use crate::domain::ClusterError;
+
 /// Where to connect.
 #[derive(Clone, Debug, Default)]
 pub struct Target {
@@ -21,7 +23,39 @@ pub struct Connection {
     pub context: String,
 }
 
-pub async fn connect(target: &Target) -> Result<Connection, String> {
+/// The server the kubeconfig's context points at, for the header.
+pub fn server_of(target: &Target) -> Option<String> {
+    let kubeconfig = match &target.kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).ok()?,
+        None => Kubeconfig::read().ok()?,
+    };
+    let context_name = target
+        .context
+        .clone()
+        .or(kubeconfig.current_context.clone())?;
+    let context = kubeconfig
+        .contexts
+        .iter()
+        .find(|c| c.name == context_name)?
+        .context
+        .clone()?;
+    kubeconfig
+        .clusters
+        .iter()
+        .find(|c| c.name == context.cluster)?
+        .cluster
+        .clone()?
+        .server
+}
+
+/// Connects, or says why not in the user's terms.
+pub async fn connect(target: &Target) -> Result<Connection, ClusterError> {
+    connect_with(target)
+        .await
+        .map_err(|message| ClusterError::Configuration { message })
+}
+
+async fn connect_with(target: &Target) -> Result<Connection, String> {
     let kubeconfig = match &target.kubeconfig {
         Some(path) => Kubeconfig::read_from(path)
             .map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display()))?,

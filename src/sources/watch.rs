@@ -21,23 +21,7 @@ use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 /// How long to wait before asking again about a forbidden or absent resource.
 const SLOW_RETRY: Duration = Duration::from_secs(60);
 
-/// Which namespaces to watch.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Namespaces {
-    All,
-    Only(Vec<String>),
-}
-
-impl Namespaces {
-    /// The scopes a kind is watched in: cluster-scoped kinds always cluster-wide.
-    pub fn scopes(&self, kind: Kind) -> Vec<Scope> {
-        match self {
-            _ if !kind.api().namespaced => vec![None],
-            Namespaces::All => vec![None],
-            Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
-        }
-    }
-}
+pub use crate::app::ports::Namespaces;
 
 pub fn api_resource(kind: Kind) -> ApiResource {
     let api = kind.api();

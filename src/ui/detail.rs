@@ -7,13 +7,14 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::status_meaning;
-use crate::app::{App, Detail, Tab, rows};
+use super::cells;
+use crate::app::rows::{Cell, Row, Status};
+use crate::app::{App, Detail, DetailData, Tab};
 use crate::domain::duration;
 use crate::domain::model::ComputePool;
-use crate::domain::model::vocabulary::CONDITION_TYPES;
+use crate::domain::model::vocabulary::{CONDITION_TYPES, HostStatus, PoolPhase};
 use crate::domain::quantity::GpuVariant;
-use crate::domain::rules::{self, Severity};
+use crate::domain::rules::Severity;
 use crate::inventory::{Inventory, Kind, Object};
 use crate::theme::{Meaning, Theme};
 
@@ -89,6 +90,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         );
         return;
     };
+    let derived = app.shown.detail.as_ref();
     let lines = match (detail.tab, object.pool()) {
         (_, None) => vec![Line::from(Span::styled(
             format!(
@@ -97,14 +99,14 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
             ),
             theme.style(Meaning::Error),
         ))],
-        (Tab::Overview, Some(pool)) => overview(&app.inventory, object, pool, theme),
+        (Tab::Overview, Some(pool)) => overview(derived, pool, theme),
         (Tab::Conditions, Some(pool)) => conditions(pool, theme, app.now),
-        (Tab::Hosts, Some(_)) => hosts(app, object, theme),
+        (Tab::Hosts, Some(_)) => hosts(app, derived, theme),
         (Tab::Scaling, Some(pool)) => {
             super::scaling::tab(&app.inventory, object, pool, theme, app.now)
         }
         (Tab::Events, Some(_)) => events(&app.inventory, object, theme, app.now),
-        (Tab::Yaml, Some(_)) => yaml_lines(object, app.search.trim(), theme),
+        (Tab::Yaml, Some(_)) => yaml_lines(derived, app.search.trim(), theme),
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);
     let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));
@@ -116,10 +118,12 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
 
 /// The object as YAML, keys muted and values plain; lines holding the filter text (the `/`
 /// search, which also jumps there) stand out.
-fn yaml_lines<'a>(object: &Object, search: &str, theme: &Theme) -> Vec<Line<'a>> {
-    let text = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
+fn yaml_lines<'a>(derived: Option<&DetailData>, search: &str, theme: &Theme) -> Vec<Line<'a>> {
     let needle = search.to_lowercase();
-    text.lines()
+    derived
+        .map(|d| d.yaml.as_slice())
+        .unwrap_or_default()
+        .iter()
         .map(|line| {
             let hit = !needle.is_empty() && line.to_lowercase().contains(&needle);
             let (key, rest) = match line.find(": ") {
@@ -129,7 +133,7 @@ fn yaml_lines<'a>(object: &Object, search: &str, theme: &Theme) -> Vec<Line<'a>>
                 {
                     line.split_at(i + 1)
                 }
-                _ => ("", line),
+                _ => ("", line.as_str()),
             };
             let mut spans = Vec::new();
             if !key.is_empty() {
@@ -146,18 +150,18 @@ fn yaml_lines<'a>(object: &Object, search: &str, theme: &Theme) -> Vec<Line<'a>>
 }
 
 fn overview<'a>(
-    inventory: &Inventory,
-    object: &Object,
+    derived: Option<&DetailData>,
     pool: &'a ComputePool,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
-    let status = pool
+    let phase = pool
         .status
         .get()
         .and_then(|s| s.status.as_deref())
-        .unwrap_or("-")
-        .to_owned();
+        .map(|w| Status::Pool(PoolPhase::parse(w)));
+    let status = phase.as_ref().map_or("-", Status::word).to_owned();
+    let status_style = theme.style(phase.as_ref().map_or(Meaning::Text, cells::status));
     let health: Vec<String> = pool
         .status
         .get()
@@ -167,7 +171,7 @@ fn overview<'a>(
         .collect();
     lines.push(Line::from(vec![
         label(theme, "Status "),
-        Span::styled(status.clone(), theme.style(status_meaning(&status))),
+        Span::styled(status, status_style),
         label(theme, "   Health "),
         Span::raw(if health.is_empty() {
             "-".to_owned()
@@ -261,20 +265,17 @@ fn overview<'a>(
     }
     lines.push(Line::from(""));
     lines.push(Line::from(label(theme, "GPUs used / capacity")));
-    let table = rows::pools(inventory, Some(object.name()), false, Utc::now());
-    if let Some(row) = table
-        .rows
-        .iter()
-        .find(|r| r.id == format!("{}/{}", object.namespace(), object.name()))
-    {
-        let gpus = &row.cells[4];
-        for part in gpus.split(", ") {
-            let (used, cap) = part
-                .rsplit_once(' ')
-                .and_then(|(_, f)| f.split_once('/'))
-                .unwrap_or(("0", "0"));
-            let (used, cap): (f64, f64) = (used.parse().unwrap_or(0.0), cap.parse().unwrap_or(0.0));
-            let percent = if cap > 0.0 { used * 100.0 / cap } else { 0.0 };
+    let gpus = derived
+        .and_then(|d| d.summary.as_ref())
+        .and_then(|row| row.cells.get(4));
+    if let Some(Cell::Gpus(all)) = gpus {
+        for gpu in all {
+            let part = format!("{} {}/{}", gpu.model, gpu.used, gpu.capacity);
+            let percent = if gpu.capacity > 0 {
+                gpu.used as f64 * 100.0 / gpu.capacity as f64
+            } else {
+                0.0
+            };
             lines.push(Line::from(format!("  {part:<28} {}", bar(percent))));
         }
     }
@@ -326,7 +327,7 @@ fn overview<'a>(
             )));
         }
     }
-    let findings = rules::validate(pool, &object.issues, &rules::Context::default());
+    let findings = derived.map(|d| d.findings.as_slice()).unwrap_or_default();
     let errors = findings
         .iter()
         .filter(|f| f.severity() == Severity::Error)
@@ -430,54 +431,59 @@ fn conditions<'a>(pool: &'a ComputePool, theme: &Theme, now: DateTime<Utc>) -> V
 /// A host Provisioning for longer than this is called out as stuck.
 const STUCK_AFTER_MINUTES: i64 = 15;
 
-fn hosts<'a>(app: &App, object: &Object, theme: &Theme) -> Vec<Line<'a>> {
-    let mut table = rows::hosts_table(&app.inventory, Some(object.name()), false, app.now);
-    table.rows.retain(|r| r.cells[0] == object.namespace());
-    if table.rows.is_empty() {
+fn hosts<'a>(app: &App, derived: Option<&DetailData>, theme: &Theme) -> Vec<Line<'a>> {
+    let Some(table) = derived.map(|d| &d.hosts).filter(|t| !t.rows.is_empty()) else {
         return vec![Line::from("No hosts are allocated to this pool yet.")];
-    }
-    // Which rows are stuck: Provisioning since longer than the threshold.
+    };
+    let column = |name: &str| table.headers.iter().position(|h| *h == name);
+    let (status_column, since_column) = (column("STATUS"), column("SINCE"));
+    // A host Provisioning since longer than the threshold is stuck.
+    let status_of = |row: &Row| match status_column.and_then(|i| row.cells.get(i)) {
+        Some(Cell::Status(status)) => Some(status.clone()),
+        _ => None,
+    };
     let stuck: Vec<bool> = table
         .rows
         .iter()
         .map(|row| {
-            let rows::Source::Value(host) = &row.object else {
-                return false;
+            let provisioning = status_of(row) == Some(Status::Host(HostStatus::Provisioning));
+            let since = match since_column.and_then(|i| row.cells.get(i)) {
+                Some(Cell::Since(Some(t))) => Some(*t),
+                _ => None,
             };
-            let provisioning = host.get("status").and_then(|v| v.as_str()) == Some("Provisioning");
-            let since = time(host.get("statusUpdatedAt").and_then(|v| v.as_str()));
             provisioning
                 && since.is_some_and(|t| (app.now - t).num_minutes() >= STUCK_AFTER_MINUTES)
         })
         .collect();
-    let shown: Vec<rows::Row> = table
+    let texts: Vec<Vec<String>> = table
         .rows
         .iter()
         .zip(&stuck)
-        .map(|(r, stuck)| {
-            let mut r = r.clone();
-            r.cells.remove(0);
-            if *stuck && let Some(last) = r.cells.last_mut() {
+        .map(|(row, stuck)| {
+            let mut texts: Vec<String> = row
+                .cells
+                .iter()
+                .skip(1)
+                .map(|c| cells::text(c, app.now, cells::Form::Plain))
+                .collect();
+            if *stuck && let Some(last) = texts.last_mut() {
                 last.push_str("  ← stuck in Provisioning");
             }
-            r
+            texts
         })
         .collect();
-    let text = rows::render(&table.headers[1..], &shown.iter().collect::<Vec<_>>());
+    let text = cells::plain_table(&table.headers[1..], &texts, None);
     text.lines()
         .enumerate()
         .map(|(i, line)| {
-            let meaning = if i == 0 {
-                Meaning::Muted
-            } else if stuck.get(i - 1) == Some(&true) {
-                Meaning::Error
-            } else if line.contains("Provisioning") {
-                Meaning::Warn
-            } else {
-                ["Unhealthy", "Failed", "Deleting"]
-                    .iter()
-                    .find(|w| line.contains(*w))
-                    .map_or(Meaning::Text, |w| status_meaning(w))
+            let meaning = match i.checked_sub(1) {
+                None => Meaning::Muted,
+                Some(row) if stuck.get(row) == Some(&true) => Meaning::Error,
+                Some(row) => table
+                    .rows
+                    .get(row)
+                    .and_then(status_of)
+                    .map_or(Meaning::Text, |s| cells::status(&s)),
             };
             Line::from(Span::styled(line.to_owned(), theme.style(meaning)))
         })
@@ -506,11 +512,10 @@ fn events<'a>(
             };
             let seen = crate::inventory::event_time(&e).map_or("-".into(), |t| ago(t, now));
             let kind = text("/type");
-            let meaning = if kind == "Warning" {
-                Meaning::Warn
-            } else {
-                Meaning::Text
-            };
+            let meaning = cells::status(&Status::Event {
+                warning: kind == "Warning",
+                word: kind.clone(),
+            });
             Line::from(vec![
                 Span::styled(
                     format!("{seen:>6}  {kind:<8} {:<24} ", text("/reason")),

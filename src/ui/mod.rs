@@ -7,8 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
-use crate::app::{App, Input, KEYS};
+use crate::app::{App, Input, Overlay};
 
+pub mod cells;
 mod detail;
 mod scaling;
 
@@ -61,8 +62,10 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
         None => render_table(app, theme, frame, body),
     }
     render_footer(app, theme, frame, footer);
-    if app.help {
-        render_help(theme, frame, body);
+    for overlay in &app.overlays {
+        match overlay {
+            Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
+        }
     }
 }
 
@@ -181,6 +184,9 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     // Column widths are derived with the rows, in update.
     let widths = &app.shown.widths;
+    if widths.len() < table.headers.len() {
+        return;
+    }
     // On a narrow screen, columns that answer later questions give way, whole, rather than
     // every column being cut to nothing.
     let mut shown: Vec<usize> = (0..table.headers.len()).collect();
@@ -196,7 +202,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                     widths[*i] + 2
                 }
             })
-            .sum::<u16>()
+            .fold(0u16, u16::saturating_add)
     };
     while total(&shown) > area.width && shown.len() > 3 {
         let Some(drop) = shown
@@ -224,14 +230,15 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
     let selected = app.selected.min(table.rows.len() - 1);
     let first = selected.saturating_sub(visible - 1);
+    let name = table.headers.iter().position(|h| *h == "NAME");
     let rows = table.rows.iter().skip(first).take(visible).map(|row| {
-        Row::new(shown.iter().map(|&i| (i, &row.cells[i])).map(|(i, cell)| {
-            let meaning = match table.headers.get(i) {
-                Some(&("STATUS" | "HEALTH" | "SCALING" | "STATE" | "TYPE")) => status_meaning(cell),
-                Some(&"PAUSED") if cell == "yes" => Meaning::Warn,
-                _ => Meaning::Text,
-            };
-            Cell::from(cell.clone()).style(theme.style(meaning))
+        Row::new(shown.iter().filter_map(|&i| {
+            let cell = row.cells.get(i)?;
+            let mut text = cells::text(cell, app.now, cells::Form::Console);
+            if row.broken && Some(i) == name {
+                text.push_str(" !");
+            }
+            Some(Cell::from(text).style(theme.style(cells::meaning(cell))))
         }))
     });
     let last = shown.last().copied();
@@ -297,31 +304,46 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn render_help(theme: &Theme, frame: &mut Frame, area: Rect) {
-    let width = area.width.saturating_sub(2).min(80);
-    let height = (KEYS.len() as u16 + 4).min(area.height);
+fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: Rect) {
+    // The help lists the keys of what lies behind it, from the same registry as the footer.
+    let behind = app.scopes_behind();
+    let mut lines: Vec<Line> = Vec::new();
+    for (title, bindings) in crate::app::commands::help(&behind) {
+        if !lines.is_empty() {
+            lines.push(Line::raw(""));
+        }
+        lines.push(Line::styled(
+            title,
+            theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
+        ));
+        for (keys, what) in bindings {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{keys:<16}"), theme.style(Meaning::Accent)),
+                Span::raw(what),
+            ]));
+        }
+    }
+    let width = area.width.saturating_sub(2).min(96);
+    let wanted = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let height = wanted.min(area.height);
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
         width,
         height,
     };
-    let lines: Vec<Line> = KEYS
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(format!("{keys:<16}"), theme.style(Meaning::Accent)),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" Keys (Esc or ? to close) "),
-        ),
+        Paragraph::new(lines)
+            .scroll((scroll, 0))
+            .wrap(Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Keys (Esc or ? to close, ↑↓ to scroll) "),
+            ),
         popup,
     );
 }
@@ -438,5 +460,51 @@ mod tests {
         keys(&mut app, "?");
         insta::assert_snapshot!("help_80x24", draw(&app, 80, 24));
         insta::assert_snapshot!("too_small_60x20", draw(&fleet_app(), 60, 20));
+    }
+
+    #[test]
+    fn a_host_provisioning_too_long_is_called_stuck() {
+        let mut app = fleet_app();
+        let mut pool = (*app
+            .inventory
+            .get(crate::inventory::Kind::Pool, "vision-lab", "ocr-batch")
+            .expect("pool")
+            .value())
+        .clone();
+        let hosts = pool
+            .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
+            .and_then(serde_json::Value::as_object_mut)
+            .expect("worker hosts");
+        for host in hosts.values_mut() {
+            if host["status"] == "Provisioning" {
+                host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
+            }
+        }
+        update(
+            &mut app,
+            Msg::Source(crate::inventory::SourceEvent::Applied {
+                kind: crate::inventory::Kind::Pool,
+                object: pool,
+            }),
+        );
+        let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
+        app.detail = Some(crate::app::Detail {
+            namespace: "vision-lab".into(),
+            name: "ocr-batch".into(),
+            tab: crate::app::Tab::Hosts,
+            scroll: 0,
+        });
+        app.refresh();
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
+        terminal
+            .draw(|frame| crate::ui::render(&app, &theme, frame))
+            .expect("draw");
+        let screen = terminal.backend().to_string();
+        assert!(screen.contains("← stuck in Provisioning"), "{screen}");
+        assert!(
+            screen.matches("stuck in Provisioning").count() == 1,
+            "only the worker host that is 40 minutes in: {screen}"
+        );
     }
 }

@@ -6,10 +6,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::detail::{ago, bar, label, short, sparkline, time};
-use super::status_meaning;
+
 use crate::domain::duration;
 use crate::domain::model::ComputePool;
 use crate::domain::model::evaluation::{ComputePoolEvaluation, Decision, split_pool_key};
+use crate::domain::model::vocabulary::ScalingStateKind;
 use crate::inventory::{Inventory, Object, SeriesKey};
 use crate::theme::{Meaning, Theme};
 
@@ -91,9 +92,11 @@ fn scaling_lines<'a>(
             .filter_map(|w| w.get())
             .next()
             .map_or(0, |w| {
-                w.gpu_count
-                    .get()
-                    .map_or(0, |m| m.values().filter_map(|v| v.get()).sum())
+                w.gpu_count.get().map_or(0i64, |m| {
+                    m.values()
+                        .filter_map(|v| v.get())
+                        .fold(0i64, |sum, n| sum.saturating_add(*n))
+                })
             });
         let mut resource_line = |name: String,
                                  resource: &str,
@@ -103,7 +106,7 @@ fn scaling_lines<'a>(
             let decision = match e.decision() {
                 Decision::ScaleUp(n) if unit == "GPUs" && per_host_gpus > 0 => format!(
                     "scale up: +{n} {unit} ({} host(s))",
-                    (n + per_host_gpus - 1) / per_host_gpus
+                    n.saturating_add(per_host_gpus - 1) / per_host_gpus
                 ),
                 Decision::ScaleUp(n) => format!("scale up: +{n} {unit}"),
                 Decision::ScaleDown(n) => format!("scale down: -{n} {unit}"),
@@ -169,7 +172,10 @@ fn scaling_lines<'a>(
             .unwrap_or_default();
             lines.push(Line::from(vec![
                 label(theme, "  State "),
-                Span::styled(word.clone(), theme.style(status_meaning(&word))),
+                Span::styled(
+                    word.clone(),
+                    theme.style(super::cells::scaling(&ScalingStateKind::parse(&word))),
+                ),
                 Span::raw(countdown),
             ]));
             if let Some(details) = state.details.as_deref() {

@@ -73,16 +73,36 @@ impl Finding {
     }
 }
 
+/// The pools that exist, as the rules across pools ask about them. `validate` implements it
+/// with a [`Fleet`] of manifests; the console with its inventory (no copy of the fleet). Each
+/// pool comes with an identity, so the pool being checked can be told apart from its copies.
+pub trait Pools {
+    /// Pools named `name`, in any namespace.
+    fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's>;
+    /// Pools whose effective VIP is `vip` (compared without regard to case).
+    fn with_vip<'s>(&'s self, vip: &str)
+    -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's>;
+}
+
 /// What the rules need to know beyond the pool itself.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Context<'a> {
     /// The object as it exists now, when this is an update.
     pub old: Option<&'a ComputePool>,
     /// Other ComputePools that exist (for uniqueness rules). The pool being validated may be
-    /// among them, at `self_index`.
-    pub fleet: &'a Fleet,
-    /// The index in `fleet` of the pool being validated, when it is listed there too.
+    /// among them, with identity `self_index`.
+    pub fleet: &'a dyn Pools,
+    /// The identity in `fleet` of the pool being validated, when it is listed there too.
     pub self_index: Option<usize>,
+}
+
+impl fmt::Debug for Context<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("old", &self.old.map(ComputePool::key))
+            .field("self_index", &self.self_index)
+            .finish_non_exhaustive()
+    }
 }
 
 static EMPTY_FLEET: Fleet = Fleet {
@@ -102,7 +122,7 @@ impl Default for Context<'_> {
 }
 
 impl<'a> Context<'a> {
-    pub fn create(fleet: &'a Fleet) -> Self {
+    pub fn create(fleet: &'a dyn Pools) -> Self {
         Context {
             old: None,
             fleet,
@@ -110,7 +130,7 @@ impl<'a> Context<'a> {
         }
     }
 
-    pub fn update(old: &'a ComputePool, fleet: &'a Fleet) -> Self {
+    pub fn update(old: &'a ComputePool, fleet: &'a dyn Pools) -> Self {
         Context {
             old: Some(old),
             fleet,
@@ -196,20 +216,25 @@ impl Fleet {
     fn indexed<'f>(
         &'f self,
         indices: Option<&'f Vec<usize>>,
-    ) -> impl Iterator<Item = (usize, &'f ComputePool)> + 'f {
-        indices.into_iter().flatten().map(|i| (*i, &self.pools[*i]))
+    ) -> Box<dyn Iterator<Item = (usize, &'f ComputePool)> + 'f> {
+        Box::new(
+            indices
+                .into_iter()
+                .flatten()
+                .filter_map(|i| Some((*i, self.pools.get(*i)?))),
+        )
     }
+}
 
-    /// Pools whose effective VIP is `vip` (compared without regard to case).
-    pub fn with_vip<'f>(
+impl Pools for Fleet {
+    fn with_vip<'f>(
         &'f self,
         vip: &str,
-    ) -> impl Iterator<Item = (usize, &'f ComputePool)> + 'f {
+    ) -> Box<dyn Iterator<Item = (usize, &'f ComputePool)> + 'f> {
         self.indexed(self.by_vip.get(&vip.to_ascii_lowercase()))
     }
 
-    /// Pools named `name`, in any namespace.
-    pub fn named<'f>(&'f self, name: &str) -> impl Iterator<Item = (usize, &'f ComputePool)> + 'f {
+    fn named<'f>(&'f self, name: &str) -> Box<dyn Iterator<Item = (usize, &'f ComputePool)> + 'f> {
         self.indexed(self.by_name.get(name))
     }
 }

@@ -1,0 +1,545 @@
+//! The one command registry: every key of the console maps to a [`Command`] in one table,
+//! and the same table makes the footer hints, the `?` help and README's key table (a test
+//! keeps README in step). Which bindings apply depends on the [`Scope`]: the top overlay, the
+//! text being typed, the pool detail, or the list.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a key asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Quit,
+    Help,
+    /// Close the top overlay.
+    Close,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    First,
+    Last,
+    Open,
+    Describe,
+    Yaml,
+    Filter,
+    CommandLine,
+    SortNext,
+    SortReverse,
+    WarningsOnly,
+    /// Leave the pool detail for the list.
+    Back,
+    /// Clear the filter and the message.
+    Clear,
+    NextTab,
+    PreviousTab,
+    /// Jump to the tab whose number was typed.
+    JumpTab,
+    Search,
+    /// In a text field: keep what was typed.
+    Accept,
+    /// In a text field: drop it.
+    Cancel,
+    /// On the command line: complete the word.
+    Complete,
+    /// In a text field: delete the last character.
+    Erase,
+}
+
+/// Where the keys go: the top of the modal stack decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Everywhere, under whatever is on top.
+    Global,
+    /// A list view.
+    List,
+    /// The events list only.
+    Events,
+    /// A pool's detail.
+    Detail,
+    /// A pool's YAML tab.
+    Yaml,
+    /// Typing a filter.
+    Filter,
+    /// Typing a YAML search.
+    Search,
+    /// Typing a command.
+    CommandLine,
+    /// The help overlay.
+    Help,
+}
+
+impl Scope {
+    /// A line for the help and README saying where the bindings apply.
+    pub fn title(self) -> &'static str {
+        match self {
+            Scope::Global => "Everywhere",
+            Scope::List => "Lists",
+            Scope::Events => "Events list",
+            Scope::Detail => "A pool's detail",
+            Scope::Yaml => "A pool's YAML tab",
+            Scope::Filter => "Typing a filter (/)",
+            Scope::Search => "Searching the YAML (/ on the YAML tab)",
+            Scope::CommandLine => "The command line (:)",
+            Scope::Help => "The help (?)",
+        }
+    }
+
+    /// What a text scope says before its keys in the footer.
+    pub fn prompt(self) -> Option<&'static str> {
+        match self {
+            Scope::Filter => Some("type to filter  !text invert  -l key=value labels"),
+            Scope::Search => Some("type to search the YAML"),
+            Scope::CommandLine => {
+                Some(":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q ")
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One key (or a few equivalent keys) bound to a command in a scope.
+#[derive(Debug)]
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: &'static [(KeyCode, KeyModifiers)],
+    /// How the keys read in the help and README.
+    pub label: &'static str,
+    /// How they read in the footer, with the hint; `None`: not in the footer.
+    pub footer: Option<(&'static str, &'static str)>,
+    pub command: Command,
+    /// What it does, for the help and README.
+    pub help: &'static str,
+}
+
+const NONE: KeyModifiers = KeyModifiers::NONE;
+const SHIFT: KeyModifiers = KeyModifiers::SHIFT;
+const CONTROL: KeyModifiers = KeyModifiers::CONTROL;
+
+const fn ch(c: char) -> (KeyCode, KeyModifiers) {
+    (KeyCode::Char(c), NONE)
+}
+
+const fn key(code: KeyCode) -> (KeyCode, KeyModifiers) {
+    (code, NONE)
+}
+
+macro_rules! bind {
+    ($scope:ident, [$($key:expr),+], $label:expr, $footer:expr, $command:ident, $help:expr) => {
+        Binding {
+            scope: Scope::$scope,
+            keys: &[$($key),+],
+            label: $label,
+            footer: $footer,
+            command: Command::$command,
+            help: $help,
+        }
+    };
+}
+
+/// Every binding, in the order the footer and the help list them.
+pub const BINDINGS: &[Binding] = &[
+    bind!(
+        Global,
+        [(KeyCode::Char('c'), CONTROL)],
+        "Ctrl-C",
+        None,
+        Quit,
+        "quit at once, from anywhere"
+    ),
+    // The help overlay.
+    bind!(
+        Help,
+        [key(KeyCode::Esc), ch('?'), ch('q')],
+        "Esc ? q",
+        Some(("Esc", "close")),
+        Close,
+        "close the help"
+    ),
+    bind!(
+        Help,
+        [key(KeyCode::Down), ch('j')],
+        "↓ j",
+        Some(("↑↓", "scroll")),
+        Down,
+        "scroll down"
+    ),
+    bind!(
+        Help,
+        [key(KeyCode::Up), ch('k')],
+        "↑ k",
+        None,
+        Up,
+        "scroll up"
+    ),
+    // Text fields.
+    bind!(
+        Filter,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Some(("Enter", "keep")),
+        Accept,
+        "keep the filter"
+    ),
+    bind!(
+        Filter,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Some(("Esc", "clear")),
+        Cancel,
+        "clear the filter"
+    ),
+    bind!(
+        Filter,
+        [key(KeyCode::Backspace)],
+        "Backspace",
+        None,
+        Erase,
+        "delete a character"
+    ),
+    bind!(
+        Search,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Some(("Enter", "keep")),
+        Accept,
+        "keep the search"
+    ),
+    bind!(
+        Search,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Some(("Esc", "clear")),
+        Cancel,
+        "clear the search"
+    ),
+    bind!(
+        Search,
+        [key(KeyCode::Backspace)],
+        "Backspace",
+        None,
+        Erase,
+        "delete a character"
+    ),
+    bind!(
+        CommandLine,
+        [key(KeyCode::Tab)],
+        "Tab",
+        Some(("Tab", "")),
+        Complete,
+        "complete the command"
+    ),
+    bind!(
+        CommandLine,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Some(("Enter", "")),
+        Accept,
+        "run it: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"
+    ),
+    bind!(
+        CommandLine,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Some(("Esc", "")),
+        Cancel,
+        "leave the command line"
+    ),
+    bind!(
+        CommandLine,
+        [key(KeyCode::Backspace)],
+        "Backspace",
+        None,
+        Erase,
+        "delete a character"
+    ),
+    // A pool's detail.
+    bind!(
+        Detail,
+        [key(KeyCode::Right), key(KeyCode::Tab), ch('l')],
+        "→ Tab l",
+        Some(("←→ Tab", "tabs")),
+        NextTab,
+        "next tab"
+    ),
+    bind!(
+        Detail,
+        [
+            key(KeyCode::Left),
+            key(KeyCode::BackTab),
+            (KeyCode::BackTab, SHIFT),
+            ch('h')
+        ],
+        "← Shift-Tab h",
+        None,
+        PreviousTab,
+        "previous tab"
+    ),
+    bind!(
+        Detail,
+        [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')],
+        "1-6",
+        Some(("1-6", "jump")),
+        JumpTab,
+        "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"
+    ),
+    bind!(
+        Detail,
+        [key(KeyCode::Down), ch('j')],
+        "↓ j",
+        Some(("↑↓", "scroll")),
+        Down,
+        "scroll down"
+    ),
+    bind!(
+        Detail,
+        [key(KeyCode::Up), ch('k')],
+        "↑ k",
+        None,
+        Up,
+        "scroll up"
+    ),
+    bind!(
+        Detail,
+        [key(KeyCode::PageDown)],
+        "PgDn",
+        None,
+        PageDown,
+        "scroll a page down"
+    ),
+    bind!(
+        Detail,
+        [key(KeyCode::PageUp)],
+        "PgUp",
+        None,
+        PageUp,
+        "scroll a page up"
+    ),
+    bind!(
+        Yaml,
+        [ch('/')],
+        "/",
+        Some(("/", "search")),
+        Search,
+        "search the YAML (jumps to the first match)"
+    ),
+    bind!(
+        Detail,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Some(("Esc", "back")),
+        Back,
+        "back to the list"
+    ),
+    bind!(Detail, [ch(':')], ":", None, CommandLine, "command line"),
+    bind!(
+        Detail,
+        [ch('?')],
+        "?",
+        Some(("?", "help")),
+        Help,
+        "this help"
+    ),
+    bind!(Detail, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),
+    // The lists.
+    bind!(
+        List,
+        [key(KeyCode::Down), ch('j')],
+        "↓ j",
+        Some(("↑↓", "move")),
+        Down,
+        "move down"
+    ),
+    bind!(
+        List,
+        [key(KeyCode::Up), ch('k')],
+        "↑ k",
+        None,
+        Up,
+        "move up"
+    ),
+    bind!(
+        List,
+        [key(KeyCode::PageDown)],
+        "PgDn",
+        None,
+        PageDown,
+        "a page down"
+    ),
+    bind!(
+        List,
+        [key(KeyCode::PageUp)],
+        "PgUp",
+        None,
+        PageUp,
+        "a page up"
+    ),
+    bind!(
+        List,
+        [ch('g'), key(KeyCode::Home)],
+        "g Home",
+        None,
+        First,
+        "the first row"
+    ),
+    bind!(
+        List,
+        [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)],
+        "G End",
+        None,
+        Last,
+        "the last row"
+    ),
+    bind!(
+        List,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Some(("Enter", "open")),
+        Open,
+        "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"
+    ),
+    bind!(
+        List,
+        [ch('d')],
+        "d",
+        Some(("d", "describe")),
+        Describe,
+        "open the pool on its Overview"
+    ),
+    bind!(
+        List,
+        [ch('y')],
+        "y",
+        Some(("y", "yaml")),
+        Yaml,
+        "open the pool on its YAML"
+    ),
+    bind!(
+        Events,
+        [ch('w')],
+        "w",
+        Some(("w", "warnings only")),
+        WarningsOnly,
+        "warnings only, or all events"
+    ),
+    bind!(
+        List,
+        [ch('/')],
+        "/",
+        Some(("/", "filter")),
+        Filter,
+        "filter: a substring, !text to invert, -l key=value on labels"
+    ),
+    bind!(
+        List,
+        [ch('s')],
+        "s",
+        Some(("s", "sort")),
+        SortNext,
+        "sort by the next column"
+    ),
+    bind!(
+        List,
+        [ch('S'), (KeyCode::Char('S'), SHIFT)],
+        "S",
+        None,
+        SortReverse,
+        "reverse the order"
+    ),
+    bind!(
+        List,
+        [ch(':')],
+        ":",
+        Some((":", "cmd")),
+        CommandLine,
+        "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"
+    ),
+    bind!(
+        List,
+        [key(KeyCode::Esc)],
+        "Esc",
+        None,
+        Clear,
+        "clear the filter and the message"
+    ),
+    bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
+    bind!(List, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),
+];
+
+/// The binding for a key in a scope (or in the global scope).
+pub fn lookup(scopes: &[Scope], event: &KeyEvent) -> Option<&'static Binding> {
+    let pressed = (event.code, event.modifiers);
+    let matches = |b: &&Binding| {
+        b.keys.iter().any(|k| {
+            *k == pressed
+                // A typed capital may come with or without SHIFT; ignore SHIFT on characters.
+                || (matches!(event.code, KeyCode::Char(_))
+                    && k.0 == event.code
+                    && k.1 == NONE
+                    && event.modifiers == SHIFT)
+        })
+    };
+    BINDINGS
+        .iter()
+        .filter(|b| b.scope == Scope::Global)
+        .find(matches)
+        .or_else(|| {
+            BINDINGS
+                .iter()
+                .filter(|b| scopes.contains(&b.scope))
+                .find(matches)
+        })
+}
+
+/// The footer for the scopes in force: the prompt of a text field, then each enabled
+/// binding's hint.
+pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
+    let mut parts: Vec<String> = scopes
+        .iter()
+        .filter_map(|s| s.prompt())
+        .map(str::to_owned)
+        .collect();
+    for binding in BINDINGS {
+        if !scopes.contains(&binding.scope) || !enabled(binding.command) {
+            continue;
+        }
+        if let Some((keys, hint)) = binding.footer {
+            parts.push(if hint.is_empty() {
+                keys.to_owned()
+            } else {
+                format!("{keys} {hint}")
+            });
+        }
+    }
+    parts.join("  ")
+}
+
+/// The help: each scope in force (and the global one) with its bindings.
+pub fn help(scopes: &[Scope]) -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    let mut sections = Vec::new();
+    for scope in scopes.iter().chain([&Scope::Global]) {
+        let lines: Vec<_> = BINDINGS
+            .iter()
+            .filter(|b| b.scope == *scope)
+            .map(|b| (b.label, b.help))
+            .collect();
+        if !lines.is_empty() {
+            sections.push((scope.title(), lines));
+        }
+    }
+    sections
+}
+
+/// README's key table, made from the registry.
+pub fn markdown() -> String {
+    let mut out = String::from("| where | key | does |\n|---|---|---|\n");
+    for binding in BINDINGS {
+        let keys: Vec<String> = binding.label.split(' ').map(|k| format!("`{k}`")).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            binding.scope.title(),
+            keys.join(" "),
+            binding.help.replace('|', "\\|")
+        ));
+    }
+    out
+}

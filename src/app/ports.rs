@@ -1,0 +1,64 @@
+//! The ports: what `update` needs from the world, as small traits and plain values. The
+//! runtime implements them with kube-rs (the demo goes through the same code); tests
+//! implement them with fakes, so `update` and the effect executor are tested without a
+//! server. Nothing here awaits on the key path: each call returns a future the runtime runs
+//! on a task, and its answer comes back as a `Msg`.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::domain::{ClusterError, Kind, Operation, Outcome};
+use crate::inventory::Scope;
+
+/// Which namespaces to watch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Namespaces {
+    All,
+    Only(Vec<String>),
+}
+
+impl Namespaces {
+    /// The scopes a kind is watched in: cluster-scoped kinds always cluster-wide.
+    pub fn scopes(&self, kind: Kind) -> Vec<Scope> {
+        match self {
+            _ if !kind.api().namespaced => vec![None],
+            Namespaces::All => vec![None],
+            Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
+        }
+    }
+
+    /// How the header says it.
+    pub fn words(&self) -> String {
+        match self {
+            Namespaces::All => "all namespaces".to_owned(),
+            Namespaces::Only(list) => list.join(", "),
+        }
+    }
+}
+
+/// What a successful context switch reports for the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connected {
+    pub context: String,
+    pub server: String,
+}
+
+/// A future the runtime runs on a task.
+pub type Pending<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Cluster access, as `update`'s effects use it.
+pub trait ClusterPort: Send + Sync {
+    /// Connects with another kubeconfig context and keeps the connection aside; the current
+    /// one keeps serving until [`ClusterPort::use_context`] names it.
+    fn connect(&self, context: String) -> Pending<Result<Connected, ClusterError>>;
+
+    /// Uses the connection [`ClusterPort::connect`] made for this context from now on.
+    fn use_context(&self, context: &str);
+
+    /// (Re)starts the watch sources on these namespaces with the current connection. Events
+    /// of the sources it replaces never arrive after it returns.
+    fn watch(&self, namespaces: Namespaces);
+
+    /// Carries out one operation.
+    fn perform(&self, operation: Operation) -> Pending<Outcome>;
+}

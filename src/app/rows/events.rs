@@ -1,0 +1,131 @@
+//! The events and projects lists, read from the raw objects.
+
+use serde_json::Value;
+
+use crate::inventory::{Inventory, Kind, Object};
+
+use super::pools::short;
+use super::{Cell, Row, Source, Status, Table, id_of};
+
+pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+    let mut headers = vec![
+        "NAMESPACE",
+        "LAST SEEN",
+        "TYPE",
+        "REASON",
+        "OBJECT",
+        "MESSAGE",
+    ];
+    if wide {
+        headers.extend(["SOURCE", "COUNT"]);
+    }
+    let mut objects: Vec<&std::sync::Arc<Object>> = inventory
+        .objects(Kind::Event)
+        .filter(|e| {
+            name.is_none_or(|n| {
+                e.name() == n
+                    || e.raw()
+                        .and_then(|r| r.pointer("/involvedObject/name"))
+                        .and_then(Value::as_str)
+                        == Some(n)
+            })
+        })
+        .collect();
+    let when = |e: &Object| e.raw().and_then(crate::inventory::event_time);
+    objects.sort_by_key(|e| when(e));
+    let mut rows = Vec::new();
+    for event in objects {
+        let raw = event.value();
+        let text = |p: &str| raw.pointer(p).and_then(Value::as_str).unwrap_or("");
+        let kind = text("/type");
+        let mut cells = vec![
+            Cell::text(event.namespace()),
+            Cell::Since(when(event)),
+            if kind.is_empty() {
+                Cell::Empty
+            } else {
+                Cell::Status(Status::Event {
+                    warning: kind == "Warning",
+                    word: kind.to_owned(),
+                })
+            },
+            Cell::text(text("/reason")),
+            Cell::Text(format!(
+                "{}/{}",
+                text("/involvedObject/kind").to_lowercase(),
+                text("/involvedObject/name")
+            )),
+            Cell::text(text("/message")),
+        ];
+        if wide {
+            cells.push(Cell::text(text("/source/component")));
+            cells.push(Cell::Count(
+                raw.get("count").and_then(Value::as_i64).unwrap_or(1),
+            ));
+        }
+        rows.push(Row::new(
+            id_of(event),
+            None,
+            cells,
+            Source::Object(event.clone()),
+        ));
+    }
+    Table { headers, rows }
+}
+
+fn variant_map(value: Option<&Value>) -> Cell {
+    let Some(map) = value.and_then(Value::as_object) else {
+        return Cell::Empty;
+    };
+    let cells: Vec<String> = map
+        .iter()
+        .map(|(v, n)| match n {
+            Value::String(text) => format!("{} {text}", short(v)),
+            other => format!("{} {other}", short(v)),
+        })
+        .collect();
+    Cell::text(cells.join(", "))
+}
+
+pub fn projects(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table {
+    let headers = vec![
+        "NAMESPACE",
+        "NAME",
+        "GPU LIMITS",
+        "GPU USAGE",
+        "TENANT CAP",
+        "AGE",
+    ];
+    let mut rows = Vec::new();
+    for project in inventory
+        .objects(Kind::Project)
+        .filter(|o| name.is_none_or(|n| o.name() == n))
+    {
+        let raw = project.value();
+        let tenant_cap = raw
+            .pointer("/spec/tenantRef/name")
+            .and_then(Value::as_str)
+            .and_then(|tenant| inventory.get(Kind::Tenant, "", tenant))
+            .and_then(|t| {
+                t.value()
+                    .pointer("/spec/gpuResources/projectLimits")
+                    .and_then(|limits| limits.get(project.name()))
+                    .cloned()
+            });
+        let cells = vec![
+            Cell::text(project.namespace()),
+            Cell::text(project.name()),
+            variant_map(raw.pointer("/spec/gpuResources/limits")),
+            variant_map(raw.pointer("/status/gpuUsage")),
+            variant_map(tenant_cap.as_ref()),
+            Cell::Since(project.created()),
+        ];
+        rows.push(Row::new(
+            id_of(project),
+            None,
+            cells,
+            Source::Object(project.clone()),
+        ));
+    }
+    Table { headers, rows }
+}

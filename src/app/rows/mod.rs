@@ -1,0 +1,141 @@
+//! The rows of each list view as values: a row names its object ([`ObjectRef`], plus the
+//! worker pool or host it is about) and holds typed [`Cell`]s: a phase from the vocabulary,
+//! GPUs used/capacity, an instant for ages and countdowns, a percentage with its history.
+//! Formatting happens only in `ui::cells` (the console) and `pooldeck get` (plain text);
+//! sorting, colouring and diffing read the values. Rows do not depend on the clock: a tick
+//! re-formats the visible time cells and rebuilds nothing.
+
+mod cell;
+mod evaluations;
+mod events;
+mod hosts;
+mod pools;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use self::cell::{
+    Cell, Deadline, GpuUse, Load, Status, model_word as cell_model_word,
+    scaling_word as cell_scaling_word,
+};
+/// The bar after the GPU counts in the pools list, in cells.
+pub const GPU_BAR_CELLS: usize = self::cell::GPU_BAR;
+pub use self::evaluations::evaluations;
+pub use self::events::{events, projects};
+pub use self::hosts::hosts_table;
+pub use self::pools::pools;
+use crate::domain::ObjectRef;
+use crate::inventory::Object;
+
+/// A table: headers, and rows with an identity (for the selection and `--watch`).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub headers: Vec<&'static str>,
+    pub rows: Vec<Row>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The object the row is about (for hosts: their pool).
+    pub id: ObjectRef,
+    /// Which part of it, where one object makes several rows: the worker pool of an
+    /// evaluation, `machine-pool/host` of a pool.
+    pub part: Option<String>,
+    pub cells: Vec<Cell>,
+    /// The pool's spec breaks an error-level rule of the reference (the console marks it).
+    pub broken: bool,
+    /// What `-o json|yaml` prints for the row.
+    pub object: Source,
+}
+
+impl Row {
+    fn new(id: ObjectRef, part: Option<String>, cells: Vec<Cell>, object: Source) -> Row {
+        Row {
+            id,
+            part,
+            cells,
+            broken: false,
+            object,
+        }
+    }
+
+    /// Whether the row is the same row as `other` (same object and part), whatever its values.
+    pub fn same_row(&self, other: &Row) -> bool {
+        self.id == other.id && self.part == other.part
+    }
+
+    /// Whether anything a reader of `get --watch` cares about changed: the object (by its
+    /// resourceVersion) or a value of the row. The clock moving changes neither.
+    pub fn changed_from(&self, before: &Row) -> bool {
+        self.cells != before.cells || !self.object.same_version(&before.object)
+    }
+}
+
+/// The object behind a row: an inventory object (written out from its model when asked), or a
+/// value made for the row (hosts).
+#[derive(Clone, Debug)]
+pub enum Source {
+    Object(Arc<Object>),
+    Value(Value),
+}
+
+impl Source {
+    /// Whether both name the same version of the object: the same resourceVersion when the
+    /// server gave one, otherwise the same content.
+    pub fn same_version(&self, other: &Source) -> bool {
+        match (self, other) {
+            (Source::Object(a), Source::Object(b)) => {
+                Arc::ptr_eq(a, b)
+                    || match (a.resource_version(), b.resource_version()) {
+                        (Some(x), Some(y)) => x == y,
+                        _ => a.value() == b.value(),
+                    }
+            }
+            (Source::Value(a), Source::Value(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Self) -> bool {
+        self.same_version(other)
+    }
+}
+
+impl serde::Serialize for Source {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Source::Object(object) => match &object.parsed {
+                crate::inventory::Parsed::Pool(pool) => pool.serialize(serializer),
+                crate::inventory::Parsed::Evaluation(evaluation) => {
+                    evaluation.serialize(serializer)
+                }
+                crate::inventory::Parsed::Other(value)
+                | crate::inventory::Parsed::Unreadable(value, _) => value.serialize(serializer),
+            },
+            Source::Value(value) => value.serialize(serializer),
+        }
+    }
+}
+
+/// The row id of an inventory object.
+fn id_of(object: &Object) -> ObjectRef {
+    ObjectRef::new(object.kind, object.namespace(), object.name())
+}
+
+/// Orders rows by one column's values, `descending` reversing it; rows equal there keep
+/// their order (the natural one: namespace, name).
+pub fn sort(rows: &mut [Row], column: usize, descending: bool) {
+    rows.sort_by(|a, b| {
+        let order = match (a.cells.get(column), b.cells.get(column)) {
+            (Some(x), Some(y)) => x.compare(y),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        };
+        if descending { order.reverse() } else { order }
+    });
+}
+
+#[cfg(test)]
+mod tests;

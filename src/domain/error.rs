@@ -1,0 +1,119 @@
+//! What can go wrong talking to a hub, typed where a caller must tell the cases apart (offer
+//! to review again after a conflict, disable an action that is forbidden, say that a server
+//! is unreachable rather than blame the object). `Display` is the sentence shown to a person:
+//! what happened, in the user's terms, and what to do next.
+
+use std::fmt;
+
+/// One field the API refused, from an Invalid (422) answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    pub field: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClusterError {
+    /// RBAC refuses the request (403).
+    Forbidden { message: String },
+    /// The credentials were not accepted (401).
+    Unauthorized { message: String },
+    /// The object is not there (404).
+    NotFound { what: String },
+    /// The object changed or was recreated since it was looked at (409), or already exists.
+    Conflict { message: String },
+    /// The API refused the object's content (422), field by field.
+    Invalid { message: String, causes: Vec<Cause> },
+    /// The resourceVersion is too old (410): list again.
+    Gone,
+    /// The server could not be reached at all.
+    Unreachable { server: String, detail: String },
+    /// The server's certificate is not signed by an authority the kubeconfig trusts.
+    CertificateNotTrusted { server: String, detail: String },
+    /// The kubeconfig or context cannot be used as written.
+    Configuration { message: String },
+    /// Anything else the server or client said, verbatim.
+    Other { message: String },
+}
+
+impl ClusterError {
+    /// Whether trying again later may succeed without anyone changing anything.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            ClusterError::Unreachable { .. } | ClusterError::Gone | ClusterError::Other { .. }
+        )
+    }
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::Forbidden { message } => {
+                write!(
+                    f,
+                    "not allowed: {message}; ask your cluster admin for the permission"
+                )
+            }
+            ClusterError::Unauthorized { message } => write!(
+                f,
+                "the server did not accept the credentials ({message}); log in again or check the kubeconfig's user"
+            ),
+            ClusterError::NotFound { what } => write!(f, "{what} was not found"),
+            ClusterError::Conflict { message } => write!(
+                f,
+                "it changed since you looked ({message}); review it again and retry"
+            ),
+            ClusterError::Invalid { message, causes } => {
+                write!(f, "the server refused it: {message}")?;
+                for cause in causes {
+                    write!(f, "; {}: {}", cause.field, cause.message)?;
+                }
+                Ok(())
+            }
+            ClusterError::Gone => {
+                f.write_str("the server no longer has that version of the list; listing again")
+            }
+            ClusterError::Unreachable { server, detail } => write!(
+                f,
+                "cannot reach the server {server} ({detail}); check the network or VPN, and the kubeconfig's server address"
+            ),
+            ClusterError::CertificateNotTrusted { server, detail } => write!(
+                f,
+                "the server {server} presented a certificate the kubeconfig does not trust ({detail}); check certificate-authority-data for this cluster"
+            ),
+            ClusterError::Configuration { message } => f.write_str(message),
+            ClusterError::Other { message } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sentence_names_the_cause_and_a_next_step() {
+        let conflict = ClusterError::Conflict {
+            message: "the object has been modified".into(),
+        };
+        assert!(conflict.to_string().contains("review it again"));
+        let invalid = ClusterError::Invalid {
+            message: "ComputePool \"a\" is invalid".into(),
+            causes: vec![Cause {
+                field: "spec.vip".into(),
+                message: "is immutable".into(),
+            }],
+        };
+        assert!(invalid.to_string().contains("spec.vip: is immutable"));
+        let unreachable = ClusterError::Unreachable {
+            server: "https://hub:6443".into(),
+            detail: "connection refused".into(),
+        };
+        assert!(unreachable.is_transient());
+        assert!(unreachable.to_string().contains("https://hub:6443"));
+        assert!(!conflict.is_transient());
+    }
+}

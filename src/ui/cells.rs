@@ -1,0 +1,265 @@
+//! How a cell reads: the one place a row's values become text, for the console and for
+//! `pooldeck get`, and the meaning (colour) each value has. Times are formatted against the
+//! `now` passed in, so a tick re-formats only what is drawn.
+
+use chrono::{DateTime, Utc};
+
+use crate::app::rows::{Cell, Deadline, Status};
+use crate::app::rows::{cell_model_word, cell_scaling_word};
+use crate::domain::duration;
+use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
+use crate::theme::Meaning;
+
+/// Where the text goes: the console (compact GPU names, bars and sparklines) or plain text
+/// for `pooldeck get` (full variant names, nothing drawn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Console,
+    Plain,
+}
+
+fn ago(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    duration::format_age((now - t).to_std().unwrap_or_default())
+}
+
+fn left(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    duration::format_short((t - now).to_std().unwrap_or_default())
+}
+
+fn percent(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.0}%")
+    } else {
+        "?%".to_owned()
+    }
+}
+
+/// A bar of `cells` cells for a share of a whole.
+pub fn share_bar(part: f64, whole: f64, cells: usize) -> String {
+    let filled = if whole > 0.0 && part.is_finite() {
+        ((part / whole).clamp(0.0, 1.0) * cells as f64).round() as usize
+    } else {
+        0
+    };
+    format!(
+        "{}{}",
+        "█".repeat(filled),
+        "░".repeat(cells - filled.min(cells))
+    )
+}
+
+pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
+    match cell {
+        Cell::Empty => "-".to_owned(),
+        Cell::Text(text) => text.clone(),
+        Cell::Status(status) => status.word().to_owned(),
+        Cell::Statuses(all) if all.is_empty() => "-".to_owned(),
+        Cell::Statuses(all) => all.iter().map(Status::word).collect::<Vec<_>>().join(","),
+        Cell::Gpus(all) if all.is_empty() => "-".to_owned(),
+        Cell::Gpus(all) => {
+            let counts: Vec<String> = all
+                .iter()
+                .map(|g| {
+                    let model = match form {
+                        Form::Console => cell_model_word(&g.model),
+                        Form::Plain => &g.model,
+                    };
+                    format!("{model} {}/{}", g.used, g.capacity)
+                })
+                .collect();
+            let counts = counts.join(", ");
+            let (used, capacity) = all.iter().fold((0f64, 0f64), |(u, c), g| {
+                (u + g.used as f64, c + g.capacity as f64)
+            });
+            match form {
+                Form::Console if capacity > 0.0 => format!(
+                    "{counts} {}",
+                    share_bar(used, capacity, crate::app::rows::GPU_BAR_CELLS)
+                ),
+                _ => counts,
+            }
+        }
+        Cell::Count(n) => n.to_string(),
+        Cell::Ratio { part, whole } => format!("{part}/{whole}"),
+        Cell::Gigabytes(gb) => format!("{gb} GB"),
+        Cell::Flag(true) => "yes".to_owned(),
+        Cell::Flag(false) => "-".to_owned(),
+        Cell::Since(Some(t)) => ago(*t, now),
+        Cell::Since(None) => "-".to_owned(),
+        Cell::Scaling { state, deadline } => {
+            let word = cell_scaling_word(state);
+            match deadline {
+                Some(Deadline::CooldownEnds(t)) => format!("{word} {}", left(*t, now)),
+                Some(Deadline::AbortAt(t)) => format!("{word} (abort in {})", left(*t, now)),
+                None => word.to_owned(),
+            }
+        }
+        Cell::Utilization { current, history } => {
+            let now_text = if current.is_empty() {
+                "-".to_owned()
+            } else {
+                current
+                    .iter()
+                    .map(|v| percent(*v))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            if form == Form::Console && history.len() > 1 {
+                format!("{now_text} {}", super::sparkline(history))
+            } else {
+                now_text
+            }
+        }
+        Cell::Loads(all) if all.is_empty() => "-".to_owned(),
+        Cell::Loads(all) => all
+            .iter()
+            .map(|l| {
+                let variant = l
+                    .variant
+                    .as_ref()
+                    .map(|v| format!("{v} "))
+                    .unwrap_or_default();
+                format!(
+                    "{variant}{} {}→{}",
+                    percent(l.utilization),
+                    l.count,
+                    l.target
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// The meaning of a status, for its colour.
+pub fn status(status: &Status) -> Meaning {
+    match status {
+        Status::Unreadable => Meaning::Error,
+        Status::Pool(phase) => match phase {
+            PoolPhase::Running => Meaning::Ok,
+            PoolPhase::Provisioning | PoolPhase::Updating => Meaning::Info,
+            PoolPhase::Unhealthy | PoolPhase::Unknown => Meaning::Warn,
+            PoolPhase::Failed | PoolPhase::Deleting => Meaning::Error,
+            PoolPhase::Other(_) => Meaning::Text,
+        },
+        Status::Health { status: host, .. } | Status::Host(host) => match host {
+            HostStatus::Healthy => Meaning::Ok,
+            HostStatus::Provisioning | HostStatus::Initial => Meaning::Info,
+            HostStatus::Unhealthy | HostStatus::Unknown => Meaning::Warn,
+            HostStatus::Failed | HostStatus::Deleting => Meaning::Error,
+            HostStatus::Other(_) => Meaning::Text,
+        },
+        Status::Event { warning: true, .. } => Meaning::Warn,
+        Status::Event { word, .. } if word == "Normal" => Meaning::Ok,
+        Status::Event { .. } => Meaning::Text,
+    }
+}
+
+pub fn scaling(state: &ScalingStateKind) -> Meaning {
+    match state {
+        ScalingStateKind::Idle => Meaning::Ok,
+        ScalingStateKind::Scaling | ScalingStateKind::Cooldown => Meaning::Info,
+        ScalingStateKind::Blocked => Meaning::Warn,
+        ScalingStateKind::Aborting => Meaning::Error,
+        ScalingStateKind::Other(_) => Meaning::Text,
+    }
+}
+
+fn severity(meaning: Meaning) -> u8 {
+    match meaning {
+        Meaning::Error => 4,
+        Meaning::Warn => 3,
+        Meaning::Info => 2,
+        Meaning::Ok => 1,
+        _ => 0,
+    }
+}
+
+/// The colour a cell's value calls for.
+pub fn meaning(cell: &Cell) -> Meaning {
+    match cell {
+        Cell::Status(s) => status(s),
+        Cell::Statuses(all) => all
+            .iter()
+            .map(status)
+            .max_by_key(|m| severity(*m))
+            .unwrap_or(Meaning::Text),
+        Cell::Scaling { state, .. } => scaling(state),
+        Cell::Flag(true) => Meaning::Warn,
+        _ => Meaning::Text,
+    }
+}
+
+/// Plain text columns padded like kubectl's: three spaces between columns, the last column
+/// unpadded. `widths` keeps the columns of an earlier table (`get --watch` prints changed
+/// rows under the first table's columns); a wider cell still prints whole.
+pub fn plain_table(headers: &[&str], rows: &[Vec<String>], widths: Option<&[usize]>) -> String {
+    let widths = match widths {
+        Some(widths) => widths.to_vec(),
+        None => plain_widths(headers, rows),
+    };
+    let line = |cells: &mut dyn Iterator<Item = &str>, count: usize| -> String {
+        let mut out = String::new();
+        for (i, cell) in cells.enumerate() {
+            out.push_str(cell);
+            if i + 1 < count {
+                let width = widths.get(i).copied().unwrap_or(0);
+                out.push_str(&" ".repeat(width.saturating_sub(cell.chars().count()) + 3));
+            }
+        }
+        out.trim_end().to_owned()
+    };
+    let mut out = String::new();
+    if !headers.is_empty() {
+        out.push_str(&line(&mut headers.iter().copied(), headers.len()));
+        out.push('\n');
+    }
+    for row in rows {
+        out.push_str(&line(&mut row.iter().map(String::as_str), row.len()));
+        out.push('\n');
+    }
+    out
+}
+
+/// The widest text of each column, headers included.
+pub fn plain_widths(headers: &[&str], rows: &[Vec<String>]) -> Vec<usize> {
+    let columns = rows
+        .iter()
+        .map(Vec::len)
+        .chain([headers.len()])
+        .max()
+        .unwrap_or(0);
+    let mut widths = vec![0; columns];
+    for (i, header) in headers.iter().enumerate() {
+        widths[i] = header.chars().count();
+    }
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(cell.chars().count());
+        }
+    }
+    widths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_aligned_columns_with_or_without_headers() {
+        let rows = vec![
+            vec!["a".to_owned(), "long-name".to_owned(), "x".to_owned()],
+            vec!["bbb".to_owned(), "n".to_owned(), "y".to_owned()],
+        ];
+        let text = plain_table(&["A", "NAME", "X"], &rows, None);
+        assert_eq!(
+            text,
+            "A     NAME        X\na     long-name   x\nbbb   n           y\n"
+        );
+        assert_eq!(plain_table(&[], &rows, None).lines().count(), 2);
+        assert_eq!(plain_table(&["A"], &[], None), "A\n");
+        // Columns kept from an earlier table.
+        let kept = plain_table(&[], &rows[1..], Some(&[3, 9, 1]));
+        assert_eq!(kept, "bbb   n           y\n");
+    }
+}

@@ -1,0 +1,141 @@
+//! The effect executor: an effect that waits on the network (a `:ctx` switch to a slow or
+//! dead server) runs on a task and answers later as a `Msg`; the key path never waits. A
+//! fake cluster port stands in for the server, so this needs none.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pooldeck::app::ports::{ClusterPort, Connected, Namespaces, Pending};
+use pooldeck::app::{App, Connection, Effect, Msg, update};
+use pooldeck::domain::{ClusterError, Operation, Outcome};
+
+/// A port whose connections answer only when the test says so.
+#[derive(Default)]
+struct SlowPort {
+    release: Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
+    watched: Mutex<Vec<Namespaces>>,
+    used: Mutex<Vec<String>>,
+}
+
+impl ClusterPort for SlowPort {
+    fn connect(&self, context: String) -> Pending<Result<Connected, ClusterError>> {
+        let release = self.release.lock().expect("lock").take();
+        Box::pin(async move {
+            if let Some(release) = release {
+                let _ = release.await;
+            }
+            Ok(Connected {
+                context,
+                server: "https://slow.example:6443".into(),
+            })
+        })
+    }
+
+    fn use_context(&self, context: &str) {
+        self.used.lock().expect("lock").push(context.to_owned());
+    }
+
+    fn watch(&self, namespaces: Namespaces) {
+        self.watched.lock().expect("lock").push(namespaces);
+    }
+
+    fn perform(&self, operation: Operation) -> Pending<Outcome> {
+        Box::pin(async move {
+            Outcome::Done {
+                message: format!("did {}", operation.kubectl()),
+            }
+        })
+    }
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char(c),
+        crossterm::event::KeyModifiers::NONE,
+    ))
+}
+
+fn enter() -> Msg {
+    Msg::Key(crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Enter,
+        crossterm::event::KeyModifiers::NONE,
+    ))
+}
+
+#[tokio::test]
+async fn a_slow_context_switch_never_blocks_the_keys() {
+    let (release, wait) = tokio::sync::oneshot::channel();
+    let fake = Arc::new(SlowPort {
+        release: Mutex::new(Some(wait)),
+        ..SlowPort::default()
+    });
+    let port: Arc<dyn ClusterPort> = fake.clone();
+    let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel();
+    let mut app = App::new(
+        Connection {
+            context: "first".into(),
+            server: "https://first:6443".into(),
+            scope: "all namespaces".into(),
+        },
+        chrono::Utc::now(),
+    );
+    update(&mut app, key(':'));
+    for c in "ctx slow".chars() {
+        update(&mut app, key(c));
+    }
+    update(&mut app, enter());
+    // The runtime hands the effects to the executor, which returns at once.
+    let started = std::time::Instant::now();
+    for effect in std::mem::take(&mut app.effects) {
+        pooldeck::runtime::port::execute(&port, effect, &answers);
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "execute returned while the connection still waits"
+    );
+    // Keys keep working; no answer has come.
+    update(&mut app, key('?'));
+    assert!(app.overlay().is_some(), "the help opened while connecting");
+    assert!(answered.try_recv().is_err());
+    assert_eq!(app.connection.context, "first");
+    // The server answers; the answer arrives as a message and update takes it.
+    release.send(()).expect("the task waits");
+    let msg = tokio::time::timeout(Duration::from_secs(10), answered.recv())
+        .await
+        .expect("the answer arrives")
+        .expect("a message");
+    update(&mut app, msg);
+    assert_eq!(app.connection.context, "slow");
+    assert_eq!(app.connection.server, "https://slow.example:6443");
+    for effect in std::mem::take(&mut app.effects) {
+        pooldeck::runtime::port::execute(&port, effect, &answers);
+    }
+    assert_eq!(*fake.used.lock().expect("lock"), ["slow"]);
+    assert_eq!(*fake.watched.lock().expect("lock"), [Namespaces::All]);
+}
+
+#[tokio::test]
+async fn an_operation_answers_as_a_message() {
+    let port: Arc<dyn ClusterPort> = Arc::new(SlowPort::default());
+    let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel();
+    let operation = Operation::AccessReview {
+        verb: "patch".into(),
+        kind: pooldeck::domain::Kind::Pool,
+        namespace: "retail-edge".into(),
+    };
+    pooldeck::runtime::port::execute(&port, Effect::Perform(operation.clone()), &answers);
+    let msg = tokio::time::timeout(Duration::from_secs(10), answered.recv())
+        .await
+        .expect("answered")
+        .expect("a message");
+    match msg {
+        Msg::Performed {
+            operation: done,
+            outcome: Outcome::Done { message },
+        } => {
+            assert_eq!(done, operation);
+            assert!(message.contains("kubectl auth can-i patch"));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
