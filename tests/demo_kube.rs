@@ -507,3 +507,26 @@ async fn the_viewer_reads_but_may_not_patch() {
     }
     cluster.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_patch_that_breaks_metadata_is_refused_not_a_dropped_connection() {
+    // A merge patch turning metadata into a string made the server's handler panic while it
+    // copied the fields it owns; the client saw the connection close.
+    let cluster = start(Scenario::large(1), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    for broken in [json!("text"), json!([1, 2]), json!(7)] {
+        let patch = Patch::Merge(json!({ "metadata": broken }));
+        match api
+            .patch("pool-00000", &PatchParams::default(), &patch)
+            .await
+        {
+            Err(kube::Error::Api(status)) => assert_eq!(status.code, 422, "{status:?}"),
+            other => panic!("expected 422 Invalid, got {other:?}"),
+        }
+    }
+    // The pool is as it was.
+    let pool = api.get("pool-00000").await.expect("still there");
+    assert_eq!(pool.name_any(), "pool-00000");
+    cluster.stop().await;
+}

@@ -318,7 +318,7 @@ fn excerpt(text: &str, position: Position) -> Option<String> {
         return None;
     }
     text.lines()
-        .nth(position.line as usize - 1)
+        .nth((position.line as usize).saturating_sub(1))
         .map(|line| line.chars().take(200).collect())
 }
 

@@ -342,17 +342,6 @@ impl<'a, T> IntoIterator for &'a Map<T> {
     }
 }
 
-impl<T> std::ops::Index<&str> for Map<T> {
-    type Output = T;
-
-    fn index(&self, key: &str) -> &T {
-        match self.get(key) {
-            Some(value) => value,
-            None => panic!("no key {key:?} in the map"),
-        }
-    }
-}
-
 impl<T> FromIterator<(String, T)> for Map<T> {
     fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
         let mut map = Map::default();

@@ -201,6 +201,18 @@ impl Store {
         if !object.is_object() {
             return Err(ApiError::bad_request("the body is not an object"));
         }
+        // A patch may have turned metadata into something else; writing fields into it
+        // below would then fail. Refuse it as the API server does.
+        if object
+            .get("metadata")
+            .is_some_and(|m| !m.is_object() && !m.is_null())
+        {
+            return Err(ApiError::new(
+                422,
+                "Invalid",
+                "metadata: Invalid value: the object's metadata must be an object".to_owned(),
+            ));
+        }
         if let Some(body_name) = meta_str(&object, "name")
             && body_name != name
         {

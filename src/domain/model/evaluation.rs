@@ -107,8 +107,12 @@ impl ResourceEvaluation {
     /// The decision the numbers imply: target above count scales up, below scales down.
     pub fn decision(&self) -> Decision {
         match (self.count.get(), self.target.get()) {
-            (Some(count), Some(target)) if target > count => Decision::ScaleUp(target - count),
-            (Some(count), Some(target)) if target < count => Decision::ScaleDown(count - target),
+            (Some(count), Some(target)) if target > count => {
+                Decision::ScaleUp(target.saturating_sub(*count))
+            }
+            (Some(count), Some(target)) if target < count => {
+                Decision::ScaleDown(count.saturating_sub(*target))
+            }
             (Some(_), Some(_)) => Decision::Hold,
             _ => Decision::Unknown,
         }

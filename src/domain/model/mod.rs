@@ -108,7 +108,11 @@ mod fixture_tests {
             ("ml-cluster", "worker-pool-nvidia-amd64-0")
         );
         let pool = pool.get().expect("valid");
-        let gpu = pool.gpu.get().expect("gpu")["NVIDIA H100 PCIe | 80 GB"]
+        let gpu = pool
+            .gpu
+            .get()
+            .and_then(|m| m.get("NVIDIA H100 PCIe | 80 GB"))
+            .expect("the variant")
             .get()
             .expect("variant");
         assert_eq!(gpu.decision(), Decision::ScaleUp(4));
@@ -134,7 +138,11 @@ mod fixture_tests {
             900
         );
         let status = evaluation.status.get().expect("status");
-        let state = status.pool_scaling_states.get().expect("states")[key]
+        let state = status
+            .pool_scaling_states
+            .get()
+            .and_then(|m| m.get(key))
+            .expect("the worker pool's state")
             .get()
             .expect("state");
         assert_eq!(

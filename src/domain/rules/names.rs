@@ -144,19 +144,7 @@ pub fn fqdn(name: &str) -> Option<String> {
 
 /// Levenshtein distance, for "did you mean" hints on misspelled field names.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current[j + 1] = (previous[j] + cost)
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 #[cfg(test)]
