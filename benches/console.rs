@@ -1,6 +1,7 @@
 //! Benchmark: the console at fleet scale. Prints the frame render time of the pools view with
-//! 5,000 pools at 200×50, the time from a filter keystroke to its frame, and the bytes written
-//! to the terminal over ten idle seconds (only cells that change are written).
+//! 5,000 pools at 200×50, the time from a filter keystroke to its frame, what one idle clock
+//! tick costs (update and frame), and the bytes written to the terminal over ten idle seconds
+//! (only cells that change are written).
 //! Run with `cargo bench --bench console`. Figures only.
 
 use std::io::Write;
@@ -105,6 +106,49 @@ fn main() {
         worst.as_secs_f64() * 1e3
     );
     update(&mut app, key(KeyCode::Esc));
+
+    // One idle second: the clock ticks and the frame is drawn again. Rows that do not depend
+    // on the clock are not rebuilt; only the visible time cells are formatted again.
+    let seconds = 30;
+    let start = Instant::now();
+    for second in 1..=seconds {
+        update(&mut app, Msg::Tick(now + chrono::Duration::seconds(second)));
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+    }
+    let per_tick = start.elapsed() / seconds as u32;
+    println!(
+        "  idle tick: update and frame                {:>8.2} ms",
+        per_tick.as_secs_f64() * 1e3
+    );
+
+    // One pool changes: the rows are built again (incremental rows are issue 13's work).
+    let Some(changed) = app
+        .inventory
+        .objects(Kind::Pool)
+        .next()
+        .map(|o| (*o.value()).clone())
+    else {
+        return;
+    };
+    let events = 20;
+    let start = Instant::now();
+    for i in 0..events {
+        let mut pool = changed.clone();
+        pool["metadata"]["resourceVersion"] = serde_json::json!(format!("bench-{i}"));
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            }),
+        );
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+    }
+    let per_event = start.elapsed() / events;
+    println!(
+        "  one pool changes: update and frame         {:>8.2} ms",
+        per_event.as_secs_f64() * 1e3
+    );
 
     let counter = Counter::default();
     let Ok(mut terminal) = Terminal::new(CrosstermBackend::new(counter.clone())) else {

@@ -92,7 +92,7 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         View::Hosts => Tab::Hosts,
         View::Events | View::Projects => return,
     };
-    let Some(row) = app.shown.table.rows.get(app.selected) else {
+    let Some(row) = app.shown.row(app.selected) else {
         return;
     };
     app.detail = Some(Detail {
@@ -159,7 +159,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
 fn apply(app: &mut App, command: Command, key: &KeyEvent) {
     let scopes = app.scopes();
     let in_help = scopes.contains(&Scope::Help);
-    let rows = app.shown.table.rows.len();
+    let rows = app.shown.len();
     let last = rows.saturating_sub(1);
     match command {
         Command::Quit => app.quit = true,
@@ -234,7 +234,7 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         Command::Search => app.input = Input::Search(app.search.clone()),
         Command::CommandLine => app.input = Input::Command(String::new()),
         Command::SortNext => {
-            let columns = app.shown.table.headers.len();
+            let columns = app.shown.headers().len();
             app.sort_column = if columns == 0 {
                 0
             } else {

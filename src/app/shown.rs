@@ -34,9 +34,13 @@ pub struct DetailData {
 pub struct Shown {
     base_key: Option<BaseKey>,
     base: Table,
+    /// Each base row's words, lower case, for the filter: made when rows are built, so a
+    /// keystroke only searches them.
+    words: Vec<String>,
     view_key: Option<ViewKey>,
-    /// The current view's rows, filtered and sorted.
-    pub table: Table,
+    /// The current view's rows, filtered and sorted, as positions in `base`: a keystroke in
+    /// the filter copies no row.
+    order: Vec<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
     /// Per pool: the version and fleet it was checked against, and whether it breaks a rule.
@@ -46,6 +50,32 @@ pub struct Shown {
     pub detail: Option<DetailData>,
     /// How many times rows were built, for tests that prove a tick builds none.
     pub builds: u64,
+}
+
+impl Shown {
+    /// The current view's column headers.
+    pub fn headers(&self) -> &[&'static str] {
+        &self.base.headers
+    }
+
+    /// How many rows the current view shows.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The shown row at a position.
+    pub fn row(&self, index: usize) -> Option<&Row> {
+        self.base.rows.get(*self.order.get(index)?)
+    }
+
+    /// The shown rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> + '_ {
+        self.order.iter().filter_map(|i| self.base.rows.get(*i))
+    }
 }
 
 /// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
@@ -70,6 +100,7 @@ impl App {
         let base_key = (self.inventory.generation(), self.view);
         if self.shown.base_key != Some(base_key) {
             self.shown.base = self.base_table();
+            self.shown.words = self.shown.base.rows.iter().map(words).collect();
             self.shown.base_key = Some(base_key);
             self.shown.builds += 1;
         }
@@ -81,30 +112,22 @@ impl App {
             self.warnings_only,
         );
         if self.shown.view_key.as_ref() != Some(&view_key) {
-            let mut table = self.shown.base.clone();
-            self.narrow(&mut table);
-            self.shown.widths = widths(&table);
-            self.shown.table = table;
+            self.shown.order = self.narrow(&self.shown.base, &self.shown.words);
+            self.shown.widths = widths(&self.shown.base, &self.shown.order);
             self.shown.view_key = Some(view_key);
             // The selection stays on its row when rows move.
             if let Some(index) = self.selected_id.as_ref().and_then(|(id, part)| {
                 self.shown
-                    .table
-                    .rows
-                    .iter()
+                    .rows()
                     .position(|r| r.id == *id && r.part == *part)
             }) {
                 self.selected = index;
             }
         }
-        self.selected = self
-            .selected
-            .min(self.shown.table.rows.len().saturating_sub(1));
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
         self.selected_id = self
             .shown
-            .table
-            .rows
-            .get(self.selected)
+            .row(self.selected)
             .map(|r| (r.id.clone(), r.part.clone()));
         self.refresh_detail();
     }
@@ -169,14 +192,6 @@ impl App {
         }
     }
 
-    /// The rows of the current view, filtered and sorted, computed afresh (the screen reads
-    /// the same rows from [`App::shown`], kept up to date by `update`).
-    pub fn table(&mut self) -> Table {
-        let mut table = self.base_table();
-        self.narrow(&mut table);
-        table
-    }
-
     /// Marks the pools whose spec breaks a rule of the reference, worked out once per version
     /// of the pool and of the fleet's names and VIPs.
     fn mark_pools(&mut self, table: &mut Table) {
@@ -201,35 +216,103 @@ impl App {
         }
     }
 
-    /// Applies the warnings toggle, the filter and the sort.
-    fn narrow(&self, table: &mut Table) {
-        if self.view == View::Events
-            && self.warnings_only
-            && let Some(column) = table.headers.iter().position(|h| *h == "TYPE")
-        {
-            table.rows.retain(|row| {
-                matches!(
-                    row.cells.get(column),
-                    Some(Cell::Status(Status::Event { warning: true, .. }))
-                )
-            });
+    /// The positions of the rows that pass the warnings toggle and the filter, sorted.
+    fn narrow(&self, base: &Table, words: &[String]) -> Vec<usize> {
+        let warnings = (self.view == View::Events && self.warnings_only)
+            .then(|| base.headers.iter().position(|h| *h == "TYPE"))
+            .flatten();
+        let filter = Filter::parse(self.filter.trim());
+        let mut order: Vec<usize> = base
+            .rows
+            .iter()
+            .zip(words)
+            .enumerate()
+            .filter(|(_, (row, _))| {
+                warnings.is_none_or(|column| {
+                    matches!(
+                        row.cells.get(column),
+                        Some(Cell::Status(Status::Event { warning: true, .. }))
+                    )
+                })
+            })
+            .filter(|(_, (row, words))| filter.keeps(row, words))
+            .map(|(i, _)| i)
+            .collect();
+        if self.sort_column > 0 && self.sort_column <= base.headers.len() {
+            rows::sort_positions(
+                &base.rows,
+                &mut order,
+                self.sort_column - 1,
+                self.sort_descending,
+            );
         }
-        let filter = self.filter.trim();
-        if !filter.is_empty() {
-            let mut text = String::new();
-            table.rows.retain(|row| keeps(row, filter, &mut text));
+        order
+    }
+}
+
+/// A row's words for the filter, lower case.
+fn words(row: &Row) -> String {
+    let mut text = String::new();
+    for cell in &row.cells {
+        cell.search_text(&mut text);
+        text.push('\u{1f}');
+    }
+    text.to_lowercase()
+}
+
+/// The live filter: nothing, `-l key[=value]` on a pool's labels, `!text` to invert, or a
+/// substring of the row's words (without regard to case).
+enum Filter<'f> {
+    All,
+    Label { key: &'f str, value: &'f str },
+    Words { needle: String, invert: bool },
+}
+
+impl<'f> Filter<'f> {
+    fn parse(filter: &'f str) -> Filter<'f> {
+        if filter.is_empty() {
+            return Filter::All;
         }
-        if self.sort_column > 0 && self.sort_column <= table.headers.len() {
-            rows::sort(&mut table.rows, self.sort_column - 1, self.sort_descending);
+        if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
+            let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
+            return Filter::Label { key, value };
+        }
+        match filter.strip_prefix('!') {
+            Some(rest) => Filter::Words {
+                needle: rest.to_lowercase(),
+                invert: true,
+            },
+            None => Filter::Words {
+                needle: filter.to_lowercase(),
+                invert: false,
+            },
+        }
+    }
+
+    fn keeps(&self, row: &Row, words: &str) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Label { key, value } => {
+                let label = match &row.object {
+                    rows::Source::Object(object) => object
+                        .pool()
+                        .and_then(|p| p.meta())
+                        .and_then(|m| m.label(key)),
+                    rows::Source::Value(_) => None,
+                };
+                label.is_some_and(|actual| value.is_empty() || actual == *value)
+            }
+            Filter::Words { needle, invert } => words.contains(needle.as_str()) != *invert,
         }
     }
 }
 
-/// The widest cell of each column, with its header and the rule marker after a pool's name.
-fn widths(table: &Table) -> Vec<u16> {
+/// The widest cell of each shown column, with its header and the rule marker after a pool's
+/// name.
+fn widths(table: &Table, order: &[usize]) -> Vec<u16> {
     let name = table.headers.iter().position(|h| *h == "NAME");
     let mut widths: Vec<usize> = table.headers.iter().map(|h| h.chars().count()).collect();
-    for row in &table.rows {
+    for row in order.iter().filter_map(|i| table.rows.get(*i)) {
         for (i, cell) in row.cells.iter().enumerate() {
             let marker = if row.broken && Some(i) == name { 2 } else { 0 };
             if let Some(w) = widths.get_mut(i) {
@@ -241,34 +324,4 @@ fn widths(table: &Table) -> Vec<u16> {
         .into_iter()
         .map(|w| u16::try_from(w).unwrap_or(u16::MAX))
         .collect()
-}
-
-/// Whether a row passes the filter: `-l key[=value]` on a pool's labels, `!text` to invert,
-/// otherwise a substring of the row's words (without regard to case).
-fn keeps(row: &Row, filter: &str, text: &mut String) -> bool {
-    if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
-        let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
-        let label = match &row.object {
-            rows::Source::Object(object) => object
-                .pool()
-                .and_then(|p| p.meta())
-                .and_then(|m| m.label(key)),
-            rows::Source::Value(_) => None,
-        };
-        return match label {
-            Some(actual) => value.is_empty() || actual == value,
-            None => false,
-        };
-    }
-    let (invert, needle) = match filter.strip_prefix('!') {
-        Some(rest) => (true, rest.to_lowercase()),
-        None => (false, filter.to_lowercase()),
-    };
-    text.clear();
-    for cell in &row.cells {
-        cell.search_text(text);
-        text.push('\u{1f}');
-    }
-    let found = text.to_lowercase().contains(&needle);
-    found != invert
 }

@@ -57,12 +57,7 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn names(app: &App) -> Vec<String> {
-    app.shown
-        .table
-        .rows
-        .iter()
-        .map(|r| r.id.name.clone())
-        .collect()
+    app.shown.rows().map(|r| r.id.name.clone()).collect()
 }
 
 #[test]
@@ -159,9 +154,9 @@ fn describe_yaml_warnings_and_projects() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "events");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.shown.table.rows.len(), 2);
+    assert_eq!(app.shown.len(), 2);
     update(&mut app, key(KeyCode::Char('w')));
-    assert_eq!(app.shown.table.rows.len(), 1, "warnings only");
+    assert_eq!(app.shown.len(), 1, "warnings only");
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "proj");
     update(&mut app, key(KeyCode::Tab));
@@ -205,20 +200,15 @@ fn pools_show_rule_breaks_and_utilization_history() {
             }),
         );
     }
-    let table = &app.shown.table;
-    let name = table
-        .headers
-        .iter()
-        .position(|h| *h == "NAME")
-        .expect("NAME");
-    let util = table
-        .headers
+    let headers = app.shown.headers();
+    let name = headers.iter().position(|h| *h == "NAME").expect("NAME");
+    let util = headers
         .iter()
         .position(|h| *h == "GPU UTIL")
         .expect("GPU UTIL");
-    let row = table
-        .rows
-        .iter()
+    let row = app
+        .shown
+        .rows()
         .find(|r| r.id.namespace == "vision-lab" && r.id.name == "detector")
         .expect("row");
     assert_eq!(row.cells[name], rows::Cell::text("detector"));
@@ -233,9 +223,9 @@ fn pools_show_rule_breaks_and_utilization_history() {
         }
         other => panic!("GPU UTIL holds a utilization: {other:?}"),
     }
-    let clean = table
-        .rows
-        .iter()
+    let clean = app
+        .shown
+        .rows()
         .find(|r| r.id.name == "llm-train")
         .expect("row");
     assert_eq!(clean.cells[name], rows::Cell::text("llm-train"));
@@ -291,11 +281,7 @@ fn the_yaml_tab_searches_and_scrolls_to_the_match() {
     assert_eq!(app.search, "workerpools");
     update(&mut app, key(KeyCode::Esc));
     assert!(app.detail.is_none());
-    assert_eq!(
-        app.shown.table.rows.len(),
-        12,
-        "the search does not filter the list"
-    );
+    assert_eq!(app.shown.len(), 12, "the search does not filter the list");
 }
 
 #[test]
@@ -420,7 +406,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             .as_deref()
             .is_some_and(|m| m.contains("cannot reach the server"))
     );
-    assert_eq!(app.shown.table.rows.len(), 12, "the picture is kept");
+    assert_eq!(app.shown.len(), 12, "the picture is kept");
     // Asked again, and this time it answers: the picture starts over on the new context.
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ctx slow-hub");
@@ -444,10 +430,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             Effect::Watch(ports::Namespaces::All)
         ]
     );
-    assert!(
-        app.shown.table.rows.is_empty(),
-        "nothing of the old hub is shown"
-    );
+    assert!(app.shown.is_empty(), "nothing of the old hub is shown");
 }
 
 #[test]
@@ -504,9 +487,7 @@ fn the_console_checks_pools_against_the_watched_fleet() {
     );
     let broken: Vec<&str> = app
         .shown
-        .table
-        .rows
-        .iter()
+        .rows()
         .filter(|r| r.broken)
         .map(|r| r.id.name.as_str())
         .collect();

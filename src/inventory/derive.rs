@@ -215,10 +215,8 @@ impl Inventory {
     /// Drops the history of an evaluation that is gone.
     pub(super) fn forget_history(&mut self, key: &Key) {
         let series: Vec<SeriesKey> = self
-            .history
-            .keys()
-            .filter(|s| s.namespace == key.0 && s.pool == key.1)
-            .cloned()
+            .series_of(&key.0, &key.1)
+            .map(|(series, _)| series.clone())
             .collect();
         for s in series {
             self.history.remove(&s);

@@ -506,9 +506,16 @@ impl Inventory {
         namespace: &'a str,
         name: &'a str,
     ) -> impl Iterator<Item = (&'a SeriesKey, &'a Vector<Sample>)> + 'a {
+        // Series are ordered by namespace and pool first: one range, not a scan of the fleet.
+        let first = SeriesKey {
+            namespace: namespace.to_owned(),
+            pool: name.to_owned(),
+            worker_pool: String::new(),
+            resource: String::new(),
+        };
         self.history
-            .iter()
-            .filter(move |(k, _)| k.namespace == namespace && k.pool == name)
+            .range(first..)
+            .take_while(move |(k, _)| k.namespace == namespace && k.pool == name)
     }
 
     pub fn health(&self) -> impl Iterator<Item = (&(Kind, Scope), &Health)> {

@@ -19,6 +19,8 @@ pub use self::cell::{
     Cell, Deadline, GpuUse, Load, Status, model_word as cell_model_word,
     scaling_word as cell_scaling_word,
 };
+/// The samples of the pools list's utilization sparkline.
+pub const SPARK_CELLS: usize = self::cell::SPARK_SAMPLES;
 /// The bar after the GPU counts in the pools list, in cells.
 pub const GPU_BAR_CELLS: usize = self::cell::GPU_BAR;
 pub use self::evaluations::evaluations;
@@ -137,5 +139,17 @@ pub fn sort(rows: &mut [Row], column: usize, descending: bool) {
     });
 }
 
+/// Orders positions into `rows` by one column's values, as [`sort`] orders the rows.
+pub fn sort_positions(rows: &[Row], order: &mut [usize], column: usize, descending: bool) {
+    order.sort_by(|a, b| {
+        let cell = |i: &usize| rows.get(*i).and_then(|r| r.cells.get(column));
+        let order = match (cell(a), cell(b)) {
+            (Some(x), Some(y)) => x.compare(y),
+            (x, y) => x.is_some().cmp(&y.is_some()),
+        };
+        if descending { order.reverse() } else { order }
+    });
+}
+
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
