@@ -102,6 +102,8 @@ pub fn format_age(age: Duration) -> String {
         seconds % 60,
     );
     match () {
+        // Like kubectl, two years and more read in years (so an age stays five wide).
+        _ if d >= 730 => format!("{}y", d / 365),
         _ if d >= 8 => format!("{d}d"),
         _ if d > 0 && h > 0 => format!("{d}d{h}h"),
         _ if d > 0 => format!("{d}d"),
@@ -147,6 +149,8 @@ mod tests {
         assert_eq!(age(150), "2m30s");
         assert_eq!(age(3 * 86_400 + 2 * 3600), "3d2h");
         assert_eq!(age(20 * 86_400), "20d");
+        assert_eq!(age(729 * 86_400), "729d");
+        assert_eq!(age(10_000 * 86_400), "27y", "two years and more in years");
     }
 
     #[test]

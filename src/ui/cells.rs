@@ -26,14 +26,6 @@ fn left(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
     duration::format_short((t - now).to_std().unwrap_or_default())
 }
 
-fn percent(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value:.0}%")
-    } else {
-        "?%".to_owned()
-    }
-}
-
 /// A bar of `cells` cells for a share of a whole.
 pub fn share_bar(part: f64, whole: f64, cells: usize) -> String {
     let filled = if whole > 0.0 && part.is_finite() {
@@ -49,86 +41,107 @@ pub fn share_bar(part: f64, whole: f64, cells: usize) -> String {
 }
 
 pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
+    use std::fmt::Write;
+    // One buffer per cell: the console formats every visible cell on every frame.
+    let mut out = String::new();
+    let percent = |out: &mut String, value: f64| {
+        if value.is_finite() {
+            let _ = write!(out, "{value:.0}%");
+        } else {
+            out.push_str("?%");
+        }
+    };
     match cell {
-        Cell::Empty => "-".to_owned(),
-        Cell::Text(text) => text.clone(),
-        Cell::Status(status) => status.word().to_owned(),
-        Cell::Statuses(all) if all.is_empty() => "-".to_owned(),
-        Cell::Statuses(all) => all.iter().map(Status::word).collect::<Vec<_>>().join(","),
-        Cell::Gpus(all) if all.is_empty() => "-".to_owned(),
-        Cell::Gpus(all) => {
-            let counts: Vec<String> = all
-                .iter()
-                .map(|g| {
-                    let model = match form {
-                        Form::Console => cell_model_word(&g.model),
-                        Form::Plain => &g.model,
-                    };
-                    format!("{model} {}/{}", g.used, g.capacity)
-                })
-                .collect();
-            let counts = counts.join(", ");
-            let (used, capacity) = all.iter().fold((0f64, 0f64), |(u, c), g| {
-                (u + g.used as f64, c + g.capacity as f64)
-            });
-            match form {
-                Form::Console if capacity > 0.0 => format!(
-                    "{counts} {}",
-                    share_bar(used, capacity, crate::app::rows::GPU_BAR_CELLS)
-                ),
-                _ => counts,
+        Cell::Empty => out.push('-'),
+        Cell::Text(text) => out.push_str(text),
+        Cell::Status(status) => out.push_str(status.word()),
+        Cell::Statuses(all) if all.is_empty() => out.push('-'),
+        Cell::Statuses(all) => {
+            for (i, status) in all.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(status.word());
             }
         }
-        Cell::Count(n) => n.to_string(),
-        Cell::Ratio { part, whole } => format!("{part}/{whole}"),
-        Cell::Gigabytes(gb) => format!("{gb} GB"),
-        Cell::Flag(true) => "yes".to_owned(),
-        Cell::Flag(false) => "-".to_owned(),
-        Cell::Since(Some(t)) => ago(*t, now),
-        Cell::Since(None) => "-".to_owned(),
+        Cell::Gpus(all) if all.is_empty() => out.push('-'),
+        Cell::Gpus(all) => {
+            let (mut used, mut capacity) = (0f64, 0f64);
+            for (i, g) in all.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                let model = match form {
+                    Form::Console => cell_model_word(&g.model),
+                    Form::Plain => &g.model,
+                };
+                let _ = write!(out, "{model} {}/{}", g.used, g.capacity);
+                used += g.used as f64;
+                capacity += g.capacity as f64;
+            }
+            if form == Form::Console && capacity > 0.0 {
+                out.push(' ');
+                out.push_str(&share_bar(used, capacity, crate::app::rows::GPU_BAR_CELLS));
+            }
+        }
+        Cell::Count(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Cell::Ratio { part, whole } => {
+            let _ = write!(out, "{part}/{whole}");
+        }
+        Cell::Gigabytes(gb) => {
+            let _ = write!(out, "{gb} GB");
+        }
+        Cell::Flag(true) => out.push_str("yes"),
+        Cell::Flag(false) | Cell::Since(None) => out.push('-'),
+        Cell::Since(Some(t)) => out.push_str(&ago(*t, now)),
         Cell::Scaling { state, deadline } => {
-            let word = cell_scaling_word(state);
+            out.push_str(cell_scaling_word(state));
             match deadline {
-                Some(Deadline::CooldownEnds(t)) => format!("{word} {}", left(*t, now)),
-                Some(Deadline::AbortAt(t)) => format!("{word} (abort in {})", left(*t, now)),
-                None => word.to_owned(),
+                Some(Deadline::CooldownEnds(t)) => {
+                    let _ = write!(out, " {}", left(*t, now));
+                }
+                Some(Deadline::AbortAt(t)) => {
+                    let _ = write!(out, " (abort in {})", left(*t, now));
+                }
+                None => {}
             }
         }
         Cell::Utilization { current, history } => {
-            let now_text = if current.is_empty() {
-                "-".to_owned()
-            } else {
-                current
-                    .iter()
-                    .map(|v| percent(*v))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
+            if current.is_empty() {
+                out.push('-');
+            }
+            for (i, value) in current.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                percent(&mut out, *value);
+            }
             if form == Form::Console && history.len() > 1 {
-                format!("{now_text} {}", super::sparkline(history))
-            } else {
-                now_text
+                // The latest samples, as many as the column was laid out for.
+                let recent =
+                    &history[history.len().saturating_sub(crate::app::rows::SPARK_CELLS)..];
+                out.push(' ');
+                out.push_str(&super::sparkline(recent));
             }
         }
-        Cell::Loads(all) if all.is_empty() => "-".to_owned(),
-        Cell::Loads(all) => all
-            .iter()
-            .map(|l| {
-                let variant = l
-                    .variant
-                    .as_ref()
-                    .map(|v| format!("{v} "))
-                    .unwrap_or_default();
-                format!(
-                    "{variant}{} {}→{}",
-                    percent(l.utilization),
-                    l.count,
-                    l.target
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
+        Cell::Loads(all) if all.is_empty() => out.push('-'),
+        Cell::Loads(all) => {
+            for (i, l) in all.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if let Some(variant) = &l.variant {
+                    out.push_str(variant);
+                    out.push(' ');
+                }
+                percent(&mut out, l.utilization);
+                let _ = write!(out, " {}→{}", l.count, l.target);
+            }
+        }
     }
+    out
 }
 
 /// The meaning of a status, for its colour.

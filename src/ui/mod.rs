@@ -126,21 +126,17 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
 }
 
 fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let table = &app.shown.table;
+    let table = &app.shown;
+    let headers = table.headers();
     let title = if app.filter.is_empty() {
-        format!(" {} ({}) ", app.view.title(), table.rows.len())
+        format!(" {} ({}) ", app.view.title(), table.len())
     } else {
-        format!(
-            " {} ({}) /{} ",
-            app.view.title(),
-            table.rows.len(),
-            app.filter
-        )
+        format!(" {} ({}) /{} ", app.view.title(), table.len(), app.filter)
     };
     let block = Block::default()
         .borders(Borders::TOP)
         .title(Span::styled(title, theme.style(Meaning::Accent)));
-    if table.rows.is_empty() {
+    if table.is_empty() {
         let kind = match app.view {
             crate::app::View::Pools | crate::app::View::Hosts => crate::inventory::Kind::Pool,
             crate::app::View::Evaluations => crate::inventory::Kind::Evaluation,
@@ -184,12 +180,12 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     // Column widths are derived with the rows, in update.
     let widths = &app.shown.widths;
-    if widths.len() < table.headers.len() {
+    if widths.len() < headers.len() {
         return;
     }
     // On a narrow screen, columns that answer later questions give way, whole, rather than
     // every column being cut to nothing.
-    let mut shown: Vec<usize> = (0..table.headers.len()).collect();
+    let mut shown: Vec<usize> = (0..headers.len()).collect();
     // The last column (often a message) may be cut; it needs only a useful start.
     let total = |shown: &[usize]| {
         let last = shown.last().copied();
@@ -205,11 +201,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             .fold(0u16, u16::saturating_add)
     };
     while total(&shown) > area.width && shown.len() > 3 {
-        let Some(drop) = shown
-            .iter()
-            .copied()
-            .max_by_key(|i| priority(table.headers[*i]))
-        else {
+        let Some(drop) = shown.iter().copied().max_by_key(|i| priority(headers[*i])) else {
             break;
         };
         shown.retain(|i| *i != drop);
@@ -217,7 +209,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let sorted = app.sort_column;
     let header = Row::new(shown.iter().map(|&i| {
-        let h = table.headers[i];
+        let h = headers[i];
         let mark = if i + 1 == sorted {
             if app.sort_descending { "↓" } else { "↑" }
         } else {
@@ -228,10 +220,10 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     .style(header_style);
     // Only the rows that fit are built: the window follows the selection.
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
-    let selected = app.selected.min(table.rows.len() - 1);
+    let selected = app.selected.min(table.len() - 1);
     let first = selected.saturating_sub(visible - 1);
-    let name = table.headers.iter().position(|h| *h == "NAME");
-    let rows = table.rows.iter().skip(first).take(visible).map(|row| {
+    let name = headers.iter().position(|h| *h == "NAME");
+    let rows = table.rows().skip(first).take(visible).map(|row| {
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
             let mut text = cells::text(cell, app.now, cells::Form::Console);
@@ -257,8 +249,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .block(block)
         .column_spacing(2)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let mut state =
-        TableState::default().with_selected(Some(app.selected.min(table.rows.len() - 1)));
+    let mut state = TableState::default().with_selected(Some(app.selected.min(table.len() - 1)));
     frame.render_stateful_widget(widget, area, &mut state);
 }
 
@@ -349,162 +340,4 @@ fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: R
 }
 
 #[cfg(test)]
-mod tests {
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    use super::*;
-    use crate::app::tests::fleet_app;
-    use crate::app::{Msg, update};
-
-    fn draw(app: &App, width: u16, height: u16) -> String {
-        let theme = Theme::builtin("default-dark").expect("theme");
-        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-        terminal
-            .draw(|frame| render(app, &theme, frame))
-            .expect("draw");
-        terminal.backend().to_string()
-    }
-
-    fn keys(app: &mut App, text: &str) {
-        for c in text.chars() {
-            update(
-                app,
-                Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-            );
-        }
-    }
-
-    #[test]
-    fn pools_view() {
-        let app = fleet_app();
-        insta::assert_snapshot!("pools_80x24", draw(&app, 80, 24));
-        insta::assert_snapshot!("pools_160x48", draw(&app, 160, 48));
-    }
-
-    #[test]
-    fn other_views() {
-        for view in ["cpe", "hosts", "events", "projects"] {
-            let mut app = fleet_app();
-            keys(&mut app, &format!(":{view}"));
-            update(
-                &mut app,
-                Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
-            );
-            insta::assert_snapshot!(format!("{view}_80x24"), draw(&app, 80, 24));
-            insta::assert_snapshot!(format!("{view}_160x48"), draw(&app, 160, 48));
-        }
-    }
-
-    #[test]
-    fn pool_detail_tabs() {
-        let mut app = fleet_app();
-        keys(&mut app, "/finetune");
-        update(
-            &mut app,
-            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
-        );
-        update(
-            &mut app,
-            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
-        );
-        assert!(app.detail.is_some(), "Enter opens the selected pool");
-        for (number, tab) in [
-            ("1", "overview"),
-            ("2", "conditions"),
-            ("3", "hosts"),
-            ("4", "scaling"),
-            ("5", "events"),
-            ("6", "yaml"),
-        ] {
-            keys(&mut app, number);
-            insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));
-            insta::assert_snapshot!(format!("detail_{tab}_80x24"), draw(&app, 80, 24));
-        }
-        update(
-            &mut app,
-            Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
-        );
-        assert!(app.detail.is_none(), "Esc goes back to the list");
-    }
-
-    #[test]
-    fn an_empty_list_says_why() {
-        let mut app = crate::app::App::new(
-            crate::app::Connection {
-                context: "pooldeck-demo-viewer".into(),
-                server: "https://127.0.0.1:6443".into(),
-                scope: "all namespaces".into(),
-            },
-            crate::app::tests::fixed_now(),
-        );
-        let forbidden = SourceState::Forbidden { message: "cannot list or watch computepools.spectrocloud.com at cluster scope: computepools.spectrocloud.com is forbidden: User \"viewer\" cannot list resource \"computepools\"".into() };
-        update(
-            &mut app,
-            Msg::Source(crate::inventory::SourceEvent::State {
-                kind: crate::inventory::Kind::Pool,
-                scope: None,
-                state: forbidden,
-            }),
-        );
-        insta::assert_snapshot!("forbidden_80x24", draw(&app, 80, 24));
-    }
-
-    #[test]
-    fn filter_help_and_a_small_terminal() {
-        let mut app = fleet_app();
-        keys(&mut app, "/vision");
-        insta::assert_snapshot!("filtering_80x24", draw(&app, 80, 24));
-        let mut app = fleet_app();
-        keys(&mut app, "?");
-        insta::assert_snapshot!("help_80x24", draw(&app, 80, 24));
-        insta::assert_snapshot!("too_small_60x20", draw(&fleet_app(), 60, 20));
-    }
-
-    #[test]
-    fn a_host_provisioning_too_long_is_called_stuck() {
-        let mut app = fleet_app();
-        let mut pool = (*app
-            .inventory
-            .get(crate::inventory::Kind::Pool, "vision-lab", "ocr-batch")
-            .expect("pool")
-            .value())
-        .clone();
-        let hosts = pool
-            .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
-            .and_then(serde_json::Value::as_object_mut)
-            .expect("worker hosts");
-        for host in hosts.values_mut() {
-            if host["status"] == "Provisioning" {
-                host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
-            }
-        }
-        update(
-            &mut app,
-            Msg::Source(crate::inventory::SourceEvent::Applied {
-                kind: crate::inventory::Kind::Pool,
-                object: pool,
-            }),
-        );
-        let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
-        app.detail = Some(crate::app::Detail {
-            namespace: "vision-lab".into(),
-            name: "ocr-batch".into(),
-            tab: crate::app::Tab::Hosts,
-            scroll: 0,
-        });
-        app.refresh();
-        let mut terminal =
-            ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
-        terminal
-            .draw(|frame| crate::ui::render(&app, &theme, frame))
-            .expect("draw");
-        let screen = terminal.backend().to_string();
-        assert!(screen.contains("← stuck in Provisioning"), "{screen}");
-        assert!(
-            screen.matches("stuck in Provisioning").count() == 1,
-            "only the worker host that is 40 minutes in: {screen}"
-        );
-    }
-}
+mod tests;

@@ -178,11 +178,11 @@ pub const GPU_BAR: usize = 5;
 
 /// Digits of a number as written (with its sign).
 fn digits(n: i64) -> usize {
-    let sign = usize::from(n < 0);
-    sign + n
-        .unsigned_abs()
-        .checked_ilog10()
-        .map_or(1, |d| d as usize + 1)
+    usize::from(n < 0) + unsigned_digits(n.unsigned_abs())
+}
+
+fn unsigned_digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// The first word of a GPU model, as the console's narrow columns name it (A100, H100, L40S).
@@ -190,12 +190,17 @@ pub fn model_word(model: &str) -> &str {
     model.split(['-', ' ']).next().unwrap_or(model)
 }
 
+/// The width of `{value:.0}%`, or of `?%` for a value that is not a number.
 fn percent_width(value: f64) -> usize {
-    // `{:.0}%` of a clamped value, or of whatever the API sent.
-    if value.is_finite() {
-        format!("{value:.0}").len() + 1
+    if !value.is_finite() {
+        return 2;
+    }
+    let rounded = value.round();
+    if rounded.abs() < 1e15 {
+        // The float is whole and small enough to be exact as an integer.
+        digits(rounded as i64) + usize::from(rounded == 0.0 && value.is_sign_negative()) + 1
     } else {
-        4
+        format!("{value:.0}").len() + 1
     }
 }
 
@@ -358,11 +363,7 @@ impl Cell {
                     + GPU_BAR
             }
             Cell::Count(n) => digits(*n),
-            Cell::Ratio { part, whole } => {
-                digits(i64::try_from(*part).unwrap_or(i64::MAX))
-                    + digits(i64::try_from(*whole).unwrap_or(i64::MAX))
-                    + 1
-            }
+            Cell::Ratio { part, whole } => unsigned_digits(*part) + unsigned_digits(*whole) + 1,
             Cell::Gigabytes(gb) => format!("{gb}").len() + 3,
             Cell::Flag(_) => 3,
             Cell::Since(_) => TIME_WIDTH,

@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 use super::*;
 use crate::inventory::{Inventory, Kind, SourceEvent};
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
         .single()
         .expect("a time")
 }
 
-fn pool(name: &str, created: DateTime<Utc>, gpus: &[(&str, i64, i64)]) -> Value {
+pub(crate) fn pool(name: &str, created: DateTime<Utc>, gpus: &[(&str, i64, i64)]) -> Value {
     let capacity: Vec<Value> = gpus
         .iter()
         .map(|(v, _, c)| json!({"gpu": [{"variant": v, "gpuCount": c}]}))
@@ -138,7 +138,7 @@ fn a_row_does_not_change_with_the_clock() {
 }
 
 /// Any JSON at all, a few levels deep.
-fn anything() -> impl Strategy<Value = Value> {
+pub(crate) fn anything() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
@@ -156,7 +156,7 @@ fn anything() -> impl Strategy<Value = Value> {
     })
 }
 
-const PLACES: &[&str] = &[
+pub(crate) const PLACES: &[&str] = &[
     "/status",
     "/status/status",
     "/status/hardwareCapacity",
@@ -173,7 +173,7 @@ const PLACES: &[&str] = &[
     "/status/poolScalingStates",
 ];
 
-fn plant(mut object: Value, at: &str, value: Value) -> Value {
+pub(crate) fn plant(mut object: Value, at: &str, value: Value) -> Value {
     let mut parts = at.trim_start_matches('/').split('/').peekable();
     let mut here = &mut object;
     while let Some(part) = parts.next() {

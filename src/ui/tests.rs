@@ -1,0 +1,429 @@
+//! Whole-screen snapshots of every view and tab, properties of drawing random fleets at
+//! any size, and the colours of the key states (which text snapshots cannot see).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::app::tests::fleet_app;
+use crate::app::{Msg, update};
+
+fn draw(app: &App, width: u16, height: u16) -> String {
+    let theme = Theme::builtin("default-dark").expect("theme");
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|frame| render(app, &theme, frame))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(
+            app,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
+    }
+}
+
+#[test]
+fn pools_view() {
+    let app = fleet_app();
+    insta::assert_snapshot!("pools_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("pools_160x48", draw(&app, 160, 48));
+}
+
+#[test]
+fn other_views() {
+    for view in ["cpe", "hosts", "events", "projects"] {
+        let mut app = fleet_app();
+        keys(&mut app, &format!(":{view}"));
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        insta::assert_snapshot!(format!("{view}_80x24"), draw(&app, 80, 24));
+        insta::assert_snapshot!(format!("{view}_160x48"), draw(&app, 160, 48));
+    }
+}
+
+#[test]
+fn pool_detail_tabs() {
+    let mut app = fleet_app();
+    keys(&mut app, "/finetune");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert!(app.detail.is_some(), "Enter opens the selected pool");
+    for (number, tab) in [
+        ("1", "overview"),
+        ("2", "conditions"),
+        ("3", "hosts"),
+        ("4", "scaling"),
+        ("5", "events"),
+        ("6", "yaml"),
+    ] {
+        keys(&mut app, number);
+        insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));
+        insta::assert_snapshot!(format!("detail_{tab}_80x24"), draw(&app, 80, 24));
+    }
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    assert!(app.detail.is_none(), "Esc goes back to the list");
+}
+
+#[test]
+fn an_empty_list_says_why() {
+    let mut app = crate::app::App::new(
+        crate::app::Connection {
+            context: "pooldeck-demo-viewer".into(),
+            server: "https://127.0.0.1:6443".into(),
+            scope: "all namespaces".into(),
+        },
+        crate::app::tests::fixed_now(),
+    );
+    let forbidden = SourceState::Forbidden { message: "cannot list or watch computepools.spectrocloud.com at cluster scope: computepools.spectrocloud.com is forbidden: User \"viewer\" cannot list resource \"computepools\"".into() };
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::State {
+            kind: crate::inventory::Kind::Pool,
+            scope: None,
+            state: forbidden,
+        }),
+    );
+    insta::assert_snapshot!("forbidden_80x24", draw(&app, 80, 24));
+}
+
+#[test]
+fn filter_help_and_a_small_terminal() {
+    let mut app = fleet_app();
+    keys(&mut app, "/vision");
+    insta::assert_snapshot!("filtering_80x24", draw(&app, 80, 24));
+    let mut app = fleet_app();
+    keys(&mut app, "?");
+    insta::assert_snapshot!("help_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("too_small_60x20", draw(&fleet_app(), 60, 20));
+}
+
+#[test]
+fn a_host_provisioning_too_long_is_called_stuck() {
+    let mut app = fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(crate::inventory::Kind::Pool, "vision-lab", "ocr-batch")
+        .expect("pool")
+        .value())
+    .clone();
+    let hosts = pool
+        .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
+        .and_then(serde_json::Value::as_object_mut)
+        .expect("worker hosts");
+    for host in hosts.values_mut() {
+        if host["status"] == "Provisioning" {
+            host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
+        }
+    }
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: crate::inventory::Kind::Pool,
+            object: pool,
+        }),
+    );
+    let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
+    app.detail = Some(crate::app::Detail {
+        namespace: "vision-lab".into(),
+        name: "ocr-batch".into(),
+        tab: crate::app::Tab::Hosts,
+        scroll: 0,
+    });
+    app.refresh();
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
+    terminal
+        .draw(|frame| crate::ui::render(&app, &theme, frame))
+        .expect("draw");
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("← stuck in Provisioning"), "{screen}");
+    assert!(
+        screen.matches("stuck in Provisioning").count() == 1,
+        "only the worker host that is 40 minutes in: {screen}"
+    );
+}
+
+mod properties {
+    use chrono::Duration;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::app::rows::tests::{PLACES, anything, now, plant, pool};
+    use crate::app::rows::{Cell, Deadline, GpuUse, Load, Status};
+    use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
+    use crate::inventory::{Kind, SourceEvent};
+
+    const NAMES: [&str; 6] = [
+        "alpha-pool",
+        "bravo-pool",
+        "charlie-pool",
+        "delta-pool",
+        "echo-pool",
+        "foxtrot-pool",
+    ];
+
+    /// An app holding six pools (and their evaluations) with random values planted anywhere.
+    fn app_with(plants: Vec<(usize, &'static str, Value)>) -> App {
+        let mut pools: Vec<Value> = NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                pool(
+                    n,
+                    now() - Duration::hours(i as i64),
+                    &[("NVIDIA H100 PCIe | 80 GB", i as i64, 8)],
+                )
+            })
+            .collect();
+        let mut evaluations: Vec<Value> = NAMES
+            .iter()
+            .map(|n| json!({
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
+                "metadata": {"name": n, "namespace": "ns"},
+                "spec": {"cooldownDuration": "15m", "poolEvaluations": {"c/w": {"gpu": {"H100": {"utilization": 42, "count": 1, "target": 2}}}}},
+                "status": {"poolScalingStates": {"c/w": {"state": "Cooldown", "stateChangedAt": "2026-11-30T11:59:00Z"}}},
+            }))
+            .collect();
+        for (i, at, value) in plants {
+            if at.starts_with("/spec/poolEvaluations")
+                || at.starts_with("/status/poolScalingStates")
+            {
+                evaluations[i] = plant(evaluations[i].take(), at, value);
+            } else {
+                pools[i] = plant(pools[i].take(), at, value);
+            }
+        }
+        let mut app = App::new(crate::app::Connection::default(), now());
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+        );
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+        );
+        app
+    }
+
+    fn cell() -> impl Strategy<Value = Cell> {
+        let time = (-30 * 86_400i64..100 * 365 * 86_400).prop_map(|s| now() - Duration::seconds(s));
+        let soon = (0i64..30 * 86_400).prop_map(|s| now() + Duration::seconds(s));
+        let number = prop_oneof![any::<i64>(), -1000i64..1000];
+        let percent = prop_oneof![any::<f64>(), -10.0f64..200.0];
+        let word = "[A-Za-z]{0,12}";
+        let status = prop_oneof![
+            word.prop_map(|w| Status::Pool(PoolPhase::parse(&w))),
+            word.prop_map(|w| Status::Host(HostStatus::parse(&w))),
+            word.prop_map(|w| Status::Health {
+                status: HostStatus::parse(&w),
+                word: w
+            }),
+            (any::<bool>(), word).prop_map(|(warning, word)| Status::Event { warning, word }),
+            Just(Status::Unreadable),
+        ];
+        prop_oneof![
+            Just(Cell::Empty),
+            "[ -~]{0,30}".prop_map(Cell::Text),
+            status.clone().prop_map(Cell::Status),
+            prop::collection::vec(status, 0..3).prop_map(Cell::Statuses),
+            prop::collection::vec(
+                ("[A-Za-z0-9 -]{0,14}", number.clone(), number.clone()),
+                0..3
+            )
+            .prop_map(|g| Cell::Gpus(
+                g.into_iter()
+                    .map(|(model, used, capacity)| GpuUse {
+                        model,
+                        used,
+                        capacity
+                    })
+                    .collect()
+            )),
+            number.clone().prop_map(Cell::Count),
+            (any::<u64>(), any::<u64>()).prop_map(|(part, whole)| Cell::Ratio { part, whole }),
+            (0.0f64..1e6).prop_map(Cell::Gigabytes),
+            any::<bool>().prop_map(Cell::Flag),
+            prop::option::of(time).prop_map(Cell::Since),
+            (word, prop::option::of((any::<bool>(), soon))).prop_map(|(w, d)| Cell::Scaling {
+                state: ScalingStateKind::parse(&w),
+                deadline: d.map(|(cooldown, t)| if cooldown {
+                    Deadline::CooldownEnds(t)
+                } else {
+                    Deadline::AbortAt(t)
+                }),
+            }),
+            (
+                prop::collection::vec(percent.clone(), 0..4),
+                prop::collection::vec(0.0f64..100.0, 0..12)
+            )
+                .prop_map(|(current, history)| Cell::Utilization { current, history }),
+            prop::collection::vec(
+                (
+                    prop::option::of("[A-Za-z0-9 ]{0,10}"),
+                    percent,
+                    number.clone(),
+                    number
+                ),
+                0..3
+            )
+            .prop_map(|l| Cell::Loads(
+                l.into_iter()
+                    .map(|(variant, utilization, count, target)| Load {
+                        variant,
+                        utilization,
+                        count,
+                        target
+                    })
+                    .collect()
+            )),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The console lays out columns from `Cell::width` when rows change; no formatted cell
+        /// may be wider than that, or it would be cut (times: within a century of now,
+        /// countdowns: within a month).
+        #[test]
+        fn no_cell_is_wider_than_its_column(cell in cell(), later in 0i64..86_400) {
+            let text = cells::text(&cell, now() + Duration::seconds(later), cells::Form::Console);
+            prop_assert!(
+                text.chars().count() <= cell.width(),
+                "{text:?} is {} wide, the layout gave {} for {cell:?}",
+                text.chars().count(),
+                cell.width()
+            );
+        }
+
+        /// Whatever the pools hold and whatever the terminal's size, drawing never panics;
+        /// from 80×24 up the list counts every pool and shows each exactly once, and below
+        /// it the console says it needs more room.
+        #[test]
+        fn the_pools_view_draws_every_pool_once_at_any_size(
+            plants in prop::collection::vec((0..6usize, prop::sample::select(PLACES), anything()), 0..10),
+            width in 1u16..260,
+            height in 1u16..90,
+        ) {
+            let app = app_with(plants);
+            let screen = draw(&app, width, height);
+            if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                prop_assert!(screen.contains("Compute Pools (6)"), "{screen}");
+                for name in NAMES {
+                    prop_assert_eq!(screen.matches(name).count(), 1, "{} in\n{}", name, screen);
+                }
+            } else if width >= 40 && height >= 2 {
+                prop_assert!(screen.contains("needs a terminal"), "{screen}");
+            }
+        }
+    }
+}
+
+mod styles {
+    use ratatui::buffer::Buffer;
+    use ratatui::style::{Color, Modifier};
+
+    use super::*;
+
+    fn buffer(app: &App, theme: &Theme) -> Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+        terminal
+            .draw(|frame| render(app, theme, frame))
+            .expect("draw");
+        terminal.backend().buffer().clone()
+    }
+
+    /// The style of the first cell of the first place `text` is drawn.
+    fn style_of(buffer: &Buffer, text: &str) -> ratatui::style::Style {
+        let area = buffer.area;
+        for y in 0..area.height {
+            let line: String = (0..area.width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect();
+            if let Some(at) = line.find(text) {
+                let x = line[..at].chars().count() as u16;
+                return buffer[(x, y)].style();
+            }
+        }
+        panic!("{text:?} is not on the screen");
+    }
+
+    #[test]
+    fn statuses_take_their_colour_from_their_meaning() {
+        let theme = Theme::builtin("default-dark").expect("theme");
+        let app = fleet_app();
+        let screen = buffer(&app, &theme);
+        assert_eq!(style_of(&screen, "Failed").fg, Some(theme.error));
+        assert_eq!(style_of(&screen, "Provisioning").fg, Some(theme.info));
+        assert_eq!(style_of(&screen, "Unhealthy ").fg, Some(theme.warn));
+        assert_eq!(style_of(&screen, "Running").fg, Some(theme.ok));
+        assert_eq!(style_of(&screen, "Blocked").fg, Some(theme.warn));
+        assert_eq!(style_of(&screen, "yes").fg, Some(theme.warn), "PAUSED yes");
+        assert_ne!(theme.warn, theme.error, "warnings read apart from errors");
+    }
+
+    #[test]
+    fn the_selected_row_is_reversed_and_follows_the_keys() {
+        let theme = Theme::builtin("default-dark").expect("theme");
+        let mut app = fleet_app();
+        let first = app.shown.row(0).map(|r| r.id.name.clone()).expect("a row");
+        let second = app.shown.row(1).map(|r| r.id.name.clone()).expect("a row");
+        let screen = buffer(&app, &theme);
+        assert!(
+            style_of(&screen, &first)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        assert!(
+            !style_of(&screen, &second)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
+        );
+        let screen = buffer(&app, &theme);
+        assert!(
+            !style_of(&screen, &first)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        assert!(
+            style_of(&screen, &second)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+    }
+
+    #[test]
+    fn monochrome_marks_errors_without_colour() {
+        let theme = Theme::builtin("monochrome").expect("theme");
+        let screen = buffer(&fleet_app(), &theme);
+        let failed = style_of(&screen, "Failed");
+        assert!(matches!(failed.fg, None | Some(Color::Reset)));
+        assert!(
+            failed
+                .add_modifier
+                .contains(Modifier::BOLD | Modifier::REVERSED),
+            "errors stand out by weight and inversion: {failed:?}"
+        );
+    }
+}
