@@ -1,6 +1,8 @@
 //! The console as a person uses it: the real binary in tmux on the embedded demo cluster,
 //! driven with keys and read from the screen. Skips, saying why, where tmux is missing.
 
+mod common;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -31,7 +33,7 @@ fn wait_for(session: &str, what: &str, seconds: u64) -> String {
 #[test]
 fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
     if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
+        common::skip("tmux is not installed");
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");

@@ -254,7 +254,15 @@ async fn the_pause_label_stops_the_scenario_for_that_pool() {
         .await
         .expect("patch");
     assert_eq!(paused.labels().get(PAUSE).map(String::as_str), Some("true"));
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Wait until the whole timeline has played (it would have changed the pool by then).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !cluster.timeline_played() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the timeline did not play"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let pool = api.get("my-compute-pool").await.expect("get");
     assert_eq!(
         pool.data.pointer("/status/status"),
@@ -341,7 +349,20 @@ async fn a_stuck_deletion_completes_when_the_finalizer_is_removed() {
     api.delete("blocked-pool", &DeleteParams::default())
         .await
         .expect("delete");
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Wait until the deletion controller has done what it does: mark the pool Deleting (it
+    // then waits for the finalizer, which the stuck scenario never releases).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let pool = api.get("blocked-pool").await.expect("still there");
+        if pool.data.pointer("/status/status") == Some(&json!("Deleting")) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the pool was never marked Deleting"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let stuck = api.get("blocked-pool").await.expect("still there");
     assert!(stuck.metadata.deletion_timestamp.is_some());
     assert_eq!(

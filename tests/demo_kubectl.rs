@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+mod common;
+
 use pooldeck::demo::scenario::{Scenario, record_event};
 use pooldeck::demo::{DemoCluster, Options, VIEWER_CONTEXT};
 
@@ -30,7 +32,7 @@ struct Fixture {
 impl Fixture {
     fn start(scenario: &str, speed: f64) -> Option<Fixture> {
         let Some(kubectl) = kubectl_path() else {
-            eprintln!("SKIPPED: kubectl is not installed (looked in /usr/bin and /usr/local/bin)");
+            common::skip("kubectl is not installed (looked in /usr/bin and /usr/local/bin)");
             return None;
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -87,7 +87,15 @@ async fn a_recording_replays_to_the_same_objects() {
     })
     .await
     .expect("the replay starts");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The replay is complete when its timeline has played through.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !replay.timeline_played() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the replay's timeline did not play"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 
     let expected = state(&original);
     let actual = state(&replay);

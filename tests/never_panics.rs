@@ -1,5 +1,6 @@
 //! Property tests: whatever the input, reading and checking it never panics, and the exit
-//! status is always one of 0, 1, 2. Inputs are random bytes, YAML-like token soup, random
+//! status says what the report holds: 2 exactly when an input could not be read (and a finding
+//! says why), 1 exactly when a readable input has an error, 0 otherwise. Inputs are random bytes, YAML-like token soup, random
 //! edits of the demo manifests, and random values planted in a valid pool.
 
 use proptest::prelude::*;
@@ -25,7 +26,27 @@ fn run(bytes: Vec<u8>) -> u8 {
     }];
     let report = check(&inputs, &[], &[]);
     let status = report.exit_status();
-    assert!(status <= 2);
+    let errors = report
+        .entries
+        .iter()
+        .filter(|e| e.severity == pooldeck::domain::rules::Severity::Error)
+        .count();
+    match status {
+        2 => assert!(
+            report.unreadable && errors > 0,
+            "an unreadable input is explained by an error finding: {:?}",
+            report.entries
+        ),
+        1 => assert!(!report.unreadable && errors > 0),
+        0 => assert!(!report.unreadable && errors == 0),
+        other => panic!("exit status {other} is not one validate documents"),
+    }
+    for entry in &report.entries {
+        assert!(
+            !entry.message.trim().is_empty(),
+            "a finding says something: {entry:?}"
+        );
+    }
     // Every finding that claims a position points inside the input.
     for entry in &report.entries {
         assert!(entry.line == 0 || entry.column > 0, "{entry:?}");

@@ -101,6 +101,10 @@ pub struct DemoCluster {
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     player: Option<JoinHandle<()>>,
+    /// Timeline steps the scenario player has reached.
+    played: Arc<std::sync::atomic::AtomicUsize>,
+    /// Steps in one pass of the scenario's timeline.
+    steps: usize,
 }
 
 /// Binds 127.0.0.1:port. A port just released by a stopped server may still be held for a
@@ -161,6 +165,8 @@ impl DemoCluster {
                 .put(crd)
                 .map_err(|e| format!("cannot load the CRDs: {}", e.message))?;
         }
+        let played = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let steps = options.scenario.as_ref().map_or(0, |s| s.steps.len());
         let player = match &options.scenario {
             Some(scenario) => {
                 scenario.load_initial(&store)?;
@@ -168,6 +174,7 @@ impl DemoCluster {
                     scenario.clone(),
                     store.clone(),
                     options.speed,
+                    played.clone(),
                 ))
             }
             None => None,
@@ -194,7 +201,15 @@ impl DemoCluster {
             shutdown: Some(shutdown),
             server: Some(server),
             player,
+            played,
+            steps,
         })
+    }
+
+    /// Whether the scenario's timeline has played through once (every step applied, or
+    /// skipped for a paused pool).
+    pub fn timeline_played(&self) -> bool {
+        self.played.load(std::sync::atomic::Ordering::SeqCst) >= self.steps
     }
 
     pub fn url(&self) -> String {

@@ -13,8 +13,15 @@ use super::scenario::{Scenario, apply, paused, pool_key, record_event};
 use super::store::{Change, ChangeKind, Patch, Preconditions, Store};
 use crate::domain::model::pool::FINALIZER;
 
-/// Plays a scenario on the store until the task is aborted.
-pub fn spawn(scenario: Scenario, store: Arc<Store>, speed: f64) -> JoinHandle<()> {
+/// Plays a scenario on the store until the task is aborted, counting in `played` the steps it
+/// has reached (applied, or skipped for a paused pool), so tests wait on the timeline's
+/// progress instead of on the clock.
+pub fn spawn(
+    scenario: Scenario,
+    store: Arc<Store>,
+    speed: f64,
+    played: Arc<std::sync::atomic::AtomicUsize>,
+) -> JoinHandle<()> {
     let speed = if speed.is_finite() && speed > 0.0 {
         speed
     } else {
@@ -35,6 +42,7 @@ pub fn spawn(scenario: Scenario, store: Arc<Store>, speed: f64) -> JoinHandle<()
             for step in &scenario.steps {
                 tokio::time::sleep_until(start + step.at.div_f64(speed)).await;
                 let _ = apply(&store, &step.action);
+                played.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             }
             match scenario.repeat_after {
                 Some(pause) => tokio::time::sleep(pause.div_f64(speed)).await,
