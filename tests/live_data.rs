@@ -237,7 +237,10 @@ async fn the_server_going_away_and_back_leaves_nothing_stale() {
     )
     .await;
     if let Some(SourceState::Reconnecting { error, retry_at }) = state(&inventory, Kind::Pool) {
-        assert!(!error.is_empty());
+        assert!(
+            matches!(error, pooldeck::domain::ClusterError::Unreachable { .. }),
+            "a stopped server is unreachable, not something else: {error:?}"
+        );
         assert!(retry_at > chrono::Utc::now() - chrono::Duration::seconds(5));
     }
     // The old objects stay visible while reconnecting.
@@ -354,4 +357,70 @@ async fn a_malformed_object_stays_visible_with_its_error() {
     );
     tasks.iter().for_each(|t| t.abort());
     cluster.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_certificate_from_another_authority_is_not_called_unreachable() {
+    // Two demo clusters, each with its own throwaway authority: a kubeconfig that trusts the
+    // first, pointed at the second, meets a certificate it does not trust.
+    let first = DemoCluster::start(Options::default())
+        .await
+        .expect("starts");
+    let second = DemoCluster::start(Options::default())
+        .await
+        .expect("starts");
+    let crossed = first.kubeconfig().replace(&first.url(), &second.url());
+    let kubeconfig = kube::config::Kubeconfig::from_yaml(&crossed).expect("reads");
+    let config = kube::Config::from_custom_kubeconfig(
+        kubeconfig,
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .expect("config");
+    let client = kube::Client::try_from(config).expect("client");
+    let namespaces: kube::Api<kube::api::DynamicObject> = kube::Api::all_with(
+        client,
+        &kube::core::ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk("", "v1", "Namespace"),
+            "namespaces",
+        ),
+    );
+    let error = namespaces
+        .list(&kube::api::ListParams::default())
+        .await
+        .expect_err("the certificate is not trusted");
+    let typed = pooldeck::sources::errors::classify(&error);
+    assert!(
+        matches!(
+            typed,
+            pooldeck::domain::ClusterError::CertificateNotTrusted { .. }
+        ),
+        "{typed:?}"
+    );
+    assert!(typed.to_string().contains("certificate"), "{typed}");
+    // A stopped server is unreachable.
+    let url = second.url();
+    second.stop().await;
+    let gone = kube::config::Kubeconfig::from_yaml(&first.kubeconfig().replace(&first.url(), &url))
+        .expect("reads");
+    let config =
+        kube::Config::from_custom_kubeconfig(gone, &kube::config::KubeConfigOptions::default())
+            .await
+            .expect("config");
+    let namespaces: kube::Api<kube::api::DynamicObject> = kube::Api::all_with(
+        kube::Client::try_from(config).expect("client"),
+        &kube::core::ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk("", "v1", "Namespace"),
+            "namespaces",
+        ),
+    );
+    let error = namespaces
+        .list(&kube::api::ListParams::default())
+        .await
+        .expect_err("nobody answers");
+    assert!(matches!(
+        pooldeck::sources::errors::classify(&error),
+        pooldeck::domain::ClusterError::Unreachable { .. }
+    ));
+    first.stop().await;
 }

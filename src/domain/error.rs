@@ -46,6 +46,15 @@ impl ClusterError {
     }
 }
 
+/// ` NAME` when the server is known.
+fn named(server: &str) -> String {
+    if server.is_empty() {
+        String::new()
+    } else {
+        format!(" {server}")
+    }
+}
+
 impl fmt::Display for ClusterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -57,7 +66,7 @@ impl fmt::Display for ClusterError {
             }
             ClusterError::Unauthorized { message } => write!(
                 f,
-                "the server did not accept the credentials ({message}); log in again or check the kubeconfig's user"
+                "the server refused the credentials (401 Unauthorized: {message}); the token may have expired: log in again or pick another context"
             ),
             ClusterError::NotFound { what } => write!(f, "{what} was not found"),
             ClusterError::Conflict { message } => write!(
@@ -76,11 +85,13 @@ impl fmt::Display for ClusterError {
             }
             ClusterError::Unreachable { server, detail } => write!(
                 f,
-                "cannot reach the server {server} ({detail}); check the network or VPN, and the kubeconfig's server address"
+                "cannot reach the server{} ({detail}); check the network or VPN, and the kubeconfig's server address",
+                named(server)
             ),
             ClusterError::CertificateNotTrusted { server, detail } => write!(
                 f,
-                "the server {server} presented a certificate the kubeconfig does not trust ({detail}); check certificate-authority-data for this cluster"
+                "the server{} presented a certificate the kubeconfig does not trust ({detail}); check certificate-authority-data for this cluster",
+                named(server)
             ),
             ClusterError::Configuration { message } => f.write_str(message),
             ClusterError::Other { message } => f.write_str(message),

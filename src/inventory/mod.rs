@@ -34,7 +34,7 @@ pub enum SourceState {
     Live,
     /// The watch failed; it retries at `retry_at`.
     Reconnecting {
-        error: String,
+        error: crate::domain::ClusterError,
         retry_at: DateTime<Utc>,
     },
     /// RBAC refuses list or watch; the other sources carry on.

@@ -268,7 +268,10 @@ fn source_states_keep_their_times() {
     );
     inventory.apply(SourceEvent::listed(Kind::Pool, None, Vec::new()), at(2));
     let reconnecting = SourceState::Reconnecting {
-        error: "connection refused".into(),
+        error: crate::domain::ClusterError::Unreachable {
+            server: String::new(),
+            detail: "connection refused".into(),
+        },
         retry_at: at(9),
     };
     inventory.apply(

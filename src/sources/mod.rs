@@ -3,5 +3,6 @@
 //! the demo cluster replays. Must not import the console (`app`, `ui`) or the demo server.
 
 pub mod connection;
+pub mod errors;
 pub mod recorder;
 pub mod watch;

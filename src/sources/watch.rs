@@ -16,6 +16,8 @@ use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
+use super::errors::classify;
+use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 
 /// How long to wait before asking again about a forbidden or absent resource.
@@ -66,41 +68,17 @@ fn to_value(kind: Kind, object: DynamicObject) -> Value {
     value
 }
 
-/// A kube error in words an operator can act on.
-pub fn describe(error: &kube::Error) -> String {
-    match error {
-        kube::Error::Api(status) => match status.code {
-            401 => "the server refused the credentials (401 Unauthorized): the token may have expired; log in again or pick another context".into(),
-            403 => format!("forbidden: {}", status.message),
-            404 => "not found on this server (is the CRD installed?)".into(),
-            code => format!("the server answered {code}: {}", status.message),
-        },
-        kube::Error::HyperError(e) => format!("cannot reach the server: {e}"),
-        kube::Error::Service(e) => {
-            let mut text = e.to_string();
-            let mut source = std::error::Error::source(e.as_ref());
-            while let Some(inner) = source {
-                text = format!("{text}: {inner}");
-                source = inner.source();
-            }
-            format!("cannot reach the server: {text}")
-        }
-        other => other.to_string(),
-    }
-}
-
-fn describe_watch(error: &watcher::Error) -> String {
+/// A watcher error, typed.
+fn classify_watch(error: &watcher::Error) -> ClusterError {
     match error {
         watcher::Error::InitialListFailed(e)
         | watcher::Error::WatchStartFailed(e)
-        | watcher::Error::WatchFailed(e) => describe(e),
-        watcher::Error::WatchError(status) if status.code == 410 => {
-            "the server's history moved on (410 Gone); listing again".into()
-        }
-        watcher::Error::WatchError(status) => {
-            format!("the watch failed ({}): {}", status.code, status.message)
-        }
-        other => other.to_string(),
+        | watcher::Error::WatchFailed(e) => classify(e),
+        watcher::Error::WatchError(status) if status.code == 410 => ClusterError::Gone,
+        watcher::Error::WatchError(status) => classify(&kube::Error::Api(status.clone())),
+        other => ClusterError::Other {
+            message: other.to_string(),
+        },
     }
 }
 
@@ -162,7 +140,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
                 let delay = backoff.next().unwrap_or(SLOW_RETRY);
                 let retry_at = Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
                 if !send(state(SourceState::Reconnecting {
-                    error: describe(&error),
+                    error: classify(&error),
                     retry_at,
                 })) {
                     return;
@@ -224,7 +202,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
                     let retry_at =
                         Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
                     let sent = send(state(SourceState::Reconnecting {
-                        error: describe_watch(&error),
+                        error: classify_watch(&error),
                         retry_at,
                     }));
                     tokio::time::sleep(delay).await;
