@@ -179,7 +179,7 @@ impl DemoCluster {
             }
             None => None,
         };
-        let router = axum::Router::new().fallback(api::handle).with_state(server);
+        let router = api::router(server);
         let (shutdown, stop) = oneshot::channel::<()>();
         let watches = store.clone();
         let server = tokio::spawn(async move {

@@ -1,0 +1,273 @@
+//! The HTTP face of the demo cluster: the Kubernetes API paths as axum routes, bearer-token
+//! authentication (an admin and a read-only viewer) in front of all but `/version`, and the
+//! replies every handler shares (JSON bodies, Status errors). Discovery lives in
+//! [`discovery`], reads and writes of resources in [`resources`], access reviews in
+//! [`review`]; watch streams in `demo::watch`.
+
+mod discovery;
+mod resources;
+mod review;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{any, get, post};
+use serde_json::Value;
+
+use super::registry::Resource;
+use super::selector::{FieldSelector, LabelSelector};
+use super::store::{ApiError, Store};
+
+/// Who a bearer token belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum User {
+    Admin,
+    Viewer,
+}
+
+impl User {
+    pub fn name(self) -> &'static str {
+        match self {
+            User::Admin => "admin",
+            User::Viewer => "viewer",
+        }
+    }
+
+    /// The viewer is a Project member: it may only read, and only inside a namespace (not
+    /// across all namespaces, not cluster-scoped resources such as Tenants).
+    pub fn may(self, verb: &str, namespace: Option<&str>) -> bool {
+        match self {
+            User::Admin => true,
+            User::Viewer => {
+                matches!(verb, "get" | "list" | "watch")
+                    && namespace.is_some_and(|ns| !ns.is_empty())
+            }
+        }
+    }
+}
+
+/// The API's routes. Resource paths come in two prefixes, core (`/api/{version}`) and
+/// grouped (`/apis/{group}/{version}`), each cluster-wide or in a namespace, each for a
+/// collection, an item or an item's status.
+pub fn router(server: Arc<Server>) -> Router {
+    let mut routes = Router::new()
+        .route("/api", get(discovery::core_versions))
+        .route("/apis", get(discovery::groups))
+        .route("/api/{version}", get(discovery::core_resources))
+        .route("/apis/{group}", get(discovery::group))
+        .route("/apis/{group}/{version}", get(discovery::group_resources))
+        .route("/openapi/v3", get(discovery::openapi_index))
+        .route("/openapi/v3/api/{version}", get(discovery::openapi_core))
+        .route(
+            "/openapi/v3/apis/{group}/{version}",
+            get(discovery::openapi_group),
+        )
+        .route(
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            post(review::access_review),
+        );
+    for prefix in ["/api/{version}", "/apis/{group}/{version}"] {
+        routes = routes
+            .route(&format!("{prefix}/{{plural}}"), any(resources::collection))
+            .route(
+                &format!("{prefix}/{{plural}}/{{name}}"),
+                any(resources::item),
+            )
+            .route(
+                &format!("{prefix}/{{plural}}/{{name}}/status"),
+                any(resources::item),
+            )
+            .route(
+                &format!("{prefix}/namespaces/{{namespace}}/{{plural}}"),
+                any(resources::collection),
+            )
+            .route(
+                &format!("{prefix}/namespaces/{{namespace}}/{{plural}}/{{name}}"),
+                any(resources::item),
+            )
+            .route(
+                &format!("{prefix}/namespaces/{{namespace}}/{{plural}}/{{name}}/status"),
+                any(resources::item),
+            );
+    }
+    routes
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(server.clone(), authenticate))
+        // The version is public, as on a real API server.
+        .route("/version", get(discovery::version))
+        .with_state(server)
+}
+
+/// Resolves the bearer token to a [`User`] for the handlers, or answers 401.
+async fn authenticate(
+    State(server): State<Arc<Server>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let user = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .and_then(|t| server.tokens.get(t))
+        .copied();
+    match user {
+        Some(user) => {
+            request.extensions_mut().insert(user);
+            next.run(request).await
+        }
+        None => error(&ApiError::new(401, "Unauthorized", "Unauthorized")),
+    }
+}
+
+/// What a path the API does not serve gets.
+pub(crate) fn not_found_error() -> ApiError {
+    ApiError::new(
+        404,
+        "NotFound",
+        "the server could not find the requested resource",
+    )
+}
+
+async fn not_found() -> Response {
+    error(&not_found_error())
+}
+
+/// Shared state of the HTTP layer.
+pub struct Server {
+    pub store: Arc<Store>,
+    pub tokens: HashMap<String, User>,
+    pub bookmark_interval: Duration,
+}
+
+pub(crate) fn respond(code: u16, body: &Value) -> Response {
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    Response::builder()
+        .status(StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(bytes))
+        .unwrap_or_default()
+}
+
+/// A store result as the API server answers it: the object with `code`, or
+/// the error as a Status.
+pub(crate) fn reply(code: u16, result: Result<Value, ApiError>) -> Response {
+    match result {
+        Ok(object) => respond(code, &object),
+        Err(e) => error(&e),
+    }
+}
+
+pub(crate) fn error(e: &ApiError) -> Response {
+    respond(e.code, &e.status())
+}
+
+pub(crate) fn query(uri: &Uri) -> HashMap<String, String> {
+    form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+        .into_owned()
+        .collect()
+}
+
+pub(crate) fn wants_table(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| {
+            v.split(',')
+                .next()
+                .is_some_and(|first| first.contains("as=Table"))
+        })
+}
+
+pub(crate) fn forbidden(
+    user: User,
+    verb: &str,
+    resource: &Resource,
+    name: Option<&str>,
+    namespace: Option<&str>,
+) -> Response {
+    let subject = match name {
+        Some(name) => format!("{} \"{name}\" is forbidden", resource.qualified()),
+        None => format!("{} is forbidden", resource.qualified()),
+    };
+    let scope = match namespace.filter(|n| !n.is_empty()) {
+        Some(ns) => format!(" in the namespace \"{ns}\""),
+        None => " at the cluster scope".to_owned(),
+    };
+    let error = ApiError::new(
+        403,
+        "Forbidden",
+        format!(
+            "{subject}: User \"{}\" cannot {verb} resource \"{}\" in API group \"{}\"{scope}",
+            user.name(),
+            resource.plural,
+            resource.group
+        ),
+    );
+    respond(403, &error.status())
+}
+
+pub(crate) fn parse_body(headers: &HeaderMap, body: &Bytes) -> Result<Value, ApiError> {
+    if body.is_empty() {
+        return Ok(Value::Null);
+    }
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if content_type.contains("yaml") {
+        let text = std::str::from_utf8(body)
+            .map_err(|_| ApiError::bad_request("the body is not UTF-8"))?;
+        return serde_saphyr::from_str::<Value>(text)
+            .map_err(|e| ApiError::bad_request(format!("the YAML body could not be read: {e}")));
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("the JSON body could not be read: {e}")))
+}
+
+pub(crate) struct Filters {
+    pub(crate) namespace: Option<String>,
+    labels: LabelSelector,
+    fields: FieldSelector,
+}
+
+impl Filters {
+    pub(crate) fn parse(
+        resource: &Resource,
+        namespace: Option<String>,
+        params: &HashMap<String, String>,
+    ) -> Result<Filters, ApiError> {
+        let labels = LabelSelector::parse(params.get("labelSelector").map_or("", String::as_str))
+            .map_err(ApiError::bad_request)?;
+        let fields = FieldSelector::parse(
+            params.get("fieldSelector").map_or("", String::as_str),
+            resource.plural == "events",
+        )
+        .map_err(ApiError::bad_request)?;
+        Ok(Filters {
+            namespace,
+            labels,
+            fields,
+        })
+    }
+
+    pub(crate) fn matches(&self, object: &Value) -> bool {
+        let in_namespace = self.namespace.as_deref().is_none_or(|ns| {
+            object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                == ns
+        });
+        in_namespace && self.labels.matches(object) && self.fields.matches(object)
+    }
+}
