@@ -11,7 +11,9 @@ use crate::app::{App, Input, Overlay};
 
 pub mod cells;
 mod detail;
+mod overview;
 mod scaling;
+mod tabs;
 
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
