@@ -1,0 +1,183 @@
+//! One object as pooldeck holds it: read once into its model (pools, evaluations) or kept raw
+//! (everything else), with the problems found reading it and the times parsed once.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::{Key, Kind};
+use crate::domain::field::Issue;
+use crate::domain::model::{ComputePool, ComputePoolEvaluation, read_owned};
+
+/// What the model made of an object. Pools and evaluations are kept only as their model:
+/// the model writes back exactly what was read, so the raw JSON is rebuilt when asked for
+/// ([`Object::value`]) instead of being held twice.
+#[derive(Clone, Debug)]
+pub enum Parsed {
+    Pool(Box<ComputePool>),
+    Evaluation(Box<ComputePoolEvaluation>),
+    /// Kinds pooldeck reads from the raw object only.
+    Other(Arc<Value>),
+    /// The object is not a mapping; it is kept and shown with this error.
+    Unreadable(Arc<Value>, String),
+}
+
+/// One object: as pooldeck read it, and the problems found reading it.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub kind: Kind,
+    pub key: Key,
+    pub parsed: Parsed,
+    /// Fields of the wrong type or unknown fields, found while reading.
+    pub issues: Vec<Issue>,
+    /// `metadata.creationTimestamp`, parsed once when the object is read.
+    created: Option<DateTime<Utc>>,
+}
+
+impl Object {
+    pub fn new(kind: Kind, raw: Value) -> Object {
+        let key = key_of(&raw);
+        let (parsed, issues) = match kind {
+            Kind::Pool if raw.is_object() => match read_owned::<ComputePool>(raw) {
+                Ok((pool, issues)) => (Parsed::Pool(Box::new(pool)), issues),
+                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
+            },
+            Kind::Evaluation if raw.is_object() => match read_owned::<ComputePoolEvaluation>(raw) {
+                Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
+                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
+            },
+            _ if raw.is_object() => (Parsed::Other(Arc::new(raw)), Vec::new()),
+            _ => (
+                Parsed::Unreadable(Arc::new(raw), "the object is not a mapping".into()),
+                Vec::new(),
+            ),
+        };
+        let mut object = Object {
+            kind,
+            key,
+            parsed,
+            issues,
+            created: None,
+        };
+        object.created = object
+            .metadata_text("creationTimestamp")
+            .and_then(|t| parse_time(&t));
+        object
+    }
+
+    /// A text field of the object's metadata, however it was read.
+    fn metadata_text(&self, field: &str) -> Option<String> {
+        match &self.parsed {
+            Parsed::Pool(pool) => {
+                let meta = pool.meta()?;
+                match field {
+                    "creationTimestamp" => meta.creation_timestamp.as_deref().map(str::to_owned),
+                    "resourceVersion" => meta.resource_version.as_deref().map(str::to_owned),
+                    "uid" => meta.uid.as_deref().map(str::to_owned),
+                    _ => None,
+                }
+            }
+            Parsed::Evaluation(e) => {
+                let meta = e.metadata.get()?;
+                match field {
+                    "creationTimestamp" => meta.creation_timestamp.as_deref().map(str::to_owned),
+                    "resourceVersion" => meta.resource_version.as_deref().map(str::to_owned),
+                    "uid" => meta.uid.as_deref().map(str::to_owned),
+                    _ => None,
+                }
+            }
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => value
+                .get("metadata")?
+                .get(field)?
+                .as_str()
+                .map(str::to_owned),
+        }
+    }
+
+    /// `metadata.resourceVersion`: which version of the object this is.
+    pub fn resource_version(&self) -> Option<String> {
+        self.metadata_text("resourceVersion")
+    }
+
+    /// `metadata.uid`: which incarnation of the name this is.
+    pub fn uid(&self) -> Option<String> {
+        self.metadata_text("uid")
+    }
+
+    /// The object as the API sent it.
+    pub fn value(&self) -> Arc<Value> {
+        match &self.parsed {
+            Parsed::Pool(pool) => Arc::new(serde_json::to_value(pool).unwrap_or(Value::Null)),
+            Parsed::Evaluation(evaluation) => {
+                Arc::new(serde_json::to_value(evaluation).unwrap_or(Value::Null))
+            }
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => value.clone(),
+        }
+    }
+
+    /// The raw object of a kind kept raw (events, projects, ...); `None` for pools and
+    /// evaluations, which are read through their model.
+    pub fn raw(&self) -> Option<&Value> {
+        match &self.parsed {
+            Parsed::Other(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn pool(&self) -> Option<&ComputePool> {
+        match &self.parsed {
+            Parsed::Pool(pool) => Some(pool),
+            _ => None,
+        }
+    }
+
+    pub fn evaluation(&self) -> Option<&ComputePoolEvaluation> {
+        match &self.parsed {
+            Parsed::Evaluation(evaluation) => Some(evaluation),
+            _ => None,
+        }
+    }
+
+    /// When the object was created, from its metadata.
+    pub fn created(&self) -> Option<DateTime<Utc>> {
+        self.created
+    }
+
+    /// Why the object could not be read, or what was wrong in it, in one line.
+    pub fn problem(&self) -> Option<String> {
+        match &self.parsed {
+            Parsed::Unreadable(_, e) => Some(e.clone()),
+            _ => self.issues.iter().find_map(|issue| match issue {
+                Issue::WrongType { path, message } => Some(format!("{path}: {message}")),
+                Issue::UnknownField { .. } => None,
+            }),
+        }
+    }
+
+    pub fn namespace(&self) -> &str {
+        &self.key.0
+    }
+
+    pub fn name(&self) -> &str {
+        &self.key.1
+    }
+}
+
+/// An RFC 3339 time as the API writes it.
+pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+pub fn key_of(object: &Value) -> Key {
+    let text = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    (text("/metadata/namespace"), text("/metadata/name"))
+}
