@@ -196,6 +196,69 @@ fn json_and_yaml_print_kubectl_lists() {
 }
 
 #[test]
+fn watch_never_reprints_a_row_whose_object_did_not_change() {
+    // On the fleet demo an unchanged paused pool was printed again every second or so: its
+    // cooldown countdown ticked. The other pools of its namespace change their utilization
+    // several times a second at this speed.
+    let fixture = Fixture::start(Options {
+        scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+        speed: 20.0,
+        ..Options::default()
+    });
+    let mut child = fixture
+        .command(&["pools", "-n", "retail-edge", "--watch"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut table = Vec::new();
+    for _ in 0..5 {
+        table.push(
+            receive
+                .recv_timeout(Duration::from_secs(15))
+                .expect("the first table"),
+        );
+    }
+    assert!(
+        table.iter().any(|l| l.contains("edge-store-311")),
+        "the paused pool is in the first table: {table:?}"
+    );
+    // Wait for enough changes to span several seconds of countdown.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut changed = Vec::new();
+    while changed.len() < 60 && std::time::Instant::now() < deadline {
+        if let Ok(line) = receive.recv_timeout(Duration::from_secs(1)) {
+            changed.push(line);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(changed.len() >= 30, "changes arrived: {changed:?}");
+    assert!(
+        !changed.iter().any(|l| l.contains("edge-store-311")),
+        "the paused pool was printed again: {changed:?}"
+    );
+    // Changed rows keep the first table's columns: the name starts where it did.
+    let column = table[0].find("NAME").expect("a NAME header");
+    for line in &changed {
+        assert!(
+            line.get(column..)
+                .is_some_and(|rest| rest.starts_with("edge-store-") || rest.starts_with("recsys")),
+            "{line:?} is not aligned under NAME at {column}"
+        );
+    }
+}
+
+#[test]
 fn watch_prints_rows_as_they_change() {
     let fixture = Fixture::fleet();
     let mut child = fixture
