@@ -322,7 +322,7 @@ mod properties {
             width in 1u16..260,
             height in 1u16..90,
         ) {
-            let app = app_with(plants);
+            let mut app = app_with(plants);
             let screen = draw(&app, width, height);
             if width >= MIN_WIDTH && height >= MIN_HEIGHT {
                 prop_assert!(screen.contains("Compute Pools (6)"), "{screen}");
@@ -331,6 +331,33 @@ mod properties {
                 }
             } else if width >= 40 && height >= 2 {
                 prop_assert!(screen.contains("needs a terminal"), "{screen}");
+            }
+            // Every other list and every tab of a pool draws the same objects at this size;
+            // a list's title counts its rows.
+            for view in crate::app::View::ALL {
+                app.view = view;
+                app.detail = None;
+                app.refresh();
+                let screen = draw(&app, width, height);
+                if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                    let title = format!("{} ({})", view.title(), app.shown.len());
+                    prop_assert!(screen.contains(&title), "{title} in\n{screen}");
+                }
+            }
+            app.view = crate::app::View::Pools;
+            app.refresh();
+            for tab in crate::app::Tab::ALL {
+                app.detail = Some(crate::app::Detail {
+                    namespace: "ns".into(),
+                    name: NAMES[0].into(),
+                    tab,
+                    scroll: 0,
+                });
+                app.refresh();
+                let screen = draw(&app, width, height);
+                if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                    prop_assert!(screen.contains(NAMES[0]), "the breadcrumb names the pool: {screen}");
+                }
             }
         }
     }
