@@ -23,17 +23,13 @@ pub use detail::{bar, sparkline};
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
-/// The meaning of a status word, for its colour.
-pub fn status_meaning(word: &str) -> Meaning {
-    match word.split_whitespace().next().unwrap_or("") {
-        "Running" | "Healthy" | "Idle" | "Normal" | "live" => Meaning::Ok,
-        "Provisioning" | "Updating" | "Scaling" | "Cooldown" | "Initial" | "syncing" => {
-            Meaning::Info
-        }
-        "Unhealthy" | "UnHealthy" | "Unknown" | "Blocked" | "Warning" | "reconnecting"
-        | "Maintenance" => Meaning::Warn,
-        "Failed" | "Deleting" | "Aborting" | "Unreadable" | "forbidden" => Meaning::Error,
-        _ => Meaning::Text,
+/// The meaning of a source's state, for its colour in the header.
+fn source_meaning(state: &SourceState) -> Meaning {
+    match state {
+        SourceState::Live => Meaning::Ok,
+        SourceState::Syncing => Meaning::Info,
+        SourceState::Reconnecting { .. } | SourceState::NotInstalled => Meaning::Warn,
+        SourceState::Forbidden { .. } => Meaning::Error,
     }
 }
 
@@ -119,7 +115,7 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             }
             state => {
                 let word = state.word();
-                sources.push(Span::styled(word, theme.style(status_meaning(word))));
+                sources.push(Span::styled(word, theme.style(source_meaning(state))));
                 sources.push(Span::raw("  "));
             }
         }

@@ -152,17 +152,19 @@ fn scaling_lines<'a>(
         {
             let word = state.state.as_deref().unwrap_or("-").to_owned();
             let left = |start: Option<&str>, length: Option<&str>| -> Option<String> {
-                let end = time(start)?
-                    + chrono::Duration::from_std(duration::parse(length?).ok()?).ok()?;
+                // Checked: a start and a length from the API may add up past any date.
+                let end = time(start)?.checked_add_signed(
+                    chrono::Duration::from_std(duration::parse(length?).ok()?).ok()?,
+                )?;
                 Some(duration::format((end - now).to_std().unwrap_or_default()))
             };
-            let countdown = match word.as_str() {
-                "Cooldown" => left(
+            let countdown = match ScalingStateKind::parse(&word) {
+                ScalingStateKind::Cooldown => left(
                     state.state_changed_at.as_deref(),
                     spec.cooldown_duration.as_deref(),
                 )
                 .map(|l| format!("  {l} of cooldown left")),
-                "Scaling" => left(
+                ScalingStateKind::Scaling => left(
                     state.scaling_started_at.as_deref(),
                     spec.abort_duration.as_deref(),
                 )

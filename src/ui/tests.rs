@@ -165,7 +165,7 @@ mod properties {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::app::rows::tests::{PLACES, anything, now, plant, pool};
+    use crate::app::rows::tests::{PLACES, anything, for_evaluation, now, plant, pool};
     use crate::app::rows::{Cell, Deadline, GpuUse, Load, Status};
     use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
     use crate::inventory::{Kind, SourceEvent};
@@ -197,14 +197,12 @@ mod properties {
             .map(|n| json!({
                 "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
                 "metadata": {"name": n, "namespace": "ns"},
-                "spec": {"cooldownDuration": "15m", "poolEvaluations": {"c/w": {"gpu": {"H100": {"utilization": 42, "count": 1, "target": 2}}}}},
-                "status": {"poolScalingStates": {"c/w": {"state": "Cooldown", "stateChangedAt": "2026-11-30T11:59:00Z"}}},
+                "spec": {"cooldownDuration": "15m", "abortDuration": "30m", "poolEvaluations": {"cw": {"gpu": {"H100": {"utilization": 42, "count": 1, "target": 2}}}}},
+                "status": {"poolScalingStates": {"cw": {"state": "Scaling", "stateChangedAt": "2026-11-30T11:59:00Z", "scalingStartedAt": "2026-11-30T11:59:00Z"}}},
             }))
             .collect();
         for (i, at, value) in plants {
-            if at.starts_with("/spec/poolEvaluations")
-                || at.starts_with("/status/poolScalingStates")
-            {
+            if for_evaluation(at) {
                 evaluations[i] = plant(evaluations[i].take(), at, value);
             } else {
                 pools[i] = plant(pools[i].take(), at, value);

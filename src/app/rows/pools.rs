@@ -90,7 +90,7 @@ fn hosts(pool: &ComputePool) -> Cell {
         .flat_map(|m| m.hosts())
     {
         all += 1;
-        if host.status.as_deref() == Some("Healthy") {
+        if host.status.as_deref().map(HostStatus::parse) == Some(HostStatus::Healthy) {
             healthy += 1;
         }
     }

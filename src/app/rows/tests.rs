@@ -146,6 +146,17 @@ pub(crate) fn anything() -> impl Strategy<Value = Value> {
         any::<f64>().prop_map(|f| json!(f)),
         "[a-zA-Z0-9 .:/|-]{0,12}".prop_map(Value::from),
         Just(json!("2026-11-30T11:00:00Z")),
+        prop::sample::select(vec![
+            "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59Z",
+            "99999999999h",
+            "15m",
+            "Scaling",
+            "Cooldown",
+            "Aborting",
+            "Provisioning",
+        ])
+        .prop_map(Value::from),
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
@@ -171,7 +182,25 @@ pub(crate) const PLACES: &[&str] = &[
     "/spec",
     "/spec/poolEvaluations",
     "/status/poolScalingStates",
+    "/spec/cooldownDuration",
+    "/spec/abortDuration",
+    "/spec/poolEvaluations/cw",
+    "/status/poolScalingStates/cw/state",
+    "/status/poolScalingStates/cw/stateChangedAt",
+    "/status/poolScalingStates/cw/scalingStartedAt",
 ];
+
+/// Whether a planting place is in the evaluation rather than the pool.
+pub(crate) fn for_evaluation(at: &str) -> bool {
+    [
+        "/spec/poolEvaluations",
+        "/status/poolScalingStates",
+        "/spec/cooldownDuration",
+        "/spec/abortDuration",
+    ]
+    .iter()
+    .any(|prefix| at.starts_with(prefix))
+}
 
 pub(crate) fn plant(mut object: Value, at: &str, value: Value) -> Value {
     let mut parts = at.trim_start_matches('/').split('/').peekable();
@@ -221,12 +250,12 @@ proptest! {
             .map(|i| json!({
                 "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
                 "metadata": {"name": format!("p{i}"), "namespace": "ns"},
-                "spec": {"poolEvaluations": {"c/w": {"gpu": {"L40S": {"utilization": 50, "count": 1, "target": 2}}}}},
-                "status": {"poolScalingStates": {"c/w": {"state": "Cooldown", "stateChangedAt": "2026-11-30T11:59:00Z"}}},
+                "spec": {"poolEvaluations": {"cw": {"gpu": {"L40S": {"utilization": 50, "count": 1, "target": 2}}}}},
+                "status": {"poolScalingStates": {"cw": {"state": "Cooldown", "stateChangedAt": "2026-11-30T11:59:00Z"}}},
             }))
             .collect();
         for (i, at, value) in plants {
-            if at.starts_with("/spec/poolEvaluations") || at.starts_with("/status/poolScalingStates") {
+            if for_evaluation(at) {
                 evaluations[i] = plant(evaluations[i].take(), at, value);
             } else {
                 pools_json[i] = plant(pools_json[i].take(), at, value);
