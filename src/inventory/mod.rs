@@ -320,7 +320,7 @@ impl Inventory {
             .iter()
             .filter_map(|k| self.objects.get(&Kind::Event)?.get(k))
             .collect();
-        events.sort_by_key(|e| e.raw().and_then(derive::event_time));
+        events.sort_by_key(|e| e.happened());
         events
     }
 

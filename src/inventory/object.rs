@@ -33,6 +33,8 @@ pub struct Object {
     pub issues: Vec<Issue>,
     /// `metadata.creationTimestamp`, parsed once when the object is read.
     created: Option<DateTime<Utc>>,
+    /// For an event, when it last happened, parsed once when it is read.
+    happened: Option<DateTime<Utc>>,
 }
 
 impl Object {
@@ -59,10 +61,14 @@ impl Object {
             parsed,
             issues,
             created: None,
+            happened: None,
         };
         object.created = object
             .metadata_text("creationTimestamp")
             .and_then(|t| parse_time(&t));
+        if kind == Kind::Event {
+            object.happened = object.raw().and_then(super::event_time);
+        }
         object
     }
 
@@ -142,6 +148,11 @@ impl Object {
     /// When the object was created, from its metadata.
     pub fn created(&self) -> Option<DateTime<Utc>> {
         self.created
+    }
+
+    /// When an event last happened (its lastTimestamp, eventTime or creation).
+    pub fn happened(&self) -> Option<DateTime<Utc>> {
+        self.happened
     }
 
     /// Why the object could not be read, or what was wrong in it, in one line.

@@ -189,15 +189,15 @@ pub(super) fn events<'a>(
         return vec![Line::from("No events about this pool.")];
     }
     list.iter()
-        .filter_map(|e| e.raw().cloned())
-        .map(|e| {
+        .filter_map(|event| Some((event, event.raw()?)))
+        .map(|(event, raw)| {
             let text = |p: &str| {
-                e.pointer(p)
+                raw.pointer(p)
                     .and_then(|v| v.as_str())
                     .unwrap_or("")
                     .to_owned()
             };
-            let seen = crate::inventory::event_time(&e).map_or("-".into(), |t| ago(t, now));
+            let seen = event.happened().map_or("-".into(), |t| ago(t, now));
             let kind = text("/type");
             let meaning = cells::status(&Status::Event {
                 warning: kind == "Warning",

@@ -31,7 +31,7 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
             })
         })
         .collect();
-    let when = |e: &Object| e.raw().and_then(crate::inventory::event_time);
+    let when = |e: &Object| e.happened();
     objects.sort_by_key(|e| when(e));
     let mut rows = Vec::new();
     for event in objects {
