@@ -1,10 +1,8 @@
 //! The demo cluster driven by the stock `kubectl`, as a learner practising the
 //! troubleshooting guide would. Skips, saying why, where kubectl is not installed.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -210,15 +208,7 @@ fn watch_sees_a_change() {
         .stderr(Stdio::null())
         .spawn()
         .expect("kubectl get -w starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let receive = common::lines_of(child.stdout.take().expect("stdout"));
     // Header and the two pools first.
     let mut seen = Vec::new();
     while seen.len() < 3 {

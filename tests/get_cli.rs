@@ -2,12 +2,12 @@
 //! wide, JSON and YAML Lists, a name, --watch, the viewer's forbidden cluster-wide read, a
 //! missing CRD, a malformed object, and connection errors.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+
+mod common;
 
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::store::Patch;
@@ -211,15 +211,7 @@ fn watch_never_reprints_a_row_whose_object_did_not_change() {
         .stderr(Stdio::null())
         .spawn()
         .expect("starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let receive = common::lines_of(child.stdout.take().expect("stdout"));
     let mut table = Vec::new();
     for _ in 0..5 {
         table.push(
@@ -267,15 +259,7 @@ fn watch_prints_rows_as_they_change() {
         .stderr(Stdio::null())
         .spawn()
         .expect("starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let receive = common::lines_of(child.stdout.take().expect("stdout"));
     for _ in 0..4 {
         receive
             .recv_timeout(Duration::from_secs(15))

@@ -369,24 +369,7 @@ async fn a_certificate_from_another_authority_is_not_called_unreachable() {
     let second = DemoCluster::start(Options::default())
         .await
         .expect("starts");
-    let crossed = first.kubeconfig().replace(&first.url(), &second.url());
-    let kubeconfig = kube::config::Kubeconfig::from_yaml(&crossed).expect("reads");
-    let config = kube::Config::from_custom_kubeconfig(
-        kubeconfig,
-        &kube::config::KubeConfigOptions::default(),
-    )
-    .await
-    .expect("config");
-    let client = kube::Client::try_from(config).expect("client");
-    let namespaces: kube::Api<kube::api::DynamicObject> = kube::Api::all_with(
-        client,
-        &kube::core::ApiResource::from_gvk_with_plural(
-            &kube::core::GroupVersionKind::gvk("", "v1", "Namespace"),
-            "namespaces",
-        ),
-    );
-    let error = namespaces
-        .list(&kube::api::ListParams::default())
+    let error = list_namespaces_at(&first, &second.url())
         .await
         .expect_err("the certificate is not trusted");
     let typed = pooldeck::sources::errors::classify(&error);
@@ -401,21 +384,7 @@ async fn a_certificate_from_another_authority_is_not_called_unreachable() {
     // A stopped server is unreachable.
     let url = second.url();
     second.stop().await;
-    let gone = kube::config::Kubeconfig::from_yaml(&first.kubeconfig().replace(&first.url(), &url))
-        .expect("reads");
-    let config =
-        kube::Config::from_custom_kubeconfig(gone, &kube::config::KubeConfigOptions::default())
-            .await
-            .expect("config");
-    let namespaces: kube::Api<kube::api::DynamicObject> = kube::Api::all_with(
-        kube::Client::try_from(config).expect("client"),
-        &kube::core::ApiResource::from_gvk_with_plural(
-            &kube::core::GroupVersionKind::gvk("", "v1", "Namespace"),
-            "namespaces",
-        ),
-    );
-    let error = namespaces
-        .list(&kube::api::ListParams::default())
+    let error = list_namespaces_at(&first, &url)
         .await
         .expect_err("nobody answers");
     assert!(matches!(
@@ -423,4 +392,28 @@ async fn a_certificate_from_another_authority_is_not_called_unreachable() {
         pooldeck::domain::ClusterError::Unreachable { .. }
     ));
     first.stop().await;
+}
+
+/// Lists namespaces at `url` with the credentials and trusted authority of `cluster`'s
+/// kubeconfig.
+async fn list_namespaces_at(
+    cluster: &DemoCluster,
+    url: &str,
+) -> Result<kube::core::ObjectList<kube::api::DynamicObject>, kube::Error> {
+    let text = cluster.kubeconfig().replace(&cluster.url(), url);
+    let kubeconfig = kube::config::Kubeconfig::from_yaml(&text).expect("reads");
+    let config = kube::Config::from_custom_kubeconfig(
+        kubeconfig,
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .expect("config");
+    let namespaces: kube::Api<kube::api::DynamicObject> = kube::Api::all_with(
+        kube::Client::try_from(config).expect("client"),
+        &kube::core::ApiResource::from_gvk_with_plural(
+            &kube::core::GroupVersionKind::gvk("", "v1", "Namespace"),
+            "namespaces",
+        ),
+    );
+    namespaces.list(&kube::api::ListParams::default()).await
 }

@@ -137,330 +137,53 @@ macro_rules! bind {
 }
 
 /// Every binding, in the order the footer and the help list them.
+#[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    bind!(
-        Global,
-        [(KeyCode::Char('c'), CONTROL)],
-        "Ctrl-C",
-        None,
-        Quit,
-        "quit at once, from anywhere"
-    ),
+    bind!(Global, [(KeyCode::Char('c'), CONTROL)], "Ctrl-C", None, Quit, "quit at once, from anywhere"),
     // The help overlay.
-    bind!(
-        Help,
-        [key(KeyCode::Esc), ch('?'), ch('q')],
-        "Esc ? q",
-        Some(("Esc", "close")),
-        Close,
-        "close the help"
-    ),
-    bind!(
-        Help,
-        [key(KeyCode::Down), ch('j')],
-        "↓ j",
-        Some(("↑↓", "scroll")),
-        Down,
-        "scroll down"
-    ),
-    bind!(
-        Help,
-        [key(KeyCode::Up), ch('k')],
-        "↑ k",
-        None,
-        Up,
-        "scroll up"
-    ),
+    bind!(Help, [key(KeyCode::Esc), ch('?'), ch('q')], "Esc ? q", Some(("Esc", "close")), Close, "close the help"),
+    bind!(Help, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
+    bind!(Help, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
     // Text fields.
-    bind!(
-        Filter,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Some(("Enter", "keep")),
-        Accept,
-        "keep the filter"
-    ),
-    bind!(
-        Filter,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Some(("Esc", "clear")),
-        Cancel,
-        "clear the filter"
-    ),
-    bind!(
-        Filter,
-        [key(KeyCode::Backspace)],
-        "Backspace",
-        None,
-        Erase,
-        "delete a character"
-    ),
-    bind!(
-        Search,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Some(("Enter", "keep")),
-        Accept,
-        "keep the search"
-    ),
-    bind!(
-        Search,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Some(("Esc", "clear")),
-        Cancel,
-        "clear the search"
-    ),
-    bind!(
-        Search,
-        [key(KeyCode::Backspace)],
-        "Backspace",
-        None,
-        Erase,
-        "delete a character"
-    ),
-    bind!(
-        CommandLine,
-        [key(KeyCode::Tab)],
-        "Tab",
-        Some(("Tab", "")),
-        Complete,
-        "complete the command"
-    ),
-    bind!(
-        CommandLine,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Some(("Enter", "")),
-        Accept,
-        "run it: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"
-    ),
-    bind!(
-        CommandLine,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Some(("Esc", "")),
-        Cancel,
-        "leave the command line"
-    ),
-    bind!(
-        CommandLine,
-        [key(KeyCode::Backspace)],
-        "Backspace",
-        None,
-        Erase,
-        "delete a character"
-    ),
+    bind!(Filter, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the filter"),
+    bind!(Filter, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the filter"),
+    bind!(Filter, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    bind!(Search, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the search"),
+    bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
+    bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete the command"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
+    bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.
-    bind!(
-        Detail,
-        [key(KeyCode::Right), key(KeyCode::Tab), ch('l')],
-        "→ Tab l",
-        Some(("←→ Tab", "tabs")),
-        NextTab,
-        "next tab"
-    ),
-    bind!(
-        Detail,
-        [
-            key(KeyCode::Left),
-            key(KeyCode::BackTab),
-            (KeyCode::BackTab, SHIFT),
-            ch('h')
-        ],
-        "← Shift-Tab h",
-        None,
-        PreviousTab,
-        "previous tab"
-    ),
-    bind!(
-        Detail,
-        [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')],
-        "1-6",
-        Some(("1-6", "jump")),
-        JumpTab,
-        "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"
-    ),
-    bind!(
-        Detail,
-        [key(KeyCode::Down), ch('j')],
-        "↓ j",
-        Some(("↑↓", "scroll")),
-        Down,
-        "scroll down"
-    ),
-    bind!(
-        Detail,
-        [key(KeyCode::Up), ch('k')],
-        "↑ k",
-        None,
-        Up,
-        "scroll up"
-    ),
-    bind!(
-        Detail,
-        [key(KeyCode::PageDown)],
-        "PgDn",
-        None,
-        PageDown,
-        "scroll a page down"
-    ),
-    bind!(
-        Detail,
-        [key(KeyCode::PageUp)],
-        "PgUp",
-        None,
-        PageUp,
-        "scroll a page up"
-    ),
-    bind!(
-        Yaml,
-        [ch('/')],
-        "/",
-        Some(("/", "search")),
-        Search,
-        "search the YAML (jumps to the first match)"
-    ),
-    bind!(
-        Detail,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Some(("Esc", "back")),
-        Back,
-        "back to the list"
-    ),
+    bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab), ch('l')], "→ Tab l", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
+    bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
+    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')], "1-6", Some(("1-6", "jump")), JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"),
+    bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
+    bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
+    bind!(Detail, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
+    bind!(Detail, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll a page up"),
+    bind!(Yaml, [ch('/')], "/", Some(("/", "search")), Search, "search the YAML (jumps to the first match)"),
+    bind!(Detail, [key(KeyCode::Esc)], "Esc", Some(("Esc", "back")), Back, "back to the list"),
     bind!(Detail, [ch(':')], ":", None, CommandLine, "command line"),
-    bind!(
-        Detail,
-        [ch('?')],
-        "?",
-        Some(("?", "help")),
-        Help,
-        "this help"
-    ),
+    bind!(Detail, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
     bind!(Detail, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),
     // The lists.
-    bind!(
-        List,
-        [key(KeyCode::Down), ch('j')],
-        "↓ j",
-        Some(("↑↓", "move")),
-        Down,
-        "move down"
-    ),
-    bind!(
-        List,
-        [key(KeyCode::Up), ch('k')],
-        "↑ k",
-        None,
-        Up,
-        "move up"
-    ),
-    bind!(
-        List,
-        [key(KeyCode::PageDown)],
-        "PgDn",
-        None,
-        PageDown,
-        "a page down"
-    ),
-    bind!(
-        List,
-        [key(KeyCode::PageUp)],
-        "PgUp",
-        None,
-        PageUp,
-        "a page up"
-    ),
-    bind!(
-        List,
-        [ch('g'), key(KeyCode::Home)],
-        "g Home",
-        None,
-        First,
-        "the first row"
-    ),
-    bind!(
-        List,
-        [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)],
-        "G End",
-        None,
-        Last,
-        "the last row"
-    ),
-    bind!(
-        List,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Some(("Enter", "open")),
-        Open,
-        "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"
-    ),
-    bind!(
-        List,
-        [ch('d')],
-        "d",
-        Some(("d", "describe")),
-        Describe,
-        "open the pool on its Overview"
-    ),
-    bind!(
-        List,
-        [ch('y')],
-        "y",
-        Some(("y", "yaml")),
-        Yaml,
-        "open the pool on its YAML"
-    ),
-    bind!(
-        Events,
-        [ch('w')],
-        "w",
-        Some(("w", "warnings only")),
-        WarningsOnly,
-        "warnings only, or all events"
-    ),
-    bind!(
-        List,
-        [ch('/')],
-        "/",
-        Some(("/", "filter")),
-        Filter,
-        "filter: a substring, !text to invert, -l key=value on labels"
-    ),
-    bind!(
-        List,
-        [ch('s')],
-        "s",
-        Some(("s", "sort")),
-        SortNext,
-        "sort by the next column"
-    ),
-    bind!(
-        List,
-        [ch('S'), (KeyCode::Char('S'), SHIFT)],
-        "S",
-        None,
-        SortReverse,
-        "reverse the order"
-    ),
-    bind!(
-        List,
-        [ch(':')],
-        ":",
-        Some((":", "cmd")),
-        CommandLine,
-        "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"
-    ),
-    bind!(
-        List,
-        [key(KeyCode::Esc)],
-        "Esc",
-        None,
-        Clear,
-        "clear the filter and the message"
-    ),
+    bind!(List, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "move")), Down, "move down"),
+    bind!(List, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "move up"),
+    bind!(List, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "a page down"),
+    bind!(List, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "a page up"),
+    bind!(List, [ch('g'), key(KeyCode::Home)], "g Home", None, First, "the first row"),
+    bind!(List, [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)], "G End", None, Last, "the last row"),
+    bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"),
+    bind!(List, [ch('d')], "d", Some(("d", "describe")), Describe, "open the pool on its Overview"),
+    bind!(List, [ch('y')], "y", Some(("y", "yaml")), Yaml, "open the pool on its YAML"),
+    bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
+    bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l key=value on labels"),
+    bind!(List, [ch('s')], "s", Some(("s", "sort")), SortNext, "sort by the next column"),
+    bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
+    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
     bind!(List, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),
 ];

@@ -29,3 +29,22 @@ pub fn skip(reason: &str) {
     }
     eprintln!("SKIPPED: {reason}");
 }
+
+/// The lines a child process writes, as they come, on a channel (read on a thread of its own
+/// so a test can wait for each with a deadline).
+#[allow(dead_code)]
+pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (lines, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(output)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    receive
+}

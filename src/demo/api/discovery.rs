@@ -78,34 +78,24 @@ pub(super) async fn openapi_index(State(server): State<Arc<Server>>) -> Response
     respond(200, &server.store.registry.openapi_index())
 }
 
-fn no_document() -> Response {
-    error(&ApiError::new(404, "NotFound", "no such OpenAPI document"))
+/// An OpenAPI v3 document, or 404.
+fn openapi(server: &Server, group: &str, version: &str) -> Response {
+    match server.store.registry.openapi_document(group, version) {
+        Some(document) => respond(200, &document),
+        None => error(&ApiError::new(404, "NotFound", "no such OpenAPI document")),
+    }
 }
 
 pub(super) async fn openapi_core(
     State(server): State<Arc<Server>>,
     Path(params): Path<HashMap<String, String>>,
 ) -> Response {
-    match server
-        .store
-        .registry
-        .openapi_document("", param(&params, "version"))
-    {
-        Some(document) => respond(200, &document),
-        None => no_document(),
-    }
+    openapi(&server, "", param(&params, "version"))
 }
 
 pub(super) async fn openapi_group(
     State(server): State<Arc<Server>>,
     Path(params): Path<HashMap<String, String>>,
 ) -> Response {
-    match server
-        .store
-        .registry
-        .openapi_document(param(&params, "group"), param(&params, "version"))
-    {
-        Some(document) => respond(200, &document),
-        None => no_document(),
-    }
+    openapi(&server, param(&params, "group"), param(&params, "version"))
 }

@@ -49,28 +49,26 @@ fn resource<'s>(
         .ok_or_else(not_found_error)
 }
 
+/// The route's parameters, or the 404 a path the API does not serve gets.
+type Params = Result<Path<HashMap<String, String>>, PathRejection>;
+
 /// A collection: `.../{plural}` or `.../namespaces/{namespace}/{plural}`.
 pub(super) async fn collection(
     State(server): State<Arc<Server>>,
     Extension(user): Extension<User>,
-    params: Result<Path<HashMap<String, String>>, PathRejection>,
+    params: Params,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Ok(Path(params)) = params else {
-        return error(&not_found_error());
-    };
-    let resource = match resource(&server, &params) {
-        Ok(r) => r,
-        Err(e) => return error(&e),
-    };
-    let target = Target::Collection {
-        resource,
-        namespace: params.get("namespace").cloned(),
-    };
-    serve(&server, user, target, method, uri, headers, body)
+    answer(&server, params, |resource, params| {
+        let target = Target::Collection {
+            resource,
+            namespace: params.get("namespace").cloned(),
+        };
+        serve(&server, user, target, method, uri, headers, body)
+    })
 }
 
 /// An item or its status: `.../{plural}/{name}[/status]`, in a namespace or not. The
@@ -78,26 +76,36 @@ pub(super) async fn collection(
 pub(super) async fn item(
     State(server): State<Arc<Server>>,
     Extension(user): Extension<User>,
-    params: Result<Path<HashMap<String, String>>, PathRejection>,
+    params: Params,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    answer(&server, params, |resource, params| {
+        let target = Target::Item {
+            resource,
+            namespace: params.get("namespace").cloned().unwrap_or_default(),
+            name: params.get("name").cloned().unwrap_or_default(),
+            status: uri.path().trim_end_matches('/').ends_with("/status"),
+        };
+        serve(&server, user, target, method, uri, headers, body)
+    })
+}
+
+/// Finds the resource the route names and hands it to `then`, or answers 404.
+fn answer(
+    server: &Server,
+    params: Params,
+    then: impl FnOnce(&Resource, &HashMap<String, String>) -> Response,
+) -> Response {
     let Ok(Path(params)) = params else {
         return error(&not_found_error());
     };
-    let resource = match resource(&server, &params) {
-        Ok(r) => r,
-        Err(e) => return error(&e),
-    };
-    let target = Target::Item {
-        resource,
-        namespace: params.get("namespace").cloned().unwrap_or_default(),
-        name: params.get("name").cloned().unwrap_or_default(),
-        status: uri.path().trim_end_matches('/').ends_with("/status"),
-    };
-    serve(&server, user, target, method, uri, headers, body)
+    match resource(server, &params) {
+        Ok(resource) => then(resource, &params),
+        Err(e) => error(&e),
+    }
 }
 
 fn serve(
