@@ -82,7 +82,7 @@ fn main() {
 
     // The test backend cannot fail to open.
     let Ok(mut terminal) = Terminal::new(TestBackend::new(200, 50));
-    let frames = 30;
+    let frames = 300;
     let start = Instant::now();
     for _ in 0..frames {
         let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));

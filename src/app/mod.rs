@@ -273,9 +273,10 @@ impl App {
         }
     }
 
-    /// The key hints the footer shows for the current state, from the registry.
-    pub fn hints(&self) -> String {
-        commands::footer(&self.scopes(), |c| self.enabled(c))
+    /// The key hints the footer shows for the current state, from the registry (made in
+    /// `update`, when the state changes, not per frame).
+    pub fn hints(&self) -> &str {
+        &self.shown.hints
     }
 
     /// Watches other namespaces: the picture starts over.

@@ -50,6 +50,8 @@ pub struct Shown {
     pub detail: Option<DetailData>,
     /// How many times rows were built, for tests that prove a tick builds none.
     pub builds: u64,
+    /// The footer's key hints for the scopes in force.
+    pub hints: String,
 }
 
 impl Shown {
@@ -130,6 +132,7 @@ impl App {
             .row(self.selected)
             .map(|r| (r.id.clone(), r.part.clone()));
         self.refresh_detail();
+        self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
     }
 
     fn refresh_detail(&mut self) {

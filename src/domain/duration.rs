@@ -76,24 +76,40 @@ pub fn format(duration: Duration) -> String {
 
 /// A compact form for narrow columns: `28m30s`, `2h5m`, `3d4h`.
 pub fn format_short(duration: Duration) -> String {
+    let mut out = String::new();
+    write_short(&mut out, duration);
+    out
+}
+
+/// [`format_short`], written into `out` (the console formats every visible cell per frame).
+pub fn write_short(out: &mut String, duration: Duration) {
+    use std::fmt::Write;
     let total = duration.as_secs();
     let days = total / 86_400;
     let hours = (total / 3600) % 24;
     let minutes = (total / 60) % 60;
     let seconds = total % 60;
-    if days > 0 {
-        format!("{days}d{hours}h")
+    let _ = if days > 0 {
+        write!(out, "{days}d{hours}h")
     } else if hours > 0 {
-        format!("{hours}h{minutes}m")
+        write!(out, "{hours}h{minutes}m")
     } else if minutes > 0 {
-        format!("{minutes}m{seconds}s")
+        write!(out, "{minutes}m{seconds}s")
     } else {
-        format!("{seconds}s")
-    }
+        write!(out, "{seconds}s")
+    };
 }
 
 /// An age the way kubectl prints one: `12s`, `2m30s`, `45m`, `3h10m`, `9h`, `3d2h`, `20d`.
 pub fn format_age(age: Duration) -> String {
+    let mut out = String::new();
+    write_age(&mut out, age);
+    out
+}
+
+/// [`format_age`], written into `out`.
+pub fn write_age(out: &mut String, age: Duration) {
+    use std::fmt::Write;
     let seconds = age.as_secs();
     let (d, h, m, s) = (
         seconds / 86_400,
@@ -101,20 +117,20 @@ pub fn format_age(age: Duration) -> String {
         seconds / 60 % 60,
         seconds % 60,
     );
-    match () {
+    let _ = match () {
         // Like kubectl, two years and more read in years (so an age stays five wide).
-        _ if d >= 730 => format!("{}y", d / 365),
-        _ if d >= 8 => format!("{d}d"),
-        _ if d > 0 && h > 0 => format!("{d}d{h}h"),
-        _ if d > 0 => format!("{d}d"),
-        _ if h >= 8 => format!("{h}h"),
-        _ if h > 0 && m > 0 => format!("{h}h{m}m"),
-        _ if h > 0 => format!("{h}h"),
-        _ if m >= 10 => format!("{m}m"),
-        _ if m > 0 && s > 0 => format!("{m}m{s}s"),
-        _ if m > 0 => format!("{m}m"),
-        _ => format!("{s}s"),
-    }
+        _ if d >= 730 => write!(out, "{}y", d / 365),
+        _ if d >= 8 => write!(out, "{d}d"),
+        _ if d > 0 && h > 0 => write!(out, "{d}d{h}h"),
+        _ if d > 0 => write!(out, "{d}d"),
+        _ if h >= 8 => write!(out, "{h}h"),
+        _ if h > 0 && m > 0 => write!(out, "{h}h{m}m"),
+        _ if h > 0 => write!(out, "{h}h"),
+        _ if m >= 10 => write!(out, "{m}m"),
+        _ if m > 0 && s > 0 => write!(out, "{m}m{s}s"),
+        _ if m > 0 => write!(out, "{m}m"),
+        _ => write!(out, "{s}s"),
+    };
 }
 
 #[cfg(test)]

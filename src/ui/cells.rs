@@ -18,39 +18,65 @@ pub enum Form {
     Plain,
 }
 
-fn ago(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    duration::format_age((now - t).to_std().unwrap_or_default())
+fn ago(out: &mut String, t: DateTime<Utc>, now: DateTime<Utc>) {
+    duration::write_age(out, (now - t).to_std().unwrap_or_default());
 }
 
-fn left(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    duration::format_short((t - now).to_std().unwrap_or_default())
+fn left(out: &mut String, t: DateTime<Utc>, now: DateTime<Utc>) {
+    duration::write_short(out, (t - now).to_std().unwrap_or_default());
 }
 
-/// A bar of `cells` cells for a share of a whole.
-pub fn share_bar(part: f64, whole: f64, cells: usize) -> String {
+/// A bar of `cells` cells for a share of a whole, written into `out`.
+pub fn share_bar(out: &mut String, part: f64, whole: f64, cells: usize) {
     let filled = if whole > 0.0 && part.is_finite() {
-        ((part / whole).clamp(0.0, 1.0) * cells as f64).round() as usize
+        (((part / whole).clamp(0.0, 1.0) * cells as f64).round() as usize).min(cells)
     } else {
         0
     };
-    format!(
-        "{}{}",
-        "█".repeat(filled),
-        "░".repeat(cells - filled.min(cells))
-    )
+    out.extend(std::iter::repeat_n('█', filled));
+    out.extend(std::iter::repeat_n('░', cells - filled));
+}
+
+/// Writes an integer without the formatting machinery (the console writes hundreds per
+/// frame).
+fn push_int(out: &mut String, n: i128) {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.extend(digits[at..].iter().map(|d| char::from(*d)));
+}
+
+/// A percentage rounded to a whole number, as `{:.0}%` writes it.
+fn push_percent(out: &mut String, value: f64) {
+    use std::fmt::Write;
+    let rounded = value.round();
+    if !value.is_finite() {
+        out.push_str("?%");
+        return;
+    } else if rounded.abs() < 1e15 && !(rounded == 0.0 && value.is_sign_negative()) {
+        push_int(out, rounded as i128);
+    } else {
+        let _ = write!(out, "{value:.0}");
+    }
+    out.push('%');
 }
 
 pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
     use std::fmt::Write;
     // One buffer per cell: the console formats every visible cell on every frame.
     let mut out = String::new();
-    let percent = |out: &mut String, value: f64| {
-        if value.is_finite() {
-            let _ = write!(out, "{value:.0}%");
-        } else {
-            out.push_str("?%");
-        }
-    };
+    let percent = push_percent;
     match cell {
         Cell::Empty => out.push('-'),
         Cell::Text(text) => out.push_str(text),
@@ -75,35 +101,42 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
                     Form::Console => cell_model_word(&g.model),
                     Form::Plain => &g.model,
                 };
-                let _ = write!(out, "{model} {}/{}", g.used, g.capacity);
+                out.push_str(model);
+                out.push(' ');
+                push_int(&mut out, g.used.into());
+                out.push('/');
+                push_int(&mut out, g.capacity.into());
                 used += g.used as f64;
                 capacity += g.capacity as f64;
             }
             if form == Form::Console && capacity > 0.0 {
                 out.push(' ');
-                out.push_str(&share_bar(used, capacity, crate::app::rows::GPU_BAR_CELLS));
+                share_bar(&mut out, used, capacity, crate::app::rows::GPU_BAR_CELLS);
             }
         }
-        Cell::Count(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Cell::Count(n) => push_int(&mut out, (*n).into()),
         Cell::Ratio { part, whole } => {
-            let _ = write!(out, "{part}/{whole}");
+            push_int(&mut out, (*part).into());
+            out.push('/');
+            push_int(&mut out, (*whole).into());
         }
         Cell::Gigabytes(gb) => {
             let _ = write!(out, "{gb} GB");
         }
         Cell::Flag(true) => out.push_str("yes"),
         Cell::Flag(false) | Cell::Since(None) => out.push('-'),
-        Cell::Since(Some(t)) => out.push_str(&ago(*t, now)),
+        Cell::Since(Some(t)) => ago(&mut out, *t, now),
         Cell::Scaling { state, deadline } => {
             out.push_str(cell_scaling_word(state));
             match deadline {
                 Some(Deadline::CooldownEnds(t)) => {
-                    let _ = write!(out, " {}", left(*t, now));
+                    out.push(' ');
+                    left(&mut out, *t, now);
                 }
                 Some(Deadline::AbortAt(t)) => {
-                    let _ = write!(out, " (abort in {})", left(*t, now));
+                    out.push_str(" (abort in ");
+                    left(&mut out, *t, now);
+                    out.push(')');
                 }
                 None => {}
             }
@@ -123,7 +156,7 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
                 let recent =
                     &history[history.len().saturating_sub(crate::app::rows::SPARK_CELLS)..];
                 out.push(' ');
-                out.push_str(&super::sparkline(recent));
+                out.extend(recent.iter().map(|v| super::spark(*v)));
             }
         }
         Cell::Loads(all) if all.is_empty() => out.push('-'),
@@ -137,7 +170,10 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
                     out.push(' ');
                 }
                 percent(&mut out, l.utilization);
-                let _ = write!(out, " {}→{}", l.count, l.target);
+                out.push(' ');
+                push_int(&mut out, l.count.into());
+                out.push('→');
+                push_int(&mut out, l.target.into());
             }
         }
     }

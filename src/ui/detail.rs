@@ -35,11 +35,13 @@ pub fn bar(percent: f64) -> String {
 
 /// A sparkline of the last samples.
 pub fn sparkline(values: &[f64]) -> String {
+    values.iter().map(|v| spark(*v)).collect()
+}
+
+/// One sparkline cell for a percentage.
+pub fn spark(value: f64) -> char {
     const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    values
-        .iter()
-        .map(|v| LEVELS[((v.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize])
-        .collect()
+    LEVELS[((value.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize]
 }
 
 pub(super) fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {

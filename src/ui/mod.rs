@@ -17,7 +17,7 @@ mod tabs;
 
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
-pub use detail::{bar, sparkline};
+pub use detail::{bar, spark, sparkline};
 
 /// The smallest screen the console lays out; below it, it says so.
 pub const MIN_WIDTH: u16 = 80;
