@@ -140,7 +140,6 @@ impl Inventory {
                 for uid in host_uids(object) {
                     self.host_pools.insert(uid, object.key.clone());
                 }
-                self.index_pool_identity(object, true);
             }
             Kind::Event => {
                 let Some(raw) = object.raw() else { return };
@@ -167,7 +166,6 @@ impl Inventory {
                         self.host_pools.remove(&uid);
                     }
                 }
-                self.index_pool_identity(&old, false);
             }
             Kind::Event => {
                 let Some(raw) = old.raw() else { return };
@@ -184,31 +182,6 @@ impl Inventory {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Adds (or removes) a pool to the indexes by name and by effective VIP that the rules
-    /// across pools read; a change to either bumps the fleet generation.
-    fn index_pool_identity(&mut self, object: &Object, add: bool) {
-        let Some(pool) = object.pool() else { return };
-        let vip = pool.effective_vip().map(str::to_ascii_lowercase);
-        let entries = vip
-            .map(|v| (&mut self.pools_by_vip, v))
-            .into_iter()
-            .chain([(&mut self.pools_by_name, object.name().to_owned())]);
-        for (index, value) in entries {
-            let keys = index.entry(value.clone()).or_default();
-            let changed = if add {
-                keys.insert(object.key.clone()).is_none()
-            } else {
-                keys.remove(&object.key).is_some()
-            };
-            if keys.is_empty() {
-                index.remove(&value);
-            }
-            if changed {
-                self.fleet_generation += 1;
-            }
         }
     }
 

@@ -125,9 +125,10 @@ pub struct Inventory {
     events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
     history: OrdMap<SeriesKey, Vector<Sample>>,
     health: OrdMap<(Kind, Scope), Health>,
-    /// Pools by effective VIP (lower case) and by name, for the rules across pools.
-    pools_by_vip: OrdMap<String, OrdSet<Key>>,
-    pools_by_name: OrdMap<String, OrdSet<Key>>,
+    /// Pools by effective VIP (lower case) and by name, for the rules across pools: one flat
+    /// ordered set each, read by range (a set per VIP would cost a node each).
+    pools_by_vip: OrdSet<(String, Key)>,
+    pools_by_name: OrdSet<(String, String)>,
     /// Bumped when a pool joins or leaves either index: what the rules across pools read.
     fleet_generation: u64,
 }
@@ -149,15 +150,44 @@ impl Inventory {
         Arc::as_ptr(object) as usize
     }
 
-    fn pools_at<'s>(
-        &'s self,
-        keys: Option<&'s OrdSet<Key>>,
-    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        let pools = self.objects.get(&Kind::Pool);
-        Box::new(keys.into_iter().flatten().filter_map(move |key| {
-            let object = pools?.get(key)?;
-            Some((Inventory::identity(object), object.pool()?))
-        }))
+    fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
+        let object = self.objects.get(&Kind::Pool)?.get(key)?;
+        Some((Inventory::identity(object), object.pool()?))
+    }
+
+    /// The effective VIP of a pool object, as the index keys it.
+    fn vip_of(object: &Object) -> Option<String> {
+        object.pool()?.effective_vip().map(str::to_ascii_lowercase)
+    }
+
+    /// Keeps the indexes by name and VIP in step when a pool is stored or removed; the fleet
+    /// generation moves only when a pool joins, leaves or changes its VIP.
+    fn reindex_pool(&mut self, before: Option<&Object>, after: Option<&Object>) {
+        let (old_vip, new_vip) = (
+            before.and_then(Inventory::vip_of),
+            after.and_then(Inventory::vip_of),
+        );
+        let key = match (before, after) {
+            (_, Some(object)) | (Some(object), None) => object.key.clone(),
+            (None, None) => return,
+        };
+        let joined_or_left = before.is_some() != after.is_some();
+        if !joined_or_left && old_vip == new_vip {
+            return;
+        }
+        if let Some(vip) = old_vip {
+            self.pools_by_vip.remove(&(vip, key.clone()));
+        }
+        if let Some(vip) = new_vip {
+            self.pools_by_vip.insert((vip, key.clone()));
+        }
+        let name = (key.1.clone(), key.0.clone());
+        if after.is_some() {
+            self.pools_by_name.insert(name);
+        } else {
+            self.pools_by_name.remove(&name);
+        }
+        self.fleet_generation += 1;
     }
 
     /// Bumped by every applied event; a reader redraws when it changes.
@@ -259,14 +289,23 @@ impl Inventory {
     fn insert(&mut self, object: Arc<Object>) {
         let kind = object.kind;
         let key = object.key.clone();
-        if self.objects.get(&kind).and_then(|m| m.get(&key)).is_some() {
+        let before = self.objects.get(&kind).and_then(|m| m.get(&key)).cloned();
+        if before.is_some() {
             self.unindex(kind, &key);
+        }
+        if kind == Kind::Pool {
+            self.reindex_pool(before.as_deref(), Some(&object));
         }
         self.index(&object);
         self.objects.entry(kind).or_default().insert(key, object);
     }
 
     fn remove(&mut self, kind: Kind, key: &Key) {
+        if kind == Kind::Pool
+            && let Some(before) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned()
+        {
+            self.reindex_pool(Some(&before), None);
+        }
         self.unindex(kind, key);
         if kind == Kind::Evaluation {
             self.forget_history(key);
@@ -363,14 +402,28 @@ impl Inventory {
 /// console checks a pool against the real fleet without copying it.
 impl crate::domain::rules::Pools for Inventory {
     fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        self.pools_at(self.pools_by_name.get(name))
+        let name = name.to_owned();
+        let first = (name.clone(), String::new());
+        Box::new(
+            self.pools_by_name
+                .range(first..)
+                .take_while(move |(n, _)| *n == name)
+                .filter_map(move |(n, namespace)| self.pool_at(&(namespace.clone(), n.clone()))),
+        )
     }
 
     fn with_vip<'s>(
         &'s self,
         vip: &str,
     ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        self.pools_at(self.pools_by_vip.get(&vip.to_ascii_lowercase()))
+        let vip = vip.to_ascii_lowercase();
+        let first = (vip.clone(), (String::new(), String::new()));
+        Box::new(
+            self.pools_by_vip
+                .range(first..)
+                .take_while(move |(v, _)| *v == vip)
+                .filter_map(move |(_, key)| self.pool_at(key)),
+        )
     }
 }
 
