@@ -12,6 +12,8 @@
 //! - [`ui`]: `render(&App, &Theme, &mut Frame)`; pure.
 //! - [`sources`]: kube-rs watchers into source events; the connection; the recorder.
 //! - [`demo`]: the embedded, loopback-only, Kubernetes-compatible demo cluster.
+//! - [`files`]: reading the files a person names: regular files only, bounded, never blocking
+//!   on a FIFO or device.
 //! - [`runtime`]: the only place with the terminal and the event loop; carries out effects.
 //! - [`cli`]: the command line (`validate`, `get`, `demo serve`, `record`, the console), a
 //!   thin layer over the modules above.
@@ -21,6 +23,7 @@ pub mod app;
 pub mod cli;
 pub mod demo;
 pub mod domain;
+pub mod files;
 pub mod inventory;
 pub mod manifest;
 pub mod runtime;

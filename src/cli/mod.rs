@@ -114,17 +114,32 @@ pub fn main() -> ExitCode {
             let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
             warnings.extend(warning);
             // Without --theme, the user's settings file may name one.
-            if cli.theme.is_none()
-                && !no_color
-                && let Some(text) =
-                    crate::theme::config_path().and_then(|p| std::fs::read_to_string(p).ok())
-            {
-                let read = |path: &str| std::fs::read_to_string(path).map_err(|e| e.to_string());
-                let (chosen, warning) = crate::theme::from_config(&text, &read);
-                if let Some(chosen) = chosen {
-                    theme = chosen;
+            if cli.theme.is_none() && !no_color {
+                let settings = crate::theme::config_path().map(|path| {
+                    let text = crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES);
+                    (path, text)
+                });
+                match settings {
+                    Some((_, Ok(text))) => {
+                        let read = |path: &str| {
+                            crate::files::read_text(
+                                std::path::Path::new(path),
+                                crate::files::SMALL_FILE_BYTES,
+                            )
+                            .map_err(|e| e.to_string())
+                        };
+                        let (chosen, warning) = crate::theme::from_config(&text, &read);
+                        if let Some(chosen) = chosen {
+                            theme = chosen;
+                        }
+                        warnings.extend(warning);
+                    }
+                    Some((_, Err(crate::files::ReadError::NotFound))) | None => {}
+                    Some((path, Err(e))) => warnings.push(format!(
+                        "the settings file {} cannot be read ({e}); using the default theme",
+                        path.display()
+                    )),
                 }
-                warnings.extend(warning);
             }
             let depth = crate::theme::Depth::detect(
                 std::env::var("COLORTERM").ok().as_deref(),

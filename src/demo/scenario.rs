@@ -140,7 +140,7 @@ impl Scenario {
     }
 
     pub fn from_file(path: &std::path::Path) -> Result<Scenario, String> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path, crate::manifest::MAX_INPUT_BYTES as u64)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }

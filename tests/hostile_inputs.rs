@@ -1,0 +1,156 @@
+//! Inputs a careful attacker or a tired operator gives: devices, FIFOs, endless streams, link
+//! loops. Each is refused in words, quickly, without reading it; a test that would hang fails
+//! by its own timeout.
+
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn pooldeck() -> Command {
+    let mut command = Command::cargo_bin("pooldeck").expect("the binary");
+    command.timeout(LIMIT);
+    command
+}
+
+fn mkfifo(path: &Path) {
+    let made = Process::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+fn example() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/manifests/ml-cluster.yaml"
+    )
+    .to_owned()
+}
+
+/// Runs and returns (exit code, what it said on stdout and stderr); a run cut by the timeout
+/// has no code.
+fn run(command: &mut Command) -> (Option<i32>, String) {
+    let output = command.output().expect("runs");
+    (
+        output.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+    )
+}
+
+#[test]
+fn devices_are_refused_not_read() {
+    for device in ["/dev/zero", "/dev/urandom"] {
+        let (code, stderr) = run(pooldeck().args(["validate", device]));
+        assert_eq!(code, Some(2), "{device}: {stderr}");
+        assert!(stderr.contains("a device, not a regular file"), "{stderr}");
+        let (code, stderr) = run(pooldeck().args(["validate", "--old", device, &example()]));
+        assert_eq!(code, Some(2), "--old {device}: {stderr}");
+        let (code, stderr) = run(pooldeck().args(["validate", "--existing", device, &example()]));
+        assert_eq!(code, Some(2), "--existing {device}: {stderr}");
+    }
+}
+
+#[test]
+fn a_fifo_never_blocks_validate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe.yaml");
+    mkfifo(&fifo);
+    let fifo_text = fifo.display().to_string();
+    let (code, stderr) = run(pooldeck().args(["validate", &fifo_text]));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("FIFO"), "{stderr}");
+    let (code, stderr) = run(pooldeck().args(["validate", "--existing", &fifo_text, &example()]));
+    assert_eq!(code, Some(2), "{stderr}");
+    // Inside a directory the FIFO is reported and skipped; the manifest beside it is checked.
+    std::fs::copy(example(), dir.path().join("pool.yaml")).expect("copy");
+    let output = pooldeck()
+        .args(["validate", &dir.path().display().to_string()])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("pipe.yaml")
+            && format!("{stdout}{stderr}").contains("FIFO"),
+        "the FIFO is named: {stdout}{stderr}"
+    );
+}
+
+#[test]
+fn endless_standard_input_is_refused_at_the_cap() {
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["validate", "-"])
+        .stdin(Stdio::from(zero))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let deadline = std::time::Instant::now() + LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("validate - kept reading an endless stream");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().expect("stdout"), &mut stderr)
+        .expect("stdout");
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("larger than 32 MiB"), "{stderr}");
+}
+
+#[test]
+fn replay_refuses_devices_and_fifos() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("recording.yaml");
+    mkfifo(&fifo);
+    for path in ["/dev/zero".to_owned(), fifo.display().to_string()] {
+        let (code, stderr) = run(pooldeck().args(["demo", "serve", "--replay", &path]));
+        assert_eq!(code, Some(2), "{path}: {stderr}");
+        assert!(stderr.contains("not a regular file"), "{stderr}");
+    }
+}
+
+#[test]
+fn linked_directories_are_followed_once_and_loops_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).expect("dir");
+    std::fs::copy(example(), real.join("pool.yaml")).expect("copy");
+    let top = dir.path().join("top");
+    std::fs::create_dir(&top).expect("dir");
+    std::os::unix::fs::symlink(&real, top.join("linked")).expect("link");
+    std::os::unix::fs::symlink(&top, top.join("loop")).expect("loop");
+    let output = pooldeck()
+        .args(["validate", "--format", "json", &top.display().to_string()])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let files: std::collections::BTreeSet<String> = report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["file"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        files.len() <= 1,
+        "the linked manifest is read once, not once per trip round the loop: {files:?}"
+    );
+}
