@@ -1,8 +1,11 @@
-//! Reading the files a person names, safely: only regular files (or standard input), opened
+//! Files, safely. Reading what a person names: only regular files (or standard input), opened
 //! so that a FIFO or device can never block the program, and never more than a stated number
-//! of bytes (a `/dev/zero` given by mistake is refused, not read until memory runs out).
-//! Every input path goes through [`read_bounded`]: manifests, `--old`, `--existing`,
-//! `--replay`, themes and the settings file. Must not import the console.
+//! of bytes (a `/dev/zero` given by mistake is refused, not read until memory runs out); every
+//! input path goes through [`read_bounded`]: manifests, `--old`, `--existing`, `--replay`,
+//! themes and the settings file. Writing secrets: only into pooldeck's private directory or a
+//! path the person chose, as a new file of mode 0600 moved into place, never through a link
+//! ([`write_private`]); tokens from the operating system's secure random source ([`token`]).
+//! Must not import the console.
 
 use std::io::Read;
 use std::path::Path;
@@ -122,6 +125,99 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
     String::from_utf8(read_bounded(path, limit)?).map_err(|_| ReadError::NotText)
 }
 
+/// A secret token: 32 random bytes from the operating system, in hex.
+pub fn token() -> Result<String, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| format!("the operating system gave no random bytes: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// pooldeck's private directory for files that hold secrets: `$XDG_RUNTIME_DIR/pooldeck`
+/// (per user, emptied at logout), else `$XDG_STATE_HOME/pooldeck`, else
+/// `~/.local/state/pooldeck`. Created with mode 0700; an existing one must be a directory of
+/// ours (not a link) and is closed to others if it was not.
+pub fn private_dir() -> Result<std::path::PathBuf, String> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let base = absolute("XDG_RUNTIME_DIR")
+        .or_else(|| absolute("XDG_STATE_HOME"))
+        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))
+        .ok_or("neither XDG_RUNTIME_DIR, XDG_STATE_HOME nor HOME names a directory")?;
+    let dir = base.join("pooldeck");
+    std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    match builder.create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+    }
+    let meta = std::fs::symlink_metadata(&dir)
+        .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
+    if !meta.is_dir() {
+        return Err(format!(
+            "{} is not a directory (a link or a file is there); remove it",
+            dir.display()
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if meta.uid() != rustix::process::getuid().as_raw() {
+            return Err(format!(
+                "{} belongs to another user; remove it or set XDG_RUNTIME_DIR",
+                dir.display()
+            ));
+        }
+        if meta.mode() & 0o077 != 0 {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| format!("cannot close {} to others: {e}", dir.display()))?;
+        }
+    }
+    Ok(dir)
+}
+
+/// Writes a file that holds a secret: a new file of mode 0600 with an unpredictable name
+/// beside `path`, created exclusively (an existing file or link there is never opened), then
+/// moved over `path` (a link at `path` is replaced, its target untouched).
+pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("{} names no file", path.display()))?;
+    let suffix = token()?;
+    let temporary = dir.join(format!(".{}.{}", name.to_string_lossy(), &suffix[..16]));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let write = || -> std::io::Result<()> {
+        let mut file = options.open(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
+
 /// The most a theme, settings or scenario file may hold.
 pub const SMALL_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -145,6 +241,29 @@ mod tests {
             read_bounded(Path::new("/no/such/file"), 1024),
             Err(ReadError::NotFound)
         );
+    }
+
+    #[test]
+    fn secrets_are_written_private_and_never_through_a_link() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("someone-elses-file");
+        std::fs::write(&target, "keep").expect("write");
+        let path = dir.path().join("config");
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        write_private(&path, b"token: secret").expect("written");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep");
+        let meta = std::fs::symlink_metadata(&path).expect("meta");
+        assert!(meta.is_file(), "the link was replaced by a file");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(meta.uid(), rustix::process::getuid().as_raw());
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            "token: secret"
+        );
+        let a = token().expect("token");
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, token().expect("token"));
     }
 
     #[test]

@@ -48,7 +48,9 @@ pub struct ServeArgs {
     /// Number of pools for the `large` scenario.
     #[arg(long, default_value_t = 1000)]
     pub pools: usize,
-    /// Where to write the kubeconfig (default: a new file in the temp directory).
+    /// Where to write the kubeconfig (default: pooldeck's private directory,
+    /// $XDG_RUNTIME_DIR/pooldeck or ~/.local/state/pooldeck; written as a new file of mode 0600,
+    /// removed on exit).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
 }
@@ -96,12 +98,18 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        let path = args.kubeconfig.clone().unwrap_or_else(|| {
-            std::env::temp_dir().join(format!(
-                "pooldeck-demo-{}.kubeconfig",
-                cluster.address.port()
-            ))
-        });
+        // The kubeconfig holds the admin token: by default it goes to pooldeck's private
+        // directory, never to a predictable name in a shared one.
+        let path = match &args.kubeconfig {
+            Some(path) => path.clone(),
+            None => match crate::files::private_dir() {
+                Ok(dir) => dir.join(format!("demo-{}.kubeconfig", cluster.address.port())),
+                Err(e) => {
+                    eprintln!("pooldeck: cannot keep the demo's credentials privately: {e}");
+                    return ExitCode::from(1);
+                }
+            },
+        };
         if let Err(e) = cluster.write_kubeconfig(&path) {
             eprintln!("pooldeck: {e}");
             return ExitCode::from(1);

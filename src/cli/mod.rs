@@ -78,6 +78,7 @@ pub(crate) async fn connect_or_exit(
     let target = crate::sources::connection::Target {
         kubeconfig: kubeconfig.clone(),
         context: context.clone(),
+        inline: None,
     };
     crate::sources::connection::connect(&target)
         .await
@@ -157,6 +158,7 @@ pub fn main() -> ExitCode {
                 target: crate::sources::connection::Target {
                     kubeconfig: cli.kubeconfig.clone(),
                     context: cli.context.clone(),
+                    inline: None,
                 },
                 namespaces,
                 demo: cli.demo.clone(),

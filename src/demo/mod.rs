@@ -123,10 +123,6 @@ async fn bind(port: u16) -> Result<TcpListener, String> {
     }
 }
 
-fn token() -> String {
-    (0..40).map(|_| fastrand::alphanumeric()).collect()
-}
-
 impl DemoCluster {
     /// Starts the server on a loopback port and, if given, the scenario player.
     pub async fn start(options: Options) -> Result<DemoCluster, String> {
@@ -139,8 +135,8 @@ impl DemoCluster {
             Some(identity) => identity,
             None => Identity {
                 certificates: Arc::new(tls::generate()?),
-                admin_token: token(),
-                viewer_token: token(),
+                admin_token: crate::files::token()?,
+                viewer_token: crate::files::token()?,
             },
         };
         let admin_token = identity.admin_token.clone();
@@ -231,16 +227,10 @@ impl DemoCluster {
         )
     }
 
-    /// Writes the kubeconfig, readable by the owner only (it holds tokens).
+    /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
+    /// moved into place: never through a link or into a file someone else made.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
-        std::fs::write(path, self.kubeconfig())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-        }
-        Ok(())
+        crate::files::write_private(path, self.kubeconfig().as_bytes())
     }
 
     /// Stops the scenario and the server, ending open watches.

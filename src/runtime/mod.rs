@@ -8,7 +8,6 @@
 pub mod port;
 mod terminal;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -86,17 +85,11 @@ async fn console(options: ConsoleOptions) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        let path: PathBuf = std::env::temp_dir().join(format!(
-            "pooldeck-console-{}.kubeconfig",
-            cluster.address.port()
-        ));
-        if let Err(e) = cluster.write_kubeconfig(&path) {
-            eprintln!("pooldeck: {e}");
-            return ExitCode::from(1);
-        }
+        // The demo's kubeconfig holds its admin token: it stays in memory, never in a file.
         target = Target {
-            kubeconfig: Some(path),
+            kubeconfig: None,
             context: None,
+            inline: Some(cluster.kubeconfig()),
         };
         demo = Some(cluster);
     }

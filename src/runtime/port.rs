@@ -85,8 +85,8 @@ impl KubePort {
 impl ClusterPort for KubePort {
     fn connect(&self, context: String) -> Pending<Result<Connected, ClusterError>> {
         let target = Target {
-            kubeconfig: self.lock().target.kubeconfig.clone(),
             context: Some(context.clone()),
+            ..self.lock().target.clone()
         };
         let me = self.me.clone();
         Box::pin(async move {

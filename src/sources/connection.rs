@@ -10,10 +10,41 @@ use kube::{Client, Config};
 use crate::domain::ClusterError;
 
 /// Where to connect.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Target {
     pub kubeconfig: Option<PathBuf>,
     pub context: Option<String>,
+    /// A kubeconfig held in memory (the embedded demo's): it holds tokens, so it is never
+    /// written to a file. Takes precedence over `kubeconfig`.
+    pub inline: Option<String>,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the inline kubeconfig: it holds tokens.
+        f.debug_struct("Target")
+            .field("kubeconfig", &self.kubeconfig)
+            .field("context", &self.context)
+            .field("inline", &self.inline.as_ref().map(|_| "<in memory>"))
+            .finish()
+    }
+}
+
+impl Target {
+    /// The kubeconfig this target names, read.
+    fn read(&self) -> Result<Option<Kubeconfig>, String> {
+        if let Some(text) = &self.inline {
+            return Kubeconfig::from_yaml(text)
+                .map(Some)
+                .map_err(|e| format!("cannot read the demo's kubeconfig: {e}"));
+        }
+        match &self.kubeconfig {
+            Some(path) => Kubeconfig::read_from(path)
+                .map(Some)
+                .map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display())),
+            None => Ok(None),
+        }
+    }
 }
 
 /// A client and the namespace the context names (or `default`).
@@ -25,8 +56,8 @@ pub struct Connection {
 
 /// The server the kubeconfig's context points at, for the header.
 pub fn server_of(target: &Target) -> Option<String> {
-    let kubeconfig = match &target.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path).ok()?,
+    let kubeconfig = match target.read().ok()? {
+        Some(kubeconfig) => kubeconfig,
         None => Kubeconfig::read().ok()?,
     };
     let context_name = target
@@ -56,9 +87,8 @@ pub async fn connect(target: &Target) -> Result<Connection, ClusterError> {
 }
 
 async fn connect_with(target: &Target) -> Result<Connection, String> {
-    let kubeconfig = match &target.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path)
-            .map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display()))?,
+    let kubeconfig = match target.read()? {
+        Some(kubeconfig) => kubeconfig,
         None => match Kubeconfig::read() {
             Ok(kubeconfig) => kubeconfig,
             // Inside a pod with no kubeconfig: the service account's in-cluster config.

@@ -1,0 +1,146 @@
+//! Files that hold tokens: the demo's kubeconfig goes to a private directory as a new file of
+//! mode 0600, never through a link planted at its path and never into a file someone else
+//! made; `--demo` writes none at all; nothing holding a token is left behind.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn serve(args: &[&str], runtime_dir: &Path) -> (Child, PathBuf) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["demo", "serve", "--scenario", "vip-conflict"])
+        .args(args)
+        .env("XDG_RUNTIME_DIR", runtime_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the export line");
+    let path = line
+        .trim()
+        .strip_prefix("export KUBECONFIG=")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("an export line: {line:?}"));
+    (child, path)
+}
+
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn me() -> u32 {
+    std::fs::metadata("/proc/self").expect("proc").uid()
+}
+
+#[test]
+fn the_demo_kubeconfig_lives_privately_and_is_removed_on_exit() {
+    let runtime_dir = tempfile::tempdir().expect("temp dir");
+    let (child, path) = serve(&[], runtime_dir.path());
+    // Not a predictable name in a shared directory: pooldeck's own, closed to others.
+    assert!(
+        path.starts_with(runtime_dir.path().join("pooldeck")),
+        "{}",
+        path.display()
+    );
+    let dir = std::fs::metadata(path.parent().expect("a parent")).expect("dir");
+    assert_eq!(dir.permissions().mode() & 0o777, 0o700);
+    let file = std::fs::symlink_metadata(&path).expect("the kubeconfig");
+    assert!(file.is_file());
+    assert_eq!(file.permissions().mode() & 0o777, 0o600);
+    assert_eq!(file.uid(), me());
+    stop(child);
+    assert!(!path.exists(), "the token is not left behind");
+}
+
+#[test]
+fn a_chosen_path_is_never_written_through_a_link_or_into_another_users_file() {
+    let runtime_dir = tempfile::tempdir().expect("temp dir");
+    let shared = tempfile::tempdir().expect("temp dir");
+    // A link planted where the kubeconfig goes, pointing at someone's file.
+    let victim = shared.path().join("victim");
+    std::fs::write(&victim, "precious").expect("write");
+    let planted = shared.path().join("demo.kubeconfig");
+    std::os::unix::fs::symlink(&victim, &planted).expect("link");
+    let (child, path) = serve(
+        &["--kubeconfig", &planted.display().to_string()],
+        runtime_dir.path(),
+    );
+    assert_eq!(path, planted);
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("read"),
+        "precious",
+        "the link's target is untouched"
+    );
+    let file = std::fs::symlink_metadata(&planted).expect("meta");
+    assert!(file.is_file(), "the link was replaced, not followed");
+    assert_eq!(file.permissions().mode() & 0o777, 0o600);
+    stop(child);
+
+    // A file pre-created by another user (here: given away to nobody, readable by all).
+    let precreated = shared.path().join("other.kubeconfig");
+    std::fs::write(&precreated, "").expect("write");
+    std::fs::set_permissions(&precreated, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    let _ = Command::new("chown")
+        .args(["65534", &precreated.display().to_string()])
+        .status();
+    let (child, path) = serve(
+        &["--kubeconfig", &precreated.display().to_string()],
+        runtime_dir.path(),
+    );
+    let file = std::fs::symlink_metadata(&path).expect("meta");
+    assert_eq!(
+        file.uid(),
+        me(),
+        "a new file of ours, not theirs with our token in it"
+    );
+    assert_eq!(file.permissions().mode() & 0o777, 0o600);
+    stop(child);
+}
+
+#[test]
+fn the_console_on_the_demo_writes_no_kubeconfig() {
+    // Without a terminal the console cannot open, but it has started the demo by then: no
+    // file holding its token may be left in the temp or runtime directories.
+    let temp = tempfile::tempdir().expect("temp dir");
+    let runtime_dir = tempfile::tempdir().expect("temp dir");
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("binary")
+        .arg("--demo")
+        .env("TMPDIR", temp.path())
+        .env("XDG_RUNTIME_DIR", runtime_dir.path())
+        .timeout(Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    assert_ne!(output.status.code(), Some(0));
+    let left: Vec<_> = walk(temp.path())
+        .into_iter()
+        .chain(walk(runtime_dir.path()))
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
