@@ -91,3 +91,103 @@ fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
         std::panic::resume_unwind(panic);
     }
 }
+
+#[test]
+fn the_console_on_the_demo_leaves_no_credentials_behind() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    let session = format!("pooldeck-e2e-files-{}", std::process::id());
+    let temp = tempfile::tempdir().expect("temp dir");
+    let runtime_dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env TMPDIR={} XDG_RUNTIME_DIR={} {} --demo; echo \"exit=$?\"; sleep 60",
+        temp.path().display(),
+        runtime_dir.path().display(),
+        binary.display()
+    );
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "32",
+            &command,
+        ])
+        .env("TERM", "xterm-256color")
+        .status()
+        .expect("tmux runs");
+    assert!(started.success());
+    let result = std::panic::catch_unwind(|| {
+        wait_for(&session, "Compute Pools (12)", 20);
+        tmux(&["send-keys", "-t", &session, "q"]);
+        wait_for(&session, "exit=0", 15);
+        let left: Vec<_> = files_under(temp.path())
+            .into_iter()
+            .chain(files_under(runtime_dir.path()))
+            .collect();
+        assert!(left.is_empty(), "files left behind: {left:?}");
+    });
+    tmux(&["kill-session", "-t", &session]);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn term_dumb_is_explained_in_words() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    let session = format!("pooldeck-e2e-dumb-{}", std::process::id());
+    let command = format!(
+        "env TERM=dumb {} --demo; echo \"exit=$?\"; sleep 60",
+        binary.display()
+    );
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "32",
+            &command,
+        ])
+        .status()
+        .expect("tmux runs");
+    assert!(started.success());
+    let result = std::panic::catch_unwind(|| {
+        let text = wait_for(&session, "exit=", 15);
+        assert!(text.contains("exit=2"), "{text}");
+        assert!(text.contains("TERM=dumb"), "{text}");
+        assert!(text.contains("pooldeck get"), "{text}");
+    });
+    tmux(&["kill-session", "-t", &session]);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}

@@ -1,6 +1,7 @@
 //! Files that hold tokens: the demo's kubeconfig goes to a private directory as a new file of
 //! mode 0600, never through a link planted at its path and never into a file someone else
-//! made; `--demo` writes none at all; nothing holding a token is left behind.
+//! made; nothing holding a token is left behind (`--demo`, which writes none at all, is
+//! checked in tests/console_e2e.rs, where the console really runs).
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -108,39 +109,4 @@ fn a_chosen_path_is_never_written_through_a_link_or_into_another_users_file() {
     );
     assert_eq!(file.permissions().mode() & 0o777, 0o600);
     stop(child);
-}
-
-#[test]
-fn the_console_on_the_demo_writes_no_kubeconfig() {
-    // Without a terminal the console cannot open, but it has started the demo by then: no
-    // file holding its token may be left in the temp or runtime directories.
-    let temp = tempfile::tempdir().expect("temp dir");
-    let runtime_dir = tempfile::tempdir().expect("temp dir");
-    let output = assert_cmd::Command::cargo_bin("pooldeck")
-        .expect("binary")
-        .arg("--demo")
-        .env("TMPDIR", temp.path())
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .timeout(Duration::from_secs(30))
-        .output()
-        .expect("runs");
-    assert_ne!(output.status.code(), Some(0));
-    let left: Vec<_> = walk(temp.path())
-        .into_iter()
-        .chain(walk(runtime_dir.path()))
-        .collect();
-    assert!(left.is_empty(), "files left behind: {left:?}");
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }

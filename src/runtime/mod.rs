@@ -51,7 +51,31 @@ pub fn build() -> Result<tokio::runtime::Runtime, ExitCode> {
         })
 }
 
+/// Why the console cannot draw here, if it cannot: it needs a terminal on both standard
+/// input and output, and one that can move the cursor.
+pub fn terminal_problem() -> Option<String> {
+    use std::io::IsTerminal;
+    let hint = "for output to a file or a pipe use `pooldeck get pools -A` (or -o json); over \
+                ssh, ask for a terminal with `ssh -t`";
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Some(format!(
+            "the console needs a terminal, and standard input or output is not one; {hint}"
+        ));
+    }
+    if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+        return Some(format!(
+            "the console cannot draw on TERM=dumb (it cannot move the cursor); set TERM to your \
+             terminal's type (xterm-256color, say), or {hint}"
+        ));
+    }
+    None
+}
+
 pub fn run(options: ConsoleOptions) -> ExitCode {
+    if let Some(problem) = terminal_problem() {
+        eprintln!("pooldeck: {problem}");
+        return ExitCode::from(2);
+    }
     let runtime = match build() {
         Ok(r) => r,
         Err(code) => return code,
