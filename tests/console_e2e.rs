@@ -191,3 +191,153 @@ fn term_dumb_is_explained_in_words() {
         std::panic::resume_unwind(panic);
     }
 }
+
+/// The pid of the console running in a tmux pane (the pane's shell's child).
+fn console_pid(session: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let shell = tmux(&["list-panes", "-t", session, "-F", "#{pane_pid}"]).unwrap_or_default();
+        let output = Command::new("pgrep")
+            .args(["-P", shell.trim(), "pooldeck"])
+            .output()
+            .expect("pgrep runs");
+        let pid = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        if !pid.is_empty() {
+            return pid;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no console process under the pane"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let session = format!("pooldeck-e2e-sig{signal}-{}", std::process::id());
+        let dir = tempfile::tempdir().expect("temp dir");
+        let marker = dir.path().join("after");
+        let command = format!(
+            "{} --demo; echo \"exit=$?\"; stty -a > {}; sleep 60",
+            binary.display(),
+            marker.display()
+        );
+        let started = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "120",
+                "-y",
+                "32",
+                &command,
+            ])
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect("tmux runs");
+        assert!(started.success());
+        let result = std::panic::catch_unwind(|| {
+            wait_for(&session, "Compute Pools (12)", 20);
+            let pid = console_pid(&session);
+            let sent = Command::new("kill")
+                .args([&format!("-{signal}"), &pid])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            let text = wait_for(&session, "exit=", 15);
+            assert!(
+                text.contains(&format!("exit={status}")),
+                "SIG{signal}: {text}"
+            );
+            assert!(
+                !text.contains("Compute Pools"),
+                "the alternate screen is gone after SIG{signal}: {text}"
+            );
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !marker.exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            let modes = std::fs::read_to_string(&marker).expect("stty ran after the console");
+            assert!(
+                modes.contains(" icanon") && modes.contains(" echo"),
+                "cooked mode after SIG{signal}: {modes}"
+            );
+        });
+        tmux(&["kill-session", "-t", &session]);
+        if let Err(panic) = result {
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    let session = format!("pooldeck-e2e-tstp-{}", std::process::id());
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "120",
+            "-y",
+            "32",
+            "bash",
+            "--norc",
+            "-i",
+        ])
+        .env("TERM", "xterm-256color")
+        .status()
+        .expect("tmux runs");
+    assert!(started.success());
+    let result = std::panic::catch_unwind(|| {
+        // The interactive shell's prompt (bash-VERSION$ or #).
+        wait_for(&session, "bash", 10);
+        tmux(&[
+            "send-keys",
+            "-t",
+            &session,
+            &format!("{} --demo", binary.display()),
+            "Enter",
+        ]);
+        wait_for(&session, "Compute Pools (12)", 20);
+        tmux(&["send-keys", "-t", &session, "C-z"]);
+        let stopped = wait_for(&session, "Stopped", 10);
+        assert!(
+            !stopped.contains("Compute Pools (12)"),
+            "the screen is the shell's: {stopped}"
+        );
+        tmux(&[
+            "send-keys",
+            "-t",
+            &session,
+            "stty -a | grep -c ' icanon'",
+            "Enter",
+        ]);
+        wait_for(&session, "\n1", 10);
+        tmux(&["send-keys", "-t", &session, "clear; fg", "Enter"]);
+        wait_for(&session, "Compute Pools (12)", 15);
+        tmux(&["send-keys", "-t", &session, "q"]);
+        tmux(&["send-keys", "-t", &session, "echo \"exit=$?\"", "Enter"]);
+        wait_for(&session, "exit=0", 15);
+    });
+    tmux(&["kill-session", "-t", &session]);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}

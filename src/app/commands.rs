@@ -9,6 +9,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     Quit,
+    /// Stop for now, as Ctrl-Z does in a shell.
+    Suspend,
     Help,
     /// Close the top overlay.
     Close,
@@ -140,6 +142,7 @@ macro_rules! bind {
 #[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     bind!(Global, [(KeyCode::Char('c'), CONTROL)], "Ctrl-C", None, Quit, "quit at once, from anywhere"),
+    bind!(Global, [(KeyCode::Char('z'), CONTROL)], "Ctrl-Z", None, Suspend, "suspend to the shell (fg comes back)"),
     // The help overlay.
     bind!(Help, [key(KeyCode::Esc), ch('?'), ch('q')], "Esc ? q", Some(("Esc", "close")), Close, "close the help"),
     bind!(Help, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),

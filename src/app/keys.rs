@@ -163,6 +163,7 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
     let last = rows.saturating_sub(1);
     match command {
         Command::Quit => app.quit = true,
+        Command::Suspend => app.effects.push(Effect::Suspend),
         Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
         Command::Close => {
             app.overlays.pop();

@@ -41,6 +41,8 @@ pub enum Msg {
         operation: Operation,
         outcome: Outcome,
     },
+    /// The process was asked to stop for now (SIGTSTP from outside).
+    Suspend,
 }
 
 /// What `update` asks the runtime to do: the I/O it may not do itself.
@@ -54,6 +56,8 @@ pub enum Effect {
     UseContext(String),
     /// Carry out an operation; answered by `Msg::Performed`.
     Perform(Operation),
+    /// Give the terminal back and stop until the shell continues the console.
+    Suspend,
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -298,6 +302,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => app.inventory.apply(event, app.now),
         Msg::Key(key) => keys::on_key(app, key),
+        Msg::Suspend => app.effects.push(Effect::Suspend),
         Msg::Connected { context, result } => {
             // Only the latest request counts; an older answer arriving late is dropped.
             if app.connecting.as_deref() == Some(context.as_str()) {

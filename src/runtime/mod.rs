@@ -17,14 +17,14 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 
 use crate::app::ports::{ClusterPort, Namespaces};
-use crate::app::{App, Connection, Msg, update};
+use crate::app::{App, Connection, Effect, Msg, update};
 use crate::demo::scenario::Scenario;
 use crate::demo::{DemoCluster, Options};
 use crate::sources::connection::{Target, connect, server_of};
 use crate::theme::Theme;
 
 use self::port::KubePort;
-use self::terminal::{Screen, Signals};
+use self::terminal::{Asked, Screen, Signals};
 
 /// How to open the console.
 #[derive(Clone, Debug)]
@@ -161,7 +161,9 @@ async fn console(options: ConsoleOptions) -> ExitCode {
         cluster.stop().await;
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        // Ended by a signal: the conventional status, 128 + its number.
+        Ok(Some(signal)) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
         Err(e) => {
             eprintln!("pooldeck: {e}");
             ExitCode::from(1)
@@ -169,15 +171,26 @@ async fn console(options: ConsoleOptions) -> ExitCode {
     }
 }
 
-/// Hands the effects `update` left to the executor.
+/// Hands the effects `update` left to the executor; suspending is the loop's own. Says
+/// whether the screen must be drawn again.
 fn run_effects(
     app: &mut App,
+    screen: &mut Screen,
     port: &Arc<dyn ClusterPort>,
     answers: &tokio::sync::mpsc::UnboundedSender<Msg>,
-) {
+) -> Result<bool, String> {
+    let mut redraw = false;
     for effect in std::mem::take(&mut app.effects) {
-        port::execute(port, effect, answers);
+        if effect == Effect::Suspend {
+            screen
+                .suspend()
+                .map_err(|e| format!("cannot suspend: {e}"))?;
+            redraw = true;
+        } else {
+            port::execute(port, effect, answers);
+        }
     }
+    Ok(redraw)
 }
 
 async fn event_loop(
@@ -186,7 +199,7 @@ async fn event_loop(
     screen: &mut Screen,
     kube: &Arc<KubePort>,
     sources: &mut tokio::sync::mpsc::UnboundedReceiver<port::Tagged>,
-) -> Result<(), String> {
+) -> Result<Option<i32>, String> {
     let port: Arc<dyn ClusterPort> = kube.clone();
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let mut keys = EventStream::new();
@@ -202,7 +215,7 @@ async fn event_loop(
             dirty = false;
         }
         if app.quit {
-            return Ok(());
+            return Ok(None);
         }
         tokio::select! {
             event = keys.next() => match event {
@@ -213,7 +226,7 @@ async fn event_loop(
                 Some(Ok(Event::Resize(_, _))) => dirty = true,
                 Some(Ok(_)) => {}
                 // The terminal is gone (a closed SSH session): nothing left to draw on.
-                Some(Err(_)) | None => return Ok(()),
+                Some(Err(_)) | None => return Ok(None),
             },
             Some((epoch, event)) = sources.recv() => {
                 // Everything already queued is applied before the one redraw; events of a
@@ -235,8 +248,15 @@ async fn event_loop(
                 update(app, Msg::Tick(Utc::now()));
                 dirty = true;
             }
-            _ = stop.next() => return Ok(()),
+            asked = stop.next() => match asked {
+                Asked::End(signal) => return Ok(Some(signal)),
+                Asked::Suspend => {
+                    update(app, Msg::Suspend);
+                }
+            },
         }
-        run_effects(app, &port, &answers);
+        if run_effects(app, screen, &port, &answers)? {
+            dirty = true;
+        }
     }
 }

@@ -148,6 +148,8 @@ impl ClusterPort for KubePort {
 /// answer comes back through `answers`. Never waits.
 pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedSender<Msg>) {
     match effect {
+        // The terminal is the event loop's: it suspends itself (runtime::event_loop).
+        Effect::Suspend => {}
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),
         Effect::Connect(context) => {

@@ -49,12 +49,34 @@ impl Drop for Screen {
     }
 }
 
-/// SIGTERM and SIGHUP end the console cleanly.
+impl Screen {
+    /// Suspends the console as Ctrl-Z does in a shell: the terminal is put back, the process
+    /// stops, and when the shell continues it (`fg`) the screen is taken again and redrawn
+    /// whole.
+    pub fn suspend(&mut self) -> std::io::Result<()> {
+        restore();
+        #[cfg(unix)]
+        rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP)?;
+        // Here the process has been continued.
+        enable_raw_mode()?;
+        execute!(stdout(), EnterAlternateScreen, crossterm::cursor::Hide)?;
+        self.terminal.clear()
+    }
+}
+
+/// What a signal asks of the console.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// End, with this signal's number (the exit status is 128 + it).
+    End(i32),
+    /// Stop for now (SIGTSTP from outside).
+    Suspend,
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the console cleanly; SIGTSTP suspends it.
 pub struct Signals {
     #[cfg(unix)]
-    terminate: Option<tokio::signal::unix::Signal>,
-    #[cfg(unix)]
-    hangup: Option<tokio::signal::unix::Signal>,
+    watched: Vec<(tokio::signal::unix::Signal, Asked)>,
 }
 
 impl Signals {
@@ -62,9 +84,17 @@ impl Signals {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
+            let wanted = [
+                (SignalKind::interrupt(), Asked::End(2)),
+                (SignalKind::hangup(), Asked::End(1)),
+                (SignalKind::terminate(), Asked::End(15)),
+                (SignalKind::from_raw(20), Asked::Suspend),
+            ];
             Signals {
-                terminate: signal(SignalKind::terminate()).ok(),
-                hangup: signal(SignalKind::hangup()).ok(),
+                watched: wanted
+                    .into_iter()
+                    .filter_map(|(kind, asked)| Some((signal(kind).ok()?, asked)))
+                    .collect(),
             }
         }
         #[cfg(not(unix))]
@@ -73,23 +103,24 @@ impl Signals {
         }
     }
 
-    pub async fn next(&mut self) {
+    /// The next signal that arrives.
+    pub async fn next(&mut self) -> Asked {
         #[cfg(unix)]
         {
-            async fn one(signal: &mut Option<tokio::signal::unix::Signal>) {
-                match signal {
-                    Some(s) => {
-                        s.recv().await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
+            if self.watched.is_empty() {
+                return std::future::pending().await;
             }
-            tokio::select! {
-                _ = one(&mut self.terminate) => {}
-                _ = one(&mut self.hangup) => {}
-            }
+            let waits = self.watched.iter_mut().map(|(signal, asked)| {
+                let asked = *asked;
+                Box::pin(async move {
+                    signal.recv().await;
+                    asked
+                })
+            });
+            let (asked, _, _) = futures::future::select_all(waits).await;
+            asked
         }
         #[cfg(not(unix))]
-        std::future::pending::<()>().await
+        std::future::pending().await
     }
 }
