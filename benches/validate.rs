@@ -169,5 +169,46 @@ fn main() {
         "  `pooldeck validate --format json fleet.yaml` wall time {:>6.1} ms",
         command.as_secs_f64() * 1e3
     );
+
+    // Pools that share VIPs: the cross-pool rule's worst case (it was quadratic).
+    let shared = shared_vip_file(SHARED);
+    let file = dir.join("shared.yaml");
+    if std::fs::write(&file, &shared).is_ok() {
+        let mut bytes = 0;
+        let command = best(|| {
+            if let Ok(output) = Command::new(binary)
+                .args(["validate", "--format", "json"])
+                .arg(&file)
+                .output()
+            {
+                bytes = output.stdout.len();
+            }
+        });
+        println!(
+            "  {SHARED} pools, {} per VIP ({:.1} MiB): validate --format json {:>8.1} ms, {:.1} MiB out",
+            SHARED / VIPS,
+            shared.len() as f64 / (1024.0 * 1024.0),
+            command.as_secs_f64() * 1e3,
+            bytes as f64 / (1024.0 * 1024.0)
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+const SHARED: usize = 10_000;
+const VIPS: usize = 10;
+
+/// `n` pools with their own names, spread over a few VIPs.
+fn shared_vip_file(n: usize) -> String {
+    let template = include_str!("../demo/manifests/ml-cluster.yaml");
+    let mut out = String::with_capacity(template.len() * n);
+    for i in 0..n {
+        out.push_str(
+            &template
+                .replace("name: ml-cluster", &format!("name: shared-{i}"))
+                .replace("'10.10.162.130'", &format!("'10.20.0.{}'", i % VIPS)),
+        );
+        out.push_str("\n---\n");
+    }
+    out
 }

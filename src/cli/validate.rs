@@ -182,6 +182,8 @@ impl Report {
 struct Parsed<'i> {
     input: &'i Input,
     text: &'i str,
+    /// Where each line starts, so a finding's excerpt is found without scanning the text.
+    lines: Vec<usize>,
     documents: Vec<manifest::Document>,
 }
 
@@ -201,13 +203,14 @@ fn parse_inputs<'i>(inputs: &'i [Input], report: &mut Report) -> Vec<Parsed<'i>>
             Ok(documents) => parsed.push(Parsed {
                 input,
                 text,
+                lines: line_starts(text),
                 documents,
             }),
             Err(e) => {
                 report.unreadable = true;
                 report.problem(&INPUT_SYNTAX, &input.name, e.position, e.message);
                 if let Some(entry) = report.entries.last_mut() {
-                    entry.excerpt = excerpt(text, e.position);
+                    entry.excerpt = excerpt(text, &line_starts(text), e.position);
                 }
             }
         }
@@ -220,6 +223,7 @@ struct Found<'p> {
     object: Object<'p>,
     file: &'p str,
     text: &'p str,
+    lines: &'p [usize],
     identity: Option<(std::path::PathBuf, usize, String)>,
     pool: ComputePool,
     issues: Vec<crate::domain::field::Issue>,
@@ -247,7 +251,7 @@ fn pools_of<'p>(
                     rule: rule.id,
                     message,
                     section: rule.section,
-                    excerpt: excerpt(p.text, position),
+                    excerpt: excerpt(p.text, &p.lines, position),
                 };
                 if !object.value.is_object() {
                     if report_others {
@@ -303,6 +307,7 @@ fn pools_of<'p>(
                     object,
                     file: &p.input.name,
                     text: p.text,
+                    lines: &p.lines,
                     identity,
                     pool,
                     issues,
@@ -313,13 +318,22 @@ fn pools_of<'p>(
     found
 }
 
-fn excerpt(text: &str, position: Position) -> Option<String> {
+/// Where each line of a text starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// The line a position points at (its first 200 characters), found through the line starts:
+/// a file with thousands of findings is not scanned once per finding.
+fn excerpt(text: &str, lines: &[usize], position: Position) -> Option<String> {
     if !position.is_known() {
         return None;
     }
-    text.lines()
-        .nth((position.line as usize).saturating_sub(1))
-        .map(|line| line.chars().take(200).collect())
+    let start = *lines.get((position.line as usize).saturating_sub(1))?;
+    let line = text.get(start..)?.lines().next().unwrap_or("");
+    Some(line.chars().take(200).collect())
 }
 
 /// Runs every rule over the inputs. `old` and `existing` are read for context only.
@@ -390,7 +404,7 @@ pub fn check(inputs: &[Input], old: &[Input], existing: &[Input]) -> Report {
                     rule: finding.rule.id,
                     message: finding.message,
                     section: finding.rule.section,
-                    excerpt: excerpt(f.text, position),
+                    excerpt: excerpt(f.text, f.lines, position),
                 }
             })
             .collect();

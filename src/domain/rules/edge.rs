@@ -45,6 +45,9 @@ pub const VIP_IMMUTABLE: Rule = Rule {
     section: VIP,
     summary: "the VIP cannot change after creation; delete and recreate the pool instead",
 };
+/// How many of the other pools sharing a VIP a finding names.
+const NAMED_OTHERS: usize = 5;
+
 pub const VIP_UNIQUE: Rule = Rule {
     id: "vip.unique",
     severity: Severity::Error,
@@ -164,12 +167,31 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         ));
     }
     if let Some(v) = pool.effective_vip() {
-        for other in context.with_vip(pool, v) {
-            out.push(Finding::new(
-                &VIP_UNIQUE,
-                vip_path.clone(),
-                format!("VIP \"{v}\" is already used by ComputePool {}", other.key()),
-            ));
+        // One finding per pool, naming a few of the others: N pools sharing a VIP make N
+        // findings, not N squared, and the count comes from the index.
+        let mut others = context.with_vip(pool, v);
+        let named: Vec<String> = others
+            .by_ref()
+            .take(NAMED_OTHERS)
+            .map(ComputePool::key)
+            .collect();
+        if let Some(first) = named.first() {
+            let total = context.others_with_vip(pool, v).max(named.len());
+            let message = if total == 1 {
+                format!("VIP \"{v}\" is already used by ComputePool {first}")
+            } else {
+                let more = total - named.len();
+                format!(
+                    "VIP \"{v}\" is already used by {total} other ComputePools: {}{}",
+                    named.join(", "),
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
+                )
+            };
+            out.push(Finding::new(&VIP_UNIQUE, vip_path.clone(), message));
         }
     }
 }

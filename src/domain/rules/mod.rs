@@ -82,6 +82,11 @@ pub trait Pools {
     /// Pools whose effective VIP is `vip` (compared without regard to case).
     fn with_vip<'s>(&'s self, vip: &str)
     -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's>;
+
+    /// How many pools have the effective VIP `vip` (an index can say without listing them).
+    fn count_with_vip(&self, vip: &str) -> usize {
+        self.with_vip(vip).count()
+    }
 }
 
 /// What the rules need to know beyond the pool itself.
@@ -152,6 +157,19 @@ impl<'a> Context<'a> {
             .filter(|(i, _)| Some(*i) != self.self_index)
             .map(|(_, other)| other)
             .filter(move |other| same_object(other, pool))
+    }
+
+    /// How many listed pools other than `pool` have the effective VIP `vip` (the pool itself
+    /// is among them when it is listed).
+    fn others_with_vip(&self, pool: &ComputePool, vip: &str) -> usize {
+        let listed_self = self.self_index.is_some()
+            || self
+                .fleet
+                .named(pool.name())
+                .any(|(_, other)| same_object(other, pool));
+        self.fleet
+            .count_with_vip(vip)
+            .saturating_sub(usize::from(listed_self))
     }
 
     /// Listed pools, other objects than `pool`, whose effective VIP is `vip`.
@@ -236,6 +254,12 @@ impl Pools for Fleet {
 
     fn named<'f>(&'f self, name: &str) -> Box<dyn Iterator<Item = (usize, &'f ComputePool)> + 'f> {
         self.indexed(self.by_name.get(name))
+    }
+
+    fn count_with_vip(&self, vip: &str) -> usize {
+        self.by_vip
+            .get(&vip.to_ascii_lowercase())
+            .map_or(0, Vec::len)
     }
 }
 
