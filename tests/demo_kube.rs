@@ -551,3 +551,31 @@ async fn a_patch_that_breaks_metadata_is_refused_not_a_dropped_connection() {
     assert_eq!(pool.name_any(), "pool-00000");
     cluster.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_selectors_and_huge_bodies_are_refused_as_a_server_does() {
+    let cluster = start(Scenario::large(2), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    // "!!!" matched everything: a dry-run delete by it "deleted" every pool.
+    for selector in ["!!!", "a b", "team=bad value!"] {
+        match api.list(&ListParams::default().labels(selector)).await {
+            Err(kube::Error::Api(status)) => assert_eq!(status.code, 400, "{selector}: {status:?}"),
+            other => panic!("{selector}: expected 400, got {other:?}"),
+        }
+    }
+    // A body past the limit: a Status with 413, not plain text.
+    let huge = "x".repeat(4 * 1024 * 1024);
+    let patch = Patch::Merge(json!({"metadata": {"annotations": {"huge": huge}}}));
+    match api
+        .patch("pool-00000", &PatchParams::default(), &patch)
+        .await
+    {
+        Err(kube::Error::Api(status)) => {
+            assert_eq!(status.code, 413, "{status:?}");
+            assert!(status.message.contains("larger than"), "{status:?}");
+        }
+        other => panic!("expected 413, got {other:?}"),
+    }
+    cluster.stop().await;
+}

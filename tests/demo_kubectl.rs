@@ -384,3 +384,21 @@ fn apply_creates_then_configures_a_pool() {
         Some(&serde_json::json!("vision"))
     );
 }
+
+#[test]
+fn an_invalid_label_selector_deletes_nothing() {
+    // `kubectl delete -l '!!!' --dry-run=server` "deleted" every pool: the selector matched
+    // everything. A real API server refuses it, and so does the demo.
+    let Some(fixture) = Fixture::start("fleet", 1.0) else {
+        return;
+    };
+    let output = fixture.run(&["delete", "cp", "-A", "-l", "!!!", "--dry-run=server"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stdout}{stderr}");
+    assert!(!stdout.contains("deleted"), "{stdout}");
+    assert!(
+        stderr.contains("BadRequest") || stderr.contains("unable to parse"),
+        "{stderr}"
+    );
+}

@@ -394,3 +394,21 @@ fn connection_errors_are_explained() {
         String::from_utf8_lossy(&gone.stderr)
     );
 }
+
+#[test]
+fn a_namespace_that_is_no_name_is_refused_before_any_request() {
+    let fixture = Fixture::fleet();
+    for bad in ["../../apis", "bad ns", "UPPER"] {
+        let output = fixture.run(&["pools", "-n", bad]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{bad}: {stderr}");
+        assert!(
+            stderr.contains("is not a namespace name"),
+            "{bad}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("not installed"),
+            "not blamed on a CRD: {stderr}"
+        );
+    }
+}

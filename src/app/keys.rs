@@ -43,7 +43,14 @@ fn run_command(app: &mut App, command: &str) {
                 return;
             }
             "all" | "-A" | "*" => Namespaces::All,
-            name => Namespaces::Only(vec![name.to_owned()]),
+            name => {
+                // Checked as the API server would, before it becomes part of a URL.
+                if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
+                    app.message = Some(format!("{problem}; :ns NAME or :ns all"));
+                    return;
+                }
+                Namespaces::Only(vec![name.to_owned()])
+            }
         };
         app.watch(namespaces);
         return;

@@ -52,6 +52,8 @@ pub struct Shown {
     pub builds: u64,
     /// The footer's key hints for the scopes in force.
     pub hints: String,
+    /// Why the filter cannot be used as typed (a `-l` that is no label selector).
+    pub filter_problem: Option<String>,
 }
 
 impl Shown {
@@ -115,6 +117,7 @@ impl App {
         );
         if self.shown.view_key.as_ref() != Some(&view_key) {
             self.shown.order = self.narrow(&self.shown.base, &self.shown.words);
+            self.shown.filter_problem = Filter::parse(self.filter.trim()).err();
             self.shown.widths = widths(&self.shown.base, &self.shown.order);
             self.shown.view_key = Some(view_key);
             // The selection stays on its row when rows move.
@@ -224,7 +227,11 @@ impl App {
         let warnings = (self.view == View::Events && self.warnings_only)
             .then(|| base.headers.iter().position(|h| *h == "TYPE"))
             .flatten();
-        let filter = Filter::parse(self.filter.trim());
+        let filter = match Filter::parse(self.filter.trim()) {
+            Ok(filter) => filter,
+            // Nothing is shown for a filter that cannot match; the title says why.
+            Err(_) => return Vec::new(),
+        };
         let mut order: Vec<usize> = base
             .rows
             .iter()
@@ -272,15 +279,27 @@ enum Filter<'f> {
 }
 
 impl<'f> Filter<'f> {
-    fn parse(filter: &'f str) -> Filter<'f> {
+    /// The filter as typed, or why `-l` is not a label selector it can use.
+    fn parse(filter: &'f str) -> Result<Filter<'f>, String> {
         if filter.is_empty() {
-            return Filter::All;
+            return Ok(Filter::All);
         }
         if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
             let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
-            return Filter::Label { key, value };
+            if key.is_empty() {
+                return Err(format!(
+                    "-l {selector}: give a label key, as in -l team or -l team=retail-edge"
+                ));
+            }
+            if let Some(why) = crate::domain::rules::names::qualified_key(key) {
+                return Err(format!("-l {selector}: the label key \"{key}\" {why}"));
+            }
+            if let Some(why) = crate::domain::rules::names::label_value(value) {
+                return Err(format!("-l {selector}: the value \"{value}\" {why}"));
+            }
+            return Ok(Filter::Label { key, value });
         }
-        match filter.strip_prefix('!') {
+        Ok(match filter.strip_prefix('!') {
             Some(rest) => Filter::Words {
                 needle: rest.to_lowercase(),
                 invert: true,
@@ -289,7 +308,7 @@ impl<'f> Filter<'f> {
                 needle: filter.to_lowercase(),
                 invert: false,
             },
-        }
+        })
     }
 
     fn keeps(&self, row: &Row, words: &str) -> bool {

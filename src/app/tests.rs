@@ -506,3 +506,39 @@ fn the_console_checks_pools_against_the_watched_fleet() {
         "the Overview names the conflict: {findings:?}"
     );
 }
+
+#[test]
+fn namespaces_and_label_selectors_are_checked_before_use() {
+    let mut app = fleet_app();
+    for bad in ["ns ../../apis", "ns bad ns", "ns UPPER"] {
+        update(&mut app, key(KeyCode::Char(':')));
+        type_text(&mut app, bad);
+        update(&mut app, key(KeyCode::Enter));
+        assert!(app.effects.is_empty(), ":{bad} asked for nothing");
+        assert!(
+            app.message
+                .as_deref()
+                .is_some_and(|m| m.contains("is not a namespace name")),
+            ":{bad}: {:?}",
+            app.message
+        );
+    }
+    assert_eq!(app.shown.len(), 12, "the picture is kept");
+    // A selector that cannot match says why instead of showing an empty list silently.
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l ===");
+    assert!(
+        app.shown
+            .filter_problem
+            .as_deref()
+            .is_some_and(|p| p.contains("give a label key")),
+        "{:?}",
+        app.shown.filter_problem
+    );
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.shown.filter_problem.is_none());
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l team=retail-edge");
+    assert!(app.shown.filter_problem.is_none());
+    assert_eq!(app.shown.len(), 4);
+}

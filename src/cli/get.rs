@@ -227,6 +227,15 @@ pub fn run(args: &GetArgs) -> ExitCode {
 }
 
 async fn get(args: &GetArgs) -> ExitCode {
+    // Checked before any becomes part of a URL.
+    if let Some(problem) = args
+        .namespace
+        .iter()
+        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        eprintln!("pooldeck: {problem}");
+        return ExitCode::from(1);
+    }
     let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 1).await {
         Ok(c) => c,
         Err(code) => return code,

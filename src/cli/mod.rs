@@ -108,6 +108,14 @@ pub fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Record(args)) => record::run(&args),
         None => {
+            if let Some(problem) = cli
+                .namespace
+                .iter()
+                .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+            {
+                eprintln!("pooldeck: {problem}");
+                return ExitCode::from(2);
+            }
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
             // Warnings are said inside the console, where they are seen, not printed before
             // the alternate screen hides them.

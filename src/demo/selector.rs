@@ -88,6 +88,25 @@ impl LabelSelector {
             if key.is_empty() || key.contains(char::is_whitespace) {
                 return Err(format!("unable to parse requirement: \"{part}\""));
             }
+            // As the API server does: keys and values must be valid label syntax.
+            if let Some(why) = crate::domain::rules::names::qualified_key(key) {
+                return Err(format!(
+                    "unable to parse requirement: \"{part}\": the key \"{key}\" {why}"
+                ));
+            }
+            let values: Vec<&String> = match &requirement {
+                LabelRequirement::Equals(_, v) | LabelRequirement::NotEquals(_, v) => vec![v],
+                LabelRequirement::In(_, vs) | LabelRequirement::NotIn(_, vs) => vs.iter().collect(),
+                _ => Vec::new(),
+            };
+            if let Some((value, why)) = values
+                .iter()
+                .find_map(|v| crate::domain::rules::names::label_value(v).map(|why| (v, why)))
+            {
+                return Err(format!(
+                    "unable to parse requirement: \"{part}\": the value \"{value}\" {why}"
+                ));
+            }
             requirements.push(requirement);
         }
         Ok(LabelSelector(requirements))

@@ -134,6 +134,16 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let block = Block::default()
         .borders(Borders::TOP)
         .title(Span::styled(title, theme.style(Meaning::Accent)));
+    if let Some(problem) = &app.shown.filter_problem {
+        frame.render_widget(
+            Paragraph::new(format!("{problem}. Esc clears the filter."))
+                .style(theme.style(Meaning::Warn))
+                .wrap(Wrap { trim: true })
+                .block(block),
+            area,
+        );
+        return;
+    }
     if table.is_empty() {
         let kind = match app.view {
             crate::app::View::Pools | crate::app::View::Hosts => crate::inventory::Kind::Pool,

@@ -99,6 +99,7 @@ pub fn router(server: Arc<Server>) -> Router {
     }
     routes
         .fallback(not_found)
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(server.clone(), authenticate))
         // The version is public, as on a real API server.
         .route("/version", get(discovery::version))
@@ -127,6 +128,26 @@ async fn authenticate(
         None => error(&ApiError::new(401, "Unauthorized", "Unauthorized")),
     }
 }
+
+/// A request body the server would not take, as a Status: too large (413, after
+/// authentication, as a real API server answers) or unreadable (400).
+pub(crate) fn body_error(rejected: &axum::extract::rejection::BytesRejection) -> ApiError {
+    if rejected.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(
+            413,
+            "RequestEntityTooLarge",
+            format!(
+                "the request body is larger than {} MiB",
+                BODY_LIMIT / (1024 * 1024)
+            ),
+        )
+    } else {
+        ApiError::bad_request(format!("the request body could not be read: {rejected}"))
+    }
+}
+
+/// The largest request body the demo accepts (a real API server's limit is 3 MiB).
+pub const BODY_LIMIT: usize = 3 * 1024 * 1024;
 
 /// What a path the API does not serve gets.
 pub(crate) fn not_found_error() -> ApiError {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::PathRejection;
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Extension, Path, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::Response;
@@ -14,8 +14,8 @@ use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::{
-    Filters, Server, User, error, forbidden, not_found_error, parse_body, query, reply, respond,
-    wants_table,
+    Filters, Server, User, body_error, error, forbidden, not_found_error, parse_body, query, reply,
+    respond, wants_table,
 };
 use crate::demo::registry::Resource;
 use crate::demo::store::{ApiError, Patch, Preconditions};
@@ -60,8 +60,12 @@ pub(super) async fn collection(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejected) => return error(&body_error(&rejected)),
+    };
     answer(&server, params, |resource, params| {
         let target = Target::Collection {
             resource,
@@ -80,8 +84,12 @@ pub(super) async fn item(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        Err(rejected) => return error(&body_error(&rejected)),
+    };
     answer(&server, params, |resource, params| {
         let target = Target::Item {
             resource,

@@ -13,9 +13,12 @@ use crate::demo::store::ApiError;
 pub(super) async fn access_review(
     Extension(user): Extension<User>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    answer(user, &headers, &body)
+    match body {
+        Ok(body) => answer(user, &headers, &body),
+        Err(rejected) => error(&super::body_error(&rejected)),
+    }
 }
 
 fn answer(user: User, headers: &HeaderMap, body: &Bytes) -> Response {

@@ -79,6 +79,34 @@ fn label_segment(text: &str, what: &str) -> Option<String> {
     None
 }
 
+/// A DNS-1123 label, the API's rule for namespace names: at most 63 characters of lowercase
+/// letters, digits and `-`, starting and ending with a letter or digit.
+pub fn dns_label(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("is empty".into());
+    }
+    if name.len() > 63 {
+        return Some(format!("is {} characters long (at most 63)", name.len()));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
+    {
+        return Some(format!(
+            "contains '{c}' (only lowercase letters, digits and '-' are allowed)"
+        ));
+    }
+    if !starts_and_ends_alphanumeric(name) {
+        return Some("must start and end with a lowercase letter or digit".into());
+    }
+    None
+}
+
+/// Why a namespace name is not one, in a sentence, or `None` when it is.
+pub fn namespace_problem(name: &str) -> Option<String> {
+    dns_label(name).map(|why| format!("\"{name}\" is not a namespace name: it {why}"))
+}
+
 /// A label or annotation key: an optional DNS subdomain prefix and `/`, then a name.
 pub fn qualified_key(key: &str) -> Option<String> {
     let (prefix, name) = match key.rsplit_once('/') {
