@@ -214,3 +214,69 @@ fn record_and_replay_through_the_command_line() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("no context \"nope\""));
 }
+
+#[test]
+fn record_checks_its_output_first_and_fails_when_resources_are_refused() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let cluster = runtime
+        .block_on(DemoCluster::start(Options {
+            scenario: Some(Scenario::builtin("fleet").expect("built in")),
+            ..Options::default()
+        }))
+        .expect("starts");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("kubeconfig");
+    cluster.write_kubeconfig(&kubeconfig).expect("kubeconfig");
+    // A path that cannot be written is refused before a minute of recording, not after.
+    let lost = Command::cargo_bin("pooldeck")
+        .expect("binary")
+        .args(["record", "-A", "--duration", "60s", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .arg("--output")
+        .arg(dir.path().join("no-such-dir").join("x.yaml"))
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&lost.stderr);
+    assert_eq!(lost.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(
+        !stderr.contains("pooldeck: recording "),
+        "nothing was recorded first: {stderr}"
+    );
+    // The viewer may not read across namespaces: every resource is refused, which is a
+    // failure said per resource, not a success with 0 objects.
+    let refused = Command::cargo_bin("pooldeck")
+        .expect("binary")
+        .args([
+            "record",
+            "-A",
+            "--duration",
+            "1s",
+            "--context",
+            "pooldeck-demo-viewer",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .arg("--output")
+        .arg(dir.path().join("viewer.yaml"))
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("skipped computepools: not allowed (403 Forbidden)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("incomplete"), "{stderr}");
+    assert!(
+        !stderr.contains("ErrorResponse"),
+        "no internal dumps: {stderr}"
+    );
+    runtime.block_on(cluster.stop());
+}

@@ -35,6 +35,32 @@ pub struct RecordArgs {
     pub duration: Duration,
 }
 
+/// Whether a file can be written at `path`: not a directory, in a directory that exists and
+/// takes a new file (tried with a new file of an unpredictable name, removed at once).
+fn writable(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("it is a directory; give a file name".into());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !dir.is_dir() {
+        return Err(format!("the directory {} does not exist", dir.display()));
+    }
+    let probe = dir.join(format!(
+        ".pooldeck-probe-{}",
+        crate::files::token()?.get(..12).unwrap_or("")
+    ));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| format!("the directory {} takes no new file ({e})", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 fn parse_duration(text: &str) -> Result<Duration, String> {
     crate::domain::duration::parse(text).map_err(|e| e.to_string())
 }
@@ -44,6 +70,15 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
+    // The output is checked before anything is recorded: minutes of recording are not lost
+    // to a path that cannot be written.
+    if let Err(e) = writable(&args.output) {
+        eprintln!(
+            "pooldeck: cannot write the recording to {}: {e}",
+            args.output.display()
+        );
+        return ExitCode::from(2);
+    }
     runtime.block_on(async {
         let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
             Ok(c) => c,
@@ -71,6 +106,9 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         for reason in &skipped {
             eprintln!("pooldeck: skipped {reason}");
         }
+        // A resource that was refused or failed makes the recording incomplete: say so in the
+        // exit status too. One that is not installed is only a note.
+        let incomplete = skipped.iter().any(|s| !s.is_absent());
         let text = match serde_saphyr::to_string(&recording) {
             Ok(t) => t,
             Err(e) => {
@@ -90,6 +128,10 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             count("steps"),
             args.output.display()
         );
+        if incomplete {
+            eprintln!("pooldeck: the recording is incomplete: the resources above could not be read");
+            return ExitCode::from(1);
+        }
         ExitCode::SUCCESS
     })
 }

@@ -61,7 +61,7 @@ impl fmt::Display for ClusterError {
             ClusterError::Forbidden { message } => {
                 write!(
                     f,
-                    "not allowed: {message}; ask your cluster admin for the permission"
+                    "not allowed (403 Forbidden): {message}; ask your cluster admin for the permission"
                 )
             }
             ClusterError::Unauthorized { message } => write!(

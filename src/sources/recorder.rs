@@ -143,12 +143,36 @@ fn offset(elapsed: Duration) -> String {
 /// (`objects` at the start, `steps` after). Resources that are not installed or not readable
 /// are skipped, and named in `skipped`.
 /// `stop` ends the recording early (Ctrl-C) and keeps what was recorded.
+/// A resource the recording could not read, and why.
+#[derive(Debug)]
+pub struct Skipped {
+    pub resource: String,
+    pub error: crate::domain::ClusterError,
+}
+
+impl Skipped {
+    /// Whether skipping it is only a note: the resource is not installed on this cluster.
+    pub fn is_absent(&self) -> bool {
+        matches!(self.error, crate::domain::ClusterError::NotFound { .. })
+    }
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_absent() {
+            write!(f, "{}: not installed on this cluster", self.resource)
+        } else {
+            write!(f, "{}: {}", self.resource, self.error)
+        }
+    }
+}
+
 pub async fn record(
     client: &Client,
     scope: &Scope,
     name: &str,
     mut stop: tokio::sync::watch::Receiver<bool>,
-) -> (Value, Vec<String>) {
+) -> (Value, Vec<Skipped>) {
     let mut streams = Vec::new();
     let mut skipped = Vec::new();
     for (group, version, kind, plural, namespaced) in RESOURCES {
@@ -160,7 +184,10 @@ pub async fn record(
         };
         // Probe once, so an absent CRD or a missing permission is said and skipped.
         if let Err(e) = api.list(&kube::api::ListParams::default().limit(1)).await {
-            skipped.push(format!("{plural}: {e}"));
+            skipped.push(Skipped {
+                resource: (*plural).to_owned(),
+                error: super::errors::classify(&e),
+            });
             continue;
         }
         let kind = (*kind).to_owned();
