@@ -43,7 +43,11 @@ async fn main() {
     let started = Instant::now();
     let cluster = match DemoCluster::start(Options {
         scenario: Some(scenario),
-        history_limit: 200_000,
+        history: pooldeck::demo::store::HistoryBounds {
+            changes: 200_000,
+            bytes: usize::MAX,
+            age: Duration::from_secs(3600),
+        },
         ..Options::default()
     })
     .await

@@ -51,8 +51,9 @@ pub struct Options {
     pub speed: f64,
     /// How often watches that asked for bookmarks get one.
     pub bookmark_interval: Duration,
-    /// How many changes the server remembers for watches that resume (older: 410 Gone).
-    pub history_limit: usize,
+    /// How much history the server keeps for watches that resume (older: 410 Gone): by
+    /// count, bytes and age, as a real API server compacts.
+    pub history: store::HistoryBounds,
     /// Kinds not to serve, as if their CRD were not installed.
     pub without_kinds: Vec<String>,
     /// Serve with this identity (certificates and tokens) instead of a new one, so clients of
@@ -81,7 +82,7 @@ impl Default for Options {
             scenario: None,
             speed: 1.0,
             bookmark_interval: Duration::from_secs(10),
-            history_limit: 100_000,
+            history: store::HistoryBounds::default(),
             without_kinds: Vec::new(),
             identity: None,
         }
@@ -130,7 +131,7 @@ impl DemoCluster {
         registry
             .resources
             .retain(|r| !options.without_kinds.contains(&r.kind));
-        let store = Arc::new(Store::new(registry, options.history_limit));
+        let store = Arc::new(Store::with_bounds(registry, options.history));
         let identity = match options.identity.clone() {
             Some(identity) => identity,
             None => Identity {

@@ -59,11 +59,41 @@ impl Change {
 
 type Key = (String, String);
 
+/// How much of its history of changes the server keeps for watches that resume: as a real API
+/// server compacts, by count, by size and by age. Older versions answer 410 Gone, which
+/// clients handle by listing again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HistoryBounds {
+    pub changes: usize,
+    /// The JSON size of the objects the kept changes hold (their versions before, too).
+    pub bytes: usize,
+    pub age: std::time::Duration,
+}
+
+impl Default for HistoryBounds {
+    fn default() -> Self {
+        HistoryBounds {
+            changes: 100_000,
+            bytes: 64 * 1024 * 1024,
+            // etcd compacts every five minutes by default.
+            age: std::time::Duration::from_secs(5 * 60),
+        }
+    }
+}
+
+/// A change in the history, with what it costs to keep and when it happened.
+struct Kept {
+    change: Arc<Change>,
+    bytes: usize,
+    at: std::time::Instant,
+}
+
 struct Inner {
     rv: u64,
     objects: HashMap<String, BTreeMap<Key, Arc<Value>>>,
-    history: VecDeque<Arc<Change>>,
-    history_limit: usize,
+    history: VecDeque<Kept>,
+    history_bytes: usize,
+    bounds: HistoryBounds,
     /// Watches asking to start before this version get 410 Gone.
     compacted_through: u64,
 }
@@ -120,6 +150,16 @@ fn finalizers(object: &Value) -> usize {
 
 impl Store {
     pub fn new(registry: Registry, history_limit: usize) -> Store {
+        Store::with_bounds(
+            registry,
+            HistoryBounds {
+                changes: history_limit,
+                ..HistoryBounds::default()
+            },
+        )
+    }
+
+    pub fn with_bounds(registry: Registry, bounds: HistoryBounds) -> Store {
         let (changes, _) = broadcast::channel(65_536);
         let (epoch, _) = tokio::sync::watch::channel(0);
         Store {
@@ -128,7 +168,11 @@ impl Store {
                 rv: 1,
                 objects: HashMap::new(),
                 history: VecDeque::new(),
-                history_limit: history_limit.max(1),
+                history_bytes: 0,
+                bounds: HistoryBounds {
+                    changes: bounds.changes.max(1),
+                    ..bounds
+                },
                 compacted_through: 0,
             }),
             changes,
@@ -159,6 +203,7 @@ impl Store {
         {
             let mut inner = self.lock();
             inner.history.clear();
+            inner.history_bytes = 0;
             inner.compacted_through = inner.rv;
         }
         if disconnect {
@@ -197,13 +242,42 @@ impl Store {
             object,
             previous,
         });
-        inner.history.push_back(change.clone());
-        while inner.history.len() > inner.history_limit {
+        let size = |v: &Value| serde_json::to_vec(v).map_or(0, |b| b.len());
+        let bytes = size(&change.object) + change.previous.as_deref().map_or(0, size);
+        inner.history.push_back(Kept {
+            change: change.clone(),
+            bytes,
+            at: std::time::Instant::now(),
+        });
+        inner.history_bytes += bytes;
+        Self::forget_old(inner);
+        let _ = self.changes.send(change);
+    }
+
+    /// Forgets the oldest changes past any bound (the newest one always stays).
+    fn forget_old(inner: &mut Inner) {
+        let now = std::time::Instant::now();
+        while inner.history.len() > 1 {
+            let Some(oldest) = inner.history.front() else {
+                break;
+            };
+            let over = inner.history.len() > inner.bounds.changes
+                || inner.history_bytes > inner.bounds.bytes
+                || now.duration_since(oldest.at) > inner.bounds.age;
+            if !over {
+                break;
+            }
             if let Some(dropped) = inner.history.pop_front() {
-                inner.compacted_through = dropped.rv;
+                inner.history_bytes -= dropped.bytes;
+                inner.compacted_through = dropped.change.rv;
             }
         }
-        let _ = self.changes.send(change);
+    }
+
+    /// What the history holds now: changes and their bytes.
+    pub fn history_size(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.history.len(), inner.history_bytes)
     }
 
     fn bucket<'i>(inner: &'i mut Inner, resource: &Resource) -> &'i mut BTreeMap<Key, Arc<Value>> {
@@ -325,6 +399,7 @@ impl Store {
             Some(rv) => inner
                 .history
                 .iter()
+                .map(|kept| &kept.change)
                 .filter(|c| c.rv > rv && c.resource == qualified)
                 .cloned()
                 .collect(),
@@ -377,4 +452,73 @@ pub enum Patch {
     Merge(Value),
     /// JSON patch (RFC 6902) operations.
     Json(Value),
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::demo::registry::Registry;
+
+    fn store(bounds: HistoryBounds) -> (Store, Resource) {
+        let registry = Registry::builtin().expect("registry");
+        let pools = registry.by_kind("ComputePool").cloned().expect("pools");
+        let namespaces = registry.by_kind("Namespace").cloned().expect("namespaces");
+        let store = Store::with_bounds(registry, bounds);
+        store
+            .create(
+                &namespaces,
+                "",
+                json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}}),
+                false,
+            )
+            .expect("the namespace");
+        (store, pools)
+    }
+
+    fn pool(i: usize) -> Value {
+        json!({
+            "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+            "metadata": {"name": format!("pool-{i}"), "namespace": "ns"},
+            "spec": {"padding": "x".repeat(1000)},
+        })
+    }
+
+    #[test]
+    fn the_history_stays_within_its_bytes_and_old_versions_answer_gone() {
+        let (store, pools) = store(HistoryBounds {
+            changes: 100_000,
+            bytes: 50_000,
+            age: std::time::Duration::from_secs(3600),
+        });
+        for i in 0..500 {
+            store.create(&pools, "ns", pool(i), false).expect("created");
+        }
+        let (changes, bytes) = store.history_size();
+        assert!(bytes <= 50_000 + 2_000, "{bytes} bytes kept");
+        assert!(changes < 500 && changes > 10, "{changes} changes kept");
+        assert!(
+            matches!(store.watch(&pools, Some(2)), Err(e) if e.code == 410),
+            "a version that was compacted away answers 410 Gone"
+        );
+        assert!(
+            store.watch(&pools, Some(495)).is_ok(),
+            "a recent one replays"
+        );
+    }
+
+    #[test]
+    fn the_history_forgets_what_is_older_than_its_age() {
+        let (store, pools) = store(HistoryBounds {
+            changes: 100_000,
+            bytes: usize::MAX,
+            age: std::time::Duration::ZERO,
+        });
+        for i in 0..50 {
+            store.create(&pools, "ns", pool(i), false).expect("created");
+        }
+        let (changes, _) = store.history_size();
+        assert_eq!(changes, 1, "only the newest change stays");
+    }
 }
