@@ -341,3 +341,89 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
         std::panic::resume_unwind(panic);
     }
 }
+
+#[test]
+fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    let runtime_dir = tempfile::tempdir().expect("temp dir");
+    let mut server = Command::new(&binary)
+        .args(["demo", "serve", "--scenario", "fleet"])
+        .env("XDG_RUNTIME_DIR", runtime_dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("the export line");
+    let kubeconfig = line
+        .trim()
+        .trim_start_matches("export KUBECONFIG=")
+        .to_owned();
+    let session = format!("pooldeck-e2e-stale-{}", std::process::id());
+    let command = format!(
+        "env KUBECONFIG={kubeconfig} {} -A; sleep 60",
+        binary.display()
+    );
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "160",
+            "-y",
+            "40",
+            &command,
+        ])
+        .env("TERM", "xterm-256color")
+        .status()
+        .expect("tmux runs");
+    assert!(started.success());
+    let pid = server.id().to_string();
+    let result = std::panic::catch_unwind(|| {
+        wait_for(&session, "Compute Pools (12)", 20);
+        // The server stops answering but its connections stay open, as on a hung host.
+        Command::new("kill")
+            .args(["-STOP", &pid])
+            .status()
+            .expect("kill");
+        let stale = wait_for(&session, "STALE", 40);
+        assert!(
+            stale.contains("Compute Pools (12)"),
+            "the rows stay: {stale}"
+        );
+        Command::new("kill")
+            .args(["-CONT", &pid])
+            .status()
+            .expect("kill");
+        let deadline = Instant::now() + Duration::from_secs(40);
+        loop {
+            let text = screen(&session);
+            if !text.contains("STALE") {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "still stale after SIGCONT:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let _ = Command::new("kill").args(["-CONT", &pid]).status();
+    tmux(&["kill-session", "-t", &session]);
+    let _ = server.kill();
+    let _ = server.wait();
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}

@@ -99,6 +99,22 @@ pub enum SourceEvent {
         scope: Scope,
         state: SourceState,
     },
+    /// The answer to a periodic probe of the server: whether it answers at all. A watch on a
+    /// stopped server stays open and silent; this is how the picture is known to be stale.
+    Heartbeat {
+        result: Result<(), crate::domain::ClusterError>,
+    },
+}
+
+/// How long without a good heartbeat before the picture is called stale, even while the
+/// probe itself has not failed (it may hang on a stopped server).
+pub const STALE_AFTER: chrono::TimeDelta = chrono::TimeDelta::seconds(30);
+
+/// The picture may no longer be current: since when, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stale {
+    pub since: DateTime<Utc>,
+    pub reason: String,
 }
 
 impl SourceEvent {
@@ -131,6 +147,9 @@ pub struct Inventory {
     pools_by_name: OrdSet<(String, String)>,
     /// Bumped when a pool joins or leaves either index: what the rules across pools read.
     fleet_generation: u64,
+    /// When the server last answered a heartbeat, and the failure since then, if any.
+    last_heartbeat: Option<DateTime<Utc>>,
+    heartbeat_failure: Option<(DateTime<Utc>, String)>,
 }
 
 impl Inventory {
@@ -195,8 +214,42 @@ impl Inventory {
         self.generation
     }
 
+    /// Whether the picture may be out of date at `now`: the last heartbeat failed, or none
+    /// has answered for [`STALE_AFTER`].
+    pub fn stale(&self, now: DateTime<Utc>) -> Option<Stale> {
+        if let Some((since, reason)) = &self.heartbeat_failure {
+            return Some(Stale {
+                since: *since,
+                reason: reason.clone(),
+            });
+        }
+        let last = self.last_heartbeat?;
+        (now - last > STALE_AFTER).then(|| Stale {
+            since: last,
+            reason: format!(
+                "the server has not answered for {}",
+                crate::domain::duration::format_age((now - last).to_std().unwrap_or_default())
+            ),
+        })
+    }
+
     /// Applies one source event at time `now`.
     pub fn apply(&mut self, event: SourceEvent, now: DateTime<Utc>) {
+        // A heartbeat changes what the header says, not the objects: the rows stay.
+        if let SourceEvent::Heartbeat { result } = event {
+            match result {
+                Ok(()) => {
+                    self.last_heartbeat = Some(now);
+                    self.heartbeat_failure = None;
+                }
+                Err(error) => {
+                    let since = self.last_heartbeat.unwrap_or(now);
+                    let first = self.heartbeat_failure.as_ref().map_or(since, |(t, _)| *t);
+                    self.heartbeat_failure = Some((first, error.to_string()));
+                }
+            }
+            return;
+        }
         self.generation += 1;
         match event {
             SourceEvent::Listed {
@@ -238,6 +291,7 @@ impl Inventory {
             SourceEvent::State { kind, scope, state } => {
                 self.record_health(kind, scope, Some(state), now, false)
             }
+            SourceEvent::Heartbeat { .. } => {}
         }
     }
 

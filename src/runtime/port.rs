@@ -129,6 +129,12 @@ impl ClusterPort for KubePort {
                 }
             }
         }));
+        let probe = tokio::spawn(heartbeat(
+            current.client.clone(),
+            epoch,
+            self.events.clone(),
+        ));
+        current.tasks.push(probe);
     }
 
     fn perform(&self, operation: Operation) -> Pending<Outcome> {
@@ -141,6 +147,34 @@ impl ClusterPort for KubePort {
                 ),
             })
         })
+    }
+}
+
+/// How often the server is asked whether it still answers, and how long it may take.
+const HEARTBEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+const HEARTBEAT_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Asks the server for its version every [`HEARTBEAT_EVERY`]: a watch on a server that
+/// stopped (SIGSTOP, a dead link) stays open and silent, and only this tells the picture is
+/// stale.
+async fn heartbeat(client: kube::Client, epoch: u64, events: UnboundedSender<Tagged>) {
+    loop {
+        let result = match tokio::time::timeout(HEARTBEAT_WITHIN, client.apiserver_version()).await
+        {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(crate::sources::errors::classify(&e)),
+            Err(_) => Err(ClusterError::Unreachable {
+                server: String::new(),
+                detail: format!("no answer within {} s", HEARTBEAT_WITHIN.as_secs()),
+            }),
+        };
+        if events
+            .send((epoch, SourceEvent::Heartbeat { result }))
+            .is_err()
+        {
+            return;
+        }
+        tokio::time::sleep(HEARTBEAT_EVERY).await;
     }
 }
 

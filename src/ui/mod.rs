@@ -120,7 +120,35 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    frame.render_widget(Paragraph::new(vec![first, Line::from(sources)]), area);
+    // What is wrong, in words, at any row count: a stale picture first, then the reason of a
+    // source that is reconnecting.
+    let reconnecting = app.inventory.health().find_map(|(_, h)| match &h.state {
+        SourceState::Reconnecting { error, .. } => Some(error.to_string()),
+        _ => None,
+    });
+    let second = match (app.inventory.stale(app.now), reconnecting) {
+        (Some(stale), _) => Line::from(vec![
+            Span::styled("STALE", theme.style(Meaning::Error)),
+            Span::styled(
+                format!(
+                    " since {} ({} ago): {}",
+                    stale.since.format("%H:%M:%S"),
+                    crate::domain::duration::format_age(
+                        (app.now - stale.since).to_std().unwrap_or_default()
+                    ),
+                    stale.reason
+                ),
+                theme.style(Meaning::Warn),
+            ),
+        ]),
+        (None, Some(reason)) => {
+            let mut line = sources;
+            line.push(Span::styled(reason, theme.style(Meaning::Warn)));
+            Line::from(line)
+        }
+        (None, None) => Line::from(sources),
+    };
+    frame.render_widget(Paragraph::new(vec![first, second]), area);
 }
 
 fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -231,14 +259,26 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let selected = app.selected.min(table.len() - 1);
     let first = selected.saturating_sub(visible - 1);
     let name = headers.iter().position(|h| *h == "NAME");
+    // While the picture is stale, times stop where the data stopped and are greyed: a
+    // countdown that kept ticking would claim a state nobody has seen.
+    let stale = app.inventory.stale(app.now);
+    let now = stale.as_ref().map_or(app.now, |s| s.since);
     let rows = table.rows().skip(first).take(visible).map(|row| {
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
-            let mut text = cells::text(cell, app.now, cells::Form::Console);
+            let mut text = cells::text(cell, now, cells::Form::Console);
             if row.broken && Some(i) == name {
                 text.push_str(" !");
             }
-            Some(Cell::from(text).style(theme.style(cells::meaning(cell))))
+            let meaning = match cell {
+                crate::app::rows::Cell::Since(_) | crate::app::rows::Cell::Scaling { .. }
+                    if stale.is_some() =>
+                {
+                    Meaning::Muted
+                }
+                _ => cells::meaning(cell),
+            };
+            Some(Cell::from(text).style(theme.style(meaning)))
         }))
     });
     let last = shown.last().copied();

@@ -452,3 +452,93 @@ mod styles {
         );
     }
 }
+
+mod stale {
+    use super::*;
+    use crate::domain::ClusterError;
+    use crate::inventory::SourceEvent;
+
+    fn heartbeat(app: &mut App, result: Result<(), ClusterError>) {
+        update(app, Msg::Source(SourceEvent::Heartbeat { result }));
+    }
+
+    #[test]
+    fn a_server_that_stopped_answering_marks_the_picture_stale_and_freezes_countdowns() {
+        let mut app = fleet_app();
+        heartbeat(&mut app, Ok(()));
+        let live = draw(&app, 160, 48);
+        assert!(!live.contains("STALE"), "{live}");
+        let countdown = |screen: &str| -> String {
+            let line = screen
+                .lines()
+                .find(|l| l.contains("mig-inference"))
+                .expect("the cooling-down pool");
+            let at = line.find("Cooldown").expect("a cooldown");
+            line[at..at + 16].to_owned()
+        };
+        // The probe fails (the server was stopped), and time goes on.
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(5)),
+        );
+        heartbeat(
+            &mut app,
+            Err(ClusterError::Unreachable {
+                server: String::new(),
+                detail: "no answer within 5 s".into(),
+            }),
+        );
+        let frozen = countdown(&draw(&app, 160, 48));
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(95)),
+        );
+        let screen = draw(&app, 160, 48);
+        assert!(screen.contains("STALE since 12:00:00"), "{screen}");
+        assert!(screen.contains("no answer within 5 s"), "{screen}");
+        assert_eq!(
+            countdown(&screen),
+            frozen,
+            "the countdown stopped with the data"
+        );
+        // The server answers again: live, and the countdown moves on.
+        heartbeat(&mut app, Ok(()));
+        let screen = draw(&app, 160, 48);
+        assert!(!screen.contains("STALE"), "{screen}");
+        assert_ne!(countdown(&screen), frozen);
+    }
+
+    #[test]
+    fn a_silent_server_is_stale_even_while_its_probe_hangs() {
+        let mut app = fleet_app();
+        heartbeat(&mut app, Ok(()));
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(45)),
+        );
+        let screen = draw(&app, 80, 24);
+        assert!(screen.contains("STALE"), "{screen}");
+        assert!(screen.contains("has not answered"), "{screen}");
+    }
+
+    #[test]
+    fn the_reason_of_a_reconnect_shows_with_rows_on_screen() {
+        let mut app = fleet_app();
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::State {
+                kind: crate::inventory::Kind::Pool,
+                scope: None,
+                state: crate::inventory::SourceState::Reconnecting {
+                    error: ClusterError::Unauthorized {
+                        message: "Unauthorized".into(),
+                    },
+                    retry_at: crate::app::tests::fixed_now(),
+                },
+            }),
+        );
+        let screen = draw(&app, 160, 48);
+        assert!(screen.contains("Compute Pools (12)"), "{screen}");
+        assert!(screen.contains("401 Unauthorized"), "{screen}");
+    }
+}
