@@ -412,3 +412,63 @@ fn a_namespace_that_is_no_name_is_refused_before_any_request() {
         );
     }
 }
+
+#[test]
+fn a_wrong_scheme_and_a_broken_local_authority_are_named_as_such() {
+    let fixture = Fixture::fleet();
+    let text = std::fs::read_to_string(fixture.dir.path().join("kubeconfig")).expect("kubeconfig");
+    let url = fixture.cluster().url();
+    let plain = fixture.dir.path().join("plain");
+    std::fs::write(
+        &plain,
+        text.replace(&url, &url.replacen("https://", "http://", 1)),
+    )
+    .expect("write");
+    let output = fixture
+        .command(&[
+            "pools",
+            "-A",
+            "--timeout",
+            "10s",
+            "--kubeconfig",
+            &plain.display().to_string(),
+        ])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("start with https://"), "{stderr}");
+    assert!(!stderr.contains("invalid HTTP version"), "{stderr}");
+    // The kubeconfig's own authority is not a certificate: said as that, not as the server's.
+    let broken: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("certificate-authority-data:") {
+                "    certificate-authority-data: bm90IGEgY2VydGlmaWNhdGU=".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let bad = fixture.dir.path().join("bad-authority");
+    std::fs::write(&bad, broken).expect("write");
+    let output = fixture
+        .command(&[
+            "pools",
+            "-A",
+            "--timeout",
+            "10s",
+            "--kubeconfig",
+            &bad.display().to_string(),
+        ])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("certificate authority for cluster"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("is not a certificate"), "{stderr}");
+}

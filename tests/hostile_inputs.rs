@@ -192,3 +192,50 @@ fn pools_sharing_a_vip_make_one_finding_each_not_one_per_pair() {
         );
     }
 }
+
+#[test]
+fn parser_troubles_are_said_in_the_users_terms() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let duplicate = dir.path().join("duplicate.yaml");
+    std::fs::write(&duplicate, "a: 1\na: 2\n").expect("write");
+    // Aliases that expand past the parser's budget.
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for i in 0..12 {
+        let previous = if i == 0 {
+            "a".to_owned()
+        } else {
+            format!("l{}", i - 1)
+        };
+        bomb.push_str(&format!(
+            "l{i}: &l{i} [{}]\n",
+            vec![format!("*{previous}"); 9].join(", ")
+        ));
+    }
+    let bombed = dir.path().join("bomb.yaml");
+    std::fs::write(&bombed, bomb).expect("write");
+    let missing = dir.path().join("missing.yaml");
+    let (code, said) = run(pooldeck().args([
+        "validate",
+        &duplicate.display().to_string(),
+        &bombed.display().to_string(),
+        &missing.display().to_string(),
+    ]));
+    assert_eq!(code, Some(2), "{said}");
+    for internal in [
+        "DuplicateKeyPolicy",
+        "budget breached",
+        "RecordedAnchorEvents",
+        "Options",
+    ] {
+        assert!(!said.contains(internal), "{internal} leaked: {said}");
+    }
+    assert!(
+        said.contains("duplicate key \"a\": it appears twice"),
+        "{said}"
+    );
+    assert!(said.contains("anchors and aliases"), "{said}");
+    assert!(
+        said.contains("in 2 files; 1 more could not be read"),
+        "{said}"
+    );
+}

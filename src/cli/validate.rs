@@ -522,11 +522,25 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
         }
     }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let unread = report
+        .entries
+        .iter()
+        .filter(|e| e.rule == INPUT_UNREADABLE.id)
+        .count();
+    let files = if unread > 0 {
+        format!(
+            "{}; {} more could not be read",
+            plural(report.files_read, "file"),
+            unread
+        )
+    } else {
+        plural(report.files_read, "file")
+    };
     writeln!(
         out,
         "{} in {}: {}, {}, {}",
         plural(report.pools_checked, "ComputePool"),
-        plural(report.files_read, "file"),
+        files,
         plural(report.count(Severity::Error), "error"),
         plural(report.count(Severity::Warning), "warning"),
         plural(report.count(Severity::Info), "note"),

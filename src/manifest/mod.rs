@@ -169,7 +169,20 @@ fn clean_message(message: &str) -> String {
         return "the document nests deeper than 64 levels; no ComputePool is that deep".into();
     }
     if first.starts_with("budget breached") {
-        return format!("the input is too large or complex to read safely ({first})");
+        // The parser's budget names its own counters; say what it means.
+        let what = if first.contains("Anchor") || first.contains("Alias") {
+            "its anchors and aliases (*name) expand to more than pooldeck reads safely; \
+             write the values out, or use fewer aliases"
+        } else {
+            "it holds more nodes or text than pooldeck reads safely from one document; split it"
+        };
+        return format!("the input is too large or complex to read safely: {what}");
+    }
+    if let Some(rest) = first.strip_prefix("duplicate mapping key: ") {
+        let key = rest.split(',').next().unwrap_or(rest).trim();
+        return format!(
+            "duplicate key \"{key}\": it appears twice in the same mapping; keep one of them"
+        );
     }
     if first.is_empty() {
         "the YAML could not be parsed".into()

@@ -79,6 +79,61 @@ pub fn server_of(target: &Target) -> Option<String> {
         .server
 }
 
+/// The kubeconfig's own certificate authority for the context's cluster must be a
+/// certificate: one that is not would make every server certificate look untrusted, and the
+/// fault is here, not at the server.
+fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), String> {
+    use base64::Engine;
+    let Some(cluster_name) = kubeconfig
+        .contexts
+        .iter()
+        .find(|c| c.name == context)
+        .and_then(|c| c.context.as_ref())
+        .map(|c| c.cluster.clone())
+    else {
+        return Ok(());
+    };
+    let Some(cluster) = kubeconfig
+        .clusters
+        .iter()
+        .find(|c| c.name == cluster_name)
+        .and_then(|c| c.cluster.as_ref())
+    else {
+        return Ok(());
+    };
+    let bytes = match (
+        &cluster.certificate_authority_data,
+        &cluster.certificate_authority,
+    ) {
+        (Some(data), _) => base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|_| {
+                format!(
+                    "the kubeconfig's certificate-authority-data for cluster \"{cluster_name}\" \
+                     is not base64; fix it or ask for a new kubeconfig"
+                )
+            })?,
+        (None, Some(path)) => crate::files::read_bounded(std::path::Path::new(path), 1024 * 1024)
+            .map_err(|e| {
+            format!(
+                "the kubeconfig's certificate-authority {path} for cluster \"{cluster_name}\" \
+                     cannot be read: {e}"
+            )
+        })?,
+        (None, None) => return Ok(()),
+    };
+    let pem = String::from_utf8_lossy(&bytes).contains("-----BEGIN CERTIFICATE-----");
+    let der = bytes.first() == Some(&0x30);
+    if pem || der {
+        Ok(())
+    } else {
+        Err(format!(
+            "the kubeconfig's certificate authority for cluster \"{cluster_name}\" is not a \
+             certificate, so no server could be trusted; fix it or ask for a new kubeconfig"
+        ))
+    }
+}
+
 /// Connects, or says why not in the user's terms.
 pub async fn connect(target: &Target) -> Result<Connection, ClusterError> {
     connect_with(target)
@@ -130,6 +185,7 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
             known.join(", ")
         ));
     }
+    check_authority(&kubeconfig, &context)?;
     let options = KubeConfigOptions {
         context: Some(context.clone()),
         ..KubeConfigOptions::default()

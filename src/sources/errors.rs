@@ -74,6 +74,14 @@ pub fn classify(error: &kube::Error) -> ClusterError {
 }
 
 fn transport(detail: &str) -> ClusterError {
+    if detail.contains("invalid HTTP version") {
+        // A plain-HTTP client talking to a TLS server reads the TLS handshake as garbage.
+        return ClusterError::Configuration {
+            message: "the server did not answer in plain HTTP (it most likely speaks HTTPS); \
+                      make the kubeconfig's server address start with https://"
+                .to_owned(),
+        };
+    }
     if about_the_certificate(detail) {
         ClusterError::CertificateNotTrusted {
             server: String::new(),

@@ -65,6 +65,9 @@ type Key = (String, String);
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HistoryBounds {
     pub changes: usize,
+    /// How many live changes a watch may fall behind before it is ended with 410 Gone (the
+    /// channel keeps that many past changes until they are overwritten).
+    pub live: usize,
     /// The JSON size of the objects the kept changes hold (their versions before, too).
     pub bytes: usize,
     pub age: std::time::Duration,
@@ -74,7 +77,9 @@ impl Default for HistoryBounds {
     fn default() -> Self {
         HistoryBounds {
             changes: 100_000,
-            bytes: 64 * 1024 * 1024,
+            live: 1024,
+            // Parsed objects take several times their JSON size in memory.
+            bytes: 16 * 1024 * 1024,
             // etcd compacts every five minutes by default.
             age: std::time::Duration::from_secs(5 * 60),
         }
@@ -160,7 +165,10 @@ impl Store {
     }
 
     pub fn with_bounds(registry: Registry, bounds: HistoryBounds) -> Store {
-        let (changes, _) = broadcast::channel(65_536);
+        // Live changes for the open watches. The channel keeps its last changes until they are
+        // overwritten, so it is kept small: a watch that falls this far behind gets 410 Gone
+        // and lists again, as from a real API server's watch cache.
+        let (changes, _) = broadcast::channel(bounds.live.max(1));
         let (epoch, _) = tokio::sync::watch::channel(0);
         Store {
             registry,
@@ -489,6 +497,7 @@ mod tests {
     fn the_history_stays_within_its_bytes_and_old_versions_answer_gone() {
         let (store, pools) = store(HistoryBounds {
             changes: 100_000,
+            live: 16,
             bytes: 50_000,
             age: std::time::Duration::from_secs(3600),
         });
@@ -512,6 +521,7 @@ mod tests {
     fn the_history_forgets_what_is_older_than_its_age() {
         let (store, pools) = store(HistoryBounds {
             changes: 100_000,
+            live: 16,
             bytes: usize::MAX,
             age: std::time::Duration::ZERO,
         });
