@@ -45,6 +45,7 @@ async fn main() {
         scenario: Some(scenario),
         history: pooldeck::demo::store::HistoryBounds {
             changes: 200_000,
+            live: 200_000,
             bytes: usize::MAX,
             age: Duration::from_secs(3600),
         },
