@@ -154,7 +154,13 @@ pub fn main() -> ExitCode {
                 std::env::var("COLORTERM").ok().as_deref(),
                 std::env::var("TERM").ok().as_deref(),
             );
-            let theme = theme.for_depth(depth);
+            let mut theme = theme.for_depth(depth);
+            let env = |name: &str| std::env::var(name).ok();
+            theme.ascii = !crate::theme::Theme::utf8_locale(
+                env("LC_ALL").as_deref(),
+                env("LC_CTYPE").as_deref(),
+                env("LANG").as_deref(),
+            );
             let namespaces = if cli.all_namespaces {
                 Some(crate::app::ports::Namespaces::All)
             } else if cli.namespace.is_empty() {
@@ -173,6 +179,7 @@ pub fn main() -> ExitCode {
                 speed: cli.speed,
                 theme,
                 warnings,
+                basic_colours: depth == crate::theme::Depth::Ansi16,
             })
         }
     }

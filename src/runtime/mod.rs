@@ -38,6 +38,8 @@ pub struct ConsoleOptions {
     pub theme: Theme,
     /// Said in the console's footer once it opens (a broken settings file, say).
     pub warnings: Vec<String>,
+    /// The terminal shows only the 16 basic colours.
+    pub basic_colours: bool,
 }
 
 /// The async runtime, or the exit status when it cannot start.
@@ -147,7 +149,7 @@ async fn console(options: ConsoleOptions) -> ExitCode {
     let port = KubePort::new(connection.client.clone(), target.clone(), events);
     port.watch(namespaces);
 
-    let mut screen = match Screen::enter() {
+    let mut screen = match Screen::enter(options.basic_colours) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("pooldeck: cannot open the terminal: {e}");

@@ -16,13 +16,89 @@ pub fn restore() {
     let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
 }
 
+/// The console's output. On a terminal of 16 colours it rewrites the 256-colour codes that
+/// crossterm writes even for the basic colours (`ESC[38;5;9m`) as the basic ones
+/// (`ESC[91m`), which such terminals understand.
+pub struct Output {
+    out: Stdout,
+    basic: bool,
+    pending: Vec<u8>,
+}
+
+impl Output {
+    fn new(basic: bool) -> Output {
+        Output {
+            out: stdout(),
+            basic,
+            pending: Vec::new(),
+        }
+    }
+}
+
+/// `ESC[38;5;Nm` and `ESC[48;5;Nm` with N below 16 as basic SGR codes; the rest unchanged.
+pub fn basic_colours(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        let layer = if rest.starts_with(b"\x1b[38;5;") {
+            Some(30u16)
+        } else if rest.starts_with(b"\x1b[48;5;") {
+            Some(40u16)
+        } else {
+            None
+        };
+        if let Some(base) = layer {
+            let digits: Vec<u8> = rest[7..]
+                .iter()
+                .copied()
+                .take_while(u8::is_ascii_digit)
+                .take(3)
+                .collect();
+            let end = 7 + digits.len();
+            if !digits.is_empty() && rest.get(end) == Some(&b'm') {
+                let n: u16 = digits.iter().fold(0, |n, d| n * 10 + u16::from(d - b'0'));
+                if n < 16 {
+                    let code = if n < 8 { base + n } else { base + 60 + n - 8 };
+                    out.extend_from_slice(format!("\x1b[{code}m").as_bytes());
+                    i += end + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
+impl std::io::Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.basic {
+            self.pending.extend_from_slice(buf);
+            Ok(buf.len())
+        } else {
+            self.out.write(buf)
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.basic && !self.pending.is_empty() {
+            let frame = basic_colours(&std::mem::take(&mut self.pending));
+            self.out.write_all(&frame)?;
+        }
+        self.out.flush()
+    }
+}
+
 /// Raw mode and the alternate screen for as long as it lives.
 pub struct Screen {
-    pub terminal: Terminal<CrosstermBackend<Stdout>>,
+    pub terminal: Terminal<CrosstermBackend<Output>>,
 }
 
 impl Screen {
-    pub fn enter() -> std::io::Result<Screen> {
+    /// `basic`: the terminal shows only the 16 basic colours.
+    pub fn enter(basic: bool) -> std::io::Result<Screen> {
         enable_raw_mode()?;
         if let Err(e) = execute!(stdout(), EnterAlternateScreen, crossterm::cursor::Hide) {
             restore();
@@ -33,7 +109,7 @@ impl Screen {
             restore();
             previous(info);
         }));
-        match Terminal::new(CrosstermBackend::new(stdout())) {
+        match Terminal::new(CrosstermBackend::new(Output::new(basic))) {
             Ok(terminal) => Ok(Screen { terminal }),
             Err(e) => {
                 restore();
@@ -122,5 +198,24 @@ impl Signals {
         }
         #[cfg(not(unix))]
         std::future::pending().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_colours_become_basic_codes_and_the_rest_stays() {
+        assert_eq!(basic_colours(b"\x1b[38;5;9mE"), b"\x1b[91mE");
+        assert_eq!(basic_colours(b"\x1b[38;5;2mok"), b"\x1b[32mok");
+        assert_eq!(basic_colours(b"\x1b[48;5;0m"), b"\x1b[40m");
+        assert_eq!(basic_colours(b"\x1b[38;5;15m"), b"\x1b[97m");
+        assert_eq!(basic_colours(b"\x1b[38;5;200m"), b"\x1b[38;5;200m");
+        assert_eq!(basic_colours(b"\x1b[38;5;m"), b"\x1b[38;5;m");
+        assert_eq!(
+            basic_colours("plain │ text".as_bytes()),
+            "plain │ text".as_bytes()
+        );
     }
 }

@@ -43,6 +43,9 @@ pub struct Theme {
     pub text: Color,
     /// No colours: meaning is carried by bold, dim and reverse instead.
     pub monochrome: bool,
+    /// Draw with ASCII only: the locale is not UTF-8, so box and block characters would come
+    /// out as garbage.
+    pub ascii: bool,
 }
 
 /// Reads a colour as theme files write it.
@@ -109,6 +112,7 @@ impl Theme {
         };
         Ok(Theme {
             monochrome: name == "monochrome",
+            ascii: false,
             name,
             ok: color("ok")?,
             warn: color("warn")?,
@@ -167,6 +171,7 @@ impl Theme {
             accent: Color::Reset,
             text: Color::Reset,
             monochrome: true,
+            ascii: false,
         }
     }
 
@@ -210,7 +215,15 @@ impl Depth {
     /// From the environment, as terminals announce themselves: COLORTERM=truecolor|24bit,
     /// TERM=*-256color; anything else (screen, linux, vt100, tmux without 256) gets 16.
     pub fn detect(colorterm: Option<&str>, term: Option<&str>) -> Depth {
-        if colorterm.is_some_and(|c| c.contains("truecolor") || c.contains("24bit")) {
+        // Inside screen or tmux announced without 256 colours, a COLORTERM inherited from the
+        // outer terminal says nothing about what this one can show.
+        let limited = term.is_some_and(|t| {
+            (t.starts_with("screen") || t.starts_with("tmux") || t == "linux" || t == "vt100")
+                && !t.contains("256color")
+        });
+        if limited {
+            Depth::Ansi16
+        } else if colorterm.is_some_and(|c| c.contains("truecolor") || c.contains("24bit")) {
             Depth::TrueColor
         } else if term.is_some_and(|t| t.contains("256color")) {
             Depth::Ansi256
@@ -305,7 +318,30 @@ impl Theme {
         ] {
             *color = degrade(*color, depth);
         }
+        // Meanings must stay apart at every depth: a warning drawn in the error colour (the
+        // light theme's amber is nearest to red among the basic 16) reads as an error.
+        for meaning in [&mut self.warn, &mut self.ok, &mut self.info] {
+            if *meaning == self.error && depth != Depth::TrueColor {
+                *meaning = match *meaning {
+                    Color::Red | Color::LightRed => Color::Yellow,
+                    _ => Color::Magenta,
+                };
+            }
+        }
         self
+    }
+
+    /// Whether the locale can show UTF-8: from LC_ALL, LC_CTYPE, then LANG (the first one
+    /// set), as the C library decides.
+    pub fn utf8_locale(lc_all: Option<&str>, lc_ctype: Option<&str>, lang: Option<&str>) -> bool {
+        [lc_all, lc_ctype, lang]
+            .into_iter()
+            .flatten()
+            .find(|v| !v.is_empty())
+            .is_some_and(|v| {
+                let v = v.to_ascii_lowercase();
+                v.contains("utf-8") || v.contains("utf8")
+            })
     }
 }
 

@@ -65,6 +65,46 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
         }
     }
+    if theme.ascii {
+        asciify(frame.buffer_mut());
+    }
+}
+
+/// The ASCII stand-in for a character the console draws, where the locale is not UTF-8.
+fn ascii_of(c: char) -> char {
+    match c {
+        '│' | '┃' | '║' | '▏' => '|',
+        '─' | '━' | '═' => '-',
+        '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '╭' | '╮' | '╰' | '╯' => {
+            '+'
+        }
+        '█' | '▇' | '▆' => '#',
+        '▅' | '▄' => '=',
+        '▃' | '▂' => '-',
+        '▁' | '░' => '.',
+        '✓' | '✔' => '+',
+        '✘' | '×' => 'x',
+        '→' | '›' | '»' => '>',
+        '←' | '‹' | '«' => '<',
+        '↑' => '^',
+        '↓' => 'v',
+        '…' | '·' | '•' => '.',
+        c if c.is_ascii() => c,
+        _ => '?',
+    }
+}
+
+/// Replaces every character that is not ASCII by its stand-in, cell by cell (a wide
+/// character becomes one `?` and a blank).
+fn asciify(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in &mut buffer.content {
+        let symbol = cell.symbol();
+        if symbol.is_ascii() {
+            continue;
+        }
+        let replaced: String = symbol.chars().take(1).map(ascii_of).collect();
+        cell.set_symbol(if replaced.is_empty() { " " } else { &replaced });
+    }
 }
 
 fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -229,7 +269,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             .iter()
             .map(|i| {
                 if Some(*i) == last {
-                    widths[*i].min(24) + 2
+                    widths[*i].min(LAST_COLUMN_AT_LEAST) + 2
                 } else {
                     widths[*i] + 2
                 }
@@ -237,7 +277,16 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             .fold(0u16, u16::saturating_add)
     };
     while total(&shown) > area.width && shown.len() > 3 {
-        let Some(drop) = shown.iter().copied().max_by_key(|i| priority(headers[*i])) else {
+        let across = !matches!(
+            &app.namespaces,
+            crate::app::ports::Namespaces::Only(list) if list.len() <= 1
+        );
+        let Some(drop) = shown
+            .iter()
+            .copied()
+            // The least needed goes first; between equals, the widest.
+            .max_by_key(|i| (priority(headers[*i], across), widths[*i]))
+        else {
             break;
         };
         shown.retain(|i| *i != drop);
@@ -286,7 +335,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|&i| {
             if Some(i) == last {
-                Constraint::Min(widths[i].min(24))
+                Constraint::Min(widths[i].min(LAST_COLUMN_AT_LEAST))
             } else {
                 Constraint::Length(widths[i])
             }
@@ -301,19 +350,25 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_stateful_widget(widget, area, &mut state);
 }
 
-/// Which columns give way first on a narrow screen: higher numbers go first.
-fn priority(header: &str) -> u8 {
+/// The last column may be cut; it keeps at least this much, a useful start.
+const LAST_COLUMN_AT_LEAST: u16 = 16;
+
+/// Which columns give way first on a narrow screen, by what an operator needs: higher
+/// numbers go first. Across namespaces a pool is only named by namespace and name together,
+/// so NAMESPACE stays then; GPU utilization is what a GPU pool is watched for.
+fn priority(header: &str, across_namespaces: bool) -> u8 {
     match header {
         "NAME" | "HOST" => 0,
-        "STATUS" | "OBJECT" | "GPU" => 1,
-        "SCALING" | "STATE" | "POOL" | "REASON" => 2,
-        "GPUS (USED/CAPACITY)" | "MESSAGE" | "WORKER POOL" => 3,
-        "HOSTS" | "DECISION" | "GPUS" | "TYPE" => 4,
-        "LAST SEEN" => 2,
-        "NAMESPACE" | "CPU" | "MACHINE POOL" => 5,
-        "HEALTH" | "SINCE" => 6,
-        "GPU UTIL" => 7,
-        "PAUSED" | "MEMORY" => 8,
+        "NAMESPACE" if across_namespaces => 1,
+        "STATUS" | "STATE" | "SCALING" | "MESSAGE" => 1,
+        "GPU UTIL" | "GPU" | "DECISION" | "GPU LIMITS" | "GPU USAGE" | "TYPE" | "LAST SEEN"
+        | "POOL" => 2,
+        "REASON" | "WORKER POOL" | "TENANT CAP" => 3,
+        "GPUS (USED/CAPACITY)" | "OBJECT" => 4,
+        "HOSTS" | "GPUS" => 5,
+        "CPU" | "MACHINE POOL" => 6,
+        "HEALTH" | "SINCE" => 7,
+        "NAMESPACE" | "PAUSED" | "MEMORY" => 8,
         _ => 9,
     }
 }

@@ -542,3 +542,61 @@ mod stale {
         assert!(screen.contains("401 Unauthorized"), "{screen}");
     }
 }
+
+mod manners {
+    use super::*;
+
+    #[test]
+    fn without_a_utf8_locale_the_screen_is_drawn_in_ascii() {
+        let mut theme = Theme::builtin("default-dark").expect("theme");
+        theme.ascii = true;
+        let mut app = fleet_app();
+        for keys in ["", "?"] {
+            if !keys.is_empty() {
+                self::keys(&mut app, keys);
+            }
+            let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+            terminal
+                .draw(|frame| render(&app, &theme, frame))
+                .expect("draw");
+            let screen = terminal.backend().to_string();
+            let foreign: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+            assert!(foreign.is_empty(), "not ASCII: {foreign:?}\n{screen}");
+            assert!(screen.contains("pooldeck | pooldeck-demo"), "{screen}");
+            let border = if keys.is_empty() {
+                " Compute Pools (12) ----"
+            } else {
+                "+ Keys"
+            };
+            assert!(
+                screen.contains(border),
+                "lines and borders in ASCII: {screen}"
+            );
+        }
+    }
+
+    #[test]
+    fn warnings_read_apart_from_errors_at_every_depth() {
+        use crate::theme::Depth;
+        for name in ["default-dark", "light", "high-contrast"] {
+            for depth in [Depth::TrueColor, Depth::Ansi256, Depth::Ansi16] {
+                let theme = Theme::builtin(name).expect("theme").for_depth(depth);
+                assert_ne!(theme.warn, theme.error, "{name} at {depth:?}");
+                assert_ne!(theme.ok, theme.error, "{name} at {depth:?}");
+            }
+        }
+        // Inside screen without 256 colours, an inherited COLORTERM does not count.
+        assert_eq!(
+            Depth::detect(Some("truecolor"), Some("screen")),
+            Depth::Ansi16
+        );
+        assert_eq!(
+            Depth::detect(Some("truecolor"), Some("tmux-256color")),
+            Depth::TrueColor
+        );
+        assert_eq!(Depth::detect(None, Some("screen-256color")), Depth::Ansi256);
+        assert!(Theme::utf8_locale(None, None, Some("en_US.UTF-8")));
+        assert!(!Theme::utf8_locale(Some("C"), None, Some("en_US.UTF-8")));
+        assert!(!Theme::utf8_locale(None, None, None));
+    }
+}
