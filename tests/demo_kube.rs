@@ -579,3 +579,28 @@ async fn invalid_selectors_and_huge_bodies_are_refused_as_a_server_does() {
     }
     cluster.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_a_path_does_not_take_is_a_status_not_an_empty_405() {
+    // Found by the API fuzz run: discovery paths answered a wrong method with an empty body.
+    let cluster = start(Scenario::large(1), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    for (method, path) in [
+        ("OPTIONS", "/apis"),
+        ("DELETE", "/version"),
+        ("PUT", "/api/v1"),
+    ] {
+        let request = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .body(kube::client::Body::from(Vec::new()))
+            .expect("request");
+        let response = client.send(request).await.expect("an answer");
+        assert_eq!(response.status().as_u16(), 405, "{method} {path}");
+        let bytes = response.into_body().collect_bytes().await.expect("body");
+        let status: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert_eq!(status["kind"], "Status", "{method} {path}: {status}");
+        assert_eq!(status["code"], 405);
+    }
+    cluster.stop().await;
+}

@@ -99,10 +99,12 @@ pub fn router(server: Arc<Server>) -> Router {
     }
     routes
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(server.clone(), authenticate))
         // The version is public, as on a real API server.
         .route("/version", get(discovery::version))
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(server)
 }
 
@@ -160,6 +162,14 @@ pub(crate) fn not_found_error() -> ApiError {
 
 async fn not_found() -> Response {
     error(&not_found_error())
+}
+
+async fn method_not_allowed(method: axum::http::Method) -> Response {
+    error(&ApiError::new(
+        405,
+        "MethodNotAllowed",
+        format!("the server does not allow this method on the requested resource ({method})"),
+    ))
 }
 
 /// Shared state of the HTTP layer.
