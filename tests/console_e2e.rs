@@ -11,6 +11,40 @@ fn tmux(args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+fn have_tmux() -> bool {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return false;
+    }
+    true
+}
+
+/// A tmux session running a command, killed when dropped (also when a test fails).
+struct Pane {
+    name: String,
+}
+
+impl Pane {
+    /// `tmux new-session -d -s NAME ARGS…` with a 256-colour TERM.
+    fn start(args: &[&str]) -> Pane {
+        let name = args.first().copied().unwrap_or_default().to_owned();
+        let started = Command::new("tmux")
+            .args(["new-session", "-d", "-s"])
+            .args(args)
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect("tmux runs");
+        assert!(started.success());
+        Pane { name }
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.name]);
+    }
+}
+
 fn screen(session: &str) -> String {
     tmux(&["capture-pane", "-p", "-t", session]).unwrap_or_default()
 }
@@ -32,8 +66,7 @@ fn wait_for(session: &str, what: &str, seconds: u64) -> String {
 
 #[test]
 fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
@@ -47,22 +80,7 @@ fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
         binary.display(),
         marker.display()
     );
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "32",
-            &command,
-        ])
-        .env("TERM", "xterm-256color")
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let _pane = Pane::start(&[&session, "-x", "120", "-y", "32", &command]);
     let result = std::panic::catch_unwind(|| {
         wait_for(&session, "my-compute-pool", 20);
         tmux(&["send-keys", "-t", &session, ":cpe", "Enter"]);
@@ -88,7 +106,6 @@ fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
             "the terminal is back in cooked mode: {modes}"
         );
     });
-    tmux(&["kill-session", "-t", &session]);
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }
@@ -96,8 +113,7 @@ fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
 
 #[test]
 fn the_console_on_the_demo_leaves_no_credentials_behind() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
@@ -110,22 +126,7 @@ fn the_console_on_the_demo_leaves_no_credentials_behind() {
         runtime_dir.path().display(),
         binary.display()
     );
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "32",
-            &command,
-        ])
-        .env("TERM", "xterm-256color")
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let _pane = Pane::start(&[&session, "-x", "120", "-y", "32", &command]);
     let result = std::panic::catch_unwind(|| {
         wait_for(&session, "Compute Pools (12)", 20);
         tmux(&["send-keys", "-t", &session, "q"]);
@@ -136,7 +137,6 @@ fn the_console_on_the_demo_leaves_no_credentials_behind() {
             .collect();
         assert!(left.is_empty(), "files left behind: {left:?}");
     });
-    tmux(&["kill-session", "-t", &session]);
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }
@@ -157,8 +157,7 @@ fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn term_dumb_is_explained_in_words() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
@@ -167,28 +166,13 @@ fn term_dumb_is_explained_in_words() {
         "env TERM=dumb {} --demo; echo \"exit=$?\"; sleep 60",
         binary.display()
     );
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "32",
-            &command,
-        ])
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let _pane = Pane::start(&[&session, "-x", "120", "-y", "32", &command]);
     let result = std::panic::catch_unwind(|| {
         let text = wait_for(&session, "exit=", 15);
         assert!(text.contains("exit=2"), "{text}");
         assert!(text.contains("TERM=dumb"), "{text}");
         assert!(text.contains("pooldeck get"), "{text}");
     });
-    tmux(&["kill-session", "-t", &session]);
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }
@@ -217,8 +201,7 @@ fn console_pid(session: &str) -> String {
 
 #[test]
 fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
@@ -231,22 +214,7 @@ fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
             binary.display(),
             marker.display()
         );
-        let started = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "120",
-                "-y",
-                "32",
-                &command,
-            ])
-            .env("TERM", "xterm-256color")
-            .status()
-            .expect("tmux runs");
-        assert!(started.success());
+        let _pane = Pane::start(&[&session, "-x", "120", "-y", "32", &command]);
         let result = std::panic::catch_unwind(|| {
             wait_for(&session, "Compute Pools (12)", 20);
             let pid = console_pid(&session);
@@ -274,7 +242,6 @@ fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
                 "cooked mode after SIG{signal}: {modes}"
             );
         });
-        tmux(&["kill-session", "-t", &session]);
         if let Err(panic) = result {
             std::panic::resume_unwind(panic);
         }
@@ -283,30 +250,12 @@ fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
 
 #[test]
 fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
     let session = format!("pooldeck-e2e-tstp-{}", std::process::id());
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "120",
-            "-y",
-            "32",
-            "bash",
-            "--norc",
-            "-i",
-        ])
-        .env("TERM", "xterm-256color")
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let _pane = Pane::start(&[&session, "-x", "120", "-y", "32", "bash", "--norc", "-i"]);
     let result = std::panic::catch_unwind(|| {
         // The interactive shell's prompt (bash-VERSION$ or #).
         wait_for(&session, "bash", 10);
@@ -338,7 +287,6 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
         tmux(&["send-keys", "-t", &session, "echo \"exit=$?\"", "Enter"]);
         wait_for(&session, "exit=0", 15);
     });
-    tmux(&["kill-session", "-t", &session]);
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }
@@ -346,8 +294,7 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
 
 #[test]
 fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !have_tmux() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
@@ -375,22 +322,7 @@ fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
         "env KUBECONFIG={kubeconfig} {} -A; sleep 60",
         binary.display()
     );
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "160",
-            "-y",
-            "40",
-            &command,
-        ])
-        .env("TERM", "xterm-256color")
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let _pane = Pane::start(&[&session, "-x", "160", "-y", "40", &command]);
     let pid = server.id().to_string();
     let result = std::panic::catch_unwind(|| {
         wait_for(&session, "Compute Pools (12)", 20);
@@ -422,7 +354,6 @@ fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
         }
     });
     let _ = Command::new("kill").args(["-CONT", &pid]).status();
-    tmux(&["kill-session", "-t", &session]);
     let _ = server.kill();
     let _ = server.wait();
     if let Err(panic) = result {
