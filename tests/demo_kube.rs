@@ -604,3 +604,29 @@ async fn a_method_a_path_does_not_take_is_a_status_not_an_empty_405() {
     }
     cluster.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_that_is_not_utf8_is_a_status_not_plain_text() {
+    // Found by the API fuzz run: "Invalid URL: Invalid UTF-8 in `group`" as plain text.
+    let cluster = start(Scenario::large(1), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    for path in [
+        "/apis/%FD",
+        "/apis/%FD/v1",
+        "/api/%FF/pods",
+        "/openapi/v3/apis/%FE/v1",
+    ] {
+        let request = http::Request::builder()
+            .uri(path)
+            .body(kube::client::Body::from(Vec::new()))
+            .expect("request");
+        let response = client.send(request).await.expect("an answer");
+        let code = response.status().as_u16();
+        let bytes = response.into_body().collect_bytes().await.expect("body");
+        let status: serde_json::Value =
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| panic!("{path}: {code} {bytes:?}"));
+        assert_eq!(status["kind"], "Status", "{path}: {status}");
+        assert_eq!(status["code"], 404, "{path}: {status}");
+    }
+    cluster.stop().await;
+}

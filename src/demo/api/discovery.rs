@@ -31,6 +31,9 @@ fn found(document: Option<serde_json::Value>) -> Response {
     }
 }
 
+/// A route's parameters; a path that is not UTF-8 is a path the API does not serve.
+type Params = Result<Path<HashMap<String, String>>, axum::extract::rejection::PathRejection>;
+
 fn param<'p>(params: &'p HashMap<String, String>, name: &str) -> &'p str {
     params.get(name).map_or("", String::as_str)
 }
@@ -43,10 +46,10 @@ pub(super) async fn groups(State(server): State<Arc<Server>>) -> Response {
     respond(200, &server.store.registry.group_list())
 }
 
-pub(super) async fn core_resources(
-    State(server): State<Arc<Server>>,
-    Path(params): Path<HashMap<String, String>>,
-) -> Response {
+pub(super) async fn core_resources(State(server): State<Arc<Server>>, params: Params) -> Response {
+    let Ok(Path(params)) = params else {
+        return error(&not_found_error());
+    };
     found(
         server
             .store
@@ -55,17 +58,17 @@ pub(super) async fn core_resources(
     )
 }
 
-pub(super) async fn group(
-    State(server): State<Arc<Server>>,
-    Path(params): Path<HashMap<String, String>>,
-) -> Response {
+pub(super) async fn group(State(server): State<Arc<Server>>, params: Params) -> Response {
+    let Ok(Path(params)) = params else {
+        return error(&not_found_error());
+    };
     found(server.store.registry.group(param(&params, "group")))
 }
 
-pub(super) async fn group_resources(
-    State(server): State<Arc<Server>>,
-    Path(params): Path<HashMap<String, String>>,
-) -> Response {
+pub(super) async fn group_resources(State(server): State<Arc<Server>>, params: Params) -> Response {
+    let Ok(Path(params)) = params else {
+        return error(&not_found_error());
+    };
     found(
         server
             .store
@@ -86,16 +89,16 @@ fn openapi(server: &Server, group: &str, version: &str) -> Response {
     }
 }
 
-pub(super) async fn openapi_core(
-    State(server): State<Arc<Server>>,
-    Path(params): Path<HashMap<String, String>>,
-) -> Response {
+pub(super) async fn openapi_core(State(server): State<Arc<Server>>, params: Params) -> Response {
+    let Ok(Path(params)) = params else {
+        return error(&not_found_error());
+    };
     openapi(&server, "", param(&params, "version"))
 }
 
-pub(super) async fn openapi_group(
-    State(server): State<Arc<Server>>,
-    Path(params): Path<HashMap<String, String>>,
-) -> Response {
+pub(super) async fn openapi_group(State(server): State<Arc<Server>>, params: Params) -> Response {
+    let Ok(Path(params)) = params else {
+        return error(&not_found_error());
+    };
     openapi(&server, param(&params, "group"), param(&params, "version"))
 }
