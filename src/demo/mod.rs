@@ -13,6 +13,7 @@ pub mod protobuf;
 pub mod registry;
 pub mod scenario;
 pub mod selector;
+pub mod serve;
 pub mod status;
 pub mod store;
 pub mod table;
@@ -59,6 +60,8 @@ pub struct Options {
     /// Serve with this identity (certificates and tokens) instead of a new one, so clients of
     /// an earlier server reconnect to this one as to a restarted API server.
     pub identity: Option<Identity>,
+    /// How long the server waits on a client before closing its connection.
+    pub deadlines: serve::Deadlines,
 }
 
 /// What clients trust and present: the certificates and the two tokens.
@@ -85,6 +88,7 @@ impl Default for Options {
             history: store::HistoryBounds::default(),
             without_kinds: Vec::new(),
             identity: None,
+            deadlines: serve::Deadlines::default(),
         }
     }
 }
@@ -149,14 +153,13 @@ impl DemoCluster {
             store: store.clone(),
             tokens,
             bookmark_interval: options.bookmark_interval,
+            body_deadline: options.deadlines.request_body,
         });
         let listener = bind(options.port).await?;
         let address = listener
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
         let certificates = identity.certificates.clone();
-        let listener = tls::TlsListener::new(listener, certificates.server.clone())
-            .map_err(|e| format!("cannot listen on {address}: {e}"))?;
         for crd in registry::crd_manifests()? {
             store
                 .put(crd)
@@ -179,14 +182,14 @@ impl DemoCluster {
         let router = api::router(server);
         let (shutdown, stop) = oneshot::channel::<()>();
         let watches = store.clone();
+        let tls = certificates.server.clone();
         let server = tokio::spawn(async move {
-            let _ = axum::serve(listener, router)
-                .with_graceful_shutdown(async move {
-                    let _ = stop.await;
-                    // Open watches end, and new ones are refused, so the server can stop.
-                    watches.close();
-                })
-                .await;
+            let stop = async move {
+                let _ = stop.await;
+                // Open watches end, and new ones are refused, so the server can stop.
+                watches.close();
+            };
+            serve::serve(listener, tls, router, options.deadlines, stop).await;
         });
         Ok(DemoCluster {
             address,

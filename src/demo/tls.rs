@@ -2,19 +2,14 @@
 //! throwaway certificate authority and a server certificate for 127.0.0.1 and localhost at
 //! start, serves HTTPS with them, and puts the authority in the kubeconfig it writes.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
-use std::time::Duration;
 
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
     SanType,
 };
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
-use tokio_rustls::TlsAcceptor;
-use tokio_rustls::server::TlsStream;
 
 /// The authority (for kubeconfigs) and the server's TLS configuration.
 pub struct Certificates {
@@ -71,76 +66,4 @@ pub fn generate() -> Result<Certificates, String> {
         ca_pem: ca.pem(),
         server: Arc::new(server),
     })
-}
-
-/// A listener that hands axum connections whose TLS handshake has completed. Handshakes run
-/// on their own tasks, so a slow or broken client never holds up the others.
-pub struct TlsListener {
-    local: SocketAddr,
-    ready: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
-    /// The task that owns the socket; stopping it closes the port for a successor.
-    acceptor: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for TlsListener {
-    fn drop(&mut self) {
-        self.acceptor.abort();
-    }
-}
-
-impl TlsListener {
-    pub fn new(
-        listener: TcpListener,
-        config: Arc<rustls::ServerConfig>,
-    ) -> std::io::Result<TlsListener> {
-        let local = listener.local_addr()?;
-        let (sender, ready) = mpsc::channel(64);
-        let acceptor = TlsAcceptor::from(config);
-        let acceptor = tokio::spawn(async move {
-            loop {
-                let (stream, peer) = match listener.accept().await {
-                    Ok(accepted) => accepted,
-                    Err(_) => {
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
-                if sender.is_closed() {
-                    return;
-                }
-                let acceptor = acceptor.clone();
-                let handshake_done = sender.clone();
-                tokio::spawn(async move {
-                    let _ = stream.set_nodelay(true);
-                    if let Ok(Ok(tls)) =
-                        tokio::time::timeout(Duration::from_secs(10), acceptor.accept(stream)).await
-                    {
-                        let _ = handshake_done.send((tls, peer)).await;
-                    }
-                });
-            }
-        });
-        Ok(TlsListener {
-            local,
-            ready,
-            acceptor,
-        })
-    }
-}
-
-impl axum::serve::Listener for TlsListener {
-    type Io = TlsStream<TcpStream>;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        match self.ready.recv().await {
-            Some(connection) => connection,
-            // The acceptor task only ends when this listener is dropped.
-            None => std::future::pending().await,
-        }
-    }
-
-    fn local_addr(&self) -> std::io::Result<Self::Addr> {
-        Ok(self.local)
-    }
 }

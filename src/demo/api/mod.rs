@@ -101,6 +101,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(server.clone(), read_body))
         .layer(middleware::from_fn_with_state(server.clone(), authenticate))
         // The version is public, as on a real API server.
         .route("/version", get(discovery::version))
@@ -131,18 +132,66 @@ async fn authenticate(
     }
 }
 
+/// Reads the request's body before any handler sees it, within the server's deadline and
+/// size limit: a client that sends half a body, or a trickle, gets 408 and the connection is
+/// closed, instead of holding it (and a handler) open.
+async fn read_body(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let read = axum::body::to_bytes(body, BODY_LIMIT);
+    let bytes = match tokio::time::timeout(server.body_deadline, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => {
+            let too_large = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            let problem = if too_large {
+                too_large_error()
+            } else {
+                ApiError::bad_request(format!("the request body could not be read: {e}"))
+            };
+            return closing(error(&problem));
+        }
+        Err(_) => {
+            let problem = ApiError::new(
+                408,
+                "Timeout",
+                format!(
+                    "the request body did not arrive within {} s",
+                    server.body_deadline.as_secs_f64()
+                ),
+            );
+            return closing(error(&problem));
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// The response, telling the client the server closes the connection after it (the rest of
+/// a body it gave up on would otherwise be read as the next request).
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+fn too_large_error() -> ApiError {
+    ApiError::new(
+        413,
+        "RequestEntityTooLarge",
+        format!(
+            "the request body is larger than {} MiB",
+            BODY_LIMIT / (1024 * 1024)
+        ),
+    )
+}
+
 /// A request body the server would not take, as a Status: too large (413, after
 /// authentication, as a real API server answers) or unreadable (400).
 pub(crate) fn body_error(rejected: &axum::extract::rejection::BytesRejection) -> ApiError {
     if rejected.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::new(
-            413,
-            "RequestEntityTooLarge",
-            format!(
-                "the request body is larger than {} MiB",
-                BODY_LIMIT / (1024 * 1024)
-            ),
-        )
+        too_large_error()
     } else {
         ApiError::bad_request(format!("the request body could not be read: {rejected}"))
     }
@@ -177,6 +226,8 @@ pub struct Server {
     pub store: Arc<Store>,
     pub tokens: HashMap<String, User>,
     pub bookmark_interval: Duration,
+    /// How long a request's body may take to arrive once its head has (408 after).
+    pub body_deadline: Duration,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {
