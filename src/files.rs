@@ -29,10 +29,7 @@ impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadError::NotFound => f.write_str("no such file or directory"),
-            ReadError::NotAFile { what } => write!(
-                f,
-                "it is {what}, not a regular file; give a file, or - to read standard input"
-            ),
+            ReadError::NotAFile { what } => write!(f, "it is {what}, not a regular file"),
             ReadError::TooLarge { limit } => write!(
                 f,
                 "it is larger than {0} MiB; pooldeck reads at most {0} MiB per file: split it",
@@ -197,6 +194,11 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
     let name = path
         .file_name()
         .ok_or_else(|| format!("{} names no file", path.display()))?;
+    let refused = |why: String| format!("cannot write {}: {why}", path.display());
+    if path.is_dir() {
+        return Err(refused("it is a directory; give a file name".into()));
+    }
+    directory_exists(dir).map_err(refused)?;
     let suffix = token()?;
     let temporary = dir.join(format!(".{}.{}", name.to_string_lossy(), &suffix[..16]));
     let mut options = std::fs::OpenOptions::new();
@@ -216,6 +218,38 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
         let _ = std::fs::remove_file(&temporary);
         format!("cannot write {}: {e}", path.display())
     })
+}
+
+/// Whether a file can be written at `path`: not a directory, in a directory that exists and
+/// takes a new file (tried with a new file of an unpredictable name, removed at once).
+pub fn writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("it is a directory; give a file name".into());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    directory_exists(dir)?;
+    let probe = dir.join(format!(
+        ".pooldeck-probe-{}",
+        token()?.get(..12).unwrap_or("")
+    ));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| format!("the directory {} takes no new file ({e})", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn directory_exists(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(format!("{} is not a directory", dir.display())),
+        Err(_) => Err(format!("the directory {} does not exist", dir.display())),
+    }
 }
 
 /// The most a theme, settings or scenario file may hold.

@@ -239,3 +239,90 @@ fn parser_troubles_are_said_in_the_users_terms() {
         "{said}"
     );
 }
+
+#[test]
+fn kubeconfigs_that_are_not_files_are_refused_in_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("config");
+    mkfifo(&fifo);
+    let missing = dir.path().join("missing");
+    let fifo = fifo.display().to_string();
+    let missing = missing.display().to_string();
+    let directory = dir.path().display().to_string();
+    for (command, path, why) in [
+        ("get", &fifo, "a FIFO (named pipe), not a regular file"),
+        (
+            "get",
+            &"/dev/zero".to_owned(),
+            "a device, not a regular file",
+        ),
+        ("get", &directory, "a directory, not a regular file"),
+        ("get", &missing, "no such file or directory"),
+        ("record", &fifo, "a FIFO (named pipe), not a regular file"),
+    ] {
+        let mut invocation = pooldeck();
+        invocation.args([command, "--kubeconfig", path]);
+        if command == "get" {
+            invocation.arg("pools");
+        } else {
+            invocation.args(["-o", &dir.path().join("r.yaml").display().to_string()]);
+        }
+        let (code, said) = run(&mut invocation);
+        assert!(code.is_some_and(|c| c != 0), "{command} {path}: {said}");
+        assert!(
+            said.contains(&format!("cannot read the kubeconfig {path}: it is {why}"))
+                || said.contains(&format!("cannot read the kubeconfig {path}: {why}")),
+            "{command} {path}: {said}"
+        );
+        // The path is named once, as given: not again in quotes.
+        assert_eq!(said.matches(path.as_str()).count(), 1, "{said}");
+        assert!(!said.contains("'\""), "{said}");
+    }
+    // Through KUBECONFIG too; a listed file that does not exist is skipped, as kubectl does.
+    let (code, said) = run(pooldeck()
+        .args(["get", "pools"])
+        .env("KUBECONFIG", format!("{missing}:{fifo}")));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("a FIFO (named pipe)"), "{said}");
+    let (code, said) = run(pooldeck()
+        .args(["get", "pools"])
+        .env("KUBECONFIG", &missing));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("no kubeconfig found"), "{said}");
+    assert!(said.contains("--kubeconfig"), "says what to do: {said}");
+}
+
+#[test]
+fn command_line_values_are_refused_once_and_in_words() {
+    for args in [
+        vec!["demo", "serve", "--speed", "-1"],
+        vec!["demo", "serve", "--speed", "0"],
+        vec!["demo", "serve", "--speed", "nan"],
+        vec!["--demo", "fleet", "--speed", "-2"],
+    ] {
+        let (code, said) = run(pooldeck().args(&args));
+        assert_eq!(code, Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("the speed is a number above 0"),
+            "{args:?}: {said}"
+        );
+    }
+    for args in [
+        vec!["record", "--duration", "soon", "-o", "r.yaml"],
+        vec!["get", "pools", "--watch", "--timeout", "-5s"],
+    ] {
+        let (code, said) = run(pooldeck().args(&args));
+        assert_eq!(code, Some(2), "{args:?}: {said}");
+        let value = args[args.len() - if args[0] == "record" { 3 } else { 1 }];
+        assert!(said.contains(&format!("'{value}'")), "{args:?}: {said}");
+        assert!(
+            !said.contains(&format!("\"{value}\"")),
+            "the value is quoted twice: {said}"
+        );
+        assert!(said.contains("written like 90s"), "{args:?}: {said}");
+    }
+    // A misspelt scenario is the error reported, whatever the terminal (here: none).
+    let (code, said) = run(pooldeck().args(["--demo", "flet"]));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("no scenario named \"flet\""), "{said}");
+}

@@ -43,7 +43,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 0)]
     pub port: u16,
     /// Time scale: 2 plays the scenario twice as fast.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = super::parse_speed)]
     pub speed: f64,
     /// Number of pools for the `large` scenario.
     #[arg(long, default_value_t = 1000)]
@@ -62,10 +62,6 @@ pub fn run(args: &DemoArgs) -> ExitCode {
 }
 
 fn run_serve(args: &ServeArgs) -> ExitCode {
-    if !(args.speed.is_finite() && args.speed > 0.0) {
-        eprintln!("pooldeck: --speed must be a positive number");
-        return ExitCode::from(2);
-    }
     let scenario = match &args.replay {
         Some(path) => Scenario::from_file(path),
         None if args.scenario == "large" => Ok(Scenario::large(args.pools)),

@@ -70,12 +70,8 @@ pub struct GetArgs {
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
     /// How long to wait for the first complete picture.
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, default_value = "30s", allow_hyphen_values = true, value_parser = super::parse_duration)]
     pub timeout: Duration,
-}
-
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    crate::domain::duration::parse(text).map_err(|e| e.to_string())
 }
 
 impl Resource {

@@ -85,6 +85,10 @@ fn read_file(path: &Path, inputs: &mut Vec<Input>, errors: &mut Vec<InputError>)
             name,
             bytes,
         }),
+        Err(e @ files::ReadError::NotAFile { .. }) => errors.push(InputError {
+            name,
+            message: format!("cannot read: {e}; give a file, or - to read standard input"),
+        }),
         Err(e) => errors.push(InputError {
             name,
             message: format!("cannot read: {e}"),

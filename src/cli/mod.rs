@@ -31,7 +31,7 @@ pub struct Cli {
     #[arg(long, value_name = "SCENARIO", num_args = 0..=1, default_missing_value = "fleet")]
     pub demo: Option<String>,
     /// Scenario speed for --demo (2 plays twice as fast).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_speed)]
     pub speed: f64,
     /// Colour theme: default-dark, light, high-contrast, monochrome (NO_COLOR forces monochrome).
     #[arg(long, value_name = "NAME")]
@@ -182,5 +182,20 @@ pub fn main() -> ExitCode {
                 basic_colours: depth == crate::theme::Depth::Ansi16,
             })
         }
+    }
+}
+
+/// A duration on the command line. clap quotes the value already, so the message says only
+/// why it is not one and what one looks like.
+pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    crate::domain::duration::parse(text)
+        .map_err(|e| format!("{} (a duration is written like 90s, 10m or 1h30m)", e.why))
+}
+
+/// A scenario's time scale: a finite number above zero.
+pub(crate) fn parse_speed(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
+        _ => Err("the speed is a number above 0: 2 plays twice as fast, 0.5 half as fast".into()),
     }
 }

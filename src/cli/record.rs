@@ -31,38 +31,8 @@ pub struct RecordArgs {
     #[arg(long, short = 'A')]
     pub all_namespaces: bool,
     /// How long to record, e.g. 90s, 10m (Ctrl-C stops early and keeps what was recorded).
-    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, default_value = "60s", allow_hyphen_values = true, value_parser = super::parse_duration)]
     pub duration: Duration,
-}
-
-/// Whether a file can be written at `path`: not a directory, in a directory that exists and
-/// takes a new file (tried with a new file of an unpredictable name, removed at once).
-fn writable(path: &std::path::Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err("it is a directory; give a file name".into());
-    }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    if !dir.is_dir() {
-        return Err(format!("the directory {} does not exist", dir.display()));
-    }
-    let probe = dir.join(format!(
-        ".pooldeck-probe-{}",
-        crate::files::token()?.get(..12).unwrap_or("")
-    ));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| format!("the directory {} takes no new file ({e})", dir.display()))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    crate::domain::duration::parse(text).map_err(|e| e.to_string())
 }
 
 pub fn run(args: &RecordArgs) -> ExitCode {
@@ -72,7 +42,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
     };
     // The output is checked before anything is recorded: minutes of recording are not lost
     // to a path that cannot be written.
-    if let Err(e) = writable(&args.output) {
+    if let Err(e) = crate::files::writable(&args.output) {
         eprintln!(
             "pooldeck: cannot write the recording to {}: {e}",
             args.output.display()

@@ -4,18 +4,26 @@
 
 use std::time::Duration;
 
+/// Why a text is not a duration: `why` alone for a place that already quotes the text (a
+/// command-line value), the whole sentence (Display) for one that does not.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DurationError(pub String);
+pub struct DurationError {
+    pub text: String,
+    pub why: String,
+}
 
 impl std::fmt::Display for DurationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "\"{}\" is not a duration: {}", self.text, self.why)
     }
 }
 
 /// Parses a Go duration. Negative durations are refused: nothing in a Compute Pool counts back.
 pub fn parse(text: &str) -> Result<Duration, DurationError> {
-    let err = |why: &str| DurationError(format!("\"{text}\" is not a duration: {why}"));
+    let err = |why: &str| DurationError {
+        text: text.to_owned(),
+        why: why.to_owned(),
+    };
     let mut rest = text.trim();
     if rest.is_empty() {
         return Err(err("it is empty"));

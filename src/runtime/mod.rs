@@ -74,6 +74,15 @@ pub fn terminal_problem() -> Option<String> {
 }
 
 pub fn run(options: ConsoleOptions) -> ExitCode {
+    // What was asked for is checked first: a scenario name misspelt is the error to report,
+    // whatever the terminal.
+    let scenario = match options.demo.as_deref().map(Scenario::builtin).transpose() {
+        Ok(scenario) => scenario,
+        Err(e) => {
+            eprintln!("pooldeck: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(problem) = terminal_problem() {
         eprintln!("pooldeck: {problem}");
         return ExitCode::from(2);
@@ -82,22 +91,15 @@ pub fn run(options: ConsoleOptions) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    runtime.block_on(console(options))
+    runtime.block_on(console(options, scenario))
 }
 
-async fn console(options: ConsoleOptions) -> ExitCode {
+async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCode {
     // The demo is a real server on a loopback port; the console reaches it through the same
     // kubeconfig and kube client as any hub.
     let mut demo = None;
     let mut target = options.target.clone();
-    if let Some(name) = &options.demo {
-        let scenario = match Scenario::builtin(name) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("pooldeck: {e}");
-                return ExitCode::from(2);
-            }
-        };
+    if let Some(scenario) = scenario {
         let cluster = match DemoCluster::start(Options {
             scenario: Some(scenario),
             speed: options.speed,

@@ -2,9 +2,9 @@
 //! or the in-cluster service account inside a pod) and a context, with errors an operator can
 //! act on.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use crate::domain::ClusterError;
@@ -39,11 +39,70 @@ impl Target {
                 .map_err(|e| format!("cannot read the demo's kubeconfig: {e}"));
         }
         match &self.kubeconfig {
-            Some(path) => Kubeconfig::read_from(path)
-                .map(Some)
-                .map_err(|e| format!("cannot read the kubeconfig {}: {e}", path.display())),
+            Some(path) => read_kubeconfig(path).map(Some),
             None => Ok(None),
         }
+    }
+}
+
+/// Reads one kubeconfig file: only a regular file of a sane size (a FIFO or device named by
+/// mistake is refused, never read), with relative certificate paths taken from its directory.
+fn read_kubeconfig(path: &Path) -> Result<Kubeconfig, String> {
+    let unreadable = |why: &dyn std::fmt::Display| {
+        format!("cannot read the kubeconfig {}: {why}", path.display())
+    };
+    crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|e| unreadable(&e))?;
+    Kubeconfig::read_from(path).map_err(|e| match e {
+        // kube names the path again, quoted twice; the sentence already names it.
+        KubeconfigError::ReadConfig(io, _) => unreadable(&io),
+        other => unreadable(&other),
+    })
+}
+
+/// The kubeconfig kubectl would use without `--kubeconfig`: the files `KUBECONFIG` lists,
+/// merged (those that do not exist are skipped, as kubectl does), or `~/.kube/config`.
+/// `Ok(None)` when there is none at all.
+fn default_kubeconfig() -> Result<Option<Kubeconfig>, String> {
+    let listed: Vec<PathBuf> = std::env::var_os("KUBECONFIG")
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let paths = if listed.is_empty() {
+        std::env::home_dir()
+            .map(|home| home.join(".kube").join("config"))
+            .into_iter()
+            .collect()
+    } else {
+        listed
+    };
+    let mut merged: Option<Kubeconfig> = None;
+    for path in paths {
+        if matches!(std::fs::symlink_metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+        {
+            continue;
+        }
+        let next = read_kubeconfig(&path)?;
+        merged = Some(match merged {
+            None => next,
+            Some(so_far) => so_far
+                .merge(next)
+                .map_err(|e| format!("cannot merge the kubeconfig {}: {e}", path.display()))?,
+        });
+    }
+    Ok(merged)
+}
+
+/// Where [`default_kubeconfig`] looked, for the message when it found nothing.
+fn looked_in() -> String {
+    match std::env::var("KUBECONFIG") {
+        Ok(list) if !list.trim_matches(':').is_empty() => format!("KUBECONFIG={list}"),
+        _ => std::env::home_dir().map_or_else(
+            || "no KUBECONFIG and no home directory".to_owned(),
+            |home| format!("no KUBECONFIG, no {}", home.join(".kube/config").display()),
+        ),
     }
 }
 
@@ -58,7 +117,7 @@ pub struct Connection {
 pub fn server_of(target: &Target) -> Option<String> {
     let kubeconfig = match target.read().ok()? {
         Some(kubeconfig) => kubeconfig,
-        None => Kubeconfig::read().ok()?,
+        None => default_kubeconfig().ok()??,
     };
     let context_name = target
         .context
@@ -144,12 +203,11 @@ pub async fn connect(target: &Target) -> Result<Connection, ClusterError> {
 async fn connect_with(target: &Target) -> Result<Connection, String> {
     let kubeconfig = match target.read()? {
         Some(kubeconfig) => kubeconfig,
-        None => match Kubeconfig::read() {
-            Ok(kubeconfig) => kubeconfig,
+        None => match default_kubeconfig()? {
+            Some(kubeconfig) => kubeconfig,
             // Inside a pod with no kubeconfig: the service account's in-cluster config.
-            Err(_)
-                if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some()
-                    && target.context.is_none() =>
+            None if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some()
+                && target.context.is_none() =>
             {
                 let config = Config::incluster()
                     .map_err(|e| format!("cannot use the in-cluster configuration: {e}"))?;
@@ -162,9 +220,10 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
                     context: "in-cluster".into(),
                 });
             }
-            Err(e) => {
+            None => {
                 return Err(format!(
-                    "no usable kubeconfig ({e}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck demo serve`"
+                    "no kubeconfig found ({}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck --demo`",
+                    looked_in()
                 ));
             }
         },
