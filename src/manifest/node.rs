@@ -59,6 +59,29 @@ pub struct Entry {
 }
 
 impl Node {
+    /// Moves this node and everything under it down by `lines` (a part of a text parsed on
+    /// its own, put back in place).
+    pub(crate) fn shift_lines(&mut self, lines: u32) {
+        if lines == 0 {
+            return;
+        }
+        if self.position.is_known() {
+            self.position.line = self.position.line.saturating_add(lines);
+        }
+        match &mut self.value {
+            NodeValue::Sequence(items) => items.iter_mut().for_each(|n| n.shift_lines(lines)),
+            NodeValue::Mapping(entries) => {
+                for entry in entries {
+                    if entry.key_position.is_known() {
+                        entry.key_position.line = entry.key_position.line.saturating_add(lines);
+                    }
+                    entry.value.shift_lines(lines);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The JSON value this node stands for, as the Kubernetes API would receive it.
     pub fn to_json(&self) -> Value {
         match &self.value {
