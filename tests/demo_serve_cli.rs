@@ -130,3 +130,51 @@ fn serve_refuses_bad_arguments() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// A client that connects and says nothing is cut off by the server's handshake deadline
+/// (10 s), not held for ever; the server keeps serving others meanwhile.
+#[test]
+fn serve_closes_a_connection_that_says_nothing() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("demo.kubeconfig");
+    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args([
+            "demo",
+            "serve",
+            "--scenario",
+            "vip-conflict",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    BufReader::new(serve.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a line");
+    let text = std::fs::read_to_string(&kubeconfig).expect("the kubeconfig was written");
+    let address = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("server: https://"))
+        .expect("a server address")
+        .to_owned();
+    let mut silent = std::net::TcpStream::connect(&address).expect("connects");
+    silent
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    let started = Instant::now();
+    let mut buffer = [0u8; 64];
+    let closed =
+        matches!(silent.read(&mut buffer), Ok(0)) || matches!(silent.read(&mut buffer), Ok(0));
+    let waited = started.elapsed();
+    let _ = serve.kill();
+    let _ = serve.wait();
+    assert!(closed, "the connection was still open after {waited:?}");
+    assert!(
+        waited >= Duration::from_secs(5),
+        "closed before any deadline: {waited:?}"
+    );
+}
