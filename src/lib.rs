@@ -11,6 +11,8 @@
 //! - [`theme`]: colours by meaning, the settings file, colour depth.
 //! - [`ui`]: `render(&App, &Theme, &mut Frame)`; pure.
 //! - [`sources`]: kube-rs watchers into source events; the connection; the recorder.
+//! - [`cluster`]: operations carried out on the hub (labels, deletes with preconditions,
+//!   finalizers by value, access reviews), read-only mode enforced.
 //! - [`demo`]: the embedded, loopback-only, Kubernetes-compatible demo cluster.
 //! - [`files`]: reading the files a person names: regular files only, bounded, never blocking
 //!   on a FIFO or device.
@@ -21,6 +23,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cluster;
 pub mod demo;
 pub mod domain;
 pub mod files;

@@ -1,7 +1,7 @@
 //! The layers, checked: `domain` imports nothing of ours and no tokio, ratatui, crossterm or
-//! kube; `inventory` only `domain`; `app` never `ui`, `sources` or `runtime`; `ui` never
-//! `sources`, `runtime` or `cli`; `runtime` never `cli`. A change that breaks a layer fails
-//! here with the file and line.
+//! kube; `inventory` only `domain`; `cluster` never the console, runtime or demo; `app` never
+//! `ui`, `sources` or `runtime`; `ui` never `sources`, `runtime` or `cli`; `runtime` never
+//! `cli`. A change that breaks a layer fails here with the file and line.
 
 use std::path::{Path, PathBuf};
 
@@ -166,4 +166,25 @@ fn runtime_never_imports_the_command_line() {
 fn the_checker_sees_a_violation() {
     // The scan itself finds what it looks for: the runtime does use tokio.
     assert!(!violations("runtime", &["tokio"]).is_empty());
+}
+
+#[test]
+fn cluster_operations_never_reach_the_console() {
+    let found = violations(
+        "cluster",
+        &[
+            "crate::app",
+            "crate::ui",
+            "crate::runtime",
+            "crate::cli",
+            "crate::demo",
+            "ratatui",
+            "crossterm",
+        ],
+    );
+    assert!(
+        found.is_empty(),
+        "cluster must not import these:\n{}",
+        found.join("\n")
+    );
 }

@@ -32,6 +32,8 @@ pub enum ClusterError {
     CertificateNotTrusted { server: String, detail: String },
     /// The kubeconfig or context cannot be used as written.
     Configuration { message: String },
+    /// Read-only mode held the request back: nothing was sent.
+    ReadOnly,
     /// Anything else the server or client said, verbatim.
     Other { message: String },
 }
@@ -94,6 +96,9 @@ impl fmt::Display for ClusterError {
                 named(server)
             ),
             ClusterError::Configuration { message } => f.write_str(message),
+            ClusterError::ReadOnly => f.write_str(
+                "pooldeck is in read-only mode (--readonly, or readonly: true for this context in the settings file): nothing was sent",
+            ),
             ClusterError::Other { message } => f.write_str(message),
         }
     }

@@ -8,6 +8,7 @@
 pub mod duration;
 pub mod error;
 pub mod field;
+pub mod fixes;
 pub mod kind;
 pub mod model;
 pub mod object;

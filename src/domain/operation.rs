@@ -112,6 +112,21 @@ impl Operation {
         }
     }
 
+    /// The same request, real or a dry run (an access review is left as it is).
+    pub fn with_run(&self, to: Run) -> Operation {
+        let mut copy = self.clone();
+        match &mut copy {
+            Operation::SetLabel { run, .. }
+            | Operation::RemoveLabel { run, .. }
+            | Operation::Delete { run, .. }
+            | Operation::RemoveFinalizer { run, .. }
+            | Operation::Create { run, .. }
+            | Operation::Update { run, .. } => *run = to,
+            Operation::AccessReview { .. } => {}
+        }
+        copy
+    }
+
     /// Whether it sends a request that changes something (a dry run changes nothing, but is
     /// still a write request: read-only mode sends neither).
     pub fn is_mutating(&self) -> bool {

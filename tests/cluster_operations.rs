@@ -1,0 +1,232 @@
+//! Operations carried out through `cluster::perform` against the demo cluster over real HTTPS,
+//! as the console and the CLI verbs carry them out: pause and resume as a label, dry runs that
+//! change nothing, deletes that carry the incarnation they were meant for, a finalizer removed
+//! by value, access reviews, and read-only mode that sends nothing at all.
+
+mod common;
+
+use pooldeck::cluster::{Mode, perform};
+use pooldeck::demo::scenario::Scenario;
+use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
+use pooldeck::domain::operation::Run;
+use pooldeck::domain::{ClusterError, Kind, ObjectRef, Operation, Outcome, Preconditions};
+use serde_json::Value;
+
+const PAUSE: &str = "controller.spectrocloud.com/pause";
+const FINALIZER: &str = "spectrocloud.com/computepool-finalizer";
+
+async fn blocked() -> DemoCluster {
+    DemoCluster::start(Options {
+        scenario: Some(Scenario::builtin("deletion-blocked").expect("scenario")),
+        ..Options::default()
+    })
+    .await
+    .expect("the demo cluster starts")
+}
+
+fn pool(name: &str) -> ObjectRef {
+    ObjectRef::new(Kind::Pool, "vision-lab", name)
+}
+
+async fn read(client: &kube::Client, target: &ObjectRef) -> Option<Value> {
+    let api = target.kind.api();
+    let path = format!(
+        "/apis/{}/{}/namespaces/{}/{}/{}",
+        api.group, api.version, target.namespace, api.plural, target.name
+    );
+    let request = http::Request::get(path)
+        .body(Vec::new())
+        .expect("a request");
+    client.request::<Value>(request).await.ok()
+}
+
+fn done(outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::Done { .. })
+}
+
+#[tokio::test]
+async fn pause_and_resume_set_and_remove_the_label_and_a_dry_run_changes_nothing() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let target = pool("free-pool");
+    let pause = |run| Operation::SetLabel {
+        target: target.clone(),
+        key: PAUSE.into(),
+        value: "true".into(),
+        run,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &pause(Run::DryRun)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("the pool");
+    assert!(
+        seen.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+            .is_none()
+    );
+
+    let outcome = perform(&client, Mode::ReadWrite, &pause(Run::Real)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("the pool");
+    assert_eq!(
+        seen.pointer("/metadata/labels/controller.spectrocloud.com~1pause"),
+        Some(&Value::String("true".into())),
+        "the label is the string \"true\""
+    );
+
+    let resume = Operation::RemoveLabel {
+        target: target.clone(),
+        key: PAUSE.into(),
+        run: Run::Real,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &resume).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("the pool");
+    assert!(
+        seen.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn a_delete_applies_only_to_the_incarnation_it_names() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let target = pool("blocked-pool");
+    let seen = read(&client, &target).await.expect("the pool");
+    let uid = seen
+        .pointer("/metadata/uid")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let delete = |uid: Option<String>, run| Operation::Delete {
+        target: target.clone(),
+        preconditions: Preconditions {
+            uid,
+            resource_version: None,
+        },
+        run,
+    };
+    // A screen that looked at another incarnation (another uid) is refused.
+    let outcome = perform(
+        &client,
+        Mode::ReadWrite,
+        &delete(Some("not-this-one".into()), Run::Real),
+    )
+    .await;
+    assert!(
+        matches!(outcome, Outcome::Failed(ClusterError::Conflict { .. })),
+        "{outcome:?}"
+    );
+    let outcome = perform(&client, Mode::ReadWrite, &delete(uid.clone(), Run::DryRun)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target)
+        .await
+        .expect("still there after a dry run");
+    assert!(seen.pointer("/metadata/deletionTimestamp").is_none());
+
+    let outcome = perform(&client, Mode::ReadWrite, &delete(uid, Run::Real)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("held by its finalizer");
+    assert!(seen.pointer("/metadata/deletionTimestamp").is_some());
+}
+
+#[tokio::test]
+async fn a_finalizer_is_removed_by_value_never_by_position_alone() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let target = pool("blocked-pool");
+    let remove = |finalizer: &str, index| Operation::RemoveFinalizer {
+        target: target.clone(),
+        finalizer: finalizer.into(),
+        index,
+        run: Run::Real,
+    };
+    // Index 0 holds another value now: the patch's test fails and nothing is removed.
+    let outcome = perform(
+        &client,
+        Mode::ReadWrite,
+        &remove("someone-else/finalizer", 0),
+    )
+    .await;
+    assert!(matches!(outcome, Outcome::Failed(_)), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("the pool");
+    assert_eq!(
+        seen.pointer("/metadata/finalizers/0")
+            .and_then(Value::as_str),
+        Some(FINALIZER)
+    );
+    let outcome = perform(&client, Mode::ReadWrite, &remove(FINALIZER, 0)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    let seen = read(&client, &target).await.expect("the pool");
+    assert!(seen.pointer("/metadata/finalizers/0").is_none(), "{seen}");
+}
+
+#[tokio::test]
+async fn access_reviews_answer_per_user() {
+    let cluster = blocked().await;
+    let review = |verb: &str| Operation::AccessReview {
+        verb: verb.into(),
+        kind: Kind::Pool,
+        namespace: "vision-lab".into(),
+    };
+    let admin = common::client(&cluster, ADMIN_CONTEXT).await;
+    let viewer = common::client(&cluster, VIEWER_CONTEXT).await;
+    assert_eq!(
+        perform(&admin, Mode::ReadWrite, &review("patch")).await,
+        Outcome::Allowed(true)
+    );
+    assert_eq!(
+        perform(&viewer, Mode::ReadWrite, &review("patch")).await,
+        Outcome::Allowed(false)
+    );
+    assert_eq!(
+        perform(&viewer, Mode::ReadWrite, &review("list")).await,
+        Outcome::Allowed(true)
+    );
+    // A review asks; it changes nothing, so read-only mode sends it.
+    assert_eq!(
+        perform(&viewer, Mode::ReadOnly, &review("get")).await,
+        Outcome::Allowed(true)
+    );
+}
+
+#[tokio::test]
+async fn read_only_mode_sends_no_write_not_even_a_dry_run() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let target = pool("free-pool");
+    let before = read(&client, &target).await.expect("the pool");
+    for run in [Run::DryRun, Run::Real] {
+        let operations = [
+            Operation::SetLabel {
+                target: target.clone(),
+                key: PAUSE.into(),
+                value: "true".into(),
+                run,
+            },
+            Operation::Delete {
+                target: target.clone(),
+                preconditions: Preconditions::default(),
+                run,
+            },
+            Operation::RemoveFinalizer {
+                target: target.clone(),
+                finalizer: FINALIZER.into(),
+                index: 0,
+                run,
+            },
+        ];
+        for operation in operations {
+            let outcome = perform(&client, Mode::ReadOnly, &operation).await;
+            assert_eq!(
+                outcome,
+                Outcome::Failed(ClusterError::ReadOnly),
+                "{operation:?}"
+            );
+        }
+    }
+    let after = read(&client, &target).await.expect("the pool");
+    assert_eq!(
+        before.pointer("/metadata/resourceVersion"),
+        after.pointer("/metadata/resourceVersion"),
+        "nothing changed"
+    );
+}
