@@ -230,3 +230,53 @@ async fn read_only_mode_sends_no_write_not_even_a_dry_run() {
         "nothing changed"
     );
 }
+
+async fn writes(client: &kube::Client) -> u64 {
+    let request = http::Request::get("/pooldeck/requests")
+        .body(Vec::new())
+        .expect("a request");
+    let answer: Value = client.request(request).await.expect("the count");
+    answer["writes"].as_u64().expect("a number")
+}
+
+#[tokio::test]
+async fn the_operator_may_pause_but_not_delete_and_the_server_counts_writes() {
+    let cluster = blocked().await;
+    let operator = common::client(&cluster, pooldeck::demo::OPERATOR_CONTEXT).await;
+    let review = |verb: &str| Operation::AccessReview {
+        verb: verb.into(),
+        kind: Kind::Pool,
+        namespace: "vision-lab".into(),
+    };
+    assert_eq!(
+        perform(&operator, Mode::ReadWrite, &review("patch")).await,
+        Outcome::Allowed(true)
+    );
+    assert_eq!(
+        perform(&operator, Mode::ReadWrite, &review("delete")).await,
+        Outcome::Allowed(false)
+    );
+    assert_eq!(writes(&operator).await, 0, "reviews are not writes");
+    let pause = Operation::SetLabel {
+        target: pool("free-pool"),
+        key: PAUSE.into(),
+        value: "true".into(),
+        run: Run::DryRun,
+    };
+    assert!(done(&perform(&operator, Mode::ReadWrite, &pause).await));
+    let delete = Operation::Delete {
+        target: pool("free-pool"),
+        preconditions: Preconditions::default(),
+        run: Run::DryRun,
+    };
+    let outcome = perform(&operator, Mode::ReadWrite, &delete).await;
+    assert!(
+        matches!(outcome, Outcome::Failed(ClusterError::Forbidden { .. })),
+        "{outcome:?}"
+    );
+    assert_eq!(
+        writes(&operator).await,
+        2,
+        "each write counts, dry runs too"
+    );
+}

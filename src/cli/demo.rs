@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use crate::demo::scenario::{BUILTIN, Scenario};
-use crate::demo::{DemoCluster, Options, VIEWER_CONTEXT};
+use crate::demo::{DemoCluster, OPERATOR_CONTEXT, Options, VIEWER_CONTEXT};
 
 #[derive(Debug, Args)]
 pub struct DemoArgs {
@@ -118,7 +118,9 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         if !description.is_empty() {
             eprintln!("  {}", description.trim());
         }
-        eprintln!("  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...)");
+        eprintln!(
+            "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
+        );
         eprintln!(
             "  scenarios built in: {}, large",
             BUILTIN

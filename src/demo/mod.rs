@@ -40,6 +40,8 @@ use self::store::Store;
 /// The kubeconfig context for the admin user, and for the read-only viewer.
 pub const ADMIN_CONTEXT: &str = "pooldeck-demo";
 pub const VIEWER_CONTEXT: &str = "pooldeck-demo-viewer";
+/// The context of an operator who may patch pools (pause, resume) but not delete them.
+pub const OPERATOR_CONTEXT: &str = "pooldeck-demo-operator";
 
 /// How to start a demo cluster.
 #[derive(Clone, Debug)]
@@ -70,6 +72,7 @@ pub struct Identity {
     pub certificates: Arc<tls::Certificates>,
     pub admin_token: String,
     pub viewer_token: String,
+    pub operator_token: String,
 }
 
 impl std::fmt::Debug for Identity {
@@ -142,6 +145,7 @@ impl DemoCluster {
                 certificates: Arc::new(tls::generate()?),
                 admin_token: crate::files::token()?,
                 viewer_token: crate::files::token()?,
+                operator_token: crate::files::token()?,
             },
         };
         let admin_token = identity.admin_token.clone();
@@ -149,11 +153,13 @@ impl DemoCluster {
         let mut tokens = HashMap::new();
         tokens.insert(admin_token.clone(), User::Admin);
         tokens.insert(viewer_token.clone(), User::Viewer);
+        tokens.insert(identity.operator_token.clone(), User::Operator);
         let server = Arc::new(Server {
             store: store.clone(),
             tokens,
             bookmark_interval: options.bookmark_interval,
             body_deadline: options.deadlines.request_body,
+            writes: std::sync::atomic::AtomicU64::new(0),
         });
         let listener = bind(options.port).await?;
         let address = listener
@@ -221,13 +227,15 @@ impl DemoCluster {
         format!(
             "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
              clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
-             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n\
+             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n\
              contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\
-             - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n",
+             - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n\
+             - name: {OPERATOR_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: operator\n    namespace: default\n",
             url = self.url(),
             ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
             admin = self.admin_token,
             viewer = self.viewer_token,
+            operator = self.identity.operator_token,
         )
     }
 

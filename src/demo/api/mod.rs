@@ -29,6 +29,9 @@ use super::store::{ApiError, Store};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum User {
     Admin,
+    /// An operator: reads everything and may patch Compute Pools (pause, resume, finalizers),
+    /// but not delete or create anything.
+    Operator,
     Viewer,
 }
 
@@ -36,19 +39,29 @@ impl User {
     pub fn name(self) -> &'static str {
         match self {
             User::Admin => "admin",
+            User::Operator => "operator",
             User::Viewer => "viewer",
         }
     }
 
     /// The viewer is a Project member: it may only read, and only inside a namespace (not
-    /// across all namespaces, not cluster-scoped resources such as Tenants).
-    pub fn may(self, verb: &str, namespace: Option<&str>) -> bool {
+    /// across all namespaces, not cluster-scoped resources such as Tenants). The operator
+    /// reads everything and patches pools.
+    pub fn may(self, verb: &str, plural: &str, namespace: Option<&str>) -> bool {
+        let reads = matches!(verb, "get" | "list" | "watch");
         match self {
             User::Admin => true,
-            User::Viewer => {
-                matches!(verb, "get" | "list" | "watch")
-                    && namespace.is_some_and(|ns| !ns.is_empty())
-            }
+            User::Operator => reads || (verb == "patch" && plural == "computepools"),
+            User::Viewer => reads && namespace.is_some_and(|ns| !ns.is_empty()),
+        }
+    }
+
+    /// What it may do, for a refusal.
+    pub fn rights(self) -> &'static str {
+        match self {
+            User::Admin => "everything",
+            User::Operator => "get, list and watch, and patch computepools",
+            User::Viewer => "only get, list and watch, inside a namespace",
         }
     }
 }
@@ -72,7 +85,8 @@ pub fn router(server: Arc<Server>) -> Router {
         .route(
             "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
             post(review::access_review),
-        );
+        )
+        .route("/pooldeck/requests", get(requests));
     for prefix in ["/api/{version}", "/apis/{group}/{version}"] {
         routes = routes
             .route(&format!("{prefix}/{{plural}}"), any(resources::collection))
@@ -107,6 +121,13 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/version", get(discovery::version))
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(server)
+}
+
+/// How many write requests the server has received (dry runs included): the demo's own
+/// path, so tests can prove that read-only mode sends none.
+async fn requests(State(server): State<Arc<Server>>) -> Response {
+    let writes = server.writes.load(std::sync::atomic::Ordering::SeqCst);
+    respond(200, &serde_json::json!({"writes": writes}))
 }
 
 /// Resolves the bearer token to a [`User`] for the handlers, or answers 401.
@@ -228,6 +249,8 @@ pub struct Server {
     pub bookmark_interval: Duration,
     /// How long a request's body may take to arrive once its head has (408 after).
     pub body_deadline: Duration,
+    /// Write requests received (dry runs included), for tests of read-only mode.
+    pub writes: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {

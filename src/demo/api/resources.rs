@@ -127,6 +127,12 @@ fn serve(
 ) -> Response {
     let params = query(&uri);
     let dry_run = params.get("dryRun").is_some_and(|v| v == "All");
+    if method != Method::GET {
+        // Dry runs too: read-only mode must send neither (tests read the count).
+        server
+            .writes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
     match (method.as_str(), target) {
         (
             "GET",
@@ -137,7 +143,7 @@ fn serve(
         ) => {
             let watching = params.get("watch").is_some_and(|v| v == "true" || v == "1");
             let verb = if watching { "watch" } else { "list" };
-            if !user.may(verb, namespace.as_deref()) {
+            if !user.may(verb, &resource.plural, namespace.as_deref()) {
                 return forbidden(user, verb, resource, None, namespace.as_deref());
             }
             if watching {
@@ -167,7 +173,7 @@ fn serve(
                 ..
             },
         ) => {
-            if !user.may("get", Some(&namespace)) {
+            if !user.may("get", &resource.plural, Some(&namespace)) {
                 return forbidden(user, "get", resource, Some(&name), Some(&namespace));
             }
             match server.store.get(resource, &namespace, &name) {
@@ -193,7 +199,7 @@ fn serve(
                 namespace,
             },
         ) => {
-            if !user.may("create", None) {
+            if !user.may("create", &resource.plural, namespace.as_deref()) {
                 return forbidden(user, "create", resource, None, namespace.as_deref());
             }
             let object = match parse_body(&headers, &body) {
@@ -222,7 +228,7 @@ fn serve(
                 status,
             },
         ) => {
-            if !user.may("update", None) {
+            if !user.may("update", &resource.plural, Some(&namespace)) {
                 return forbidden(user, "update", resource, Some(&name), Some(&namespace));
             }
             let object = match parse_body(&headers, &body) {
@@ -245,7 +251,7 @@ fn serve(
                 status,
             },
         ) => {
-            if !user.may("patch", None) {
+            if !user.may("patch", &resource.plural, Some(&namespace)) {
                 return forbidden(user, "patch", resource, Some(&name), Some(&namespace));
             }
             let content_type = headers
@@ -286,7 +292,7 @@ fn serve(
                 status: false,
             },
         ) => {
-            if !user.may("delete", None) {
+            if !user.may("delete", &resource.plural, Some(&namespace)) {
                 return forbidden(user, "delete", resource, Some(&name), Some(&namespace));
             }
             let options = match parse_body(&headers, &body) {

@@ -48,13 +48,17 @@ fn answer(user: User, headers: &HeaderMap, body: &Bytes) -> Response {
     let namespace = review
         .pointer("/spec/resourceAttributes/namespace")
         .and_then(Value::as_str);
-    let allowed = user.may(verb, namespace);
+    let resource = review
+        .pointer("/spec/resourceAttributes/resource")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let allowed = user.may(verb, resource, namespace);
     let mut answer = review.clone();
     answer["kind"] = json!("SelfSubjectAccessReview");
     answer["apiVersion"] = json!("authorization.k8s.io/v1");
     answer["status"] = json!({
         "allowed": allowed,
-        "reason": if allowed { format!("user {} may {verb}", user.name()) } else { format!("user {} may only get, list and watch, inside a namespace", user.name()) },
+        "reason": if allowed { format!("user {} may {verb}", user.name()) } else { format!("user {} may {}", user.name(), user.rights()) },
     });
     respond(201, &answer)
 }
