@@ -135,15 +135,31 @@ pub fn token() -> Result<String, String> {
 /// `~/.local/state/pooldeck`. Created with mode 0700; an existing one must be a directory of
 /// ours (not a link) and is closed to others if it was not.
 pub fn private_dir() -> Result<std::path::PathBuf, String> {
+    private_dir_from(&["XDG_RUNTIME_DIR", "XDG_STATE_HOME"])
+}
+
+/// pooldeck's state directory, kept across logins (the audit log, drafts):
+/// `$XDG_STATE_HOME/pooldeck`, else `~/.local/state/pooldeck`; private as [`private_dir`].
+pub fn state_dir() -> Result<std::path::PathBuf, String> {
+    private_dir_from(&["XDG_STATE_HOME"])
+}
+
+fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(std::path::PathBuf::from)
             .filter(|p| p.is_absolute())
     };
-    let base = absolute("XDG_RUNTIME_DIR")
-        .or_else(|| absolute("XDG_STATE_HOME"))
+    let base = variables
+        .iter()
+        .find_map(|v| absolute(v))
         .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))
-        .ok_or("neither XDG_RUNTIME_DIR, XDG_STATE_HOME nor HOME names a directory")?;
+        .ok_or_else(|| {
+            format!(
+                "neither {} nor HOME names a directory",
+                variables.join(", ")
+            )
+        })?;
     let dir = base.join("pooldeck");
     std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
     let mut builder = std::fs::DirBuilder::new();
@@ -250,6 +266,55 @@ fn directory_exists(dir: &Path) -> Result<(), String> {
         Ok(_) => Err(format!("{} is not a directory", dir.display())),
         Err(_) => Err(format!("the directory {} does not exist", dir.display())),
     }
+}
+
+/// Appends one line to a file only its owner may read: created with mode 0600 if missing,
+/// never through a link, refused if it is another user's or open to others. The line goes
+/// out in one write, so lines of two processes never interleave.
+pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
+    use std::io::Write;
+    let refused = |why: String| format!("cannot append to {}: {why}", path.display());
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        directory_exists(dir).map_err(refused)?;
+    }
+    let mut file = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            refused("it is a link; pooldeck does not write through links".into())
+        } else {
+            refused(e.to_string())
+        }
+    })?;
+    let meta = file.metadata().map_err(|e| refused(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(refused(
+            what(&meta.file_type()).to_owned() + ", not a regular file",
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != rustix::process::getuid().as_raw() {
+            return Err(refused("it belongs to another user".into()));
+        }
+        if meta.mode() & 0o077 != 0 {
+            return Err(refused(format!(
+                "others may read it (mode {:o}); chmod 600 it",
+                meta.mode() & 0o777
+            )));
+        }
+    }
+    let mut bytes = line.trim_end_matches('\n').as_bytes().to_vec();
+    bytes.push(b'\n');
+    file.write_all(&bytes).map_err(|e| refused(e.to_string()))
 }
 
 /// The most a theme, settings or scenario file may hold.

@@ -16,6 +16,7 @@
 //! - [`demo`]: the embedded, loopback-only, Kubernetes-compatible demo cluster.
 //! - [`files`]: reading the files a person names: regular files only, bounded, never blocking
 //!   on a FIFO or device.
+//! - [`settings`]: the settings file beyond the theme (read-only contexts, clipboard, audit log).
 //! - [`runtime`]: the only place with the terminal and the event loop; carries out effects.
 //! - [`cli`]: the command line (`validate`, `get`, `demo serve`, `record`, the console), a
 //!   thin layer over the modules above.
@@ -30,6 +31,7 @@ pub mod files;
 pub mod inventory;
 pub mod manifest;
 pub mod runtime;
+pub mod settings;
 pub mod sources;
 pub mod theme;
 pub mod ui;

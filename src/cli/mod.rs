@@ -1,6 +1,7 @@
 //! The command line: clap definitions and dispatch. Each subcommand lives in its own module
 //! and returns an exit status; nothing here panics on user input.
 
+pub mod act;
 pub mod demo;
 pub mod get;
 pub mod inputs;
@@ -48,6 +49,14 @@ pub struct Cli {
     /// Show every namespace.
     #[arg(long, short = 'A')]
     pub all_namespaces: bool,
+    /// Send no request that changes anything, not even a dry run (the console and every
+    /// command; `readonly: true` in the settings file does the same, per context or for all).
+    #[arg(long, global = true)]
+    pub readonly: bool,
+    /// Where to append the audit log (default: $XDG_STATE_HOME/pooldeck/audit.log, else
+    /// ~/.local/state/pooldeck/audit.log).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub audit_log: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,6 +69,12 @@ pub enum Command {
     Demo(demo::DemoArgs),
     /// Record a cluster's Compute Pool resources to a file the demo cluster can replay.
     Record(record::RecordArgs),
+    /// Pause reconciliation of Compute Pools (the controller.spectrocloud.com/pause label).
+    Pause(act::ActArgs),
+    /// Resume reconciliation of paused Compute Pools (removes the pause label).
+    Resume(act::ActArgs),
+    /// Delete a Compute Pool safely: impact shown, dry run first, the name typed to confirm.
+    Delete(act::DeleteArgs),
 }
 
 /// The async runtime for commands that talk to a cluster, or the exit status when it cannot
@@ -102,7 +117,14 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    let global = act::Global {
+        read_only: cli.readonly,
+        audit_log: cli.audit_log.clone(),
+    };
     match cli.command {
+        Some(Command::Pause(args)) => act::pause_or_resume(act::Verb::Pause, &args, &global),
+        Some(Command::Resume(args)) => act::pause_or_resume(act::Verb::Resume, &args, &global),
+        Some(Command::Delete(args)) => act::delete(&args, &global),
         Some(Command::Validate(args)) => validate::run(&args),
         Some(Command::Get(args)) => get::run(&args),
         Some(Command::Demo(args)) => demo::run(&args),

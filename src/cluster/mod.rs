@@ -18,6 +18,8 @@ use crate::domain::operation::Run;
 use crate::domain::{ClusterError, Kind, ObjectRef, Operation, Outcome};
 use crate::sources::errors::classify;
 
+pub mod audit;
+
 /// The field manager pooldeck's writes carry, so `managedFields` say who changed what.
 pub const FIELD_MANAGER: &str = "pooldeck";
 
@@ -36,7 +38,8 @@ fn resource(kind: Kind) -> ApiResource {
     )
 }
 
-fn api_for(client: &Client, target: &ObjectRef) -> Api<DynamicObject> {
+/// The API of the target's kind, in its namespace (the name is not used).
+pub fn api_for(client: &Client, target: &ObjectRef) -> Api<DynamicObject> {
     let resource = resource(target.kind);
     if target.kind.api().namespaced {
         Api::namespaced_with(client.clone(), &target.namespace, &resource)
@@ -210,4 +213,73 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
         }
     };
     result.unwrap_or_else(|e| Outcome::Failed(classify(&e)))
+}
+
+/// A connection that carries out operations and records each in the audit log: the one way
+/// the console and the CLI verbs act on a hub.
+pub struct Session {
+    pub client: Client,
+    pub mode: Mode,
+    pub at: audit::Where,
+    /// `None`: no audit log (it could not be placed; said once where the session began).
+    pub audit: Option<std::path::PathBuf>,
+    /// The answer of each dry run, by the kubectl line of its real request, for the log.
+    dry_runs: std::sync::Mutex<std::collections::HashMap<String, Outcome>>,
+}
+
+impl Session {
+    pub fn new(
+        client: Client,
+        mode: Mode,
+        at: audit::Where,
+        audit: Option<std::path::PathBuf>,
+    ) -> Session {
+        Session {
+            client,
+            mode,
+            at,
+            audit,
+            dry_runs: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// Carries out the operation and appends it to the audit log (access reviews, which
+    /// change nothing, are not recorded). A log that cannot be written is said in the
+    /// outcome's message; the operation's own result is never hidden by it.
+    pub async fn run(&self, operation: &Operation) -> Outcome {
+        let outcome = perform(&self.client, self.mode, operation).await;
+        if matches!(operation, Operation::AccessReview { .. }) {
+            return outcome;
+        }
+        let real = operation.with_run(Run::Real).kubectl();
+        let mut dry_runs = self
+            .dry_runs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let dry_run_answer = match operation.run() {
+            Some(Run::DryRun) => {
+                dry_runs.insert(real, outcome.clone());
+                None
+            }
+            _ => dry_runs.remove(&real),
+        };
+        drop(dry_runs);
+        let Some(path) = &self.audit else {
+            return outcome;
+        };
+        let line = audit::line(
+            chrono::Utc::now(),
+            &self.at,
+            operation,
+            dry_run_answer.as_ref(),
+            &outcome,
+        );
+        match (audit::append(path, &line), outcome) {
+            (Ok(()), outcome) => outcome,
+            (Err(e), Outcome::Done { message }) => Outcome::Done {
+                message: format!("{message} (not recorded: {e})"),
+            },
+            (Err(_), outcome) => outcome,
+        }
+    }
 }

@@ -167,7 +167,12 @@ fn plural(count: usize, one: &str) -> String {
 /// corrected to "true").
 pub fn pause_or_resume(pools: &[&Value]) -> Plan {
     let resume = !pools.is_empty() && pools.iter().all(|p| is_paused(p));
-    let chosen: Vec<&&Value> = pools.iter().filter(|p| resume || !is_paused(p)).collect();
+    pause_label(pools, resume)
+}
+
+/// Pause the pools that are not paused (`resume: false`), or resume the ones that are.
+pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
+    let chosen: Vec<&&Value> = pools.iter().filter(|p| is_paused(p) == resume).collect();
     let operations = chosen
         .iter()
         .map(|pool| {
@@ -238,7 +243,13 @@ pub fn pause_or_resume(pools: &[&Value]) -> Plan {
                 .map(|p| patch(&pool_ref(p).namespace))
                 .collect(),
         ),
-        blocked: chosen.is_empty().then(|| "no pool to change".to_owned()),
+        blocked: chosen.is_empty().then(|| {
+            if resume {
+                "no pool given is paused".to_owned()
+            } else {
+                "every pool given is already paused".to_owned()
+            }
+        }),
     }
 }
 

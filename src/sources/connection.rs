@@ -113,8 +113,8 @@ pub struct Connection {
     pub context: String,
 }
 
-/// The server the kubeconfig's context points at, for the header.
-pub fn server_of(target: &Target) -> Option<String> {
+/// The context a target uses, as the kubeconfig has it.
+fn context_of(target: &Target) -> Option<(Kubeconfig, kube::config::Context)> {
     let kubeconfig = match target.read().ok()? {
         Some(kubeconfig) => kubeconfig,
         None => default_kubeconfig().ok()??,
@@ -129,6 +129,18 @@ pub fn server_of(target: &Target) -> Option<String> {
         .find(|c| c.name == context_name)?
         .context
         .clone()?;
+    Some((kubeconfig, context))
+}
+
+/// The kubeconfig user the target's context names, for the audit log (a name, never a
+/// credential).
+pub fn user_of(target: &Target) -> Option<String> {
+    context_of(target).and_then(|(_, context)| context.user)
+}
+
+/// The server the kubeconfig's context points at, for the header.
+pub fn server_of(target: &Target) -> Option<String> {
+    let (kubeconfig, context) = context_of(target)?;
     kubeconfig
         .clusters
         .iter()

@@ -1,0 +1,323 @@
+//! `pooldeck pause|resume NAME...` and `pooldeck delete NAME`: the console's fixes for
+//! scripts and runbooks. Each builds the same plan the console's dialog holds, prints it with
+//! its kubectl equivalent and (for a delete) its impact, sends the dry run first, and only then
+//! the real request; `--dry-run` stops after the dry run. A delete asks for the pool's name on
+//! a terminal, and refuses without one unless `--yes`. Every request goes to the audit log.
+//!
+//! Exit status: 0 done; 1 the hub could not be reached, or refused, or the name typed did not
+//! match; 2 a usage error (a bad name, no terminal for the confirmation, read-only mode).
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use kube::api::DynamicObject;
+use serde_json::Value;
+
+use crate::cluster::{Mode, Session, audit};
+use crate::domain::fixes::{self, Plan};
+use crate::domain::{Kind, Outcome};
+
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The Compute Pools, by name.
+    #[arg(required = true, value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Their namespace (default: the context's).
+    #[arg(long, short, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Send only the server-side dry run: the server checks the request and changes nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// The Compute Pool, by name.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Its namespace (default: the context's).
+    #[arg(long, short, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// Send only the server-side dry run.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for the name (for scripts without a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+}
+
+/// What every verb shares: the global flags.
+#[derive(Debug, Clone, Default)]
+pub struct Global {
+    pub read_only: bool,
+    pub audit_log: Option<PathBuf>,
+}
+
+/// Which verb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    Pause,
+    Resume,
+}
+
+pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode {
+    let runtime = match super::runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    runtime.block_on(async {
+        let target = Target {
+            names: &args.names,
+            namespace: &args.namespace,
+            context: &args.context,
+            kubeconfig: &args.kubeconfig,
+        };
+        let (session, pools) = match prepare(&target, global).await {
+            Ok(ready) => ready,
+            Err(code) => return code,
+        };
+        let pools: Vec<&Value> = pools.iter().collect();
+        let plan = fixes::pause_label(&pools, verb == Verb::Resume);
+        carry_out(&session, &plan, args.dry_run, &|_| true).await
+    })
+}
+
+pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
+    let runtime = match super::runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    if global.read_only {
+        eprintln!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
+        return ExitCode::from(2);
+    }
+    // Without a terminal nobody can type the name: refuse before touching the hub.
+    let terminal = std::io::stdin().is_terminal();
+    if !args.yes && !args.dry_run && !terminal {
+        eprintln!(
+            "pooldeck: delete asks for the pool's name on a terminal, and there is none; \
+             run it on a terminal, or pass --yes (after --dry-run shows what goes)"
+        );
+        return ExitCode::from(2);
+    }
+    runtime.block_on(async {
+        let names = vec![args.name.clone()];
+        let target = Target {
+            names: &names,
+            namespace: &args.namespace,
+            context: &args.context,
+            kubeconfig: &args.kubeconfig,
+        };
+        let (session, pools) = match prepare(&target, global).await {
+            Ok(ready) => ready,
+            Err(code) => return code,
+        };
+        let Some(pool) = pools.first() else {
+            return ExitCode::from(1);
+        };
+        let plan = fixes::delete(pool);
+        let confirmed = |plan: &Plan| {
+            if args.yes {
+                return true;
+            }
+            let Some(name) = &plan.type_to_confirm else {
+                return true;
+            };
+            eprint!("Type the pool's name ({name}) to delete it, anything else cancels: ");
+            let _ = std::io::stderr().flush();
+            let mut typed = String::new();
+            let _ = std::io::stdin().lock().read_line(&mut typed);
+            typed.trim() == name
+        };
+        carry_out(&session, &plan, args.dry_run, &confirmed).await
+    })
+}
+
+struct Target<'a> {
+    names: &'a [String],
+    namespace: &'a Option<String>,
+    context: &'a Option<String>,
+    kubeconfig: &'a Option<PathBuf>,
+}
+
+/// Connects, decides read-only mode and the audit log, and reads the named pools.
+async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<Value>), ExitCode> {
+    for name in target.names {
+        if let Some(problem) = crate::domain::rules::names::dns_label(name) {
+            eprintln!("pooldeck: the name \"{name}\" {problem}");
+            return Err(ExitCode::from(2));
+        }
+    }
+    if let Some(problem) = target
+        .namespace
+        .as_deref()
+        .and_then(crate::domain::rules::names::namespace_problem)
+    {
+        eprintln!("pooldeck: {problem}");
+        return Err(ExitCode::from(2));
+    }
+    let connection = super::connect_or_exit(target.kubeconfig, target.context, 1).await?;
+    let (settings, warnings) = crate::settings::Settings::load();
+    for warning in warnings {
+        eprintln!("pooldeck: {warning}");
+    }
+    let read_only = global.read_only || settings.read_only(&connection.context);
+    if read_only {
+        eprintln!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
+        return Err(ExitCode::from(2));
+    }
+    let source = crate::sources::connection::Target {
+        kubeconfig: target.kubeconfig.clone(),
+        context: target.context.clone(),
+        inline: None,
+    };
+    let at = audit::Where {
+        context: connection.context.clone(),
+        server: crate::sources::connection::server_of(&source).unwrap_or_default(),
+        user: crate::sources::connection::user_of(&source).unwrap_or_default(),
+    };
+    let audit = match global.audit_log.clone().or(settings.audit_log.clone()) {
+        Some(path) => Some(path),
+        None => match audit::default_path() {
+            Ok(path) => Some(path),
+            Err(e) => {
+                eprintln!("pooldeck: operations are not recorded: {e}");
+                None
+            }
+        },
+    };
+    let namespace = target
+        .namespace
+        .clone()
+        .unwrap_or_else(|| connection.default_namespace.clone());
+    let api = crate::cluster::api_for(
+        &connection.client,
+        &crate::domain::ObjectRef::new(Kind::Pool, namespace.clone(), ""),
+    );
+    let mut pools = Vec::new();
+    for name in target.names {
+        match api.get_opt(name).await {
+            Ok(Some(pool)) => pools.push(to_value(pool)),
+            Ok(None) => {
+                eprintln!("pooldeck: ComputePool {namespace}/{name} was not found");
+                return Err(ExitCode::from(1));
+            }
+            Err(e) => {
+                eprintln!("pooldeck: {}", crate::sources::errors::classify(&e));
+                return Err(ExitCode::from(1));
+            }
+        }
+    }
+    Ok((
+        Session::new(connection.client, Mode::ReadWrite, at, audit),
+        pools,
+    ))
+}
+
+fn to_value(object: DynamicObject) -> Value {
+    serde_json::to_value(object).unwrap_or(Value::Null)
+}
+
+/// Prints the plan, sends its dry runs, asks, and sends the real requests.
+async fn carry_out(
+    session: &Session,
+    plan: &Plan,
+    dry_run_only: bool,
+    confirmed: &dyn Fn(&Plan) -> bool,
+) -> ExitCode {
+    print_plan(plan);
+    if let Some(why) = &plan.blocked {
+        eprintln!("pooldeck: nothing to do: {why}");
+        return ExitCode::from(1);
+    }
+    // Asked first, so a missing permission is said in words, not met as a 403.
+    let mut missing = Vec::new();
+    for permission in &plan.permissions {
+        if session.run(&permission.review()).await == Outcome::Allowed(false) {
+            missing.push(permission.words());
+        }
+    }
+    if !missing.is_empty() {
+        eprintln!(
+            "pooldeck: not permitted in context {}: needs {}; nothing was sent",
+            session.at.context,
+            missing.join(", ")
+        );
+        return ExitCode::from(1);
+    }
+    let mut failed = false;
+    for operation in plan.dry_runs() {
+        let outcome = session.run(&operation).await;
+        failed |= report(&outcome);
+    }
+    if failed {
+        eprintln!("pooldeck: the dry run was refused: nothing was changed");
+        return ExitCode::from(1);
+    }
+    if dry_run_only {
+        return ExitCode::SUCCESS;
+    }
+    if !confirmed(plan) {
+        eprintln!("pooldeck: cancelled: nothing was changed");
+        return ExitCode::from(1);
+    }
+    for operation in &plan.operations {
+        let outcome = session.run(operation).await;
+        failed |= report(&outcome);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_plan(plan: &Plan) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", plan.title);
+    for line in &plan.explanation {
+        let _ = writeln!(out, "  {line}");
+    }
+    for target in &plan.targets {
+        let _ = writeln!(out, "  - {target}");
+    }
+    if !plan.impact.is_empty() {
+        let _ = writeln!(out, "Impact:");
+        for line in &plan.impact {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    let _ = writeln!(out, "kubectl equivalent:");
+    for line in plan.kubectl().lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+}
+
+/// Prints an outcome; whether it failed.
+fn report(outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Done { message } => {
+            println!("{message}");
+            false
+        }
+        Outcome::Allowed(_) => false,
+        Outcome::Failed(error) => {
+            eprintln!("pooldeck: {error}");
+            true
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The audit log: one JSON line per operation pooldeck sends (dry runs included) with when,
+//! where (context, server), who (the kubeconfig user's name), what (the operation, its
+//! objects, its kubectl equivalent), the dry run's answer before a real request, and what came
+//! of it. Appended to `$XDG_STATE_HOME/pooldeck/audit.log` (default
+//! `~/.local/state/pooldeck/audit.log`, mode 0600) or the path `--audit-log` names. Never a
+//! token or an object's body: a create or replace is recorded by its kubectl line and target.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+use crate::domain::{Operation, Outcome, Run};
+
+/// Where the operations were sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Where {
+    pub context: String,
+    pub server: String,
+    pub user: String,
+}
+
+/// The default audit log.
+pub fn default_path() -> Result<PathBuf, String> {
+    Ok(crate::files::state_dir()?.join("audit.log"))
+}
+
+fn action(operation: &Operation) -> &'static str {
+    match operation {
+        Operation::SetLabel { .. } => "set-label",
+        Operation::RemoveLabel { .. } => "remove-label",
+        Operation::Delete { .. } => "delete",
+        Operation::RemoveFinalizer { .. } => "remove-finalizer",
+        Operation::Create { .. } => "create",
+        Operation::Update { .. } => "replace",
+        Operation::AccessReview { .. } => "access-review",
+    }
+}
+
+fn outcome_json(outcome: &Outcome) -> Value {
+    match outcome {
+        Outcome::Done { message } => json!({"result": "done", "message": message}),
+        Outcome::Allowed(allowed) => json!({"result": "answered", "allowed": allowed}),
+        Outcome::Failed(error) => json!({"result": "failed", "message": error.to_string()}),
+    }
+}
+
+/// One line of the log.
+pub fn line(
+    time: DateTime<Utc>,
+    at: &Where,
+    operation: &Operation,
+    dry_run_answer: Option<&Outcome>,
+    outcome: &Outcome,
+) -> String {
+    let preconditions = operation.preconditions();
+    let record = json!({
+        "time": time.to_rfc3339_opts(SecondsFormat::Millis, true),
+        "context": at.context,
+        "server": at.server,
+        "user": at.user,
+        "operation": action(operation),
+        "dryRun": operation.run() == Some(Run::DryRun),
+        "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
+        "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
+        "kubectl": operation.kubectl(),
+        "dryRunAnswer": dry_run_answer.map(outcome_json),
+        "outcome": outcome_json(outcome),
+    });
+    record.to_string()
+}
+
+/// Appends a line to the log at `path`.
+pub fn append(path: &Path, line: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.exists()
+    {
+        // The default directory is made private; a directory someone named must exist.
+        if default_path().ok().as_deref().and_then(Path::parent) != Some(dir) {
+            return Err(format!(
+                "cannot write the audit log {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    crate::files::append_private(path, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{ClusterError, Kind, ObjectRef, Preconditions};
+
+    #[test]
+    fn a_line_is_one_json_object_with_the_facts_and_no_secret() {
+        let operation = Operation::Delete {
+            target: ObjectRef::new(Kind::Pool, "retail-edge", "store-042"),
+            preconditions: Preconditions {
+                uid: Some("u-1".into()),
+                resource_version: Some("9".into()),
+            },
+            run: Run::Real,
+        };
+        let at = Where {
+            context: "prod-hub".into(),
+            server: "https://hub:6443".into(),
+            user: "alice".into(),
+        };
+        let dry = Outcome::Done {
+            message: "dry run: the server accepts this".into(),
+        };
+        let failed = Outcome::Failed(ClusterError::Conflict {
+            message: "the uid changed".into(),
+        });
+        let text = line(Utc::now(), &at, &operation, Some(&dry), &failed);
+        assert!(!text.contains('\n'));
+        let value: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(value["operation"], "delete");
+        assert_eq!(value["objects"][0], "ComputePool retail-edge/store-042");
+        assert_eq!(value["preconditions"]["uid"], "u-1");
+        assert_eq!(value["dryRunAnswer"]["result"], "done");
+        assert_eq!(value["outcome"]["result"], "failed");
+        assert_eq!(value["user"], "alice");
+        assert!(
+            value["kubectl"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("kubectl delete"))
+        );
+    }
+}

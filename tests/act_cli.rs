@@ -1,0 +1,345 @@
+//! `pooldeck pause|resume|delete` through the binary, against `pooldeck demo serve`: exit
+//! codes, dry runs that send only dry runs, a delete that refuses without a terminal, missing
+//! permissions said before anything is sent, read-only mode that sends nothing at all (the
+//! demo server counts write requests), and the audit log's lines.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+/// A `pooldeck demo serve` of the deletion-blocked scenario, stopped when dropped.
+struct Served {
+    child: Child,
+    kubeconfig: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve() -> Served {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("demo.kubeconfig");
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args([
+            "demo",
+            "serve",
+            "--scenario",
+            "deletion-blocked",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the export line");
+    assert!(line.starts_with("export KUBECONFIG="), "{line}");
+    Served {
+        child,
+        kubeconfig,
+        _dir: dir,
+    }
+}
+
+/// Runs pooldeck with the served kubeconfig; (exit code, stdout, stderr).
+fn pooldeck(served: &Served, audit: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut command = assert_cmd::Command::cargo_bin("pooldeck").expect("the binary");
+    command
+        .args(args)
+        .arg("--audit-log")
+        .arg(audit)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .env("XDG_CONFIG_HOME", audit.parent().expect("a directory"))
+        .timeout(LIMIT);
+    let output = command.output().expect("runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// What `kubectl get --raw` would show, through the binary's own kube client: the demo's
+/// write count, and a pool.
+fn raw(served: &Served, path: &str) -> Value {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig");
+        let kubeconfig = kube::config::Kubeconfig::from_yaml(&text).expect("reads");
+        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+            .await
+            .expect("config");
+        let client = kube::Client::try_from(config).expect("client");
+        let request = http::Request::get(path).body(Vec::new()).expect("request");
+        client.request::<Value>(request).await.expect("an answer")
+    })
+}
+
+fn writes(served: &Served) -> u64 {
+    raw(served, "/pooldeck/requests")["writes"]
+        .as_u64()
+        .expect("a count")
+}
+
+fn free_pool(served: &Served) -> Value {
+    raw(
+        served,
+        "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/computepools/free-pool",
+    )
+}
+
+fn audit_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn pause_and_resume_set_the_label_and_log_each_request() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let (code, out, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("kubectl label computepools free-pool -n vision-lab controller.spectrocloud.com/pause=true --overwrite"), "{out}");
+    assert_eq!(
+        free_pool(&served).pointer("/metadata/labels/controller.spectrocloud.com~1pause"),
+        Some(&Value::String("true".into()))
+    );
+    let (code, out, err) = pooldeck(
+        &served,
+        &audit,
+        &["resume", "free-pool", "-n", "vision-lab"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        free_pool(&served)
+            .pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+            .is_none()
+    );
+    let lines = audit_lines(&audit);
+    assert_eq!(
+        lines.len(),
+        4,
+        "a dry run and a real request each: {lines:?}"
+    );
+    assert_eq!(lines[0]["dryRun"], true);
+    assert_eq!(lines[1]["dryRun"], false);
+    assert_eq!(lines[1]["dryRunAnswer"]["result"], "done", "{}", lines[1]);
+    assert_eq!(lines[3]["operation"], "remove-label");
+    assert_eq!(lines[1]["user"], "admin");
+    assert_eq!(lines[1]["context"], "pooldeck-demo");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&audit)
+            .expect("the log")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the audit log is the owner's only");
+    }
+    // Resuming a pool that is not paused does nothing, and says so.
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &["resume", "free-pool", "-n", "vision-lab"],
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("no pool given is paused"), "{err}");
+}
+
+#[test]
+fn a_dry_run_sends_only_dry_runs() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let before = writes(&served);
+    for args in [
+        &[
+            "pause",
+            "free-pool",
+            "blocked-pool",
+            "-n",
+            "vision-lab",
+            "--dry-run",
+        ][..],
+        &["delete", "free-pool", "-n", "vision-lab", "--dry-run"][..],
+    ] {
+        let (code, out, err) = pooldeck(&served, &audit, args);
+        assert_eq!(code, Some(0), "{args:?}: {out}{err}");
+        assert!(out.contains("dry run: the server accepts this"), "{out}");
+    }
+    assert_eq!(
+        writes(&served) - before,
+        3,
+        "two pause dry runs and a delete dry run"
+    );
+    let pool = free_pool(&served);
+    assert!(pool.pointer("/metadata/deletionTimestamp").is_none());
+    assert!(
+        pool.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+            .is_none()
+    );
+    assert!(audit_lines(&audit).iter().all(|l| l["dryRun"] == true));
+}
+
+#[test]
+fn delete_refuses_without_a_terminal_and_deletes_with_yes() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let before = writes(&served);
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &["delete", "free-pool", "-n", "vision-lab"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("asks for the pool's name on a terminal"),
+        "{err}"
+    );
+    assert_eq!(writes(&served), before, "nothing was sent");
+
+    let (code, out, err) = pooldeck(
+        &served,
+        &audit,
+        &["delete", "free-pool", "-n", "vision-lab", "--yes"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("vision-lab/demo-notebook"),
+        "the impact names the AIWorkload: {out}"
+    );
+    assert!(out.contains("the Palette cluster"), "{out}");
+    let lines = audit_lines(&audit);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["dryRun"], true);
+    assert_eq!(lines[1]["operation"], "delete");
+    assert!(lines[1]["preconditions"]["uid"].is_string(), "{}", lines[1]);
+
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &["delete", "no-such-pool", "-n", "vision-lab", "--yes"],
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("ComputePool vision-lab/no-such-pool was not found"),
+        "{err}"
+    );
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &["pause", "../../apis", "-n", "vision-lab"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn missing_permissions_and_read_only_mode_send_nothing() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let before = writes(&served);
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &[
+            "delete",
+            "free-pool",
+            "-n",
+            "vision-lab",
+            "--yes",
+            "--context",
+            "pooldeck-demo-operator",
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("needs delete on computepools in vision-lab"),
+        "{err}"
+    );
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &[
+            "pause",
+            "free-pool",
+            "-n",
+            "vision-lab",
+            "--context",
+            "pooldeck-demo-viewer",
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("needs patch on computepools in vision-lab"),
+        "{err}"
+    );
+    for args in [
+        &["pause", "free-pool", "-n", "vision-lab", "--readonly"][..],
+        &[
+            "resume",
+            "free-pool",
+            "-n",
+            "vision-lab",
+            "--readonly",
+            "--dry-run",
+        ][..],
+        &[
+            "delete",
+            "free-pool",
+            "-n",
+            "vision-lab",
+            "--readonly",
+            "--yes",
+        ][..],
+        &[
+            "delete",
+            "free-pool",
+            "-n",
+            "vision-lab",
+            "--readonly",
+            "--dry-run",
+        ][..],
+    ] {
+        let (code, _, err) = pooldeck(&served, &audit, args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("read-only mode"), "{err}");
+    }
+    // The settings file makes a context read-only too.
+    std::fs::create_dir_all(dir.path().join("pooldeck")).expect("config dir");
+    std::fs::write(
+        dir.path().join("pooldeck").join("config.yaml"),
+        "contexts:\n  pooldeck-demo:\n    readonly: true\n",
+    )
+    .expect("settings");
+    let (code, _, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("read-only mode"), "{err}");
+    assert_eq!(
+        writes(&served),
+        before,
+        "not one write request left pooldeck"
+    );
+    assert!(audit_lines(&audit).is_empty());
+}
