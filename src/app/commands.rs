@@ -45,6 +45,21 @@ pub enum Command {
     Complete,
     /// In a text field: delete the last character.
     Erase,
+    /// Mark or unmark the row (a fix then applies to every marked pool).
+    Mark,
+    /// Pause reconciliation, or resume it when every chosen pool is paused.
+    PauseResume,
+    /// Delete the pool safely.
+    Delete,
+    /// Unblock a deletion that does not complete.
+    Unblock,
+    /// Copy what is in view: a name, the YAML, or a dialog's kubectl equivalent.
+    Copy,
+    /// In a dialog: the next or the previous control.
+    FocusNext,
+    FocusPrevious,
+    /// In a dialog: press the focused control.
+    Activate,
 }
 
 /// Where the keys go: the top of the modal stack decides.
@@ -68,6 +83,10 @@ pub enum Scope {
     CommandLine,
     /// The help overlay.
     Help,
+    /// A confirmation, its buttons focused.
+    Confirm,
+    /// A confirmation, typing the name or the acknowledgement.
+    ConfirmField,
 }
 
 impl Scope {
@@ -83,6 +102,8 @@ impl Scope {
             Scope::Search => "Searching the YAML (/ on the YAML tab)",
             Scope::CommandLine => "The command line (:)",
             Scope::Help => "The help (?)",
+            Scope::Confirm => "A confirmation",
+            Scope::ConfirmField => "A confirmation, typing the name",
         }
     }
 
@@ -91,6 +112,7 @@ impl Scope {
         match self {
             Scope::Filter => Some("type to filter  !text invert  -l key=value labels"),
             Scope::Search => Some("type to search the YAML"),
+            Scope::ConfirmField => Some("type the text shown"),
             Scope::CommandLine => {
                 Some(":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q ")
             }
@@ -147,6 +169,19 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Help, [key(KeyCode::Esc), ch('?'), ch('q')], "Esc ? q", Some(("Esc", "close")), Close, "close the help"),
     bind!(Help, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
     bind!(Help, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
+    // A confirmation: Cancel has the focus; Esc cancels anywhere.
+    bind!(Confirm, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "cancel: nothing is sent"),
+    bind!(Confirm, [key(KeyCode::Tab), key(KeyCode::Right)], "Tab →", Some(("Tab", "next")), FocusNext, "the next control"),
+    bind!(Confirm, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), key(KeyCode::Left)], "Shift-Tab ←", None, FocusPrevious, "the previous control"),
+    bind!(Confirm, [key(KeyCode::Enter)], "Enter", Some(("Enter", "press")), Activate, "press the focused button (Confirm works once the dry run passed and the text is typed)"),
+    bind!(Confirm, [ch('c')], "c", Some(("c", "copy kubectl")), Copy, "copy the kubectl equivalent"),
+    bind!(Confirm, [key(KeyCode::Down), ch('j')], "↓ j", None, Down, "scroll the dialog"),
+    bind!(Confirm, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll the dialog back"),
+    bind!(ConfirmField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "cancel: nothing is sent"),
+    bind!(ConfirmField, [key(KeyCode::Tab)], "Tab", Some(("Tab", "next")), FocusNext, "the next control"),
+    bind!(ConfirmField, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT)], "Shift-Tab", None, FocusPrevious, "the previous control"),
+    bind!(ConfirmField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "to Confirm")), Activate, "move to the Confirm button"),
+    bind!(ConfirmField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // Text fields.
     bind!(Filter, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the filter"),
     bind!(Filter, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the filter"),
@@ -161,12 +196,17 @@ pub const BINDINGS: &[Binding] = &[
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab), ch('l')], "→ Tab l", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
-    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')], "1-6", Some(("1-6", "jump")), JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"),
+    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')], "1-6", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"),
     bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
     bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
     bind!(Detail, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
     bind!(Detail, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll a page up"),
     bind!(Yaml, [ch('/')], "/", Some(("/", "search")), Search, "search the YAML (jumps to the first match)"),
+    bind!(Yaml, [ch('c')], "c", None, Copy, "copy the pool's YAML"),
+    bind!(Detail, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation, or resume it (asks first)"),
+    bind!(Detail, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
+    bind!(Detail, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
+    bind!(Detail, [ch('c')], "c", None, Copy, "copy the pool's name"),
     bind!(Detail, [key(KeyCode::Esc)], "Esc", Some(("Esc", "back")), Back, "back to the list"),
     bind!(Detail, [ch(':')], ":", None, CommandLine, "command line"),
     bind!(Detail, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
@@ -179,10 +219,15 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [ch('g'), key(KeyCode::Home)], "g Home", None, First, "the first row"),
     bind!(List, [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)], "G End", None, Last, "the last row"),
     bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"),
-    bind!(List, [ch('d')], "d", Some(("d", "describe")), Describe, "open the pool on its Overview"),
-    bind!(List, [ch('y')], "y", Some(("y", "yaml")), Yaml, "open the pool on its YAML"),
-    bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
+    bind!(List, [ch('d')], "d", None, Describe, "open the pool on its Overview"),
+    bind!(List, [ch('y')], "y", None, Yaml, "open the pool on its YAML"),
     bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l key=value on labels"),
+    bind!(List, [ch(' ')], "Space", None, Mark, "mark or unmark the pool (p then pauses every marked pool)"),
+    bind!(List, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation of the pool (or the marked pools), or resume it"),
+    bind!(List, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
+    bind!(List, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
+    bind!(List, [ch('c')], "c", None, Copy, "copy the selected name"),
+    bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
     bind!(List, [ch('s')], "s", Some(("s", "sort")), SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
     bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),

@@ -6,8 +6,10 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::commands::{self, Command, Scope};
+use super::confirm::Focus;
 use super::ports::Namespaces;
 use super::{App, Detail, Effect, Input, Overlay, Tab, View};
+use crate::domain::fixes::Fix;
 
 fn complete(prefix: &str) -> Option<&'static str> {
     View::ALL
@@ -112,6 +114,9 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
 
 /// The text field being typed in, if any.
 fn text_field(app: &mut App) -> Option<&mut String> {
+    if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
+        return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
+    }
     match &mut app.input {
         Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
         Input::None => None,
@@ -145,12 +150,53 @@ fn typed(app: &mut App) {
     }
 }
 
+/// Why a fix key does nothing here: the permission it needs.
+fn missing_for(app: &App, command: Command) -> Option<String> {
+    let verb = match command {
+        Command::Delete => "delete",
+        Command::PauseResume | Command::Unblock => "patch",
+        _ => return None,
+    };
+    super::confirm::denied(app, verb).map(|p| {
+        format!(
+            "not permitted in context {}: needs {}",
+            app.connection.context,
+            p.words()
+        )
+    })
+}
+
+/// `c`: what is in view goes to the clipboard: a dialog's kubectl equivalent, a pool's YAML,
+/// or the selected name.
+fn copy(app: &mut App) {
+    let (text, what) = match (app.overlays.last(), &app.detail) {
+        (Some(Overlay::Confirm(confirm)), _) => {
+            (confirm.plan.kubectl(), "the kubectl command".to_owned())
+        }
+        (_, Some(detail)) if detail.tab == Tab::Yaml => match &app.shown.detail {
+            Some(data) => (
+                data.yaml.join("\n") + "\n",
+                format!("the YAML of {}", detail.name),
+            ),
+            None => return,
+        },
+        (_, Some(detail)) => (detail.name.clone(), detail.name.clone()),
+        (_, None) => match app.shown.row(app.selected) {
+            Some(row) => (row.id.name.clone(), row.id.name.clone()),
+            None => return,
+        },
+    };
+    app.effects.push(Effect::Copy { text, what });
+}
+
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     let scopes = app.scopes();
     match commands::lookup(&scopes, &key) {
         Some(binding) => {
             if app.enabled(binding.command) {
                 apply(app, binding.command, &key);
+            } else if let Some(missing) = missing_for(app, binding.command) {
+                app.message = Some(missing);
             }
         }
         // A character no binding claims goes into the text being typed.
@@ -166,6 +212,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
 fn apply(app: &mut App, command: Command, key: &KeyEvent) {
     let scopes = app.scopes();
     let in_help = scopes.contains(&Scope::Help);
+    let in_dialog = scopes.contains(&Scope::Confirm) || scopes.contains(&Scope::ConfirmField);
     let rows = app.shown.len();
     let last = rows.saturating_sub(1);
     match command {
@@ -173,7 +220,9 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         Command::Suspend => app.effects.push(Effect::Suspend),
         Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
         Command::Close => {
-            app.overlays.pop();
+            if let Some(Overlay::Confirm(_)) = app.overlays.pop() {
+                app.message = Some("cancelled: nothing was sent".into());
+            }
         }
         Command::Accept => {
             if let Input::Command(text) = &app.input {
@@ -209,6 +258,55 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
                 typed(app);
             }
         }
+        Command::Down | Command::Up if in_dialog => {
+            if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
+                confirm.scroll = match command {
+                    Command::Down => confirm.scroll.saturating_add(1),
+                    _ => confirm.scroll.saturating_sub(1),
+                };
+            }
+        }
+        Command::FocusNext | Command::FocusPrevious => {
+            if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
+                confirm.step(command == Command::FocusNext);
+            }
+        }
+        Command::Activate => {
+            let focus = match app.overlays.last() {
+                Some(Overlay::Confirm(confirm)) => confirm.focus,
+                _ => return,
+            };
+            match focus {
+                Focus::Cancel => {
+                    app.overlays.pop();
+                    app.message = Some("cancelled: nothing was sent".into());
+                }
+                Focus::Field => {
+                    if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
+                        confirm.focus = Focus::Confirm;
+                    }
+                }
+                Focus::Confirm => super::confirm::confirm(app),
+            }
+        }
+        Command::Mark => {
+            if let Some(row) = app.shown.row(app.selected) {
+                let id = row.id.clone();
+                if !app.marked.remove(&id) {
+                    app.marked.insert(id);
+                }
+                app.selected = app.selected.saturating_add(1).min(last);
+            }
+        }
+        Command::PauseResume | Command::Delete | Command::Unblock => {
+            let fix = match command {
+                Command::PauseResume => Fix::Pause,
+                Command::Delete => Fix::Delete,
+                _ => Fix::DeleteWorkloads,
+            };
+            super::confirm::open(app, fix);
+        }
+        Command::Copy => copy(app),
         Command::Down | Command::Up | Command::PageDown | Command::PageUp if in_help => {
             if let Some(Overlay::Help { scroll }) = app.overlays.last_mut() {
                 *scroll = match command {

@@ -13,6 +13,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 pub mod commands;
+pub mod confirm;
 mod keys;
 pub mod ports;
 pub mod rows;
@@ -43,6 +44,11 @@ pub enum Msg {
     },
     /// The process was asked to stop for now (SIGTSTP from outside).
     Suspend,
+    /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
+    Copied {
+        what: String,
+        result: Result<String, String>,
+    },
 }
 
 /// What `update` asks the runtime to do: the I/O it may not do itself.
@@ -58,12 +64,19 @@ pub enum Effect {
     Perform(Operation),
     /// Give the terminal back and stop until the shell continues the console.
     Suspend,
+    /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
+    /// names it for the footer. Answered by `Msg::Copied`.
+    Copy { text: String, what: String },
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Overlay {
-    Help { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
+    /// A fix waiting for confirmation.
+    Confirm(Box<confirm::Confirm>),
 }
 
 /// Which list the console shows.
@@ -210,6 +223,14 @@ pub struct App {
     pub shown: Shown,
     /// What the runtime should do after this update; it takes them.
     pub effects: Vec<Effect>,
+    /// No request that changes anything leaves pooldeck (the header says READ-ONLY).
+    pub read_only: bool,
+    /// Pools marked with space: a fix applies to all of them.
+    pub marked: std::collections::BTreeSet<ObjectRef>,
+    /// What the access reviews answered, for this context.
+    pub access: confirm::AccessCache,
+    /// Real requests sent and not answered yet.
+    pub in_flight: usize,
 }
 
 impl App {
@@ -235,6 +256,10 @@ impl App {
             connecting: None,
             shown: Shown::default(),
             effects: Vec::new(),
+            read_only: false,
+            marked: std::collections::BTreeSet::new(),
+            access: confirm::AccessCache::new(),
+            in_flight: 0,
         }
     }
 
@@ -245,8 +270,13 @@ impl App {
 
     /// The scopes whose bindings apply now, most specific first.
     pub fn scopes(&self) -> Vec<Scope> {
-        if let Some(Overlay::Help { .. }) = self.overlay() {
-            return vec![Scope::Help];
+        match self.overlay() {
+            Some(Overlay::Help { .. }) => return vec![Scope::Help],
+            Some(Overlay::Confirm(confirm)) if confirm.focus == confirm::Focus::Field => {
+                return vec![Scope::ConfirmField];
+            }
+            Some(Overlay::Confirm(_)) => return vec![Scope::Confirm],
+            None => {}
         }
         self.scopes_behind()
     }
@@ -272,6 +302,16 @@ impl App {
         match command {
             Command::Open | Command::Describe | Command::Yaml => {
                 matches!(self.view, View::Pools | View::Evaluations | View::Hosts)
+            }
+            Command::Mark => self.view == View::Pools && self.detail.is_none(),
+            Command::PauseResume | Command::Delete | Command::Unblock => {
+                let verb = if command == Command::Delete {
+                    "delete"
+                } else {
+                    "patch"
+                };
+                (self.view == View::Pools || self.detail.is_some())
+                    && confirm::denied(self, verb).is_none()
             }
             _ => true,
         }
@@ -311,6 +351,10 @@ pub fn update(app: &mut App, msg: Msg) {
                     Ok(connected) => {
                         app.connection.context = connected.context;
                         app.connection.server = connected.server;
+                        app.read_only = connected.read_only;
+                        // Permissions and marks belong to the old context.
+                        app.access.clear();
+                        app.marked.clear();
                         app.effects.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);
@@ -322,15 +366,11 @@ pub fn update(app: &mut App, msg: Msg) {
                 }
             }
         }
-        Msg::Performed { operation, outcome } => {
-            app.message = Some(match outcome {
-                Outcome::Done { message } => message,
-                Outcome::Allowed(allowed) => format!(
-                    "{}: {}",
-                    operation.kubectl(),
-                    if allowed { "yes" } else { "no" }
-                ),
-                Outcome::Failed(error) => error.to_string(),
+        Msg::Performed { operation, outcome } => confirm::performed(app, &operation, outcome),
+        Msg::Copied { what, result } => {
+            app.message = Some(match result {
+                Ok(how) => format!("copied {what} ({how})"),
+                Err(why) => format!("cannot copy {what}: {why}"),
             });
         }
     }

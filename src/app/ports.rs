@@ -41,6 +41,8 @@ impl Namespaces {
 pub struct Connected {
     pub context: String,
     pub server: String,
+    /// Read-only by `--readonly` or the settings file for this context.
+    pub read_only: bool,
 }
 
 /// A future the runtime runs on a task.

@@ -385,6 +385,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             result: Ok(ports::Connected {
                 context: "older".into(),
                 server: "https://old:6443".into(),
+                read_only: false,
             }),
         },
     );
@@ -419,6 +420,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             result: Ok(ports::Connected {
                 context: "slow-hub".into(),
                 server: "https://slow:6443".into(),
+                read_only: false,
             }),
         },
     );

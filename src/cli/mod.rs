@@ -172,6 +172,18 @@ pub fn main() -> ExitCode {
                     )),
                 }
             }
+            let (settings, settings_warnings) = crate::settings::Settings::load();
+            warnings.extend(settings_warnings);
+            let audit = match cli.audit_log.clone().or(settings.audit_log.clone()) {
+                Some(path) => Some(path),
+                None => match crate::cluster::audit::default_path() {
+                    Ok(path) => Some(path),
+                    Err(e) => {
+                        warnings.push(format!("operations are not recorded: {e}"));
+                        None
+                    }
+                },
+            };
             let depth = crate::theme::Depth::detect(
                 std::env::var("COLORTERM").ok().as_deref(),
                 std::env::var("TERM").ok().as_deref(),
@@ -202,6 +214,11 @@ pub fn main() -> ExitCode {
                 theme,
                 warnings,
                 basic_colours: depth == crate::theme::Depth::Ansi16,
+                acting: crate::runtime::port::Acting {
+                    read_only: cli.readonly,
+                    audit,
+                    settings,
+                },
             })
         }
     }

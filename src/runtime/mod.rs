@@ -5,6 +5,7 @@
 //! `app::update`, runs the effects `update` leaves on tasks ([`port::execute`]), and draws
 //! with `ui::render` once the queued messages are drained. Must not import `cli`.
 
+mod clipboard;
 pub mod port;
 mod terminal;
 
@@ -40,6 +41,8 @@ pub struct ConsoleOptions {
     pub warnings: Vec<String>,
     /// The terminal shows only the 16 basic colours.
     pub basic_colours: bool,
+    /// Read-only mode, the settings file, the audit log.
+    pub acting: port::Acting,
 }
 
 /// The async runtime, or the exit status when it cannot start.
@@ -148,7 +151,14 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         app.message = Some(options.warnings.join("; "));
     }
     let (events, mut sources) = tokio::sync::mpsc::unbounded_channel();
-    let port = KubePort::new(connection.client.clone(), target.clone(), events);
+    let port = KubePort::new(
+        connection.client.clone(),
+        target.clone(),
+        &connection.context,
+        options.acting.clone(),
+        events,
+    );
+    app.read_only = options.acting.read_only(&connection.context);
     port.watch(namespaces);
 
     let mut screen = match Screen::enter(options.basic_colours) {
@@ -158,7 +168,15 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             return ExitCode::from(1);
         }
     };
-    let result = event_loop(&mut app, &options.theme, &mut screen, &port, &mut sources).await;
+    let result = event_loop(
+        &mut app,
+        &options.theme,
+        &mut screen,
+        &port,
+        &mut sources,
+        options.acting.settings.clipboard,
+    )
+    .await;
     drop(screen);
     port.stop();
     if let Some(cluster) = demo {
@@ -180,18 +198,25 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
 fn run_effects(
     app: &mut App,
     screen: &mut Screen,
+    clipboards: &mut clipboard::Clipboards,
     port: &Arc<dyn ClusterPort>,
     answers: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) -> Result<bool, String> {
     let mut redraw = false;
     for effect in std::mem::take(&mut app.effects) {
-        if effect == Effect::Suspend {
-            screen
-                .suspend()
-                .map_err(|e| format!("cannot suspend: {e}"))?;
-            redraw = true;
-        } else {
-            port::execute(port, effect, answers);
+        match effect {
+            Effect::Suspend => {
+                screen
+                    .suspend()
+                    .map_err(|e| format!("cannot suspend: {e}"))?;
+                redraw = true;
+            }
+            // The terminal is the loop's: OSC 52 goes out through it, between frames.
+            Effect::Copy { text, what } => {
+                let result = clipboards.copy(&text, screen.terminal.backend_mut());
+                let _ = answers.send(Msg::Copied { what, result });
+            }
+            effect => port::execute(port, effect, answers),
         }
     }
     Ok(redraw)
@@ -203,6 +228,7 @@ async fn event_loop(
     screen: &mut Screen,
     kube: &Arc<KubePort>,
     sources: &mut tokio::sync::mpsc::UnboundedReceiver<port::Tagged>,
+    clipboard: crate::settings::Clipboard,
 ) -> Result<Option<i32>, String> {
     let port: Arc<dyn ClusterPort> = kube.clone();
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();
@@ -210,6 +236,7 @@ async fn event_loop(
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut stop = Signals::new();
     let mut dirty = true;
+    let mut clipboards = clipboard::Clipboards::new(clipboard);
     loop {
         if dirty {
             screen
@@ -259,7 +286,7 @@ async fn event_loop(
                 }
             },
         }
-        if run_effects(app, screen, &port, &answers)? {
+        if run_effects(app, screen, &mut clipboards, &port, &answers)? {
             dirty = true;
         }
     }

@@ -3,6 +3,7 @@
 //! comes back as a [`Msg`], so nothing awaits on the key path.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -11,18 +12,23 @@ use tokio::task::JoinHandle;
 
 use crate::app::ports::{ClusterPort, Connected, Namespaces, Pending};
 use crate::app::{Effect, Msg};
+use crate::cluster::audit::Where;
+use crate::cluster::{Mode, Session};
 use crate::domain::{ClusterError, Kind, Operation, Outcome};
 use crate::inventory::SourceEvent;
-use crate::sources::connection::{Target, connect, server_of};
+use crate::settings::Settings;
+use crate::sources::connection::{Target, connect, server_of, user_of};
 use crate::sources::watch::spawn;
 
 /// The kinds the console watches.
-pub const WATCHED: [Kind; 5] = [
+pub const WATCHED: [Kind; 6] = [
     Kind::Pool,
     Kind::Evaluation,
     Kind::Event,
     Kind::Project,
     Kind::Tenant,
+    // Which AIWorkloads still reference a deleting pool (unblocking a deletion).
+    Kind::AIWorkload,
 ];
 
 /// A source event tagged with the watch it came from: events of replaced watches are
@@ -32,14 +38,47 @@ pub type Tagged = (u64, SourceEvent);
 struct Current {
     client: kube::Client,
     target: Target,
+    /// Carries out operations on the current context, with its mode and audit log.
+    session: Arc<Session>,
     tasks: Vec<JoinHandle<()>>,
     /// Connections made by `connect`, waiting for `use_context`.
-    pending: HashMap<String, (kube::Client, Target)>,
+    pending: HashMap<String, (kube::Client, Target, Arc<Session>)>,
+}
+
+/// How operations are carried out, whatever the context: read-only by flag or by the
+/// settings file per context, and where the audit log goes.
+#[derive(Clone, Debug, Default)]
+pub struct Acting {
+    pub read_only: bool,
+    pub settings: Settings,
+    pub audit: Option<PathBuf>,
+}
+
+impl Acting {
+    pub fn read_only(&self, context: &str) -> bool {
+        self.read_only || self.settings.read_only(context)
+    }
+
+    /// A session for a connection to `context`.
+    fn session(&self, client: &kube::Client, target: &Target, context: &str) -> Arc<Session> {
+        let mode = if self.read_only(context) {
+            Mode::ReadOnly
+        } else {
+            Mode::ReadWrite
+        };
+        let at = Where {
+            context: context.to_owned(),
+            server: server_of(target).unwrap_or_default(),
+            user: user_of(target).unwrap_or_default(),
+        };
+        Arc::new(Session::new(client.clone(), mode, at, self.audit.clone()))
+    }
 }
 
 /// Cluster access through kube-rs.
 pub struct KubePort {
     current: Mutex<Current>,
+    acting: Acting,
     epoch: Arc<AtomicU64>,
     events: UnboundedSender<Tagged>,
     me: std::sync::Weak<KubePort>,
@@ -49,15 +88,20 @@ impl KubePort {
     pub fn new(
         client: kube::Client,
         target: Target,
+        context: &str,
+        acting: Acting,
         events: UnboundedSender<Tagged>,
     ) -> Arc<KubePort> {
+        let session = acting.session(&client, &target, context);
         Arc::new_cyclic(|me| KubePort {
             current: Mutex::new(Current {
                 client,
                 target,
+                session,
                 tasks: Vec::new(),
                 pending: HashMap::new(),
             }),
+            acting,
             epoch: Arc::new(AtomicU64::new(0)),
             events,
             me: me.clone(),
@@ -91,24 +135,32 @@ impl ClusterPort for KubePort {
         let me = self.me.clone();
         Box::pin(async move {
             let connection = connect(&target).await?;
+            let Some(port) = me.upgrade() else {
+                return Err(ClusterError::Other {
+                    message: "the console is closing".into(),
+                });
+            };
+            let session = port
+                .acting
+                .session(&connection.client, &target, &connection.context);
             let connected = Connected {
                 context: connection.context.clone(),
                 server: server_of(&target).unwrap_or_default(),
+                read_only: port.acting.read_only(&connection.context),
             };
-            if let Some(port) = me.upgrade() {
-                port.lock()
-                    .pending
-                    .insert(context, (connection.client, target));
-            }
+            port.lock()
+                .pending
+                .insert(context, (connection.client, target, session));
             Ok(connected)
         })
     }
 
     fn use_context(&self, context: &str) {
         let mut current = self.lock();
-        if let Some((client, target)) = current.pending.remove(context) {
+        if let Some((client, target, session)) = current.pending.remove(context) {
             current.client = client;
             current.target = target;
+            current.session = session;
         }
         current.pending.clear();
     }
@@ -138,15 +190,8 @@ impl ClusterPort for KubePort {
     }
 
     fn perform(&self, operation: Operation) -> Pending<Outcome> {
-        // The console builds no operation yet; the fixes issue adds them behind this port.
-        Box::pin(async move {
-            Outcome::Failed(ClusterError::Other {
-                message: format!(
-                    "this version of pooldeck cannot yet carry out `{}`",
-                    operation.kubectl()
-                ),
-            })
-        })
+        let session = self.lock().session.clone();
+        Box::pin(async move { session.run(&operation).await })
     }
 }
 
@@ -182,8 +227,9 @@ async fn heartbeat(client: kube::Client, epoch: u64, events: UnboundedSender<Tag
 /// answer comes back through `answers`. Never waits.
 pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedSender<Msg>) {
     match effect {
-        // The terminal is the event loop's: it suspends itself (runtime::event_loop).
-        Effect::Suspend => {}
+        // The terminal is the event loop's: it suspends itself and copies through it
+        // (runtime::event_loop).
+        Effect::Suspend | Effect::Copy { .. } => {}
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),
         Effect::Connect(context) => {

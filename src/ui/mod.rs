@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, Table
 use crate::app::{App, Input, Overlay};
 
 pub mod cells;
+mod confirm;
 mod detail;
 mod overview;
 mod scaling;
@@ -63,6 +64,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     for overlay in &app.overlays {
         match overlay {
             Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
+            Overlay::Confirm(confirm) => confirm::render(confirm, theme, frame, body),
         }
     }
     if theme.ascii {
@@ -119,6 +121,21 @@ fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         Span::styled(" │ ", muted),
         Span::raw(app.connection.scope.clone()),
     ]);
+    let mut first = first;
+    if app.read_only {
+        first.spans.push(Span::styled(" │ ", muted));
+        first.spans.push(Span::styled(
+            "READ-ONLY",
+            theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
+        ));
+    }
+    if !app.marked.is_empty() {
+        first.spans.push(Span::styled(" │ ", muted));
+        first.spans.push(Span::styled(
+            format!("{} marked", app.marked.len()),
+            theme.style(Meaning::Accent),
+        ));
+    }
     // One compact entry per resource: ✓ when live (with the time since its last event),
     // otherwise the state in words, so it reads without colour too.
     let mut sources = Vec::new();
@@ -313,11 +330,20 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let stale = app.inventory.stale(app.now);
     let now = stale.as_ref().map_or(app.now, |s| s.since);
     let rows = table.rows().skip(first).take(visible).map(|row| {
+        let marked = app.marked.contains(&row.id);
+        let row_style = if marked {
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
             let mut text = cells::text(cell, now, cells::Form::Console);
             if row.broken && Some(i) == name {
                 text.push_str(" !");
+            }
+            if marked && Some(i) == name {
+                text.push_str(" *");
             }
             let meaning = match cell {
                 crate::app::rows::Cell::Since(_) | crate::app::rows::Cell::Scaling { .. }
@@ -329,6 +355,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             };
             Some(Cell::from(text).style(theme.style(meaning)))
         }))
+        .style(row_style)
     });
     let last = shown.last().copied();
     let constraints: Vec<Constraint> = shown

@@ -1,0 +1,365 @@
+//! Fixes in the console: a key builds a [`Plan`] (pause or resume, delete, unblock a stuck
+//! deletion) from the pools on screen and opens a confirmation holding it. Before anything is
+//! sent the dialog knows whether the user may do it (access reviews, asked once per
+//! namespace, verb and kind, and kept until the context changes); then it sends the plan's dry
+//! runs and shows their answers; only a confirmation (Cancel has the focus; a delete needs the
+//! pool's name typed, removing a finalizer an acknowledgement) sends the real requests. In
+//! read-only mode nothing is sent, not even a dry run. The rows change when the watch reports
+//! the change, never here. Part of `update`: no I/O.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use super::{App, Effect, Overlay, View};
+use crate::domain::fixes::{self, Fix, Permission, Plan};
+use crate::domain::{Kind, ObjectRef, Operation, Outcome, Preconditions, Run};
+
+/// What is known of one permission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Asking,
+    Allowed,
+    Denied,
+    /// The review itself failed: the server will say at the dry run.
+    Unknown,
+}
+
+/// Answers to access reviews, for the current context.
+pub type AccessCache = HashMap<Permission, Access>;
+
+/// Which part of the dialog has the focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Cancel,
+    /// The text to type (the pool's name, or the acknowledgement).
+    Field,
+    Confirm,
+}
+
+/// Where the dialog stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stage {
+    /// It cannot run: read-only mode, a missing permission, or the plan's own reason.
+    Blocked(String),
+    /// Waiting for the access reviews.
+    Checking,
+    /// The dry runs are out; this many answers are still to come.
+    DryRun {
+        left: usize,
+        answers: Vec<String>,
+    },
+    DryRunFailed(String),
+    /// The server accepted every dry run.
+    Ready(Vec<String>),
+}
+
+/// A confirmation on the modal stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    pub plan: Plan,
+    pub focus: Focus,
+    pub typed: String,
+    pub stage: Stage,
+    pub scroll: u16,
+}
+
+impl Confirm {
+    /// The text that must be typed, if any.
+    pub fn needs_typing(&self) -> Option<&str> {
+        self.plan
+            .type_to_confirm
+            .as_deref()
+            .or(self.plan.acknowledge)
+    }
+
+    /// Whether the Confirm button works now.
+    pub fn ready(&self) -> bool {
+        matches!(self.stage, Stage::Ready(_)) && self.needs_typing().is_none_or(|t| self.typed == t)
+    }
+
+    /// The focus after `forward` (Tab) or back (Shift-Tab); the field only when there is one.
+    pub fn step(&mut self, forward: bool) {
+        let mut order = vec![Focus::Cancel];
+        if self.needs_typing().is_some() {
+            order.push(Focus::Field);
+        }
+        order.push(Focus::Confirm);
+        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.focus = order[if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        }];
+    }
+}
+
+/// The pools a fix applies to: the marked ones in the pools list, else the selected one (or
+/// the open pool in its detail).
+fn chosen_pools(app: &App) -> Vec<ObjectRef> {
+    if let Some(detail) = &app.detail {
+        return vec![ObjectRef::new(
+            Kind::Pool,
+            detail.namespace.clone(),
+            detail.name.clone(),
+        )];
+    }
+    if app.view != View::Pools {
+        return Vec::new();
+    }
+    if !app.marked.is_empty() {
+        return app.marked.iter().cloned().collect();
+    }
+    app.shown
+        .row(app.selected)
+        .map(|row| vec![row.id.clone()])
+        .unwrap_or_default()
+}
+
+/// The permissions the fixes need for the pool under the cursor, for the footer and for
+/// asking before the key is pressed.
+pub fn permissions_in_view(app: &App) -> Vec<Permission> {
+    let Some(pool) = chosen_pools(app).into_iter().next() else {
+        return Vec::new();
+    };
+    ["patch", "delete"]
+        .into_iter()
+        .map(|verb| Permission {
+            verb,
+            kind: Kind::Pool,
+            namespace: pool.namespace.clone(),
+        })
+        .collect()
+}
+
+/// Asks for the permissions not known yet (never in read-only mode: nothing can be done).
+pub fn ask(app: &mut App, permissions: &[Permission]) {
+    if app.read_only {
+        return;
+    }
+    for permission in permissions {
+        if !app.access.contains_key(permission) {
+            app.access.insert(permission.clone(), Access::Asking);
+            app.effects.push(Effect::Perform(permission.review()));
+        }
+    }
+}
+
+/// Whether a fix key can do anything for the pool under the cursor (a denied permission
+/// leaves it out of the footer; the key then says what is missing).
+pub fn denied(app: &App, verb: &str) -> Option<Permission> {
+    permissions_in_view(app)
+        .into_iter()
+        .find(|p| p.verb == verb && app.access.get(p) == Some(&Access::Denied))
+}
+
+/// `p`, Ctrl-D and `u`: builds the plan for the chosen pools and opens its confirmation.
+pub fn open(app: &mut App, fix: Fix) {
+    let targets = chosen_pools(app);
+    let pools: Vec<_> = targets
+        .iter()
+        .filter_map(|t| app.inventory.get(Kind::Pool, &t.namespace, &t.name))
+        .map(|o| o.value())
+        .collect();
+    let Some(first) = pools.first() else {
+        app.message = Some(
+            "no Compute Pool selected: fixes work on the pools list or a pool's detail".into(),
+        );
+        return;
+    };
+    let plan = match fix {
+        Fix::Pause | Fix::Resume => {
+            let values: Vec<&serde_json::Value> = pools.iter().map(|p| &**p).collect();
+            fixes::pause_or_resume(&values)
+        }
+        Fix::Delete => fixes::delete(first),
+        Fix::DeleteWorkloads | Fix::RemoveFinalizer => unblock_plan(app, first, app.now),
+    };
+    let mut confirm = Confirm {
+        plan,
+        focus: Focus::Cancel,
+        typed: String::new(),
+        stage: Stage::Checking,
+        scroll: 0,
+    };
+    advance(app, &mut confirm);
+    app.overlays.push(Overlay::Confirm(Box::new(confirm)));
+}
+
+/// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
+fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
+    let existing = |w: &ObjectRef| -> Option<Preconditions> {
+        match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
+            Some(object) => Some(Preconditions {
+                uid: object.uid(),
+                resource_version: None,
+            }),
+            // Not watched (or not there): listed by the pool's status, deleted by name.
+            None if !app
+                .inventory
+                .health_of(Kind::AIWorkload)
+                .any(|h| h.state == crate::inventory::SourceState::Live) =>
+            {
+                Some(Preconditions::default())
+            }
+            None => None,
+        }
+    };
+    if pool.pointer("/metadata/deletionTimestamp").is_none() {
+        let mut plan = fixes::delete_workloads(pool, &existing);
+        plan.blocked = Some(
+            "the pool is not being deleted: unblocking is for a deletion that does not complete"
+                .into(),
+        );
+        return plan;
+    }
+    let step1 = fixes::delete_workloads(pool, &existing);
+    if !step1.operations.is_empty() {
+        return step1;
+    }
+    let pending = pool
+        .pointer("/metadata/deletionTimestamp")
+        .and_then(serde_json::Value::as_str)
+        .and_then(crate::inventory::parse_time)
+        .map(|since| (now - since).num_minutes());
+    fixes::remove_finalizer(pool, 0, pending)
+}
+
+/// Moves a dialog on as far as what is known allows: permissions, then dry runs.
+fn advance(app: &mut App, confirm: &mut Confirm) {
+    if app.read_only {
+        confirm.stage = Stage::Blocked(
+            "read-only mode: nothing will be sent (c copies the kubectl equivalent)".into(),
+        );
+        return;
+    }
+    if let Some(why) = &confirm.plan.blocked {
+        confirm.stage = Stage::Blocked(why.clone());
+        return;
+    }
+    if confirm.stage != Stage::Checking {
+        return;
+    }
+    ask(app, &confirm.plan.permissions);
+    let missing: Vec<String> = confirm
+        .plan
+        .permissions
+        .iter()
+        .filter(|p| app.access.get(*p) == Some(&Access::Denied))
+        .map(Permission::words)
+        .collect();
+    if !missing.is_empty() {
+        confirm.stage = Stage::Blocked(format!(
+            "not permitted in context {}: needs {}",
+            app.connection.context,
+            missing.join(", ")
+        ));
+        return;
+    }
+    if confirm
+        .plan
+        .permissions
+        .iter()
+        .any(|p| app.access.get(p) == Some(&Access::Asking))
+    {
+        return;
+    }
+    let dry_runs = confirm.plan.dry_runs();
+    confirm.stage = Stage::DryRun {
+        left: dry_runs.len(),
+        answers: Vec::new(),
+    };
+    for operation in dry_runs {
+        app.effects.push(Effect::Perform(operation));
+    }
+}
+
+/// Enter on Confirm: sends the real requests and closes the dialog.
+pub fn confirm(app: &mut App) {
+    let Some(Overlay::Confirm(confirm)) = app.overlays.last() else {
+        return;
+    };
+    if !confirm.ready() || app.read_only {
+        return;
+    }
+    let plan = confirm.plan.clone();
+    app.overlays.pop();
+    for operation in &plan.operations {
+        app.effects.push(Effect::Perform(operation.clone()));
+    }
+    app.in_flight = plan.operations.len();
+    if matches!(plan.fix, Fix::Pause | Fix::Resume) {
+        app.marked.clear();
+    }
+    app.message = Some(format!(
+        "{}: sent; the list changes when the hub reports it",
+        plan.title
+    ));
+}
+
+/// An answer from the cluster: an access review, a dry run of the open dialog, or a real
+/// request's outcome for the footer.
+pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
+    if let Operation::AccessReview {
+        verb,
+        kind,
+        namespace,
+    } = operation
+    {
+        let known = match outcome {
+            Outcome::Allowed(true) => Access::Allowed,
+            Outcome::Allowed(false) => Access::Denied,
+            _ => Access::Unknown,
+        };
+        let verb = ["patch", "delete", "get", "list", "create", "update"]
+            .into_iter()
+            .find(|v| v == verb)
+            .unwrap_or("patch");
+        app.access.insert(
+            Permission {
+                verb,
+                kind: *kind,
+                namespace: namespace.clone(),
+            },
+            known,
+        );
+        if let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop() {
+            advance(app, &mut confirm);
+            app.overlays.push(Overlay::Confirm(confirm));
+        }
+        return;
+    }
+    if operation.run() == Some(Run::DryRun) {
+        if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut()
+            && confirm.plan.dry_runs().contains(operation)
+            && let Stage::DryRun { left, answers } = &mut confirm.stage
+        {
+            match outcome {
+                Outcome::Failed(error) => {
+                    confirm.stage = Stage::DryRunFailed(error.to_string());
+                }
+                Outcome::Done { message } => {
+                    answers.push(message);
+                    *left = left.saturating_sub(1);
+                    if *left == 0 {
+                        confirm.stage = Stage::Ready(std::mem::take(answers));
+                    }
+                }
+                Outcome::Allowed(_) => {}
+            }
+        }
+        return;
+    }
+    app.in_flight = app.in_flight.saturating_sub(1);
+    app.message = Some(match outcome {
+        Outcome::Done { message } => message,
+        Outcome::Allowed(_) => operation.kubectl(),
+        Outcome::Failed(error) => format!(
+            "{}: {error}",
+            operation
+                .target()
+                .map_or_else(|| operation.kubectl(), |t| t.to_string())
+        ),
+    });
+}

@@ -1,0 +1,105 @@
+//! Copying for `c`: the system clipboard where there is one (arboard), and otherwise the
+//! terminal's own clipboard through the OSC 52 escape, which reaches the operator's machine
+//! over SSH and passes through tmux (with `set-clipboard on`) and screen. Over SSH OSC 52 comes
+//! first: a clipboard on the jump host is of no use to the person at the keyboard. The
+//! settings file may choose one (`clipboard: osc52` or `system`).
+
+use std::io::Write;
+
+use base64::Engine as _;
+
+use crate::settings::Clipboard as Choice;
+
+/// The most OSC 52 carries: terminals drop longer sequences silently, so a longer text is
+/// refused with a sentence instead.
+const OSC52_LIMIT: usize = 1024 * 1024;
+
+/// The clipboards the console may use; the system one is opened on first use and kept, as
+/// on X11 the copied text lives only as long as its owner.
+pub struct Clipboards {
+    choice: Choice,
+    system: Option<arboard::Clipboard>,
+}
+
+fn over_ssh() -> bool {
+    ["SSH_TTY", "SSH_CONNECTION", "SSH_CLIENT"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()))
+}
+
+/// The OSC 52 sequence for `text`, wrapped for GNU screen when inside it (tmux takes the plain
+/// sequence when its set-clipboard option is on).
+pub fn osc52(text: &str) -> Result<Vec<u8>, String> {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    if encoded.len() > OSC52_LIMIT {
+        return Err(format!(
+            "it is {} KiB, more than the terminal's clipboard takes",
+            text.len() / 1024
+        ));
+    }
+    let sequence = format!("\x1b]52;c;{encoded}\x07");
+    let in_screen = std::env::var_os("TMUX").is_none()
+        && std::env::var("TERM").is_ok_and(|t| t.starts_with("screen"));
+    Ok(if in_screen {
+        format!("\x1bP{sequence}\x1b\\").into_bytes()
+    } else {
+        sequence.into_bytes()
+    })
+}
+
+impl Clipboards {
+    pub fn new(choice: Choice) -> Clipboards {
+        Clipboards {
+            choice,
+            system: None,
+        }
+    }
+
+    fn system(&mut self, text: &str) -> Result<(), String> {
+        if self.system.is_none() {
+            self.system = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
+        }
+        match self.system.as_mut() {
+            Some(clipboard) => clipboard.set_text(text).map_err(|e| e.to_string()),
+            None => Err("no system clipboard".into()),
+        }
+    }
+
+    /// Copies `text`; says how, or why it could not. `terminal` receives OSC 52.
+    pub fn copy(&mut self, text: &str, terminal: &mut impl Write) -> Result<String, String> {
+        let system_first = match self.choice {
+            Choice::System => true,
+            Choice::Osc52 => false,
+            Choice::Auto => !over_ssh(),
+        };
+        if system_first {
+            match self.system(text) {
+                Ok(()) => return Ok("system clipboard".into()),
+                Err(e) if self.choice == Choice::System => return Err(e),
+                Err(_) => {}
+            }
+        }
+        let sequence = osc52(text)?;
+        terminal
+            .write_all(&sequence)
+            .and_then(|()| terminal.flush())
+            .map_err(|e| format!("the terminal did not take it: {e}"))?;
+        Ok("OSC 52: the terminal's clipboard".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sequence_carries_the_text_in_base64() {
+        let bytes = osc52("store-042").expect("short text");
+        let text = String::from_utf8(bytes).expect("ascii");
+        assert!(text.contains("]52;c;c3RvcmUtMDQy"), "{text:?}");
+        assert!(
+            osc52(&"x".repeat(OSC52_LIMIT)).is_err(),
+            "too long is refused"
+        );
+    }
+}

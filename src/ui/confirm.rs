@@ -1,0 +1,153 @@
+//! The confirmation dialog: what the fix does and does not do, its targets and impact, the
+//! kubectl equivalent, where it stands (permissions, dry run), the text to type, and the two
+//! buttons with Cancel focused first. The buttons, the field and the state always stay in
+//! view; the text above them scrolls. Reads the state only.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use crate::app::confirm::{Confirm, Focus, Stage};
+use crate::theme::{Meaning, Theme};
+
+fn button(label: &str, focused: bool, enabled: bool, theme: &Theme) -> Span<'static> {
+    let mut style = if enabled {
+        theme.style(Meaning::Text)
+    } else {
+        theme.style(Meaning::Muted)
+    };
+    if focused {
+        style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    }
+    let text = if focused {
+        format!("[> {label} <]")
+    } else {
+        format!("[  {label}  ]")
+    };
+    Span::styled(text, style)
+}
+
+/// The state line: permissions, the dry run's answer, or why it cannot run.
+fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
+    let (meaning, text) = match &confirm.stage {
+        Stage::Blocked(why) => (Meaning::Warn, format!("Cannot run: {why}")),
+        Stage::Checking => (Meaning::Muted, "Checking permissions…".to_owned()),
+        Stage::DryRun { left, .. } => (
+            Meaning::Muted,
+            format!("Dry run sent; waiting for {left} answer(s)…"),
+        ),
+        Stage::DryRunFailed(why) => (
+            Meaning::Error,
+            format!("Dry run refused: {why}. Nothing was changed."),
+        ),
+        Stage::Ready(answers) => (
+            Meaning::Ok,
+            format!(
+                "Dry run passed: the server accepts {} request(s).",
+                answers.len()
+            ),
+        ),
+    };
+    Line::styled(text, theme.style(meaning))
+}
+
+pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let muted = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
+    let mut lines: Vec<Line> = Vec::new();
+    for line in &confirm.plan.explanation {
+        lines.push(Line::raw(line.clone()));
+    }
+    lines.push(Line::styled("Targets", muted));
+    for target in &confirm.plan.targets {
+        lines.push(Line::raw(format!("  {target}")));
+    }
+    if !confirm.plan.impact.is_empty() {
+        lines.push(Line::styled("Impact", muted));
+        for line in &confirm.plan.impact {
+            lines.push(Line::raw(format!("  {line}")));
+        }
+    }
+    lines.push(Line::styled("kubectl equivalent (c copies it)", muted));
+    for line in confirm.plan.kubectl().lines() {
+        lines.push(Line::styled(
+            format!("  {line}"),
+            theme.style(Meaning::Accent),
+        ));
+    }
+
+    let width = area.width.saturating_sub(2).clamp(1, 100);
+    let inner_width = usize::from(width.saturating_sub(2)).max(1);
+    // Wrapped height of the text, counted as the paragraph will wrap it (by characters).
+    let text_height: usize = lines
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(inner_width))
+        .sum();
+    let typing = confirm.needs_typing();
+    let fixed = 2 + u16::from(typing.is_some()) + 2;
+    let wanted = u16::try_from(text_height)
+        .unwrap_or(u16::MAX)
+        .saturating_add(fixed)
+        .saturating_add(2);
+    let height = wanted.min(area.height);
+    let popup = Rect {
+        x: area.x + (area.width.saturating_sub(width)) / 2,
+        y: area.y + (area.height.saturating_sub(height)) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, popup);
+    let title_style = if confirm.plan.destructive() {
+        theme.style(Meaning::Error).add_modifier(Modifier::BOLD)
+    } else {
+        theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
+    };
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" {} ", confirm.plan.title),
+        title_style,
+    ));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let [text_area, controls] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(fixed)]).areas(inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((confirm.scroll, 0)),
+        text_area,
+    );
+
+    let mut bottom = vec![Line::raw(""), stage_line(confirm, theme)];
+    if let Some(text) = typing {
+        let field_style = if confirm.focus == Focus::Field {
+            Style::new().add_modifier(Modifier::REVERSED)
+        } else {
+            theme
+                .style(Meaning::Text)
+                .add_modifier(Modifier::UNDERLINED)
+        };
+        let matched = confirm.typed == text;
+        bottom.push(Line::from(vec![
+            Span::raw(format!("Type {text} to confirm: ")),
+            Span::styled(
+                format!("{:<width$}", confirm.typed, width = text.len() + 1),
+                field_style,
+            ),
+            Span::styled(if matched { " ✓" } else { "" }, theme.style(Meaning::Ok)),
+        ]));
+    }
+    bottom.push(Line::raw(""));
+    bottom.push(Line::from(vec![
+        button("Cancel", confirm.focus == Focus::Cancel, true, theme),
+        Span::raw("   "),
+        button(
+            "Confirm",
+            confirm.focus == Focus::Confirm,
+            confirm.ready(),
+            theme,
+        ),
+        Span::styled("   Esc cancels · Tab moves", theme.style(Meaning::Muted)),
+    ]));
+    frame.render_widget(Paragraph::new(bottom), controls);
+}
