@@ -363,3 +363,7 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
         ),
     });
 }
+
+#[cfg(test)]
+#[path = "confirm_tests.rs"]
+mod tests;

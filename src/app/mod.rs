@@ -375,6 +375,15 @@ pub fn update(app: &mut App, msg: Msg) {
         }
     }
     app.refresh();
+    // The permissions the fix keys need for the pool under the cursor are asked before a key
+    // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
+    let wanted = confirm::permissions_in_view(app);
+    if wanted.iter().any(|p| !app.access.contains_key(p))
+        && app.inventory.count(crate::domain::Kind::Pool) > 0
+    {
+        confirm::ask(app, &wanted);
+        app.refresh();
+    }
 }
 
 #[cfg(test)]

@@ -108,11 +108,18 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 .delete(&target.name, &params)
                 .await
                 .map(|answer| {
-                    // An object with finalizers is only marked for deletion at first.
-                    let what = if answer.is_left() {
-                        format!("{target}: deletion requested (it waits for its finalizers)")
-                    } else {
+                    // An object whose finalizers are still held is only marked for deletion.
+                    let held = answer
+                        .left()
+                        .map(|object| object.metadata.finalizers.unwrap_or_default())
+                        .unwrap_or_default();
+                    let what = if held.is_empty() {
                         format!("{target}: deleted")
+                    } else {
+                        format!(
+                            "{target}: deletion requested; it waits for {}",
+                            held.join(", ")
+                        )
                     };
                     done(*run, what)
                 })

@@ -360,6 +360,9 @@ pub fn delete_workloads(
         explanation: vec![
             "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
             "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
+            format!(
+                "If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"
+            ),
         ],
         targets: workloads
             .iter()

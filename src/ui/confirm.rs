@@ -85,7 +85,9 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         .map(|l| l.width().max(1).div_ceil(inner_width))
         .sum();
     let typing = confirm.needs_typing();
-    let fixed = 2 + u16::from(typing.is_some()) + 2;
+    let stage = stage_line(confirm, theme);
+    let stage_height = u16::try_from(stage.width().max(1).div_ceil(inner_width)).unwrap_or(1);
+    let fixed = 1 + stage_height + u16::from(typing.is_some()) + 2;
     let wanted = u16::try_from(text_height)
         .unwrap_or(u16::MAX)
         .saturating_add(fixed)
@@ -118,7 +120,7 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         text_area,
     );
 
-    let mut bottom = vec![Line::raw(""), stage_line(confirm, theme)];
+    let mut bottom = vec![Line::raw(""), stage];
     if let Some(text) = typing {
         let field_style = if confirm.focus == Focus::Field {
             Style::new().add_modifier(Modifier::REVERSED)
@@ -149,5 +151,9 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         ),
         Span::styled("   Esc cancels · Tab moves", theme.style(Meaning::Muted)),
     ]));
-    frame.render_widget(Paragraph::new(bottom), controls);
+    frame.render_widget(Paragraph::new(bottom).wrap(Wrap { trim: false }), controls);
 }
+
+#[cfg(test)]
+#[path = "confirm_tests.rs"]
+mod tests;

@@ -1,0 +1,244 @@
+//! Fixes as message scripts: what `update` sends, and when, for each key of a confirmation.
+//! No terminal and no server: the answers a cluster would give are fed in as messages.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::tests::fleet_app;
+use super::*;
+use crate::app::{Msg, update};
+use crate::domain::ClusterError;
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+/// The operations `update` asked the runtime to carry out, taken.
+fn sent(app: &mut App) -> Vec<Operation> {
+    std::mem::take(&mut app.effects)
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Perform(operation) => Some(operation),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Answers every access review with `allowed` and returns the other operations.
+fn answer_reviews(app: &mut App, allowed: bool) -> Vec<Operation> {
+    let mut rest = Vec::new();
+    for operation in sent(app) {
+        if matches!(operation, Operation::AccessReview { .. }) {
+            update(
+                app,
+                Msg::Performed {
+                    operation,
+                    outcome: Outcome::Allowed(allowed),
+                },
+            );
+        } else {
+            rest.push(operation);
+        }
+    }
+    rest.extend(sent(app));
+    rest
+}
+
+fn dialog(app: &App) -> &Confirm {
+    match app.overlays.last() {
+        Some(Overlay::Confirm(confirm)) => confirm,
+        other => panic!("no confirmation open: {other:?}"),
+    }
+}
+
+fn pass_dry_runs(app: &mut App, dry_runs: Vec<Operation>) {
+    for operation in dry_runs {
+        assert_eq!(operation.run(), Some(Run::DryRun), "{operation:?}");
+        update(
+            app,
+            Msg::Performed {
+                operation,
+                outcome: Outcome::Done {
+                    message: "dry run: accepted".into(),
+                },
+            },
+        );
+    }
+}
+
+#[test]
+fn pause_asks_permission_then_dry_runs_and_sends_only_on_confirm() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    update(&mut app, key(KeyCode::Char('p')));
+    assert_eq!(dialog(&app).focus, Focus::Cancel, "Cancel has the focus");
+    let dry_runs = answer_reviews(&mut app, true);
+    assert!(!dry_runs.is_empty());
+    assert!(dry_runs.iter().all(|o| o.run() == Some(Run::DryRun)));
+    pass_dry_runs(&mut app, dry_runs);
+    assert!(dialog(&app).ready());
+    // Enter on Cancel: closed, nothing real sent.
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.overlays.is_empty());
+    assert!(sent(&mut app).iter().all(|o| o.run() != Some(Run::Real)));
+
+    update(&mut app, key(KeyCode::Char('p')));
+    let dry_runs = answer_reviews(&mut app, true);
+    pass_dry_runs(&mut app, dry_runs);
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    let real = sent(&mut app);
+    assert_eq!(real.len(), 1, "{real:?}");
+    assert!(
+        matches!(&real[0], Operation::SetLabel { value, run: Run::Real, .. } if value == "true")
+    );
+    assert!(app.overlays.is_empty());
+}
+
+#[test]
+fn marked_pools_are_paused_in_one_confirmation() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    for _ in 0..3 {
+        update(&mut app, key(KeyCode::Char(' ')));
+    }
+    assert_eq!(app.marked.len(), 3);
+    update(&mut app, key(KeyCode::Char('p')));
+    let targets = dialog(&app).plan.targets.len();
+    let dry_runs = answer_reviews(&mut app, true);
+    pass_dry_runs(&mut app, dry_runs);
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    let real = sent(&mut app);
+    assert_eq!(real.len(), targets, "one request per pool to pause");
+    assert!(targets >= 2, "at least the unpaused marked pools");
+    assert!(app.marked.is_empty(), "marks clear once sent");
+}
+
+#[test]
+fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    let name = app.shown.row(app.selected).expect("a row").id.name.clone();
+    update(&mut app, ctrl('d'));
+    let dry_runs = answer_reviews(&mut app, true);
+    assert_eq!(dry_runs.len(), 1);
+    pass_dry_runs(&mut app, dry_runs);
+    assert!(!dialog(&app).ready(), "not before the name is typed");
+    // Typing while Cancel has the focus types nothing.
+    typed(&mut app, "x");
+    assert!(dialog(&app).typed.is_empty());
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(dialog(&app).focus, Focus::Field);
+    typed(&mut app, &name[..name.len() - 1]);
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        !app.overlays.is_empty(),
+        "a name typed wrong confirms nothing"
+    );
+    assert!(sent(&mut app).is_empty());
+    // Back from Confirm to the field.
+    update(&mut app, key(KeyCode::BackTab));
+    assert_eq!(dialog(&app).focus, Focus::Field);
+    typed(&mut app, &name[name.len() - 1..]);
+    assert!(dialog(&app).ready());
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    let real = sent(&mut app);
+    // (The fixture's pools carry no uid; fixes::tests and tests/cluster_operations.rs show
+    // the uid and resourceVersion travelling with the request.)
+    assert!(
+        matches!(&real[..], [Operation::Delete { target, run: Run::Real, .. }] if target.name == name),
+        "{real:?}"
+    );
+    // A conflict (the pool recreated meanwhile) is said in words.
+    update(
+        &mut app,
+        Msg::Performed {
+            operation: real[0].clone(),
+            outcome: Outcome::Failed(ClusterError::Conflict {
+                message: "the uid changed".into(),
+            }),
+        },
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("review it again")),
+        "{:?}",
+        app.message
+    );
+}
+
+#[test]
+fn esc_cancels_anywhere_in_the_dialog() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    update(&mut app, ctrl('d'));
+    update(&mut app, key(KeyCode::Tab));
+    typed(&mut app, "abc");
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+    assert!(sent(&mut app).iter().all(|o| o.run() != Some(Run::Real)));
+}
+
+#[test]
+fn a_denied_permission_disables_the_key_and_sends_no_write() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, false);
+    assert!(
+        !app.shown.hints.contains("^D delete"),
+        "{}",
+        app.shown.hints
+    );
+    update(&mut app, ctrl('d'));
+    assert!(app.overlays.is_empty(), "no dialog for what is not allowed");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("needs delete on computepools")),
+        "{:?}",
+        app.message
+    );
+    assert!(sent(&mut app).is_empty());
+}
+
+#[test]
+fn read_only_mode_sends_nothing_at_all() {
+    let mut app = fleet_app();
+    app.read_only = true;
+    app.effects.clear();
+    for msg in [
+        key(KeyCode::Char(' ')),
+        key(KeyCode::Char('p')),
+        key(KeyCode::Tab),
+        key(KeyCode::Enter),
+    ] {
+        update(&mut app, msg);
+    }
+    update(&mut app, key(KeyCode::Esc));
+    for msg in [
+        ctrl('d'),
+        key(KeyCode::Tab),
+        key(KeyCode::Enter),
+        key(KeyCode::Enter),
+    ] {
+        update(&mut app, msg);
+    }
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('u')));
+    assert!(
+        sent(&mut app).is_empty(),
+        "not a dry run, not an access review"
+    );
+}
