@@ -3,55 +3,19 @@
 //! permissions said before anything is sent, read-only mode that sends nothing at all (the
 //! demo server counts write requests), and the audit log's lines.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::path::Path;
 use std::time::Duration;
+
+use common::Served;
 
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(30);
 
-/// A `pooldeck demo serve` of the deletion-blocked scenario, stopped when dropped.
-struct Served {
-    child: Child,
-    kubeconfig: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn serve() -> Served {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let kubeconfig = dir.path().join("demo.kubeconfig");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args([
-            "demo",
-            "serve",
-            "--scenario",
-            "deletion-blocked",
-            "--kubeconfig",
-        ])
-        .arg(&kubeconfig)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the export line");
-    assert!(line.starts_with("export KUBECONFIG="), "{line}");
-    Served {
-        child,
-        kubeconfig,
-        _dir: dir,
-    }
+    common::serve("deletion-blocked")
 }
 
 /// Runs pooldeck with the served kubeconfig; (exit code, stdout, stderr).
@@ -72,36 +36,16 @@ fn pooldeck(served: &Served, audit: &Path, args: &[&str]) -> (Option<i32>, Strin
     )
 }
 
-/// What `kubectl get --raw` would show, through the binary's own kube client: the demo's
-/// write count, and a pool.
-fn raw(served: &Served, path: &str) -> Value {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig");
-        let kubeconfig = kube::config::Kubeconfig::from_yaml(&text).expect("reads");
-        let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
-            .await
-            .expect("config");
-        let client = kube::Client::try_from(config).expect("client");
-        let request = http::Request::get(path).body(Vec::new()).expect("request");
-        client.request::<Value>(request).await.expect("an answer")
-    })
-}
-
 fn writes(served: &Served) -> u64 {
-    raw(served, "/pooldeck/requests")["writes"]
-        .as_u64()
-        .expect("a count")
+    common::counts(served).0
 }
 
 fn free_pool(served: &Served) -> Value {
-    raw(
+    common::raw(
         served,
         "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/computepools/free-pool",
     )
+    .expect("free-pool")
 }
 
 fn audit_lines(path: &Path) -> Vec<Value> {

@@ -160,6 +160,7 @@ impl DemoCluster {
             bookmark_interval: options.bookmark_interval,
             body_deadline: options.deadlines.request_body,
             writes: std::sync::atomic::AtomicU64::new(0),
+            forbidden: std::sync::atomic::AtomicU64::new(0),
         });
         let listener = bind(options.port).await?;
         let address = listener

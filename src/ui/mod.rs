@@ -361,10 +361,16 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let constraints: Vec<Constraint> = shown
         .iter()
         .map(|&i| {
-            if Some(i) == last {
-                Constraint::Min(widths[i].min(LAST_COLUMN_AT_LEAST))
+            // Room for the " *" of a marked row after its name.
+            let width = if Some(i) == name && !app.marked.is_empty() {
+                widths[i].saturating_add(2)
             } else {
-                Constraint::Length(widths[i])
+                widths[i]
+            };
+            if Some(i) == last {
+                Constraint::Min(width.min(LAST_COLUMN_AT_LEAST))
+            } else {
+                Constraint::Length(width)
             }
         })
         .collect();

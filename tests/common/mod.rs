@@ -48,3 +48,75 @@ pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc:
     });
     receive
 }
+
+/// A `pooldeck demo serve` playing a scenario, with its kubeconfig in a temporary directory;
+/// stopped when dropped.
+#[allow(dead_code)]
+pub struct Served {
+    child: std::process::Child,
+    pub kubeconfig: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[allow(dead_code)]
+pub fn serve(scenario: &str) -> Served {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("demo.kubeconfig");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["demo", "serve", "--scenario", scenario, "--kubeconfig"])
+        .arg(&kubeconfig)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the export line");
+    assert!(line.starts_with("export KUBECONFIG="), "{line}");
+    Served {
+        child,
+        kubeconfig,
+        _dir: dir,
+    }
+}
+
+/// A GET on the served cluster as its admin, through kube-rs; `None` for an error (404).
+#[allow(dead_code)]
+pub fn raw(served: &Served, path: &str) -> Option<serde_json::Value> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig");
+        let kubeconfig = Kubeconfig::from_yaml(&text).expect("reads");
+        let config = Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
+            .await
+            .expect("config");
+        let client = Client::try_from(config).expect("client");
+        let request = http::Request::get(path).body(Vec::new()).expect("request");
+        client.request::<serde_json::Value>(request).await.ok()
+    })
+}
+
+/// The demo server's counts: write requests received and write requests refused with 403.
+#[allow(dead_code)]
+pub fn counts(served: &Served) -> (u64, u64) {
+    let answer = raw(served, "/pooldeck/requests").expect("the counts");
+    (
+        answer["writes"].as_u64().expect("writes"),
+        answer["forbiddenWrites"]
+            .as_u64()
+            .expect("forbidden writes"),
+    )
+}

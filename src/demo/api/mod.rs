@@ -123,11 +123,16 @@ pub fn router(server: Arc<Server>) -> Router {
         .with_state(server)
 }
 
-/// How many write requests the server has received (dry runs included): the demo's own
-/// path, so tests can prove that read-only mode sends none.
+/// How many write requests the server has received (dry runs included) and how many of
+/// them it refused with 403: the demo's own path, so tests can prove that read-only mode sends no
+/// write and that forbidden actions are gated before they are sent.
 async fn requests(State(server): State<Arc<Server>>) -> Response {
     let writes = server.writes.load(std::sync::atomic::Ordering::SeqCst);
-    respond(200, &serde_json::json!({"writes": writes}))
+    let forbidden = server.forbidden.load(std::sync::atomic::Ordering::SeqCst);
+    respond(
+        200,
+        &serde_json::json!({"writes": writes, "forbiddenWrites": forbidden}),
+    )
 }
 
 /// Resolves the bearer token to a [`User`] for the handlers, or answers 401.
@@ -147,7 +152,14 @@ async fn authenticate(
     match user {
         Some(user) => {
             request.extensions_mut().insert(user);
-            next.run(request).await
+            let write = request.method() != axum::http::Method::GET;
+            let response = next.run(request).await;
+            if write && response.status() == StatusCode::FORBIDDEN {
+                server
+                    .forbidden
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            response
         }
         None => error(&ApiError::new(401, "Unauthorized", "Unauthorized")),
     }
@@ -251,6 +263,9 @@ pub struct Server {
     pub body_deadline: Duration,
     /// Write requests received (dry runs included), for tests of read-only mode.
     pub writes: std::sync::atomic::AtomicU64,
+    /// Write requests answered 403 Forbidden, for tests that an action is gated before it is
+    /// sent (reads refused to a viewer, such as a cluster-wide list, are not counted).
+    pub forbidden: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {
