@@ -325,6 +325,33 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(unix)]
+    fn appended_lines_go_to_a_private_file_never_through_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log = dir.path().join("audit.log");
+        append_private(&log, "one").expect("created");
+        append_private(&log, "two\n").expect("appended");
+        assert_eq!(std::fs::read_to_string(&log).expect("read"), "one\ntwo\n");
+        let mode = std::fs::metadata(&log).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // A link planted at the path is not written through.
+        let target = dir.path().join("target");
+        std::fs::write(&target, "keep").expect("write");
+        let link = dir.path().join("linked.log");
+        std::os::unix::fs::symlink(&target, &link).expect("link");
+        let refused = append_private(&link, "secret").expect_err("a link");
+        assert!(refused.contains("link"), "{refused}");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep");
+        // A file others may read is refused, not written to.
+        let open = dir.path().join("open.log");
+        std::fs::write(&open, "").expect("write");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let refused = append_private(&open, "line").expect_err("open to others");
+        assert!(refused.contains("chmod 600"), "{refused}");
+    }
+
+    #[test]
     fn special_files_are_refused_without_reading_them() {
         assert_eq!(
             read_bounded(Path::new("/dev/zero"), 1024),

@@ -459,3 +459,53 @@ fn c_copies_through_osc52_into_tmuxs_buffer() {
         tmux(&["show-buffer"]).contains("kubectl label computepools stuck-pool")
     });
 }
+
+#[test]
+fn the_delete_verb_asks_for_the_name_on_a_terminal() {
+    if !have_tools() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let session = format!("pooldeck-fix-verb-{}", std::process::id());
+    let command = format!(
+        "env KUBECONFIG={} {} delete free-pool -n vision-lab --audit-log {}; echo EXIT=$?; sleep 60",
+        served.kubeconfig.display(),
+        assert_cmd::cargo::cargo_bin("pooldeck").display(),
+        dir.path().join("audit.log").display()
+    );
+    let console = Console {
+        session: session.clone(),
+        _config: dir,
+        audit: std::path::PathBuf::new(),
+    };
+    let started = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "150",
+            "-y",
+            "45",
+            &command,
+        ])
+        .status()
+        .expect("tmux runs");
+    assert!(started.success());
+    console.wait_for("Type the pool's name (free-pool)");
+    assert!(
+        common::raw(&served, &pool_path("free-pool"))
+            .is_some_and(|p| p.pointer("/metadata/deletionTimestamp").is_none()),
+        "nothing deleted before the name is typed"
+    );
+    console.type_text("free-pool");
+    console.keys(&["Enter"]);
+    console.wait_for("EXIT=0");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while common::raw(&served, &pool_path("free-pool")).is_some() {
+        assert!(Instant::now() < deadline, "free-pool was not deleted");
+        std::thread::sleep(Duration::from_millis(150));
+    }
+}
