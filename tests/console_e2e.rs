@@ -298,32 +298,15 @@ fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
         return;
     }
     let binary = assert_cmd::cargo::cargo_bin("pooldeck");
-    let runtime_dir = tempfile::tempdir().expect("temp dir");
-    let mut server = Command::new(&binary)
-        .args(["demo", "serve", "--scenario", "fleet"])
-        .env("XDG_RUNTIME_DIR", runtime_dir.path())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().expect("stdout")),
-        &mut line,
-    )
-    .expect("the export line");
-    let kubeconfig = line
-        .trim()
-        .trim_start_matches("export KUBECONFIG=")
-        .to_owned();
+    let served = common::serve("fleet");
+    let kubeconfig = served.kubeconfig.display().to_string();
     let session = format!("pooldeck-e2e-stale-{}", std::process::id());
     let command = format!(
         "env KUBECONFIG={kubeconfig} {} -A; sleep 60",
         binary.display()
     );
     let _pane = Pane::start(&[&session, "-x", "160", "-y", "40", &command]);
-    let pid = server.id().to_string();
+    let pid = served.pid().to_string();
     let result = std::panic::catch_unwind(|| {
         wait_for(&session, "Compute Pools (12)", 20);
         // The server stops answering but its connections stay open, as on a hung host.
@@ -354,8 +337,7 @@ fn a_stopped_server_shows_as_stale_and_live_again_when_it_continues() {
         }
     });
     let _ = Command::new("kill").args(["-CONT", &pid]).status();
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(served);
     if let Err(panic) = result {
         std::panic::resume_unwind(panic);
     }

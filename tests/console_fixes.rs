@@ -58,7 +58,6 @@ impl Console {
             std::fs::write(config.path().join("pooldeck/config.yaml"), settings).expect("settings");
         }
         let audit = config.path().join("audit.log");
-        let session = format!("pooldeck-fix-{name}-{}", std::process::id());
         let command = format!(
             "env KUBECONFIG={} XDG_CONFIG_HOME={} {} {args} --audit-log {}; sleep 60",
             served.kubeconfig.display(),
@@ -66,6 +65,17 @@ impl Console {
             assert_cmd::cargo::cargo_bin("pooldeck").display(),
             audit.display()
         );
+        Console::run(name, &command, config, audit)
+    }
+
+    /// Any command line in a new tmux session of 150×45.
+    fn run(
+        name: &str,
+        command: &str,
+        config: tempfile::TempDir,
+        audit: std::path::PathBuf,
+    ) -> Console {
+        let session = format!("pooldeck-fix-{name}-{}", std::process::id());
         let started = Command::new("tmux")
             .args([
                 "new-session",
@@ -76,7 +86,7 @@ impl Console {
                 "150",
                 "-y",
                 "45",
-                &command,
+                command,
             ])
             .env("TERM", "xterm-256color")
             .status()
@@ -467,33 +477,14 @@ fn the_delete_verb_asks_for_the_name_on_a_terminal() {
     }
     let served = common::serve("deletion-blocked");
     let dir = tempfile::tempdir().expect("temp dir");
-    let session = format!("pooldeck-fix-verb-{}", std::process::id());
+    let audit = dir.path().join("audit.log");
     let command = format!(
         "env KUBECONFIG={} {} delete free-pool -n vision-lab --audit-log {}; echo EXIT=$?; sleep 60",
         served.kubeconfig.display(),
         assert_cmd::cargo::cargo_bin("pooldeck").display(),
-        dir.path().join("audit.log").display()
+        audit.display()
     );
-    let console = Console {
-        session: session.clone(),
-        _config: dir,
-        audit: std::path::PathBuf::new(),
-    };
-    let started = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &session,
-            "-x",
-            "150",
-            "-y",
-            "45",
-            &command,
-        ])
-        .status()
-        .expect("tmux runs");
-    assert!(started.success());
+    let console = Console::run("verb", &command, dir, audit);
     console.wait_for("Type the pool's name (free-pool)");
     assert!(
         common::raw(&served, &pool_path("free-pool"))

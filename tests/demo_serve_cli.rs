@@ -2,6 +2,8 @@
 //! HTTPS with the kubeconfig it wrote (and refuses requests without a token), and stops
 //! cleanly on SIGTERM, removing its kubeconfig.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -136,26 +138,8 @@ fn serve_refuses_bad_arguments() {
 #[test]
 fn serve_closes_a_connection_that_says_nothing() {
     use std::io::Read;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let kubeconfig = dir.path().join("demo.kubeconfig");
-    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args([
-            "demo",
-            "serve",
-            "--scenario",
-            "vip-conflict",
-            "--kubeconfig",
-        ])
-        .arg(&kubeconfig)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let mut line = String::new();
-    BufReader::new(serve.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a line");
-    let text = std::fs::read_to_string(&kubeconfig).expect("the kubeconfig was written");
+    let served = common::serve("vip-conflict");
+    let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig was written");
     let address = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("server: https://"))
@@ -176,8 +160,7 @@ fn serve_closes_a_connection_that_says_nothing() {
         ),
     };
     let waited = started.elapsed();
-    let _ = serve.kill();
-    let _ = serve.wait();
+    drop(served);
     assert!(closed, "the connection was still open after {waited:?}");
     assert!(
         waited >= Duration::from_secs(5),

@@ -19,23 +19,30 @@ use crate::cluster::{Mode, Session, audit};
 use crate::domain::fixes::{self, Plan};
 use crate::domain::{Kind, Outcome};
 
+/// Where the named pools are: the connection and namespace flags every verb takes.
 #[derive(Debug, Args)]
-pub struct ActArgs {
-    /// The Compute Pools, by name.
-    #[arg(required = true, value_name = "NAME")]
-    pub names: Vec<String>,
+pub struct PoolsAt {
     /// Their namespace (default: the context's).
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
-    /// Send only the server-side dry run: the server checks the request and changes nothing.
-    #[arg(long)]
-    pub dry_run: bool,
     /// The kubeconfig context (default: the current one).
     #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
+    /// Send only the server-side dry run: the server checks the request and changes nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    /// The Compute Pools, by name.
+    #[arg(required = true, value_name = "NAME")]
+    pub names: Vec<String>,
+    #[command(flatten)]
+    pub at: PoolsAt,
 }
 
 #[derive(Debug, Args)]
@@ -43,21 +50,11 @@ pub struct DeleteArgs {
     /// The Compute Pool, by name.
     #[arg(value_name = "NAME")]
     pub name: String,
-    /// Its namespace (default: the context's).
-    #[arg(long, short, value_name = "NS")]
-    pub namespace: Option<String>,
-    /// Send only the server-side dry run.
-    #[arg(long)]
-    pub dry_run: bool,
     /// Do not ask for the name (for scripts without a terminal).
     #[arg(long)]
     pub yes: bool,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
-    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
-    #[arg(long, value_name = "PATH")]
-    pub kubeconfig: Option<PathBuf>,
+    #[command(flatten)]
+    pub at: PoolsAt,
 }
 
 /// What every verb shares: the global flags.
@@ -82,9 +79,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
     runtime.block_on(async {
         let target = Target {
             names: &args.names,
-            namespace: &args.namespace,
-            context: &args.context,
-            kubeconfig: &args.kubeconfig,
+            at: &args.at,
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
@@ -92,7 +87,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         };
         let pools: Vec<&Value> = pools.iter().collect();
         let plan = fixes::pause_label(&pools, verb == Verb::Resume);
-        carry_out(&session, &plan, args.dry_run, &|_| true).await
+        carry_out(&session, &plan, args.at.dry_run, &|_| true).await
     })
 }
 
@@ -107,7 +102,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
     }
     // Without a terminal nobody can type the name: refuse before touching the hub.
     let terminal = std::io::stdin().is_terminal();
-    if !args.yes && !args.dry_run && !terminal {
+    if !args.yes && !args.at.dry_run && !terminal {
         eprintln!(
             "pooldeck: delete asks for the pool's name on a terminal, and there is none; \
              run it on a terminal, or pass --yes (after --dry-run shows what goes)"
@@ -118,9 +113,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         let names = vec![args.name.clone()];
         let target = Target {
             names: &names,
-            namespace: &args.namespace,
-            context: &args.context,
-            kubeconfig: &args.kubeconfig,
+            at: &args.at,
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
@@ -143,15 +136,13 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
             let _ = std::io::stdin().lock().read_line(&mut typed);
             typed.trim() == name
         };
-        carry_out(&session, &plan, args.dry_run, &confirmed).await
+        carry_out(&session, &plan, args.at.dry_run, &confirmed).await
     })
 }
 
 struct Target<'a> {
     names: &'a [String],
-    namespace: &'a Option<String>,
-    context: &'a Option<String>,
-    kubeconfig: &'a Option<PathBuf>,
+    at: &'a PoolsAt,
 }
 
 /// Connects, decides read-only mode and the audit log, and reads the named pools.
@@ -163,6 +154,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         }
     }
     if let Some(problem) = target
+        .at
         .namespace
         .as_deref()
         .and_then(crate::domain::rules::names::namespace_problem)
@@ -170,7 +162,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         eprintln!("pooldeck: {problem}");
         return Err(ExitCode::from(2));
     }
-    let connection = super::connect_or_exit(target.kubeconfig, target.context, 1).await?;
+    let connection = super::connect_or_exit(&target.at.kubeconfig, &target.at.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
     for warning in warnings {
         eprintln!("pooldeck: {warning}");
@@ -181,8 +173,8 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         return Err(ExitCode::from(2));
     }
     let source = crate::sources::connection::Target {
-        kubeconfig: target.kubeconfig.clone(),
-        context: target.context.clone(),
+        kubeconfig: target.at.kubeconfig.clone(),
+        context: target.at.context.clone(),
         inline: None,
     };
     let at = audit::Where {
@@ -201,6 +193,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         },
     };
     let namespace = target
+        .at
         .namespace
         .clone()
         .unwrap_or_else(|| connection.default_namespace.clone());

@@ -130,11 +130,9 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
             index,
             run,
         } => {
-            let path = format!("/metadata/finalizers/{index}");
-            let patch: json_patch::Patch = match serde_json::from_value(json!([
-                {"op": "test", "path": path, "value": finalizer},
-                {"op": "remove", "path": path},
-            ])) {
+            let patch: json_patch::Patch = match serde_json::from_value(
+                crate::domain::operation::finalizer_patch(finalizer, *index),
+            ) {
                 Ok(patch) => patch,
                 Err(e) => {
                     return Outcome::Failed(ClusterError::Other {

@@ -12,10 +12,9 @@ use super::kind::Kind;
 use super::object::{ObjectRef, Preconditions};
 use super::operation::{Operation, Run};
 
-/// The label that pauses reconciliation when its value is the string `"true"`.
-pub const PAUSE_LABEL: &str = "controller.spectrocloud.com/pause";
-/// The finalizer the Compute Pool controller holds while it cleans up.
-pub const POOL_FINALIZER: &str = "spectrocloud.com/computepool-finalizer";
+/// The label that pauses reconciliation when its value is the string `"true"`, and the
+/// finalizer the Compute Pool controller holds while it cleans up.
+pub use super::model::pool::{FINALIZER as POOL_FINALIZER, PAUSE_LABEL};
 /// How long a deletion must have been pending before removing the finalizer is offered.
 pub const STUCK_AFTER_MINUTES: i64 = 10;
 

@@ -62,6 +62,16 @@ pub enum Operation {
     },
 }
 
+/// The JSON patch that removes a finalizer by value: it tests that `index` still holds it, so
+/// a list that changed since it was read is refused instead of losing another finalizer.
+pub fn finalizer_patch(finalizer: &str, index: usize) -> Value {
+    let path = format!("/metadata/finalizers/{index}");
+    serde_json::json!([
+        {"op": "test", "path": path, "value": finalizer},
+        {"op": "remove", "path": path},
+    ])
+}
+
 /// A label key or value quoted for a shell only when it needs it.
 fn shell(text: &str) -> String {
     let plain = !text.is_empty()
@@ -197,10 +207,7 @@ impl Operation {
                 index,
                 run,
             } => {
-                let patch = serde_json::json!([
-                    {"op": "test", "path": format!("/metadata/finalizers/{index}"), "value": finalizer},
-                    {"op": "remove", "path": format!("/metadata/finalizers/{index}")},
-                ]);
+                let patch = finalizer_patch(finalizer, *index);
                 format!(
                     "kubectl patch {} {}{} --type=json -p {}{}",
                     target.kind.api().plural,

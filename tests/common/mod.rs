@@ -58,6 +58,14 @@ pub struct Served {
     _dir: tempfile::TempDir,
 }
 
+impl Served {
+    /// The server's process id (to stop and continue it).
+    #[allow(dead_code)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
