@@ -22,7 +22,7 @@ use crate::domain::{Kind, Outcome};
 /// Where the named pools are: the connection and namespace flags every verb takes.
 #[derive(Debug, Args)]
 pub struct PoolsAt {
-    /// Their namespace (default: the context's).
+    /// The pools' namespace (default: the context's).
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
     /// The kubeconfig context (default: the current one).
