@@ -94,6 +94,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
+        let stops = StopSignals::listen();
         // The kubeconfig holds the admin token: by default it goes to pooldeck's private
         // directory, never to a predictable name in a shared one.
         let path = match &args.kubeconfig {
@@ -129,7 +130,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        wait_for_signal().await;
+        stops.wait().await;
         eprintln!("pooldeck: stopping the demo cluster");
         cluster.stop().await;
         let _ = std::fs::remove_file(&path);
@@ -137,24 +138,45 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
     })
 }
 
-async fn wait_for_signal() {
+/// SIGINT, SIGTERM and SIGHUP, listened for from before the kubeconfig is written: a stop
+/// that comes right after the export line is printed still removes the file.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut terminate = match signal(SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
+    streams: Vec<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn listen() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = [
+                SignalKind::interrupt(),
+                SignalKind::terminate(),
+                SignalKind::hangup(),
+            ]
+            .into_iter()
+            .filter_map(|kind| signal(kind).ok())
+            .collect();
+            StopSignals { streams }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    async fn wait(mut self) {
+        #[cfg(unix)]
+        {
+            if self.streams.is_empty() {
                 let _ = tokio::signal::ctrl_c().await;
                 return;
             }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = terminate.recv() => {}
+            let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
+            let _ = futures::future::select_all(waits).await;
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
