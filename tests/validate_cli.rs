@@ -471,3 +471,68 @@ fn usage_errors_exit_2() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn scaling_policies_are_checked_and_near_miss_kinds_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = write(
+        dir.path(),
+        "policy.yaml",
+        "apiVersion: spectrocloud.com/v1alpha1\nkind: ScalingPolicy\nmetadata: {name: p, namespace: ml}\n\
+         spec:\n  cpu: {scaleUpThreshold: 80, scaleDownThreshold: 20, scaleUpDuration: 5m, scaleDownDuration: 10m}\n  \
+         cooldownDuration: 15m\n  abortDuration: 30m\n",
+    );
+    let (status, findings) = json_findings(&[clean.to_str().expect("path")], None);
+    assert_eq!(status, 0, "{findings:?}");
+    assert!(
+        findings.is_empty(),
+        "the documented example is clean: {findings:?}"
+    );
+
+    let broken = write(
+        dir.path(),
+        "broken.yaml",
+        "apiVersion: spectrocloud.com/v1alpha1\nkind: ScalingPolicy\nmetadata: {name: p}\n\
+         spec:\n  cpu: {scaleUpThreshold: 101, scaleDownThreshold: 20}\n  gpu:\n  - {variant: a, scaleUpThreshold: 40, scaleDownThreshold: 60}\n  \
+         cooldownDuration: soon\n  cpuResourceBounds: {minCPUCount: 9, maxCPUCount: 3}\n---\n\
+         apiVersion: spectrocloud.com/v1alpha1\nkind: Scalingpolicy\nmetadata: {name: q}\n",
+    );
+    let (status, findings) = json_findings(&[broken.to_str().expect("path")], None);
+    assert_eq!(status, 1, "{findings:?}");
+    let found = rules(&findings);
+    for rule in [
+        "policy.threshold-range",
+        "policy.threshold-order",
+        "policy.duration",
+        "policy.bounds",
+        "document.kind-near-miss",
+    ] {
+        assert!(found.iter().any(|r| r == rule), "{rule} in {found:?}");
+    }
+    let near = findings
+        .iter()
+        .find(|f| f["rule"] == "document.kind-near-miss")
+        .expect("near miss");
+    assert!(
+        near["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("did you mean ScalingPolicy")),
+        "{near}"
+    );
+    let order = findings
+        .iter()
+        .find(|f| f["rule"] == "policy.threshold-order")
+        .expect("order");
+    assert_eq!(order["path"], "spec.gpu[0].scaleDownThreshold");
+    assert_eq!(order["line"], 7, "located on the line: {order}");
+    // The human summary counts the policies.
+    let output = pooldeck()
+        .args(["validate", clean.to_str().expect("path")])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("0 ComputePools and 1 ScalingPolicy in 1 file"),
+        "{text}"
+    );
+}

@@ -100,6 +100,12 @@ pub const SKIPPED: Rule = Rule {
     section: "pooldeck validate",
     summary: "a document of another kind was skipped",
 };
+pub const KIND_NEAR_MISS: Rule = Rule {
+    id: "document.kind-near-miss",
+    severity: Severity::Error,
+    section: "Complete ComputePool Example",
+    summary: "a spectrocloud.com document's kind is a near miss of ComputePool or ScalingPolicy",
+};
 pub const NO_OLD_MATCH: Rule = Rule {
     id: "update.no-match",
     severity: Severity::Info,
@@ -114,6 +120,7 @@ const INPUT_RULES: &[&Rule] = &[
     &KIND_MISSING,
     &SKIPPED,
     &NO_OLD_MATCH,
+    &KIND_NEAR_MISS,
 ];
 
 /// One line of the report.
@@ -141,6 +148,7 @@ pub struct Report {
     /// Some input could not be read or parsed (exit status 2).
     pub unreadable: bool,
     pub pools_checked: usize,
+    pub policies_checked: usize,
     pub files_read: usize,
 }
 
@@ -266,8 +274,44 @@ fn pools_of<'p>(
                     }
                     continue;
                 }
+                let spectro = object
+                    .api_version()
+                    .is_none_or(|v| v.starts_with("spectrocloud.com/"));
                 match object.kind() {
                     Some(KIND) => {}
+                    Some("ScalingPolicy") if spectro => {
+                        if report_others {
+                            report.policies_checked += 1;
+                            for finding in rules::scaling_policy::validate(&object.value) {
+                                let position = object.locate(&finding.path);
+                                report.entries.push(Entry {
+                                    file: p.input.name.clone(),
+                                    document: Some(document.index),
+                                    line: position.line,
+                                    column: position.column,
+                                    path: object.base.append(&finding.path).to_string(),
+                                    severity: finding.rule.severity,
+                                    rule: finding.rule.id,
+                                    message: finding.message,
+                                    section: finding.rule.section,
+                                    excerpt: excerpt(p.text, &p.lines, position),
+                                });
+                            }
+                        }
+                        continue;
+                    }
+                    Some(kind) if spectro && rules::near_miss_kind(kind).is_some() => {
+                        if report_others {
+                            let meant = rules::near_miss_kind(kind).unwrap_or(KIND);
+                            report.entries.push(entry(
+                                &KIND_NEAR_MISS,
+                                format!(
+                                    "kind {kind} is not a kind PaletteAI serves; did you mean {meant}? (nothing was checked in this document)"
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
                     None if object
                         .api_version()
                         .is_none_or(|v| v.starts_with("spectrocloud.com/")) =>
@@ -536,10 +580,23 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
     } else {
         plural(report.files_read, "file")
     };
+    let checked = if report.policies_checked > 0 {
+        format!(
+            "{} and {}",
+            plural(report.pools_checked, "ComputePool"),
+            if report.policies_checked == 1 {
+                "1 ScalingPolicy".to_owned()
+            } else {
+                format!("{} ScalingPolicies", report.policies_checked)
+            }
+        )
+    } else {
+        plural(report.pools_checked, "ComputePool")
+    };
     writeln!(
         out,
         "{} in {}: {}, {}, {}",
-        plural(report.pools_checked, "ComputePool"),
+        checked,
         files,
         plural(report.count(Severity::Error), "error"),
         plural(report.count(Severity::Warning), "warning"),
@@ -555,6 +612,7 @@ fn print_rules(out: &mut impl Write) -> std::io::Result<()> {
     )?;
     for rule in rules::catalogue()
         .into_iter()
+        .chain(rules::scaling_policy::RULES.iter().copied())
         .chain(INPUT_RULES.iter().copied())
     {
         writeln!(

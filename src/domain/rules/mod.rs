@@ -9,6 +9,7 @@ mod edge;
 mod metadata;
 pub mod names;
 mod references;
+pub mod scaling_policy;
 mod schema;
 mod topology;
 mod worker_pools;
@@ -297,6 +298,22 @@ pub fn catalogue() -> Vec<&'static Rule> {
     rules.extend(worker_pools::RULES);
     rules.extend(edge::RULES);
     rules
+}
+
+/// The kinds PaletteAI serves that a manifest is checked as, for a near miss such as
+/// `ComputePools` or `Scalingpolicy`: the kind it probably means.
+pub fn near_miss_kind(kind: &str) -> Option<&'static str> {
+    const KNOWN: [&str; 2] = ["ComputePool", "ScalingPolicy"];
+    if KNOWN.contains(&kind) {
+        return None;
+    }
+    let folded = kind.to_ascii_lowercase();
+    KNOWN.into_iter().find(|known| {
+        let known_folded = known.to_ascii_lowercase();
+        folded == known_folded
+            || folded.trim_end_matches('s') == known_folded
+            || strsim::levenshtein(&folded, &known_folded) <= 2
+    })
 }
 
 /// Paths of the reference's "Key nesting paths".
