@@ -485,6 +485,13 @@ async fn dry_runs_change_nothing() {
     copy.metadata.name = Some("pool-copy".into());
     copy.metadata.resource_version = None;
     copy.metadata.uid = None;
+    // A VIP of its own: the demo admits pools as the webhook does (VIPs are unique).
+    if let Some(edge) = copy
+        .data
+        .pointer_mut("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge")
+    {
+        edge["vip"] = serde_json::json!("10.250.250.250");
+    }
     api.create(
         &PostParams {
             dry_run: true,

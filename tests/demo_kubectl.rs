@@ -409,3 +409,65 @@ fn an_invalid_label_selector_deletes_nothing() {
         "{stderr}"
     );
 }
+
+/// The demo admits ComputePools as the product's webhook would: `kubectl apply` of a pool
+/// that breaks an error rule, or a change of an existing pool's VIP, is refused with 422 and
+/// the rule's message; a valid pool is created; a label change on a pool is never checked.
+#[test]
+fn apply_of_an_invalid_pool_is_refused_with_the_rules_message() {
+    let Some(fixture) = Fixture::start("deletion-blocked", 1.0) else {
+        return;
+    };
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/demo/manifests/ml-cluster.yaml"
+    ))
+    .expect("the example")
+    .replace("namespace: my-project", "namespace: vision-lab");
+    let good = fixture.dir.path().join("good.yaml");
+    std::fs::write(&good, &example).expect("write");
+    let bad = fixture.dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        example
+            .replace("nodeCount: 3", "nodeCount: 2")
+            .replace("name: ml-cluster", "name: ml-cluster-two"),
+    )
+    .expect("write");
+    let refused = fixture.run(&["apply", "-f", bad.to_str().expect("path")]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("is invalid"), "{said}");
+    assert!(said.contains("controlPlanePool.nodeCount"), "{said}");
+    assert!(
+        said.contains("a control plane has 1, 3 or 5 nodes"),
+        "{said}"
+    );
+
+    let created = fixture.ok(&["apply", "-f", good.to_str().expect("path")]);
+    assert!(created.contains("created"), "{created}");
+    let moved = fixture.run(&[
+        "patch",
+        "cp",
+        "-n",
+        "vision-lab",
+        "ml-cluster",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"clusterVariant":{"dedicated":{"paletteClusterDeploymentConfig":{"edge":{"vip":"10.10.162.131"}}}}}}"#,
+    ]);
+    assert!(!moved.status.success());
+    let said = String::from_utf8_lossy(&moved.stderr);
+    assert!(said.contains("the VIP is immutable"), "{said}");
+    // Labels are not the spec: pausing is never refused.
+    let labeled = fixture.ok(&[
+        "label",
+        "cp",
+        "-n",
+        "vision-lab",
+        "ml-cluster",
+        "controller.spectrocloud.com/pause=true",
+    ]);
+    assert!(labeled.contains("labeled"), "{labeled}");
+}

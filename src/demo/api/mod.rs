@@ -4,6 +4,7 @@
 //! [`discovery`], reads and writes of resources in [`resources`], access reviews in
 //! [`review`]; watch streams in `demo::watch`.
 
+mod admission;
 mod discovery;
 mod resources;
 mod review;

@@ -214,6 +214,9 @@ fn serve(
                         .map(str::to_owned)
                 })
                 .unwrap_or_default();
+            if let Err(refused) = super::admission::admit(&server.store, resource, None, &object) {
+                return error(&refused);
+            }
             reply(
                 201,
                 server.store.create(resource, &namespace, object, dry_run),
@@ -235,6 +238,19 @@ fn serve(
                 Ok(v) => v,
                 Err(e) => return error(&e),
             };
+            if !status {
+                // The object as it would be stored, checked against the stored one.
+                let admitted = server
+                    .store
+                    .update(resource, &namespace, &name, object.clone(), false, true)
+                    .and_then(|next| {
+                        let current = server.store.get(resource, &namespace, &name)?;
+                        super::admission::admit(&server.store, resource, Some(&current), &next)
+                    });
+                if let Err(refused) = admitted {
+                    return error(&refused);
+                }
+            }
             reply(
                 200,
                 server
@@ -276,6 +292,18 @@ fn serve(
                     format!("the patch type {content_type:?} is not supported"),
                 ));
             };
+            if !status {
+                let admitted = server
+                    .store
+                    .patch(resource, &namespace, &name, &patch, false, true)
+                    .and_then(|next| {
+                        let current = server.store.get(resource, &namespace, &name)?;
+                        super::admission::admit(&server.store, resource, Some(&current), &next)
+                    });
+                if let Err(refused) = admitted {
+                    return error(&refused);
+                }
+            }
             reply(
                 200,
                 server
