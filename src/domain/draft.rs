@@ -1,0 +1,531 @@
+//! The wizard's draft: a ComputePool (and, when the wizard creates one, a ScalingPolicy) held
+//! as the JSON object it will be sent as, edited field by field through paths. Because the
+//! draft is the object itself, not a bag of strings, a loaded manifest's unknown fields stay
+//! where they are and are written back unchanged, and the rules `pooldeck validate` runs read
+//! the draft directly; each finding lands on the field its path points at.
+//!
+//! The fields follow the product's UI wizard, step by step, in its order ("UI Field to YAML
+//! Mapping" of the configuration reference): General, Mode, Profile Bundle, Node Config,
+//! Deployment, Autoscaling, then Review. Worker pool fields repeat per worker pool.
+
+use serde_json::{Map, Value, json};
+
+use super::model::{ComputePool, read_owned};
+use super::path::{Segment, YamlPath};
+use super::rules::{self, Context, Finding, Fleet, Pools};
+
+/// The wizard's steps, in the product's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    General,
+    Mode,
+    ProfileBundle,
+    NodeConfig,
+    Deployment,
+    Autoscaling,
+    Review,
+}
+
+impl Step {
+    pub const ALL: [Step; 7] = [
+        Step::General,
+        Step::Mode,
+        Step::ProfileBundle,
+        Step::NodeConfig,
+        Step::Deployment,
+        Step::Autoscaling,
+        Step::Review,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Step::General => "General",
+            Step::Mode => "Mode",
+            Step::ProfileBundle => "Profile Bundle",
+            Step::NodeConfig => "Node Config",
+            Step::Deployment => "Deployment",
+            Step::Autoscaling => "Autoscaling",
+            Step::Review => "Review",
+        }
+    }
+}
+
+/// How a field is entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Text,
+    /// A whole number.
+    Count,
+    /// One of these values.
+    Choice(&'static [&'static str]),
+    Toggle,
+    /// One item per line (SSH keys).
+    Lines,
+}
+
+/// One field of the wizard: where it lives in the object and how it is entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSpec {
+    pub step: Step,
+    pub label: &'static str,
+    /// Dotted keys from the document root; for a worker pool field, from the worker pool.
+    pub path: &'static str,
+    pub entry: Entry,
+    /// Repeats once per worker pool.
+    pub per_worker_pool: bool,
+}
+
+const DEPLOYMENT: &str = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig";
+
+const fn field(step: Step, label: &'static str, path: &'static str, entry: Entry) -> FieldSpec {
+    FieldSpec {
+        step,
+        label,
+        path,
+        entry,
+        per_worker_pool: false,
+    }
+}
+
+const fn worker(label: &'static str, path: &'static str, entry: Entry) -> FieldSpec {
+    FieldSpec {
+        step: Step::NodeConfig,
+        label,
+        path,
+        entry,
+        per_worker_pool: true,
+    }
+}
+
+/// Every field, in the order the wizard shows them.
+pub const FIELDS: &[FieldSpec] = &[
+    field(
+        Step::General,
+        "Compute pool name",
+        "metadata.name",
+        Entry::Text,
+    ),
+    field(
+        Step::General,
+        "Description",
+        "metadata.annotations",
+        Entry::Text,
+    ),
+    field(
+        Step::Mode,
+        "Mode",
+        "spec.clusterVariant",
+        Entry::Choice(&["dedicated", "shared"]),
+    ),
+    field(
+        Step::ProfileBundle,
+        "Profile Bundle",
+        "spec.profileBundleRef.name",
+        Entry::Text,
+    ),
+    field(
+        Step::ProfileBundle,
+        "Cloud type",
+        "spec.profileBundleRef.cloudType",
+        Entry::Choice(&["edge-native"]),
+    ),
+    field(
+        Step::NodeConfig,
+        "Control plane nodes",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.nodeCount",
+        Entry::Choice(&["1", "3", "5"]),
+    ),
+    field(
+        Step::NodeConfig,
+        "Workload eligible",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.workerNodeEligible",
+        Entry::Toggle,
+    ),
+    field(
+        Step::NodeConfig,
+        "Architecture",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.architecture",
+        Entry::Choice(&["AMD64", "ARM64"]),
+    ),
+    field(
+        Step::NodeConfig,
+        "CPU count",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.cpu.cpuCount",
+        Entry::Count,
+    ),
+    field(
+        Step::NodeConfig,
+        "Memory",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.memory.memory",
+        Entry::Text,
+    ),
+    worker("Worker pool name", "name", Entry::Text),
+    worker(
+        "Architecture",
+        "architecture",
+        Entry::Choice(&["AMD64", "ARM64"]),
+    ),
+    worker("CPU count", "cpu.cpuCount", Entry::Count),
+    worker("Memory", "memory.memory", Entry::Text),
+    worker("Min worker nodes", "minWorkerNodes", Entry::Count),
+    worker("GPU variant", "gpu.variant", Entry::Text),
+    worker("GPU count", "gpu.gpuCount", Entry::Count),
+    worker("GPU memory", "gpu.gpuMemory", Entry::Text),
+    field(
+        Step::Deployment,
+        "Deletion policy",
+        "spec.deletionPolicy",
+        Entry::Choice(&["delete", "orphan"]),
+    ),
+    field(
+        Step::Deployment,
+        "Settings",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.settingsRef.name",
+        Entry::Text,
+    ),
+    field(
+        Step::Deployment,
+        "SSH keys",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.sshKeys",
+        Entry::Lines,
+    ),
+    field(
+        Step::Deployment,
+        "VIP",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.vip",
+        Entry::Text,
+    ),
+    field(
+        Step::Deployment,
+        "Network overlay",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.networkOverlayConfig.enabled",
+        Entry::Toggle,
+    ),
+    field(
+        Step::Deployment,
+        "Overlay CIDR",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.networkOverlayConfig.cidr",
+        Entry::Text,
+    ),
+    field(
+        Step::Autoscaling,
+        "Scaling policy",
+        "spec.clusterVariant.dedicated.scalingPolicyRef.name",
+        Entry::Text,
+    ),
+];
+
+/// The annotation the product keeps a pool's description in.
+pub const DESCRIPTION: &str = "spectrocloud.com/description";
+
+/// Where the worker pools are.
+pub fn worker_pools_path() -> YamlPath {
+    YamlPath::keys(DEPLOYMENT).join("nodePoolRequirements.workerPools")
+}
+
+impl FieldSpec {
+    /// The field's path in the object (`worker` picks the worker pool).
+    pub fn at(&self, worker: usize) -> YamlPath {
+        if self.per_worker_pool {
+            worker_pools_path().index(worker).join(self.path)
+        } else if self.path == "metadata.annotations" {
+            YamlPath::keys("metadata.annotations").key(DESCRIPTION)
+        } else {
+            YamlPath::keys(self.path)
+        }
+    }
+}
+
+/// A ComputePool being written, and the ScalingPolicy written with it, if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Draft {
+    pub pool: Value,
+    pub policy: Option<Value>,
+}
+
+impl Draft {
+    /// A new pool in a namespace: what every pool has, and the reference's defaults.
+    pub fn new(namespace: &str) -> Draft {
+        Draft {
+            pool: json!({
+                "apiVersion": "spectrocloud.com/v1alpha1",
+                "kind": "ComputePool",
+                "metadata": {"name": "", "namespace": namespace},
+                "spec": {
+                    "deletionPolicy": "delete",
+                    "profileBundleRef": {"name": "", "namespace": namespace, "cloudType": "edge-native"},
+                    "clusterVariant": {"dedicated": {"paletteClusterDeploymentConfig": {
+                        "nodePoolRequirements": {
+                            "controlPlanePool": {"nodeCount": 1, "workerNodeEligible": true, "architecture": "AMD64"},
+                            "workerPools": []
+                        },
+                        "edge": {"vip": ""}
+                    }}}
+                }
+            }),
+            policy: None,
+        }
+    }
+
+    /// A draft of an existing object, kept whole.
+    pub fn from_object(pool: Value, policy: Option<Value>) -> Draft {
+        Draft { pool, policy }
+    }
+
+    /// The value at a path, if it is there.
+    pub fn get(&self, path: &YamlPath) -> Option<&Value> {
+        let mut at = &self.pool;
+        for segment in path.segments() {
+            at = match segment {
+                Segment::Key(key) => at.get(key)?,
+                Segment::Index(index) => at.get(index)?,
+            };
+        }
+        Some(at)
+    }
+
+    /// Sets (or with `None` removes) the value at a path, making the mappings on the way.
+    /// A list index past the end adds entries. Nothing else in the object changes.
+    pub fn set(&mut self, path: &YamlPath, value: Option<Value>) {
+        let segments = path.segments();
+        let Some((last, parents)) = segments.split_last() else {
+            return;
+        };
+        let mut at = &mut self.pool;
+        for (i, segment) in parents.iter().enumerate() {
+            let next_is_index = matches!(segments.get(i + 1), Some(Segment::Index(_)));
+            let empty = || if next_is_index { json!([]) } else { json!({}) };
+            at = match segment {
+                Segment::Key(key) => {
+                    if !at.is_object() {
+                        if value.is_none() {
+                            return;
+                        }
+                        *at = Value::Object(Map::new());
+                    }
+                    let Some(map) = at.as_object_mut() else {
+                        return;
+                    };
+                    if value.is_none() && !map.contains_key(key) {
+                        return;
+                    }
+                    map.entry(key.clone()).or_insert_with(empty)
+                }
+                Segment::Index(index) => {
+                    let Some(list) = at.as_array_mut() else {
+                        return;
+                    };
+                    while list.len() <= *index {
+                        list.push(empty());
+                    }
+                    &mut list[*index]
+                }
+            };
+        }
+        match (last, value) {
+            (Segment::Key(key), Some(value)) => {
+                if !at.is_object() {
+                    *at = Value::Object(Map::new());
+                }
+                if let Some(map) = at.as_object_mut() {
+                    map.insert(key.clone(), value);
+                }
+            }
+            (Segment::Key(key), None) => {
+                if let Some(map) = at.as_object_mut() {
+                    map.shift_remove(key);
+                }
+            }
+            (Segment::Index(index), Some(value)) => {
+                if let Some(list) = at.as_array_mut() {
+                    while list.len() <= *index {
+                        list.push(Value::Null);
+                    }
+                    list[*index] = value;
+                }
+            }
+            (Segment::Index(index), None) => {
+                if let Some(list) = at.as_array_mut()
+                    && *index < list.len()
+                {
+                    list.remove(*index);
+                }
+            }
+        }
+    }
+
+    /// How many worker pools the draft has.
+    pub fn worker_pools(&self) -> usize {
+        self.get(&worker_pools_path())
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    }
+
+    /// Adds a worker pool with the reference's shape and returns its index.
+    pub fn add_worker_pool(&mut self, name: &str) -> usize {
+        let index = self.worker_pools();
+        self.set(
+            &worker_pools_path().index(index),
+            Some(json!({"name": name, "architecture": "AMD64", "minWorkerNodes": 1})),
+        );
+        index
+    }
+
+    /// The pool as the rules read it.
+    pub fn model(&self) -> Option<(ComputePool, Vec<crate::domain::field::Issue>)> {
+        read_owned::<ComputePool>(self.pool.clone()).ok()
+    }
+
+    /// Every finding of the shared rules on the draft: `old` for an edit (the update rules),
+    /// `others` for the pools that exist (VIP and name uniqueness).
+    pub fn findings(&self, old: Option<&ComputePool>, others: &dyn Pools) -> Vec<Finding> {
+        let Some((pool, issues)) = self.model() else {
+            return Vec::new();
+        };
+        let context = Context {
+            old,
+            fleet: others,
+            self_index: None,
+        };
+        let mut findings = rules::validate(&pool, &issues, &context);
+        if let Some(policy) = &self.policy {
+            findings.extend(rules::scaling_policy::validate(policy));
+        }
+        findings
+    }
+
+    /// [`Draft::findings`] with no other pool known (a wizard without a cluster).
+    pub fn findings_alone(&self) -> Vec<Finding> {
+        self.findings(None, &Fleet::new(Vec::new()))
+    }
+
+    /// The manifest: the pool, then the policy, as YAML documents.
+    pub fn to_yaml(&self) -> String {
+        let mut out = serde_saphyr::to_string(&self.pool).unwrap_or_default();
+        if let Some(policy) = &self.policy {
+            out.push_str("---\n");
+            out.push_str(&serde_saphyr::to_string(policy).unwrap_or_default());
+        }
+        out
+    }
+}
+
+/// The findings that belong to a field: those whose path is the field's path or lies under it.
+pub fn findings_at<'f>(findings: &'f [Finding], path: &YamlPath) -> Vec<&'f Finding> {
+    findings
+        .iter()
+        .filter(|f| f.path.starts_with(path))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(label: &str) -> &'static FieldSpec {
+        FIELDS
+            .iter()
+            .find(|f| f.label == label)
+            .expect("a field of that label")
+    }
+
+    #[test]
+    fn an_empty_draft_is_refused_by_the_rules_and_a_filled_one_is_clean() {
+        let mut draft = Draft::new("ml-research");
+        let findings = draft.findings_alone();
+        let name = findings_at(&findings, &spec("Compute pool name").at(0));
+        assert!(!name.is_empty(), "an empty name is an error: {findings:#?}");
+
+        draft.set(&spec("Compute pool name").at(0), Some(json!("gpu-pool")));
+        draft.set(
+            &spec("Profile Bundle").at(0),
+            Some(json!("edge-profilebundle")),
+        );
+        draft.set(&spec("VIP").at(0), Some(json!("10.10.162.200")));
+        draft.set(&spec("CPU count").at(0), Some(json!(16)));
+        let index = draft.add_worker_pool("gpu-a");
+        draft.set(
+            &spec("GPU variant").at(index),
+            Some(json!("NVIDIA A100-SXM4-80GB | 80 GB")),
+        );
+        draft.set(&spec("GPU count").at(index), Some(json!(4)));
+        draft.set(&spec("GPU memory").at(index), Some(json!("320 GB")));
+        draft.set(&spec("CPU count").at(0), Some(json!(16)));
+        let errors: Vec<_> = draft
+            .findings_alone()
+            .into_iter()
+            .filter(|f| f.rule.severity == rules::Severity::Error)
+            .collect();
+        assert!(
+            findings_at(&errors, &spec("Compute pool name").at(0)).is_empty(),
+            "{errors:#?}"
+        );
+        assert!(
+            findings_at(&errors, &spec("VIP").at(0)).is_empty(),
+            "{errors:#?}"
+        );
+    }
+
+    #[test]
+    fn setting_and_removing_touch_nothing_else() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/demo/manifests/ml-cluster.yaml"
+        ))
+        .expect("example");
+        let documents = crate::manifest::parse(&text).expect("parses");
+        let original = documents[0].root.to_json();
+        let mut draft = Draft::from_object(original.clone(), None);
+        let vip = spec("VIP").at(0);
+        let before = draft.get(&vip).cloned();
+        draft.set(&vip, Some(json!("10.0.0.9")));
+        draft.set(&vip, before);
+        assert_eq!(
+            draft.pool, original,
+            "a field set and set back leaves the object as it was"
+        );
+        draft.set(&YamlPath::keys("spec.unknownField"), None);
+        assert_eq!(
+            draft.pool, original,
+            "removing what is not there changes nothing"
+        );
+        let index = draft.add_worker_pool("extra");
+        draft.set(&worker_pools_path().index(index), None);
+        assert_eq!(draft.pool, original);
+    }
+
+    #[test]
+    fn every_example_manifest_round_trips_unchanged() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/manifests");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).expect("the examples") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("text");
+            let objects: Vec<Value> = crate::manifest::parse(&text)
+                .expect("parses")
+                .iter()
+                .map(|d| d.root.to_json())
+                .collect();
+            let pool = objects
+                .iter()
+                .find(|o| o["kind"] == "ComputePool")
+                .cloned()
+                .expect("a pool in every example");
+            let policy = objects
+                .iter()
+                .find(|o| o["kind"] == "ScalingPolicy")
+                .cloned();
+            let draft = Draft::from_object(pool.clone(), policy.clone());
+            let written = draft.to_yaml();
+            let again: Vec<Value> = crate::manifest::parse(&written)
+                .expect("what the draft writes parses")
+                .iter()
+                .map(|d| d.root.to_json())
+                .collect();
+            assert_eq!(again.first(), Some(&pool), "{}", path.display());
+            assert_eq!(again.get(1), policy.as_ref(), "{}", path.display());
+            checked += 1;
+        }
+        assert!(checked >= 6, "the examples were read: {checked}");
+    }
+}
