@@ -191,7 +191,7 @@ fn console_keys() {
             KeyCode::Home,
             KeyCode::End,
         ]),
-        prop::sample::select(":/?-ljkgGsSqdywe!=123456 ".chars().collect::<Vec<_>>())
+        prop::sample::select(":/?-ljkgGsSqdywe!=123456 pucn".chars().collect::<Vec<_>>())
             .prop_map(KeyCode::Char),
     ];
     let modifiers = prop::sample::select(vec![
@@ -226,6 +226,21 @@ fn console_keys() {
             for (code, modifiers) in keys {
                 // Ctrl-C and q quit; the stream goes on as if a new console opened.
                 update(&mut app, Msg::Key(KeyEvent::new(code, modifiers)));
+                // The cluster answers what the keys asked (permissions, dry runs, requests),
+                // so the fix dialogs move on as they would.
+                for effect in std::mem::take(&mut app.effects) {
+                    if let pooldeck::app::Effect::Perform(operation) = effect {
+                        let outcome = match &operation {
+                            pooldeck::domain::Operation::AccessReview { .. } => {
+                                pooldeck::domain::Outcome::Allowed(later % 2 == 0)
+                            }
+                            _ => pooldeck::domain::Outcome::Done {
+                                message: "accepted".into(),
+                            },
+                        };
+                        update(&mut app, Msg::Performed { operation, outcome });
+                    }
+                }
                 app.effects.clear();
                 app.quit = false;
                 terminal

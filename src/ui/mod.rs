@@ -12,6 +12,7 @@ use crate::app::{App, Input, Overlay};
 pub mod cells;
 mod confirm;
 mod detail;
+mod header;
 mod overview;
 mod scaling;
 mod tabs;
@@ -23,16 +24,6 @@ pub use detail::{bar, spark, sparkline};
 /// The smallest screen the console lays out; below it, it says so.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
-
-/// The meaning of a source's state, for its colour in the header.
-fn source_meaning(state: &SourceState) -> Meaning {
-    match state {
-        SourceState::Live => Meaning::Ok,
-        SourceState::Syncing => Meaning::Info,
-        SourceState::Reconnecting { .. } | SourceState::NotInstalled => Meaning::Warn,
-        SourceState::Forbidden { .. } => Meaning::Error,
-    }
-}
 
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
@@ -55,7 +46,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
         Constraint::Length(1),
     ])
     .areas(area);
-    render_header(app, theme, frame, header);
+    header::render(app, theme, frame, header);
     match &app.detail {
         Some(open) => detail::render(app, open, theme, frame, body),
         None => render_table(app, theme, frame, body),
@@ -107,105 +98,6 @@ fn asciify(buffer: &mut ratatui::buffer::Buffer) {
         let replaced: String = symbol.chars().take(1).map(ascii_of).collect();
         cell.set_symbol(if replaced.is_empty() { " " } else { &replaced });
     }
-}
-
-fn render_header(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let muted = theme.style(Meaning::Muted);
-    let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
-    let first = Line::from(vec![
-        Span::styled("pooldeck", accent),
-        Span::styled(" │ ", muted),
-        Span::raw(app.connection.context.clone()),
-        Span::styled(" │ ", muted),
-        Span::raw(app.connection.server.clone()),
-        Span::styled(" │ ", muted),
-        Span::raw(app.connection.scope.clone()),
-    ]);
-    let mut first = first;
-    if app.read_only {
-        first.spans.push(Span::styled(" │ ", muted));
-        first.spans.push(Span::styled(
-            "READ-ONLY",
-            theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
-        ));
-    }
-    if !app.marked.is_empty() {
-        first.spans.push(Span::styled(" │ ", muted));
-        first.spans.push(Span::styled(
-            format!("{} marked", app.marked.len()),
-            theme.style(Meaning::Accent),
-        ));
-    }
-    // One compact entry per resource: ✓ when live (with the time since its last event),
-    // otherwise the state in words, so it reads without colour too.
-    let mut sources = Vec::new();
-    let mut seen = Vec::new();
-    for ((kind, _), health) in app.inventory.health() {
-        if seen.contains(kind) {
-            continue;
-        }
-        seen.push(*kind);
-        let name = match kind {
-            crate::inventory::Kind::Pool => "pools",
-            crate::inventory::Kind::Evaluation => "cpe",
-            crate::inventory::Kind::Event => "events",
-            other => other.api().plural,
-        };
-        sources.push(Span::raw(format!("{name} ")));
-        match &health.state {
-            SourceState::Live => {
-                sources.push(Span::styled("✓", theme.style(Meaning::Ok)));
-                let since = health
-                    .last_event
-                    .map(|t| {
-                        crate::domain::duration::format_age(
-                            (app.now - t).to_std().unwrap_or_default(),
-                        )
-                    })
-                    .unwrap_or_default();
-                sources.push(Span::styled(format!(" {since}  "), muted));
-            }
-            SourceState::Reconnecting { retry_at, .. } => {
-                let left = (*retry_at - app.now).num_seconds().max(0);
-                sources.push(Span::styled("reconnecting", theme.style(Meaning::Warn)));
-                sources.push(Span::styled(format!(" (retry {left}s)  "), muted));
-            }
-            state => {
-                let word = state.word();
-                sources.push(Span::styled(word, theme.style(source_meaning(state))));
-                sources.push(Span::raw("  "));
-            }
-        }
-    }
-    // What is wrong, in words, at any row count: a stale picture first, then the reason of a
-    // source that is reconnecting.
-    let reconnecting = app.inventory.health().find_map(|(_, h)| match &h.state {
-        SourceState::Reconnecting { error, .. } => Some(error.to_string()),
-        _ => None,
-    });
-    let second = match (app.inventory.stale(app.now), reconnecting) {
-        (Some(stale), _) => Line::from(vec![
-            Span::styled("STALE", theme.style(Meaning::Error)),
-            Span::styled(
-                format!(
-                    " since {} ({} ago): {}",
-                    stale.since.format("%H:%M:%S"),
-                    crate::domain::duration::format_age(
-                        (app.now - stale.since).to_std().unwrap_or_default()
-                    ),
-                    stale.reason
-                ),
-                theme.style(Meaning::Warn),
-            ),
-        ]),
-        (None, Some(reason)) => {
-            let mut line = sources;
-            line.push(Span::styled(reason, theme.style(Meaning::Warn)));
-            Line::from(line)
-        }
-        (None, None) => Line::from(sources),
-    };
-    frame.render_widget(Paragraph::new(vec![first, second]), area);
 }
 
 fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
