@@ -14,6 +14,7 @@
 //! - [`cluster`]: operations carried out on the hub (labels, deletes with preconditions,
 //!   finalizers by value, access reviews), read-only mode enforced.
 //! - [`demo`]: the embedded, loopback-only, Kubernetes-compatible demo cluster.
+//! - [`drafts`]: the wizard's drafts on disk (private, resumable).
 //! - [`files`]: reading the files a person names: regular files only, bounded, never blocking
 //!   on a FIFO or device.
 //! - [`settings`]: the settings file beyond the theme (read-only contexts, clipboard, audit log).
@@ -27,6 +28,7 @@ pub mod cli;
 pub mod cluster;
 pub mod demo;
 pub mod domain;
+pub mod drafts;
 pub mod files;
 pub mod inventory;
 pub mod manifest;
