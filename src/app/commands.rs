@@ -60,6 +60,20 @@ pub enum Command {
     FocusPrevious,
     /// In a dialog: press the focused control.
     Activate,
+    /// Open the wizard on a new pool, or on the selected one.
+    NewPool,
+    EditPool,
+    /// In the wizard: the next or previous step.
+    NextStep,
+    PreviousStep,
+    /// In the wizard: the next choice, or the toggle flipped.
+    Cycle,
+    AddWorkerPool,
+    RemoveWorkerPool,
+    /// In the wizard's Review: the server's dry run.
+    DryRun,
+    /// In the wizard's Review: apply (behind a confirmation).
+    Apply,
 }
 
 /// Where the keys go: the top of the modal stack decides.
@@ -87,6 +101,12 @@ pub enum Scope {
     Confirm,
     /// A confirmation, typing the name or the acknowledgement.
     ConfirmField,
+    /// The wizard.
+    Wizard,
+    /// The wizard, typing into a field.
+    WizardField,
+    /// The wizard's Review step.
+    WizardReview,
 }
 
 impl Scope {
@@ -104,6 +124,9 @@ impl Scope {
             Scope::Help => "The help (?)",
             Scope::Confirm => "A confirmation",
             Scope::ConfirmField => "A confirmation, typing the name",
+            Scope::Wizard => "The wizard (n, e)",
+            Scope::WizardField => "The wizard, typing into a field",
+            Scope::WizardReview => "The wizard's Review step",
         }
     }
 
@@ -113,6 +136,7 @@ impl Scope {
             Scope::Filter => Some("type to filter  !text invert  -l key=value labels"),
             Scope::Search => Some("type to search the YAML"),
             Scope::ConfirmField => Some("type the text shown"),
+            Scope::WizardField => Some("type the value"),
             Scope::CommandLine => {
                 Some(":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q ")
             }
@@ -182,6 +206,22 @@ pub const BINDINGS: &[Binding] = &[
     bind!(ConfirmField, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT)], "Shift-Tab", None, FocusPrevious, "the previous control"),
     bind!(ConfirmField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "to Confirm")), Activate, "move to the Confirm button"),
     bind!(ConfirmField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    // The wizard.
+    bind!(WizardField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep what was typed (the rules check it at once)"),
+    bind!(WizardField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "drop")), Cancel, "drop what was typed"),
+    bind!(WizardField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    bind!(WizardReview, [key(KeyCode::Enter)], "Enter", Some(("Enter", "apply")), Apply, "apply: create or update the pool (asks first)"),
+    bind!(WizardReview, [ch('d')], "d", Some(("d", "dry run")), DryRun, "the server's dry run of the request"),
+    bind!(WizardReview, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the manifest"),
+    bind!(Wizard, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "field")), Down, "the next field"),
+    bind!(Wizard, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "the previous field"),
+    bind!(Wizard, [key(KeyCode::Tab), key(KeyCode::Right)], "Tab →", Some(("Tab", "step")), NextStep, "the next step"),
+    bind!(Wizard, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), key(KeyCode::Left)], "Shift-Tab ←", None, PreviousStep, "the previous step"),
+    bind!(Wizard, [key(KeyCode::Enter)], "Enter", Some(("Enter", "edit")), Activate, "type into the field (a choice moves on)"),
+    bind!(Wizard, [ch(' ')], "Space", None, Cycle, "the next choice, or flip a toggle"),
+    bind!(Wizard, [ch('a')], "a", Some(("a", "add worker pool")), AddWorkerPool, "add a worker pool (Node Config)"),
+    bind!(Wizard, [ch('x')], "x", None, RemoveWorkerPool, "remove the worker pool under the cursor"),
+    bind!(Wizard, [key(KeyCode::Esc)], "Esc", Some(("Esc", "close")), Close, "close the wizard (the draft is kept)"),
     // Text fields.
     bind!(Filter, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the filter"),
     bind!(Filter, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the filter"),
@@ -227,8 +267,10 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
     bind!(List, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
     bind!(List, [ch('c')], "c", None, Copy, "copy the selected name"),
+    bind!(List, [ch('n')], "n", Some(("n", "new")), NewPool, "write a new pool in the wizard"),
+    bind!(List, [ch('e')], "e", None, EditPool, "edit the selected pool in the wizard"),
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
-    bind!(List, [ch('s')], "s", Some(("s", "sort")), SortNext, "sort by the next column"),
+    bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
     bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),

@@ -175,7 +175,13 @@ pub fn open(app: &mut App, fix: Fix) {
         }
         Fix::Delete => fixes::delete(first),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => unblock_plan(app, first, app.now),
+        Fix::Apply => return,
     };
+    open_plan(app, plan);
+}
+
+/// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
+pub fn open_plan(app: &mut App, plan: Plan) {
     let mut confirm = Confirm {
         plan,
         focus: Focus::Cancel,
@@ -331,6 +337,15 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
         return;
     }
     if operation.run() == Some(Run::DryRun) {
+        if !matches!(app.overlays.last(), Some(Overlay::Confirm(_))) {
+            let answer = match &outcome {
+                Outcome::Done { message } => message.clone(),
+                Outcome::Allowed(_) => String::new(),
+                Outcome::Failed(error) => format!("refused: {error}"),
+            };
+            super::wizard::performed(app, operation, answer);
+            return;
+        }
         if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut()
             && confirm.plan.dry_runs().contains(operation)
             && let Stage::DryRun { left, answers } = &mut confirm.stage
@@ -352,6 +367,17 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
         return;
     }
     app.in_flight = app.in_flight.saturating_sub(1);
+    // The wizard's pool was created or updated: the wizard closes and its draft goes.
+    if matches!(
+        operation,
+        Operation::Create { .. } | Operation::Update { .. }
+    ) && matches!(outcome, Outcome::Done { .. })
+        && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
+    {
+        let draft = wizard.draft.clone();
+        app.overlays.pop();
+        app.effects.push(Effect::DiscardDraft(draft));
+    }
     app.message = Some(match outcome {
         Outcome::Done { message } => message,
         Outcome::Allowed(_) => operation.kubectl(),

@@ -114,8 +114,12 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
 
 /// The text field being typed in, if any.
 fn text_field(app: &mut App) -> Option<&mut String> {
-    if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
-        return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
+    match app.overlays.last_mut() {
+        Some(Overlay::Confirm(confirm)) => {
+            return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
+        }
+        Some(Overlay::Wizard(wizard)) => return wizard.editing.as_mut(),
+        _ => {}
     }
     match &mut app.input {
         Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
@@ -173,6 +177,7 @@ fn copy(app: &mut App) {
         (Some(Overlay::Confirm(confirm)), _) => {
             (confirm.plan.kubectl(), "the kubectl command".to_owned())
         }
+        (Some(Overlay::Wizard(wizard)), _) => (wizard.draft.to_yaml(), "the manifest".to_owned()),
         (_, Some(detail)) if detail.tab == Tab::Yaml => match &app.shown.detail {
             Some(data) => (
                 data.yaml.join("\n") + "\n",
@@ -209,7 +214,34 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     }
 }
 
+/// A command while the wizard is on top.
+fn in_wizard(app: &mut App, command: Command) {
+    use super::wizard;
+    match command {
+        Command::Accept | Command::Activate => wizard::activate(app),
+        Command::Cancel | Command::Close => wizard::escape(app),
+        Command::Erase => wizard::erase(app),
+        Command::Down | Command::Up => wizard::move_cursor(app, command == Command::Down),
+        Command::NextStep | Command::PreviousStep => {
+            wizard::step(app, command == Command::NextStep)
+        }
+        Command::Cycle => wizard::cycle(app),
+        Command::AddWorkerPool => wizard::add_worker_pool(app),
+        Command::RemoveWorkerPool => wizard::remove_worker_pool(app),
+        Command::DryRun => wizard::dry_run(app),
+        Command::Apply => wizard::apply(app),
+        Command::Copy => copy(app),
+        Command::Quit => app.quit = true,
+        Command::Suspend => app.effects.push(Effect::Suspend),
+        _ => {}
+    }
+}
+
 fn apply(app: &mut App, command: Command, key: &KeyEvent) {
+    if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
+        in_wizard(app, command);
+        return;
+    }
     let scopes = app.scopes();
     let in_help = scopes.contains(&Scope::Help);
     let in_dialog = scopes.contains(&Scope::Confirm) || scopes.contains(&Scope::ConfirmField);
@@ -307,6 +339,16 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
             super::confirm::open(app, fix);
         }
         Command::Copy => copy(app),
+        Command::NewPool => super::wizard::open(app, false),
+        Command::EditPool => super::wizard::open(app, true),
+        // The wizard's own commands come through `in_wizard`.
+        Command::NextStep
+        | Command::PreviousStep
+        | Command::Cycle
+        | Command::AddWorkerPool
+        | Command::RemoveWorkerPool
+        | Command::DryRun
+        | Command::Apply => {}
         Command::Down | Command::Up | Command::PageDown | Command::PageUp if in_help => {
             if let Some(Overlay::Help { scroll }) = app.overlays.last_mut() {
                 *scroll = match command {

@@ -18,6 +18,7 @@ mod keys;
 pub mod ports;
 pub mod rows;
 pub mod shown;
+pub mod wizard;
 
 use self::commands::Scope;
 use self::ports::{Connected, Namespaces};
@@ -44,6 +45,8 @@ pub enum Msg {
     },
     /// The process was asked to stop for now (SIGTSTP from outside).
     Suspend,
+    /// A draft could not be kept on disk: why.
+    DraftNotSaved(String),
     /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
     Copied {
         what: String,
@@ -67,6 +70,11 @@ pub enum Effect {
     /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
     /// names it for the footer. Answered by `Msg::Copied`.
     Copy { text: String, what: String },
+    /// Keep the wizard's draft on disk (every change); answered by `Msg::DraftSaved` only
+    /// when it could not be kept.
+    SaveDraft(crate::domain::draft::Draft),
+    /// Forget the draft (its pool was applied).
+    DiscardDraft(crate::domain::draft::Draft),
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -77,6 +85,8 @@ pub enum Overlay {
     },
     /// A fix waiting for confirmation.
     Confirm(Box<confirm::Confirm>),
+    /// The wizard, writing a pool.
+    Wizard(Box<wizard::Wizard>),
 }
 
 /// Which list the console shows.
@@ -276,6 +286,13 @@ impl App {
                 return vec![Scope::ConfirmField];
             }
             Some(Overlay::Confirm(_)) => return vec![Scope::Confirm],
+            Some(Overlay::Wizard(wizard)) if wizard.editing.is_some() => {
+                return vec![Scope::WizardField];
+            }
+            Some(Overlay::Wizard(wizard)) if wizard.step == crate::domain::draft::Step::Review => {
+                return vec![Scope::WizardReview, Scope::Wizard];
+            }
+            Some(Overlay::Wizard(_)) => return vec![Scope::Wizard],
             None => {}
         }
         self.scopes_behind()
@@ -303,7 +320,21 @@ impl App {
             Command::Open | Command::Describe | Command::Yaml => {
                 matches!(self.view, View::Pools | View::Evaluations | View::Hosts)
             }
-            Command::Mark => self.view == View::Pools && self.detail.is_none(),
+            Command::AddWorkerPool
+            | Command::RemoveWorkerPool
+            | Command::Activate
+            | Command::Cycle
+                if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) =>
+            {
+                false
+            }
+            Command::AddWorkerPool => matches!(
+                self.overlay(),
+                Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::NodeConfig
+            ),
+            Command::Mark | Command::NewPool | Command::EditPool => {
+                self.view == View::Pools && self.detail.is_none()
+            }
             Command::PauseResume | Command::Delete | Command::Unblock => {
                 let verb = if command == Command::Delete {
                     "delete"
@@ -367,6 +398,9 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::Performed { operation, outcome } => confirm::performed(app, &operation, outcome),
+        Msg::DraftNotSaved(why) => {
+            app.message = Some(format!("the draft could not be kept on disk: {why}"));
+        }
         Msg::Copied { what, result } => {
             app.message = Some(match result {
                 Ok(how) => format!("copied {what} ({how})"),

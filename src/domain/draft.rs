@@ -244,7 +244,8 @@ pub struct Draft {
 }
 
 impl Draft {
-    /// A new pool in a namespace: what every pool has, and the reference's defaults.
+    /// A new pool in a namespace: what every pool has, and the reference's defaults (an HA
+    /// control plane of three, as in its complete example).
     pub fn new(namespace: &str) -> Draft {
         Draft {
             pool: json!({
@@ -255,8 +256,9 @@ impl Draft {
                     "deletionPolicy": "delete",
                     "profileBundleRef": {"name": "", "namespace": namespace, "cloudType": "edge-native"},
                     "clusterVariant": {"dedicated": {"paletteClusterDeploymentConfig": {
+                        "cloudType": "edge-native",
                         "nodePoolRequirements": {
-                            "controlPlanePool": {"nodeCount": 1, "workerNodeEligible": true, "architecture": "AMD64"},
+                            "controlPlanePool": {"nodeCount": 3, "workerNodeEligible": false, "architecture": "AMD64"},
                             "workerPools": []
                         },
                         "edge": {"vip": ""}

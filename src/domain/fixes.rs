@@ -67,6 +67,8 @@ pub enum Fix {
     Delete,
     DeleteWorkloads,
     RemoveFinalizer,
+    /// The wizard's create or update.
+    Apply,
 }
 
 /// A fix ready to confirm.

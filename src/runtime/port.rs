@@ -230,6 +230,18 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
         // The terminal is the event loop's: it suspends itself and copies through it
         // (runtime::event_loop).
         Effect::Suspend | Effect::Copy { .. } => {}
+        // Drafts are small local files: written at once, an error said back.
+        Effect::SaveDraft(draft) => {
+            let saved = crate::drafts::dir().and_then(|dir| crate::drafts::save(&dir, &draft));
+            if let Err(why) = saved {
+                let _ = answers.send(Msg::DraftNotSaved(why));
+            }
+        }
+        Effect::DiscardDraft(draft) => {
+            if let Ok(dir) = crate::drafts::dir() {
+                let _ = crate::drafts::discard(&crate::drafts::path_in(&dir, &draft));
+            }
+        }
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),
         Effect::Connect(context) => {

@@ -16,6 +16,7 @@ mod header;
 mod overview;
 mod scaling;
 mod tabs;
+mod wizard;
 
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
@@ -56,6 +57,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
         match overlay {
             Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
             Overlay::Confirm(confirm) => confirm::render(confirm, theme, frame, body),
+            Overlay::Wizard(state) => wizard::render(state, theme, frame, body),
         }
     }
     if theme.ascii {

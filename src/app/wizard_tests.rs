@@ -1,0 +1,218 @@
+//! The wizard as message scripts: an inline error appears and goes as a field is fixed, a
+//! pool with a GPU worker pool is written from empty and applied behind the confirmation,
+//! every change is saved as a draft, and an edit keeps the VIP locked.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::tests::fleet_app;
+use super::*;
+use crate::app::{Msg, update};
+use crate::domain::Outcome;
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+fn wizard(app: &App) -> &Wizard {
+    match app.overlays.last() {
+        Some(Overlay::Wizard(wizard)) => wizard,
+        other => panic!("no wizard on top: {other:?}"),
+    }
+}
+
+/// Moves the cursor to the field of this label (the first, or of this worker pool).
+fn to_field(app: &mut App, label: &str, worker: usize) {
+    let at = wizard(app)
+        .lines()
+        .iter()
+        .position(|l| l.spec.label == label && l.worker == worker)
+        .unwrap_or_else(|| panic!("no field {label}"));
+    while wizard(app).cursor > at {
+        update(app, key(KeyCode::Up));
+    }
+    while wizard(app).cursor < at {
+        update(app, key(KeyCode::Down));
+    }
+}
+
+fn set_field(app: &mut App, label: &str, worker: usize, text: &str) {
+    to_field(app, label, worker);
+    update(app, key(KeyCode::Enter));
+    while wizard(app)
+        .editing
+        .as_deref()
+        .is_some_and(|t| !t.is_empty())
+    {
+        update(app, key(KeyCode::Backspace));
+    }
+    typed(app, text);
+    update(app, key(KeyCode::Enter));
+}
+
+fn to_step(app: &mut App, step: Step) {
+    while wizard(app).step > step {
+        update(app, key(KeyCode::BackTab));
+    }
+    while wizard(app).step < step {
+        update(app, key(KeyCode::Tab));
+    }
+}
+
+fn errors_on(app: &App, label: &str, worker: usize) -> usize {
+    let w = wizard(app);
+    w.lines()
+        .iter()
+        .filter(|l| l.spec.label == label && l.worker == worker)
+        .map(|l| {
+            w.findings_at(l)
+                .iter()
+                .filter(|f| f.rule.severity == Severity::Error)
+                .count()
+        })
+        .sum()
+}
+
+#[test]
+fn a_gpu_pool_is_written_from_empty_and_applied() {
+    let mut app = fleet_app();
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char('n')));
+    assert_eq!(wizard(&app).step, Step::General);
+    assert!(
+        errors_on(&app, "Compute pool name", 0) > 0,
+        "an empty name is an error"
+    );
+    set_field(&mut app, "Compute pool name", 0, "Bad_Name");
+    assert!(
+        errors_on(&app, "Compute pool name", 0) > 0,
+        "{:#?}",
+        wizard(&app).findings
+    );
+    set_field(&mut app, "Compute pool name", 0, "gpu-pool-two");
+    assert_eq!(
+        errors_on(&app, "Compute pool name", 0),
+        0,
+        "fixed: the error goes"
+    );
+    assert!(
+        app.effects.iter().any(
+            |e| matches!(e, Effect::SaveDraft(d) if d.pool["metadata"]["name"] == "gpu-pool-two")
+        ),
+        "every change is saved as a draft"
+    );
+    to_step(&mut app, Step::ProfileBundle);
+    set_field(&mut app, "Profile Bundle", 0, "edge-profilebundle");
+    to_step(&mut app, Step::NodeConfig);
+    set_field(&mut app, "CPU count", 0, "4");
+    set_field(&mut app, "Memory", 0, "16 GB");
+    for (worker, name) in [(0, "a100-train"), (1, "a100-serve")] {
+        update(&mut app, key(KeyCode::Char('a')));
+        set_field(&mut app, "Worker pool name", worker, name);
+        set_field(&mut app, "CPU count", worker, "32");
+        set_field(&mut app, "Memory", worker, "256 GB");
+        set_field(
+            &mut app,
+            "GPU variant",
+            worker,
+            "NVIDIA A100-SXM4-80GB | 80 GB",
+        );
+        set_field(&mut app, "GPU count", worker, "4");
+        set_field(&mut app, "GPU memory", worker, "320 GB");
+    }
+    assert_eq!(wizard(&app).draft.worker_pools(), 2);
+    to_step(&mut app, Step::Deployment);
+    set_field(&mut app, "Settings", 0, "palette-settings");
+    set_field(&mut app, "VIP", 0, "10.40.0.10");
+    to_step(&mut app, Step::Review);
+    let w = wizard(&app);
+    assert_eq!(w.errors(), 0, "{:#?}", w.findings);
+    update(&mut app, key(KeyCode::Enter));
+    let dialog = match app.overlays.last() {
+        Some(Overlay::Confirm(confirm)) => confirm.clone(),
+        other => panic!("apply asks first: {other:?}"),
+    };
+    assert!(dialog.plan.kubectl().starts_with("kubectl create -f -"));
+    // The cluster allows it and accepts the dry run; Confirm sends the create.
+    for _ in 0..2 {
+        for effect in std::mem::take(&mut app.effects) {
+            if let Effect::Perform(operation) = effect {
+                let outcome = match &operation {
+                    Operation::AccessReview { .. } => Outcome::Allowed(true),
+                    _ => Outcome::Done {
+                        message: "accepted".into(),
+                    },
+                };
+                update(&mut app, Msg::Performed { operation, outcome });
+            }
+        }
+    }
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    let create = app
+        .effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Perform(op @ Operation::Create { run: Run::Real, .. }) => Some(op.clone()),
+            _ => None,
+        })
+        .expect("the create is sent");
+    update(
+        &mut app,
+        Msg::Performed {
+            operation: create,
+            outcome: Outcome::Done {
+                message: "created".into(),
+            },
+        },
+    );
+    assert!(app.overlays.is_empty(), "the wizard closes once applied");
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::DiscardDraft(_)))
+    );
+}
+
+#[test]
+fn an_edit_keeps_the_vip_locked_and_says_why() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('e')));
+    assert!(matches!(wizard(&app).purpose, Purpose::Edit { .. }));
+    to_step(&mut app, Step::Deployment);
+    let before = wizard(&app).draft.clone();
+    to_field(&mut app, "VIP", 0);
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        wizard(&app).editing.is_none(),
+        "a locked field is not typed into"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("immutable")),
+        "{:?}",
+        app.message
+    );
+    assert_eq!(wizard(&app).draft, before);
+    // Status and managed fields are the server's: not in the draft.
+    assert!(wizard(&app).draft.pool.get("status").is_none());
+    to_step(&mut app, Step::Review);
+    update(&mut app, key(KeyCode::Char('d')));
+    assert!(
+        app.effects.iter().any(|e| matches!(
+            e,
+            Effect::Perform(Operation::Update {
+                run: Run::DryRun,
+                ..
+            })
+        )),
+        "{:?}",
+        app.effects
+    );
+}

@@ -1,0 +1,214 @@
+//! The wizard on screen: the steps on the left with the errors and warnings each holds, the
+//! current step's fields on the right with their findings under them, the field under the
+//! cursor highlighted (and the text being typed, with a cursor); Review shows every finding,
+//! the dry run's answer and the manifest. Reads the state only.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use crate::app::wizard::{Purpose, Wizard};
+use crate::domain::draft::Step;
+use crate::domain::rules::{Finding, Severity};
+use crate::theme::{Meaning, Theme};
+
+fn finding_line(finding: &Finding, indent: usize, theme: &Theme) -> Line<'static> {
+    let (word, meaning) = match finding.rule.severity {
+        Severity::Error => ("error", Meaning::Error),
+        Severity::Warning => ("warning", Meaning::Warn),
+        Severity::Info => ("note", Meaning::Info),
+    };
+    Line::from(vec![
+        Span::raw(" ".repeat(indent)),
+        Span::styled(format!("{word}: "), theme.style(meaning)),
+        Span::raw(finding.message.clone()),
+    ])
+}
+
+fn steps(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
+    Step::ALL
+        .iter()
+        .map(|step| {
+            let errors = wizard.count(*step, Severity::Error);
+            let warnings = wizard.count(*step, Severity::Warning);
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{} {}",
+                    if *step == wizard.step { "›" } else { " " },
+                    step.title()
+                ),
+                if *step == wizard.step {
+                    theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
+                } else {
+                    theme.style(Meaning::Text)
+                },
+            )];
+            if *step != Step::Review && errors > 0 {
+                spans.push(Span::styled(
+                    format!(" ✘{errors}"),
+                    theme.style(Meaning::Error),
+                ));
+            }
+            if *step != Step::Review && warnings > 0 {
+                spans.push(Span::styled(
+                    format!(" !{warnings}"),
+                    theme.style(Meaning::Warn),
+                ));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// The fields of a step, with the line the cursor is on.
+fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, usize) {
+    let mut out = Vec::new();
+    let mut cursor_at = 0;
+    let mut worker = None;
+    for (i, line) in wizard.lines().iter().enumerate() {
+        if line.spec.per_worker_pool && worker != Some(line.worker) {
+            worker = Some(line.worker);
+            out.push(Line::styled(
+                format!("Worker pool {}", line.worker + 1),
+                theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
+            ));
+        }
+        let selected = i == wizard.cursor;
+        if selected {
+            cursor_at = out.len();
+        }
+        let value = match (&wizard.editing, selected) {
+            (Some(text), true) => format!("{text}▏"),
+            _ => wizard.shown(line),
+        };
+        let label_width = 22.min(width / 2);
+        let mut spans = vec![
+            Span::raw(if line.spec.per_worker_pool { "  " } else { "" }),
+            Span::styled(
+                format!("{:<label_width$}", line.spec.label),
+                theme.style(Meaning::Muted),
+            ),
+            Span::styled(
+                if value.is_empty() {
+                    "—".to_owned()
+                } else {
+                    value
+                },
+                if selected {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    theme.style(Meaning::Text)
+                },
+            ),
+        ];
+        if wizard.locked(line).is_some() {
+            spans.push(Span::styled("  (locked)", theme.style(Meaning::Muted)));
+        }
+        out.push(Line::from(spans));
+        if selected && let Some(why) = wizard.locked(line) {
+            out.push(Line::styled(
+                format!("    {why}"),
+                theme.style(Meaning::Muted),
+            ));
+        }
+        for finding in wizard.findings_at(line) {
+            out.push(finding_line(finding, 4, theme));
+        }
+    }
+    if wizard.step == Step::NodeConfig && wizard.draft.worker_pools() == 0 {
+        out.push(Line::styled(
+            "No worker pool yet: a adds one",
+            theme.style(Meaning::Muted),
+        ));
+    }
+    (out, cursor_at)
+}
+
+fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![Line::styled(
+        format!(
+            "{} error(s), {} warning(s){}",
+            wizard.errors(),
+            wizard
+                .findings
+                .iter()
+                .filter(|f| f.rule.severity == Severity::Warning)
+                .count(),
+            if wizard.errors() > 0 {
+                ": the pool cannot be applied until the errors are fixed"
+            } else {
+                ""
+            }
+        ),
+        theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
+    )];
+    for finding in &wizard.findings {
+        let mut line = finding_line(finding, 0, theme);
+        line.spans
+            .insert(0, Span::raw(format!("{}  ", finding.path)));
+        out.push(line);
+    }
+    if let Some(answer) = &wizard.dry_run {
+        out.push(Line::raw(""));
+        out.push(Line::from(vec![
+            Span::styled(
+                "Dry run: ",
+                theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(answer.clone()),
+        ]));
+    }
+    out.push(Line::raw(""));
+    for line in wizard.draft.to_yaml().lines() {
+        out.push(Line::styled(line.to_owned(), theme.style(Meaning::Text)));
+    }
+    out
+}
+
+pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+    let title = match &wizard.purpose {
+        Purpose::Create => " New Compute Pool ".to_owned(),
+        Purpose::Edit { old } => format!(
+            " Edit Compute Pool {}/{} ",
+            old.pointer("/metadata/namespace")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(""),
+            old.pointer("/metadata/name")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("")
+        ),
+    };
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        title,
+        theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+    ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(20), Constraint::Min(10)]).areas(inner);
+    frame.render_widget(Paragraph::new(steps(wizard, theme)), left);
+    let (lines, cursor_at) = if wizard.step == Step::Review {
+        (review(wizard, theme), 0)
+    } else {
+        fields(wizard, theme, usize::from(right.width))
+    };
+    let height = usize::from(right.height.max(1));
+    let scroll = if wizard.step == Step::Review {
+        wizard.cursor
+    } else {
+        cursor_at.saturating_sub(height.saturating_sub(3))
+    };
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
+        right,
+    );
+}
+
+#[cfg(test)]
+#[path = "wizard_tests.rs"]
+mod tests;

@@ -1,0 +1,50 @@
+//! Snapshots of every wizard step at 80×24 and 160×48, on a draft part written: a name that
+//! breaks the naming rule (its error under the field), one worker pool, no VIP yet.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use crate::app::tests::fleet_app;
+use crate::app::{App, Msg, update};
+use crate::theme::Theme;
+
+fn draw(app: &App, width: u16, height: u16) -> String {
+    let theme = Theme::builtin("default-dark").expect("theme");
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|frame| crate::ui::render(app, &theme, frame))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+#[test]
+fn every_step() {
+    let mut app = fleet_app();
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Enter);
+    for c in "GPU_pool".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    for step in [
+        "general",
+        "mode",
+        "profile_bundle",
+        "node_config",
+        "deployment",
+        "autoscaling",
+        "review",
+    ] {
+        if step == "node_config" {
+            press(&mut app, KeyCode::Char('a'));
+        }
+        insta::assert_snapshot!(format!("wizard_{step}_80x24"), draw(&app, 80, 24));
+        insta::assert_snapshot!(format!("wizard_{step}_160x48"), draw(&app, 160, 48));
+        press(&mut app, KeyCode::Tab);
+    }
+}
