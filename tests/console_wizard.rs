@@ -1,0 +1,195 @@
+//! The wizard as a person uses it: the real binary in tmux on `--demo`, driven with keys and
+//! read from the screen. A two-worker-pool GPU pool is written from an empty wizard (an
+//! inline error appears as a VIP is mistyped and goes when it is fixed), dry-run, applied
+//! through the demo's admission, and appears in the list; an edit finds the VIP locked and
+//! applies unchanged. Each wait has its own deadline.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn tmux(args: &[&str]) -> String {
+    Command::new("tmux")
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+}
+
+struct Pane {
+    session: String,
+    _state: tempfile::TempDir,
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.session]);
+    }
+}
+
+impl Pane {
+    fn demo(name: &str) -> Option<Pane> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            common::skip("tmux is not installed");
+            return None;
+        }
+        let state = tempfile::tempdir().expect("temp dir");
+        let session = format!("pooldeck-wizard-{name}-{}", std::process::id());
+        let command = format!(
+            "env XDG_STATE_HOME={} {} --demo fleet; sleep 60",
+            state.path().display(),
+            assert_cmd::cargo::cargo_bin("pooldeck").display()
+        );
+        let started = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "150",
+                "-y",
+                "50",
+                &command,
+            ])
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect("tmux runs");
+        assert!(started.success());
+        Some(Pane {
+            session,
+            _state: state,
+        })
+    }
+
+    fn screen(&self) -> String {
+        tmux(&["capture-pane", "-p", "-t", &self.session])
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            tmux(&["send-keys", "-t", &self.session, key]);
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    /// Enter, the text, Enter: a field typed and kept.
+    fn enter(&self, text: &str) {
+        self.keys(&["Enter"]);
+        tmux(&["send-keys", "-t", &self.session, "-l", text]);
+        self.keys(&["Enter"]);
+    }
+
+    fn wait(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(25);
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited for {what}; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(text, |s| s.contains(text))
+    }
+}
+
+#[test]
+fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
+    let Some(pane) = Pane::demo("create") else {
+        return;
+    };
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["n"]);
+    pane.wait_for("New Compute Pool");
+    pane.enter("gpu-pool-two");
+    pane.wait_for("gpu-pool-two");
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Profile Bundle");
+    pane.enter("edge-profilebundle");
+    pane.keys(&["Tab"]);
+    pane.wait_for("› Node Config");
+    // Control plane: nodes, eligible, architecture, CPU count, memory.
+    pane.keys(&["j", "j", "j"]);
+    pane.enter("4");
+    pane.keys(&["j"]);
+    pane.enter("16 GB");
+    for pool in 1..=2 {
+        pane.keys(&["a"]);
+        pane.wait_for(&format!("worker-pool-{pool}"));
+        // Name, architecture, then CPU count.
+        pane.keys(&["j", "j", "j"]);
+        pane.enter("32");
+        pane.keys(&["j"]);
+        pane.enter("256 GB");
+        pane.keys(&["j", "j"]);
+        pane.enter("NVIDIA A100-SXM4-80GB | 80 GB");
+        pane.keys(&["j"]);
+        pane.enter("4");
+        pane.keys(&["j"]);
+        pane.enter("320 GB");
+        pane.wait_for("320 GB");
+    }
+    pane.keys(&["Tab"]);
+    pane.wait_for("› Deployment");
+    // Deletion policy, settings, SSH keys, VIP.
+    pane.keys(&["j"]);
+    pane.enter("palette-settings");
+    pane.keys(&["j", "j"]);
+    pane.enter("10.40.0");
+    pane.wait("the VIP's error", |s| {
+        s.lines()
+            .any(|l| l.contains("error:") && l.contains("10.40.0"))
+    });
+    pane.keys(&["Enter"]);
+    tmux(&["send-keys", "-t", &pane.session, "-l", ".10"]);
+    pane.keys(&["Enter"]);
+    pane.wait("the error gone", |s| {
+        s.contains("10.40.0.10") && !s.lines().any(|l| l.contains("error:"))
+    });
+    pane.keys(&["Tab", "Tab"]);
+    let review = pane.wait_for("› Review");
+    assert!(review.contains("0 error(s)"), "{review}");
+    pane.keys(&["d"]);
+    pane.wait_for("Dry run: dry run: the server accepts this");
+    pane.keys(&["Enter"]);
+    pane.wait_for("Create Compute Pool gpu-pool-two");
+    pane.wait_for("Dry run passed");
+    pane.keys(&["Tab", "Enter"]);
+    let list = pane.wait_for("Compute Pools (13)");
+    assert!(list.contains("gpu-pool-two"), "{list}");
+}
+
+#[test]
+fn an_edit_finds_the_vip_locked_and_applies_unchanged() {
+    let Some(pane) = Pane::demo("edit") else {
+        return;
+    };
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["/"]);
+    tmux(&["send-keys", "-t", &pane.session, "-l", "recsys"]);
+    pane.keys(&["Enter"]);
+    pane.wait_for("Compute Pools (1");
+    pane.keys(&["e"]);
+    pane.wait_for("Edit Compute Pool retail-edge/recsys");
+    pane.keys(&["Tab", "Tab", "Tab", "Tab"]);
+    pane.wait_for("› Deployment");
+    pane.keys(&["j", "j", "j"]);
+    pane.wait_for("(locked)");
+    pane.keys(&["Enter"]);
+    pane.wait_for("the VIP is immutable after creation");
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Review");
+    pane.keys(&["Enter"]);
+    pane.wait_for("Update Compute Pool recsys");
+    pane.wait_for("Dry run passed");
+    pane.keys(&["Tab", "Enter"]);
+    pane.wait_for("recsys: replaced");
+}
