@@ -36,6 +36,22 @@ pub fn dir() -> Result<PathBuf, String> {
     }
 }
 
+/// The drafts directory if it exists (nothing is created: for looking only).
+pub fn existing_dir() -> Option<PathBuf> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let base = absolute("XDG_STATE_HOME")
+        .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))?;
+    let dir = base.join("pooldeck").join("drafts");
+    std::fs::symlink_metadata(&dir)
+        .ok()
+        .filter(|m| m.is_dir())
+        .map(|_| dir)
+}
+
 /// The file a draft lives in: one per namespace and name (`new` while it has none).
 pub fn path_in(dir: &Path, draft: &Draft) -> PathBuf {
     let text = |pointer: &str| {

@@ -116,7 +116,7 @@ impl Console {
 
     /// Waits until the screen passes `test`; returns it.
     fn wait(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(25);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let screen = self.screen();
             if test(&screen) {

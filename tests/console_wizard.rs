@@ -19,7 +19,8 @@ fn tmux(args: &[&str]) -> String {
 
 struct Pane {
     session: String,
-    _state: tempfile::TempDir,
+    /// Where the console keeps its drafts; handed on to the next console of a test.
+    state: Option<tempfile::TempDir>,
 }
 
 impl Drop for Pane {
@@ -34,7 +35,11 @@ impl Pane {
             common::skip("tmux is not installed");
             return None;
         }
-        let state = tempfile::tempdir().expect("temp dir");
+        Some(Pane::demo_in(name, tempfile::tempdir().expect("temp dir")))
+    }
+
+    /// The console on `--demo` with its state (drafts) in `state`.
+    fn demo_in(name: &str, state: tempfile::TempDir) -> Pane {
         let session = format!("pooldeck-wizard-{name}-{}", std::process::id());
         let command = format!(
             "env XDG_STATE_HOME={} {} --demo fleet; sleep 60",
@@ -57,10 +62,28 @@ impl Pane {
             .status()
             .expect("tmux runs");
         assert!(started.success());
-        Some(Pane {
+        Pane {
             session,
-            _state: state,
-        })
+            state: Some(state),
+        }
+    }
+
+    /// The console's process under the pane.
+    fn console_pid(&self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let shell = tmux(&["list-panes", "-t", &self.session, "-F", "#{pane_pid}"]);
+            let output = Command::new("pgrep")
+                .args(["-P", shell.trim(), "pooldeck"])
+                .output()
+                .expect("pgrep runs");
+            let pid = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+            if !pid.is_empty() {
+                return pid;
+            }
+            assert!(Instant::now() < deadline, "no console under the pane");
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     fn screen(&self) -> String {
@@ -82,7 +105,7 @@ impl Pane {
     }
 
     fn wait(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(25);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let screen = self.screen();
             if test(&screen) {
@@ -192,4 +215,54 @@ fn an_edit_finds_the_vip_locked_and_applies_unchanged() {
     pane.wait_for("Dry run passed");
     pane.keys(&["Tab", "Enter"]);
     pane.wait_for("recsys: replaced");
+}
+
+#[test]
+fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
+    let Some(pane) = Pane::demo("hangup") else {
+        return;
+    };
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["n"]);
+    pane.wait_for("New Compute Pool");
+    pane.enter("kept-pool");
+    pane.keys(&["Tab", "Tab"]);
+    pane.enter("edge-profilebundle");
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Deployment");
+    pane.keys(&["j", "j", "j"]);
+    pane.enter("10.41.0.7");
+    pane.wait_for("10.41.0.7");
+    // The SSH session drops.
+    let pid = pane.console_pid();
+    let sent = Command::new("kill")
+        .args(["-HUP", &pid])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Command::new("kill")
+        .args(["-0", &pid])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the console did not end on SIGHUP"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut pane = pane;
+    let state = pane.state.take().expect("the state directory");
+    drop(pane);
+    // A new console with the same state: n resumes the draft, every field intact.
+    let again = Pane::demo_in("hangup-again", state);
+    again.wait_for("Compute Pools (12)");
+    again.keys(&["n"]);
+    again.wait_for("resumed the draft of");
+    again.wait_for("kept-pool");
+    again.keys(&["Tab", "Tab"]);
+    again.wait_for("edge-profilebundle");
+    again.keys(&["Tab", "Tab"]);
+    again.wait_for("10.41.0.7");
 }

@@ -241,6 +241,8 @@ pub struct App {
     pub access: confirm::AccessCache,
     /// Real requests sent and not answered yet.
     pub in_flight: usize,
+    /// A draft an earlier wizard left (a crash, a hangup): `n` offers it first.
+    pub resumable: Option<crate::domain::draft::Draft>,
 }
 
 impl App {
@@ -270,6 +272,7 @@ impl App {
             marked: std::collections::BTreeSet::new(),
             access: confirm::AccessCache::new(),
             in_flight: 0,
+            resumable: None,
         }
     }
 

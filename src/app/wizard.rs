@@ -247,6 +247,31 @@ pub fn open(app: &mut App, edit: bool) {
             findings: Vec::new(),
             dry_run: None,
         }
+    } else if let Some(draft) = app.resumable.take() {
+        // The draft an earlier wizard left: resumed whole; n again starts afresh.
+        app.message = Some(format!(
+            "resumed the draft of {}/{}; Esc closes it (kept), n then starts a new pool",
+            draft
+                .pool
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+            draft
+                .pool
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+                .unwrap_or("(unnamed)")
+        ));
+        Wizard {
+            draft,
+            purpose: Purpose::Create,
+            step: Step::General,
+            cursor: 0,
+            editing: None,
+            findings: Vec::new(),
+            dry_run: None,
+        }
     } else {
         Wizard {
             draft: Draft::new(&namespace_in_view(app)),

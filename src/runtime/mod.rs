@@ -147,6 +147,12 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         Utc::now(),
     );
     app.namespaces = namespaces.clone();
+    // A draft a wizard left behind (crash, hangup, Ctrl-C) is offered by the next `n`; drafts
+    // of edits are not (the live pool is opened again instead).
+    app.resumable = crate::drafts::existing_dir()
+        .and_then(|dir| crate::drafts::newest(&dir))
+        .and_then(|path| crate::drafts::load(&path).ok())
+        .filter(|draft| draft.pool.pointer("/metadata/uid").is_none());
     if !options.warnings.is_empty() {
         app.message = Some(options.warnings.join("; "));
     }
