@@ -192,7 +192,10 @@ fn main() {
     for round in 0..40 {
         update(&mut app, key(KeyCode::Enter));
         update(&mut app, key(KeyCode::Backspace));
-        update(&mut app, key(KeyCode::Char(char::from(b'1' + (round % 9) as u8))));
+        update(
+            &mut app,
+            key(KeyCode::Char(char::from(b'1' + (round % 9) as u8))),
+        );
         let start = Instant::now();
         update(&mut app, key(KeyCode::Enter));
         let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));

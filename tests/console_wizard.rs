@@ -266,3 +266,76 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     again.keys(&["Tab", "Tab"]);
     again.wait_for("10.41.0.7");
 }
+
+/// Every example manifest loaded with `pooldeck new --from` and written unchanged with `w`
+/// comes out as the same objects (unknown fields and all), without a cluster.
+#[test]
+fn every_example_round_trips_through_pooldeck_new() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        common::skip("tmux is not installed");
+        return;
+    }
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/manifests");
+    let mut files: Vec<_> = std::fs::read_dir(&examples)
+        .expect("the examples")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6);
+    let objects = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(path).expect("text");
+        pooldeck::manifest::parse(&text)
+            .expect("parses")
+            .iter()
+            .map(|d| d.root.to_json())
+            .filter(|o| o["kind"] == "ComputePool" || o["kind"] == "ScalingPolicy")
+            .collect()
+    };
+    for (i, file) in files.iter().enumerate() {
+        let state = tempfile::tempdir().expect("temp dir");
+        let output = state.path().join("out.yaml");
+        let session = format!("pooldeck-wizard-roundtrip-{i}-{}", std::process::id());
+        let command = format!(
+            "env KUBECONFIG=/nonexistent XDG_STATE_HOME={} {} new --from {} -o {}; echo EXIT=$?; sleep 60",
+            state.path().display(),
+            assert_cmd::cargo::cargo_bin("pooldeck").display(),
+            file.display(),
+            output.display()
+        );
+        let started = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "150",
+                "-y",
+                "50",
+                &command,
+            ])
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect("tmux runs");
+        assert!(started.success());
+        let pane = Pane {
+            session,
+            state: Some(state),
+        };
+        pane.wait_for("New Compute Pool");
+        pane.keys(&["Tab", "Tab", "Tab", "Tab", "Tab", "Tab"]);
+        pane.wait_for("› Review");
+        pane.keys(&["w"]);
+        pane.wait_for("the manifest is written to");
+        pane.keys(&["Escape"]);
+        pane.wait_for("EXIT=0");
+        let original = objects(file);
+        let written = objects(&output);
+        // The first pool and the first policy: what the wizard holds.
+        assert_eq!(written.first(), original.first(), "{}", file.display());
+        let policy = |list: &[serde_json::Value]| {
+            list.iter().find(|o| o["kind"] == "ScalingPolicy").cloned()
+        };
+        assert_eq!(policy(&written), policy(&original), "{}", file.display());
+    }
+}

@@ -326,3 +326,37 @@ fn command_line_values_are_refused_once_and_in_words() {
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("no scenario named \"flet\""), "{said}");
 }
+
+#[test]
+fn pooldeck_new_checks_its_files_before_opening() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let other = dir.path().join("other.yaml");
+    std::fs::write(
+        &other,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+    )
+    .expect("write");
+    let missing_dir = dir.path().join("nope").join("out.yaml");
+    for (args, why) in [
+        (
+            vec!["new", "--from", "/dev/zero"],
+            "a device, not a regular file".to_owned(),
+        ),
+        (
+            vec!["new", "--from", other.to_str().expect("path")],
+            "holds no ComputePool".to_owned(),
+        ),
+        (
+            vec!["new", "-o", missing_dir.to_str().expect("path")],
+            "does not exist".to_owned(),
+        ),
+        (
+            vec!["new", "-n", "Bad NS"],
+            "is not a namespace name".to_owned(),
+        ),
+    ] {
+        let (code, said) = run(pooldeck().args(&args));
+        assert_eq!(code, Some(2), "{args:?}: {said}");
+        assert!(said.contains(&why), "{args:?}: {said}");
+    }
+}

@@ -74,6 +74,8 @@ pub enum Command {
     DryRun,
     /// In the wizard's Review: apply (behind a confirmation).
     Apply,
+    /// In the wizard's Review: write the manifest to the file given (`pooldeck new -o`).
+    Write,
 }
 
 /// Where the keys go: the top of the modal stack decides.
@@ -213,6 +215,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(WizardReview, [key(KeyCode::Enter)], "Enter", Some(("Enter", "apply")), Apply, "apply: create or update the pool (asks first)"),
     bind!(WizardReview, [ch('d')], "d", Some(("d", "dry run")), DryRun, "the server's dry run of the request"),
     bind!(WizardReview, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the manifest"),
+    bind!(WizardReview, [ch('w')], "w", Some(("w", "write")), Write, "write the manifest to the file pooldeck new -o named"),
     bind!(Wizard, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "field")), Down, "the next field"),
     bind!(Wizard, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "the previous field"),
     bind!(Wizard, [key(KeyCode::Tab), key(KeyCode::Right)], "Tab →", Some(("Tab", "step")), NextStep, "the next step"),

@@ -156,6 +156,16 @@ fn typed(app: &mut App) {
 
 /// Why a fix key does nothing here: the permission it needs.
 fn missing_for(app: &App, command: Command) -> Option<String> {
+    if let (Command::DryRun | Command::Apply, Some(why)) = (command, &app.offline) {
+        return Some(format!(
+            "no cluster ({why}): the dry run and apply need one; w writes the manifest, c copies it"
+        ));
+    }
+    if command == Command::Write {
+        return Some(
+            "no file to write to (pooldeck new -o FILE names one); c copies the manifest".into(),
+        );
+    }
     let verb = match command {
         Command::Delete => "delete",
         Command::PauseResume | Command::Unblock => "patch",
@@ -230,6 +240,7 @@ fn in_wizard(app: &mut App, command: Command) {
         Command::RemoveWorkerPool => wizard::remove_worker_pool(app),
         Command::DryRun => wizard::dry_run(app),
         Command::Apply => wizard::apply(app),
+        Command::Write => wizard::write(app),
         Command::Copy => copy(app),
         Command::Quit => app.quit = true,
         Command::Suspend => app.effects.push(Effect::Suspend),
@@ -348,7 +359,8 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         | Command::AddWorkerPool
         | Command::RemoveWorkerPool
         | Command::DryRun
-        | Command::Apply => {}
+        | Command::Apply
+        | Command::Write => {}
         Command::Down | Command::Up | Command::PageDown | Command::PageUp if in_help => {
             if let Some(Overlay::Help { scroll }) = app.overlays.last_mut() {
                 *scroll = match command {

@@ -47,6 +47,8 @@ pub enum Msg {
     Suspend,
     /// A draft could not be kept on disk: why.
     DraftNotSaved(String),
+    /// The answer to [`Effect::WriteManifest`].
+    Written(Result<String, String>),
     /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
     Copied {
         what: String,
@@ -75,6 +77,11 @@ pub enum Effect {
     SaveDraft(crate::domain::draft::Draft),
     /// Forget the draft (its pool was applied).
     DiscardDraft(crate::domain::draft::Draft),
+    /// Write the manifest to a file; answered by `Msg::Written`.
+    WriteManifest {
+        path: std::path::PathBuf,
+        text: String,
+    },
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -243,6 +250,12 @@ pub struct App {
     pub in_flight: usize,
     /// A draft an earlier wizard left (a crash, a hangup): `n` offers it first.
     pub resumable: Option<crate::domain::draft::Draft>,
+    /// No cluster could be reached (`pooldeck new` without a hub): why.
+    pub offline: Option<String>,
+    /// Where the wizard's Review writes the manifest (`pooldeck new -o FILE`).
+    pub output: Option<std::path::PathBuf>,
+    /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
+    pub wizard_only: bool,
 }
 
 impl App {
@@ -273,6 +286,9 @@ impl App {
             access: confirm::AccessCache::new(),
             in_flight: 0,
             resumable: None,
+            offline: None,
+            output: None,
+            wizard_only: false,
         }
     }
 
@@ -331,6 +347,8 @@ impl App {
             {
                 false
             }
+            Command::Write => self.output.is_some(),
+            Command::DryRun | Command::Apply => self.offline.is_none(),
             Command::AddWorkerPool => matches!(
                 self.overlay(),
                 Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::NodeConfig
@@ -401,6 +419,12 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::Performed { operation, outcome } => confirm::performed(app, &operation, outcome),
+        Msg::Written(result) => {
+            app.message = Some(match result {
+                Ok(path) => format!("the manifest is written to {path}"),
+                Err(why) => format!("the manifest could not be written: {why}"),
+            });
+        }
         Msg::DraftNotSaved(why) => {
             app.message = Some(format!("the draft could not be kept on disk: {why}"));
         }

@@ -63,4 +63,9 @@ pub trait ClusterPort: Send + Sync {
 
     /// Carries out one operation.
     fn perform(&self, operation: Operation) -> Pending<Outcome>;
+
+    /// The watch whose events count now (events of a replaced watch are dropped).
+    fn epoch(&self) -> u64 {
+        0
+    }
 }

@@ -214,6 +214,38 @@ fn changed(app: &mut App) {
     app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
 }
 
+/// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
+pub fn open_with(app: &mut App, draft: Draft) {
+    let wizard = Wizard {
+        draft,
+        purpose: Purpose::Create,
+        step: Step::General,
+        cursor: 0,
+        editing: None,
+        findings: Vec::new(),
+        dry_run: None,
+    };
+    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    changed(app);
+}
+
+/// `w` on Review: the manifest written to the file `pooldeck new -o FILE` named.
+pub fn write(app: &mut App) {
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    let text = w.draft.to_yaml();
+    match app.output.clone() {
+        Some(path) => app.effects.push(Effect::WriteManifest { path, text }),
+        None => {
+            app.message = Some(
+                "no file to write to (pooldeck new -o FILE names one); c copies the manifest"
+                    .into(),
+            )
+        }
+    }
+}
+
 /// `n`: a new pool; `e`: the selected pool.
 pub fn open(app: &mut App, edit: bool) {
     let wizard = if edit {
@@ -453,6 +485,10 @@ pub fn escape(app: &mut App) {
     }
     if let Some(Overlay::Wizard(_)) = app.overlays.pop() {
         app.message = Some("the wizard is closed; its draft is kept".into());
+        // `pooldeck new` is the wizard alone: closing it ends the program.
+        if app.wizard_only {
+            app.quit = true;
+        }
     }
 }
 
@@ -488,6 +524,10 @@ pub fn remove_worker_pool(app: &mut App) {
 
 /// `d` on Review: the server's dry run of the request.
 pub fn dry_run(app: &mut App) {
+    if let Some(why) = &app.offline {
+        app.message = Some(format!("no cluster ({why}): the dry run needs one"));
+        return;
+    }
     if app.read_only {
         app.message = Some("read-only mode: nothing is sent, not even a dry run".into());
         return;
@@ -514,6 +554,12 @@ pub fn performed(app: &mut App, operation: &Operation, answer: String) -> bool {
 /// Enter on Review: the confirmation, holding the create or update (refused while an error
 /// stands).
 pub fn apply(app: &mut App) {
+    if let Some(why) = &app.offline {
+        app.message = Some(format!(
+            "no cluster ({why}): apply needs one; w writes the manifest, c copies it"
+        ));
+        return;
+    }
     let Some(w) = wizard(app) else {
         return;
     };

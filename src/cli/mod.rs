@@ -5,6 +5,7 @@ pub mod act;
 pub mod demo;
 pub mod get;
 pub mod inputs;
+pub mod new;
 pub mod record;
 pub mod validate;
 
@@ -77,6 +78,9 @@ pub enum Command {
     Resume(act::ActArgs),
     /// Delete a Compute Pool safely: impact shown, dry run first, the name typed to confirm.
     Delete(act::DeleteArgs),
+    /// Write a Compute Pool in the wizard (from a manifest with --from); apply it, or write it
+    /// out with -o FILE. Works without a cluster (no dry run or apply then).
+    New(new::NewArgs),
 }
 
 /// The async runtime for commands that talk to a cluster, or the exit status when it cannot
@@ -123,105 +127,32 @@ pub fn main() -> ExitCode {
         read_only: cli.readonly,
         audit_log: cli.audit_log.clone(),
     };
-    match cli.command {
-        Some(Command::Pause(args)) => act::pause_or_resume(act::Verb::Pause, &args, &global),
-        Some(Command::Resume(args)) => act::pause_or_resume(act::Verb::Resume, &args, &global),
-        Some(Command::Delete(args)) => act::delete(&args, &global),
-        Some(Command::Validate(args)) => validate::run(&args),
-        Some(Command::Get(args)) => get::run(&args),
-        Some(Command::Demo(args)) => demo::run(&args),
-        Some(Command::Record(args)) => record::run(&args),
-        None => {
-            if let Some(problem) = cli
-                .namespace
-                .iter()
-                .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
-            {
-                eprintln!("pooldeck: {problem}");
-                return ExitCode::from(2);
-            }
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            // Warnings are said inside the console, where they are seen, not printed before
-            // the alternate screen hides them.
-            let mut warnings = Vec::new();
-            let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
-            warnings.extend(warning);
-            // Without --theme, the user's settings file may name one.
-            if cli.theme.is_none() && !no_color {
-                let settings = crate::theme::config_path().map(|path| {
-                    let text = crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES);
-                    (path, text)
-                });
-                match settings {
-                    Some((_, Ok(text))) => {
-                        let read = |path: &str| {
-                            crate::files::read_text(
-                                std::path::Path::new(path),
-                                crate::files::SMALL_FILE_BYTES,
-                            )
-                            .map_err(|e| e.to_string())
-                        };
-                        let (chosen, warning) = crate::theme::from_config(&text, &read);
-                        if let Some(chosen) = chosen {
-                            theme = chosen;
-                        }
-                        warnings.extend(warning);
-                    }
-                    Some((_, Err(crate::files::ReadError::NotFound))) | None => {}
-                    Some((path, Err(e))) => warnings.push(format!(
-                        "the settings file {} cannot be read ({e}); using the default theme",
-                        path.display()
-                    )),
-                }
-            }
-            let (settings, settings_warnings) = crate::settings::Settings::load();
-            warnings.extend(settings_warnings);
-            let audit = match cli.audit_log.clone().or(settings.audit_log.clone()) {
-                Some(path) => Some(path),
-                None => match crate::cluster::audit::default_path() {
-                    Ok(path) => Some(path),
-                    Err(e) => {
-                        warnings.push(format!("operations are not recorded: {e}"));
-                        None
-                    }
-                },
-            };
-            let depth = crate::theme::Depth::detect(
-                std::env::var("COLORTERM").ok().as_deref(),
-                std::env::var("TERM").ok().as_deref(),
-            );
-            let mut theme = theme.for_depth(depth);
-            let env = |name: &str| std::env::var(name).ok();
-            theme.ascii = !crate::theme::Theme::utf8_locale(
-                env("LC_ALL").as_deref(),
-                env("LC_CTYPE").as_deref(),
-                env("LANG").as_deref(),
-            );
-            let namespaces = if cli.all_namespaces {
-                Some(crate::app::ports::Namespaces::All)
-            } else if cli.namespace.is_empty() {
-                None
-            } else {
-                Some(crate::app::ports::Namespaces::Only(cli.namespace.clone()))
-            };
-            crate::runtime::run(crate::runtime::ConsoleOptions {
-                target: crate::sources::connection::Target {
-                    kubeconfig: cli.kubeconfig.clone(),
-                    context: cli.context.clone(),
+    match &cli.command {
+        Some(Command::Pause(args)) => act::pause_or_resume(act::Verb::Pause, args, &global),
+        Some(Command::Resume(args)) => act::pause_or_resume(act::Verb::Resume, args, &global),
+        Some(Command::Delete(args)) => act::delete(args, &global),
+        Some(Command::Validate(args)) => validate::run(args),
+        Some(Command::Get(args)) => get::run(args),
+        Some(Command::Demo(args)) => demo::run(args),
+        Some(Command::Record(args)) => record::run(args),
+        Some(Command::New(args)) => match new::start(args) {
+            Ok(start) => {
+                let target = crate::sources::connection::Target {
+                    kubeconfig: args.kubeconfig.clone(),
+                    context: args.context.clone(),
                     inline: None,
-                },
-                namespaces,
-                demo: cli.demo.clone(),
-                speed: cli.speed,
-                theme,
-                warnings,
-                basic_colours: depth == crate::theme::Depth::Ansi16,
-                acting: crate::runtime::port::Acting {
-                    read_only: cli.readonly,
-                    audit,
-                    settings,
-                },
-            })
+                };
+                console(&cli, target, Some(start))
+            }
+            Err(code) => code,
+        },
+        None => {
+            let target = crate::sources::connection::Target {
+                kubeconfig: cli.kubeconfig.clone(),
+                context: cli.context.clone(),
+                inline: None,
+            };
+            console(&cli, target, None)
         }
     }
 }
@@ -239,4 +170,99 @@ pub(crate) fn parse_speed(text: &str) -> Result<f64, String> {
         Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
         _ => Err("the speed is a number above 0: 2 plays twice as fast, 0.5 half as fast".into()),
     }
+}
+
+/// The console, on the cluster (or the demo), or on the wizard alone (`pooldeck new`).
+fn console(
+    cli: &Cli,
+    target: crate::sources::connection::Target,
+    wizard: Option<crate::runtime::WizardStart>,
+) -> ExitCode {
+    if let Some(problem) = cli
+        .namespace
+        .iter()
+        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        eprintln!("pooldeck: {problem}");
+        return ExitCode::from(2);
+    }
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    // Warnings are said inside the console, where they are seen, not printed before
+    // the alternate screen hides them.
+    let mut warnings = Vec::new();
+    let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
+    warnings.extend(warning);
+    // Without --theme, the user's settings file may name one.
+    if cli.theme.is_none() && !no_color {
+        let settings = crate::theme::config_path().map(|path| {
+            let text = crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES);
+            (path, text)
+        });
+        match settings {
+            Some((_, Ok(text))) => {
+                let read = |path: &str| {
+                    crate::files::read_text(
+                        std::path::Path::new(path),
+                        crate::files::SMALL_FILE_BYTES,
+                    )
+                    .map_err(|e| e.to_string())
+                };
+                let (chosen, warning) = crate::theme::from_config(&text, &read);
+                if let Some(chosen) = chosen {
+                    theme = chosen;
+                }
+                warnings.extend(warning);
+            }
+            Some((_, Err(crate::files::ReadError::NotFound))) | None => {}
+            Some((path, Err(e))) => warnings.push(format!(
+                "the settings file {} cannot be read ({e}); using the default theme",
+                path.display()
+            )),
+        }
+    }
+    let (settings, settings_warnings) = crate::settings::Settings::load();
+    warnings.extend(settings_warnings);
+    let audit = match cli.audit_log.clone().or(settings.audit_log.clone()) {
+        Some(path) => Some(path),
+        None => match crate::cluster::audit::default_path() {
+            Ok(path) => Some(path),
+            Err(e) => {
+                warnings.push(format!("operations are not recorded: {e}"));
+                None
+            }
+        },
+    };
+    let depth = crate::theme::Depth::detect(
+        std::env::var("COLORTERM").ok().as_deref(),
+        std::env::var("TERM").ok().as_deref(),
+    );
+    let mut theme = theme.for_depth(depth);
+    let env = |name: &str| std::env::var(name).ok();
+    theme.ascii = !crate::theme::Theme::utf8_locale(
+        env("LC_ALL").as_deref(),
+        env("LC_CTYPE").as_deref(),
+        env("LANG").as_deref(),
+    );
+    let namespaces = if cli.all_namespaces {
+        Some(crate::app::ports::Namespaces::All)
+    } else if cli.namespace.is_empty() {
+        None
+    } else {
+        Some(crate::app::ports::Namespaces::Only(cli.namespace.clone()))
+    };
+    crate::runtime::run(crate::runtime::ConsoleOptions {
+        target,
+        namespaces,
+        demo: cli.demo.clone(),
+        speed: cli.speed,
+        theme,
+        warnings,
+        basic_colours: depth == crate::theme::Depth::Ansi16,
+        acting: crate::runtime::port::Acting {
+            read_only: cli.readonly,
+            audit,
+            settings,
+        },
+        wizard,
+    })
 }

@@ -43,6 +43,17 @@ pub struct ConsoleOptions {
     pub basic_colours: bool,
     /// Read-only mode, the settings file, the audit log.
     pub acting: port::Acting,
+    /// `pooldeck new`: the console opens on the wizard and ends with it.
+    pub wizard: Option<WizardStart>,
+}
+
+/// How `pooldeck new` opens the wizard.
+#[derive(Clone, Debug)]
+pub struct WizardStart {
+    /// The draft to start from (`--from FILE`), or a new pool in this draft's namespace.
+    pub draft: crate::domain::draft::Draft,
+    /// Where Review's `w` writes the manifest (`-o FILE`).
+    pub output: Option<std::path::PathBuf>,
 }
 
 /// The async runtime, or the exit status when it cannot start.
@@ -124,23 +135,32 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         };
         demo = Some(cluster);
     }
-    let connection = match connect(&target).await {
-        Ok(c) => c,
+    // `pooldeck new` works without a cluster: choices then come only from the file and the
+    // rules, and apply is unavailable.
+    let (connection, offline) = match connect(&target).await {
+        Ok(c) => (Some(c), None),
+        Err(e) if options.wizard.is_some() => (None, Some(e.to_string())),
         Err(e) => {
             eprintln!("pooldeck: {e}");
             return ExitCode::from(1);
         }
     };
-    let namespaces = options.namespaces.clone().unwrap_or_else(|| {
-        if demo.is_some() {
-            Namespaces::All
-        } else {
-            Namespaces::Only(vec![connection.default_namespace.clone()])
-        }
-    });
+    let namespaces =
+        options
+            .namespaces
+            .clone()
+            .unwrap_or_else(|| match (&connection, demo.is_some()) {
+                (_, true) => Namespaces::All,
+                (Some(connection), false) => {
+                    Namespaces::Only(vec![connection.default_namespace.clone()])
+                }
+                (None, false) => Namespaces::Only(vec!["default".into()]),
+            });
     let mut app = App::new(
         Connection {
-            context: connection.context.clone(),
+            context: connection
+                .as_ref()
+                .map_or_else(|| "(no cluster)".to_owned(), |c| c.context.clone()),
             server: server_of(&target).unwrap_or_default(),
             scope: namespaces.words(),
         },
@@ -157,15 +177,35 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         app.message = Some(options.warnings.join("; "));
     }
     let (events, mut sources) = tokio::sync::mpsc::unbounded_channel();
-    let port = KubePort::new(
-        connection.client.clone(),
-        target.clone(),
-        &connection.context,
-        options.acting.clone(),
-        events,
-    );
-    app.read_only = options.acting.read_only(&connection.context);
-    port.watch(namespaces);
+    let (port, kube): (Arc<dyn ClusterPort>, Option<Arc<KubePort>>) = match &connection {
+        Some(connection) => {
+            let kube = KubePort::new(
+                connection.client.clone(),
+                target.clone(),
+                &connection.context,
+                options.acting.clone(),
+                events,
+            );
+            app.read_only = options.acting.read_only(&connection.context);
+            kube.watch(namespaces);
+            (kube.clone(), Some(kube))
+        }
+        None => {
+            let why = offline.clone().unwrap_or_default();
+            (Arc::new(port::OfflinePort { why }), None)
+        }
+    };
+    if let Some(start) = &options.wizard {
+        app.offline = offline.clone();
+        app.output = start.output.clone();
+        app.wizard_only = true;
+        crate::app::wizard::open_with(&mut app, start.draft.clone());
+        if let Some(why) = &offline {
+            app.message = Some(format!(
+                "no cluster ({why}): the rules still check; dry run and apply are unavailable"
+            ));
+        }
+    }
 
     let mut screen = match Screen::enter(options.basic_colours) {
         Ok(s) => s,
@@ -178,13 +218,15 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         &mut app,
         &options.theme,
         &mut screen,
-        &port,
+        port,
         &mut sources,
         options.acting.settings.clipboard,
     )
     .await;
     drop(screen);
-    port.stop();
+    if let Some(kube) = kube {
+        kube.stop();
+    }
     if let Some(cluster) = demo {
         cluster.stop().await;
     }
@@ -232,11 +274,10 @@ async fn event_loop(
     app: &mut App,
     theme: &Theme,
     screen: &mut Screen,
-    kube: &Arc<KubePort>,
+    port: Arc<dyn ClusterPort>,
     sources: &mut tokio::sync::mpsc::UnboundedReceiver<port::Tagged>,
     clipboard: crate::settings::Clipboard,
 ) -> Result<Option<i32>, String> {
-    let port: Arc<dyn ClusterPort> = kube.clone();
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let mut keys = EventStream::new();
     let mut clock = tokio::time::interval(Duration::from_secs(1));
@@ -270,7 +311,7 @@ async fn event_loop(
                 // replaced watch (another namespace or context) are dropped.
                 let mut next = Some((epoch, event));
                 while let Some((epoch, event)) = next {
-                    if epoch == kube.epoch() {
+                    if epoch == port.epoch() {
                         update(app, Msg::Source(event));
                         dirty = true;
                     }

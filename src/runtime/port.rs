@@ -193,6 +193,36 @@ impl ClusterPort for KubePort {
         let session = self.lock().session.clone();
         Box::pin(async move { session.run(&operation).await })
     }
+
+    fn epoch(&self) -> u64 {
+        KubePort::epoch(self)
+    }
+}
+
+/// No cluster at all (`pooldeck new` without a reachable hub): every request is refused with
+/// the reason, nothing is sent.
+pub struct OfflinePort {
+    pub why: String,
+}
+
+impl ClusterPort for OfflinePort {
+    fn connect(&self, _context: String) -> Pending<Result<Connected, ClusterError>> {
+        let why = self.why.clone();
+        Box::pin(async move { Err(ClusterError::Configuration { message: why }) })
+    }
+
+    fn use_context(&self, _context: &str) {}
+
+    fn watch(&self, _namespaces: Namespaces) {}
+
+    fn perform(&self, _operation: Operation) -> Pending<Outcome> {
+        let why = self.why.clone();
+        Box::pin(async move {
+            Outcome::Failed(ClusterError::Configuration {
+                message: format!("no cluster: {why}"),
+            })
+        })
+    }
 }
 
 /// How often the server is asked whether it still answers, and how long it may take.
@@ -236,6 +266,11 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
             if let Err(why) = saved {
                 let _ = answers.send(Msg::DraftNotSaved(why));
             }
+        }
+        Effect::WriteManifest { path, text } => {
+            let written = crate::files::write_private(&path, text.as_bytes())
+                .map(|()| path.display().to_string());
+            let _ = answers.send(Msg::Written(written));
         }
         Effect::DiscardDraft(draft) => {
             if let Ok(dir) = crate::drafts::dir() {
