@@ -203,6 +203,41 @@ fn namespace_in_view(app: &App) -> String {
         .unwrap_or_else(|| "default".into())
 }
 
+/// The GPUs a new pool asks for, per variant, against its Project's caps as the watched
+/// Projects and Tenants say them.
+fn quota_findings(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec<Finding> {
+    let namespace = draft
+        .pool
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let Some(project) = inventory
+        .objects(Kind::Project)
+        .find(|p| p.namespace() == namespace)
+        .map(|p| p.value())
+    else {
+        return Vec::new();
+    };
+    let tenant = project
+        .pointer("/spec/tenantRef/name")
+        .and_then(Value::as_str)
+        .and_then(|name| inventory.get(Kind::Tenant, "", name))
+        .map(|t| t.value());
+    let mut asked: Vec<(String, i64, YamlPath)> = Vec::new();
+    for index in 0..draft.worker_pools() {
+        let gpu = draft::worker_pools_path().index(index).key("gpu");
+        let variant = draft.get(&gpu.key("variant")).and_then(Value::as_str);
+        let count = draft.get(&gpu.key("gpuCount")).and_then(Value::as_i64);
+        if let (Some(variant), Some(count)) = (variant, count) {
+            match asked.iter_mut().find(|(v, _, _)| v == variant) {
+                Some(entry) => entry.1 += count,
+                None => asked.push((variant.to_owned(), count, gpu.key("gpuCount"))),
+            }
+        }
+    }
+    crate::domain::quota::check(&asked, &project, tenant.as_deref())
+}
+
 /// Re-runs the rules on the draft and saves it.
 fn changed(app: &mut App) {
     let Some(Overlay::Wizard(wizard)) = app.overlays.last_mut() else {
@@ -210,6 +245,11 @@ fn changed(app: &mut App) {
     };
     let old = wizard.old_pool();
     wizard.findings = wizard.draft.findings(old.as_ref(), &app.inventory);
+    if wizard.purpose == Purpose::Create {
+        wizard
+            .findings
+            .extend(quota_findings(&wizard.draft, &app.inventory));
+    }
     wizard.dry_run = None;
     app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
 }

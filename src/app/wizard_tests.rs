@@ -216,3 +216,59 @@ fn an_edit_keeps_the_vip_locked_and_says_why() {
         app.effects
     );
 }
+
+#[test]
+fn a_taken_vip_and_a_quota_overrun_are_said_on_their_fields() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    let namespace = wizard(&app).draft.pool["metadata"]["namespace"].clone();
+    assert_eq!(namespace, "ml-research", "the selected pool's namespace");
+    to_step(&mut app, Step::Deployment);
+    let taken = app
+        .inventory
+        .objects(Kind::Pool)
+        .find_map(|p| {
+            p.value()
+                .pointer("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
+                .and_then(Value::as_str)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        })
+        .expect("a fleet pool with a VIP");
+    set_field(&mut app, "VIP", 0, &taken);
+    let vip_line = wizard(&app)
+        .lines()
+        .into_iter()
+        .find(|l| l.spec.label == "VIP")
+        .expect("the VIP field");
+    let said: Vec<String> = wizard(&app)
+        .findings_at(&vip_line)
+        .iter()
+        .map(|f| f.message.clone())
+        .collect();
+    assert!(
+        said.iter().any(|m| m.contains("already used by")),
+        "{said:?}"
+    );
+
+    to_step(&mut app, Step::NodeConfig);
+    update(&mut app, key(KeyCode::Char('a')));
+    set_field(&mut app, "GPU variant", 0, "NVIDIA A100-SXM4-80GB | 80 GB");
+    set_field(&mut app, "GPU count", 0, "4");
+    let count_line = wizard(&app)
+        .lines()
+        .into_iter()
+        .find(|l| l.spec.label == "GPU count" && l.worker == 0)
+        .expect("the GPU count field");
+    let said: Vec<String> = wizard(&app)
+        .findings_at(&count_line)
+        .iter()
+        .map(|f| f.message.clone())
+        .collect();
+    // ml-research: its own limit leaves 0 of 16; the Tenant's caps leave 4: the lowest is named.
+    assert!(
+        said.iter()
+            .any(|m| m.contains("the lowest cap is Project ml-research's limit: 0 of 16 left")),
+        "{said:?}"
+    );
+}

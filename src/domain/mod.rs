@@ -16,6 +16,7 @@ pub mod object;
 pub mod operation;
 pub mod path;
 pub mod quantity;
+pub mod quota;
 pub mod rules;
 
 pub use error::ClusterError;

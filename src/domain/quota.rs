@@ -1,0 +1,118 @@
+//! GPU quota as the hub enforces it for a Project: its own limit per GPU variant, the Tenant's
+//! `projectLimits` for it, and the Tenant's aggregate limit less its reservations, each less
+//! what is in use. A draft that asks for more GPUs of a variant than the lowest of these caps
+//! leaves gets a warning naming that cap (the product enforces the quota when the pool is
+//! placed; the API accepts the object).
+
+use serde_json::Value;
+
+use super::path::YamlPath;
+use super::rules::{Finding, Rule, Severity};
+
+pub const OVER_QUOTA: Rule = Rule {
+    id: "quota.gpu",
+    severity: Severity::Warning,
+    section: "Status Reference",
+    summary: "the pool asks for more GPUs of a variant than the Project's lowest cap leaves",
+};
+
+fn count(map: Option<&Value>, variant: &str) -> Option<i64> {
+    map?.get(variant)?.as_i64()
+}
+
+/// Each cap on a variant for a Project, with what it leaves: (its name, limit, left).
+pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(String, i64, i64)> {
+    let used = count(project.pointer("/status/gpuUsage"), variant).unwrap_or(0);
+    let name = project
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut out = Vec::new();
+    if let Some(limit) = count(project.pointer("/spec/gpuResources/limits"), variant) {
+        out.push((format!("Project {name}'s limit"), limit, limit - used));
+    }
+    if let Some(tenant) = tenant {
+        let tenant_name = tenant
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let project_limits = tenant
+            .pointer("/spec/gpuResources/projectLimits")
+            .and_then(|l| l.get(name));
+        if let Some(limit) = count(project_limits, variant) {
+            out.push((
+                format!("Tenant {tenant_name}'s projectLimits for {name}"),
+                limit,
+                limit - used,
+            ));
+        }
+        if let Some(limit) = count(tenant.pointer("/spec/gpuResources/limits"), variant) {
+            let reserved = count(
+                tenant.pointer("/spec/gpuResources/tenantReservations"),
+                variant,
+            )
+            .unwrap_or(0);
+            let in_use = count(tenant.pointer("/status/gpuUsage"), variant).unwrap_or(0);
+            out.push((
+                format!("Tenant {tenant_name}'s limit less its reservations"),
+                limit - reserved,
+                limit - reserved - in_use,
+            ));
+        }
+    }
+    out
+}
+
+/// Warnings for the GPUs a pool's worker pools ask for, per variant, against the lowest cap.
+/// `asked` lists (variant, GPUs, the path of the first worker pool asking for it).
+pub fn check(
+    asked: &[(String, i64, YamlPath)],
+    project: &Value,
+    tenant: Option<&Value>,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (variant, gpus, path) in asked {
+        let lowest = caps(project, tenant, variant)
+            .into_iter()
+            .min_by_key(|(_, _, left)| *left);
+        if let Some((cap, limit, left)) = lowest
+            && *gpus > left
+        {
+            out.push(Finding::new(
+                &OVER_QUOTA,
+                path.clone(),
+                format!(
+                    "asks for {gpus} {variant} GPUs; the lowest cap is {cap}: {left} of {limit} left"
+                ),
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_lowest_cap_is_named() {
+        let project = json!({"metadata": {"name": "ml"},
+            "spec": {"gpuResources": {"limits": {"A100": 20}}},
+            "status": {"gpuUsage": {"A100": 12}}});
+        let tenant = json!({"metadata": {"name": "acme"},
+            "spec": {"gpuResources": {"limits": {"A100": 32}, "projectLimits": {"ml": {"A100": 16}},
+                                      "tenantReservations": {"A100": 4}}},
+            "status": {"gpuUsage": {"A100": 24}}});
+        let at = YamlPath::keys("spec.x");
+        // Project: 8 left; projectLimits: 4 left; aggregate: 32-4-24 = 4 left (same).
+        let found = check(&[("A100".into(), 6, at.clone())], &project, Some(&tenant));
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("4 of 16 left") || found[0].message.contains("4 of 28 left"),
+            "{}",
+            found[0].message
+        );
+        assert!(check(&[("A100".into(), 4, at)], &project, Some(&tenant)).is_empty());
+    }
+}
