@@ -31,6 +31,8 @@ pub fn fleet_app() -> App {
         (Kind::Event, "Event"),
         (Kind::Project, "Project"),
         (Kind::Tenant, "Tenant"),
+        (Kind::ProfileBundle, "ProfileBundle"),
+        (Kind::ScalingPolicy, "ScalingPolicy"),
     ] {
         let objects: Vec<Value> = scenario
             .objects

@@ -15,6 +15,9 @@ use crate::domain::path::YamlPath;
 use crate::domain::rules::{Finding, Severity};
 use crate::domain::{Kind, Operation, Run};
 
+/// A name the cluster offers for a field, and (for a ProfileBundle) whether it is Ready.
+pub type Offered = (String, Option<bool>);
+
 /// What the wizard is for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Purpose {
@@ -50,6 +53,9 @@ pub struct Wizard {
     pub findings: Vec<Finding>,
     /// The dry run's answer, verbatim, once asked.
     pub dry_run: Option<String>,
+    /// What the cluster has in the pool's namespace for the fields that name an object:
+    /// names, and for ProfileBundles whether each is Ready.
+    pub names: Vec<(Kind, Vec<Offered>)>,
 }
 
 impl Wizard {
@@ -238,6 +244,55 @@ fn quota_findings(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec
     crate::domain::quota::check(&asked, &project, tenant.as_deref())
 }
 
+/// The ProfileBundles (with their Ready state), Settings and ScalingPolicies the watched
+/// cluster has in the draft's namespace.
+fn names_in(
+    draft: &Draft,
+    inventory: &crate::inventory::Inventory,
+) -> Vec<(Kind, Vec<Offered>)> {
+    let namespace = draft
+        .pool
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    [Kind::ProfileBundle, Kind::Settings, Kind::ScalingPolicy]
+        .into_iter()
+        .map(|kind| {
+            let mut names: Vec<Offered> = inventory
+                .objects(kind)
+                .filter(|o| o.namespace() == namespace)
+                .map(|o| {
+                    let ready = (kind == Kind::ProfileBundle).then(|| {
+                        o.value()
+                            .pointer("/status/conditions")
+                            .and_then(Value::as_array)
+                            .is_some_and(|c| {
+                                c.iter()
+                                    .any(|c| c["type"] == "Ready" && c["status"] == "True")
+                            })
+                    });
+                    (o.name().to_owned(), ready)
+                })
+                .collect();
+            names.sort();
+            (kind, names)
+        })
+        .collect()
+}
+
+impl Wizard {
+    /// The names the cluster offers for a field that names an object.
+    pub fn choices(&self, line: &Line) -> Option<&[Offered]> {
+        let Entry::Named(kind) = line.spec.entry else {
+            return None;
+        };
+        self.names
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, names)| names.as_slice())
+    }
+}
+
 /// Re-runs the rules on the draft and saves it.
 fn changed(app: &mut App) {
     let Some(Overlay::Wizard(wizard)) = app.overlays.last_mut() else {
@@ -250,6 +305,7 @@ fn changed(app: &mut App) {
             .findings
             .extend(quota_findings(&wizard.draft, &app.inventory));
     }
+    wizard.names = names_in(&wizard.draft, &app.inventory);
     wizard.dry_run = None;
     app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
 }
@@ -264,6 +320,7 @@ pub fn open_with(app: &mut App, draft: Draft) {
         editing: None,
         findings: Vec::new(),
         dry_run: None,
+        names: Vec::new(),
     };
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
     changed(app);
@@ -318,6 +375,7 @@ pub fn open(app: &mut App, edit: bool) {
             editing: None,
             findings: Vec::new(),
             dry_run: None,
+            names: Vec::new(),
         }
     } else if let Some(draft) = app.resumable.take() {
         // The draft an earlier wizard left: resumed whole; n again starts afresh.
@@ -343,6 +401,7 @@ pub fn open(app: &mut App, edit: bool) {
             editing: None,
             findings: Vec::new(),
             dry_run: None,
+            names: Vec::new(),
         }
     } else {
         Wizard {
@@ -353,6 +412,7 @@ pub fn open(app: &mut App, edit: bool) {
             editing: None,
             findings: Vec::new(),
             dry_run: None,
+            names: Vec::new(),
         }
     };
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
@@ -460,6 +520,32 @@ pub fn cycle(app: &mut App) {
         Entry::Toggle => {
             let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
             w.draft.set(&path, Some(json!(!on)));
+        }
+        Entry::Named(kind) => {
+            let names: Vec<String> = w
+                .choices(&line)
+                .unwrap_or(&[])
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect();
+            if names.is_empty() {
+                app.message = Some(format!(
+                    "no {} in this namespace that pooldeck can see: Enter types a name",
+                    kind.api().plural
+                ));
+                return;
+            }
+            let current = w.shown(&line);
+            let at = names.iter().position(|n| *n == current);
+            let next = names[at.map_or(0, |i| (i + 1) % names.len())].clone();
+            w.draft.set(&path, Some(json!(next)));
+            if kind == Kind::ScalingPolicy {
+                let namespace = w.draft.pool.pointer("/metadata/namespace").cloned();
+                w.draft.set(
+                    &YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef.namespace"),
+                    namespace,
+                );
+            }
         }
         Entry::Choice(choices) => {
             let current = w.shown(&line);

@@ -272,3 +272,39 @@ fn a_taken_vip_and_a_quota_overrun_are_said_on_their_fields() {
         "{said:?}"
     );
 }
+
+#[test]
+fn named_fields_offer_what_the_namespace_has() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    to_step(&mut app, Step::ProfileBundle);
+    to_field(&mut app, "Profile Bundle", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert_eq!(
+        wizard(&app).draft.pool["spec"]["profileBundleRef"]["name"],
+        "edge-profilebundle"
+    );
+    let line = wizard(&app).lines()[wizard(&app).cursor];
+    let offered = wizard(&app).choices(&line).expect("choices").to_vec();
+    assert_eq!(offered, vec![("edge-profilebundle".to_owned(), Some(true))]);
+    to_step(&mut app, Step::Autoscaling);
+    to_field(&mut app, "Scaling policy", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    let reference =
+        &wizard(&app).draft.pool["spec"]["clusterVariant"]["dedicated"]["scalingPolicyRef"];
+    assert_eq!(reference["name"], "gpu-scaling");
+    assert_eq!(reference["namespace"], "ml-research");
+    // Settings: none watched in this namespace; Space says so and changes nothing.
+    to_step(&mut app, Step::Deployment);
+    to_field(&mut app, "Settings", 0);
+    let before = wizard(&app).draft.clone();
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert_eq!(wizard(&app).draft, before);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("no settings in this namespace")),
+        "{:?}",
+        app.message
+    );
+}

@@ -61,6 +61,9 @@ pub enum Entry {
     Toggle,
     /// One item per line (SSH keys).
     Lines,
+    /// The name of an object of this kind in the pool's namespace (a choice from the cluster,
+    /// or typed).
+    Named(super::kind::Kind),
 }
 
 /// One field of the wizard: where it lives in the object and how it is entered.
@@ -121,7 +124,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::ProfileBundle,
         "Profile Bundle",
         "spec.profileBundleRef.name",
-        Entry::Text,
+        Entry::Named(super::kind::Kind::ProfileBundle),
     ),
     field(
         Step::ProfileBundle,
@@ -181,7 +184,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::Deployment,
         "Settings",
         "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.settingsRef.name",
-        Entry::Text,
+        Entry::Named(super::kind::Kind::Settings),
     ),
     field(
         Step::Deployment,
@@ -211,7 +214,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::Autoscaling,
         "Scaling policy",
         "spec.clusterVariant.dedicated.scalingPolicyRef.name",
-        Entry::Text,
+        Entry::Named(super::kind::Kind::ScalingPolicy),
     ),
 ];
 

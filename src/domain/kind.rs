@@ -14,6 +14,7 @@ pub enum Kind {
     ProfileBundle,
     ScalingPolicy,
     AIWorkload,
+    Settings,
 }
 
 pub struct Api {
@@ -25,7 +26,16 @@ pub struct Api {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    /// Kinds the console watches only to help (unblocking, the wizard's choices): the header
+    /// names them only when they are not live.
+    pub fn is_auxiliary(self) -> bool {
+        matches!(
+            self,
+            Kind::AIWorkload | Kind::ProfileBundle | Kind::ScalingPolicy | Kind::Settings
+        )
+    }
+
+    pub const ALL: [Kind; 10] = [
         Kind::Pool,
         Kind::Evaluation,
         Kind::Event,
@@ -35,6 +45,7 @@ impl Kind {
         Kind::ProfileBundle,
         Kind::ScalingPolicy,
         Kind::AIWorkload,
+        Kind::Settings,
     ];
 
     pub fn api(self) -> Api {
@@ -54,6 +65,7 @@ impl Kind {
             Kind::ProfileBundle => spectro("ProfileBundle", "profilebundles", true),
             Kind::ScalingPolicy => spectro("ScalingPolicy", "scalingpolicies", true),
             Kind::AIWorkload => spectro("AIWorkload", "aiworkloads", true),
+            Kind::Settings => spectro("Settings", "settings", true),
             Kind::Event => Api {
                 group: "",
                 version: "v1",

@@ -21,7 +21,7 @@ use crate::sources::connection::{Target, connect, server_of, user_of};
 use crate::sources::watch::spawn;
 
 /// The kinds the console watches.
-pub const WATCHED: [Kind; 6] = [
+pub const WATCHED: [Kind; 9] = [
     Kind::Pool,
     Kind::Evaluation,
     Kind::Event,
@@ -29,6 +29,10 @@ pub const WATCHED: [Kind; 6] = [
     Kind::Tenant,
     // Which AIWorkloads still reference a deleting pool (unblocking a deletion).
     Kind::AIWorkload,
+    // The wizard's choices in a namespace.
+    Kind::ProfileBundle,
+    Kind::ScalingPolicy,
+    Kind::Settings,
 ];
 
 /// A source event tagged with the watch it came from: events of replaced watches are

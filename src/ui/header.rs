@@ -53,7 +53,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut sources = Vec::new();
     let mut seen = Vec::new();
     for ((kind, _), health) in app.inventory.health() {
-        if seen.contains(kind) {
+        if seen.contains(kind) || (kind.is_auxiliary() && health.state == SourceState::Live) {
             continue;
         }
         seen.push(*kind);

@@ -107,6 +107,24 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             spans.push(Span::styled("  (locked)", theme.style(Meaning::Muted)));
         }
         out.push(Line::from(spans));
+        if selected && let Some(names) = wizard.choices(line) {
+            let offered = if names.is_empty() {
+                "none in this namespace: Enter types a name".to_owned()
+            } else {
+                let listed: Vec<String> = names
+                    .iter()
+                    .map(|(name, ready)| match ready {
+                        Some(false) => format!("{name} (not Ready)"),
+                        _ => name.clone(),
+                    })
+                    .collect();
+                format!("Space picks: {}", listed.join(", "))
+            };
+            out.push(Line::styled(
+                format!("    {offered}"),
+                theme.style(Meaning::Muted),
+            ));
+        }
         if selected && let Some(why) = wizard.locked(line) {
             out.push(Line::styled(
                 format!("    {why}"),
