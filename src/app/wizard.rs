@@ -246,10 +246,7 @@ fn quota_findings(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec
 
 /// The ProfileBundles (with their Ready state), Settings and ScalingPolicies the watched
 /// cluster has in the draft's namespace.
-fn names_in(
-    draft: &Draft,
-    inventory: &crate::inventory::Inventory,
-) -> Vec<(Kind, Vec<Offered>)> {
+fn names_in(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec<(Kind, Vec<Offered>)> {
     let namespace = draft
         .pool
         .pointer("/metadata/namespace")
