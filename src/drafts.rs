@@ -95,16 +95,8 @@ pub fn load(path: &Path) -> Result<Draft, String> {
         .iter()
         .map(|d| d.root.to_json())
         .collect();
-    let pool = objects
-        .iter()
-        .find(|o| o["kind"] == "ComputePool")
-        .cloned()
-        .ok_or_else(|| format!("the draft {} holds no ComputePool", path.display()))?;
-    let policy = objects
-        .iter()
-        .find(|o| o["kind"] == "ScalingPolicy")
-        .cloned();
-    Ok(Draft::from_object(pool, policy))
+    Draft::from_objects(&objects)
+        .ok_or_else(|| format!("the draft {} holds no ComputePool", path.display()))
 }
 
 /// The newest draft in the directory, to offer for resuming.

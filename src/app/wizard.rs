@@ -59,6 +59,20 @@ pub struct Wizard {
 }
 
 impl Wizard {
+    /// A wizard at its first step.
+    pub fn new(draft: Draft, purpose: Purpose) -> Wizard {
+        Wizard {
+            draft,
+            purpose,
+            step: Step::General,
+            cursor: 0,
+            editing: None,
+            findings: Vec::new(),
+            dry_run: None,
+            names: Vec::new(),
+        }
+    }
+
     /// The lines of the current step.
     pub fn lines(&self) -> Vec<Line> {
         let mut lines: Vec<Line> = FIELDS
@@ -309,16 +323,7 @@ fn changed(app: &mut App) {
 
 /// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
 pub fn open_with(app: &mut App, draft: Draft) {
-    let wizard = Wizard {
-        draft,
-        purpose: Purpose::Create,
-        step: Step::General,
-        cursor: 0,
-        editing: None,
-        findings: Vec::new(),
-        dry_run: None,
-        names: Vec::new(),
-    };
+    let wizard = Wizard::new(draft, Purpose::Create);
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
     changed(app);
 }
@@ -364,16 +369,10 @@ pub fn open(app: &mut App, edit: bool) {
         if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.shift_remove("managedFields");
         }
-        Wizard {
-            draft: Draft::from_object(object, None),
-            purpose: Purpose::Edit { old: pool },
-            step: Step::General,
-            cursor: 0,
-            editing: None,
-            findings: Vec::new(),
-            dry_run: None,
-            names: Vec::new(),
-        }
+        Wizard::new(
+            Draft::from_object(object, None),
+            Purpose::Edit { old: pool },
+        )
     } else if let Some(draft) = app.resumable.take() {
         // The draft an earlier wizard left: resumed whole; n again starts afresh.
         app.message = Some(format!(
@@ -390,27 +389,9 @@ pub fn open(app: &mut App, edit: bool) {
                 .filter(|n| !n.is_empty())
                 .unwrap_or("(unnamed)")
         ));
-        Wizard {
-            draft,
-            purpose: Purpose::Create,
-            step: Step::General,
-            cursor: 0,
-            editing: None,
-            findings: Vec::new(),
-            dry_run: None,
-            names: Vec::new(),
-        }
+        Wizard::new(draft, Purpose::Create)
     } else {
-        Wizard {
-            draft: Draft::new(&namespace_in_view(app)),
-            purpose: Purpose::Create,
-            step: Step::General,
-            cursor: 0,
-            editing: None,
-            findings: Vec::new(),
-            dry_run: None,
-            names: Vec::new(),
-        }
+        Wizard::new(Draft::new(&namespace_in_view(app)), Purpose::Create)
     };
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
     changed(app);

@@ -58,16 +58,8 @@ pub fn start(args: &NewArgs) -> Result<WizardStart, ExitCode> {
                 .iter()
                 .flat_map(|d| d.objects().into_iter().map(|o| o.value))
                 .collect();
-            let pool = objects
-                .iter()
-                .find(|o| o["kind"] == "ComputePool")
-                .cloned()
-                .ok_or_else(|| refuse(format!("{} holds no ComputePool", path.display())))?;
-            let policy = objects
-                .iter()
-                .find(|o| o["kind"] == "ScalingPolicy")
-                .cloned();
-            Draft::from_object(pool, policy)
+            Draft::from_objects(&objects)
+                .ok_or_else(|| refuse(format!("{} holds no ComputePool", path.display())))?
         }
     };
     Ok(WizardStart {

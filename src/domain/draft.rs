@@ -277,6 +277,16 @@ impl Draft {
         Draft { pool, policy }
     }
 
+    /// The draft a manifest's objects make: its first ComputePool and first ScalingPolicy.
+    /// `None` when it holds no ComputePool.
+    pub fn from_objects(objects: &[Value]) -> Option<Draft> {
+        let first = |kind: &str| objects.iter().find(|o| o["kind"] == kind).cloned();
+        Some(Draft::from_object(
+            first("ComputePool")?,
+            first("ScalingPolicy"),
+        ))
+    }
+
     /// The value at a path, if it is there.
     pub fn get(&self, path: &YamlPath) -> Option<&Value> {
         let mut at = &self.pool;
