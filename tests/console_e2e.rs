@@ -180,23 +180,7 @@ fn term_dumb_is_explained_in_words() {
 
 /// The pid of the console running in a tmux pane (the pane's shell's child).
 fn console_pid(session: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let shell = tmux(&["list-panes", "-t", session, "-F", "#{pane_pid}"]).unwrap_or_default();
-        let output = Command::new("pgrep")
-            .args(["-P", shell.trim(), "pooldeck"])
-            .output()
-            .expect("pgrep runs");
-        let pid = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-        if !pid.is_empty() {
-            return pid;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no console process under the pane"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    common::tmux::console_pid(session)
 }
 
 #[test]

@@ -13,13 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::Served;
 
-fn tmux(args: &[&str]) -> String {
-    Command::new("tmux")
-        .args(args)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default()
-}
+use common::tmux::{Session, tmux};
 
 fn have_tools() -> bool {
     for tool in ["tmux", "kubectl"] {
@@ -37,16 +31,18 @@ fn have_tools() -> bool {
     true
 }
 
-/// The console in a tmux session, killed when dropped.
+/// The console in a tmux session (killed when dropped), with its settings directory and
+/// audit log.
 struct Console {
-    session: String,
+    tmux: Session,
     _config: tempfile::TempDir,
     audit: std::path::PathBuf,
 }
 
-impl Drop for Console {
-    fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.session]);
+impl std::ops::Deref for Console {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.tmux
     }
 }
 
@@ -76,62 +72,11 @@ impl Console {
         audit: std::path::PathBuf,
     ) -> Console {
         let session = format!("pooldeck-fix-{name}-{}", std::process::id());
-        let started = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "150",
-                "-y",
-                "45",
-                command,
-            ])
-            .env("TERM", "xterm-256color")
-            .status()
-            .expect("tmux runs");
-        assert!(started.success());
         Console {
-            session,
+            tmux: Session::start(session, command, 150, 45),
             _config: config,
             audit,
         }
-    }
-
-    fn screen(&self) -> String {
-        tmux(&["capture-pane", "-p", "-t", &self.session])
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        for key in keys {
-            tmux(&["send-keys", "-t", &self.session, key]);
-            std::thread::sleep(Duration::from_millis(60));
-        }
-    }
-
-    fn type_text(&self, text: &str) {
-        tmux(&["send-keys", "-t", &self.session, "-l", text]);
-    }
-
-    /// Waits until the screen passes `test`; returns it.
-    fn wait(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let screen = self.screen();
-            if test(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited for {what}; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(150));
-        }
-    }
-
-    fn wait_for(&self, text: &str) -> String {
-        self.wait(text, |s| s.contains(text))
     }
 
     /// The screen line of a pool's row.

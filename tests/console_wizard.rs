@@ -9,30 +9,25 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn tmux(args: &[&str]) -> String {
-    Command::new("tmux")
-        .args(args)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default()
-}
+use common::tmux::Session;
 
+/// The console on `--demo` in tmux, with its state directory (drafts).
 struct Pane {
-    session: String,
+    tmux: Session,
     /// Where the console keeps its drafts; handed on to the next console of a test.
     state: Option<tempfile::TempDir>,
 }
 
-impl Drop for Pane {
-    fn drop(&mut self) {
-        tmux(&["kill-session", "-t", &self.session]);
+impl std::ops::Deref for Pane {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.tmux
     }
 }
 
 impl Pane {
     fn demo(name: &str) -> Option<Pane> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            common::skip("tmux is not installed");
+        if !common::tmux::available() {
             return None;
         }
         Some(Pane::demo_in(name, tempfile::tempdir().expect("temp dir")))
@@ -40,87 +35,27 @@ impl Pane {
 
     /// The console on `--demo` with its state (drafts) in `state`.
     fn demo_in(name: &str, state: tempfile::TempDir) -> Pane {
-        let session = format!("pooldeck-wizard-{name}-{}", std::process::id());
         let command = format!(
             "env XDG_STATE_HOME={} {} --demo fleet; sleep 60",
             state.path().display(),
             assert_cmd::cargo::cargo_bin("pooldeck").display()
         );
-        let started = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "150",
-                "-y",
-                "50",
-                &command,
-            ])
-            .env("TERM", "xterm-256color")
-            .status()
-            .expect("tmux runs");
-        assert!(started.success());
+        Pane::run(name, &command, state)
+    }
+
+    fn run(name: &str, command: &str, state: tempfile::TempDir) -> Pane {
+        let session = format!("pooldeck-wizard-{name}-{}", std::process::id());
         Pane {
-            session,
+            tmux: Session::start(session, command, 150, 50),
             state: Some(state),
-        }
-    }
-
-    /// The console's process under the pane.
-    fn console_pid(&self) -> String {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let shell = tmux(&["list-panes", "-t", &self.session, "-F", "#{pane_pid}"]);
-            let output = Command::new("pgrep")
-                .args(["-P", shell.trim(), "pooldeck"])
-                .output()
-                .expect("pgrep runs");
-            let pid = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-            if !pid.is_empty() {
-                return pid;
-            }
-            assert!(Instant::now() < deadline, "no console under the pane");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn screen(&self) -> String {
-        tmux(&["capture-pane", "-p", "-t", &self.session])
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        for key in keys {
-            tmux(&["send-keys", "-t", &self.session, key]);
-            std::thread::sleep(Duration::from_millis(40));
         }
     }
 
     /// Enter, the text, Enter: a field typed and kept.
     fn enter(&self, text: &str) {
         self.keys(&["Enter"]);
-        tmux(&["send-keys", "-t", &self.session, "-l", text]);
+        self.type_text(text);
         self.keys(&["Enter"]);
-    }
-
-    fn wait(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let screen = self.screen();
-            if test(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited for {what}; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(150));
-        }
-    }
-
-    fn wait_for(&self, text: &str) -> String {
-        self.wait(text, |s| s.contains(text))
     }
 }
 
@@ -172,7 +107,7 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
             .any(|l| l.contains("error:") && l.contains("10.40.0"))
     });
     pane.keys(&["Enter"]);
-    tmux(&["send-keys", "-t", &pane.session, "-l", ".10"]);
+    pane.type_text(".10");
     pane.keys(&["Enter"]);
     pane.wait("the error gone", |s| {
         s.contains("10.40.0.10") && !s.lines().any(|l| l.contains("error:"))
@@ -197,7 +132,7 @@ fn an_edit_finds_the_vip_locked_and_applies_unchanged() {
     };
     pane.wait_for("Compute Pools (12)");
     pane.keys(&["/"]);
-    tmux(&["send-keys", "-t", &pane.session, "-l", "recsys"]);
+    pane.type_text("recsys");
     pane.keys(&["Enter"]);
     pane.wait_for("Compute Pools (1");
     pane.keys(&["e"]);
@@ -271,8 +206,7 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
 /// comes out as the same objects (unknown fields and all), without a cluster.
 #[test]
 fn every_example_round_trips_through_pooldeck_new() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        common::skip("tmux is not installed");
+    if !common::tmux::available() {
         return;
     }
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/manifests");
@@ -294,7 +228,6 @@ fn every_example_round_trips_through_pooldeck_new() {
     for (i, file) in files.iter().enumerate() {
         let state = tempfile::tempdir().expect("temp dir");
         let output = state.path().join("out.yaml");
-        let session = format!("pooldeck-wizard-roundtrip-{i}-{}", std::process::id());
         let command = format!(
             "env KUBECONFIG=/nonexistent XDG_STATE_HOME={} {} new --from {} -o {}; echo EXIT=$?; sleep 60",
             state.path().display(),
@@ -302,26 +235,7 @@ fn every_example_round_trips_through_pooldeck_new() {
             file.display(),
             output.display()
         );
-        let started = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "150",
-                "-y",
-                "50",
-                &command,
-            ])
-            .env("TERM", "xterm-256color")
-            .status()
-            .expect("tmux runs");
-        assert!(started.success());
-        let pane = Pane {
-            session,
-            state: Some(state),
-        };
+        let pane = Pane::run(&format!("roundtrip-{i}"), &command, state);
         pane.wait_for("New Compute Pool");
         pane.keys(&["Tab", "Tab", "Tab", "Tab", "Tab", "Tab"]);
         pane.wait_for("› Review");

@@ -5,6 +5,9 @@ use kube::{Client, Config};
 
 use pooldeck::demo::DemoCluster;
 
+#[allow(dead_code)]
+pub mod tmux;
+
 /// A kube-rs client for one context of the demo cluster's kubeconfig.
 #[allow(dead_code)]
 pub async fn client(cluster: &DemoCluster, context: &str) -> Client {
