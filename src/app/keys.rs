@@ -187,7 +187,7 @@ fn copy(app: &mut App) {
         (Some(Overlay::Confirm(confirm)), _) => {
             (confirm.plan.kubectl(), "the kubectl command".to_owned())
         }
-        (Some(Overlay::Wizard(wizard)), _) => (wizard.draft.to_yaml(), "the manifest".to_owned()),
+        (Some(Overlay::Wizard(wizard)), _) => (wizard.yaml.clone(), "the manifest".to_owned()),
         (_, Some(detail)) if detail.tab == Tab::Yaml => match &app.shown.detail {
             Some(data) => (
                 data.yaml.join("\n") + "\n",

@@ -51,6 +51,10 @@ pub struct Wizard {
     /// The text being typed into the field under the cursor.
     pub editing: Option<String>,
     pub findings: Vec<Finding>,
+    /// The field each finding belongs to (same order as `findings`), placed once per change.
+    pub owners: Vec<Option<(&'static FieldSpec, usize)>>,
+    /// The manifest as Review shows it, written once per change (never while drawing).
+    pub yaml: String,
     /// The dry run's answer, verbatim, once asked.
     pub dry_run: Option<String>,
     /// What the cluster has in the pool's namespace for the fields that name an object:
@@ -68,6 +72,8 @@ impl Wizard {
             cursor: 0,
             editing: None,
             findings: Vec::new(),
+            owners: Vec::new(),
+            yaml: String::new(),
             dry_run: None,
             names: Vec::new(),
         }
@@ -133,7 +139,9 @@ impl Wizard {
     pub fn findings_at(&self, line: &Line) -> Vec<&Finding> {
         self.findings
             .iter()
-            .filter(|f| owner(&f.path) == Some((line.spec, line.worker)))
+            .zip(&self.owners)
+            .filter(|(_, owner)| **owner == Some((line.spec, line.worker)))
+            .map(|(finding, _)| finding)
             .collect()
     }
 
@@ -141,9 +149,10 @@ impl Wizard {
     pub fn count(&self, step: Step, severity: Severity) -> usize {
         self.findings
             .iter()
-            .filter(|f| f.rule.severity == severity)
-            .filter(|f| {
-                step == Step::Review || owner(&f.path).map(|(spec, _)| spec.step) == Some(step)
+            .zip(&self.owners)
+            .filter(|(f, _)| f.rule.severity == severity)
+            .filter(|(_, owner)| {
+                step == Step::Review || owner.map(|(spec, _)| spec.step) == Some(step)
             })
             .count()
     }
@@ -316,6 +325,8 @@ fn changed(app: &mut App) {
             .findings
             .extend(quota_findings(&wizard.draft, &app.inventory));
     }
+    wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
+    wizard.yaml = wizard.draft.to_yaml();
     wizard.names = names_in(&wizard.draft, &app.inventory);
     wizard.dry_run = None;
     app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
@@ -333,7 +344,7 @@ pub fn write(app: &mut App) {
     let Some(w) = wizard(app) else {
         return;
     };
-    let text = w.draft.to_yaml();
+    let text = w.yaml.clone();
     match app.output.clone() {
         Some(path) => app.effects.push(Effect::WriteManifest { path, text }),
         None => {

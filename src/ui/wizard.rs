@@ -179,7 +179,7 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
         ]));
     }
     out.push(Line::raw(""));
-    for line in wizard.draft.to_yaml().lines() {
+    for line in wizard.yaml.lines() {
         out.push(Line::styled(line.to_owned(), theme.style(Meaning::Text)));
     }
     out
