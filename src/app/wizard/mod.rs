@@ -1,0 +1,330 @@
+//! The wizard: a ComputePool draft written step by step in the product's order, every change
+//! re-checked by the rules `pooldeck validate` runs (against the watched fleet, so a VIP
+//! another pool uses is named while it is typed), each finding shown on its field. `n` starts
+//! a new pool in the selected pool's namespace; `e` edits the selected pool, its name and VIP
+//! locked (the reference makes the VIP immutable). Every change is saved as a draft (an
+//! effect the runtime carries out), so a dropped session loses nothing. The Review step
+//! sends a dry run and applies behind the same confirmation as the fixes. Part of `update`.
+
+use serde_json::Value;
+
+use super::{App, Effect, Overlay, View};
+use crate::domain::draft::{self, Draft, FIELDS, FieldSpec, Step};
+use crate::domain::path::YamlPath;
+use crate::domain::rules::{Finding, Severity};
+use crate::domain::{Kind, Operation, Run};
+
+mod context;
+mod edit;
+mod review;
+
+use context::{names_in, quota_findings};
+pub use edit::{
+    activate, add_worker_pool, cycle, erase, escape, move_cursor, remove_worker_pool, step, typed,
+};
+pub use review::{apply, dry_run, performed, write};
+
+/// A name the cluster offers for a field, and (for a ProfileBundle) whether it is Ready.
+pub type Offered = (String, Option<bool>);
+
+/// What the wizard is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Purpose {
+    Create,
+    /// An update of this object as it was when the wizard opened.
+    Edit {
+        old: Value,
+    },
+}
+
+/// One line of a step: a field, with its worker pool where it repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub spec: &'static FieldSpec,
+    pub worker: usize,
+}
+
+impl Line {
+    pub fn path(&self) -> YamlPath {
+        self.spec.at(self.worker)
+    }
+}
+
+/// The wizard on the modal stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wizard {
+    pub draft: Draft,
+    pub purpose: Purpose,
+    pub step: Step,
+    pub cursor: usize,
+    /// The text being typed into the field under the cursor.
+    pub editing: Option<String>,
+    pub findings: Vec<Finding>,
+    /// The field each finding belongs to (same order as `findings`), placed once per change.
+    pub owners: Vec<Option<(&'static FieldSpec, usize)>>,
+    /// The manifest as Review shows it, written once per change (never while drawing).
+    pub yaml: String,
+    /// The dry run's answer, verbatim, once asked.
+    pub dry_run: Option<String>,
+    /// What the cluster has in the pool's namespace for the fields that name an object:
+    /// names, and for ProfileBundles whether each is Ready.
+    pub names: Vec<(Kind, Vec<Offered>)>,
+}
+
+impl Wizard {
+    /// A wizard at its first step.
+    pub fn new(draft: Draft, purpose: Purpose) -> Wizard {
+        Wizard {
+            draft,
+            purpose,
+            step: Step::General,
+            cursor: 0,
+            editing: None,
+            findings: Vec::new(),
+            owners: Vec::new(),
+            yaml: String::new(),
+            dry_run: None,
+            names: Vec::new(),
+        }
+    }
+
+    /// The lines of the current step.
+    pub fn lines(&self) -> Vec<Line> {
+        let mut lines: Vec<Line> = FIELDS
+            .iter()
+            .filter(|f| f.step == self.step && !f.per_worker_pool)
+            .map(|spec| Line { spec, worker: 0 })
+            .collect();
+        if self.step == Step::NodeConfig {
+            for worker in 0..self.draft.worker_pools() {
+                lines.extend(
+                    FIELDS
+                        .iter()
+                        .filter(|f| f.per_worker_pool)
+                        .map(|spec| Line { spec, worker }),
+                );
+            }
+        }
+        lines
+    }
+
+    /// A field's value as the wizard shows it.
+    pub fn shown(&self, line: &Line) -> String {
+        if line.spec.path == "spec.clusterVariant" {
+            return if self
+                .draft
+                .pool
+                .pointer("/spec/clusterVariant/shared")
+                .is_some()
+            {
+                "shared".into()
+            } else {
+                "dedicated".into()
+            };
+        }
+        match self.draft.get(&line.path()) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(items)) => format!("{} item(s)", items.len()),
+            Some(other) => other.to_string(),
+        }
+    }
+
+    /// Why a field cannot change here, with the way out.
+    pub fn locked(&self, line: &Line) -> Option<&'static str> {
+        if !matches!(self.purpose, Purpose::Edit { .. }) {
+            return None;
+        }
+        match line.spec.label {
+            "VIP" => Some(
+                "the VIP is immutable after creation: to change it, save the manifest, delete the pool safely and create it again",
+            ),
+            "Compute pool name" => Some("a pool's name cannot change: create a new pool instead"),
+            _ => None,
+        }
+    }
+
+    /// The findings on a line's field: those whose nearest field is this one.
+    pub fn findings_at(&self, line: &Line) -> Vec<&Finding> {
+        self.findings
+            .iter()
+            .zip(&self.owners)
+            .filter(|(_, owner)| **owner == Some((line.spec, line.worker)))
+            .map(|(finding, _)| finding)
+            .collect()
+    }
+
+    /// Errors (or warnings) of a step, for the step list; Review counts them all.
+    pub fn count(&self, step: Step, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .zip(&self.owners)
+            .filter(|(f, _)| f.rule.severity == severity)
+            .filter(|(_, owner)| {
+                step == Step::Review || owner.map(|(spec, _)| spec.step) == Some(step)
+            })
+            .count()
+    }
+
+    pub fn errors(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.rule.severity == Severity::Error)
+            .count()
+    }
+
+    fn old_pool(&self) -> Option<crate::domain::model::ComputePool> {
+        match &self.purpose {
+            Purpose::Edit { old } => crate::domain::model::read_owned(old.clone())
+                .ok()
+                .map(|(pool, _)| pool),
+            Purpose::Create => None,
+        }
+    }
+
+    /// The request Review applies: a create, or a replace of the version looked at.
+    pub fn operation(&self, run: Run) -> Operation {
+        match &self.purpose {
+            Purpose::Create => Operation::Create {
+                object: self.draft.pool.clone(),
+                run,
+            },
+            Purpose::Edit { old } => Operation::Update {
+                target: crate::domain::fixes::pool_ref(old),
+                object: self.draft.pool.clone(),
+                resource_version: old
+                    .pointer("/metadata/resourceVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                run,
+            },
+        }
+    }
+}
+
+/// The field a finding's path belongs to: the most specific field whose path it lies under
+/// (the Mode field only for what is about the variant itself). `None`: no field shows it
+/// (Review lists it).
+pub fn owner(path: &YamlPath) -> Option<(&'static FieldSpec, usize)> {
+    let workers = draft::worker_pools_path();
+    let worker = if path.starts_with(&workers) {
+        match path.segments().get(workers.segments().len()) {
+            Some(crate::domain::path::Segment::Index(i)) => Some(*i),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    FIELDS
+        .iter()
+        .filter_map(|spec| {
+            let index = if spec.per_worker_pool { worker? } else { 0 };
+            let at = spec.at(index);
+            let variant_itself = spec.path != "spec.clusterVariant"
+                || path.segments().len() <= at.segments().len() + 1;
+            (path.starts_with(&at) && variant_itself).then_some((spec, index, at.segments().len()))
+        })
+        .max_by_key(|(_, _, depth)| *depth)
+        .map(|(spec, index, _)| (spec, index))
+}
+
+fn namespace_in_view(app: &App) -> String {
+    app.shown
+        .row(app.selected)
+        .map(|r| r.id.namespace.clone())
+        .filter(|ns| !ns.is_empty())
+        .or_else(|| match &app.namespaces {
+            super::ports::Namespaces::Only(list) => list.first().cloned(),
+            super::ports::Namespaces::All => None,
+        })
+        .unwrap_or_else(|| "default".into())
+}
+
+/// Re-runs the rules on the draft and saves it.
+fn changed(app: &mut App) {
+    let Some(Overlay::Wizard(wizard)) = app.overlays.last_mut() else {
+        return;
+    };
+    let old = wizard.old_pool();
+    wizard.findings = wizard.draft.findings(old.as_ref(), &app.inventory);
+    if wizard.purpose == Purpose::Create {
+        wizard
+            .findings
+            .extend(quota_findings(&wizard.draft, &app.inventory));
+    }
+    wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
+    wizard.yaml = wizard.draft.to_yaml();
+    wizard.names = names_in(&wizard.draft, &app.inventory);
+    wizard.dry_run = None;
+    app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
+}
+
+/// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
+pub fn open_with(app: &mut App, draft: Draft) {
+    let wizard = Wizard::new(draft, Purpose::Create);
+    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    changed(app);
+}
+
+/// `n`: a new pool; `e`: the selected pool.
+pub fn open(app: &mut App, edit: bool) {
+    let wizard = if edit {
+        let Some(pool) = app
+            .shown
+            .row(app.selected)
+            .filter(|_| app.view == View::Pools)
+            .and_then(|row| {
+                app.inventory
+                    .get(Kind::Pool, &row.id.namespace, &row.id.name)
+            })
+            .map(|o| (*o.value()).clone())
+        else {
+            app.message = Some("e edits the selected pool: select one in the pools list".into());
+            return;
+        };
+        let mut object = pool.clone();
+        // What the server owns is not the wizard's to write back.
+        if let Some(map) = object.as_object_mut() {
+            map.shift_remove("status");
+        }
+        if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.shift_remove("managedFields");
+        }
+        Wizard::new(
+            Draft::from_object(object, None),
+            Purpose::Edit { old: pool },
+        )
+    } else if let Some(draft) = app.resumable.take() {
+        // The draft an earlier wizard left: resumed whole; n again starts afresh.
+        app.message = Some(format!(
+            "resumed the draft of {}/{}; Esc closes it (kept), n then starts a new pool",
+            draft
+                .pool
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+            draft
+                .pool
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+                .unwrap_or("(unnamed)")
+        ));
+        Wizard::new(draft, Purpose::Create)
+    } else {
+        Wizard::new(Draft::new(&namespace_in_view(app)), Purpose::Create)
+    };
+    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    changed(app);
+}
+
+fn wizard(app: &mut App) -> Option<&mut Wizard> {
+    match app.overlays.last_mut() {
+        Some(Overlay::Wizard(wizard)) => Some(wizard),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,106 @@
+//! The wizard's Review: writing the manifest out, the server's dry run, and applying it
+//! behind the same confirmation as the fixes.
+
+use super::{Purpose, wizard};
+use crate::app::{App, Effect};
+use crate::domain::fixes::{Fix, Permission, Plan};
+use crate::domain::{Kind, Operation, Run};
+
+/// `w` on Review: the manifest written to the file `pooldeck new -o FILE` named.
+pub fn write(app: &mut App) {
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    let text = w.yaml.clone();
+    match app.output.clone() {
+        Some(path) => app.effects.push(Effect::WriteManifest { path, text }),
+        None => {
+            app.message = Some(
+                "no file to write to (pooldeck new -o FILE names one); c copies the manifest"
+                    .into(),
+            )
+        }
+    }
+}
+
+/// `d` on Review: the server's dry run of the request.
+pub fn dry_run(app: &mut App) {
+    if let Some(why) = &app.offline {
+        app.message = Some(format!("no cluster ({why}): the dry run needs one"));
+        return;
+    }
+    if app.read_only {
+        app.message = Some("read-only mode: nothing is sent, not even a dry run".into());
+        return;
+    }
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    w.dry_run = Some("dry run sent…".into());
+    let operation = w.operation(Run::DryRun);
+    app.effects.push(Effect::Perform(operation));
+}
+
+/// An answer for the wizard: its dry run.
+pub fn performed(app: &mut App, operation: &Operation, answer: String) -> bool {
+    if let Some(w) = wizard(app)
+        && *operation == w.operation(Run::DryRun)
+    {
+        w.dry_run = Some(answer);
+        return true;
+    }
+    false
+}
+
+/// Enter on Review: the confirmation, holding the create or update (refused while an error
+/// stands).
+pub fn apply(app: &mut App) {
+    if let Some(why) = &app.offline {
+        app.message = Some(format!(
+            "no cluster ({why}): apply needs one; w writes the manifest, c copies it"
+        ));
+        return;
+    }
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    if w.errors() > 0 {
+        app.message = Some(format!(
+            "{} error(s) stand: fix them first (the steps list where they are)",
+            w.errors()
+        ));
+        return;
+    }
+    let operation = w.operation(Run::Real);
+    let target = operation.target();
+    let namespace = target
+        .as_ref()
+        .map(|t| t.namespace.clone())
+        .unwrap_or_default();
+    let name = target.as_ref().map(|t| t.name.clone()).unwrap_or_default();
+    let (verb, title) = match w.purpose {
+        Purpose::Create => ("create", format!("Create Compute Pool {name}")),
+        Purpose::Edit { .. } => ("update", format!("Update Compute Pool {name}")),
+    };
+    let plan = Plan {
+        fix: Fix::Apply,
+        title,
+        explanation: vec![
+            "Sends the pool as written on the Review step.".to_owned(),
+            "An update names the resourceVersion looked at: a pool changed since is not overwritten."
+                .to_owned(),
+        ],
+        targets: vec![format!("{namespace}/{name}")],
+        impact: Vec::new(),
+        operations: vec![operation],
+        type_to_confirm: None,
+        acknowledge: None,
+        permissions: vec![Permission {
+            verb,
+            kind: Kind::Pool,
+            namespace,
+        }],
+        blocked: None,
+    };
+    crate::app::confirm::open_plan(app, plan);
+}

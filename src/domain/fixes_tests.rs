@@ -1,0 +1,83 @@
+//! The fix plans: pause corrects a wrong label, a delete shows its impact and carries its
+//! incarnation, the finalizer only when the guide's conditions hold.
+
+use super::*;
+use serde_json::json;
+
+fn pool(name: &str, labels: Value) -> Value {
+    json!({"metadata": {"name": name, "namespace": "retail-edge", "uid": format!("u-{name}"),
+           "resourceVersion": "7", "labels": labels},
+           "spec": {"deletionPolicy": "orphan"},
+           "status": {"aiWorkloadRefs": [{"name": "w1", "namespace": "retail-edge"}, {"name": "w2"}]}})
+}
+
+#[test]
+fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
+    let wrong = pool("a", json!({PAUSE_LABEL: "True"}));
+    let paused = pool("b", json!({PAUSE_LABEL: "true"}));
+    let plain = pool("c", json!({}));
+    let plan = pause_or_resume(&[&wrong, &paused, &plain]);
+    assert_eq!(plan.fix, Fix::Pause);
+    assert_eq!(plan.operations.len(), 2, "the paused pool is left alone");
+    assert!(plan.targets[0].contains("\"True\", which does not pause"));
+    assert!(
+        plan.explanation
+            .iter()
+            .any(|l| l.contains("does not stop deletion"))
+    );
+    assert!(
+        plan.kubectl()
+            .contains("controller.spectrocloud.com/pause=true --overwrite")
+    );
+    let plan = pause_or_resume(&[&paused]);
+    assert_eq!(plan.fix, Fix::Resume);
+    assert!(
+        plan.kubectl()
+            .ends_with("controller.spectrocloud.com/pause-")
+    );
+    assert_eq!(plan.permissions, vec![patch("retail-edge")]);
+    assert!(plan.dry_runs().iter().all(|o| o.run() == Some(Run::DryRun)));
+}
+
+#[test]
+fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
+    let plan = delete(&pool("store-042", json!({})));
+    assert_eq!(plan.type_to_confirm.as_deref(), Some("store-042"));
+    let impact = plan.impact.join("\n");
+    assert!(
+        impact.contains("2 AIWorkloads force-deleted first"),
+        "{impact}"
+    );
+    assert!(
+        impact.contains("retail-edge/w2"),
+        "a ref without namespace is the pool's"
+    );
+    assert!(impact.contains("orphan"), "{impact}");
+    assert!(impact.contains("edge hosts stay allocated"), "{impact}");
+    match &plan.operations[0] {
+        Operation::Delete { preconditions, .. } => {
+            assert_eq!(preconditions.uid.as_deref(), Some("u-store-042"));
+            assert_eq!(preconditions.resource_version.as_deref(), Some("7"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(plan.destructive());
+}
+
+#[test]
+fn the_finalizer_is_offered_only_when_the_guides_conditions_hold() {
+    let mut stuck = pool("p", json!({}));
+    stuck["metadata"]["finalizers"] = json!(["other/finalizer", POOL_FINALIZER]);
+    assert!(remove_finalizer(&stuck, 1, Some(60)).blocked.is_some());
+    assert!(remove_finalizer(&stuck, 0, Some(2)).blocked.is_some());
+    assert!(remove_finalizer(&stuck, 0, None).blocked.is_some());
+    let plan = remove_finalizer(&stuck, 0, Some(60));
+    assert_eq!(plan.blocked, None);
+    assert_eq!(plan.acknowledge, Some(ACKNOWLEDGEMENT));
+    match &plan.operations[0] {
+        Operation::RemoveFinalizer { index, .. } => assert_eq!(*index, 1, "by value"),
+        other => panic!("{other:?}"),
+    }
+    let workloads = delete_workloads(&stuck, &|w| (w.name == "w1").then(Preconditions::default));
+    assert_eq!(workloads.operations.len(), 1, "only those still there");
+}
