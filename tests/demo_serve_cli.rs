@@ -173,39 +173,12 @@ fn serve_closes_a_connection_that_says_nothing() {
 #[test]
 fn serve_removes_its_kubeconfig_on_a_hangup_right_after_start() {
     for signal in ["-HUP", "-TERM", "-INT"] {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let kubeconfig = dir.path().join("demo.kubeconfig");
-        let mut serve = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-            .args([
-                "demo",
-                "serve",
-                "--scenario",
-                "vip-conflict",
-                "--kubeconfig",
-            ])
-            .arg(&kubeconfig)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("serve starts");
-        let mut line = String::new();
-        BufReader::new(serve.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the export line");
-        let sent = Command::new("kill")
-            .args([signal, &serve.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(15);
-        let exit = loop {
-            if let Some(exit) = serve.try_wait().expect("wait") {
-                break exit;
-            }
-            assert!(Instant::now() < deadline, "serve did not stop on {signal}");
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let mut served = common::serve("vip-conflict");
+        let exit = served.stop_with(signal);
         assert!(exit.success(), "{signal}: {exit:?}");
-        assert!(!kubeconfig.exists(), "{signal}: the token was left behind");
+        assert!(
+            !served.kubeconfig.exists(),
+            "{signal}: the token was left behind"
+        );
     }
 }

@@ -67,6 +67,27 @@ impl Served {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// Sends a signal (`-TERM`, `-HUP`, …) and waits (15 s at most) for the server to end.
+    #[allow(dead_code)]
+    pub fn stop_with(&mut self, signal: &str) -> std::process::ExitStatus {
+        let sent = std::process::Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill {signal}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        loop {
+            if let Some(exit) = self.child.try_wait().expect("wait") {
+                return exit;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not stop on {signal}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Served {

@@ -60,11 +60,15 @@ impl Session {
         tmux(&["capture-pane", "-p", "-t", &self.name])
     }
 
-    /// Keys by tmux's names (Enter, Tab, C-d, …), one at a time.
+    /// Keys by tmux's names (Enter, Tab, C-d, …), in order. A bare Escape followed at once by
+    /// another key reads as Alt plus that key on a terminal, so after an Escape the next key
+    /// waits out the terminal's escape delay, as a person's would.
     pub fn keys(&self, keys: &[&str]) {
         for key in keys {
             tmux(&["send-keys", "-t", &self.name, key]);
-            std::thread::sleep(Duration::from_millis(50));
+            if *key == "Escape" {
+                std::thread::sleep(Duration::from_millis(60));
+            }
         }
     }
 
