@@ -183,7 +183,11 @@ fn main() {
     for _ in 0..20 {
         update(&mut app, key(KeyCode::Char('a')));
     }
-    // The control plane's CPU count, typed anew each round.
+    // The control plane's CPU count, typed anew each round (back to the top first: `a` puts
+    // the cursor on the worker pool it adds).
+    for _ in 0..400 {
+        update(&mut app, key(KeyCode::Char('k')));
+    }
     for _ in 0..3 {
         update(&mut app, key(KeyCode::Char('j')));
     }

@@ -82,8 +82,8 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
     for pool in 1..=2 {
         pane.keys(&["a"]);
         pane.wait_for(&format!("worker-pool-{pool}"));
-        // Name, architecture, then CPU count.
-        pane.keys(&["j", "j", "j"]);
+        // The cursor is on the new pool's name: architecture, then CPU count.
+        pane.keys(&["j", "j"]);
         pane.enter("32");
         pane.keys(&["j"]);
         pane.enter("256 GB");
@@ -100,7 +100,15 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
     // Deletion policy, settings, SSH keys, VIP.
     pane.keys(&["j"]);
     pane.enter("palette-settings");
-    pane.keys(&["j", "j"]);
+    // SSH keys: two lines in the editor, Ctrl-S keeps them.
+    pane.keys(&["j", "Enter"]);
+    pane.type_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOne ops@example.com");
+    pane.keys(&["Enter"]);
+    pane.type_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAITwo oncall@example.com");
+    pane.wait_for("oncall@example.com▏");
+    pane.keys(&["C-s"]);
+    pane.wait_for("(+1 more)");
+    pane.keys(&["j"]);
     pane.enter("10.40.0");
     pane.wait("the VIP's error", |s| {
         s.lines()
@@ -161,6 +169,13 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     pane.keys(&["n"]);
     pane.wait_for("New Compute Pool");
     pane.enter("kept-pool");
+    // Labels, over two lines.
+    pane.keys(&["j", "j", "Enter"]);
+    pane.type_text("team=ml");
+    pane.keys(&["Enter"]);
+    pane.type_text("site=factory");
+    pane.keys(&["C-s"]);
+    pane.wait_for("team=ml (+1 more)");
     pane.keys(&["Tab", "Tab"]);
     pane.enter("edge-profilebundle");
     pane.keys(&["Tab", "Tab"]);
@@ -196,6 +211,7 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     again.keys(&["n"]);
     again.wait_for("resumed the draft of");
     again.wait_for("kept-pool");
+    again.wait_for("team=ml (+1 more)");
     again.keys(&["Tab", "Tab"]);
     again.wait_for("edge-profilebundle");
     again.keys(&["Tab", "Tab"]);

@@ -68,8 +68,9 @@ pub enum Command {
     PreviousStep,
     /// In the wizard: the next choice, or the toggle flipped.
     Cycle,
-    AddWorkerPool,
-    RemoveWorkerPool,
+    AddEntry,
+    Recreate,
+    RemoveEntry,
     /// In the wizard's Review: the server's dry run.
     DryRun,
     /// In the wizard's Review: apply (behind a confirmation).
@@ -107,6 +108,8 @@ pub enum Scope {
     Wizard,
     /// The wizard, typing into a field.
     WizardField,
+    /// The wizard, typing into a field of several lines (SSH keys, labels, taints).
+    WizardLines,
     /// The wizard's Review step.
     WizardReview,
 }
@@ -128,6 +131,7 @@ impl Scope {
             Scope::ConfirmField => "A confirmation, typing the name",
             Scope::Wizard => "The wizard (n, e)",
             Scope::WizardField => "The wizard, typing into a field",
+            Scope::WizardLines => "The wizard, typing lines (SSH keys, labels, taints)",
             Scope::WizardReview => "The wizard's Review step",
         }
     }
@@ -139,6 +143,7 @@ impl Scope {
             Scope::Search => Some("type to search the YAML"),
             Scope::ConfirmField => Some("type the text shown"),
             Scope::WizardField => Some("type the value"),
+            Scope::WizardLines => Some("one per line"),
             Scope::CommandLine => {
                 Some(":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q ")
             }
@@ -211,7 +216,8 @@ pub const BINDINGS: &[Binding] = &[
     // The wizard.
     bind!(WizardField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep what was typed (the rules check it at once)"),
     bind!(WizardField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "drop")), Cancel, "drop what was typed"),
-    bind!(WizardField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    bind!(WizardLines, [(KeyCode::Char('s'), CONTROL)], "Ctrl-S", Some(("^S", "keep")), Accept, "keep the lines typed (the rules check them at once)"),
+    bind!(WizardLines, [key(KeyCode::Esc)], "Esc", Some(("Esc", "drop")), Cancel, "drop what was typed"),
     bind!(WizardReview, [key(KeyCode::Enter)], "Enter", Some(("Enter", "apply")), Apply, "apply: create or update the pool (asks first)"),
     bind!(WizardReview, [ch('d')], "d", Some(("d", "dry run")), DryRun, "the server's dry run of the request"),
     bind!(WizardReview, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the manifest"),
@@ -222,8 +228,9 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Wizard, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), key(KeyCode::Left)], "Shift-Tab ←", None, PreviousStep, "the previous step"),
     bind!(Wizard, [key(KeyCode::Enter)], "Enter", Some(("Enter", "edit")), Activate, "type into the field (a choice moves on)"),
     bind!(Wizard, [ch(' ')], "Space", None, Cycle, "the next choice, or flip a toggle"),
-    bind!(Wizard, [ch('a')], "a", Some(("a", "add worker pool")), AddWorkerPool, "add a worker pool (Node Config)"),
-    bind!(Wizard, [ch('x')], "x", None, RemoveWorkerPool, "remove the worker pool under the cursor"),
+    bind!(Wizard, [ch('a')], "a", Some(("a", "add")), AddEntry, "add a worker pool (Node Config), or a GPU entry to the policy written here (Autoscaling)"),
+    bind!(Wizard, [ch('x')], "x", None, RemoveEntry, "remove the worker pool or policy GPU entry under the cursor"),
+    bind!(Wizard, [ch('R')], "R", None, Recreate, "recreate the pool being edited, so its VIP can change (safe delete, wait until gone, create)"),
     bind!(Wizard, [key(KeyCode::Esc)], "Esc", Some(("Esc", "close")), Close, "close the wizard (the draft is kept)"),
     // Text fields.
     bind!(Filter, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the filter"),

@@ -175,7 +175,7 @@ pub fn open(app: &mut App, fix: Fix) {
         }
         Fix::Delete => fixes::delete(first),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => unblock_plan(app, first, app.now),
-        Fix::Apply => return,
+        Fix::Apply | Fix::Recreate => return,
     };
     open_plan(app, plan);
 }
@@ -291,6 +291,9 @@ pub fn confirm(app: &mut App) {
     }
     let plan = confirm.plan.clone();
     app.overlays.pop();
+    if plan.fix == Fix::Recreate {
+        super::wizard::recreate::confirmed(app);
+    }
     for operation in &plan.operations {
         app.effects.push(Effect::Perform(operation.clone()));
     }
@@ -367,11 +370,18 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
         return;
     }
     app.in_flight = app.in_flight.saturating_sub(1);
-    // The wizard's pool was created or updated: the wizard closes and its draft goes.
-    if matches!(
-        operation,
-        Operation::Create { .. } | Operation::Update { .. }
-    ) && matches!(outcome, Outcome::Done { .. })
+    if super::wizard::recreate::performed(app, operation, &outcome) {
+        return;
+    }
+    // The wizard's pool was created or updated: the wizard closes and its draft goes (not on
+    // the ScalingPolicy created before it: the pool may still be refused).
+    let pool_written = match operation {
+        Operation::Create { object, .. } => object["kind"] == "ComputePool",
+        Operation::Update { .. } => true,
+        _ => false,
+    };
+    if pool_written
+        && matches!(outcome, Outcome::Done { .. })
         && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
     {
         let draft = wizard.draft.clone();

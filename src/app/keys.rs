@@ -118,7 +118,7 @@ fn text_field(app: &mut App) -> Option<&mut String> {
         Some(Overlay::Confirm(confirm)) => {
             return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
         }
-        Some(Overlay::Wizard(wizard)) => return wizard.editing.as_mut(),
+        Some(Overlay::Wizard(_)) => return None,
         _ => {}
     }
     match &mut app.input {
@@ -204,6 +204,28 @@ fn copy(app: &mut App) {
     app.effects.push(Effect::Copy { text, what });
 }
 
+/// Pasted text: into the wizard's editor, or (on one line) into the text field being typed;
+/// with no field open it is not taken as keys (a pasted `d` must not act).
+pub(super) fn on_paste(app: &mut App, text: &str) {
+    if super::wizard::paste(app, text) {
+        return;
+    }
+    match text_field(app) {
+        Some(field) => {
+            let line = text.replace(['\r', '\n'], " ");
+            let room = 4096usize.saturating_sub(field.chars().count());
+            field.extend(line.chars().take(room));
+            typed(app);
+        }
+        None => {
+            app.message = Some(
+                "a paste goes into a field: open one first (Enter in the wizard, / to filter)"
+                    .into(),
+            )
+        }
+    }
+}
+
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     let scopes = app.scopes();
     match commands::lookup(&scopes, &key) {
@@ -214,8 +236,12 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
                 app.message = Some(missing);
             }
         }
-        // A character no binding claims goes into the text being typed.
+        // A key no binding claims goes into the wizard's editor, or a character into the
+        // text being typed.
         None => {
+            if super::wizard::edit_key(app, key) {
+                return;
+            }
             if let (KeyCode::Char(c), Some(text)) = (key.code, text_field(app)) {
                 text.push(c);
                 typed(app);
@@ -230,14 +256,14 @@ fn in_wizard(app: &mut App, command: Command) {
     match command {
         Command::Accept | Command::Activate => wizard::activate(app),
         Command::Cancel | Command::Close => wizard::escape(app),
-        Command::Erase => wizard::erase(app),
         Command::Down | Command::Up => wizard::move_cursor(app, command == Command::Down),
         Command::NextStep | Command::PreviousStep => {
             wizard::step(app, command == Command::NextStep)
         }
         Command::Cycle => wizard::cycle(app),
-        Command::AddWorkerPool => wizard::add_worker_pool(app),
-        Command::RemoveWorkerPool => wizard::remove_worker_pool(app),
+        Command::AddEntry => wizard::add_entry(app),
+        Command::Recreate => wizard::recreate::start(app),
+        Command::RemoveEntry => wizard::remove_entry(app),
         Command::DryRun => wizard::dry_run(app),
         Command::Apply => wizard::apply(app),
         Command::Write => wizard::write(app),
@@ -356,8 +382,9 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         Command::NextStep
         | Command::PreviousStep
         | Command::Cycle
-        | Command::AddWorkerPool
-        | Command::RemoveWorkerPool
+        | Command::AddEntry
+        | Command::RemoveEntry
+        | Command::Recreate
         | Command::DryRun
         | Command::Apply
         | Command::Write => {}

@@ -31,6 +31,9 @@ use crate::inventory::{Inventory, SourceEvent};
 #[derive(Debug)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste): it goes into the field being typed, never
+    /// read as keys.
+    Paste(String),
     Source(SourceEvent),
     Tick(DateTime<Utc>),
     /// The answer to [`Effect::Connect`].
@@ -256,6 +259,8 @@ pub struct App {
     pub output: Option<std::path::PathBuf>,
     /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
     pub wizard_only: bool,
+    /// A pool being recreated (an immutable field changed in the wizard).
+    pub recreating: Option<wizard::recreate::Recreating>,
 }
 
 impl App {
@@ -289,6 +294,7 @@ impl App {
             offline: None,
             output: None,
             wizard_only: false,
+            recreating: None,
         }
     }
 
@@ -306,7 +312,11 @@ impl App {
             }
             Some(Overlay::Confirm(_)) => return vec![Scope::Confirm],
             Some(Overlay::Wizard(wizard)) if wizard.editing.is_some() => {
-                return vec![Scope::WizardField];
+                return if wizard.editing.as_ref().is_some_and(|e| e.multi_line()) {
+                    vec![Scope::WizardLines]
+                } else {
+                    vec![Scope::WizardField]
+                };
             }
             Some(Overlay::Wizard(wizard)) if wizard.step == crate::domain::draft::Step::Review => {
                 return vec![Scope::WizardReview, Scope::Wizard];
@@ -339,19 +349,19 @@ impl App {
             Command::Open | Command::Describe | Command::Yaml => {
                 matches!(self.view, View::Pools | View::Evaluations | View::Hosts)
             }
-            Command::AddWorkerPool
-            | Command::RemoveWorkerPool
-            | Command::Activate
-            | Command::Cycle
-                if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) =>
-            {
+            Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) => {
                 false
             }
             Command::Write => self.output.is_some(),
+            Command::Recreate => matches!(
+                self.overlay(),
+                Some(Overlay::Wizard(w)) if matches!(w.purpose, wizard::Purpose::Edit { .. })
+            ),
             Command::DryRun | Command::Apply => self.offline.is_none(),
-            Command::AddWorkerPool => matches!(
+            Command::AddEntry => matches!(
                 self.overlay(),
                 Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::NodeConfig
+                    || (w.step == crate::domain::draft::Step::Autoscaling && w.draft.policy.is_some())
             ),
             Command::Mark | Command::NewPool | Command::EditPool => {
                 self.view == View::Pools && self.detail.is_none()
@@ -392,8 +402,12 @@ impl App {
 pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Tick(now) => app.now = now,
-        Msg::Source(event) => app.inventory.apply(event, app.now),
+        Msg::Source(event) => {
+            app.inventory.apply(event, app.now);
+            wizard::recreate::when_gone(app);
+        }
         Msg::Key(key) => keys::on_key(app, key),
+        Msg::Paste(text) => keys::on_paste(app, &text),
         Msg::Suspend => app.effects.push(Effect::Suspend),
         Msg::Connected { context, result } => {
             // Only the latest request counts; an older answer arriving late is dropped.

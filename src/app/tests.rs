@@ -33,6 +33,8 @@ pub fn fleet_app() -> App {
         (Kind::Tenant, "Tenant"),
         (Kind::ProfileBundle, "ProfileBundle"),
         (Kind::ScalingPolicy, "ScalingPolicy"),
+        (Kind::Settings, "Settings"),
+        (Kind::Compute, "Compute"),
     ] {
         let objects: Vec<Value> = scenario
             .objects

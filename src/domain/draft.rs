@@ -61,9 +61,32 @@ pub enum Entry {
     Toggle,
     /// One item per line (SSH keys).
     Lines,
+    /// A mapping, `key=value` per line (labels, annotations, resource groups); `hidden` is a
+    /// key another field shows, kept as it is.
+    Pairs {
+        hidden: Option<&'static str>,
+    },
+    /// Taints, `key=value:Effect` per line.
+    Taints,
     /// The name of an object of this kind in the pool's namespace (a choice from the cluster,
     /// or typed).
     Named(super::kind::Kind),
+}
+
+impl Entry {
+    /// Typed over several lines (Enter makes a new line).
+    pub fn multi_line(self) -> bool {
+        matches!(self, Entry::Lines | Entry::Pairs { .. } | Entry::Taints)
+    }
+}
+
+/// Fields that repeat: once per worker pool, or once per GPU variant of the ScalingPolicy
+/// the wizard writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Once,
+    WorkerPool,
+    PolicyGpu,
 }
 
 /// One field of the wizard: where it lives in the object and how it is entered.
@@ -71,11 +94,17 @@ pub enum Entry {
 pub struct FieldSpec {
     pub step: Step,
     pub label: &'static str,
-    /// Dotted keys from the document root; for a worker pool field, from the worker pool.
+    /// Dotted keys from the document root (`policy.` for the ScalingPolicy document); for a
+    /// repeating field, from its entry.
     pub path: &'static str,
     pub entry: Entry,
-    /// Repeats once per worker pool.
-    pub per_worker_pool: bool,
+    pub group: Group,
+}
+
+impl FieldSpec {
+    pub fn repeats(&self) -> bool {
+        self.group != Group::Once
+    }
 }
 
 const DEPLOYMENT: &str = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig";
@@ -86,7 +115,7 @@ const fn field(step: Step, label: &'static str, path: &'static str, entry: Entry
         label,
         path,
         entry,
-        per_worker_pool: false,
+        group: Group::Once,
     }
 }
 
@@ -96,9 +125,22 @@ const fn worker(label: &'static str, path: &'static str, entry: Entry) -> FieldS
         label,
         path,
         entry,
-        per_worker_pool: true,
+        group: Group::WorkerPool,
     }
 }
+
+const fn policy_gpu(label: &'static str, path: &'static str, entry: Entry) -> FieldSpec {
+    FieldSpec {
+        step: Step::Autoscaling,
+        label,
+        path,
+        entry,
+        group: Group::PolicyGpu,
+    }
+}
+
+/// The ScalingPolicy document's root in a field's path.
+pub const POLICY: &str = "policy";
 
 /// Every field, in the order the wizard shows them.
 pub const FIELDS: &[FieldSpec] = &[
@@ -113,6 +155,20 @@ pub const FIELDS: &[FieldSpec] = &[
         "Description",
         "metadata.annotations",
         Entry::Text,
+    ),
+    field(
+        Step::General,
+        "Labels",
+        "metadata.labels",
+        Entry::Pairs { hidden: None },
+    ),
+    field(
+        Step::General,
+        "Annotations",
+        "metadata.annotations",
+        Entry::Pairs {
+            hidden: Some(DESCRIPTION),
+        },
     ),
     field(
         Step::Mode,
@@ -162,6 +218,18 @@ pub const FIELDS: &[FieldSpec] = &[
         "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.memory.memory",
         Entry::Text,
     ),
+    field(
+        Step::NodeConfig,
+        "Control plane groups",
+        "spec.clusterVariant.controlPlaneResourceGroups",
+        Entry::Pairs { hidden: None },
+    ),
+    field(
+        Step::NodeConfig,
+        "Worker groups",
+        "spec.clusterVariant.workerResourceGroups",
+        Entry::Pairs { hidden: None },
+    ),
     worker("Worker pool name", "name", Entry::Text),
     worker(
         "Architecture",
@@ -174,6 +242,8 @@ pub const FIELDS: &[FieldSpec] = &[
     worker("GPU variant", "gpu.variant", Entry::Text),
     worker("GPU count", "gpu.gpuCount", Entry::Count),
     worker("GPU memory", "gpu.gpuMemory", Entry::Text),
+    worker("Labels", "labels", Entry::Pairs { hidden: None }),
+    worker("Taints", "taints", Entry::Taints),
     field(
         Step::Deployment,
         "Deletion policy",
@@ -216,6 +286,67 @@ pub const FIELDS: &[FieldSpec] = &[
         "spec.clusterVariant.dedicated.scalingPolicyRef.name",
         Entry::Named(super::kind::Kind::ScalingPolicy),
     ),
+    field(
+        Step::Autoscaling,
+        "Write a new policy",
+        "policy",
+        Entry::Toggle,
+    ),
+    field(
+        Step::Autoscaling,
+        "CPU scale-up at %",
+        "policy.spec.cpu.scaleUpThreshold",
+        Entry::Count,
+    ),
+    field(
+        Step::Autoscaling,
+        "CPU scale-down at %",
+        "policy.spec.cpu.scaleDownThreshold",
+        Entry::Count,
+    ),
+    field(
+        Step::Autoscaling,
+        "CPU scale-up after",
+        "policy.spec.cpu.scaleUpDuration",
+        Entry::Text,
+    ),
+    field(
+        Step::Autoscaling,
+        "CPU scale-down after",
+        "policy.spec.cpu.scaleDownDuration",
+        Entry::Text,
+    ),
+    field(
+        Step::Autoscaling,
+        "Min CPUs",
+        "policy.spec.cpuResourceBounds.minCPUCount",
+        Entry::Count,
+    ),
+    field(
+        Step::Autoscaling,
+        "Max CPUs",
+        "policy.spec.cpuResourceBounds.maxCPUCount",
+        Entry::Count,
+    ),
+    field(
+        Step::Autoscaling,
+        "Cooldown",
+        "policy.spec.cooldownDuration",
+        Entry::Text,
+    ),
+    field(
+        Step::Autoscaling,
+        "Abort after",
+        "policy.spec.abortDuration",
+        Entry::Text,
+    ),
+    policy_gpu("GPU variant", "variant", Entry::Text),
+    policy_gpu("Scale-up at %", "scaleUpThreshold", Entry::Count),
+    policy_gpu("Scale-down at %", "scaleDownThreshold", Entry::Count),
+    policy_gpu("Scale-up after", "scaleUpDuration", Entry::Text),
+    policy_gpu("Scale-down after", "scaleDownDuration", Entry::Text),
+    policy_gpu("Min GPUs", "bounds.minGPUCount", Entry::Count),
+    policy_gpu("Max GPUs", "bounds.maxGPUCount", Entry::Count),
 ];
 
 /// The annotation the product keeps a pool's description in.
@@ -226,15 +357,30 @@ pub fn worker_pools_path() -> YamlPath {
     YamlPath::keys(DEPLOYMENT).join("nodePoolRequirements.workerPools")
 }
 
+/// Where the policy's per-variant thresholds are (`policy.spec.gpu`).
+pub fn policy_gpu_path() -> YamlPath {
+    YamlPath::keys(POLICY).join("spec.gpu")
+}
+
+/// Where the policy's per-variant bounds are (`policy.spec.gpuResourceBounds`), kept in the
+/// same order as the thresholds by the wizard.
+pub fn policy_bounds_path() -> YamlPath {
+    YamlPath::keys(POLICY).join("spec.gpuResourceBounds")
+}
+
 impl FieldSpec {
-    /// The field's path in the object (`worker` picks the worker pool).
-    pub fn at(&self, worker: usize) -> YamlPath {
-        if self.per_worker_pool {
-            worker_pools_path().index(worker).join(self.path)
-        } else if self.path == "metadata.annotations" {
-            YamlPath::keys("metadata.annotations").key(DESCRIPTION)
-        } else {
-            YamlPath::keys(self.path)
+    /// The field's path in the draft (`index` picks the worker pool or policy GPU entry).
+    pub fn at(&self, index: usize) -> YamlPath {
+        match self.group {
+            Group::WorkerPool => worker_pools_path().index(index).join(self.path),
+            Group::PolicyGpu => match self.path.strip_prefix("bounds.") {
+                Some(rest) => policy_bounds_path().index(index).join(rest),
+                None => policy_gpu_path().index(index).join(self.path),
+            },
+            Group::Once if self.label == "Description" => {
+                YamlPath::keys("metadata.annotations").key(DESCRIPTION)
+            }
+            Group::Once => YamlPath::keys(self.path),
         }
     }
 }
@@ -287,10 +433,13 @@ impl Draft {
         ))
     }
 
-    /// The value at a path, if it is there.
+    /// The value at a path, if it is there (`policy.…` reads the ScalingPolicy).
     pub fn get(&self, path: &YamlPath) -> Option<&Value> {
-        let mut at = &self.pool;
-        for segment in path.segments() {
+        let (mut at, segments) = match policy_part(path) {
+            Some(rest) => (self.policy.as_ref()?, rest),
+            None => (&self.pool, path.segments()),
+        };
+        for segment in segments {
             at = match segment {
                 Segment::Key(key) => at.get(key)?,
                 Segment::Index(index) => at.get(index)?,
@@ -300,13 +449,138 @@ impl Draft {
     }
 
     /// Sets (or with `None` removes) the value at a path, making the mappings on the way.
-    /// A list index past the end adds entries. Nothing else in the object changes.
+    /// A list index past the end adds entries. Nothing else in the object changes. `policy`
+    /// alone sets or removes the ScalingPolicy document.
     pub fn set(&mut self, path: &YamlPath, value: Option<Value>) {
-        let segments = path.segments();
+        match policy_part(path) {
+            Some([]) => self.policy = value,
+            Some(rest) => {
+                let document = match (&mut self.policy, &value) {
+                    (Some(policy), _) => policy,
+                    (None, Some(_)) => self.policy.insert(json!({})),
+                    (None, None) => return,
+                };
+                set_in(document, rest, value);
+            }
+            None => set_in(&mut self.pool, path.segments(), value),
+        }
+    }
+
+    /// A ScalingPolicy written with the pool, with the values of the reference's examples,
+    /// one threshold and bounds entry per GPU variant the worker pools ask for; the pool's
+    /// reference is pointed at it.
+    pub fn start_policy(&mut self) {
+        let namespace = self.pool["metadata"]["namespace"].clone();
+        let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+        let name = match self.get(&reference.key("name")).and_then(Value::as_str) {
+            Some(name) if !name.trim().is_empty() => name.to_owned(),
+            _ => match self.pool["metadata"]["name"].as_str() {
+                Some(pool) if !pool.trim().is_empty() => format!("{pool}-scaling"),
+                _ => "scaling-policy".to_owned(),
+            },
+        };
+        let mut variants: Vec<String> = Vec::new();
+        for index in 0..self.worker_pools() {
+            let at = worker_pools_path().index(index).join("gpu.variant");
+            if let Some(variant) = self.get(&at).and_then(Value::as_str)
+                && !variant.trim().is_empty()
+                && !variants.iter().any(|v| v == variant)
+            {
+                variants.push(variant.to_owned());
+            }
+        }
+        self.policy = Some(json!({
+            "apiVersion": "spectrocloud.com/v1alpha1",
+            "kind": "ScalingPolicy",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {
+                "cpu": {"scaleUpThreshold": 80, "scaleDownThreshold": 20,
+                        "scaleUpDuration": "5m", "scaleDownDuration": "10m"},
+                "gpu": variants.iter().map(|v| json!({"variant": v, "scaleUpThreshold": 80,
+                        "scaleDownThreshold": 20, "scaleUpDuration": "5m", "scaleDownDuration": "10m"}))
+                    .collect::<Vec<_>>(),
+                "gpuResourceBounds": variants.iter().map(|v| json!({"variant": v,
+                        "minGPUCount": 0, "maxGPUCount": 16})).collect::<Vec<_>>(),
+                "cooldownDuration": "15m",
+                "abortDuration": "30m"
+            }
+        }));
+        self.set(&reference.key("name"), Some(json!(name)));
+        self.set(&reference.key("namespace"), Some(namespace));
+    }
+
+    /// How many GPU entries the policy written with the pool has.
+    pub fn policy_gpus(&self) -> usize {
+        self.get(&policy_gpu_path())
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    }
+
+    /// A GPU entry more in the policy (thresholds and bounds, side by side).
+    pub fn add_policy_gpu(&mut self, variant: &str) -> usize {
+        let index = self.policy_gpus();
+        self.set(
+            &policy_gpu_path().index(index),
+            Some(
+                json!({"variant": variant, "scaleUpThreshold": 80, "scaleDownThreshold": 20,
+                        "scaleUpDuration": "5m", "scaleDownDuration": "10m"}),
+            ),
+        );
+        self.set(
+            &policy_bounds_path().index(index),
+            Some(json!({"variant": variant, "minGPUCount": 0, "maxGPUCount": 16})),
+        );
+        index
+    }
+
+    /// Removes a GPU entry of the policy, its bounds with it.
+    pub fn remove_policy_gpu(&mut self, index: usize) {
+        self.set(&policy_gpu_path().index(index), None);
+        self.set(&policy_bounds_path().index(index), None);
+    }
+
+    /// The policy written with the pool keeps the pool's reference: its name is the one the
+    /// pool names, its namespace the pool's; a bounds entry carries its threshold's variant.
+    pub fn keep_policy_in_step(&mut self) {
+        if self.policy.is_none() {
+            return;
+        }
+        let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+        if let Some(name) = self.get(&reference.key("name")).cloned() {
+            self.set(&YamlPath::keys("policy.metadata.name"), Some(name));
+        }
+        let namespace = self.pool["metadata"]["namespace"].clone();
+        self.set(
+            &YamlPath::keys("policy.metadata.namespace"),
+            Some(namespace),
+        );
+        for index in 0..self.policy_gpus() {
+            let variant = self
+                .get(&policy_gpu_path().index(index).key("variant"))
+                .cloned();
+            let bounds = policy_bounds_path().index(index);
+            if variant.is_some() && self.get(&bounds).is_some() {
+                self.set(&bounds.key("variant"), variant);
+            }
+        }
+    }
+}
+
+/// The rest of a path into the ScalingPolicy document, when it is one.
+fn policy_part(path: &YamlPath) -> Option<&[Segment]> {
+    match path.segments().split_first() {
+        Some((Segment::Key(root), rest)) if root == POLICY => Some(rest),
+        _ => None,
+    }
+}
+
+/// [`Draft::set`] within one document.
+fn set_in(document: &mut Value, segments: &[Segment], value: Option<Value>) {
+    {
         let Some((last, parents)) = segments.split_last() else {
             return;
         };
-        let mut at = &mut self.pool;
+        let mut at = document;
         for (i, segment) in parents.iter().enumerate() {
             let next_is_index = matches!(segments.get(i + 1), Some(Segment::Index(_)));
             let empty = || if next_is_index { json!([]) } else { json!({}) };
@@ -368,7 +642,9 @@ impl Draft {
             }
         }
     }
+}
 
+impl Draft {
     /// How many worker pools the draft has.
     pub fn worker_pools(&self) -> usize {
         self.get(&worker_pools_path())
@@ -404,7 +680,16 @@ impl Draft {
         };
         let mut findings = rules::validate(&pool, &issues, &context);
         if let Some(policy) = &self.policy {
-            findings.extend(rules::scaling_policy::validate(policy));
+            // The policy's findings are placed in its document: `policy.spec.…`.
+            let root = YamlPath::keys(POLICY);
+            findings.extend(
+                rules::scaling_policy::validate(policy)
+                    .into_iter()
+                    .map(|f| Finding {
+                        path: root.append(&f.path),
+                        ..f
+                    }),
+            );
         }
         findings
     }

@@ -69,6 +69,9 @@ pub enum Fix {
     RemoveFinalizer,
     /// The wizard's create or update.
     Apply,
+    /// The wizard's way past an immutable field: the pool deleted, then created again once
+    /// the API says it is gone.
+    Recreate,
 }
 
 /// A fix ready to confirm.

@@ -31,7 +31,11 @@ impl Kind {
     pub fn is_auxiliary(self) -> bool {
         matches!(
             self,
-            Kind::AIWorkload | Kind::ProfileBundle | Kind::ScalingPolicy | Kind::Settings
+            Kind::AIWorkload
+                | Kind::ProfileBundle
+                | Kind::ScalingPolicy
+                | Kind::Settings
+                | Kind::Compute
         )
     }
 

@@ -7,9 +7,11 @@
 
 pub mod draft;
 pub mod duration;
+pub mod entry;
 pub mod error;
 pub mod field;
 pub mod fixes;
+pub mod hosts;
 pub mod kind;
 pub mod model;
 pub mod object;

@@ -301,6 +301,10 @@ async fn event_loop(
                     update(app, Msg::Key(key));
                     dirty = true;
                 }
+                Some(Ok(Event::Paste(text))) => {
+                    update(app, Msg::Paste(text));
+                    dirty = true;
+                }
                 Some(Ok(Event::Resize(_, _))) => dirty = true,
                 Some(Ok(_)) => {}
                 // The terminal is gone (a closed SSH session): nothing left to draw on.

@@ -21,7 +21,7 @@ use crate::sources::connection::{Target, connect, server_of, user_of};
 use crate::sources::watch::spawn;
 
 /// The kinds the console watches.
-pub const WATCHED: [Kind; 9] = [
+pub const WATCHED: [Kind; 10] = [
     Kind::Pool,
     Kind::Evaluation,
     Kind::Event,
@@ -33,6 +33,8 @@ pub const WATCHED: [Kind; 9] = [
     Kind::ProfileBundle,
     Kind::ScalingPolicy,
     Kind::Settings,
+    // The hosts a Project's Compute offers (the wizard's host warnings).
+    Kind::Compute,
 ];
 
 /// A source event tagged with the watch it came from: events of replaced watches are

@@ -3,6 +3,7 @@
 
 use std::io::{Stdout, stdout};
 
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -13,7 +14,12 @@ use ratatui::backend::CrosstermBackend;
 /// Puts the terminal back as it was. Used on every way out, including a panic.
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ = execute!(stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ = execute!(
+        stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
 }
 
 /// The console's output. On a terminal of 16 colours it rewrites the 256-colour codes that
@@ -100,7 +106,12 @@ impl Screen {
     /// `basic`: the terminal shows only the 16 basic colours.
     pub fn enter(basic: bool) -> std::io::Result<Screen> {
         enable_raw_mode()?;
-        if let Err(e) = execute!(stdout(), EnterAlternateScreen, crossterm::cursor::Hide) {
+        if let Err(e) = execute!(
+            stdout(),
+            EnterAlternateScreen,
+            EnableBracketedPaste,
+            crossterm::cursor::Hide
+        ) {
             restore();
             return Err(e);
         }
@@ -135,7 +146,12 @@ impl Screen {
         rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP)?;
         // Here the process has been continued.
         enable_raw_mode()?;
-        execute!(stdout(), EnterAlternateScreen, crossterm::cursor::Hide)?;
+        execute!(
+            stdout(),
+            EnterAlternateScreen,
+            EnableBracketedPaste,
+            crossterm::cursor::Hide
+        )?;
         self.terminal.clear()
     }
 }

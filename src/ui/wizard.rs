@@ -9,8 +9,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::wizard::{Purpose, Wizard};
-use crate::domain::draft::Step;
+use crate::app::wizard::{Editor, Purpose, Wizard};
+use crate::domain::draft::{Group, Step};
 use crate::domain::rules::{Finding, Severity};
 use crate::theme::{Meaning, Theme};
 
@@ -25,6 +25,20 @@ fn finding_line(finding: &Finding, indent: usize, theme: &Theme) -> Line<'static
         Span::styled(format!("{word}: "), theme.style(meaning)),
         Span::raw(finding.message.clone()),
     ])
+}
+
+/// One line of the text being typed, with the cursor drawn where it is on that line.
+fn with_cursor(editor: &Editor, row: usize) -> String {
+    let text = editor.lines().get(row).map(String::as_str).unwrap_or("");
+    let (at_row, at_column) = editor.cursor();
+    if row != at_row {
+        return text.to_owned();
+    }
+    let split = text
+        .char_indices()
+        .nth(at_column)
+        .map_or(text.len(), |(i, _)| i);
+    format!("{}▏{}", &text[..split], &text[split..])
 }
 
 fn steps(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
@@ -66,12 +80,16 @@ fn steps(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
 fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, usize) {
     let mut out = Vec::new();
     let mut cursor_at = 0;
-    let mut worker = None;
+    let mut entry = None;
     for (i, line) in wizard.lines().iter().enumerate() {
-        if line.spec.per_worker_pool && worker != Some(line.worker) {
-            worker = Some(line.worker);
+        if line.spec.repeats() && entry != Some((line.spec.group, line.worker)) {
+            entry = Some((line.spec.group, line.worker));
+            let heading = match line.spec.group {
+                Group::PolicyGpu => "Policy GPU entry",
+                _ => "Worker pool",
+            };
             out.push(Line::styled(
-                format!("Worker pool {}", line.worker + 1),
+                format!("{heading} {}", line.worker + 1),
                 theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
             ));
         }
@@ -79,13 +97,15 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
         if selected {
             cursor_at = out.len();
         }
-        let value = match (&wizard.editing, selected) {
-            (Some(text), true) => format!("{text}▏"),
-            _ => wizard.shown(line),
+        let editor = wizard.editing.as_ref().filter(|_| selected);
+        let value = match editor {
+            Some(editor) if !editor.multi_line() => with_cursor(editor, 0),
+            Some(_) => "(typing below: Ctrl-S keeps, Esc drops)".to_owned(),
+            None => wizard.shown(line),
         };
         let label_width = 22.min(width / 2);
         let mut spans = vec![
-            Span::raw(if line.spec.per_worker_pool { "  " } else { "" }),
+            Span::raw(if line.spec.repeats() { "  " } else { "" }),
             Span::styled(
                 format!("{:<label_width$}", line.spec.label),
                 theme.style(Meaning::Muted),
@@ -107,6 +127,14 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             spans.push(Span::styled("  (locked)", theme.style(Meaning::Muted)));
         }
         out.push(Line::from(spans));
+        if let Some(editor) = editor.filter(|e| e.multi_line()) {
+            for row in 0..editor.lines().len() {
+                out.push(Line::styled(
+                    format!("    {}", with_cursor(editor, row)),
+                    Style::new().add_modifier(Modifier::REVERSED),
+                ));
+            }
+        }
         if selected && let Some(names) = wizard.choices(line) {
             let offered = if names.is_empty() {
                 "none in this namespace: Enter types a name".to_owned()
@@ -168,6 +196,12 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
             .insert(0, Span::raw(format!("{}  ", finding.path)));
         out.push(line);
     }
+    if !wizard.picture.is_empty() {
+        out.push(Line::raw(""));
+        for line in &wizard.picture {
+            out.push(Line::styled(line.clone(), theme.style(Meaning::Text)));
+        }
+    }
     if let Some(answer) = &wizard.dry_run {
         out.push(Line::raw(""));
         out.push(Line::from(vec![
@@ -189,8 +223,13 @@ pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, area);
     let title = match &wizard.purpose {
         Purpose::Create => " New Compute Pool ".to_owned(),
-        Purpose::Edit { old } => format!(
-            " Edit Compute Pool {}/{} ",
+        Purpose::Edit { old } | Purpose::Recreate { old } => format!(
+            " {} Compute Pool {}/{} ",
+            if matches!(wizard.purpose, Purpose::Edit { .. }) {
+                "Edit"
+            } else {
+                "Recreate"
+            },
             old.pointer("/metadata/namespace")
                 .and_then(serde_json::Value::as_str)
                 .unwrap_or(""),

@@ -48,3 +48,55 @@ fn every_step() {
         press(&mut app, KeyCode::Tab);
     }
 }
+
+/// The Autoscaling step writing a policy (its fields and one GPU entry from the worker pool's
+/// variant), and the SSH keys editor open with two lines typed.
+#[test]
+fn a_policy_written_here_and_a_multi_line_editor() {
+    let mut app = fleet_app();
+    press(&mut app, KeyCode::Char('n'));
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
+    press(&mut app, KeyCode::Char('a'));
+    // Down to the worker pool's GPU variant.
+    let (at, cursor) = match app.overlays.last() {
+        Some(crate::app::Overlay::Wizard(w)) => (
+            w.lines()
+                .iter()
+                .position(|l| l.spec.label == "GPU variant")
+                .expect("a GPU variant field"),
+            w.cursor,
+        ),
+        _ => panic!("no wizard"),
+    };
+    for _ in cursor..at {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Enter);
+    for c in "NVIDIA A100-SXM4-80GB | 80 GB".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Tab);
+    // Deployment: SSH keys is the third field.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    for c in "ssh-ed25519 AAAAC3Nza one@example.com".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    for c in "ssh-rsa AAAAB3Nza two".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    insta::assert_snapshot!("wizard_ssh_keys_editor_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("wizard_ssh_keys_editor_160x48", draw(&app, 160, 48));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Tab);
+    // Autoscaling: "Write a new policy" is the second field.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Char(' '));
+    insta::assert_snapshot!("wizard_policy_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("wizard_policy_160x48", draw(&app, 160, 48));
+}

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::{Line, Offered, Wizard};
 use crate::domain::Kind;
 use crate::domain::draft::{self, Draft, Entry};
+use crate::domain::hosts;
 use crate::domain::path::YamlPath;
 use crate::domain::rules::Finding;
 
@@ -32,6 +33,98 @@ pub(super) fn quota_findings(
         .and_then(Value::as_str)
         .and_then(|name| inventory.get(Kind::Tenant, "", name))
         .map(|t| t.value());
+    crate::domain::quota::check(&asked_gpus(draft), &project, tenant.as_deref())
+}
+
+fn namespace_of(draft: &Draft) -> &str {
+    draft
+        .pool
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// The hosts the Compute objects of the draft's namespace offer.
+fn offer(draft: &Draft, inventory: &crate::inventory::Inventory) -> hosts::Offer {
+    let namespace = namespace_of(draft);
+    let computes: Vec<_> = inventory
+        .objects(Kind::Compute)
+        .filter(|c| c.namespace() == namespace)
+        .map(|c| c.value())
+        .collect();
+    hosts::Offer::of(computes.iter().map(|c| &**c))
+}
+
+/// What the namespace's Compute says of the hosts a new pool asks for: too few matching
+/// hosts, too few GPUs on them, resource groups no host carries.
+pub(super) fn host_findings(
+    draft: &Draft,
+    inventory: &crate::inventory::Inventory,
+) -> Vec<Finding> {
+    hosts::check(&draft.pool, &offer(draft, inventory))
+}
+
+/// Review's picture: for each node pool, the available hosts that meet it against what it
+/// asks; for each GPU variant asked, every cap with what it leaves.
+pub(super) fn picture(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec<String> {
+    let namespace = namespace_of(draft);
+    let mut out = Vec::new();
+    let offer = offer(draft, inventory);
+    if offer.computes == 0 {
+        out.push(format!(
+            "Hosts: no Compute in {namespace} that pooldeck can see; host availability is not known"
+        ));
+    } else {
+        for need in hosts::needs(&draft.pool) {
+            let measure = need.measure(&offer);
+            let mut line = format!(
+                "Hosts for {}: {} of {} available match, {} asked",
+                need.what, measure.matching, measure.listed, need.nodes
+            );
+            if let Some((variant, asked)) = &need.gpu {
+                line.push_str(&format!(
+                    "; {} {variant} GPUs on them, {asked} asked",
+                    measure.gpus
+                ));
+            }
+            out.push(line);
+        }
+    }
+    let project = inventory
+        .objects(Kind::Project)
+        .find(|p| p.namespace() == namespace)
+        .map(|p| p.value());
+    let Some(project) = project else {
+        out.push(format!(
+            "Quota: no Project in {namespace} that pooldeck can see"
+        ));
+        return out;
+    };
+    let tenant = project
+        .pointer("/spec/tenantRef/name")
+        .and_then(Value::as_str)
+        .and_then(|name| inventory.get(Kind::Tenant, "", name))
+        .map(|t| t.value());
+    for (variant, asked, _) in asked_gpus(draft) {
+        let caps = crate::domain::quota::caps(&project, tenant.as_deref(), &variant);
+        let said: Vec<String> = caps
+            .iter()
+            .map(|(cap, limit, left)| format!("{cap} {left} of {limit} left"))
+            .collect();
+        out.push(format!(
+            "Quota for {variant}: {asked} asked; {}",
+            if said.is_empty() {
+                "no cap set".to_owned()
+            } else {
+                said.join(", ")
+            }
+        ));
+    }
+    out
+}
+
+/// The GPUs a draft's worker pools ask for, per variant, with the first place asking.
+fn asked_gpus(draft: &Draft) -> Vec<(String, i64, YamlPath)> {
     let mut asked: Vec<(String, i64, YamlPath)> = Vec::new();
     for index in 0..draft.worker_pools() {
         let gpu = draft::worker_pools_path().index(index).key("gpu");
@@ -44,7 +137,7 @@ pub(super) fn quota_findings(
             }
         }
     }
-    crate::domain::quota::check(&asked, &project, tenant.as_deref())
+    asked
 }
 
 /// The ProfileBundles (with their Ready state), Settings and ScalingPolicies the watched

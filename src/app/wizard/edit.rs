@@ -3,10 +3,13 @@
 
 use serde_json::{Value, json};
 
-use super::{Overlay, Step, changed, wizard};
+use crossterm::event::KeyEvent;
+
+use super::{Editor, Overlay, Step, changed, wizard};
 use crate::app::App;
 use crate::domain::Kind;
-use crate::domain::draft::{self, Entry};
+use crate::domain::draft::{self, Entry, Group};
+use crate::domain::entry;
 use crate::domain::path::YamlPath;
 
 /// ↑↓: the field under the cursor.
@@ -57,34 +60,26 @@ pub fn activate(app: &mut App) {
         return;
     }
     match (w.editing.take(), line.spec.entry) {
-        (Some(text), entry) => {
-            let value = typed_value(&text, entry);
-            w.draft.set(&line.path(), value);
-            changed(app);
+        (Some(editor), entry) => {
+            let path = line.path();
+            match entry::read(entry, &editor.text(), w.draft.get(&path)) {
+                Ok(value) => {
+                    w.draft.set(&path, value);
+                    changed(app);
+                }
+                Err(problem) => {
+                    // Kept open with the text as typed, to be fixed.
+                    w.editing = Some(editor);
+                    app.message = Some(format!("{}: {problem}", line.spec.label));
+                }
+            }
         }
         (None, Entry::Choice(_) | Entry::Toggle) => cycle(app),
-        (None, _) => {
-            let current = w.shown(&line);
-            w.editing = Some(current);
+        (None, entry) => {
+            let text = entry::text_of(entry, w.draft.get(&line.path()));
+            w.editing = Some(Editor::new(&text, entry.multi_line()));
         }
     }
-}
-
-/// What typed text becomes in the object: a count as a number when it is one (otherwise the
-/// text, so the rules say what is wrong), empty as no value.
-fn typed_value(text: &str, entry: Entry) -> Option<Value> {
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
-    }
-    Some(match entry {
-        Entry::Count => text
-            .parse::<u64>()
-            .map(|n| json!(n))
-            .unwrap_or_else(|_| json!(text)),
-        Entry::Lines => json!(text.split('\n').map(str::trim).collect::<Vec<_>>()),
-        _ => json!(text),
-    })
 }
 
 /// Space: the next choice, or the toggle flipped.
@@ -100,6 +95,13 @@ pub fn cycle(app: &mut App) {
     }
     let path = line.path();
     match line.spec.entry {
+        Entry::Toggle if line.spec.path == draft::POLICY => {
+            if w.draft.policy.is_some() {
+                w.draft.policy = None;
+            } else {
+                w.draft.start_policy();
+            }
+        }
         Entry::Toggle => {
             let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
             w.draft.set(&path, Some(json!(!on)));
@@ -167,20 +169,26 @@ pub fn cycle(app: &mut App) {
     changed(app);
 }
 
-/// A key typed into the field being edited.
-pub fn typed(app: &mut App, c: char) {
-    if let Some(w) = wizard(app)
-        && let Some(text) = w.editing.as_mut()
-    {
-        text.push(c);
+/// A key the bindings left to the field being edited (characters, cursor keys, deletion,
+/// undo). Whether it was taken.
+pub fn edit_key(app: &mut App, key: KeyEvent) -> bool {
+    match wizard(app).and_then(|w| w.editing.as_mut()) {
+        Some(editor) => {
+            editor.key(key);
+            true
+        }
+        None => false,
     }
 }
 
-pub fn erase(app: &mut App) {
-    if let Some(w) = wizard(app)
-        && let Some(text) = w.editing.as_mut()
-    {
-        text.pop();
+/// Pasted text into the field being edited. Whether it was taken.
+pub fn paste(app: &mut App, text: &str) -> bool {
+    match wizard(app).and_then(|w| w.editing.as_mut()) {
+        Some(editor) => {
+            editor.paste(text);
+            true
+        }
+        None => false,
     }
 }
 
@@ -201,32 +209,75 @@ pub fn escape(app: &mut App) {
     }
 }
 
-/// `a`: a worker pool more (Node Config).
-pub fn add_worker_pool(app: &mut App) {
+/// `a`: a worker pool more (Node Config), or a GPU entry more in the policy written here
+/// (Autoscaling; its variant the first the worker pools ask for that has none yet).
+pub fn add_entry(app: &mut App) {
     let Some(w) = wizard(app) else {
         return;
     };
-    if w.step != Step::NodeConfig {
-        return;
+    let added = match w.step {
+        Step::NodeConfig => {
+            let n = w.draft.worker_pools();
+            (
+                Group::WorkerPool,
+                w.draft.add_worker_pool(&format!("worker-pool-{}", n + 1)),
+            )
+        }
+        Step::Autoscaling if w.draft.policy.is_some() => {
+            let listed: Vec<String> = (0..w.draft.policy_gpus())
+                .filter_map(|i| {
+                    w.draft
+                        .get(&draft::policy_gpu_path().index(i).key("variant"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .collect();
+            let variant = (0..w.draft.worker_pools())
+                .filter_map(|i| {
+                    w.draft
+                        .get(&draft::worker_pools_path().index(i).join("gpu.variant"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .find(|v| !listed.contains(v))
+                .unwrap_or_default();
+            (Group::PolicyGpu, w.draft.add_policy_gpu(&variant))
+        }
+        Step::Autoscaling => {
+            app.message = Some(
+                "a adds a GPU entry to a policy written here: turn on \"Write a new policy\" first"
+                    .into(),
+            );
+            return;
+        }
+        _ => return,
+    };
+    // The cursor goes to the new entry's first field.
+    if let Some(at) = w
+        .lines()
+        .iter()
+        .position(|l| (l.spec.group, l.worker) == added)
+    {
+        w.cursor = at;
     }
-    let n = w.draft.worker_pools();
-    w.draft.add_worker_pool(&format!("worker-pool-{}", n + 1));
     changed(app);
 }
 
-/// `x`: removes the worker pool under the cursor.
-pub fn remove_worker_pool(app: &mut App) {
+/// `x`: removes the worker pool or policy GPU entry under the cursor.
+pub fn remove_entry(app: &mut App) {
     let Some(w) = wizard(app) else {
         return;
     };
     let Some(line) = w.lines().get(w.cursor).copied() else {
         return;
     };
-    if !line.spec.per_worker_pool {
-        return;
+    match line.spec.group {
+        Group::Once => return,
+        Group::WorkerPool => w
+            .draft
+            .set(&draft::worker_pools_path().index(line.worker), None),
+        Group::PolicyGpu => w.draft.remove_policy_gpu(line.worker),
     }
-    w.draft
-        .set(&draft::worker_pools_path().index(line.worker), None);
     w.cursor = w.cursor.min(w.lines().len().saturating_sub(1));
     changed(app);
 }

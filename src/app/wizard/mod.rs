@@ -9,18 +9,22 @@
 use serde_json::Value;
 
 use super::{App, Effect, Overlay, View};
-use crate::domain::draft::{self, Draft, FIELDS, FieldSpec, Step};
+use crate::domain::draft::{self, Draft, FIELDS, FieldSpec, Group, Step};
 use crate::domain::path::YamlPath;
 use crate::domain::rules::{Finding, Severity};
 use crate::domain::{Kind, Operation, Run};
 
 mod context;
 mod edit;
+mod editor;
+pub mod recreate;
 mod review;
 
-use context::{names_in, quota_findings};
+pub use editor::Editor;
+
+use context::{host_findings, names_in, picture, quota_findings};
 pub use edit::{
-    activate, add_worker_pool, cycle, erase, escape, move_cursor, remove_worker_pool, step, typed,
+    activate, add_entry, cycle, edit_key, escape, move_cursor, paste, remove_entry, step,
 };
 pub use review::{apply, dry_run, performed, write};
 
@@ -33,6 +37,11 @@ pub enum Purpose {
     Create,
     /// An update of this object as it was when the wizard opened.
     Edit {
+        old: Value,
+    },
+    /// An edit that changes an immutable field: the object is deleted, then created again
+    /// from the draft once it is gone.
+    Recreate {
         old: Value,
     },
 }
@@ -58,7 +67,7 @@ pub struct Wizard {
     pub step: Step,
     pub cursor: usize,
     /// The text being typed into the field under the cursor.
-    pub editing: Option<String>,
+    pub editing: Option<Editor>,
     pub findings: Vec<Finding>,
     /// The field each finding belongs to (same order as `findings`), placed once per change.
     pub owners: Vec<Option<(&'static FieldSpec, usize)>>,
@@ -66,6 +75,8 @@ pub struct Wizard {
     pub yaml: String,
     /// The dry run's answer, verbatim, once asked.
     pub dry_run: Option<String>,
+    /// Review's host-availability and quota lines, made once per change.
+    pub picture: Vec<String>,
     /// What the cluster has in the pool's namespace for the fields that name an object:
     /// names, and for ProfileBundles whether each is Ready.
     pub names: Vec<(Kind, Vec<Offered>)>,
@@ -84,23 +95,35 @@ impl Wizard {
             owners: Vec::new(),
             yaml: String::new(),
             dry_run: None,
+            picture: Vec::new(),
             names: Vec::new(),
         }
     }
 
-    /// The lines of the current step.
+    /// The lines of the current step: its fields, then the repeating ones once per entry
+    /// (worker pools; the GPU entries of a policy written here). A policy's fields show only
+    /// while the wizard writes one.
     pub fn lines(&self) -> Vec<Line> {
+        let writes_policy = self.draft.policy.is_some();
         let mut lines: Vec<Line> = FIELDS
             .iter()
-            .filter(|f| f.step == self.step && !f.per_worker_pool)
+            .filter(|f| f.step == self.step && f.group == Group::Once)
+            .filter(|f| writes_policy || !f.path.starts_with(&format!("{}.", draft::POLICY)))
             .map(|spec| Line { spec, worker: 0 })
             .collect();
-        if self.step == Step::NodeConfig {
-            for worker in 0..self.draft.worker_pools() {
+        let entries = match self.step {
+            Step::NodeConfig => Some((Group::WorkerPool, self.draft.worker_pools())),
+            Step::Autoscaling if writes_policy => {
+                Some((Group::PolicyGpu, self.draft.policy_gpus()))
+            }
+            _ => None,
+        };
+        if let Some((group, count)) = entries {
+            for worker in 0..count {
                 lines.extend(
                     FIELDS
                         .iter()
-                        .filter(|f| f.per_worker_pool)
+                        .filter(|f| f.group == group)
                         .map(|spec| Line { spec, worker }),
                 );
             }
@@ -122,24 +145,28 @@ impl Wizard {
                 "dedicated".into()
             };
         }
-        match self.draft.get(&line.path()) {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Array(items)) => format!("{} item(s)", items.len()),
-            Some(other) => other.to_string(),
+        if line.spec.path == draft::POLICY {
+            return if self.draft.policy.is_some() {
+                "true".into()
+            } else {
+                "false".into()
+            };
         }
+        crate::domain::entry::summary(line.spec.entry, self.draft.get(&line.path()))
     }
 
     /// Why a field cannot change here, with the way out.
     pub fn locked(&self, line: &Line) -> Option<&'static str> {
-        if !matches!(self.purpose, Purpose::Edit { .. }) {
-            return None;
-        }
-        match line.spec.label {
-            "VIP" => Some(
-                "the VIP is immutable after creation: to change it, save the manifest, delete the pool safely and create it again",
+        match (&self.purpose, line.spec.label) {
+            (Purpose::Edit { .. }, "VIP") => Some(
+                "the VIP is immutable after creation: R recreates the pool to change it (manifest kept as a draft, safe delete, wait until it is gone, create)",
             ),
-            "Compute pool name" => Some("a pool's name cannot change: create a new pool instead"),
+            (Purpose::Edit { .. }, "Compute pool name") => {
+                Some("a pool's name cannot change: create a new pool instead")
+            }
+            (Purpose::Recreate { .. }, "Compute pool name") => {
+                Some("the pool is recreated under its own name")
+            }
             _ => None,
         }
     }
@@ -178,15 +205,41 @@ impl Wizard {
             Purpose::Edit { old } => crate::domain::model::read_owned(old.clone())
                 .ok()
                 .map(|(pool, _)| pool),
-            Purpose::Create => None,
+            Purpose::Create | Purpose::Recreate { .. } => None,
         }
     }
 
-    /// The request Review applies: a create, or a replace of the version looked at.
+    /// The requests Review applies: the ScalingPolicy written here first (a create), then the
+    /// pool.
+    pub fn operations(&self, run: Run) -> Vec<Operation> {
+        if let Purpose::Recreate { old } = &self.purpose {
+            // What is sent first is the delete; the create waits for the pool to be gone.
+            return recreate::plan(old, &self.draft.pool)
+                .operations
+                .into_iter()
+                .map(|o| o.with_run(run))
+                .collect();
+        }
+        let mut out = Vec::new();
+        if let Some(policy) = &self.draft.policy {
+            out.push(Operation::Create {
+                object: policy.clone(),
+                run,
+            });
+        }
+        out.push(self.operation(run));
+        out
+    }
+
+    /// The pool's request: a create, or a replace of the version looked at.
     pub fn operation(&self, run: Run) -> Operation {
         match &self.purpose {
             Purpose::Create => Operation::Create {
                 object: self.draft.pool.clone(),
+                run,
+            },
+            Purpose::Recreate { .. } => Operation::Create {
+                object: recreate::fresh(&self.draft.pool),
                 run,
             },
             Purpose::Edit { old } => Operation::Update {
@@ -207,19 +260,26 @@ impl Wizard {
 /// (the Mode field only for what is about the variant itself). `None`: no field shows it
 /// (Review lists it).
 pub fn owner(path: &YamlPath) -> Option<(&'static FieldSpec, usize)> {
-    let workers = draft::worker_pools_path();
-    let worker = if path.starts_with(&workers) {
-        match path.segments().get(workers.segments().len()) {
+    let index_under = |list: YamlPath| {
+        if !path.starts_with(&list) {
+            return None;
+        }
+        match path.segments().get(list.segments().len()) {
             Some(crate::domain::path::Segment::Index(i)) => Some(*i),
             _ => None,
         }
-    } else {
-        None
     };
+    let worker = index_under(draft::worker_pools_path());
+    let gpu =
+        index_under(draft::policy_gpu_path()).or_else(|| index_under(draft::policy_bounds_path()));
     FIELDS
         .iter()
         .filter_map(|spec| {
-            let index = if spec.per_worker_pool { worker? } else { 0 };
+            let index = match spec.group {
+                Group::Once => 0,
+                Group::WorkerPool => worker?,
+                Group::PolicyGpu => gpu?,
+            };
             let at = spec.at(index);
             let variant_itself = spec.path != "spec.clusterVariant"
                 || path.segments().len() <= at.segments().len() + 1;
@@ -246,16 +306,37 @@ fn changed(app: &mut App) {
     let Some(Overlay::Wizard(wizard)) = app.overlays.last_mut() else {
         return;
     };
+    wizard.draft.keep_policy_in_step();
     let old = wizard.old_pool();
-    wizard.findings = wizard.draft.findings(old.as_ref(), &app.inventory);
+    wizard.findings = match &wizard.purpose {
+        // Checked as a create among the pools that stay: its own name and VIP are free.
+        Purpose::Recreate { old } => {
+            let at = |p: &str| old.pointer(p).and_then(Value::as_str).unwrap_or("");
+            let without = crate::domain::rules::Without {
+                pools: &app.inventory,
+                namespace: at("/metadata/namespace"),
+                name: at("/metadata/name"),
+            };
+            wizard.draft.findings(None, &without)
+        }
+        _ => wizard.draft.findings(old.as_ref(), &app.inventory),
+    };
     if wizard.purpose == Purpose::Create {
         wizard
             .findings
             .extend(quota_findings(&wizard.draft, &app.inventory));
+        wizard
+            .findings
+            .extend(host_findings(&wizard.draft, &app.inventory));
     }
     wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
     wizard.yaml = wizard.draft.to_yaml();
     wizard.names = names_in(&wizard.draft, &app.inventory);
+    wizard.picture = if app.offline.is_some() {
+        Vec::new()
+    } else {
+        picture(&wizard.draft, &app.inventory)
+    };
     wizard.dry_run = None;
     app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
 }

@@ -37,19 +37,36 @@ pub fn dry_run(app: &mut App) {
         return;
     };
     w.dry_run = Some("dry run sent…".into());
-    let operation = w.operation(Run::DryRun);
-    app.effects.push(Effect::Perform(operation));
+    for operation in w.operations(Run::DryRun) {
+        app.effects.push(Effect::Perform(operation));
+    }
 }
 
-/// An answer for the wizard: its dry run.
+/// An answer for the wizard: its dry run (with a policy, one answer per object, each named).
 pub fn performed(app: &mut App, operation: &Operation, answer: String) -> bool {
-    if let Some(w) = wizard(app)
-        && *operation == w.operation(Run::DryRun)
-    {
-        w.dry_run = Some(answer);
-        return true;
+    let Some(w) = wizard(app) else {
+        return false;
+    };
+    let operations = w.operations(Run::DryRun);
+    if !operations.contains(operation) {
+        return false;
     }
-    false
+    let answer = if operations.len() > 1 {
+        let kind = match operation {
+            Operation::Create { object, .. } => object["kind"].as_str().unwrap_or("object"),
+            _ => "ComputePool",
+        };
+        format!("{kind}: {answer}")
+    } else {
+        answer
+    };
+    w.dry_run = Some(match w.dry_run.take() {
+        Some(before) if before != "dry run sent…" && operations.len() > 1 => {
+            format!("{before}; {answer}")
+        }
+        _ => answer,
+    });
+    true
 }
 
 /// Enter on Review: the confirmation, holding the create or update (refused while an error
@@ -71,6 +88,12 @@ pub fn apply(app: &mut App) {
         ));
         return;
     }
+    if let Purpose::Recreate { old } = &w.purpose {
+        let plan = super::recreate::plan(old, &w.draft.pool);
+        crate::app::confirm::open_plan(app, plan);
+        return;
+    }
+    let operations = w.operations(Run::Real);
     let operation = w.operation(Run::Real);
     let target = operation.target();
     let namespace = target
@@ -80,26 +103,43 @@ pub fn apply(app: &mut App) {
     let name = target.as_ref().map(|t| t.name.clone()).unwrap_or_default();
     let (verb, title) = match w.purpose {
         Purpose::Create => ("create", format!("Create Compute Pool {name}")),
-        Purpose::Edit { .. } => ("update", format!("Update Compute Pool {name}")),
+        Purpose::Edit { .. } | Purpose::Recreate { .. } => {
+            ("update", format!("Update Compute Pool {name}"))
+        }
     };
+    let mut explanation = vec![
+        "Sends the pool as written on the Review step.".to_owned(),
+        "An update names the resourceVersion looked at: a pool changed since is not overwritten."
+            .to_owned(),
+    ];
+    let mut targets = vec![format!("{namespace}/{name}")];
+    let mut permissions = vec![Permission {
+        verb,
+        kind: Kind::Pool,
+        namespace: namespace.clone(),
+    }];
+    if let Some(policy) = &w.draft.policy {
+        let policy_name = policy["metadata"]["name"].as_str().unwrap_or("");
+        explanation.push(format!(
+            "Also creates the ScalingPolicy {policy_name} written on the Autoscaling step."
+        ));
+        targets.insert(0, format!("ScalingPolicy {namespace}/{policy_name}"));
+        permissions.push(Permission {
+            verb: "create",
+            kind: Kind::ScalingPolicy,
+            namespace,
+        });
+    }
     let plan = Plan {
         fix: Fix::Apply,
         title,
-        explanation: vec![
-            "Sends the pool as written on the Review step.".to_owned(),
-            "An update names the resourceVersion looked at: a pool changed since is not overwritten."
-                .to_owned(),
-        ],
-        targets: vec![format!("{namespace}/{name}")],
+        explanation,
+        targets,
         impact: Vec::new(),
-        operations: vec![operation],
+        operations,
         type_to_confirm: None,
         acknowledge: None,
-        permissions: vec![Permission {
-            verb,
-            kind: Kind::Pool,
-            namespace,
-        }],
+        permissions,
         blocked: None,
     };
     crate::app::confirm::open_plan(app, plan);

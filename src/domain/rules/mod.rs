@@ -264,6 +264,33 @@ impl Pools for Fleet {
     }
 }
 
+/// The pools as they will be once one of them is gone: the rules for a pool recreated under
+/// its own name (its name and VIP are not taken by the pool it replaces).
+pub struct Without<'a> {
+    pub pools: &'a dyn Pools,
+    pub namespace: &'a str,
+    pub name: &'a str,
+}
+
+impl Without<'_> {
+    fn keeps(&self, pool: &ComputePool) -> bool {
+        !(pool.name() == self.name && pool.namespace() == Some(self.namespace))
+    }
+}
+
+impl Pools for Without<'_> {
+    fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        Box::new(self.pools.named(name).filter(|(_, p)| self.keeps(p)))
+    }
+
+    fn with_vip<'s>(
+        &'s self,
+        vip: &str,
+    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        Box::new(self.pools.with_vip(vip).filter(|(_, p)| self.keeps(p)))
+    }
+}
+
 /// Whether two pools name the same object (same namespace and name; a missing namespace
 /// matches any, since it is only known once applied).
 pub fn same_object(a: &ComputePool, b: &ComputePool) -> bool {

@@ -1,0 +1,192 @@
+//! The way past an immutable field (the VIP): `R` in an edit turns it into a recreate. The
+//! manifest stays kept as a draft on every change; Review's apply opens the safe delete's
+//! confirmation (impact, preconditions, dry run, the name typed); once the delete is accepted
+//! pooldeck waits until the watch no longer lists the pool (the API's NotFound: finalizers and
+//! teardown done), then creates it from the manifest. If anything fails on the way the draft
+//! is still there, and `n` resumes it. Part of `update`.
+
+use serde_json::Value;
+
+use super::{Purpose, wizard};
+use crate::app::{App, Effect, Overlay};
+use crate::domain::fixes::{self, Fix};
+use crate::domain::{Kind, ObjectRef, Operation, Outcome, Run};
+
+/// A recreate under way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recreating {
+    pub target: ObjectRef,
+    /// The pool to create, as the wizard wrote it (without what the server owns).
+    pub object: Value,
+    pub draft: crate::domain::draft::Draft,
+    pub stage: RecreateStage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecreateStage {
+    /// The delete was sent.
+    Deleting,
+    /// The delete was accepted: waiting for the pool to be gone.
+    Waiting,
+    /// The create was sent.
+    Creating,
+}
+
+/// The object to create again: what the server owns (identity, versions, status, finalizers
+/// the controller adds itself) left out.
+pub fn fresh(object: &Value) -> Value {
+    let mut object = object.clone();
+    if let Some(map) = object.as_object_mut() {
+        map.shift_remove("status");
+    }
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        for key in [
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+            "generation",
+            "managedFields",
+            "selfLink",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "finalizers",
+            "ownerReferences",
+        ] {
+            meta.shift_remove(key);
+        }
+    }
+    object
+}
+
+/// `R` in an edit: the immutable fields open; Review's apply becomes delete, wait, create.
+pub fn start(app: &mut App) {
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    let Purpose::Edit { old } = &w.purpose else {
+        app.message = Some("R recreates a pool being edited (e on a pool)".into());
+        return;
+    };
+    w.purpose = Purpose::Recreate { old: old.clone() };
+    app.message = Some(
+        "recreate: the VIP can change now; Review's apply deletes the pool safely, waits until it is gone, then creates it (the manifest is kept as a draft all along)"
+            .into(),
+    );
+    super::changed(app);
+}
+
+/// Review's apply while recreating: the safe delete's confirmation, said as a recreate.
+pub fn plan(old: &Value, object: &Value) -> fixes::Plan {
+    let mut plan = fixes::delete(old);
+    let name = plan
+        .targets
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "the pool".into());
+    let vip = object
+        .pointer("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty())
+        .map(|v| format!(" with VIP {v}"))
+        .unwrap_or_default();
+    plan.fix = Fix::Recreate;
+    plan.title = format!("Recreate Compute Pool {name}{vip}");
+    let mut explanation = vec![
+        "1. The manifest is kept as a draft (pooldeck new, or n, resumes it if anything fails)."
+            .to_owned(),
+        "2. The pool is deleted safely: the request names its uid and resourceVersion.".to_owned(),
+        "3. pooldeck waits until the hub no longer lists it (its teardown and finalizer done)."
+            .to_owned(),
+        "4. It is created again from the manifest. The dry run checks the delete; the create is checked by the rules now and by the API then."
+            .to_owned(),
+    ];
+    explanation.append(&mut plan.explanation);
+    plan.explanation = explanation;
+    plan
+}
+
+/// After Confirm on a recreate: what to create once the pool is gone.
+pub fn confirmed(app: &mut App) {
+    let Some(Overlay::Wizard(w)) = app.overlays.last() else {
+        return;
+    };
+    let Purpose::Recreate { old } = &w.purpose else {
+        return;
+    };
+    app.recreating = Some(Recreating {
+        target: fixes::pool_ref(old),
+        object: fresh(&w.draft.pool),
+        draft: w.draft.clone(),
+        stage: RecreateStage::Deleting,
+    });
+}
+
+/// An outcome for the recreate under way; whether it was one.
+pub fn performed(app: &mut App, operation: &Operation, outcome: &Outcome) -> bool {
+    let Some(recreating) = app.recreating.as_mut() else {
+        return false;
+    };
+    let ours = operation.run() == Some(Run::Real)
+        && operation.target().as_ref() == Some(&recreating.target);
+    if !ours {
+        return false;
+    }
+    let name = recreating.target.to_string();
+    match (recreating.stage, operation, outcome) {
+        (RecreateStage::Deleting, Operation::Delete { .. }, Outcome::Done { .. }) => {
+            recreating.stage = RecreateStage::Waiting;
+            // The wizard's work is done; the draft stays until the pool is created.
+            if let Some(Overlay::Wizard(_)) = app.overlays.last() {
+                app.overlays.pop();
+            }
+            app.message = Some(format!(
+                "{name}: delete accepted; waiting until it is gone, then it is created again"
+            ));
+            when_gone(app);
+        }
+        (RecreateStage::Creating, Operation::Create { .. }, Outcome::Done { .. }) => {
+            let draft = recreating.draft.clone();
+            app.recreating = None;
+            app.effects.push(Effect::DiscardDraft(draft));
+            app.message = Some(format!("{name}: recreated"));
+        }
+        (_, _, Outcome::Failed(error)) => {
+            app.recreating = None;
+            app.message = Some(format!(
+                "{name}: {error}; the manifest is kept as a draft: n resumes it"
+            ));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Once the watch no longer lists the pool, its create is sent.
+pub fn when_gone(app: &mut App) {
+    let Some(recreating) = app.recreating.as_mut() else {
+        return;
+    };
+    if recreating.stage != RecreateStage::Waiting {
+        return;
+    }
+    let target = &recreating.target;
+    let live = app
+        .inventory
+        .health_of(Kind::Pool)
+        .any(|h| h.state == crate::inventory::SourceState::Live);
+    if !live
+        || app
+            .inventory
+            .get(Kind::Pool, &target.namespace, &target.name)
+            .is_some()
+    {
+        return;
+    }
+    recreating.stage = RecreateStage::Creating;
+    let create = Operation::Create {
+        object: recreating.object.clone(),
+        run: Run::Real,
+    };
+    app.message = Some(format!("{target}: gone; creating it again"));
+    app.effects.push(Effect::Perform(create));
+}
