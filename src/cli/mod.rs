@@ -3,6 +3,7 @@
 
 pub mod act;
 pub mod demo;
+pub mod doctor;
 pub mod get;
 pub mod inputs;
 pub mod new;
@@ -68,6 +69,10 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// List pools, evaluations, hosts, events or projects from a cluster, live.
     Get(get::GetArgs),
+    /// Diagnose pools as the troubleshooting guide does: what is wrong, the evidence, the
+    /// likely cause, the next step. Exit 0 nothing wrong, 1 an error-level finding, 2 the
+    /// cluster could not be read.
+    Doctor(doctor::DoctorArgs),
     /// The embedded demo cluster: a Kubernetes-compatible API on 127.0.0.1 with scenarios.
     Demo(demo::DemoArgs),
     /// Record a cluster's Compute Pool resources to a file the demo cluster can replay.
@@ -133,6 +138,7 @@ pub fn main() -> ExitCode {
         Some(Command::Delete(args)) => act::delete(args, &global),
         Some(Command::Validate(args)) => validate::run(args),
         Some(Command::Get(args)) => get::run(args),
+        Some(Command::Doctor(args)) => doctor::run(args),
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
         Some(Command::New(args)) => match new::start(args) {

@@ -5,6 +5,7 @@
 //! pooldeck imports from here; this module imports nothing of ours (checked by
 //! `tests/architecture.rs`).
 
+pub mod diagnosis;
 pub mod draft;
 pub mod duration;
 pub mod entry;

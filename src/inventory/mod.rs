@@ -7,6 +7,7 @@
 //! changed. Time is passed in, never read. Must not import tokio, kube, the console or I/O.
 
 mod derive;
+mod doctor;
 mod object;
 
 use std::sync::Arc;

@@ -99,11 +99,19 @@ impl Drop for Served {
 
 #[allow(dead_code)]
 pub fn serve(scenario: &str) -> Served {
+    serve_with(scenario, &[])
+}
+
+/// [`serve`] with more `demo serve` flags (`--speed 20`).
+#[allow(dead_code)]
+pub fn serve_with(scenario: &str, extra: &[&str]) -> Served {
     use std::io::BufRead;
     let dir = tempfile::tempdir().expect("temp dir");
     let kubeconfig = dir.path().join("demo.kubeconfig");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args(["demo", "serve", "--scenario", scenario, "--kubeconfig"])
+        .args(["demo", "serve", "--scenario", scenario])
+        .args(extra)
+        .arg("--kubeconfig")
         .arg(&kubeconfig)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

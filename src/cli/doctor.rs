@@ -1,0 +1,185 @@
+//! `pooldeck doctor [NAME] [-n NS | -A] [-o json]`: the troubleshooting guide run over the hub's
+//! objects, headless, for runbooks and fleet checks. Exit status: 0 no finding above info, 1
+//! an error-level finding, 2 the cluster could not be read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use chrono::Utc;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::get::{Settled, finish, settle};
+use crate::app::ports::Namespaces;
+use crate::domain::Kind;
+use crate::domain::diagnosis::Diagnosis;
+use crate::domain::rules::Severity;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Findings as text, worst first, per pool.
+    Text,
+    /// `{"pools": [{"namespace", "name", "findings": [...]}]}`.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Only this pool.
+    pub name: Option<String>,
+    /// Namespace to read (repeatable); default: the context's namespace.
+    #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Vec<String>,
+    /// Every namespace.
+    #[arg(long, short = 'A')]
+    pub all_namespaces: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value = "text")]
+    pub output: Format,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// How long to wait for the complete picture.
+    #[arg(long, default_value = "30s", allow_hyphen_values = true, value_parser = super::parse_duration)]
+    pub timeout: Duration,
+}
+
+#[derive(Serialize)]
+struct PoolReport<'a> {
+    namespace: &'a str,
+    name: &'a str,
+    findings: Vec<Diagnosis>,
+}
+
+pub fn run(args: &DoctorArgs) -> ExitCode {
+    let runtime = match super::runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    runtime.block_on(doctor(args))
+}
+
+async fn doctor(args: &DoctorArgs) -> ExitCode {
+    if let Some(problem) = args
+        .namespace
+        .iter()
+        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        eprintln!("pooldeck: {problem}");
+        return ExitCode::from(2);
+    }
+    let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let namespaces = if args.all_namespaces {
+        Namespaces::All
+    } else if args.namespace.is_empty() {
+        Namespaces::Only(vec![connection.default_namespace.clone()])
+    } else {
+        Namespaces::Only(args.namespace.clone())
+    };
+    let optional = [
+        Kind::Evaluation,
+        Kind::Event,
+        Kind::Project,
+        Kind::Tenant,
+        Kind::Compute,
+        Kind::ProfileBundle,
+        Kind::ScalingPolicy,
+        Kind::Settings,
+        Kind::AIWorkload,
+    ];
+    let Settled {
+        inventory, tasks, ..
+    } = match settle(
+        &connection,
+        &[Kind::Pool],
+        &optional,
+        &namespaces,
+        args.timeout,
+    )
+    .await
+    {
+        Ok(settled) => settled,
+        // settle says why; the doctor's "could not read the cluster" is 2.
+        Err(_) => return ExitCode::from(2),
+    };
+    let now = Utc::now();
+    let mut pools: Vec<_> = inventory
+        .objects(Kind::Pool)
+        .filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n))
+        .collect();
+    pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    if let Some(name) = &args.name
+        && pools.is_empty()
+    {
+        eprintln!(
+            "Error from server (NotFound): computepools.spectrocloud.com \"{name}\" not found"
+        );
+        return finish(tasks, 2);
+    }
+    let reports: Vec<PoolReport> = pools
+        .iter()
+        .map(|p| PoolReport {
+            namespace: p.namespace(),
+            name: p.name(),
+            findings: inventory.diagnose(p, now),
+        })
+        .collect();
+    let worst = reports
+        .iter()
+        .flat_map(|r| r.findings.iter().map(|f| f.severity))
+        .max();
+    let text = match args.output {
+        Format::Json => {
+            serde_json::to_string_pretty(&serde_json::json!({ "pools": reports }))
+                .unwrap_or_default()
+                + "\n"
+        }
+        Format::Text => text(&reports),
+    };
+    super::get::print_out(&text);
+    finish(tasks, if worst == Some(Severity::Error) { 1 } else { 0 })
+}
+
+fn text(reports: &[PoolReport]) -> String {
+    let mut out = String::new();
+    let mut healthy = 0;
+    for report in reports {
+        let shown: Vec<&Diagnosis> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity > Severity::Info)
+            .collect();
+        if shown.is_empty() {
+            healthy += 1;
+            continue;
+        }
+        out.push_str(&format!("{}/{}\n", report.namespace, report.name));
+        for finding in shown {
+            out.push_str(&format!(
+                "  {}: {} [{}]\n",
+                finding.severity, finding.summary, finding.id
+            ));
+            out.push_str(&format!("    symptom: {}\n", finding.symptom));
+            for (path, value) in &finding.evidence {
+                out.push_str(&format!("    evidence: {path} = {value}\n"));
+            }
+            out.push_str(&format!("    cause: {}\n", finding.cause));
+            for step in &finding.next {
+                out.push_str(&format!("    next: {step}\n"));
+            }
+        }
+    }
+    out.push_str(&format!(
+        "{} pool(s) checked, {} with nothing to report\n",
+        reports.len(),
+        healthy
+    ));
+    out
+}

@@ -1,0 +1,297 @@
+//! The doctor on hand-made objects, one finding at a time, and on malformed or partly missing
+//! status (no panic; nothing is invented from what could not be read).
+
+use chrono::{TimeZone, Utc};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 7, 3, 12, 0, 0).unwrap()
+}
+
+fn pool() -> Value {
+    json!({
+        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+        "metadata": {"name": "p", "namespace": "ns"},
+        "spec": {"profileBundleRef": {"name": "bundle"}, "clusterVariant": {"dedicated": {
+            "scalingPolicyRef": {"name": "policy"},
+            "paletteClusterDeploymentConfig": {
+                "nodePoolRequirements": {
+                    "controlPlanePool": {"nodeCount": 1, "singleNodeCluster": true, "workerNodeEligible": true},
+                    "workerPools": [{"name": "w", "gpu": {"variant": "A100", "gpuCount": 8}}]},
+                "edge": {"vip": "10.0.0.1"}}}}},
+        "status": {"status": "Running"}
+    })
+}
+
+fn run<'a>(pool: &'a Value, tweak: impl FnOnce(&mut Picture<'a>)) -> Vec<Diagnosis> {
+    let mut picture = Picture {
+        pool,
+        evaluation: None,
+        policy: None,
+        policies_known: false,
+        profile_bundle: None,
+        profile_bundles_known: false,
+        settings: None,
+        settings_known: false,
+        computes: &[],
+        project: None,
+        tenant: None,
+        same_vip: &[],
+        events: &[],
+        now: now(),
+    };
+    tweak(&mut picture);
+    diagnose(&picture)
+}
+
+fn ids(found: &[Diagnosis]) -> Vec<&str> {
+    found.iter().map(|d| d.id).collect()
+}
+
+#[test]
+fn a_failing_condition_is_explained_by_the_guide() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Provisioning", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed", "message": "boom"}]});
+    let found = run(&p, |_| {});
+    let d = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("found");
+    assert!(
+        d.cause
+            .contains("Check Settings credentials and available edge hosts"),
+        "{}",
+        d.cause
+    );
+    assert!(d.next[0].contains("kubectl describe computepool p --namespace ns"));
+}
+
+#[test]
+fn provisioning_with_an_empty_worker_list_names_it() {
+    let mut p = pool();
+    p["status"]["status"] = json!("Provisioning");
+    let compute = json!({"status": {"controlPlaneCompute": [], "workerCompute": []}});
+    let computes = [&compute];
+    let found = run(&p, |pic| pic.computes = &computes);
+    let d = found
+        .iter()
+        .find(|d| d.id == "provisioning.no-hosts")
+        .expect("{found:?}");
+    assert!(d.summary.contains("is empty"), "{}", d.summary);
+}
+
+#[test]
+fn a_missing_or_unready_profile_bundle_is_an_error_only_when_bundles_are_read() {
+    let mut p = pool();
+    p["status"]["status"] = json!("Provisioning");
+    assert!(!ids(&run(&p, |_| {})).contains(&"provisioning.profile-bundle-missing"));
+    assert!(
+        ids(&run(&p, |pic| pic.profile_bundles_known = true))
+            .contains(&"provisioning.profile-bundle-missing")
+    );
+    let bundle = json!({"status": {"conditions": [{"type": "Ready", "status": "False", "message": "pack missing"}]}});
+    let found = run(&p, |pic| {
+        pic.profile_bundles_known = true;
+        pic.profile_bundle = Some(&bundle);
+    });
+    assert!(
+        found
+            .iter()
+            .any(|d| d.id == "provisioning.profile-bundle-not-ready"
+                && d.summary.contains("pack missing"))
+    );
+}
+
+#[test]
+fn a_shared_vip_names_the_other_pool_and_the_recreate_path() {
+    let others = ["ns/q".to_owned()];
+    let found = run(&pool(), |pic| pic.same_vip = &others);
+    let d = found.iter().find(|d| d.id == "vip.in-use").expect("found");
+    assert!(d.summary.contains("ns/q"));
+    assert!(d.next.iter().any(|n| n.contains("R recreates")));
+}
+
+#[test]
+fn a_quota_failure_names_the_lowest_cap() {
+    let mut p = pool();
+    p["status"]["conditions"] =
+        json!([{"type": "Validated", "status": "False", "message": "GPU quota exceeded"}]);
+    let project = json!({"metadata": {"name": "ns"}, "spec": {"gpuResources": {"limits": {"A100": 16}}}, "status": {"gpuUsage": {"A100": 10}}});
+    let tenant = json!({"metadata": {"name": "t"}, "spec": {"gpuResources": {"projectLimits": {"ns": {"A100": 12}}}}});
+    let found = run(&p, |pic| {
+        pic.project = Some(&project);
+        pic.tenant = Some(&tenant);
+    });
+    let d = found.iter().find(|d| d.id == "gpu.quota").expect("found");
+    assert!(
+        d.summary
+            .contains("Tenant t's projectLimits for ns: 2 of 12 left"),
+        "{}",
+        d.summary
+    );
+}
+
+#[test]
+fn no_evaluation_says_which_reason() {
+    let found = run(&pool(), |pic| pic.policies_known = true);
+    let d = found
+        .iter()
+        .find(|d| d.id == "scaling.no-evaluation")
+        .expect("found");
+    assert!(d.summary.contains("does not exist"), "{}", d.summary);
+    let policy =
+        json!({"status": {"conditions": [{"type": "PrometheusAvailable", "status": "False"}]}});
+    let found = run(&pool(), |pic| {
+        pic.policies_known = true;
+        pic.policy = Some(&policy);
+    });
+    assert!(
+        found
+            .iter()
+            .any(|d| d.summary.contains("Prometheus is not available"))
+    );
+}
+
+#[test]
+fn a_scale_down_names_the_host_with_the_highest_waste_and_stale_metrics_their_age() {
+    let evaluation = json!({
+        "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 12, "target": 8}},
+            "nodeWastes": [{"host": "a", "wasteScore": 10}, {"host": "b", "wasteScore": 40}]}}},
+        "status": {"metricsLastObservedAt": {"c/w": {"a": "2026-07-03T11:59:30Z", "b": "2026-07-03T11:35:00Z"}},
+                   "poolScalingStates": {"c/w": {"state": "Cooldown", "details": "Cooldown in progress, 8m30s remaining"}}}
+    });
+    let found = run(&pool(), |pic| pic.evaluation = Some(&evaluation));
+    let down = found
+        .iter()
+        .find(|d| d.id == "scaling.scale-down")
+        .expect("{found:?}");
+    assert!(
+        down.summary
+            .contains("b goes first (highest wasteScore 40)"),
+        "{}",
+        down.summary
+    );
+    let stale = found
+        .iter()
+        .find(|d| d.id == "scaling.stale-metrics")
+        .expect("stale");
+    assert!(
+        stale.summary.contains("b for 25m") && !stale.summary.contains("a for"),
+        "{}",
+        stale.summary
+    );
+    assert!(ids(&found).contains(&"scaling.cooldown"));
+}
+
+#[test]
+fn a_deletion_pending_long_is_an_error_with_its_workloads() {
+    let mut p = pool();
+    p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
+    p["metadata"]["finalizers"] = json!(["spectrocloud.com/computepool-finalizer"]);
+    p["status"]["aiWorkloadRefs"] = json!([{"name": "job", "namespace": "ns"}]);
+    let found = run(&p, |_| {});
+    let d = found
+        .iter()
+        .find(|d| d.id == "deletion.blocked")
+        .expect("found");
+    assert_eq!(d.severity, Severity::Error);
+    assert!(
+        d.next
+            .iter()
+            .any(|n| n == "kubectl delete aiworkload job --namespace ns")
+    );
+}
+
+#[test]
+fn longhorn_replicas_above_the_node_count() {
+    let mut p = pool();
+    p["spec"]["variables"] = json!({"longhornDefaultReplicaCount": "3"});
+    let found = run(&p, |_| {});
+    assert!(ids(&found).contains(&"longhorn.replicas"), "{found:?}");
+}
+
+#[test]
+fn node_side_errors_become_a_checklist_naming_the_host() {
+    let mut p = pool();
+    p["status"]["paletteClusterStatuses"] = json!([{"name": "c", "allocatedMachinePools": [{"hosts": {
+        "edge-7": {"architecture": "AMD64", "status": "Provisioning", "statusUpdatedAt": "2026-07-03T10:00:00Z"}}}]}]);
+    let event = json!({"type": "Warning", "message": "Failed: spec.initContainers{driver-validation}: Error: failed to get sandbox runtime: no runtime for \"nvidia\" is configured"});
+    let events = [&event];
+    let found = run(&p, |pic| pic.events = &events);
+    let stuck = found
+        .iter()
+        .find(|d| d.id == "node.stuck-provisioning")
+        .expect("{found:?}");
+    assert!(stuck.next.iter().all(|n| n.starts_with("on edge-7:")));
+    assert!(ids(&found).contains(&"node.nvidia-runtime"));
+}
+
+#[test]
+fn findings_come_worst_first() {
+    let mut p = pool();
+    p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
+    let others = ["ns/q".to_owned()];
+    let found = run(&p, |pic| pic.same_vip = &others);
+    assert!(found.windows(2).all(|w| w[0].severity >= w[1].severity));
+}
+
+proptest! {
+    /// Status of any shape (wrong types, partial lists) never panics, and a pool whose status
+    /// says Running with nothing else set has no error-level finding.
+    #[test]
+    fn any_status_is_read_without_panic(status in any_json(3)) {
+        let mut p = pool();
+        p["status"] = status;
+        let evaluation = json!({"spec": {"poolEvaluations": p["status"].clone()}, "status": p["status"].clone()});
+        let found = run(&p, |pic| pic.evaluation = Some(&evaluation));
+        for d in &found {
+            prop_assert!(!d.summary.is_empty());
+        }
+        let mut healthy = pool();
+        healthy["spec"]["clusterVariant"]["dedicated"].as_object_mut().unwrap().remove("scalingPolicyRef");
+        let calm = run(&healthy, |_| ()).iter().all(|d| d.severity < Severity::Error);
+        prop_assert!(calm);
+    }
+}
+
+fn any_json(depth: u32) -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        prop::sample::select(vec![
+            "Provisioning",
+            "False",
+            "Running",
+            "2026-07-03T10:00:00Z",
+            "x"
+        ])
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(depth, 32, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop::sample::select(vec![
+                    "status",
+                    "conditions",
+                    "type",
+                    "message",
+                    "c/w",
+                    "state",
+                    "hosts",
+                    "statusUpdatedAt",
+                    "architecture"
+                ])
+                .prop_map(str::to_owned),
+                inner,
+                0..4
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}

@@ -1,0 +1,90 @@
+//! The doctor's picture of one pool, gathered from the inventory: its evaluation, the objects
+//! it names (ScalingPolicy, ProfileBundle, Settings), its namespace's Compute and Project, the
+//! Tenant, the pools sharing its VIP and its events; then the diagnosis (pure, in `domain`).
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::{Inventory, Kind, Object, SourceState};
+use crate::domain::diagnosis::{Diagnosis, Picture, diagnose};
+use crate::domain::rules::Pools;
+
+impl Inventory {
+    fn read(&self, kind: Kind) -> bool {
+        self.health_of(kind).any(|h| h.state == SourceState::Live)
+    }
+
+    /// Every finding of the doctor for one pool.
+    pub fn diagnose(&self, pool: &Object, now: DateTime<Utc>) -> Vec<Diagnosis> {
+        let value = pool.value();
+        let namespace = pool.namespace();
+        let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+        let named = |kind: Kind, name: Option<&str>| {
+            name.and_then(|n| self.get(kind, namespace, n.split('@').next().unwrap_or(n)))
+                .map(|o| o.value())
+        };
+        let evaluation = self
+            .get(Kind::Evaluation, namespace, pool.name())
+            .map(|o| o.value());
+        let policy = named(
+            Kind::ScalingPolicy,
+            text("/spec/clusterVariant/dedicated/scalingPolicyRef/name")
+                .or_else(|| text("/spec/clusterVariant/shared/scalingPolicyRef/name")),
+        );
+        let bundle = named(Kind::ProfileBundle, text("/spec/profileBundleRef/name"));
+        let settings = named(
+            Kind::Settings,
+            text("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/settingsRef/name"),
+        );
+        let computes: Vec<_> = self
+            .objects(Kind::Compute)
+            .filter(|c| c.namespace() == namespace)
+            .map(|c| c.value())
+            .collect();
+        let compute_refs: Vec<&Value> = computes.iter().map(|c| &**c).collect();
+        let project = self
+            .objects(Kind::Project)
+            .find(|p| p.namespace() == namespace)
+            .map(|p| p.value());
+        let tenant = project
+            .as_ref()
+            .and_then(|p| p.pointer("/spec/tenantRef/name").and_then(Value::as_str))
+            .and_then(|name| self.get(Kind::Tenant, "", name))
+            .map(|t| t.value());
+        let vip = text("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
+            .unwrap_or("");
+        let same_vip: Vec<String> = if vip.is_empty() {
+            Vec::new()
+        } else {
+            self.with_vip(vip)
+                .map(|(_, other)| other)
+                .filter(|other| {
+                    !(other.name() == pool.name() && other.namespace() == Some(namespace))
+                })
+                .map(|other| format!("{}/{}", other.namespace().unwrap_or(""), other.name()))
+                .collect()
+        };
+        let events: Vec<_> = self
+            .events_for("ComputePool", namespace, pool.name())
+            .into_iter()
+            .map(|e| e.value())
+            .collect();
+        let event_refs: Vec<&Value> = events.iter().map(|e| &**e).collect();
+        diagnose(&Picture {
+            pool: &value,
+            evaluation: evaluation.as_deref(),
+            policy: policy.as_deref(),
+            policies_known: self.read(Kind::ScalingPolicy),
+            profile_bundle: bundle.as_deref(),
+            profile_bundles_known: self.read(Kind::ProfileBundle),
+            settings: settings.as_deref(),
+            settings_known: self.read(Kind::Settings),
+            computes: &compute_refs,
+            project: project.as_deref(),
+            tenant: tenant.as_deref(),
+            same_vip: &same_vip,
+            events: &event_refs,
+            now,
+        })
+    }
+}

@@ -1,0 +1,205 @@
+//! `pooldeck doctor` through the binary against the demo cluster: every scenario yields the
+//! finding its story is about (scenarios that play out over time are served fast and asked
+//! again until it shows, within a deadline), the healthy pools of `fleet` yield none, and the
+//! exit status says error (1), nothing above a warning (0), or no cluster (2).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn doctor(served: &common::Served, extra: &[&str]) -> (i32, Value) {
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args([
+            "doctor",
+            "-A",
+            "-o",
+            "json",
+            "--timeout",
+            "20s",
+            "--kubeconfig",
+        ])
+        .arg(&served.kubeconfig)
+        .args(extra)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("doctor runs");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "JSON on stdout ({e}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap_or(-1), report)
+}
+
+/// (pool, finding id) pairs of a report.
+fn findings(report: &Value) -> Vec<(String, String, String)> {
+    report["pools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|pool| {
+            let name = format!(
+                "{}/{}",
+                pool["namespace"].as_str().unwrap_or(""),
+                pool["name"].as_str().unwrap_or("")
+            );
+            pool["findings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |f| {
+                    (
+                        name.clone(),
+                        f["id"].as_str().unwrap_or("").to_owned(),
+                        f["severity"].as_str().unwrap_or("").to_owned(),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Asks until `pool` has the finding `id` (60 s at most).
+fn expect(scenario: &str, speed: &str, pool: &str, id: &str) -> i32 {
+    let served = common::serve_with(scenario, &["--speed", speed]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (code, report) = doctor(&served, &[]);
+        let found = findings(&report);
+        if found.iter().any(|(p, i, _)| p == pool && i == id) {
+            return code;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{scenario}: no {id} on {pool} within 60 s; last findings: {found:?}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+#[test]
+fn stuck_provisioning_names_the_condition_the_bundle_and_the_empty_worker_list() {
+    let code = expect(
+        "stuck-provisioning",
+        "1",
+        "factory/new-gpu-pool",
+        "provisioning.profile-bundle-not-ready",
+    );
+    assert_eq!(code, 1, "an error-level finding");
+    expect(
+        "stuck-provisioning",
+        "1",
+        "factory/edge-expansion",
+        "provisioning.no-hosts",
+    );
+}
+
+#[test]
+fn a_vip_conflict_names_the_other_pool() {
+    expect("vip-conflict", "1", "labs/lab-b", "vip.in-use");
+}
+
+#[test]
+fn a_gpu_quota_names_the_lowest_cap() {
+    expect("gpu-quota", "1", "team-b/big-train", "gpu.quota");
+}
+
+#[test]
+fn scaling_decisions_are_read_row_by_row() {
+    expect(
+        "scale-up",
+        "20",
+        "my-project-namespace/my-compute-pool",
+        "scaling.in-progress",
+    );
+    expect(
+        "scale-abort",
+        "20",
+        "research/batch-a100",
+        "scaling.aborting",
+    );
+    expect(
+        "scale-down",
+        "20",
+        "serving/inference-h100",
+        "scaling.scale-down",
+    );
+}
+
+#[test]
+fn stale_metrics_are_a_warning_and_exit_zero() {
+    let code = expect(
+        "stale-metrics",
+        "1",
+        "analytics/gpu-farm",
+        "scaling.stale-metrics",
+    );
+    assert_eq!(code, 0, "warnings only");
+}
+
+#[test]
+fn a_blocked_deletion_is_said_with_its_workloads() {
+    expect(
+        "deletion-blocked",
+        "1",
+        "vision-lab/stuck-pool",
+        "deletion.blocked",
+    );
+}
+
+#[test]
+fn the_healthy_pools_of_the_fleet_yield_nothing() {
+    let served = common::serve("fleet");
+    let (_, report) = doctor(&served, &[]);
+    let pools =
+        common::raw(&served, "/apis/spectrocloud.com/v1alpha1/computepools").expect("pools");
+    let healthy: Vec<String> = pools["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| {
+            p["status"]["status"] == "Running" && p["metadata"]["deletionTimestamp"].is_null()
+        })
+        .map(|p| {
+            format!(
+                "{}/{}",
+                p["metadata"]["namespace"].as_str().unwrap_or(""),
+                p["metadata"]["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert!(healthy.len() >= 5, "{healthy:?}");
+    let noisy: Vec<_> = findings(&report)
+        .into_iter()
+        .filter(|(pool, _, severity)| healthy.contains(pool) && severity != "info")
+        .collect();
+    assert!(noisy.is_empty(), "{noisy:?}");
+}
+
+#[test]
+fn no_cluster_is_exit_two_and_an_unknown_pool_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("nothing");
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args(["doctor", "--kubeconfig"])
+        .arg(&missing)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("doctor runs");
+    assert_eq!(output.status.code(), Some(2));
+    let served = common::serve("fleet");
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args(["doctor", "no-such-pool", "-A", "--kubeconfig"])
+        .arg(&served.kubeconfig)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("doctor runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not found"));
+}
