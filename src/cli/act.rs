@@ -153,15 +153,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
             return Err(ExitCode::from(2));
         }
     }
-    if let Some(problem) = target
-        .at
-        .namespace
-        .as_deref()
-        .and_then(crate::domain::rules::names::namespace_problem)
-    {
-        eprintln!("pooldeck: {problem}");
-        return Err(ExitCode::from(2));
-    }
+    super::check_namespaces(&target.at.namespace, 2)?;
     let connection = super::connect_or_exit(&target.at.kubeconfig, &target.at.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
     for warning in warnings {

@@ -11,7 +11,6 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::get::{Settled, finish, settle};
-use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;
@@ -64,36 +63,16 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
 }
 
 async fn doctor(args: &DoctorArgs) -> ExitCode {
-    if let Some(problem) = args
-        .namespace
-        .iter()
-        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
-    {
-        eprintln!("pooldeck: {problem}");
-        return ExitCode::from(2);
+    if let Err(code) = super::check_namespaces(&args.namespace, 2) {
+        return code;
     }
     let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let namespaces = if args.all_namespaces {
-        Namespaces::All
-    } else if args.namespace.is_empty() {
-        Namespaces::Only(vec![connection.default_namespace.clone()])
-    } else {
-        Namespaces::Only(args.namespace.clone())
-    };
-    let optional = [
-        Kind::Evaluation,
-        Kind::Event,
-        Kind::Project,
-        Kind::Tenant,
-        Kind::Compute,
-        Kind::ProfileBundle,
-        Kind::ScalingPolicy,
-        Kind::Settings,
-        Kind::AIWorkload,
-    ];
+    let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
+    // Everything a diagnosis reads beside the pools; what cannot be read is warned about.
+    let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
     let Settled {
         inventory, tasks, ..
     } = match settle(

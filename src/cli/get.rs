@@ -224,25 +224,14 @@ pub fn run(args: &GetArgs) -> ExitCode {
 
 async fn get(args: &GetArgs) -> ExitCode {
     // Checked before any becomes part of a URL.
-    if let Some(problem) = args
-        .namespace
-        .iter()
-        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
-    {
-        eprintln!("pooldeck: {problem}");
-        return ExitCode::from(1);
+    if let Err(code) = super::check_namespaces(&args.namespace, 1) {
+        return code;
     }
     let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 1).await {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let namespaces = if args.all_namespaces {
-        Namespaces::All
-    } else if args.namespace.is_empty() {
-        Namespaces::Only(vec![connection.default_namespace.clone()])
-    } else {
-        Namespaces::Only(args.namespace.clone())
-    };
+    let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
     let (required, optional) = args.resource.kinds();
     let Settled {
         mut inventory,

@@ -114,6 +114,41 @@ pub(crate) async fn connect_or_exit(
         })
 }
 
+/// Refuses a namespace the API server would refuse before it becomes part of a URL: said on
+/// stderr, and the command's exit status for bad input given back.
+pub(crate) fn check_namespaces<'n>(
+    names: impl IntoIterator<Item = &'n String>,
+    failure: u8,
+) -> Result<(), ExitCode> {
+    match names
+        .into_iter()
+        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        Some(problem) => {
+            eprintln!("pooldeck: {problem}");
+            Err(ExitCode::from(failure))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The namespaces a one-shot command reads: every one with `-A`, those named with `-n`, else
+/// the context's.
+pub(crate) fn namespaces_to_read(
+    connection: &crate::sources::connection::Connection,
+    named: &[String],
+    all: bool,
+) -> crate::app::ports::Namespaces {
+    use crate::app::ports::Namespaces;
+    if all {
+        Namespaces::All
+    } else if named.is_empty() {
+        Namespaces::Only(vec![connection.default_namespace.clone()])
+    } else {
+        Namespaces::Only(named.to_vec())
+    }
+}
+
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -184,13 +219,8 @@ fn console(
     target: crate::sources::connection::Target,
     wizard: Option<crate::runtime::WizardStart>,
 ) -> ExitCode {
-    if let Some(problem) = cli
-        .namespace
-        .iter()
-        .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
-    {
-        eprintln!("pooldeck: {problem}");
-        return ExitCode::from(2);
+    if let Err(code) = check_namespaces(&cli.namespace, 2) {
+        return code;
     }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     // Warnings are said inside the console, where they are seen, not printed before

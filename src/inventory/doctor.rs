@@ -2,6 +2,8 @@
 //! it names (ScalingPolicy, ProfileBundle, Settings), its namespace's Compute and Project, the
 //! Tenant, the pools sharing its VIP and its events; then the diagnosis (pure, in `domain`).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -10,8 +12,31 @@ use crate::domain::diagnosis::{Diagnosis, Picture, diagnose};
 use crate::domain::rules::Pools;
 
 impl Inventory {
-    fn read(&self, kind: Kind) -> bool {
+    /// Whether objects of a kind are read (so one not found is really missing).
+    fn reads(&self, kind: Kind) -> bool {
         self.health_of(kind).any(|h| h.state == SourceState::Live)
+    }
+
+    /// The objects of a kind in one namespace, as values.
+    pub fn values_in(&self, kind: Kind, namespace: &str) -> Vec<Arc<Value>> {
+        self.objects(kind)
+            .filter(|o| o.namespace() == namespace)
+            .map(|o| o.value())
+            .collect()
+    }
+
+    /// The Project of a namespace and the Tenant it belongs to, as watched.
+    pub fn project_and_tenant(&self, namespace: &str) -> Option<(Arc<Value>, Option<Arc<Value>>)> {
+        let project = self
+            .objects(Kind::Project)
+            .find(|p| p.namespace() == namespace)
+            .map(|p| p.value())?;
+        let tenant = project
+            .pointer("/spec/tenantRef/name")
+            .and_then(Value::as_str)
+            .and_then(|name| self.get(Kind::Tenant, "", name))
+            .map(|t| t.value());
+        Some((project, tenant))
     }
 
     /// Every finding of the doctor for one pool.
@@ -36,21 +61,12 @@ impl Inventory {
             Kind::Settings,
             text("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/settingsRef/name"),
         );
-        let computes: Vec<_> = self
-            .objects(Kind::Compute)
-            .filter(|c| c.namespace() == namespace)
-            .map(|c| c.value())
-            .collect();
+        let computes = self.values_in(Kind::Compute, namespace);
         let compute_refs: Vec<&Value> = computes.iter().map(|c| &**c).collect();
-        let project = self
-            .objects(Kind::Project)
-            .find(|p| p.namespace() == namespace)
-            .map(|p| p.value());
-        let tenant = project
-            .as_ref()
-            .and_then(|p| p.pointer("/spec/tenantRef/name").and_then(Value::as_str))
-            .and_then(|name| self.get(Kind::Tenant, "", name))
-            .map(|t| t.value());
+        let (project, tenant) = match self.project_and_tenant(namespace) {
+            Some((project, tenant)) => (Some(project), tenant),
+            None => (None, None),
+        };
         let vip = text("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
             .unwrap_or("");
         let same_vip: Vec<String> = if vip.is_empty() {
@@ -74,11 +90,11 @@ impl Inventory {
             pool: &value,
             evaluation: evaluation.as_deref(),
             policy: policy.as_deref(),
-            policies_known: self.read(Kind::ScalingPolicy),
+            policies_known: self.reads(Kind::ScalingPolicy),
             profile_bundle: bundle.as_deref(),
-            profile_bundles_known: self.read(Kind::ProfileBundle),
+            profile_bundles_known: self.reads(Kind::ProfileBundle),
             settings: settings.as_deref(),
-            settings_known: self.read(Kind::Settings),
+            settings_known: self.reads(Kind::Settings),
             computes: &compute_refs,
             project: project.as_deref(),
             tenant: tenant.as_deref(),

@@ -16,23 +16,9 @@ pub(super) fn quota_findings(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<Finding> {
-    let namespace = draft
-        .pool
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let Some(project) = inventory
-        .objects(Kind::Project)
-        .find(|p| p.namespace() == namespace)
-        .map(|p| p.value())
-    else {
+    let Some((project, tenant)) = inventory.project_and_tenant(namespace_of(draft)) else {
         return Vec::new();
     };
-    let tenant = project
-        .pointer("/spec/tenantRef/name")
-        .and_then(Value::as_str)
-        .and_then(|name| inventory.get(Kind::Tenant, "", name))
-        .map(|t| t.value());
     crate::domain::quota::check(&asked_gpus(draft), &project, tenant.as_deref())
 }
 
@@ -46,12 +32,7 @@ fn namespace_of(draft: &Draft) -> &str {
 
 /// The hosts the Compute objects of the draft's namespace offer.
 fn offer(draft: &Draft, inventory: &crate::inventory::Inventory) -> hosts::Offer {
-    let namespace = namespace_of(draft);
-    let computes: Vec<_> = inventory
-        .objects(Kind::Compute)
-        .filter(|c| c.namespace() == namespace)
-        .map(|c| c.value())
-        .collect();
+    let computes = inventory.values_in(Kind::Compute, namespace_of(draft));
     hosts::Offer::of(computes.iter().map(|c| &**c))
 }
 
@@ -90,21 +71,12 @@ pub(super) fn picture(draft: &Draft, inventory: &crate::inventory::Inventory) ->
             out.push(line);
         }
     }
-    let project = inventory
-        .objects(Kind::Project)
-        .find(|p| p.namespace() == namespace)
-        .map(|p| p.value());
-    let Some(project) = project else {
+    let Some((project, tenant)) = inventory.project_and_tenant(namespace) else {
         out.push(format!(
             "Quota: no Project in {namespace} that pooldeck can see"
         ));
         return out;
     };
-    let tenant = project
-        .pointer("/spec/tenantRef/name")
-        .and_then(Value::as_str)
-        .and_then(|name| inventory.get(Kind::Tenant, "", name))
-        .map(|t| t.value());
     for (variant, asked, _) in asked_gpus(draft) {
         let caps = crate::domain::quota::caps(&project, tenant.as_deref(), &variant);
         let said: Vec<String> = caps
@@ -146,11 +118,7 @@ pub(super) fn names_in(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<(Kind, Vec<Offered>)> {
-    let namespace = draft
-        .pool
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let namespace = namespace_of(draft);
     [Kind::ProfileBundle, Kind::Settings, Kind::ScalingPolicy]
         .into_iter()
         .map(|kind| {

@@ -1,0 +1,171 @@
+//! The troubleshooting guide as code: for one pool and what the hub says around it (its
+//! evaluation, policy, ProfileBundle, Settings, the namespace's Compute, Project and Tenant,
+//! the pools sharing its VIP, its events), what is wrong, the evidence (paths and values), the
+//! likely cause as the guide gives it, and the next steps with names filled in.
+//!
+//! Pure, over JSON values: a field that is missing or of the wrong type is read as absent and,
+//! where the guide needs it, said ("could not read …"). Never panics on what the API sends.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::rules::Severity;
+
+mod lifecycle;
+mod nodes;
+mod provisioning;
+mod quota;
+mod scaling;
+
+/// One finding of the doctor about one pool.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnosis {
+    /// Stable id, `provisioning.condition`, `vip.in-use`, …
+    pub id: &'static str,
+    pub severity: Severity,
+    /// The guide's section.
+    pub symptom: &'static str,
+    /// One line: what is wrong.
+    pub summary: String,
+    /// Paths and the values found there.
+    pub evidence: Vec<(String, String)>,
+    /// The likely cause, in the guide's terms.
+    pub cause: String,
+    /// What to do next: commands with the names filled in, or console keys.
+    pub next: Vec<String>,
+}
+
+/// Everything the doctor reads about one pool.
+#[derive(Clone, Copy)]
+pub struct Picture<'a> {
+    pub pool: &'a Value,
+    pub evaluation: Option<&'a Value>,
+    /// The ScalingPolicy the pool names, if found; `policy_known`: whether policies are read
+    /// at all (a missing one is then really missing).
+    pub policy: Option<&'a Value>,
+    pub policies_known: bool,
+    pub profile_bundle: Option<&'a Value>,
+    pub profile_bundles_known: bool,
+    pub settings: Option<&'a Value>,
+    pub settings_known: bool,
+    pub computes: &'a [&'a Value],
+    pub project: Option<&'a Value>,
+    pub tenant: Option<&'a Value>,
+    /// Other pools (namespace/name) whose VIP is this pool's.
+    pub same_vip: &'a [String],
+    /// Events about the pool.
+    pub events: &'a [&'a Value],
+    pub now: DateTime<Utc>,
+}
+
+const PROVISIONING: &str = "Compute Pool Stuck in Provisioning";
+const VIP: &str = "VIP Already in Use";
+const GPU: &str = "Insufficient GPU Resources";
+const SCALING: &str = "Debug Scaling Decisions with ComputePoolEvaluation";
+const DELETION: &str = "Compute Pool Cannot Be Deleted";
+const LONGHORN: &str = "Changing Longhorn Replica Count";
+const AIR_GAPPED: &str = "Node Stuck in Provisioning (Air-Gapped)";
+const NVIDIA: &str = "GPU Pods Stuck with No NVIDIA Runtime Configured";
+
+/// Metrics older than this are stale (the guide: "old timestamps").
+pub const STALE_METRICS_MINUTES: i64 = 5;
+/// A host Provisioning longer than this is stuck.
+pub const STUCK_HOST_MINUTES: i64 = 30;
+/// A deletion pending longer than this does not complete (the unblock's threshold).
+pub const STUCK_DELETION_MINUTES: i64 = 10;
+
+fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
+    value.pointer(pointer).and_then(Value::as_str)
+}
+
+fn time(value: &Value) -> Option<DateTime<Utc>> {
+    value
+        .as_str()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
+    crate::domain::duration::format((now - then).to_std().unwrap_or(std::time::Duration::ZERO))
+}
+
+fn conditions(object: &Value) -> Vec<&Value> {
+    object
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().collect())
+        .unwrap_or_default()
+}
+
+fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
+    conditions(object).into_iter().find(|c| c["type"] == kind)
+}
+
+/// The guide's meaning of a failing condition type.
+fn condition_meaning(kind: &str) -> &'static str {
+    match kind {
+        "Validated" => {
+            "ComputePool spec validation failed. Check that referenced resources (ProfileBundle, Settings) exist and are Ready."
+        }
+        "ClusterDeployed" => {
+            "Palette cluster deployment failed. Check Settings credentials and available edge hosts."
+        }
+        "AdminKubeconfigAcquired" => {
+            "Failed to retrieve the admin kubeconfig from the Palette cluster."
+        }
+        "SpokeCreated" => "Failed to create the Spoke resource for the cluster.",
+        "ManagedClusterReady" => {
+            "The OCM ManagedCluster representing the Palette cluster is not ready."
+        }
+        "HelmReleaseCreated" | "HelmReleaseReady" => {
+            "The Helm release that installs PaletteAI services on the spoke cluster failed to be created or become ready."
+        }
+        "MachinePoolsReady" => {
+            "One or more machine pool hosts failed to provision or become healthy."
+        }
+        "EnvironmentCreated" => "The Environment failed to be created or become ready.",
+        _ => "A reconciliation phase of the Compute Pool failed.",
+    }
+}
+
+struct Pool<'a> {
+    value: &'a Value,
+    namespace: &'a str,
+    name: &'a str,
+}
+
+impl Pool<'_> {
+    fn describe(&self) -> String {
+        format!(
+            "kubectl describe computepool {} --namespace {}",
+            self.name, self.namespace
+        )
+    }
+}
+
+/// Every finding for one pool, worst first.
+pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
+    let pool = Pool {
+        value: picture.pool,
+        namespace: text(picture.pool, "/metadata/namespace").unwrap_or(""),
+        name: text(picture.pool, "/metadata/name").unwrap_or(""),
+    };
+    let mut out = Vec::new();
+    provisioning::provisioning(&pool, picture, &mut out);
+    quota::vip(&pool, picture, &mut out);
+    quota::gpu_quota(&pool, picture, &mut out);
+    scaling::scaling(&pool, picture, &mut out);
+    lifecycle::deletion(&pool, picture, &mut out);
+    lifecycle::longhorn(&pool, &mut out);
+    nodes::hosts_on_nodes(&pool, picture, &mut out);
+    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    out
+}
+
+fn status<'a>(pool: &Pool<'a>) -> &'a str {
+    text(pool.value, "/status/status").unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests;

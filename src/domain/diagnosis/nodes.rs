@@ -1,0 +1,108 @@
+//! Node-side problems the hub shows: hosts Provisioning for long (the air-gapped symptom) and
+//! the NVIDIA runtime error in events; the next steps are the guide's commands for the host.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::*;
+
+pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
+    // Events with the guide's NVIDIA runtime error name the host in their message or object.
+    for event in picture.events {
+        let message = event["message"].as_str().unwrap_or("");
+        if message.contains("no runtime for \"nvidia\" is configured") {
+            out.push(Diagnosis {
+                id: "node.nvidia-runtime",
+                severity: Severity::Error,
+                symptom: NVIDIA,
+                summary: format!("GPU Operator pods cannot start: {message}"),
+                evidence: vec![("event".into(), message.to_owned())],
+                cause: "The nvidia RuntimeClass exists but containerd registers no nvidia handler: a containerd configuration schema mismatch (version 2 main file, version 3 drop-in) or a duplicate containerd service holding the runtime lock.".into(),
+                next: vec![
+                    "on the host: sudo crictl --runtime-endpoint=unix:///run/spectro/containerd/containerd.sock info | jq '.config.containerd.runtimes | keys'".into(),
+                    "on the host: systemctl is-active containerd spectro-containerd".into(),
+                    "on the host: containerd --version (version = 3 only on containerd 2.x)".into(),
+                    "on the host: back up /etc/containerd/config.toml, declare version = 3 with every runtime, then sudo containerd config dump | grep nvidia".into(),
+                    "on the host: mask a duplicate containerd service; sudo systemctl restart spectro-containerd".into(),
+                ],
+            });
+        }
+    }
+    // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
+    for (cluster_index, cluster) in pool
+        .value
+        .pointer("/status/paletteClusterStatuses")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let _ = cluster_index;
+        let mut stuck: Vec<(String, DateTime<Utc>)> = Vec::new();
+        collect_stuck_hosts(cluster, picture.now, &mut stuck, 0);
+        let pulls = picture
+            .events
+            .iter()
+            .filter_map(|e| e["message"].as_str())
+            .find(|m| {
+                let m = m.to_lowercase();
+                m.contains("pull")
+                    || m.contains("registry")
+                    || m.contains("x509")
+                    || m.contains("unauthorized")
+            });
+        for (host, since) in stuck {
+            let mut evidence = vec![(
+                format!("host {host} status"),
+                format!("Provisioning for {}", age(picture.now, since)),
+            )];
+            if let Some(message) = pulls {
+                evidence.push(("event".into(), message.to_owned()));
+            }
+            out.push(Diagnosis {
+                id: "node.stuck-provisioning",
+                severity: Severity::Warning,
+                symptom: AIR_GAPPED,
+                summary: format!("host {host} has been Provisioning for {}", age(picture.now, since)),
+                evidence,
+                cause: "In an air-gapped site: packs reaching an unreachable endpoint, registry credentials missing from user-data, images missing from the internal Zot registry, or network policy blocking it.".into(),
+                next: vec![
+                    format!("on {host}: crictl images (compare with the internal Zot registry)"),
+                    format!("on {host}: cat /etc/containerd/config.toml | grep --after-context=5 registry"),
+                    format!("on {host}: curl --insecure https://<vertex-ip>:30003/v2/ (200 or 401: reachable)"),
+                    format!("on {host}: journalctl --unit stylus-agent --follow"),
+                ],
+            });
+        }
+    }
+}
+
+/// Hosts with `status: Provisioning` whose `statusUpdatedAt` is older than the threshold,
+/// wherever a cluster's status lists them.
+pub(super) fn collect_stuck_hosts(
+    value: &Value,
+    now: DateTime<Utc>,
+    out: &mut Vec<(String, DateTime<Utc>)>,
+    depth: usize,
+) {
+    if depth > 8 {
+        return;
+    }
+    if let Value::Object(map) = value {
+        for (key, child) in map {
+            if child.get("status").and_then(Value::as_str) == Some("Provisioning")
+                && let Some(since) = child.get("statusUpdatedAt").and_then(time)
+                && (now - since).num_minutes() >= STUCK_HOST_MINUTES
+                && child.get("architecture").is_some()
+            {
+                out.push((key.clone(), since));
+            } else {
+                collect_stuck_hosts(child, now, out, depth + 1);
+            }
+        }
+    } else if let Value::Array(items) = value {
+        for item in items {
+            collect_stuck_hosts(item, now, out, depth + 1);
+        }
+    }
+}

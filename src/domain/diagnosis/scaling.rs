@@ -1,0 +1,223 @@
+//! Scaling decisions, row by row of the guide's ComputePoolEvaluation table: no evaluation
+//! and why, decisions (target against count), the execution state, stale metrics per host.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::*;
+
+pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
+    let reference = pool
+        .value
+        .pointer("/spec/clusterVariant/dedicated/scalingPolicyRef/name")
+        .or_else(|| {
+            pool.value
+                .pointer("/spec/clusterVariant/shared/scalingPolicyRef/name")
+        })
+        .and_then(Value::as_str);
+    let Some(policy_name) = reference else {
+        return;
+    };
+    let describe = pool.describe();
+    let Some(evaluation) = picture.evaluation else {
+        let available = condition(pool.value, "ComputePoolEvaluationAvailable");
+        let reason = available.and_then(|c| c["reason"].as_str()).unwrap_or("");
+        let (summary, cause) = if reason == "ScalingPolicyNotFound"
+            || (picture.policy.is_none() && picture.policies_known)
+        {
+            (
+                format!("no ComputePoolEvaluation: ScalingPolicy {policy_name} does not exist"),
+                "The scalingPolicyRef points to a policy that does not exist.".to_owned(),
+            )
+        } else if picture
+            .policy
+            .and_then(|p| condition(p, "PrometheusAvailable"))
+            .is_some_and(|c| c["status"] != "True")
+        {
+            (
+                format!(
+                    "no ComputePoolEvaluation: Prometheus is not available to ScalingPolicy {policy_name}"
+                ),
+                "Without metrics the Scaling Policy controller cannot evaluate the pool."
+                    .to_owned(),
+            )
+        } else {
+            (
+                "no ComputePoolEvaluation yet (waiting for the first metrics)".to_owned(),
+                "The evaluation is created once utilization metrics for the pool's hosts arrive from Prometheus.".to_owned(),
+            )
+        };
+        out.push(Diagnosis {
+            id: "scaling.no-evaluation",
+            severity: Severity::Warning,
+            symptom: SCALING,
+            summary,
+            evidence: vec![
+                ("scalingPolicyRef.name".into(), policy_name.to_owned()),
+                (
+                    "status.conditions[ComputePoolEvaluationAvailable].reason".into(),
+                    if reason.is_empty() {
+                        "absent".into()
+                    } else {
+                        reason.to_owned()
+                    },
+                ),
+            ],
+            cause,
+            next: vec![
+                describe,
+                format!(
+                    "kubectl get scalingpolicy {policy_name} --namespace {}",
+                    pool.namespace
+                ),
+            ],
+        });
+        return;
+    };
+    let cpe = format!(
+        "kubectl get computepoolevaluation {} --namespace {} --output yaml",
+        pool.name, pool.namespace
+    );
+    let evaluations = evaluation
+        .pointer("/spec/poolEvaluations")
+        .and_then(Value::as_object);
+    let states = evaluation
+        .pointer("/status/poolScalingStates")
+        .and_then(Value::as_object);
+    for (key, entry) in evaluations.into_iter().flatten() {
+        let state = states.and_then(|s| s.get(key));
+        let state_name = state.and_then(|s| s["state"].as_str()).unwrap_or("");
+        let details = state.and_then(|s| s["details"].as_str()).unwrap_or("");
+        // Decisions: target against count, per resource.
+        let mut resources: Vec<(String, &Value)> = Vec::new();
+        if let Some(cpu) = entry.get("cpu") {
+            resources.push(("CPU".into(), cpu));
+        }
+        for (variant, gpu) in entry
+            .get("gpu")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            resources.push((variant.clone(), gpu));
+        }
+        for (resource, numbers) in resources {
+            let count = numbers["count"].as_i64();
+            let target = numbers["target"].as_i64();
+            let (Some(count), Some(target)) = (count, target) else {
+                continue;
+            };
+            if target > count && state_name == "Idle" {
+                out.push(Diagnosis {
+                    id: "scaling.scale-up-decided",
+                    severity: Severity::Info,
+                    symptom: SCALING,
+                    summary: format!("{key}: {resource} target {target} above count {count}: a scale-up is decided"),
+                    evidence: vec![
+                        (format!("spec.poolEvaluations['{key}'].{resource}.count"), count.to_string()),
+                        (format!("spec.poolEvaluations['{key}'].{resource}.target"), target.to_string()),
+                    ],
+                    cause: "Utilization crossed the scale-up threshold for the full duration.".into(),
+                    next: vec![cpe.clone()],
+                });
+            }
+            if target < count {
+                let wastes: Vec<(String, i64)> = entry
+                    .get("nodeWastes")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|w| {
+                        Some((w["host"].as_str()?.to_owned(), w["wasteScore"].as_i64()?))
+                    })
+                    .collect();
+                let first = wastes.iter().max_by_key(|(_, score)| *score);
+                out.push(Diagnosis {
+                    id: "scaling.scale-down",
+                    severity: Severity::Info,
+                    symptom: SCALING,
+                    summary: format!(
+                        "{key}: {resource} target {target} below count {count}: a scale-down{}",
+                        first
+                            .map(|(host, score)| format!("; {host} goes first (highest wasteScore {score})"))
+                            .unwrap_or_default()
+                    ),
+                    evidence: wastes
+                        .iter()
+                        .map(|(host, score)| (format!("spec.poolEvaluations['{key}'].nodeWastes[{host}].wasteScore"), score.to_string()))
+                        .collect(),
+                    cause: "The host with the highest wasteScore — the most idle capacity, unused GPUs weighed most — is removed first.".into(),
+                    next: vec![cpe.clone()],
+                });
+            }
+        }
+        match state_name {
+            "Aborting" => out.push(Diagnosis {
+                id: "scaling.aborting",
+                severity: Severity::Warning,
+                symptom: SCALING,
+                summary: format!("{key}: a scale-up is being aborted: {details}"),
+                evidence: vec![(format!("status.poolScalingStates['{key}'].state"), "Aborting".into())],
+                cause: "A scale-up exceeded abortDuration: pending hosts that never reached Healthy are removed, hosts that provisioned are kept.".into(),
+                next: vec![cpe.clone()],
+            }),
+            "Scaling" => {
+                let started = state.and_then(|s| time(&s["scalingStartedAt"]));
+                out.push(Diagnosis {
+                    id: "scaling.in-progress",
+                    severity: Severity::Info,
+                    symptom: SCALING,
+                    summary: format!(
+                        "{key}: scaling{}: {details}",
+                        started.map(|t| format!(" for {}", age(picture.now, t))).unwrap_or_default()
+                    ),
+                    evidence: vec![(format!("status.poolScalingStates['{key}'].details"), details.to_owned())],
+                    cause: "A scale-up is aborted after abortDuration, keeping the hosts that provisioned; a scale-down is never aborted and continues until all removals complete.".into(),
+                    next: vec![cpe.clone()],
+                });
+            }
+            "Cooldown" => out.push(Diagnosis {
+                id: "scaling.cooldown",
+                severity: Severity::Info,
+                symptom: SCALING,
+                summary: format!("{key}: in cooldown, no scaling decision until it ends: {details}"),
+                evidence: vec![(format!("status.poolScalingStates['{key}'].details"), details.to_owned())],
+                cause: "Cooldown pauses decisions after a scaling operation, an abort, a manual change, or the first evaluation.".into(),
+                next: vec![cpe.clone()],
+            }),
+            _ => {}
+        }
+        // Stale metrics, host by host.
+        let observed = evaluation
+            .pointer("/status/metricsLastObservedAt")
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_object);
+        let stale: Vec<(String, DateTime<Utc>)> = observed
+            .into_iter()
+            .flatten()
+            .filter_map(|(host, at)| Some((host.clone(), time(at)?)))
+            .filter(|(_, at)| (picture.now - *at).num_minutes() >= STALE_METRICS_MINUTES)
+            .collect();
+        if !stale.is_empty() {
+            out.push(Diagnosis {
+                id: "scaling.stale-metrics",
+                severity: Severity::Warning,
+                symptom: SCALING,
+                summary: format!(
+                    "{key}: no metrics from {}",
+                    stale
+                        .iter()
+                        .map(|(host, at)| format!("{host} for {}", age(picture.now, *at)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                evidence: stale
+                    .iter()
+                    .map(|(host, at)| (format!("status.metricsLastObservedAt['{key}'].{host}"), at.to_rfc3339()))
+                    .collect(),
+                cause: "Stale timestamps mean those hosts are not reporting metrics: scaling reacts slowly or not at all.".into(),
+                next: vec!["verify the Prometheus agent on those hosts (Configure Prometheus Agent Monitoring)".into()],
+            });
+        }
+    }
+}
