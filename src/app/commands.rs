@@ -36,6 +36,7 @@ pub enum Command {
     PreviousTab,
     /// Jump to the tab whose number was typed.
     JumpTab,
+    RunFix,
     Search,
     /// In a text field: keep what was typed.
     Accept,
@@ -145,7 +146,7 @@ impl Scope {
             Scope::WizardField => Some("type the value"),
             Scope::WizardLines => Some("one per line"),
             Scope::CommandLine => {
-                Some(":pools :cpe :hosts :events :projects :ns NAME :ctx NAME :q ")
+                Some(":pools :cpe :hosts :events :projects :problems :ns NAME :ctx NAME :q ")
             }
             _ => None,
         }
@@ -240,13 +241,14 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete the command"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: :pools (:cp) :cpe :hosts :events :projects :problems, :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab), ch('l')], "→ Tab l", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
-    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6')], "1-6", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML"),
+    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
+    bind!(Detail, [ch('f')], "f", Some(("f", "fix")), RunFix, "run the fix of the doctor's finding that has one (Diagnose tab), behind a confirmation"),
     bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
     bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
     bind!(Detail, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
@@ -282,7 +284,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
     bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
-    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects :problems, :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
     bind!(List, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),

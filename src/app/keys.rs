@@ -86,7 +86,7 @@ fn run_command(app: &mut App, command: &str) {
         }
         None => {
             app.message = Some(format!(
-                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events, :projects, :ns, :ctx or :q"
+                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events, :projects, :problems, :ns, :ctx or :q"
             ))
         }
     }
@@ -99,6 +99,7 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         View::Pools => Tab::Overview,
         View::Evaluations => Tab::Scaling,
         View::Hosts => Tab::Hosts,
+        View::Problems => Tab::Diagnose,
         View::Events | View::Projects => return,
     };
     let Some(row) = app.shown.row(app.selected) else {
@@ -224,6 +225,17 @@ pub(super) fn on_paste(app: &mut App, text: &str) {
             )
         }
     }
+}
+
+/// The fix of the open pool's first finding that has one, on its Diagnose tab.
+pub(super) fn fix_in_view(app: &App) -> Option<Fix> {
+    let detail = app.detail.as_ref().filter(|d| d.tab == Tab::Diagnose)?;
+    let id = crate::domain::ObjectRef::new(
+        crate::domain::Kind::Pool,
+        detail.namespace.clone(),
+        detail.name.clone(),
+    );
+    app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
 }
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
@@ -375,6 +387,11 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
             };
             super::confirm::open(app, fix);
         }
+        Command::RunFix => {
+            if let Some(fix) = fix_in_view(app) {
+                super::confirm::open(app, fix);
+            }
+        }
         Command::Copy => copy(app),
         Command::NewPool => super::wizard::open(app, false),
         Command::EditPool => super::wizard::open(app, true),
@@ -442,7 +459,7 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         Command::NextTab | Command::PreviousTab | Command::JumpTab => {
             if let Some(detail) = app.detail.as_mut() {
                 detail.tab = match (command, key.code) {
-                    (Command::JumpTab, KeyCode::Char(c @ '1'..='6')) => {
+                    (Command::JumpTab, KeyCode::Char(c @ '1'..='7')) => {
                         Tab::ALL[usize::from(c as u8 - b'1')]
                     }
                     (Command::PreviousTab, _) => detail.tab.step(false),

@@ -14,6 +14,7 @@ use crossterm::event::KeyEvent;
 
 pub mod commands;
 pub mod confirm;
+pub mod doctor;
 mod keys;
 pub mod ports;
 pub mod rows;
@@ -107,6 +108,8 @@ pub enum View {
     Hosts,
     Events,
     Projects,
+    /// Every finding of the doctor, of every pool.
+    Problems,
 }
 
 impl View {
@@ -117,6 +120,7 @@ impl View {
             View::Hosts => "Hosts",
             View::Events => "Events",
             View::Projects => "Projects",
+            View::Problems => "Problems",
         }
     }
 
@@ -128,15 +132,17 @@ impl View {
             View::Hosts => &["hosts", "host"],
             View::Events => &["events", "ev", "event"],
             View::Projects => &["projects", "project", "proj"],
+            View::Problems => &["problems", "problem", "doctor"],
         }
     }
 
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Pools,
         View::Evaluations,
         View::Hosts,
         View::Events,
         View::Projects,
+        View::Problems,
     ];
 }
 
@@ -149,16 +155,19 @@ pub enum Tab {
     Scaling,
     Events,
     Yaml,
+    /// The doctor's findings about the pool, then their evidence.
+    Diagnose,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Overview,
         Tab::Conditions,
         Tab::Hosts,
         Tab::Scaling,
         Tab::Events,
         Tab::Yaml,
+        Tab::Diagnose,
     ];
 
     pub fn title(self) -> &'static str {
@@ -169,6 +178,7 @@ impl Tab {
             Tab::Scaling => "Scaling",
             Tab::Events => "Events",
             Tab::Yaml => "YAML",
+            Tab::Diagnose => "Diagnose",
         }
     }
 
@@ -346,9 +356,11 @@ impl App {
     pub fn enabled(&self, command: commands::Command) -> bool {
         use commands::Command;
         match command {
-            Command::Open | Command::Describe | Command::Yaml => {
-                matches!(self.view, View::Pools | View::Evaluations | View::Hosts)
-            }
+            Command::Open | Command::Describe | Command::Yaml => matches!(
+                self.view,
+                View::Pools | View::Evaluations | View::Hosts | View::Problems
+            ),
+            Command::RunFix => keys::fix_in_view(self).is_some(),
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) => {
                 false
             }

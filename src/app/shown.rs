@@ -12,8 +12,9 @@ use crate::domain::ObjectRef;
 use crate::domain::rules::{self, Context, Finding, Severity};
 use crate::inventory::{Inventory, Kind, Object};
 
-/// What the base rows depend on: the inventory generation and the view.
-type BaseKey = (u64, View);
+/// What the base rows depend on: the inventory generation, the view, and what they show of
+/// the doctor (the pools list its markers, `:problems` every finding).
+type BaseKey = (u64, View, u64);
 /// What the shown rows depend on besides: filter, sort column and direction, warnings only.
 type ViewKey = (BaseKey, String, usize, bool, bool);
 
@@ -54,6 +55,8 @@ pub struct Shown {
     pub hints: String,
     /// Why the filter cannot be used as typed (a `-l` that is no label selector).
     pub filter_problem: Option<String>,
+    /// Every pool's findings, kept up to date incrementally.
+    pub doctor: super::doctor::Doctor,
 }
 
 impl Shown {
@@ -101,7 +104,13 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
 impl App {
     /// Brings the derived rows up to date; cheap when nothing they depend on changed.
     pub fn refresh(&mut self) {
-        let base_key = (self.inventory.generation(), self.view);
+        self.shown.doctor.update(&self.inventory, self.now);
+        let doctor = match self.view {
+            View::Pools => self.shown.doctor.marks,
+            View::Problems => self.shown.doctor.epoch,
+            _ => 0,
+        };
+        let base_key = (self.inventory.generation(), self.view, doctor);
         if self.shown.base_key != Some(base_key) {
             self.shown.base = self.base_table();
             self.shown.words = self.shown.base.rows.iter().map(words).collect();
@@ -195,6 +204,7 @@ impl App {
             View::Hosts => rows::hosts_table(&self.inventory, None, false),
             View::Events => rows::events(&self.inventory, None, false),
             View::Projects => rows::projects(&self.inventory, None, false),
+            View::Problems => rows::problems(&self.shown.doctor),
         }
     }
 
@@ -206,6 +216,7 @@ impl App {
             let rows::Source::Object(object) = &row.object else {
                 continue;
             };
+            row.worst = self.shown.doctor.worst(&row.id);
             let identity = Inventory::identity(object);
             row.broken = match self.shown.lint.get(&row.id) {
                 Some((seen, generation, broken)) if *seen == identity && *generation == fleet => {
@@ -336,7 +347,11 @@ fn widths(table: &Table, order: &[usize]) -> Vec<u16> {
     let mut widths: Vec<usize> = table.headers.iter().map(|h| h.chars().count()).collect();
     for row in order.iter().filter_map(|i| table.rows.get(*i)) {
         for (i, cell) in row.cells.iter().enumerate() {
-            let marker = if row.broken && Some(i) == name { 2 } else { 0 };
+            let marker = if (row.broken || row.worst.is_some()) && Some(i) == name {
+                2
+            } else {
+                0
+            };
             if let Some(w) = widths.get_mut(i) {
                 *w = (*w).max(cell.width().saturating_add(marker));
             }

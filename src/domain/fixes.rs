@@ -60,7 +60,8 @@ impl Permission {
 }
 
 /// Which fix a plan is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Fix {
     Pause,
     Resume,

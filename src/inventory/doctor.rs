@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::{Inventory, Kind, Object, SourceState};
-use crate::domain::diagnosis::{Diagnosis, Picture, diagnose};
+use crate::domain::diagnosis::{Diagnosis, Picture, changes_at, diagnose};
 use crate::domain::rules::Pools;
 
 impl Inventory {
@@ -41,6 +41,16 @@ impl Inventory {
 
     /// Every finding of the doctor for one pool.
     pub fn diagnose(&self, pool: &Object, now: DateTime<Utc>) -> Vec<Diagnosis> {
+        self.diagnose_until(pool, now).0
+    }
+
+    /// [`Inventory::diagnose`], with the instant its findings may read differently with no
+    /// object changing ([`changes_at`]).
+    pub fn diagnose_until(
+        &self,
+        pool: &Object,
+        now: DateTime<Utc>,
+    ) -> (Vec<Diagnosis>, Option<DateTime<Utc>>) {
         let value = pool.value();
         let namespace = pool.namespace();
         let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
@@ -86,7 +96,7 @@ impl Inventory {
             .map(|e| e.value())
             .collect();
         let event_refs: Vec<&Value> = events.iter().map(|e| &**e).collect();
-        diagnose(&Picture {
+        let picture = Picture {
             pool: &value,
             evaluation: evaluation.as_deref(),
             policy: policy.as_deref(),
@@ -101,6 +111,7 @@ impl Inventory {
             same_vip: &same_vip,
             events: &event_refs,
             now,
-        })
+        };
+        (diagnose(&picture), changes_at(&picture))
     }
 }

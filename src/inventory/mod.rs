@@ -148,6 +148,10 @@ pub struct Inventory {
     pools_by_name: OrdSet<(String, String)>,
     /// Bumped when a pool joins or leaves either index: what the rules across pools read.
     fleet_generation: u64,
+    /// Bumped when anything around the pools changes (Projects, Tenants, Compute, the objects
+    /// pools name, AIWorkloads) or a source's state does: what a diagnosis reads beside the
+    /// pool, its evaluation and its events.
+    context_generation: u64,
     /// When the server last answered a heartbeat, and the failure since then, if any.
     last_heartbeat: Option<DateTime<Utc>>,
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
@@ -210,6 +214,12 @@ impl Inventory {
         self.fleet_generation += 1;
     }
 
+    /// See the field: a pool's diagnosis stays valid while this, the pool, its evaluation and
+    /// its events stay the same.
+    pub fn context_generation(&self) -> u64 {
+        self.context_generation
+    }
+
     /// Bumped by every applied event; a reader redraws when it changes.
     pub fn generation(&self) -> u64 {
         self.generation
@@ -252,6 +262,18 @@ impl Inventory {
             return;
         }
         self.generation += 1;
+        let context = match &event {
+            SourceEvent::Listed { kind, .. }
+            | SourceEvent::Applied { kind, .. }
+            | SourceEvent::Deleted { kind, .. } => {
+                !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
+            }
+            SourceEvent::State { .. } => true,
+            SourceEvent::Heartbeat { .. } => false,
+        };
+        if context {
+            self.context_generation += 1;
+        }
         match event {
             SourceEvent::Listed {
                 kind,

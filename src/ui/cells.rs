@@ -184,6 +184,11 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
 pub fn status(status: &Status) -> Meaning {
     match status {
         Status::Unreadable => Meaning::Error,
+        Status::Finding(severity) => match severity {
+            crate::domain::rules::Severity::Error => Meaning::Error,
+            crate::domain::rules::Severity::Warning => Meaning::Warn,
+            crate::domain::rules::Severity::Info => Meaning::Info,
+        },
         Status::Pool(phase) => match phase {
             PoolPhase::Running => Meaning::Ok,
             PoolPhase::Provisioning | PoolPhase::Updating => Meaning::Info,

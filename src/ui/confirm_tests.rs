@@ -3,22 +3,11 @@
 //! run (read-only mode), with READ-ONLY in the header.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use crate::app::tests::fleet_app;
 use crate::app::{App, Effect, Msg, update};
 use crate::domain::{Operation, Outcome, Run};
-use crate::theme::Theme;
-
-fn draw(app: &App, width: u16, height: u16) -> String {
-    let theme = Theme::builtin("default-dark").expect("theme");
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal
-        .draw(|frame| crate::ui::render(app, &theme, frame))
-        .expect("draw");
-    terminal.backend().to_string()
-}
+use crate::ui::tests::draw;
 
 fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
     update(app, Msg::Key(KeyEvent::new(code, modifiers)));

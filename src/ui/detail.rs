@@ -105,6 +105,14 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         }
         (Tab::Events, Some(_)) => tabs::events(&app.inventory, object, theme, app.now),
         (Tab::Yaml, Some(_)) => tabs::yaml_lines(derived, app.search.trim(), theme),
+        (Tab::Diagnose, Some(_)) => {
+            let id = crate::domain::ObjectRef::new(
+                Kind::Pool,
+                detail.namespace.clone(),
+                detail.name.clone(),
+            );
+            super::diagnose::diagnose(app.shown.doctor.findings(&id), derived, theme)
+        }
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);
     let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));

@@ -12,6 +12,7 @@ use crate::app::{App, Input, Overlay};
 pub mod cells;
 mod confirm;
 mod detail;
+mod diagnose;
 mod header;
 mod overview;
 mod scaling;
@@ -125,7 +126,9 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     if table.is_empty() {
         let kind = match app.view {
-            crate::app::View::Pools | crate::app::View::Hosts => crate::inventory::Kind::Pool,
+            crate::app::View::Pools | crate::app::View::Hosts | crate::app::View::Problems => {
+                crate::inventory::Kind::Pool
+            }
             crate::app::View::Evaluations => crate::inventory::Kind::Evaluation,
             crate::app::View::Events => crate::inventory::Kind::Event,
             crate::app::View::Projects => crate::inventory::Kind::Project,
@@ -153,6 +156,10 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             _ if states.is_empty() => (
                 "Waiting for the first list from the cluster…".to_owned(),
                 Meaning::Muted,
+            ),
+            _ if app.view == crate::app::View::Problems => (
+                "No problems: the doctor has nothing to report about the watched pools.".to_owned(),
+                Meaning::Ok,
             ),
             _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
         };
@@ -233,8 +240,8 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
             let mut text = cells::text(cell, now, cells::Form::Console);
-            if row.broken && Some(i) == name {
-                text.push_str(" !");
+            if Some(i) == name {
+                text.push_str(marker(row));
             }
             if marked && Some(i) == name {
                 text.push_str(" *");
@@ -287,13 +294,13 @@ fn priority(header: &str, across_namespaces: bool) -> u8 {
     match header {
         "NAME" | "HOST" => 0,
         "NAMESPACE" if across_namespaces => 1,
-        "STATUS" | "STATE" | "SCALING" | "MESSAGE" => 1,
+        "STATUS" | "STATE" | "SCALING" | "MESSAGE" | "SEVERITY" | "FINDING" => 1,
         "GPU UTIL" | "GPU" | "DECISION" | "GPU LIMITS" | "GPU USAGE" | "TYPE" | "LAST SEEN"
         | "POOL" => 2,
         "REASON" | "WORKER POOL" | "TENANT CAP" => 3,
         "GPUS (USED/CAPACITY)" | "OBJECT" => 4,
         "HOSTS" | "GPUS" => 5,
-        "CPU" | "MACHINE POOL" => 6,
+        "CPU" | "MACHINE POOL" | "SYMPTOM" => 6,
         "HEALTH" | "SINCE" => 7,
         "NAMESPACE" | "PAUSED" | "MEMORY" => 8,
         _ => 9,
@@ -367,6 +374,18 @@ fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: R
             ),
         popup,
     );
+}
+
+/// The marker after a pool's name: ` !` when its spec breaks a rule of the reference or the
+/// doctor finds an error, ` ?` when the doctor's worst is a warning (the Diagnose tab and
+/// `:problems` say what).
+fn marker(row: &crate::app::rows::Row) -> &'static str {
+    use crate::domain::rules::Severity;
+    match (row.broken, row.worst) {
+        (true, _) | (_, Some(Severity::Error)) => " !",
+        (_, Some(_)) => " ?",
+        _ => "",
+    }
 }
 
 #[cfg(test)]

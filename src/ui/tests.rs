@@ -9,7 +9,8 @@ use super::*;
 use crate::app::tests::fleet_app;
 use crate::app::{Msg, update};
 
-fn draw(app: &App, width: u16, height: u16) -> String {
+/// The whole screen as text, drawn on a test terminal (shared by the ui's snapshot tests).
+pub(super) fn draw(app: &App, width: u16, height: u16) -> String {
     let theme = Theme::builtin("default-dark").expect("theme");
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     terminal
@@ -27,6 +28,30 @@ fn keys(app: &mut App, text: &str) {
     }
 }
 
+/// A pool the doctor has findings about (a deletion blocked for 40 minutes): its marker in the
+/// list, its Diagnose tab, and Enter on `:problems` landing there.
+#[test]
+fn diagnose_tab_of_a_blocked_deletion() {
+    let mut app = fleet_app();
+    keys(&mut app, ":problems");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let first = app.shown.row(0).map(|r| r.id.name.clone());
+    assert_eq!(first.as_deref(), Some("retired-cluster"), "worst first");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert_eq!(
+        app.detail.as_ref().map(|d| (d.name.as_str(), d.tab)),
+        Some(("retired-cluster", crate::app::Tab::Diagnose))
+    );
+    insta::assert_snapshot!("detail_diagnose_blocked_160x48", draw(&app, 160, 48));
+    insta::assert_snapshot!("detail_diagnose_blocked_80x24", draw(&app, 80, 24));
+}
+
 #[test]
 fn pools_view() {
     let app = fleet_app();
@@ -36,7 +61,7 @@ fn pools_view() {
 
 #[test]
 fn other_views() {
-    for view in ["cpe", "hosts", "events", "projects"] {
+    for view in ["cpe", "hosts", "events", "projects", "problems"] {
         let mut app = fleet_app();
         keys(&mut app, &format!(":{view}"));
         update(
@@ -68,6 +93,7 @@ fn pool_detail_tabs() {
         ("4", "scaling"),
         ("5", "events"),
         ("6", "yaml"),
+        ("7", "diagnose"),
     ] {
         keys(&mut app, number);
         insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));

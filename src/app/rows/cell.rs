@@ -26,6 +26,8 @@ pub enum Status {
     },
     /// The object could not be read at all.
     Unreadable,
+    /// How bad a doctor's finding is.
+    Finding(crate::domain::rules::Severity),
 }
 
 impl Status {
@@ -33,6 +35,9 @@ impl Status {
     pub fn rank(&self) -> u8 {
         match self {
             Status::Unreadable => 0,
+            Status::Finding(crate::domain::rules::Severity::Error) => 1,
+            Status::Finding(crate::domain::rules::Severity::Warning) => 3,
+            Status::Finding(crate::domain::rules::Severity::Info) => 7,
             Status::Health { status, .. } => Status::Host(status.clone()).rank(),
             Status::Pool(PoolPhase::Failed) | Status::Host(HostStatus::Failed) => 1,
             Status::Pool(PoolPhase::Deleting) | Status::Host(HostStatus::Deleting) => 2,
@@ -72,6 +77,11 @@ impl Status {
             },
             Status::Event { word, .. } | Status::Health { word, .. } => word,
             Status::Unreadable => "Unreadable",
+            Status::Finding(severity) => match severity {
+                crate::domain::rules::Severity::Error => "error",
+                crate::domain::rules::Severity::Warning => "warning",
+                crate::domain::rules::Severity::Info => "info",
+            },
         }
     }
 }

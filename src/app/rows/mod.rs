@@ -10,6 +10,7 @@ mod evaluations;
 mod events;
 mod hosts;
 mod pools;
+mod problems;
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ pub use self::evaluations::evaluations;
 pub use self::events::{events, projects};
 pub use self::hosts::hosts_table;
 pub use self::pools::pools;
+pub use self::problems::problems;
 use crate::domain::ObjectRef;
 use crate::inventory::Object;
 
@@ -47,6 +49,8 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// The pool's spec breaks an error-level rule of the reference (the console marks it).
     pub broken: bool,
+    /// The doctor's worst finding about the pool above info (the console marks it).
+    pub worst: Option<crate::domain::rules::Severity>,
     /// What `-o json|yaml` prints for the row.
     pub object: Source,
 }
@@ -58,6 +62,7 @@ impl Row {
             part,
             cells,
             broken: false,
+            worst: None,
             object,
         }
     }

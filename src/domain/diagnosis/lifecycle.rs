@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::*;
+use crate::domain::fixes::Fix;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let Some(since) = pool
@@ -62,6 +63,8 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
     next.push("kubectl logs --namespace mural-system --selector controller.spectrocloud.com/name=hue-controllers --tail=100 --follow".into());
     out.push(Diagnosis {
         id: "deletion.blocked",
+        // The unblock: its AIWorkloads first, then (guarded) the finalizer.
+        fix: stuck.then_some(Fix::DeleteWorkloads),
         severity: if stuck { Severity::Error } else { Severity::Info },
         symptom: DELETION,
         summary: format!(
@@ -109,6 +112,7 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
     if replicas > nodes {
         out.push(Diagnosis {
             id: "longhorn.replicas",
+            fix: None,
             severity: Severity::Error,
             symptom: LONGHORN,
             summary: format!("longhornDefaultReplicaCount {replicas} exceeds the pool's {nodes} node(s)"),

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fixes::Fix;
 use super::rules::Severity;
 
 mod lifecycle;
@@ -34,6 +35,9 @@ pub struct Diagnosis {
     pub cause: String,
     /// What to do next: commands with the names filled in, or console keys.
     pub next: Vec<String>,
+    /// The fix the console can run for it (through the fixes' confirmations), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
 }
 
 /// Everything the doctor reads about one pool.
@@ -86,8 +90,77 @@ fn time(value: &Value) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
+/// How long ago, to the minute: a finding's words then stay true for a minute, which is how
+/// often the console works time-dependent findings out again ([`changes_at`]).
 fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
-    crate::domain::duration::format((now - then).to_std().unwrap_or(std::time::Duration::ZERO))
+    let minutes = (now - then).num_minutes().max(0);
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    if days > 0 {
+        format!("{days}d{hours}h")
+    } else if hours > 0 {
+        format!("{hours}h{minutes}m")
+    } else if minutes > 0 {
+        format!("{minutes}m")
+    } else {
+        "under a minute".to_owned()
+    }
+}
+
+/// The next instant the findings of this picture may read differently with nothing else
+/// changing: a threshold crossed (metrics turning stale, a deletion or a host turning stuck) or,
+/// while a finding says an age, the next minute. `None`: only a change of the objects does.
+pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
+    let now = picture.now;
+    let next_minute = now + chrono::TimeDelta::minutes(1);
+    let mut soonest: Option<DateTime<Utc>> = None;
+    let mut consider = |since: DateTime<Utc>, threshold_minutes: i64| {
+        let crossing = since + chrono::TimeDelta::minutes(threshold_minutes);
+        let at = if crossing > now {
+            crossing
+        } else {
+            next_minute
+        };
+        soonest = Some(soonest.map_or(at, |s| s.min(at)));
+    };
+    if let Some(since) = picture
+        .pool
+        .pointer("/metadata/deletionTimestamp")
+        .and_then(time)
+    {
+        consider(since, STUCK_DELETION_MINUTES);
+    }
+    if let Some(evaluation) = picture.evaluation {
+        let observed = evaluation
+            .pointer("/status/metricsLastObservedAt")
+            .and_then(Value::as_object);
+        for hosts in observed
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, h)| h.as_object())
+        {
+            for at in hosts.values().filter_map(time) {
+                consider(at, STALE_METRICS_MINUTES);
+            }
+        }
+        let scaling = evaluation
+            .pointer("/status/poolScalingStates")
+            .and_then(Value::as_object);
+        for state in scaling.into_iter().flatten().map(|(_, s)| s) {
+            if state["state"] == "Scaling"
+                && let Some(started) = time(&state["scalingStartedAt"])
+            {
+                consider(started, 0);
+            }
+        }
+    }
+    // Every host Provisioning now: measured from `now` plus the threshold, each is "stuck".
+    let mut stuck = Vec::new();
+    let far = now + chrono::TimeDelta::minutes(STUCK_HOST_MINUTES);
+    nodes::collect_stuck_hosts(picture.pool, far, &mut stuck, 0);
+    for (_, since) in stuck {
+        consider(since, STUCK_HOST_MINUTES);
+    }
+    soonest
 }
 
 fn conditions(object: &Value) -> Vec<&Value> {

@@ -13,6 +13,7 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         if message.contains("no runtime for \"nvidia\" is configured") {
             out.push(Diagnosis {
                 id: "node.nvidia-runtime",
+                fix: None,
                 severity: Severity::Error,
                 symptom: NVIDIA,
                 summary: format!("GPU Operator pods cannot start: {message}"),
@@ -61,6 +62,7 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
             }
             out.push(Diagnosis {
                 id: "node.stuck-provisioning",
+                fix: None,
                 severity: Severity::Warning,
                 symptom: AIR_GAPPED,
                 summary: format!("host {host} has been Provisioning for {}", age(picture.now, since)),

@@ -8,7 +8,9 @@ use super::*;
 use crate::domain::hosts;
 
 pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    if status(pool) != "Provisioning" {
+    // A pool still coming up, or one whose deployment failed: the same conditions explain it.
+    let phase = status(pool);
+    if !matches!(phase, "Provisioning" | "Failed") {
         return;
     }
     let mut any = false;
@@ -22,6 +24,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         let message = c["message"].as_str().unwrap_or("");
         out.push(Diagnosis {
             id: "provisioning.condition",
+            fix: None,
             severity: Severity::Error,
             symptom: PROVISIONING,
             summary: format!("{kind} is False ({reason}): {message}"),
@@ -56,6 +59,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             any = true;
             out.push(Diagnosis {
                 id: "provisioning.palette-cluster",
+                fix: None,
                 severity: Severity::Error,
                 symptom: PROVISIONING,
                 summary: format!(
@@ -87,6 +91,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     match picture.profile_bundle {
         None if picture.profile_bundles_known && !bundle.is_empty() => out.push(Diagnosis {
             id: "provisioning.profile-bundle-missing",
+            fix: None,
             severity: Severity::Error,
             symptom: PROVISIONING,
             summary: format!(
@@ -101,6 +106,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             let ready = condition(found, "Ready");
             out.push(Diagnosis {
                 id: "provisioning.profile-bundle-not-ready",
+                fix: None,
                 severity: Severity::Error,
                 symptom: PROVISIONING,
                 summary: format!(
@@ -133,6 +139,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     {
         out.push(Diagnosis {
             id: "provisioning.settings-missing",
+            fix: None,
             severity: Severity::Error,
             symptom: PROVISIONING,
             summary: format!("Settings {settings} does not exist in {}", pool.namespace),
@@ -179,6 +186,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             };
             out.push(Diagnosis {
                 id: "provisioning.no-hosts",
+                fix: None,
                 severity: Severity::Error,
                 symptom: PROVISIONING,
                 summary: format!(
@@ -191,9 +199,10 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             });
         }
     }
-    if !any {
+    if !any && phase == "Provisioning" {
         out.push(Diagnosis {
             id: "provisioning.pending",
+            fix: None,
             severity: Severity::Warning,
             symptom: PROVISIONING,
             summary: "Provisioning with no failing condition yet".into(),

@@ -47,6 +47,7 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     }
     out.push(Diagnosis {
         id: "vip.in-use",
+        fix: None,
         severity: Severity::Error,
         symptom: VIP,
         summary: if picture.same_vip.is_empty() {
@@ -122,6 +123,7 @@ pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>
         .unwrap_or("<tenant-name>");
     out.push(Diagnosis {
         id: "gpu.quota",
+        fix: None,
         severity: Severity::Error,
         symptom: GPU,
         summary,

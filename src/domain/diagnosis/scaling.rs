@@ -49,6 +49,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         };
         out.push(Diagnosis {
             id: "scaling.no-evaluation",
+            fix: None,
             severity: Severity::Warning,
             symptom: SCALING,
             summary,
@@ -110,6 +111,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             if target > count && state_name == "Idle" {
                 out.push(Diagnosis {
                     id: "scaling.scale-up-decided",
+                    fix: None,
                     severity: Severity::Info,
                     symptom: SCALING,
                     summary: format!("{key}: {resource} target {target} above count {count}: a scale-up is decided"),
@@ -134,6 +136,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 let first = wastes.iter().max_by_key(|(_, score)| *score);
                 out.push(Diagnosis {
                     id: "scaling.scale-down",
+                    fix: None,
                     severity: Severity::Info,
                     symptom: SCALING,
                     summary: format!(
@@ -154,6 +157,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         match state_name {
             "Aborting" => out.push(Diagnosis {
                 id: "scaling.aborting",
+                fix: None,
                 severity: Severity::Warning,
                 symptom: SCALING,
                 summary: format!("{key}: a scale-up is being aborted: {details}"),
@@ -165,6 +169,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 let started = state.and_then(|s| time(&s["scalingStartedAt"]));
                 out.push(Diagnosis {
                     id: "scaling.in-progress",
+                    fix: None,
                     severity: Severity::Info,
                     symptom: SCALING,
                     summary: format!(
@@ -178,6 +183,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             }
             "Cooldown" => out.push(Diagnosis {
                 id: "scaling.cooldown",
+                fix: None,
                 severity: Severity::Info,
                 symptom: SCALING,
                 summary: format!("{key}: in cooldown, no scaling decision until it ends: {details}"),
@@ -201,6 +207,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         if !stale.is_empty() {
             out.push(Diagnosis {
                 id: "scaling.stale-metrics",
+                fix: None,
                 severity: Severity::Warning,
                 symptom: SCALING,
                 summary: format!(

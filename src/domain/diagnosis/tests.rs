@@ -71,6 +71,17 @@ fn a_failing_condition_is_explained_by_the_guide() {
 }
 
 #[test]
+fn a_failed_deployment_is_explained_but_a_running_pool_with_an_old_condition_is_not() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Failed", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed", "message": "no hosts"}]});
+    assert!(ids(&run(&p, |_| ())).contains(&"provisioning.condition"));
+    assert!(!ids(&run(&p, |_| ())).contains(&"provisioning.pending"));
+    p["status"]["status"] = json!("Running");
+    assert!(!ids(&run(&p, |_| ())).contains(&"provisioning.condition"));
+}
+
+#[test]
 fn provisioning_with_an_empty_worker_list_names_it() {
     let mut p = pool();
     p["status"]["status"] = json!("Provisioning");

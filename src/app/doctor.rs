@@ -1,0 +1,235 @@
+//! The doctor in the console: every pool's findings, worked out again only for a pool whose
+//! inputs changed (the pool, its evaluation, its events, what surrounds the pools, the fleet's
+//! VIPs) or whose findings may read differently by now (a threshold crossed, an age said).
+//! The pools list's marker, the Diagnose tab and `:problems` read from here. Part of `update`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use crate::domain::ObjectRef;
+use crate::domain::diagnosis::Diagnosis;
+use crate::domain::rules::Severity;
+use crate::inventory::{Inventory, Kind, Object};
+
+/// What a pool's findings were worked out from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inputs {
+    pool: usize,
+    evaluation: Option<usize>,
+    events: Vec<usize>,
+    context: u64,
+    fleet: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    inputs: Inputs,
+    /// When the findings may read differently with the inputs unchanged.
+    until: Option<DateTime<Utc>>,
+    findings: Arc<Vec<Diagnosis>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Doctor {
+    entries: HashMap<ObjectRef, Entry>,
+    /// The inventory generation brought up to date, and the soonest `until` of any entry.
+    seen: Option<u64>,
+    due: Option<DateTime<Utc>>,
+    /// Bumped when any pool's findings change (their words included): `:problems` is made
+    /// again.
+    pub epoch: u64,
+    /// Bumped when a pool's worst severity changes: the pools list's markers are made again
+    /// (an age moving on in a finding's words does not touch the list).
+    pub marks: u64,
+    /// How many diagnoses were worked out (not reused), for tests and the benchmark.
+    pub diagnosed: u64,
+}
+
+fn inputs(inventory: &Inventory, pool: &Arc<Object>) -> Inputs {
+    Inputs {
+        pool: Inventory::identity(pool),
+        evaluation: inventory
+            .get(Kind::Evaluation, pool.namespace(), pool.name())
+            .map(Inventory::identity),
+        events: inventory
+            .events_for("ComputePool", pool.namespace(), pool.name())
+            .into_iter()
+            .map(Inventory::identity)
+            .collect(),
+        context: inventory.context_generation(),
+        fleet: inventory.fleet_generation(),
+    }
+}
+
+impl Doctor {
+    /// Brings every pool's findings up to date; cheap when nothing they read changed.
+    pub fn update(&mut self, inventory: &Inventory, now: DateTime<Utc>) {
+        let fresh = self.seen == Some(inventory.generation());
+        if fresh && self.due.is_none_or(|due| now < due) {
+            return;
+        }
+        let mut entries = HashMap::with_capacity(inventory.count(Kind::Pool));
+        let mut changed = false;
+        let mut marks_changed = false;
+        let mut due: Option<DateTime<Utc>> = None;
+        for pool in inventory.objects(Kind::Pool) {
+            let id = ObjectRef::new(Kind::Pool, pool.namespace(), pool.name());
+            let inputs = inputs(inventory, pool);
+            let entry = match self.entries.remove(&id) {
+                Some(entry)
+                    if entry.inputs == inputs && entry.until.is_none_or(|until| now < until) =>
+                {
+                    entry
+                }
+                before => {
+                    self.diagnosed += 1;
+                    let (findings, until) = inventory.diagnose_until(pool, now);
+                    let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
+                    match &before {
+                        Some(b) if *b.findings == findings => {}
+                        Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
+                        _ => {
+                            changed = true;
+                            marks_changed = true;
+                        }
+                    }
+                    Entry {
+                        inputs,
+                        until,
+                        findings: Arc::new(findings),
+                    }
+                }
+            };
+            if let Some(until) = entry.until {
+                due = Some(due.map_or(until, |d| d.min(until)));
+            }
+            entries.insert(id, entry);
+        }
+        // A pool gone takes its findings with it.
+        if !self.entries.is_empty() {
+            changed = true;
+            marks_changed = true;
+        }
+        self.entries = entries;
+        self.seen = Some(inventory.generation());
+        self.due = due;
+        if changed {
+            self.epoch += 1;
+        }
+        if marks_changed {
+            self.marks += 1;
+        }
+    }
+
+    /// A pool's findings, worst first.
+    pub fn findings(&self, pool: &ObjectRef) -> &[Diagnosis] {
+        self.entries
+            .get(pool)
+            .map_or(&[], |entry| entry.findings.as_slice())
+    }
+
+    /// A pool's worst finding above info, if any.
+    pub fn worst(&self, pool: &ObjectRef) -> Option<Severity> {
+        self.findings(pool)
+            .first()
+            .map(|d| d.severity)
+            .filter(|s| *s > Severity::Info)
+    }
+
+    /// Every finding of every pool above info, worst first (then by pool).
+    pub fn problems(&self) -> Vec<(&ObjectRef, &Diagnosis)> {
+        let mut out: Vec<(&ObjectRef, &Diagnosis)> = self
+            .entries
+            .iter()
+            .flat_map(|(id, entry)| entry.findings.iter().map(move |d| (id, d)))
+            .filter(|(_, d)| d.severity > Severity::Info)
+            .collect();
+        out.sort_by(|a, b| {
+            b.1.severity
+                .cmp(&a.1.severity)
+                .then_with(|| (&a.0.namespace, &a.0.name).cmp(&(&b.0.namespace, &b.0.name)))
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::app::tests::{fixed_now, fleet_app};
+    use crate::app::{Msg, Overlay, Tab, update};
+    use crate::inventory::SourceEvent;
+
+    #[test]
+    fn a_quiet_half_minute_diagnoses_nothing_and_one_change_one_pool() {
+        let mut app = fleet_app();
+        let pools = app.inventory.count(Kind::Pool) as u64;
+        assert!(app.shown.doctor.diagnosed >= pools, "every pool once");
+        let before = app.shown.doctor.diagnosed;
+        for second in 1..=30 {
+            update(
+                &mut app,
+                Msg::Tick(fixed_now() + chrono::Duration::seconds(second)),
+            );
+        }
+        assert_eq!(
+            app.shown.doctor.diagnosed, before,
+            "ticks reuse every finding"
+        );
+        let mut pool = (*app
+            .inventory
+            .get(Kind::Pool, "ml-research", "llm-train")
+            .expect("llm-train")
+            .value())
+        .clone();
+        pool["metadata"]["labels"] = serde_json::json!({"touched": "yes"});
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            }),
+        );
+        assert_eq!(
+            app.shown.doctor.diagnosed,
+            before + 1,
+            "only the changed pool"
+        );
+    }
+
+    #[test]
+    fn a_findings_fix_runs_through_the_confirmation() {
+        let mut app = fleet_app();
+        let press = |app: &mut crate::app::App, c: char| {
+            update(
+                app,
+                Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+            )
+        };
+        for c in ":problems".chars() {
+            press(&mut app, c);
+        }
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Diagnose));
+        press(&mut app, 'f');
+        match app.overlays.last() {
+            Some(Overlay::Confirm(confirm)) => assert!(
+                confirm.plan.title.contains("retired-cluster"),
+                "{}",
+                confirm.plan.title
+            ),
+            other => panic!("f opens the unblock's confirmation: {other:?}"),
+        }
+    }
+}

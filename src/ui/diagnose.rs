@@ -1,0 +1,93 @@
+//! A pool's Diagnose tab: the doctor's findings first, one line each, worst first; then each
+//! with its evidence, the likely cause and the next steps (and the key that runs its fix).
+
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use crate::app::DetailData;
+use crate::domain::diagnosis::Diagnosis;
+use crate::domain::rules::Severity;
+use crate::theme::{Meaning, Theme};
+
+fn meaning(severity: Severity) -> Meaning {
+    match severity {
+        Severity::Error => Meaning::Error,
+        Severity::Warning => Meaning::Warn,
+        Severity::Info => Meaning::Info,
+    }
+}
+
+pub(super) fn diagnose<'a>(
+    findings: &[Diagnosis],
+    derived: Option<&DetailData>,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let muted = theme.style(Meaning::Muted);
+    let mut out = Vec::new();
+    let broken = derived.map_or(0, |d| {
+        d.findings
+            .iter()
+            .filter(|f| f.severity() == Severity::Error)
+            .count()
+    });
+    if broken > 0 {
+        out.push(Line::styled(
+            format!("The spec breaks {broken} rule(s) of the reference: the Overview lists them."),
+            theme.style(Meaning::Error),
+        ));
+    }
+    if findings.is_empty() {
+        out.push(Line::styled(
+            "The doctor has nothing to report about this pool.",
+            theme.style(Meaning::Ok),
+        ));
+        return out;
+    }
+    for finding in findings {
+        out.push(Line::from(vec![
+            Span::styled(
+                format!("{:<8}", finding.severity.to_string()),
+                theme.style(meaning(finding.severity)),
+            ),
+            Span::raw(finding.summary.clone()),
+        ]));
+    }
+    for finding in findings {
+        out.push(Line::raw(""));
+        out.push(Line::from(vec![
+            Span::styled(
+                format!("{} ", finding.severity),
+                theme.style(meaning(finding.severity)),
+            ),
+            Span::styled(
+                finding.symptom.to_owned(),
+                theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!("  [{}]", finding.id), muted),
+        ]));
+        out.push(Line::raw(format!("  {}", finding.summary)));
+        for (path, value) in &finding.evidence {
+            out.push(Line::from(vec![
+                Span::styled(format!("  {path}: "), muted),
+                Span::raw(value.clone()),
+            ]));
+        }
+        out.push(Line::from(vec![
+            Span::styled("  cause: ", muted),
+            Span::raw(finding.cause.clone()),
+        ]));
+        for step in &finding.next {
+            out.push(Line::from(vec![
+                Span::styled("  next: ", muted),
+                Span::raw(step.clone()),
+            ]));
+        }
+        if finding.fix.is_some() {
+            out.push(Line::styled(
+                "  f runs its fix here, behind a confirmation",
+                theme.style(Meaning::Accent),
+            ));
+        }
+    }
+    out
+}
