@@ -63,58 +63,96 @@ fn inputs(inventory: &Inventory, pool: &Arc<Object>) -> Inputs {
     }
 }
 
+/// Below this many pools one core does the work: threads would cost more than they save.
+const SHARE_FROM: usize = 512;
+
+/// The findings of these pools, in their order: on every core when there are many.
+fn diagnose_all(
+    inventory: &Inventory,
+    pools: &[&Arc<Object>],
+    now: DateTime<Utc>,
+) -> Vec<(Vec<Diagnosis>, Option<DateTime<Utc>>)> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if pools.len() < SHARE_FROM || cores < 2 {
+        return pools
+            .iter()
+            .map(|pool| inventory.diagnose_until(pool, now))
+            .collect();
+    }
+    let chunk = pools.len().div_ceil(cores);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = pools
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|pool| inventory.diagnose_until(pool, now))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|part| {
+                // A panic in a part is the program's bug: carried on as the panic it is.
+                part.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    })
+}
+
 impl Doctor {
-    /// Brings every pool's findings up to date; cheap when nothing they read changed.
+    /// Brings every pool's findings up to date; cheap when nothing they read changed. Many
+    /// pools to diagnose at once (the first picture, a Project changed) are shared out over
+    /// the machine's cores; the result is the same as one by one.
     pub fn update(&mut self, inventory: &Inventory, now: DateTime<Utc>) {
         let fresh = self.seen == Some(inventory.generation());
         if fresh && self.due.is_none_or(|due| now < due) {
             return;
         }
-        let mut entries = HashMap::with_capacity(inventory.count(Kind::Pool));
-        let mut changed = false;
-        let mut marks_changed = false;
-        let mut due: Option<DateTime<Utc>> = None;
+        // Which pools keep their findings and which are worked out again.
+        let mut kept: Vec<(ObjectRef, Entry)> = Vec::new();
+        let mut redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)> = Vec::new();
         for pool in inventory.objects(Kind::Pool) {
             let id = ObjectRef::new(Kind::Pool, pool.namespace(), pool.name());
             let inputs = inputs(inventory, pool);
-            let entry = match self.entries.remove(&id) {
+            match self.entries.remove(&id) {
                 Some(entry)
                     if entry.inputs == inputs && entry.until.is_none_or(|until| now < until) =>
                 {
-                    entry
+                    kept.push((id, entry))
                 }
-                before => {
-                    self.diagnosed += 1;
-                    let (findings, until) = inventory.diagnose_until(pool, now);
-                    let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
-                    match &before {
-                        Some(b) if *b.findings == findings => {}
-                        Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
-                        _ => {
-                            changed = true;
-                            marks_changed = true;
-                        }
-                    }
-                    Entry {
-                        inputs,
-                        until,
-                        findings: Arc::new(findings),
-                    }
-                }
-            };
-            if let Some(until) = entry.until {
-                due = Some(due.map_or(until, |d| d.min(until)));
+                before => redo.push((id, inputs, before, pool)),
             }
+        }
+        let pools: Vec<&Arc<Object>> = redo.iter().map(|(_, _, _, pool)| *pool).collect();
+        let results = diagnose_all(inventory, &pools, now);
+        self.diagnosed += results.len() as u64;
+        // A pool gone takes its findings with it.
+        let mut changed = !self.entries.is_empty();
+        let mut marks_changed = changed;
+        let mut entries = HashMap::with_capacity(kept.len() + redo.len());
+        entries.extend(kept);
+        let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
+        for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
+            match &before {
+                Some(b) if *b.findings == findings => {}
+                Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
+                _ => {
+                    changed = true;
+                    marks_changed = true;
+                }
+            }
+            let entry = Entry {
+                inputs,
+                until,
+                findings: Arc::new(findings),
+            };
             entries.insert(id, entry);
         }
-        // A pool gone takes its findings with it.
-        if !self.entries.is_empty() {
-            changed = true;
-            marks_changed = true;
-        }
+        self.due = entries.values().filter_map(|e| e.until).min();
         self.entries = entries;
         self.seen = Some(inventory.generation());
-        self.due = due;
         if changed {
             self.epoch += 1;
         }

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use super::json::At;
 use serde_json::Value;
 
 use super::path::YamlPath;
@@ -132,7 +133,7 @@ impl Offer {
             offer.computes += 1;
             let list = |key: &str| -> Vec<Machines> {
                 compute
-                    .pointer(&format!("/status/{key}"))
+                    .at(&format!("/status/{key}"))
                     .and_then(Value::as_array)
                     .map(|entries| entries.iter().map(Machines::read).collect())
                     .unwrap_or_default()
@@ -276,20 +277,20 @@ pub struct Measure {
 }
 
 fn string_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
-    value.pointer(pointer).and_then(Value::as_str)
+    value.at(pointer).and_then(Value::as_str)
 }
 
 /// The node pools of a dedicated pool and what each asks of its hosts. A shared pool (or one
 /// with no node pool requirements) asks nothing of Compute here.
 pub fn needs(pool: &Value) -> Vec<Need> {
     let pointer = |dotted: &str| format!("/{}", dotted.replace('.', "/"));
-    let Some(requirements) = pool.pointer(&pointer(&format!("{DEPLOYMENT}.nodePoolRequirements")))
+    let Some(requirements) = pool.at(&pointer(&format!("{DEPLOYMENT}.nodePoolRequirements")))
     else {
         return Vec::new();
     };
     let base = YamlPath::keys(DEPLOYMENT).join("nodePoolRequirements");
-    let cp_groups = groups(pool.pointer("/spec/clusterVariant/controlPlaneResourceGroups"));
-    let worker_groups = groups(pool.pointer("/spec/clusterVariant/workerResourceGroups"));
+    let cp_groups = groups(pool.at("/spec/clusterVariant/controlPlaneResourceGroups"));
+    let worker_groups = groups(pool.at("/spec/clusterVariant/workerResourceGroups"));
     let read = |node: &Value, what: String, role, path: YamlPath, nodes, groups| Need {
         what,
         role,
@@ -299,7 +300,7 @@ pub fn needs(pool: &Value) -> Vec<Need> {
         architecture: string_at(node, "/architecture")
             .unwrap_or("AMD64")
             .to_owned(),
-        cpu: count(node.pointer("/cpu/cpuCount")).filter(|c| *c > 0),
+        cpu: count(node.at("/cpu/cpuCount")).filter(|c| *c > 0),
         memory: string_at(node, "/memory/memory").and_then(|m| Memory::parse(m).ok()),
         gpu: None,
         groups,
@@ -349,12 +350,7 @@ pub fn needs(pool: &Value) -> Vec<Need> {
         need.gpu_path = at.join("gpu.gpuCount");
         need.gpu = string_at(worker, "/gpu/variant")
             .filter(|v| !v.trim().is_empty())
-            .map(|v| {
-                (
-                    v.to_owned(),
-                    count(worker.pointer("/gpu/gpuCount")).unwrap_or(0),
-                )
-            });
+            .map(|v| (v.to_owned(), count(worker.at("/gpu/gpuCount")).unwrap_or(0)));
         out.push(need);
     }
     out
@@ -426,7 +422,7 @@ pub fn check(pool: &Value, offer: &Offer) -> Vec<Finding> {
         ("controlPlaneResourceGroups", Role::ControlPlane),
         ("workerResourceGroups", Role::Worker),
     ] {
-        let asked = groups(pool.pointer(&format!("/spec/clusterVariant/{field}")));
+        let asked = groups(pool.at(&format!("/spec/clusterVariant/{field}")));
         let hosts: Vec<&Machines> = match role {
             Role::ControlPlane => offer.control_plane.iter().collect(),
             _ => offer.workers.iter().collect(),

@@ -13,6 +13,7 @@ pub mod error;
 pub mod field;
 pub mod fixes;
 pub mod hosts;
+pub mod json;
 pub mod kind;
 pub mod model;
 pub mod object;

@@ -4,6 +4,7 @@
 //! leaves gets a warning naming that cap (the product enforces the quota when the pool is
 //! placed; the API accepts the object).
 
+use super::json::At;
 use serde_json::Value;
 
 use super::path::YamlPath;
@@ -22,22 +23,22 @@ fn count(map: Option<&Value>, variant: &str) -> Option<i64> {
 
 /// Each cap on a variant for a Project, with what it leaves: (its name, limit, left).
 pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(String, i64, i64)> {
-    let used = count(project.pointer("/status/gpuUsage"), variant).unwrap_or(0);
+    let used = count(project.at("/status/gpuUsage"), variant).unwrap_or(0);
     let name = project
-        .pointer("/metadata/name")
+        .at("/metadata/name")
         .and_then(Value::as_str)
         .unwrap_or("");
     let mut out = Vec::new();
-    if let Some(limit) = count(project.pointer("/spec/gpuResources/limits"), variant) {
+    if let Some(limit) = count(project.at("/spec/gpuResources/limits"), variant) {
         out.push((format!("Project {name}'s limit"), limit, limit - used));
     }
     if let Some(tenant) = tenant {
         let tenant_name = tenant
-            .pointer("/metadata/name")
+            .at("/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or("");
         let project_limits = tenant
-            .pointer("/spec/gpuResources/projectLimits")
+            .at("/spec/gpuResources/projectLimits")
             .and_then(|l| l.get(name));
         if let Some(limit) = count(project_limits, variant) {
             out.push((
@@ -46,13 +47,10 @@ pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(Stri
                 limit - used,
             ));
         }
-        if let Some(limit) = count(tenant.pointer("/spec/gpuResources/limits"), variant) {
-            let reserved = count(
-                tenant.pointer("/spec/gpuResources/tenantReservations"),
-                variant,
-            )
-            .unwrap_or(0);
-            let in_use = count(tenant.pointer("/status/gpuUsage"), variant).unwrap_or(0);
+        if let Some(limit) = count(tenant.at("/spec/gpuResources/limits"), variant) {
+            let reserved =
+                count(tenant.at("/spec/gpuResources/tenantReservations"), variant).unwrap_or(0);
+            let in_use = count(tenant.at("/status/gpuUsage"), variant).unwrap_or(0);
             out.push((
                 format!("Tenant {tenant_name}'s limit less its reservations"),
                 limit - reserved,

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::domain::json::At;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -32,7 +33,7 @@ impl Inventory {
             .find(|p| p.namespace() == namespace)
             .map(|p| p.value())?;
         let tenant = project
-            .pointer("/spec/tenantRef/name")
+            .at("/spec/tenantRef/name")
             .and_then(Value::as_str)
             .and_then(|name| self.get(Kind::Tenant, "", name))
             .map(|t| t.value());
@@ -51,9 +52,9 @@ impl Inventory {
         pool: &Object,
         now: DateTime<Utc>,
     ) -> (Vec<Diagnosis>, Option<DateTime<Utc>>) {
-        let value = pool.value();
+        let value = diagnosis_view(pool);
         let namespace = pool.namespace();
-        let text = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+        let text = |pointer: &str| value.at(pointer).and_then(Value::as_str);
         let named = |kind: Kind, name: Option<&str>| {
             name.and_then(|n| self.get(kind, namespace, n.split('@').next().unwrap_or(n)))
                 .map(|o| o.value())
@@ -114,4 +115,61 @@ impl Inventory {
         };
         (diagnose(&picture), changes_at(&picture))
     }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// The pool as the diagnosis reads it, written out as JSON: its metadata, spec and the status
+/// it looks at. Of the Palette clusters only what a finding reads: each cluster's name, status
+/// and conditions, and the hosts that are Provisioning (a large pool's hosts are most of it).
+fn diagnosis_view(object: &Object) -> Arc<Value> {
+    let Some(pool) = object.pool() else {
+        return object.value();
+    };
+    let mut map = serde_json::Map::new();
+    map.insert("metadata".into(), json(&pool.metadata));
+    map.insert("spec".into(), json(&pool.spec));
+    if let Some(status) = pool.status.get() {
+        let mut out = serde_json::Map::new();
+        out.insert("status".into(), json(&status.status));
+        out.insert("conditions".into(), json(&status.conditions));
+        out.insert("aiWorkloadRefs".into(), json(&status.ai_workload_refs));
+        let clusters: Vec<Value> = status
+            .clusters()
+            .map(|cluster| {
+                let machine_pools: Vec<Value> = cluster
+                    .machine_pools()
+                    .map(|machine_pool| {
+                        let hosts: serde_json::Map<String, Value> = machine_pool
+                            .hosts()
+                            .filter(|(_, host)| host.status.as_deref() == Some("Provisioning"))
+                            .map(|(uid, host)| {
+                                (
+                                    uid.to_owned(),
+                                    serde_json::json!({
+                                        "architecture": json(&host.architecture),
+                                        "status": "Provisioning",
+                                        "statusUpdatedAt": json(&host.status_updated_at),
+                                    }),
+                                )
+                            })
+                            .collect();
+                        serde_json::json!({ "hosts": hosts })
+                    })
+                    .collect();
+                serde_json::json!({
+                    "name": json(&cluster.name),
+                    "status": json(&cluster.status),
+                    "conditions": json(&cluster.conditions),
+                    "allocatedMachinePools": machine_pools,
+                })
+            })
+            .collect();
+        out.insert("paletteClusterStatuses".into(), Value::Array(clusters));
+        out.retain(|_, v| !v.is_null());
+        map.insert("status".into(), Value::Object(out));
+    }
+    Arc::new(Value::Object(map))
 }

@@ -6,17 +6,13 @@ use super::*;
 use crate::domain::fixes::Fix;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let Some(since) = pool
-        .value
-        .pointer("/metadata/deletionTimestamp")
-        .and_then(time)
-    else {
+    let Some(since) = pool.value.at("/metadata/deletionTimestamp").and_then(time) else {
         return;
     };
     let minutes = (picture.now - since).num_minutes();
     let workloads: Vec<String> = pool
         .value
-        .pointer("/status/aiWorkloadRefs")
+        .at("/status/aiWorkloadRefs")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -30,7 +26,7 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         .collect();
     let finalizers: Vec<String> = pool
         .value
-        .pointer("/metadata/finalizers")
+        .at("/metadata/finalizers")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -97,12 +93,12 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
         "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements";
     let control = pool
         .value
-        .pointer(&format!("{requirements}/controlPlanePool/nodeCount"))
+        .at(&format!("{requirements}/controlPlanePool/nodeCount"))
         .and_then(Value::as_i64)
         .unwrap_or(1);
     let workers: i64 = pool
         .value
-        .pointer(&format!("{requirements}/workerPools"))
+        .at(&format!("{requirements}/workerPools"))
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -6,6 +6,7 @@
 //! Pure, over JSON values: a field that is missing or of the wrong type is read as absent and,
 //! where the guide needs it, said ("could not read …"). Never panics on what the API sends.
 
+use super::json::At;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -80,7 +81,7 @@ pub const STUCK_HOST_MINUTES: i64 = 30;
 pub const STUCK_DELETION_MINUTES: i64 = 10;
 
 fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
-    value.pointer(pointer).and_then(Value::as_str)
+    value.at(pointer).and_then(Value::as_str)
 }
 
 fn time(value: &Value) -> Option<DateTime<Utc>> {
@@ -124,14 +125,14 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
     };
     if let Some(since) = picture
         .pool
-        .pointer("/metadata/deletionTimestamp")
+        .at("/metadata/deletionTimestamp")
         .and_then(time)
     {
         consider(since, STUCK_DELETION_MINUTES);
     }
     if let Some(evaluation) = picture.evaluation {
         let observed = evaluation
-            .pointer("/status/metricsLastObservedAt")
+            .at("/status/metricsLastObservedAt")
             .and_then(Value::as_object);
         for hosts in observed
             .into_iter()
@@ -143,7 +144,7 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
             }
         }
         let scaling = evaluation
-            .pointer("/status/poolScalingStates")
+            .at("/status/poolScalingStates")
             .and_then(Value::as_object);
         for state in scaling.into_iter().flatten().map(|(_, s)| s) {
             if state["state"] == "Scaling"
@@ -165,7 +166,7 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
 
 fn conditions(object: &Value) -> Vec<&Value> {
     object
-        .pointer("/status/conditions")
+        .at("/status/conditions")
         .and_then(Value::as_array)
         .map(|c| c.iter().collect())
         .unwrap_or_default()

@@ -32,7 +32,7 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
     // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
     for (cluster_index, cluster) in pool
         .value
-        .pointer("/status/paletteClusterStatuses")
+        .at("/status/paletteClusterStatuses")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

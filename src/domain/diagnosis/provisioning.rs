@@ -43,7 +43,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     // The Palette clusters' own state.
     for (i, cluster) in pool
         .value
-        .pointer("/status/paletteClusterStatuses")
+        .at("/status/paletteClusterStatuses")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()

@@ -90,7 +90,7 @@ pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>
         let mut variants: Vec<String> = Vec::new();
         for worker in pool
             .value
-            .pointer("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/workerPools")
+            .at("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/workerPools")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()

@@ -9,10 +9,10 @@ use super::*;
 pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let reference = pool
         .value
-        .pointer("/spec/clusterVariant/dedicated/scalingPolicyRef/name")
+        .at("/spec/clusterVariant/dedicated/scalingPolicyRef/name")
         .or_else(|| {
             pool.value
-                .pointer("/spec/clusterVariant/shared/scalingPolicyRef/name")
+                .at("/spec/clusterVariant/shared/scalingPolicyRef/name")
         })
         .and_then(Value::as_str);
     let Some(policy_name) = reference else {
@@ -80,10 +80,10 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         pool.name, pool.namespace
     );
     let evaluations = evaluation
-        .pointer("/spec/poolEvaluations")
+        .at("/spec/poolEvaluations")
         .and_then(Value::as_object);
     let states = evaluation
-        .pointer("/status/poolScalingStates")
+        .at("/status/poolScalingStates")
         .and_then(Value::as_object);
     for (key, entry) in evaluations.into_iter().flatten() {
         let state = states.and_then(|s| s.get(key));
@@ -195,7 +195,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         }
         // Stale metrics, host by host.
         let observed = evaluation
-            .pointer("/status/metricsLastObservedAt")
+            .at("/status/metricsLastObservedAt")
             .and_then(|m| m.get(key))
             .and_then(Value::as_object);
         let stale: Vec<(String, DateTime<Utc>)> = observed
