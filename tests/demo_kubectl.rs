@@ -471,3 +471,74 @@ fn apply_of_an_invalid_pool_is_refused_with_the_rules_message() {
     ]);
     assert!(labeled.contains("labeled"), "{labeled}");
 }
+
+/// The troubleshooting guide's log commands work on the demo: the hue controller's pod is
+/// found by its label in mural-system, its log has the scenario's lines about the pools, a
+/// followed log keeps bringing lines, and a viewer may read it.
+#[test]
+fn controller_logs_by_the_guides_label() {
+    let Some(fixture) = Fixture::start("deletion-blocked", 1.0) else {
+        return;
+    };
+    let selector = "controller.spectrocloud.com/name=hue-controllers";
+    let pods = fixture.ok(&["get", "pods", "-n", "mural-system", "-l", selector]);
+    assert!(
+        pods.contains("hue-controllers-") && pods.contains("Running"),
+        "{pods}"
+    );
+    let log = fixture.ok(&["logs", "-n", "mural-system", "-l", selector, "--tail=100"]);
+    assert!(
+        log.lines()
+            .any(|l| l.contains("stuck-pool") && l.contains("stale-job")),
+        "the scenario's scripted line: {log}"
+    );
+    assert!(
+        log.lines()
+            .any(|l| l.contains("Reconciling ComputePool") && l.contains("free-pool")),
+        "{log}"
+    );
+    let tail = fixture.ok(&["logs", "-n", "mural-system", "-l", selector, "--tail=2"]);
+    assert_eq!(tail.lines().count(), 2, "{tail}");
+    let viewer = fixture.ok(&[
+        "--context",
+        "pooldeck-demo-viewer",
+        "logs",
+        "-n",
+        "mural-system",
+        "-l",
+        selector,
+        "--tail=1",
+    ]);
+    assert_eq!(viewer.lines().count(), 1, "{viewer}");
+    // Followed, lines keep coming after the ones asked for.
+    let mut child = fixture
+        .command(&[
+            "logs",
+            "-f",
+            "-n",
+            "mural-system",
+            "-l",
+            selector,
+            "--tail=1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("kubectl logs -f starts");
+    let receive = common::lines_of(child.stdout.take().expect("stdout"));
+    let first = receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the tail line");
+    let next = receive
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a followed line");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        next.contains("Reconciling ComputePool"),
+        "{first} then {next}"
+    );
+    let missing = fixture.run(&["logs", "-n", "mural-system", "no-such-pod"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("not found"));
+}

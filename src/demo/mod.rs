@@ -8,6 +8,7 @@
 //! console (`app`, `ui`) or the kube client.
 
 pub mod api;
+pub mod logs;
 pub mod player;
 pub mod protobuf;
 pub mod registry;
@@ -161,6 +162,11 @@ impl DemoCluster {
             body_deadline: options.deadlines.request_body,
             writes: std::sync::atomic::AtomicU64::new(0),
             forbidden: std::sync::atomic::AtomicU64::new(0),
+            controller_logs: options
+                .scenario
+                .as_ref()
+                .map(|s| s.controller_logs.clone())
+                .unwrap_or_default(),
         });
         let listener = bind(options.port).await?;
         let address = listener
@@ -177,6 +183,7 @@ impl DemoCluster {
         let player = match &options.scenario {
             Some(scenario) => {
                 scenario.load_initial(&store)?;
+                logs::seed(&store)?;
                 Some(player::spawn(
                     scenario.clone(),
                     store.clone(),

@@ -204,6 +204,15 @@ impl Registry {
                 ],
             ),
             core(
+                "Pod",
+                "pods",
+                true,
+                vec![
+                    column("Status", "string", ".status.phase"),
+                    column("Age", "date", ".metadata.creationTimestamp"),
+                ],
+            ),
+            core(
                 "Event",
                 "events",
                 true,

@@ -61,6 +61,8 @@ pub struct Scenario {
     pub utilization_spread: f64,
     /// Pools (`namespace/name`) whose deletion never completes.
     pub stuck_deletions: Vec<String>,
+    /// The hue controller's scripted log lines (`controller.logs`: at, level, message, pool).
+    pub controller_logs: Vec<Value>,
     /// How long the simulated controller takes for each deletion stage.
     pub deletion_delay: Duration,
     /// Start the steps again this long after the last one (none: play once).
@@ -234,6 +236,11 @@ impl Scenario {
                         .collect()
                 })
                 .unwrap_or_default(),
+            controller_logs: root
+                .pointer("/controller/logs")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
             deletion_delay: duration("/controller/deletionDelay")?
                 .unwrap_or(Duration::from_secs(2)),
             repeat_after: duration("/repeat")?,
@@ -279,6 +286,7 @@ impl Scenario {
             utilization_every: None,
             utilization_spread: 0.0,
             stuck_deletions: Vec::new(),
+            controller_logs: Vec::new(),
             deletion_delay: Duration::from_secs(1),
             repeat_after: None,
         }

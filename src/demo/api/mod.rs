@@ -6,6 +6,7 @@
 
 mod admission;
 mod discovery;
+mod logs;
 mod resources;
 mod review;
 
@@ -88,6 +89,10 @@ pub fn router(server: Arc<Server>) -> Router {
             post(review::access_review),
         )
         .route("/pooldeck/requests", get(requests));
+    routes = routes.route(
+        "/api/{version}/namespaces/{namespace}/pods/{name}/log",
+        get(logs::pod_log),
+    );
     for prefix in ["/api/{version}", "/apis/{group}/{version}"] {
         routes = routes
             .route(&format!("{prefix}/{{plural}}"), any(resources::collection))
@@ -267,6 +272,8 @@ pub struct Server {
     /// Write requests answered 403 Forbidden, for tests that an action is gated before it is
     /// sent (reads refused to a viewer, such as a cluster-wide list, are not counted).
     pub forbidden: std::sync::atomic::AtomicU64,
+    /// The hue controller's scripted log lines (see `demo::logs`).
+    pub controller_logs: Vec<Value>,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {

@@ -1,0 +1,118 @@
+//! The hue controller as the demo plays it: one pod in `mural-system` with the label the
+//! troubleshooting guide selects by (`controller.spectrocloud.com/name=hue-controllers`), and
+//! its log through the standard `pods/{name}/log` endpoint, so `kubectl logs` works on it.
+//! The log is the scenario's scripted lines (`controller.logs`), a line per pool as it was
+//! reconciled at start, and, when followed, a reconcile line every few seconds for the next
+//! pool, with the status the store holds for it then.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+use super::scenario::resolve_times;
+use super::store::Store;
+
+pub const NAMESPACE: &str = "mural-system";
+pub const LABEL: &str = "controller.spectrocloud.com/name";
+pub const LABEL_VALUE: &str = "hue-controllers";
+pub const POD: &str = "hue-controllers-6c9f8d7b5-x2k4p";
+/// How often a followed log gets a line.
+pub const EVERY: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The controller's pod (and its namespace) put into the store.
+pub fn seed(store: &Store) -> Result<(), String> {
+    if store.registry.by_kind("Pod").is_none() {
+        return Ok(());
+    }
+    let namespace = json!({"apiVersion": "v1", "kind": "Namespace",
+        "metadata": {"name": NAMESPACE, "creationTimestamp": "now-90d"},
+        "status": {"phase": "Active"}});
+    let pod = json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": POD, "namespace": NAMESPACE, "creationTimestamp": "now-30d",
+                     "labels": {LABEL: LABEL_VALUE, "pod-template-hash": "6c9f8d7b5"}},
+        "spec": {"containers": [{"name": "manager", "image": "hue-controllers:demo"}]},
+        "status": {"phase": "Running", "startTime": "now-30d",
+                   "containerStatuses": [{"name": "manager", "ready": true, "restartCount": 0}]}
+    });
+    for object in [namespace, pod] {
+        let kind = object["kind"].as_str().unwrap_or("");
+        if store.registry.by_kind(kind).is_some() {
+            store
+                .put(resolve_times(&object))
+                .map_err(|e| format!("the controller's {kind}: {}", e.message))?;
+        }
+    }
+    Ok(())
+}
+
+fn stamp(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// A line as controller-runtime writes it: time, level, logger, message, then the object.
+pub fn line(at: DateTime<Utc>, level: &str, message: &str, pool: Option<(&str, &str)>) -> String {
+    let object = pool
+        .map(|(namespace, name)| {
+            format!(" {{\"ComputePool\": {{\"name\":\"{name}\",\"namespace\":\"{namespace}\"}}}}")
+        })
+        .unwrap_or_default();
+    format!("{}\t{level}\tcomputepool\t{message}{object}", stamp(at))
+}
+
+/// A reconcile line for a pool as the store holds it now.
+pub fn reconcile(pool: &Value, at: DateTime<Utc>) -> String {
+    let text = |p: &str| pool.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let status = text("/status/status");
+    let level = match status {
+        "Failed" | "Unhealthy" => "ERROR",
+        "Provisioning" | "Deleting" | "Unknown" => "INFO",
+        _ => "DEBUG",
+    };
+    line(
+        at,
+        level,
+        &format!(
+            "Reconciling ComputePool: status {}",
+            if status.is_empty() { "unset" } else { status }
+        ),
+        Some((text("/metadata/namespace"), text("/metadata/name"))),
+    )
+}
+
+/// The log up to now: the scenario's scripted lines (`controller.logs`: `at`, `level`,
+/// `message`, `pool` as `namespace/name`), then a reconcile line per pool, oldest first.
+pub fn history(scripted: &[Value], pools: &[Arc<Value>], now: DateTime<Utc>) -> Vec<String> {
+    let mut out: Vec<(DateTime<Utc>, String)> = Vec::new();
+    out.push((
+        now - chrono::TimeDelta::days(30),
+        line(
+            now - chrono::TimeDelta::days(30),
+            "INFO",
+            "Starting workers: worker count 4",
+            None,
+        ),
+    ));
+    for entry in scripted.iter().map(resolve_times) {
+        let at = entry["at"]
+            .as_str()
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .map_or(now, |t| t.with_timezone(&Utc));
+        let pool = entry["pool"].as_str().and_then(|p| p.split_once('/'));
+        let text = line(
+            at,
+            entry["level"].as_str().unwrap_or("INFO"),
+            entry["message"].as_str().unwrap_or(""),
+            pool,
+        );
+        out.push((at, text));
+    }
+    let start = now - chrono::TimeDelta::seconds(pools.len() as i64);
+    for (i, pool) in pools.iter().enumerate() {
+        let at = start + chrono::TimeDelta::seconds(i as i64);
+        out.push((at, reconcile(pool, at)));
+    }
+    out.sort_by_key(|(at, _)| *at);
+    out.into_iter().map(|(_, text)| text).collect()
+}
