@@ -35,23 +35,26 @@ pub(super) async fn pod_log(
         return error(&e);
     }
     let params = query(&uri);
-    let number = |key: &str| -> Result<Option<u64>, Response> {
+    let number = |key: &str| -> Result<Option<u64>, ApiError> {
         match params.get(key) {
             None => Ok(None),
             Some(text) => text.parse::<u64>().map(Some).map_err(|_| {
-                error(&ApiError::bad_request(format!(
+                ApiError::bad_request(format!(
                     "{key}: \"{text}\" is not a whole number of 0 or more"
-                )))
+                ))
             }),
         }
     };
-    let (tail, since, limit) = match (
-        number("tailLines"),
-        number("sinceSeconds"),
-        number("limitBytes"),
-    ) {
-        (Ok(t), Ok(s), Ok(l)) => (t, s, l),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return e,
+    let read = || -> Result<_, ApiError> {
+        Ok((
+            number("tailLines")?,
+            number("sinceSeconds")?,
+            number("limitBytes")?,
+        ))
+    };
+    let (tail, since, limit) = match read() {
+        Ok(values) => values,
+        Err(e) => return error(&e),
     };
     let follow = params
         .get("follow")
