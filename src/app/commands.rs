@@ -37,6 +37,11 @@ pub enum Command {
     /// Jump to the tab whose number was typed.
     JumpTab,
     RunFix,
+    /// The controller's log beside a pool.
+    ControllerLogs,
+    PauseLogs,
+    AllLines,
+    NextMatch,
     Search,
     /// In a text field: keep what was typed.
     Accept,
@@ -113,6 +118,10 @@ pub enum Scope {
     WizardLines,
     /// The wizard's Review step.
     WizardReview,
+    /// The controller's log.
+    Logs,
+    /// The controller's log, typing a search.
+    LogSearch,
 }
 
 impl Scope {
@@ -134,6 +143,8 @@ impl Scope {
             Scope::WizardField => "The wizard, typing into a field",
             Scope::WizardLines => "The wizard, typing lines (SSH keys, labels, taints)",
             Scope::WizardReview => "The wizard's Review step",
+            Scope::Logs => "The controller's log (l)",
+            Scope::LogSearch => "The controller's log, typing a search",
         }
     }
 
@@ -145,6 +156,7 @@ impl Scope {
             Scope::ConfirmField => Some("type the text shown"),
             Scope::WizardField => Some("type the value"),
             Scope::WizardLines => Some("one per line"),
+            Scope::LogSearch => Some("type to search the log"),
             Scope::CommandLine => {
                 Some(":pools :cpe :hosts :events :projects :problems :ns NAME :ctx NAME :q ")
             }
@@ -214,6 +226,20 @@ pub const BINDINGS: &[Binding] = &[
     bind!(ConfirmField, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT)], "Shift-Tab", None, FocusPrevious, "the previous control"),
     bind!(ConfirmField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "to Confirm")), Activate, "move to the Confirm button"),
     bind!(ConfirmField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    // The controller's log.
+    bind!(Logs, [key(KeyCode::Esc), ch('q')], "Esc q", Some(("Esc", "close")), Close, "close the log (its stream stops)"),
+    bind!(Logs, [ch(' ')], "Space", Some(("Space", "pause")), PauseLogs, "pause the screen (lines keep arriving) or follow again"),
+    bind!(Logs, [ch('a')], "a", Some(("a", "all/pool")), AllLines, "every line, or only those about the pool"),
+    bind!(Logs, [ch('/')], "/", Some(("/", "search")), Search, "search the log (backwards from the screen)"),
+    bind!(Logs, [ch('n')], "n", None, NextMatch, "the next older line that matches the search"),
+    bind!(Logs, [key(KeyCode::Up), ch('k')], "↑ k", Some(("↑↓", "scroll")), Up, "a line back"),
+    bind!(Logs, [key(KeyCode::Down), ch('j')], "↓ j", None, Down, "a line on (at the end it follows again)"),
+    bind!(Logs, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "a page back"),
+    bind!(Logs, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "a page on"),
+    bind!(Logs, [key(KeyCode::End), ch('G')], "End G", None, Last, "the end, following"),
+    bind!(LogSearch, [key(KeyCode::Enter)], "Enter", Some(("Enter", "find")), NextMatch, "find it"),
+    bind!(LogSearch, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "drop the search"),
+    bind!(LogSearch, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // The wizard.
     bind!(WizardField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep what was typed (the rules check it at once)"),
     bind!(WizardField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "drop")), Cancel, "drop what was typed"),
@@ -248,6 +274,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab), ch('l')], "→ Tab l", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
     bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
+    bind!(Detail, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about this pool"),
     bind!(Detail, [ch('f')], "f", Some(("f", "fix")), RunFix, "run the fix of the doctor's finding that has one (Diagnose tab), behind a confirmation"),
     bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
     bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
@@ -279,6 +306,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
     bind!(List, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
     bind!(List, [ch('c')], "c", None, Copy, "copy the selected name"),
+    bind!(List, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about the selected pool"),
     bind!(List, [ch('n')], "n", Some(("n", "new")), NewPool, "write a new pool in the wizard"),
     bind!(List, [ch('e')], "e", None, EditPool, "edit the selected pool in the wizard"),
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),

@@ -120,6 +120,7 @@ fn text_field(app: &mut App) -> Option<&mut String> {
             return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
         }
         Some(Overlay::Wizard(_)) => return None,
+        Some(Overlay::Logs(view)) => return view.searching.then_some(&mut view.search),
         _ => {}
     }
     match &mut app.input {
@@ -286,7 +287,37 @@ fn in_wizard(app: &mut App, command: Command) {
     }
 }
 
+/// A command while the controller's log is on top.
+fn in_logs(app: &mut App, command: Command) {
+    use super::logs;
+    let page = 20;
+    match command {
+        Command::Close | Command::Cancel => logs::close(app),
+        Command::PauseLogs => logs::toggle_pause(app),
+        Command::AllLines => logs::toggle_all(app),
+        Command::Search => logs::start_search(app),
+        Command::NextMatch => logs::next_match(app),
+        Command::Erase => {
+            if let Some(text) = logs::search_field(app) {
+                text.pop();
+            }
+        }
+        Command::Up => logs::scroll(app, -1),
+        Command::Down => logs::scroll(app, 1),
+        Command::PageUp => logs::scroll(app, -page),
+        Command::PageDown => logs::scroll(app, page),
+        Command::Last => logs::scroll(app, isize::MAX),
+        Command::Quit => app.quit = true,
+        Command::Suspend => app.effects.push(Effect::Suspend),
+        _ => {}
+    }
+}
+
 fn apply(app: &mut App, command: Command, key: &KeyEvent) {
+    if matches!(app.overlays.last(), Some(Overlay::Logs(_))) {
+        in_logs(app, command);
+        return;
+    }
     if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
         in_wizard(app, command);
         return;
@@ -387,6 +418,7 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
             };
             super::confirm::open(app, fix);
         }
+        Command::ControllerLogs => super::logs::open(app),
         Command::RunFix => {
             if let Some(fix) = fix_in_view(app) {
                 super::confirm::open(app, fix);
@@ -401,6 +433,9 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         | Command::Cycle
         | Command::AddEntry
         | Command::RemoveEntry
+        | Command::PauseLogs
+        | Command::AllLines
+        | Command::NextMatch
         | Command::Recreate
         | Command::DryRun
         | Command::Apply

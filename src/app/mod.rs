@@ -16,6 +16,7 @@ pub mod commands;
 pub mod confirm;
 pub mod doctor;
 mod keys;
+pub mod logs;
 pub mod ports;
 pub mod rows;
 pub mod shown;
@@ -35,6 +36,8 @@ pub enum Msg {
     /// Text the terminal pasted (bracketed paste): it goes into the field being typed, never
     /// read as keys.
     Paste(String),
+    /// What the controller's log stream reports (after [`Effect::FollowLogs`]).
+    Logs(logs::LogEvent),
     Source(SourceEvent),
     Tick(DateTime<Utc>),
     /// The answer to [`Effect::Connect`].
@@ -75,12 +78,21 @@ pub enum Effect {
     Suspend,
     /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
     /// names it for the footer. Answered by `Msg::Copied`.
-    Copy { text: String, what: String },
+    Copy {
+        text: String,
+        what: String,
+    },
     /// Keep the wizard's draft on disk (every change); answered by `Msg::DraftSaved` only
     /// when it could not be kept.
     SaveDraft(crate::domain::draft::Draft),
     /// Forget the draft (its pool was applied).
     DiscardDraft(crate::domain::draft::Draft),
+    /// Follow the hue controller's log for a pool's view; answered by `Msg::Logs`, until
+    /// [`Effect::StopLogs`].
+    FollowLogs {
+        pool: crate::domain::ObjectRef,
+    },
+    StopLogs,
     /// Write the manifest to a file; answered by `Msg::Written`.
     WriteManifest {
         path: std::path::PathBuf,
@@ -98,6 +110,8 @@ pub enum Overlay {
     Confirm(Box<confirm::Confirm>),
     /// The wizard, writing a pool.
     Wizard(Box<wizard::Wizard>),
+    /// The controller's log beside a pool.
+    Logs(Box<logs::LogView>),
 }
 
 /// Which list the console shows.
@@ -317,6 +331,8 @@ impl App {
     pub fn scopes(&self) -> Vec<Scope> {
         match self.overlay() {
             Some(Overlay::Help { .. }) => return vec![Scope::Help],
+            Some(Overlay::Logs(view)) if view.searching => return vec![Scope::LogSearch],
+            Some(Overlay::Logs(_)) => return vec![Scope::Logs],
             Some(Overlay::Confirm(confirm)) if confirm.focus == confirm::Focus::Field => {
                 return vec![Scope::ConfirmField];
             }
@@ -361,6 +377,9 @@ impl App {
                 View::Pools | View::Evaluations | View::Hosts | View::Problems
             ),
             Command::RunFix => keys::fix_in_view(self).is_some(),
+            Command::ControllerLogs => {
+                self.detail.is_some() || matches!(self.view, View::Pools | View::Problems)
+            }
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) => {
                 false
             }
@@ -420,6 +439,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
+        Msg::Logs(event) => logs::arrived(app, event),
         Msg::Suspend => app.effects.push(Effect::Suspend),
         Msg::Connected { context, result } => {
             // Only the latest request counts; an older answer arriving late is dropped.

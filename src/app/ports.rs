@@ -45,6 +45,9 @@ pub struct Connected {
     pub read_only: bool,
 }
 
+/// Where a log stream's reports go (the runtime hands them back as `Msg::Logs`).
+pub type LogSink = Box<dyn Fn(crate::app::logs::LogEvent) + Send + Sync>;
+
 /// A future the runtime runs on a task.
 pub type Pending<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
@@ -68,4 +71,14 @@ pub trait ClusterPort: Send + Sync {
     fn epoch(&self) -> u64 {
         0
     }
+
+    /// Follows the controller's log (one stream at a time: a new one replaces the last).
+    fn follow_logs(&self, sink: LogSink) {
+        sink(crate::app::logs::LogEvent::Failed(
+            "no cluster here: the controller's log needs one".into(),
+        ));
+    }
+
+    /// Stops the log stream, if one runs.
+    fn stop_logs(&self) {}
 }

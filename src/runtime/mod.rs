@@ -6,6 +6,7 @@
 //! with `ui::render` once the queued messages are drained. Must not import `cli`.
 
 mod clipboard;
+mod logs;
 pub mod port;
 mod terminal;
 

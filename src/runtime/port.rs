@@ -88,6 +88,8 @@ pub struct KubePort {
     epoch: Arc<AtomicU64>,
     events: UnboundedSender<Tagged>,
     me: std::sync::Weak<KubePort>,
+    /// The controller's log being followed.
+    logs: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl KubePort {
@@ -111,6 +113,7 @@ impl KubePort {
             epoch: Arc::new(AtomicU64::new(0)),
             events,
             me: me.clone(),
+            logs: Mutex::new(None),
         })
     }
 
@@ -159,6 +162,22 @@ impl ClusterPort for KubePort {
                 .insert(context, (connection.client, target, session));
             Ok(connected)
         })
+    }
+
+    fn follow_logs(&self, sink: crate::app::ports::LogSink) {
+        let client = self.lock().client.clone();
+        let task = tokio::spawn(super::logs::follow(client, sink));
+        let mut logs = self.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(previous) = logs.replace(task) {
+            previous.abort();
+        }
+    }
+
+    fn stop_logs(&self) {
+        let mut logs = self.logs.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(task) = logs.take() {
+            task.abort();
+        }
     }
 
     fn use_context(&self, context: &str) {
@@ -293,6 +312,13 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
                 let _ = answers.send(Msg::Connected { context, result });
             });
         }
+        Effect::FollowLogs { .. } => {
+            let answers = answers.clone();
+            port.follow_logs(Box::new(move |event| {
+                let _ = answers.send(Msg::Logs(event));
+            }));
+        }
+        Effect::StopLogs => port.stop_logs(),
         Effect::Perform(operation) => {
             let pending = port.perform(operation.clone());
             let answers = answers.clone();

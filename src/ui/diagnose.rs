@@ -41,8 +41,16 @@ pub(super) fn diagnose<'a>(
             "The doctor has nothing to report about this pool.",
             theme.style(Meaning::Ok),
         ));
+        out.push(Line::styled(
+            "l shows the hue controller's log about it.",
+            muted,
+        ));
         return out;
     }
+    out.push(Line::styled(
+        "l shows the hue controller's log about this pool; f runs a fix offered below.",
+        muted,
+    ));
     for finding in findings {
         out.push(Line::from(vec![
             Span::styled(

@@ -14,6 +14,7 @@ mod confirm;
 mod detail;
 mod diagnose;
 mod header;
+mod logs;
 mod overview;
 mod scaling;
 mod tabs;
@@ -59,6 +60,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
             Overlay::Confirm(confirm) => confirm::render(confirm, theme, frame, body),
             Overlay::Wizard(state) => wizard::render(state, theme, frame, body),
+            Overlay::Logs(view) => logs::render(view, theme, frame, body),
         }
     }
     if theme.ascii {

@@ -52,6 +52,39 @@ fn diagnose_tab_of_a_blocked_deletion() {
     insta::assert_snapshot!("detail_diagnose_blocked_80x24", draw(&app, 80, 24));
 }
 
+/// The controller's log beside a pool: lines about it (one an error), at both sizes.
+#[test]
+fn controller_log_view() {
+    let mut app = fleet_app();
+    keys(&mut app, "/retired");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    keys(&mut app, "l");
+    let lines = [
+        "2026-11-30T11:20:00Z\tINFO\tcomputepool\tDeleting ComputePool: waiting for AIWorkloads to be deleted {\"ComputePool\": {\"name\":\"retired-cluster\",\"namespace\":\"ml-research\"}}",
+        "2026-11-30T11:40:00Z\tDEBUG\tcomputepool\tReconciling ComputePool: status Running {\"ComputePool\": {\"name\":\"llm-train\",\"namespace\":\"ml-research\"}}",
+        "2026-11-30T11:50:00Z\tERROR\tcomputepool\tReconciler error: deletion blocked, requeue after 5m0s {\"ComputePool\": {\"name\":\"retired-cluster\",\"namespace\":\"ml-research\"}}",
+    ];
+    update(
+        &mut app,
+        Msg::Logs(crate::app::logs::LogEvent::Started {
+            pods: vec!["hue-controllers-6c9f8d7b5-x2k4p".into()],
+            found: "mural-system, controller.spectrocloud.com/name=hue-controllers".into(),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::Logs(crate::app::logs::LogEvent::Lines {
+            pod: "hue-controllers-6c9f8d7b5-x2k4p".into(),
+            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+        }),
+    );
+    insta::assert_snapshot!("controller_log_160x48", draw(&app, 160, 48));
+    insta::assert_snapshot!("controller_log_80x24", draw(&app, 80, 24));
+}
+
 #[test]
 fn pools_view() {
     let app = fleet_app();

@@ -1,0 +1,341 @@
+//! The controller's log beside a pool (`l`): the hue controller's pods found as the
+//! troubleshooting guide finds them, their lines streamed in (follow), by default only those
+//! that mention the pool, with search, pause and scrolling. The lines are kept bounded; the
+//! stream is the runtime's (an effect starts and stops it). Part of `update`.
+
+use std::collections::VecDeque;
+
+use super::{App, Effect, Overlay};
+use crate::domain::ObjectRef;
+
+/// How many lines the view keeps; older ones go (a followed log never ends).
+pub const KEEP: usize = 10_000;
+/// How many lines of each pod's past the stream starts with.
+pub const TAIL: u32 = 500;
+
+/// What the log stream reports (from the runtime).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogEvent {
+    /// The pods found, and how (`mural-system by label`, or the fallback deployment).
+    Started {
+        pods: Vec<String>,
+        found: String,
+    },
+    Lines {
+        pod: String,
+        lines: Vec<String>,
+    },
+    /// One pod's stream ended.
+    Ended {
+        pod: String,
+        reason: String,
+    },
+    /// No log can be read: why, in the operator's terms.
+    Failed(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    pub pod: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogView {
+    pub pool: ObjectRef,
+    pub lines: VecDeque<LogLine>,
+    /// Lines that went to keep the view bounded.
+    pub dropped: u64,
+    /// Every line, or only those that mention the pool.
+    pub all: bool,
+    /// The screen holds still (lines keep arriving underneath).
+    pub paused: bool,
+    /// Lines back from the newest shown (0: following the end).
+    pub back: usize,
+    pub search: String,
+    /// Typing the search.
+    pub searching: bool,
+    /// What the stream said: the pods followed, an end, or why there is no log.
+    pub said: Option<String>,
+    pub failed: bool,
+}
+
+impl LogView {
+    pub fn new(pool: ObjectRef) -> LogView {
+        LogView {
+            pool,
+            lines: VecDeque::new(),
+            dropped: 0,
+            all: false,
+            paused: false,
+            back: 0,
+            search: String::new(),
+            searching: false,
+            said: Some("looking for the hue controller's pods…".into()),
+            failed: false,
+        }
+    }
+
+    /// Whether a line is about this pool: its name as a whole word.
+    pub fn mentions(&self, text: &str) -> bool {
+        let name = self.pool.name.as_str();
+        if name.is_empty() {
+            return false;
+        }
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
+        text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+    }
+
+    /// The lines shown: all, or those about the pool, oldest first.
+    pub fn shown(&self) -> impl Iterator<Item = &LogLine> {
+        self.lines
+            .iter()
+            .filter(move |l| self.all || self.mentions(&l.text))
+    }
+
+    fn take(&mut self, event: LogEvent) {
+        match event {
+            LogEvent::Started { pods, found } => {
+                self.said = Some(format!(
+                    "following {} ({found})",
+                    if pods.len() == 1 {
+                        pods[0].clone()
+                    } else {
+                        format!("{} pods", pods.len())
+                    }
+                ));
+            }
+            LogEvent::Lines { pod, lines } => {
+                let before = self.shown().count();
+                for text in lines {
+                    self.lines.push_back(LogLine {
+                        pod: pod.clone(),
+                        text,
+                    });
+                }
+                while self.lines.len() > KEEP {
+                    self.lines.pop_front();
+                    self.dropped += 1;
+                }
+                // Paused or scrolled back: the screen stays on the same lines.
+                if self.paused || self.back > 0 {
+                    let after = self.shown().count();
+                    self.back += after.saturating_sub(before);
+                }
+            }
+            LogEvent::Ended { pod, reason } => {
+                self.said = Some(format!("{pod}: the log ended ({reason})"));
+            }
+            LogEvent::Failed(why) => {
+                self.said = Some(why);
+                self.failed = true;
+            }
+        }
+    }
+}
+
+fn view(app: &mut App) -> Option<&mut LogView> {
+    match app.overlays.last_mut() {
+        Some(Overlay::Logs(view)) => Some(view),
+        _ => None,
+    }
+}
+
+/// `l` on a pool: the view opens and the stream starts.
+pub fn open(app: &mut App) {
+    let pool = match (&app.detail, app.shown.row(app.selected)) {
+        (Some(detail), _) => ObjectRef::new(
+            crate::domain::Kind::Pool,
+            detail.namespace.clone(),
+            detail.name.clone(),
+        ),
+        (None, Some(row)) if row.id.kind == crate::domain::Kind::Pool => row.id.clone(),
+        _ => {
+            app.message = Some("l shows the controller's log beside a pool: select one".into());
+            return;
+        }
+    };
+    app.effects.push(Effect::FollowLogs { pool: pool.clone() });
+    app.overlays
+        .push(Overlay::Logs(Box::new(LogView::new(pool))));
+}
+
+/// A report of the stream, for the view if it is open.
+pub fn arrived(app: &mut App, event: LogEvent) {
+    if let Some(view) = app.overlays.iter_mut().rev().find_map(|o| match o {
+        Overlay::Logs(view) => Some(view),
+        _ => None,
+    }) {
+        view.take(event);
+    }
+}
+
+/// Esc: the search being typed goes, else the view closes and the stream stops.
+pub fn close(app: &mut App) {
+    if let Some(view) = view(app)
+        && view.searching
+    {
+        view.searching = false;
+        view.search.clear();
+        return;
+    }
+    if let Some(Overlay::Logs(_)) = app.overlays.last() {
+        app.overlays.pop();
+        app.effects.push(Effect::StopLogs);
+    }
+}
+
+pub fn toggle_pause(app: &mut App) {
+    if let Some(view) = view(app) {
+        view.paused = !view.paused;
+        if !view.paused {
+            view.back = 0;
+        }
+    }
+}
+
+pub fn toggle_all(app: &mut App) {
+    if let Some(view) = view(app) {
+        view.all = !view.all;
+        view.back = 0;
+    }
+}
+
+/// ↑↓ PgUp PgDn: back through the log, or towards its end (the end follows again).
+pub fn scroll(app: &mut App, lines: isize) {
+    if let Some(view) = view(app) {
+        let total = view.shown().count();
+        view.back = if lines < 0 {
+            (view.back + lines.unsigned_abs()).min(total.saturating_sub(1))
+        } else {
+            view.back.saturating_sub(lines.unsigned_abs())
+        };
+    }
+}
+
+pub fn start_search(app: &mut App) {
+    if let Some(view) = view(app) {
+        view.searching = true;
+        view.search.clear();
+    }
+}
+
+/// The text field of the view, while the search is typed.
+pub fn search_field(app: &mut App) -> Option<&mut String> {
+    view(app).filter(|v| v.searching).map(|v| &mut v.search)
+}
+
+/// Enter keeps the search; `n` goes to the next older line that matches it.
+pub fn next_match(app: &mut App) {
+    let Some(view) = view(app) else {
+        return;
+    };
+    view.searching = false;
+    let needle = view.search.to_lowercase();
+    if needle.is_empty() {
+        return;
+    }
+    let shown: Vec<&LogLine> = view.shown().collect();
+    let newest = shown.len().saturating_sub(1);
+    let from = newest.saturating_sub(view.back);
+    let found = (0..from)
+        .rev()
+        .find(|i| shown[*i].text.to_lowercase().contains(&needle))
+        .or_else(|| {
+            (from..shown.len())
+                .rev()
+                .find(|i| shown[*i].text.to_lowercase().contains(&needle))
+        });
+    match found {
+        Some(i) => view.back = newest - i,
+        None => view.said = Some(format!("\"{}\" is not in the lines shown", view.search)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Kind;
+
+    fn event_lines(texts: &[&str]) -> LogEvent {
+        LogEvent::Lines {
+            pod: "hue".into(),
+            lines: texts.iter().map(|t| (*t).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn l_starts_the_stream_esc_stops_it_and_lines_land_in_the_view() {
+        use crate::app::tests::fleet_app;
+        use crate::app::{Msg, update};
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
+        let mut app = fleet_app();
+        app.effects.clear();
+        let pool = app.shown.row(app.selected).expect("a pool").id.clone();
+        update(&mut app, key(KeyCode::Char('l')));
+        assert!(
+            app.effects
+                .iter()
+                .any(|e| *e == Effect::FollowLogs { pool: pool.clone() }),
+            "{:?}",
+            app.effects
+        );
+        update(
+            &mut app,
+            Msg::Logs(LogEvent::Lines {
+                pod: "hue".into(),
+                lines: vec![format!("reconciling {}", pool.name), "other".into()],
+            }),
+        );
+        match app.overlays.last() {
+            Some(Overlay::Logs(view)) => assert_eq!(view.shown().count(), 1),
+            other => panic!("the log view: {other:?}"),
+        }
+        // A key that acts in the list does nothing here: `n` is the search's.
+        update(&mut app, key(KeyCode::Char('n')));
+        assert!(matches!(app.overlays.last(), Some(Overlay::Logs(_))));
+        update(&mut app, key(KeyCode::Esc));
+        assert!(app.overlays.is_empty());
+        assert!(app.effects.contains(&Effect::StopLogs));
+    }
+
+    #[test]
+    fn only_lines_about_the_pool_unless_all() {
+        let mut view = LogView::new(ObjectRef::new(Kind::Pool, "ns", "pool-1"));
+        view.take(event_lines(&[
+            "reconciling {\"name\":\"pool-1\"}",
+            "reconciling {\"name\":\"pool-10\"}",
+            "starting workers",
+        ]));
+        let shown: Vec<&str> = view.shown().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            shown,
+            ["reconciling {\"name\":\"pool-1\"}"],
+            "pool-10 is not pool-1"
+        );
+        view.all = true;
+        assert_eq!(view.shown().count(), 3);
+    }
+
+    #[test]
+    fn paused_the_screen_holds_while_lines_arrive_and_the_buffer_is_bounded() {
+        let mut view = LogView::new(ObjectRef::new(Kind::Pool, "ns", "p"));
+        view.all = true;
+        view.take(event_lines(&["a", "b"]));
+        view.paused = true;
+        view.take(event_lines(&["c", "d"]));
+        assert_eq!(view.back, 2, "the same lines stay on screen");
+        let many: Vec<String> = (0..KEEP + 5).map(|i| i.to_string()).collect();
+        view.take(LogEvent::Lines {
+            pod: "hue".into(),
+            lines: many,
+        });
+        assert_eq!(view.lines.len(), KEEP);
+        assert_eq!(view.dropped, 9);
+    }
+}

@@ -1,0 +1,163 @@
+//! The hue controller's log, followed through kube-rs: its pods found as the troubleshooting
+//! guide finds them (in `mural-system` by `controller.spectrocloud.com/name=hue-controllers`,
+//! else any deployment named like hue, by its selector), each pod's log streamed with follow,
+//! lines handed on in the batches they arrive in. What cannot be read is said, not raised.
+
+use std::sync::Arc;
+
+use futures::{AsyncBufReadExt, StreamExt};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, ListParams, LogParams};
+
+use crate::app::logs::{LogEvent, TAIL};
+use crate::app::ports::LogSink;
+use crate::domain::ClusterError;
+use crate::sources::errors::classify;
+
+pub const NAMESPACE: &str = "mural-system";
+pub const SELECTOR: &str = "controller.spectrocloud.com/name=hue-controllers";
+
+/// Lines of one read handed on together at most.
+const BATCH: usize = 512;
+
+fn refused(error: &kube::Error, what: &str) -> Option<String> {
+    match classify(error) {
+        ClusterError::Forbidden { .. } => Some(format!(
+            "not permitted to {what}: ask for list on pods and get on pods/log"
+        )),
+        ClusterError::NotFound { .. } => None,
+        other => Some(format!("cannot {what}: {other}")),
+    }
+}
+
+/// The controller's namespace, its pods and how they were found.
+async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), String> {
+    let names = |list: kube::core::ObjectList<Pod>| -> Vec<String> {
+        list.items
+            .into_iter()
+            .filter_map(|p| p.metadata.name)
+            .collect()
+    };
+    let pods: Api<Pod> = Api::namespaced(client.clone(), NAMESPACE);
+    match pods.list(&ListParams::default().labels(SELECTOR)).await {
+        Ok(list) if !list.items.is_empty() => {
+            return Ok((
+                NAMESPACE.to_owned(),
+                names(list),
+                format!("{NAMESPACE}, {SELECTOR}"),
+            ));
+        }
+        Ok(_) => {}
+        Err(e) => {
+            if let Some(why) = refused(&e, &format!("list pods in {NAMESPACE}")) {
+                return Err(why);
+            }
+        }
+    }
+    // The guide's fallback: a deployment named like hue, anywhere.
+    let deployments: Api<Deployment> = Api::all(client.clone());
+    let listed = match deployments.list(&ListParams::default()).await {
+        Ok(list) => list.items,
+        Err(e) => match refused(&e, "list deployments") {
+            Some(why) => {
+                return Err(format!(
+                    "no pod in {NAMESPACE} has the label {SELECTOR}, and {why}"
+                ));
+            }
+            None => Vec::new(),
+        },
+    };
+    for deployment in listed {
+        let name = deployment.metadata.name.clone().unwrap_or_default();
+        if !name.to_lowercase().contains("hue") {
+            continue;
+        }
+        let namespace = deployment.metadata.namespace.clone().unwrap_or_default();
+        let labels = deployment.spec.selector.match_labels.unwrap_or_default();
+        if labels.is_empty() {
+            continue;
+        }
+        let selector: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let selector = selector.join(",");
+        let pods: Api<Pod> = Api::namespaced(client.clone(), &namespace);
+        if let Ok(list) = pods.list(&ListParams::default().labels(&selector)).await
+            && !list.items.is_empty()
+        {
+            return Ok((
+                namespace.clone(),
+                names(list),
+                format!("deployment {namespace}/{name}, {selector}"),
+            ));
+        }
+    }
+    Err(format!(
+        "no hue controller pods: none in {NAMESPACE} with the label {SELECTOR}, and no deployment named like hue (kubectl get deployments --all-namespaces | grep --ignore-case hue)"
+    ))
+}
+
+/// Follows every controller pod's log until the task is stopped.
+pub async fn follow(client: kube::Client, sink: LogSink) {
+    let sink = Arc::new(sink);
+    let (namespace, pods, found) = match find(&client).await {
+        Ok(found) => found,
+        Err(why) => {
+            sink(LogEvent::Failed(why));
+            return;
+        }
+    };
+    sink(LogEvent::Started {
+        pods: pods.clone(),
+        found,
+    });
+    let api: Api<Pod> = Api::namespaced(client, &namespace);
+    let mut streams = tokio::task::JoinSet::new();
+    for pod in pods {
+        let (api, sink) = (api.clone(), sink.clone());
+        streams.spawn(async move { one(api, pod, sink).await });
+    }
+    while streams.join_next().await.is_some() {}
+}
+
+async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
+    let params = LogParams {
+        follow: true,
+        tail_lines: Some(i64::from(TAIL)),
+        ..LogParams::default()
+    };
+    let reader = match api.log_stream(&pod, &params).await {
+        Ok(reader) => reader,
+        Err(e) => {
+            sink(LogEvent::Ended {
+                pod,
+                reason: classify(&e).to_string(),
+            });
+            return;
+        }
+    };
+    let mut batches = reader.lines().ready_chunks(BATCH);
+    while let Some(batch) = batches.next().await {
+        let mut lines = Vec::with_capacity(batch.len());
+        let mut failure = None;
+        for line in batch {
+            match line {
+                Ok(line) => lines.push(line),
+                Err(e) => failure = Some(e.to_string()),
+            }
+        }
+        if !lines.is_empty() {
+            sink(LogEvent::Lines {
+                pod: pod.clone(),
+                lines,
+            });
+        }
+        if let Some(reason) = failure {
+            sink(LogEvent::Ended { pod, reason });
+            return;
+        }
+    }
+    sink(LogEvent::Ended {
+        pod,
+        reason: "the server closed it".into(),
+    });
+}

@@ -1,0 +1,103 @@
+//! The controller's log beside a pool: what is followed and how, then the lines (the newest at
+//! the bottom while following), lines matching the search standing out.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use crate::app::logs::LogView;
+use crate::theme::{Meaning, Theme};
+
+pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+    let title = format!(
+        " Controller log · {}/{} · {} · {} ",
+        view.pool.namespace,
+        view.pool.name,
+        if view.all {
+            "every line"
+        } else {
+            "lines about the pool"
+        },
+        if view.paused {
+            "paused"
+        } else if view.back > 0 {
+            "scrolled back"
+        } else {
+            "following"
+        }
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.style(Meaning::Accent)));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let height = usize::from(inner.height);
+    if height == 0 {
+        return;
+    }
+    let mut lines: Vec<Line> = Vec::with_capacity(height);
+    if let Some(said) = &view.said {
+        let meaning = if view.failed {
+            Meaning::Error
+        } else {
+            Meaning::Muted
+        };
+        lines.push(Line::styled(said.clone(), theme.style(meaning)));
+    }
+    if view.searching {
+        lines.push(Line::from(vec![
+            Span::styled("search /", theme.style(Meaning::Accent)),
+            Span::raw(view.search.clone()),
+            Span::styled("▏", theme.style(Meaning::Accent)),
+        ]));
+    }
+    let room = height.saturating_sub(lines.len());
+    // Only the lines on screen are looked at: the window ends `back` lines before the newest
+    // and reaches up as far as the lines fit, each wrapped to the width.
+    let shown: Vec<_> = view.shown().collect();
+    let end = shown
+        .len()
+        .saturating_sub(view.back.min(shown.len().saturating_sub(1)));
+    let width = usize::from(inner.width).max(1);
+    let mut start = end;
+    let mut used = 0;
+    while start > 0 {
+        let rows = shown[start - 1].text.chars().count().div_ceil(width).max(1);
+        if used + rows > room {
+            break;
+        }
+        used += rows;
+        start -= 1;
+    }
+    let needle = view.search.to_lowercase();
+    if shown.is_empty() && !view.failed {
+        lines.push(Line::styled(
+            if view.all {
+                "No lines yet."
+            } else {
+                "No line mentions this pool yet: a shows every line."
+            },
+            theme.style(Meaning::Muted),
+        ));
+    }
+    for line in &shown[start..end] {
+        let hit = !needle.is_empty() && line.text.to_lowercase().contains(&needle);
+        let meaning = if line.text.contains("\tERROR\t") || line.text.contains(" ERROR ") {
+            Meaning::Error
+        } else if line.text.contains("\tWARN") {
+            Meaning::Warn
+        } else {
+            Meaning::Text
+        };
+        let mut style = theme.style(meaning);
+        if hit {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        // Tabs become one space so the width counted above is the width drawn.
+        lines.push(Line::styled(line.text.replace('\t', " "), style));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
