@@ -170,6 +170,9 @@ fn diagnosis_view(object: &Object) -> Arc<Value> {
         out.insert("paletteClusterStatuses".into(), Value::Array(clusters));
         out.retain(|_, v| !v.is_null());
         map.insert("status".into(), Value::Object(out));
+    } else {
+        // Not a status the model can read: as it came, for the doctor to say so.
+        map.insert("status".into(), json(&pool.status));
     }
     Arc::new(Value::Object(map))
 }

@@ -233,12 +233,98 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     lifecycle::deletion(&pool, picture, &mut out);
     lifecycle::longhorn(&pool, &mut out);
     nodes::hosts_on_nodes(&pool, picture, &mut out);
+    unreadable(&pool, picture, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
     out
 }
 
 fn status<'a>(pool: &Pool<'a>) -> &'a str {
     text(pool.value, "/status/status").unwrap_or("")
+}
+
+/// What the doctor could not read: a field the findings need that is there but not of the
+/// shape the reference documents. The findings that read it are missing; this says so.
+fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
+    let kind = |value: &Value| match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a true/false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    };
+    let mut problems: Vec<(String, String)> = Vec::new();
+    let mut expect = |object: &Value, what: &str, path: &str, list: bool| {
+        let Some(found) = object.at(path) else {
+            return;
+        };
+        let fits = if list {
+            found.is_array()
+        } else {
+            found.is_object()
+        };
+        if !fits && !found.is_null() {
+            problems.push((
+                format!("{what}{}", path.trim_start_matches('/').replace('/', ".")),
+                format!(
+                    "{} was expected, found {}",
+                    if list { "a list" } else { "a mapping" },
+                    kind(found)
+                ),
+            ));
+        }
+    };
+    expect(pool.value, "", "/status", false);
+    expect(pool.value, "", "/status/conditions", true);
+    expect(pool.value, "", "/status/paletteClusterStatuses", true);
+    expect(pool.value, "", "/status/aiWorkloadRefs", true);
+    expect(pool.value, "", "/spec/clusterVariant", false);
+    if let Some(evaluation) = picture.evaluation {
+        expect(evaluation, "evaluation ", "/spec/poolEvaluations", false);
+        expect(
+            evaluation,
+            "evaluation ",
+            "/status/poolScalingStates",
+            false,
+        );
+        expect(
+            evaluation,
+            "evaluation ",
+            "/status/metricsLastObservedAt",
+            false,
+        );
+    }
+    if let Some(at) = pool.value.at("/metadata/deletionTimestamp")
+        && time(at).is_none()
+    {
+        problems.push((
+            "metadata.deletionTimestamp".into(),
+            format!("a time was expected, found {at}"),
+        ));
+    }
+    if problems.is_empty() {
+        return;
+    }
+    out.push(Diagnosis {
+        id: "unreadable",
+        fix: None,
+        severity: Severity::Warning,
+        symptom: "What the doctor could not read",
+        summary: format!(
+            "could not read {}: the findings that need it are missing",
+            problems
+                .iter()
+                .map(|(path, _)| path.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        evidence: problems,
+        cause: "The object does not have the shape the configuration reference documents.".into(),
+        next: vec![format!(
+            "kubectl get computepool {} --namespace {} --output yaml",
+            pool.name, pool.namespace
+        )],
+    });
 }
 
 #[cfg(test)]

@@ -250,6 +250,78 @@ fn findings_come_worst_first() {
     assert!(found.windows(2).all(|w| w[0].severity >= w[1].severity));
 }
 
+#[test]
+fn a_status_of_the_wrong_shape_is_said_not_guessed() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Provisioning", "conditions": "all good"});
+    p["metadata"]["deletionTimestamp"] = json!("yesterday");
+    let found = run(&p, |_| ());
+    let d = found.iter().find(|d| d.id == "unreadable").expect("found");
+    assert!(
+        d.summary.contains("status.conditions") && d.summary.contains("metadata.deletionTimestamp"),
+        "{}",
+        d.summary
+    );
+    assert!(
+        d.evidence
+            .iter()
+            .any(|(path, why)| path == "status.conditions" && why.contains("found a string")),
+        "{:?}",
+        d.evidence
+    );
+    assert!(!ids(&found).contains(&"provisioning.condition"));
+}
+
+#[test]
+fn held_by_bounds_or_not_yet_and_a_scale_up_past_its_abort() {
+    let policy = json!({"spec": {"gpu": [{"variant": "A100", "scaleUpThreshold": 85, "scaleDownThreshold": 20}]}});
+    let evaluation = |count: i64| {
+        json!({
+            "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": count, "target": count, "utilization": 97}}}},
+                     "gpuResourceBounds": [{"variant": "A100", "minGPUCount": 4, "maxGPUCount": 16}]},
+            "status": {"poolScalingStates": {"c/w": {"state": "Idle"}}}
+        })
+    };
+    let capped = evaluation(16);
+    let found = run(&pool(), |pic| {
+        pic.policy = Some(&policy);
+        pic.evaluation = Some(&capped);
+    });
+    let d = found
+        .iter()
+        .find(|d| d.id == "scaling.bounded")
+        .expect("{found:?}");
+    assert!(
+        d.summary.contains("the bounds cap it (max 16)"),
+        "{}",
+        d.summary
+    );
+    let room = evaluation(8);
+    let found = run(&pool(), |pic| {
+        pic.policy = Some(&policy);
+        pic.evaluation = Some(&room);
+    });
+    assert!(ids(&found).contains(&"scaling.not-yet"), "{found:?}");
+    let stuck = json!({
+        "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 8, "target": 16}}}}, "abortDuration": "30m"},
+        "status": {"poolScalingStates": {"c/w": {"state": "Scaling", "scalingStartedAt": "2026-07-03T11:00:00Z",
+                   "details": "Scaling in progress: 0 completed, 2 in progress"}}}
+    });
+    let found = run(&pool(), |pic| pic.evaluation = Some(&stuck));
+    let d = found
+        .iter()
+        .find(|d| d.id == "scaling.stuck")
+        .expect("{found:?}");
+    assert_eq!(d.severity, Severity::Warning);
+    let mut down = stuck.clone();
+    down["spec"]["poolEvaluations"]["c/w"]["gpu"]["A100"] = json!({"count": 16, "target": 8});
+    let found = run(&pool(), |pic| pic.evaluation = Some(&down));
+    assert!(
+        !ids(&found).contains(&"scaling.stuck"),
+        "a scale-down is never aborted"
+    );
+}
+
 proptest! {
     /// Status of any shape (wrong types, partial lists) never panics, and a pool whose status
     /// says Running with nothing else set has no error-level finding.
