@@ -62,13 +62,7 @@ pub(super) async fn pod_log(
     let now = Utc::now();
     let ours = namespace == logs::NAMESPACE && name == logs::POD;
     let mut lines = if ours {
-        let pools = server
-            .store
-            .registry
-            .by_kind("ComputePool")
-            .map(|r| server.store.objects(r))
-            .unwrap_or_default();
-        logs::history(&server.controller_logs, &pools, now)
+        logs::history(&server.controller_logs, &pools(&server), now)
     } else {
         Vec::new()
     };
@@ -109,6 +103,16 @@ pub(super) async fn pod_log(
         .unwrap_or_default()
 }
 
+/// Every pool the store holds now.
+fn pools(server: &Server) -> Vec<Arc<serde_json::Value>> {
+    server
+        .store
+        .registry
+        .by_kind("ComputePool")
+        .map(|r| server.store.objects(r))
+        .unwrap_or_default()
+}
+
 /// The log so far, then a reconcile line every few seconds for the next pool, until the
 /// server stops (or the client goes, which drops the stream).
 fn followed(
@@ -125,12 +129,7 @@ fn followed(
             if server.store.is_closing() {
                 return None;
             }
-            let pools = server
-                .store
-                .registry
-                .by_kind("ComputePool")
-                .map(|r| server.store.objects(r))
-                .unwrap_or_default();
+            let pools = pools(&server);
             let text = match pools.get(next % pools.len().max(1)) {
                 Some(pool) => logs::reconcile(pool, Utc::now()) + "\n",
                 None => {

@@ -164,6 +164,14 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
     soonest
 }
 
+/// A pool's Palette clusters, as its status lists them.
+fn clusters(pool: &Value) -> impl Iterator<Item = &Value> {
+    pool.at("/status/paletteClusterStatuses")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
 fn conditions(object: &Value) -> Vec<&Value> {
     object
         .at("/status/conditions")

@@ -30,15 +30,7 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         }
     }
     // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
-    for (cluster_index, cluster) in pool
-        .value
-        .at("/status/paletteClusterStatuses")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let _ = cluster_index;
+    for cluster in clusters(pool.value) {
         let mut stuck: Vec<(String, DateTime<Utc>)> = Vec::new();
         collect_stuck_hosts(cluster, picture.now, &mut stuck, 0);
         let pulls = picture

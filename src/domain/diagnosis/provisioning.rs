@@ -41,14 +41,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         });
     }
     // The Palette clusters' own state.
-    for (i, cluster) in pool
-        .value
-        .at("/status/paletteClusterStatuses")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, cluster) in clusters(pool.value).enumerate() {
         for c in cluster
             .get("conditions")
             .and_then(Value::as_array)
