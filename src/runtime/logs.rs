@@ -161,3 +161,89 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
         reason: "the server closed it".into(),
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::demo::{DemoCluster, Options, scenario::Scenario};
+    use crate::sources::connection::{Target, connect};
+
+    /// The log events of following on a demo cluster (without pods when `without_pods`),
+    /// until `enough` says so or 30 s pass.
+    fn follow_on_demo(without_pods: bool, enough: fn(&[LogEvent]) -> bool) -> Vec<LogEvent> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let cluster = DemoCluster::start(Options {
+                scenario: Some(Scenario::builtin("deletion-blocked").expect("scenario")),
+                without_kinds: if without_pods {
+                    vec!["Pod".into()]
+                } else {
+                    Vec::new()
+                },
+                ..Options::default()
+            })
+            .await
+            .expect("the demo starts");
+            let connection = connect(&Target {
+                kubeconfig: None,
+                context: None,
+                inline: Some(cluster.kubeconfig()),
+            })
+            .await
+            .expect("connects");
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let sink = {
+                let seen = seen.clone();
+                Box::new(move |event| seen.lock().unwrap_or_else(|e| e.into_inner()).push(event))
+            };
+            let task = tokio::spawn(follow(connection.client, sink));
+            let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+            loop {
+                let done = enough(&seen.lock().unwrap_or_else(|e| e.into_inner()));
+                if done || tokio::time::Instant::now() > deadline {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            task.abort();
+            cluster.stop().await;
+            let events = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            events
+        })
+    }
+
+    #[test]
+    fn the_guides_label_finds_the_pod_and_its_lines_arrive() {
+        let events = follow_on_demo(false, |events| {
+            events
+                .iter()
+                .any(|e| matches!(e, LogEvent::Lines { lines, .. } if lines.iter().any(|l| l.contains("stale-job"))))
+        });
+        assert!(
+            matches!(events.first(), Some(LogEvent::Started { found, .. }) if found.contains(SELECTOR)),
+            "{events:?}"
+        );
+        assert!(
+            events.iter().any(|e| matches!(e, LogEvent::Lines { .. })),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn no_pods_and_no_hue_deployment_is_said_with_where_it_looked() {
+        let events = follow_on_demo(true, |events| !events.is_empty());
+        match events.first() {
+            Some(LogEvent::Failed(why)) => assert!(
+                why.contains("no hue controller pods") && why.contains(NAMESPACE),
+                "{why}"
+            ),
+            other => panic!("a clear failure: {other:?}"),
+        }
+    }
+}
