@@ -213,8 +213,7 @@ mod tests {
             }
             task.abort();
             cluster.stop().await;
-            let events = seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            events
+            seen.lock().unwrap_or_else(|e| e.into_inner()).clone()
         })
     }
 
