@@ -7,90 +7,14 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::commands::{self, Command, Scope};
 use super::confirm::Focus;
-use super::ports::Namespaces;
 use super::{App, Detail, Effect, Input, Overlay, Tab, View};
 use crate::domain::fixes::Fix;
 
-fn complete(prefix: &str) -> Option<&'static str> {
-    View::ALL
-        .iter()
-        .flat_map(|v| v.aliases().iter())
-        .chain(["ns", "ctx", "q", "quit"].iter())
-        .find(|alias| alias.starts_with(prefix))
-        .copied()
-}
+mod command_line;
+mod overlays;
 
-/// A word the command line takes after `name`: `Some("")` for the bare word, the rest
-/// trimmed otherwise; `None` when the command is another.
-fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
-    command
-        .strip_prefix(name)
-        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
-        .map(str::trim)
-}
-
-fn run_command(app: &mut App, command: &str) {
-    let command = command.trim();
-    if matches!(command, "q" | "quit" | "q!") {
-        app.quit = true;
-        return;
-    }
-    if let Some(namespace) = argument(command, "ns") {
-        let namespaces = match namespace {
-            "" => {
-                app.message = Some(format!(
-                    "watching {}; :ns NAME watches one namespace, :ns all every one",
-                    app.connection.scope
-                ));
-                return;
-            }
-            "all" | "-A" | "*" => Namespaces::All,
-            name => {
-                // Checked as the API server would, before it becomes part of a URL.
-                if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
-                    app.message = Some(format!("{problem}; :ns NAME or :ns all"));
-                    return;
-                }
-                Namespaces::Only(vec![name.to_owned()])
-            }
-        };
-        app.watch(namespaces);
-        return;
-    }
-    if let Some(context) = argument(command, "ctx") {
-        if context.is_empty() {
-            app.message = Some(format!(
-                "context {}; :ctx NAME switches",
-                app.connection.context
-            ));
-        } else {
-            // The connection is made on a task; the console keeps answering keys meanwhile.
-            app.connecting = Some(context.to_owned());
-            app.message = Some(format!("connecting to context {context}…"));
-            app.effects.push(Effect::Connect(context.to_owned()));
-        }
-        return;
-    }
-    match View::ALL
-        .into_iter()
-        .find(|v| v.aliases().contains(&command))
-    {
-        Some(view) => {
-            app.detail = None;
-            app.view = view;
-            app.selected = 0;
-            app.selected_id = None;
-            app.sort_column = 0;
-            app.filter.clear();
-            app.message = None;
-        }
-        None => {
-            app.message = Some(format!(
-                "unknown command \":{command}\"; try :pools, :cpe, :hosts, :events, :projects, :problems, :ns, :ctx or :q"
-            ))
-        }
-    }
-}
+use command_line::{complete, run_command};
+use overlays::{in_logs, in_wizard};
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
 /// its scaling tab, from the hosts list on its hosts.
@@ -260,56 +184,6 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
                 typed(app);
             }
         }
-    }
-}
-
-/// A command while the wizard is on top.
-fn in_wizard(app: &mut App, command: Command) {
-    use super::wizard;
-    match command {
-        Command::Accept | Command::Activate => wizard::activate(app),
-        Command::Cancel | Command::Close => wizard::escape(app),
-        Command::Down | Command::Up => wizard::move_cursor(app, command == Command::Down),
-        Command::NextStep | Command::PreviousStep => {
-            wizard::step(app, command == Command::NextStep)
-        }
-        Command::Cycle => wizard::cycle(app),
-        Command::AddEntry => wizard::add_entry(app),
-        Command::Recreate => wizard::recreate::start(app),
-        Command::RemoveEntry => wizard::remove_entry(app),
-        Command::DryRun => wizard::dry_run(app),
-        Command::Apply => wizard::apply(app),
-        Command::Write => wizard::write(app),
-        Command::Copy => copy(app),
-        Command::Quit => app.quit = true,
-        Command::Suspend => app.effects.push(Effect::Suspend),
-        _ => {}
-    }
-}
-
-/// A command while the controller's log is on top.
-fn in_logs(app: &mut App, command: Command) {
-    use super::logs;
-    let page = 20;
-    match command {
-        Command::Close | Command::Cancel => logs::close(app),
-        Command::PauseLogs => logs::toggle_pause(app),
-        Command::AllLines => logs::toggle_all(app),
-        Command::Search => logs::start_search(app),
-        Command::NextMatch => logs::next_match(app),
-        Command::Erase => {
-            if let Some(text) = logs::search_field(app) {
-                text.pop();
-            }
-        }
-        Command::Up => logs::scroll(app, -1),
-        Command::Down => logs::scroll(app, 1),
-        Command::PageUp => logs::scroll(app, -page),
-        Command::PageDown => logs::scroll(app, page),
-        Command::Last => logs::scroll(app, isize::MAX),
-        Command::Quit => app.quit = true,
-        Command::Suspend => app.effects.push(Effect::Suspend),
-        _ => {}
     }
 }
 
