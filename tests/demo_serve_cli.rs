@@ -131,6 +131,17 @@ fn serve_refuses_bad_arguments() {
         .output()
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
+    for args in [
+        &["demo", "serve", "--bandwidth", "0"][..],
+        &["demo", "serve", "--object-cost", "fast"][..],
+        &["demo", "serve", "--unpaced", "--bandwidth", "5"][..],
+    ] {
+        let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+            .args(args)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
 }
 
 /// A client that connects and says nothing is cut off by the server's handshake deadline
@@ -181,4 +192,40 @@ fn serve_removes_its_kubeconfig_on_a_hangup_right_after_start() {
             "{signal}: the token was left behind"
         );
     }
+}
+
+/// A paced list (the `large` scenario's default: a real hub's pace, sent in chunks) is the
+/// same list: every pool arrives, whole, through `pooldeck get` and a page at a time.
+#[test]
+fn a_paced_list_is_the_same_list() {
+    let served = common::serve_with("large", &["--pools", "300", "--bandwidth", "20"]);
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args(["get", "pools", "-A", "-o", "json", "--kubeconfig"])
+        .arg(&served.kubeconfig)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("get runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let list: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON list");
+    let items = list["items"].as_array().expect("items");
+    assert_eq!(items.len(), 300);
+    let mut names: Vec<&str> = items
+        .iter()
+        .filter_map(|p| p["metadata"]["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), 300, "no pool twice, none cut");
+    let page = common::raw(
+        &served,
+        "/apis/spectrocloud.com/v1alpha1/computepools?limit=100",
+    )
+    .expect("a page");
+    assert_eq!(page["items"].as_array().map(Vec::len), Some(100));
+    assert!(page["metadata"]["continue"].is_string());
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use crate::demo::pace::Pace;
 use crate::demo::scenario::{BUILTIN, Scenario};
 use crate::demo::{DemoCluster, OPERATOR_CONTEXT, Options, VIEWER_CONTEXT};
 
@@ -48,11 +49,50 @@ pub struct ServeArgs {
     /// Number of pools for the `large` scenario.
     #[arg(long, default_value_t = 1000)]
     pub pools: usize,
+    /// Time a list spends per object, as a real API server does (default for `large`: 40us;
+    /// otherwise none).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = super::parse_duration)]
+    pub object_cost: Option<std::time::Duration>,
+    /// Megabytes per second lists go out at (default for `large`: 85, a 2-core hub sending
+    /// 10,000 pools in about 1.2 s with the object cost; otherwise unlimited).
+    #[arg(long, value_name = "MB_PER_S", value_parser = parse_bandwidth)]
+    pub bandwidth: Option<f64>,
+    /// Answer as fast as the demo can, even for `large`.
+    #[arg(long, conflicts_with_all = ["object_cost", "bandwidth"])]
+    pub unpaced: bool,
     /// Where to write the kubeconfig (default: pooldeck's private directory,
     /// $XDG_RUNTIME_DIR/pooldeck or ~/.local/state/pooldeck; written as a new file of mode 0600,
     /// removed on exit).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
+}
+
+fn parse_bandwidth(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(mb) if mb.is_finite() && mb > 0.0 => Ok(mb),
+        _ => Err("the bandwidth is a number of megabytes per second above 0, such as 85".into()),
+    }
+}
+
+/// The pace lists go out at: as asked, else the scenario's default (a real hub's for `large`).
+fn pace_of(args: &ServeArgs, scenario: &str) -> Option<Pace> {
+    if args.unpaced {
+        return None;
+    }
+    let default = Pace::default_for(scenario);
+    if args.object_cost.is_none() && args.bandwidth.is_none() {
+        return default;
+    }
+    let base = default.unwrap_or(Pace {
+        per_object: std::time::Duration::ZERO,
+        bytes_per_second: 0,
+    });
+    Some(Pace {
+        per_object: args.object_cost.unwrap_or(base.per_object),
+        bytes_per_second: args
+            .bandwidth
+            .map_or(base.bytes_per_second, |mb| (mb * 1e6) as u64),
+    })
 }
 
 pub fn run(args: &DemoArgs) -> ExitCode {
@@ -81,10 +121,12 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
     runtime.block_on(async move {
         let name = scenario.name.clone();
         let description = scenario.description.clone();
+        let pace = pace_of(args, &name);
         let options = Options {
             port: args.port,
             scenario: Some(scenario),
             speed: args.speed,
+            pace,
             ..Options::default()
         };
         let cluster = match DemoCluster::start(options).await {

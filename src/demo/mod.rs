@@ -9,6 +9,7 @@
 
 pub mod api;
 pub mod logs;
+pub mod pace;
 pub mod player;
 pub mod protobuf;
 pub mod registry;
@@ -65,6 +66,8 @@ pub struct Options {
     pub identity: Option<Identity>,
     /// How long the server waits on a client before closing its connection.
     pub deadlines: serve::Deadlines,
+    /// How fast lists go out (none: as fast as the demo can).
+    pub pace: Option<pace::Pace>,
 }
 
 /// What clients trust and present: the certificates and the two tokens.
@@ -93,6 +96,7 @@ impl Default for Options {
             without_kinds: Vec::new(),
             identity: None,
             deadlines: serve::Deadlines::default(),
+            pace: None,
         }
     }
 }
@@ -162,6 +166,7 @@ impl DemoCluster {
             body_deadline: options.deadlines.request_body,
             writes: std::sync::atomic::AtomicU64::new(0),
             forbidden: std::sync::atomic::AtomicU64::new(0),
+            pace: options.pace,
             controller_logs: options
                 .scenario
                 .as_ref()

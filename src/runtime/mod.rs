@@ -115,9 +115,11 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     let mut demo = None;
     let mut target = options.target.clone();
     if let Some(scenario) = scenario {
+        let pace = crate::demo::pace::Pace::default_for(&scenario.name);
         let cluster = match DemoCluster::start(Options {
             scenario: Some(scenario),
             speed: options.speed,
+            pace,
             ..Options::default()
         })
         .await

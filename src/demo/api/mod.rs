@@ -274,6 +274,8 @@ pub struct Server {
     pub forbidden: std::sync::atomic::AtomicU64,
     /// The hue controller's scripted log lines (see `demo::logs`).
     pub controller_logs: Vec<Value>,
+    /// How fast lists go out (see `demo::pace`).
+    pub pace: Option<crate::demo::pace::Pace>,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {

@@ -413,9 +413,13 @@ fn list(
         let _ = serde_json::to_writer(&mut bytes, item.as_ref());
     }
     bytes.extend_from_slice(b"]}");
+    let body = match server.pace {
+        Some(pace) => pace.body(bytes, listing.items.len()),
+        None => Body::from(bytes),
+    };
     Response::builder()
         .status(StatusCode::OK)
         .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(bytes))
+        .body(body)
         .unwrap_or_default()
 }

@@ -1,0 +1,169 @@
+//! Benchmark: the fleet at a real hub's pace, headless. At 2,000 and 10,000 pools with their
+//! evaluations (ten hosts each), on the demo cluster paced as a 2-core hub (`demo::pace`) and
+//! unpaced: the raw list time of the same server, and `pooldeck get pools -A -o json` (the
+//! release binary, a child process) with its wall time and peak resident memory beside it.
+//! Run with `cargo bench --bench fleet` (it builds the release binary first). Figures only.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pooldeck::demo::pace::REAL_HUB;
+use pooldeck::demo::scenario::Scenario;
+use pooldeck::demo::{DemoCluster, Options};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[path = "common/mod.rs"]
+mod common;
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// The release binary, built if needed.
+fn binary() -> Option<PathBuf> {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--bin", "pooldeck"])
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/pooldeck");
+    path.exists().then_some(path)
+}
+
+/// The peak resident memory (VmHWM) of a running process, in bytes.
+fn high_water(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A child's wall time, peak resident memory (its high-water mark, read while it runs) and
+/// bytes written.
+fn measured(mut command: Command) -> Option<(Duration, u64, usize)> {
+    let start = Instant::now();
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+        out.len()
+    });
+    let pid = child.id();
+    let mut peak = 0;
+    let status = loop {
+        if let Some(hwm) = high_water(pid) {
+            peak = peak.max(hwm);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => return None,
+        }
+    };
+    let took = start.elapsed();
+    let out = reader.join().unwrap_or(0);
+    status.success().then_some((took, peak, out))
+}
+
+async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
+    let kubeconfig = kube::config::Kubeconfig::from_yaml(&cluster.kubeconfig()).ok()?;
+    let config = kube::Config::from_custom_kubeconfig(
+        kubeconfig,
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .ok()?;
+    let client = kube::Client::try_from(config).ok()?;
+    let mut best = Duration::MAX;
+    let mut bytes = 0;
+    for _ in 0..2 {
+        let request = http::Request::get("/apis/spectrocloud.com/v1alpha1/computepools")
+            .body(Vec::new())
+            .ok()?;
+        let start = Instant::now();
+        let text = client.request_text(request).await.ok()?;
+        best = best.min(start.elapsed());
+        bytes = text.len();
+    }
+    Some((best, bytes))
+}
+
+fn main() {
+    println!("pooldeck fleet benchmark (headless)");
+    println!("machine: {}", common::machine());
+    println!(
+        "pace: {} µs per object, {} MB/s (a 2-core hub), and unpaced",
+        REAL_HUB.per_object.as_micros(),
+        REAL_HUB.bytes_per_second / 1_000_000
+    );
+    let Some(binary) = binary() else {
+        println!("the release binary could not be built");
+        return;
+    };
+    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    for pools in [2_000, 10_000] {
+        for pace in [Some(REAL_HUB), None] {
+            let label = if pace.is_some() { "paced" } else { "unpaced" };
+            let cluster = runtime.block_on(DemoCluster::start(Options {
+                scenario: Some(Scenario::large(pools)),
+                pace,
+                ..Options::default()
+            }));
+            let Ok(cluster) = cluster else {
+                println!("the demo cluster did not start");
+                return;
+            };
+            let dir =
+                std::env::temp_dir().join(format!("pooldeck-fleet-bench-{}", std::process::id()));
+            let _ = std::fs::create_dir_all(&dir);
+            let kubeconfig = dir.join("kubeconfig");
+            if cluster.write_kubeconfig(&kubeconfig).is_err() {
+                return;
+            }
+            let raw = runtime.block_on(raw_list(&cluster));
+            let mut get = Command::new(&binary);
+            get.args([
+                "get",
+                "pools",
+                "-A",
+                "-o",
+                "json",
+                "--timeout",
+                "120s",
+                "--kubeconfig",
+            ])
+            .arg(&kubeconfig);
+            let got = measured(get);
+            match (raw, got) {
+                (Some((raw, bytes)), Some((took, peak, out))) => println!(
+                    "  {pools:>6} pools, {label:<8} raw list {:>7.1} ms ({:.1} MB) · get -o json {:>7.1} ms ({:.2}× raw), peak RSS {:>6.1} MB, {:.1} MB out",
+                    ms(raw),
+                    bytes as f64 / 1e6,
+                    ms(took),
+                    took.as_secs_f64() / raw.as_secs_f64(),
+                    peak as f64 / 1e6,
+                    out as f64 / 1e6
+                ),
+                _ => println!("  {pools:>6} pools, {label}: a list failed"),
+            }
+            runtime.block_on(cluster.stop());
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
