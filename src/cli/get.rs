@@ -154,17 +154,27 @@ fn print(
     }
     let texts = texts(&table.rows, Utc::now());
     let widths = cells::plain_widths(&table.headers, &texts);
-    let text = match args.output {
-        Some(Output::Json) => {
-            serde_json::to_string_pretty(&list_document(&table)).map_err(|e| e.to_string())? + "\n"
+    // The objects are written out as they are serialised, not gathered into one text first.
+    let written = match args.output {
+        Some(Output::Json) => write_out(|out| {
+            serde_json::to_writer_pretty(&mut *out, &list_document(&table))
+                .map_err(std::io::Error::other)?;
+            std::io::Write::write_all(out, b"\n")
+        }),
+        Some(Output::Yaml) => write_out(|out| {
+            serde_saphyr::to_io_writer(out, &list_document(&table)).map_err(std::io::Error::other)
+        }),
+        _ if table.rows.is_empty() => Ok(()),
+        _ => {
+            print_out(&cells::plain_table(&table.headers, &texts, Some(&widths)));
+            Ok(())
         }
-        Some(Output::Yaml) => {
-            serde_saphyr::to_string(&list_document(&table)).map_err(|e| e.to_string())?
-        }
-        _ if table.rows.is_empty() => String::new(),
-        _ => cells::plain_table(&table.headers, &texts, Some(&widths)),
     };
-    print_out(&text);
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(e.to_string());
+    }
     Ok((table.rows.len(), widths))
 }
 
@@ -206,6 +216,17 @@ fn strip_namespace(table: &mut Table) {
     }
 }
 
+/// Writes to standard output through a buffer (a closed pipe ends it quietly: the caller
+/// ignores `BrokenPipe`).
+fn write_out(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    write(&mut out)?;
+    out.flush()
+}
+
 pub(crate) fn print_out(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
@@ -232,7 +253,11 @@ async fn get(args: &GetArgs) -> ExitCode {
         Err(code) => return code,
     };
     let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
-    let (required, optional) = args.resource.kinds();
+    let (required, mut optional) = args.resource.kinds();
+    // The objects alone are printed: what only the table's columns read is not listed.
+    if matches!(args.output, Some(Output::Json | Output::Yaml)) && !args.watch {
+        optional.clear();
+    }
     let Settled {
         mut inventory,
         tasks,
