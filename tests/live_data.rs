@@ -417,3 +417,39 @@ async fn list_namespaces_at(
     );
     namespaces.list(&kube::api::ListParams::default()).await
 }
+
+/// A large list arrives in pages: rows are there while the source is still syncing (at a
+/// real hub's pace, so the list takes long enough to be seen half way), and the end of the
+/// list leaves every pool once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_list_shows_its_first_page_before_it_completes() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(1_500)),
+        pace: pooldeck::demo::pace::Pace::default_for("large"),
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let (sender, mut receiver) = unbounded_channel();
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let mut inventory = Inventory::new();
+    pump(&mut receiver, &mut inventory, "the first page", |i| {
+        i.count(Kind::Pool) > 0
+    })
+    .await;
+    assert_eq!(
+        state(&inventory, Kind::Pool),
+        Some(SourceState::Syncing),
+        "rows before the list completes"
+    );
+    assert!(inventory.count(Kind::Pool) < 1_500);
+    assert!(inventory.listing_progress(Kind::Pool).is_some());
+    pump(&mut receiver, &mut inventory, "the complete list", |i| {
+        state(i, Kind::Pool) == Some(SourceState::Live)
+    })
+    .await;
+    assert_eq!(inventory.count(Kind::Pool), 1_500);
+    tasks.iter().for_each(|t| t.abort());
+    cluster.stop().await;
+}

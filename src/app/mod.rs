@@ -494,4 +494,8 @@ pub fn update(app: &mut App, msg: Msg) {
 }
 
 #[cfg(test)]
+#[path = "listing_tests.rs"]
+mod listing_tests;
+
+#[cfg(test)]
 pub(crate) mod tests;

@@ -87,6 +87,14 @@ pub enum SourceEvent {
         scope: Scope,
         objects: Vec<Object>,
     },
+    /// Part of a list still arriving: shown at once (the first rows before the list is
+    /// complete), kept when the `Listed` that ends the list comes; only what neither holds is
+    /// removed then, so a relist never empties the screen.
+    Page {
+        kind: Kind,
+        scope: Scope,
+        objects: Vec<Object>,
+    },
     Applied {
         kind: Kind,
         object: Value,
@@ -152,6 +160,8 @@ pub struct Inventory {
     /// pools name, AIWorkloads) or a source's state does: what a diagnosis reads beside the
     /// pool, its evaluation and its events.
     context_generation: u64,
+    /// Per source, the objects its list in progress has sent so far (pages), by key.
+    listing: OrdMap<(Kind, Scope), OrdSet<Key>>,
     /// When the server last answered a heartbeat, and the failure since then, if any.
     last_heartbeat: Option<DateTime<Utc>>,
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
@@ -214,6 +224,18 @@ impl Inventory {
         self.fleet_generation += 1;
     }
 
+    /// How many objects a source's list in progress has brought so far (none: not listing
+    /// in pages now).
+    pub fn listing_progress(&self, kind: Kind) -> Option<usize> {
+        let counts: Vec<usize> = self
+            .listing
+            .iter()
+            .filter(|((k, _), _)| *k == kind)
+            .map(|(_, keys)| keys.len())
+            .collect();
+        (!counts.is_empty()).then(|| counts.iter().sum())
+    }
+
     /// See the field: a pool's diagnosis stays valid while this, the pool, its evaluation and
     /// its events stay the same.
     pub fn context_generation(&self) -> u64 {
@@ -264,6 +286,7 @@ impl Inventory {
         self.generation += 1;
         let context = match &event {
             SourceEvent::Listed { kind, .. }
+            | SourceEvent::Page { kind, .. }
             | SourceEvent::Applied { kind, .. }
             | SourceEvent::Deleted { kind, .. } => {
                 !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
@@ -285,12 +308,18 @@ impl Inventory {
                     .into_iter()
                     .map(|object| (object.key.clone(), Arc::new(object)))
                     .collect();
+                let paged = self
+                    .listing
+                    .remove(&(kind, scope.clone()))
+                    .unwrap_or_default();
                 let stale: Vec<Key> = self
                     .objects
                     .get(&kind)
                     .map(|m| {
                         m.keys()
-                            .filter(|k| in_scope(k) && !fresh.contains_key(*k))
+                            .filter(|k| {
+                                in_scope(k) && !fresh.contains_key(*k) && !paged.contains(*k)
+                            })
                             .cloned()
                             .collect()
                     })
@@ -303,6 +332,19 @@ impl Inventory {
                 }
                 self.record_health(kind, scope, Some(SourceState::Live), now, true);
             }
+            SourceEvent::Page {
+                kind,
+                scope,
+                objects,
+            } => {
+                let seen = self.listing.entry((kind, scope)).or_default();
+                for object in &objects {
+                    seen.insert(object.key.clone());
+                }
+                for object in objects {
+                    self.insert(Arc::new(object));
+                }
+            }
             SourceEvent::Applied { kind, object } => {
                 self.insert(Arc::new(Object::new(kind, object)));
                 self.touch_all(kind, now);
@@ -312,6 +354,10 @@ impl Inventory {
                 self.touch_all(kind, now);
             }
             SourceEvent::State { kind, scope, state } => {
+                if state == SourceState::Syncing {
+                    // A list starting (again): what a cut-short one paged in is not kept by it.
+                    self.listing.remove(&(kind, scope.clone()));
+                }
                 self.record_health(kind, scope, Some(state), now, false)
             }
             SourceEvent::Heartbeat { .. } => {}

@@ -292,3 +292,113 @@ fn source_states_keep_their_times() {
     assert_eq!(health.last_event, Some(at(2)));
     assert!(!health.state.settled());
 }
+
+fn objects(kind: Kind, values: Vec<Value>) -> Vec<Object> {
+    values.into_iter().map(|v| Object::new(kind, v)).collect()
+}
+
+#[test]
+fn pages_show_at_once_and_the_end_of_the_list_drops_only_what_neither_holds() {
+    let pools = fleet("ComputePool");
+    let mut inventory = Inventory::new();
+    inventory.apply(
+        SourceEvent::State {
+            kind: Kind::Pool,
+            scope: None,
+            state: SourceState::Syncing,
+        },
+        at(0),
+    );
+    inventory.apply(
+        SourceEvent::Page {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[..5].to_vec()),
+        },
+        at(1),
+    );
+    assert_eq!(
+        inventory.count(Kind::Pool),
+        5,
+        "the first page is there before the list ends"
+    );
+    assert_eq!(inventory.listing_progress(Kind::Pool), Some(5));
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[5..].to_vec()),
+        },
+        at(2),
+    );
+    assert_eq!(
+        inventory.count(Kind::Pool),
+        pools.len(),
+        "paged and last objects kept"
+    );
+    assert_eq!(inventory.listing_progress(Kind::Pool), None);
+
+    // A relist in pages: the old rows stay while it streams; the end drops the one gone.
+    inventory.apply(
+        SourceEvent::State {
+            kind: Kind::Pool,
+            scope: None,
+            state: SourceState::Syncing,
+        },
+        at(3),
+    );
+    inventory.apply(
+        SourceEvent::Page {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[..3].to_vec()),
+        },
+        at(4),
+    );
+    assert_eq!(
+        inventory.count(Kind::Pool),
+        pools.len(),
+        "a relist never empties the screen"
+    );
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[3..pools.len() - 1].to_vec()),
+        },
+        at(5),
+    );
+    assert_eq!(inventory.count(Kind::Pool), pools.len() - 1);
+}
+
+#[test]
+fn a_list_cut_short_does_not_keep_its_pages() {
+    let pools = fleet("ComputePool");
+    let mut inventory = Inventory::new();
+    inventory.apply(
+        SourceEvent::Page {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[..4].to_vec()),
+        },
+        at(0),
+    );
+    // The list starts again (410): the next one lists only two of them.
+    inventory.apply(
+        SourceEvent::State {
+            kind: Kind::Pool,
+            scope: None,
+            state: SourceState::Syncing,
+        },
+        at(1),
+    );
+    inventory.apply(
+        SourceEvent::Listed {
+            kind: Kind::Pool,
+            scope: None,
+            objects: objects(Kind::Pool, pools[..2].to_vec()),
+        },
+        at(2),
+    );
+    assert_eq!(inventory.count(Kind::Pool), 2);
+}

@@ -92,6 +92,10 @@ fn status_code(error: &watcher::Error) -> Option<u16> {
     }
 }
 
+/// How many objects of a list in progress are handed on at a time: the first rows show
+/// after the first page, not after the whole list.
+const PAGE: usize = 500;
+
 async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<SourceEvent>) {
     let resource = api_resource(kind);
     let api: Api<DynamicObject> = match &scope {
@@ -160,12 +164,22 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
         while let Some(event) = stream.next().await {
             let ok = match event {
                 Ok(watcher::Event::Init) => {
+                    // A list starts again (after 410): pages of one cut short do not count.
                     buffer.clear();
-                    true
+                    send(state(SourceState::Syncing))
                 }
                 Ok(watcher::Event::InitApply(object)) => {
                     buffer.push(Object::new(kind, to_value(kind, object)));
-                    true
+                    // The first rows go to the screen while the rest of the list streams.
+                    if buffer.len() >= PAGE {
+                        send(SourceEvent::Page {
+                            kind,
+                            scope: scope.clone(),
+                            objects: std::mem::take(&mut buffer),
+                        })
+                    } else {
+                        true
+                    }
                 }
                 Ok(watcher::Event::InitDone) => {
                     backoff = DefaultBackoff::default();
