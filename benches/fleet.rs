@@ -1,6 +1,8 @@
 //! Benchmark: the fleet at a real hub's pace, headless. At 2,000 and 10,000 pools with their
 //! evaluations (ten hosts each), on the demo cluster paced as a 2-core hub (`demo::pace`) and
-//! unpaced: the raw list time of the same server, and `pooldeck get pools -A -o json` (the
+//! unpaced: the console's data path (the watchers into an inventory: time to the first rows,
+//! to the complete picture beside the server's own time for both lists, memory the picture
+//! took), the raw list time of the same server, and `pooldeck get pools -A -o json` (the
 //! release binary, a child process) with its wall time and peak resident memory beside it.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first). Figures only.
 
@@ -75,7 +77,7 @@ fn measured(mut command: Command) -> Option<(Duration, u64, usize)> {
     status.success().then_some((took, peak, out))
 }
 
-async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
+async fn client_of(cluster: &DemoCluster) -> Option<kube::Client> {
     let kubeconfig = kube::config::Kubeconfig::from_yaml(&cluster.kubeconfig()).ok()?;
     let config = kube::Config::from_custom_kubeconfig(
         kubeconfig,
@@ -83,7 +85,60 @@ async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
     )
     .await
     .ok()?;
-    let client = kube::Client::try_from(config).ok()?;
+    kube::Client::try_from(config).ok()
+}
+
+/// The process's resident memory now, in bytes.
+fn resident() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// The console's data path: pools and evaluations watched into an inventory. Time to the
+/// first rows (the first page of pools), to the complete picture (both lists), and the
+/// resident memory the process gained meanwhile.
+async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration, u64)> {
+    use pooldeck::inventory::{Inventory, Kind, SourceState};
+    let client = client_of(cluster).await?;
+    let start_resident = resident();
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+    let start = Instant::now();
+    let tasks = pooldeck::sources::watch::spawn(
+        &client,
+        &[Kind::Pool, Kind::Evaluation],
+        &pooldeck::sources::watch::Namespaces::All,
+        &sender,
+    );
+    let mut inventory = Inventory::new();
+    let mut first = None;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let live = |kind| {
+            inventory
+                .health_of(kind)
+                .any(|h| h.state == SourceState::Live)
+        };
+        if live(Kind::Pool) && live(Kind::Evaluation) && inventory.count(Kind::Pool) == pools {
+            break;
+        }
+        let event = tokio::time::timeout_at(deadline, receiver.recv())
+            .await
+            .ok()??;
+        inventory.apply(event, chrono::Utc::now());
+        if first.is_none() && inventory.count(Kind::Pool) > 0 {
+            first = Some(start.elapsed());
+        }
+    }
+    let complete = start.elapsed();
+    let gained = resident().saturating_sub(start_resident);
+    tasks.iter().for_each(|t| t.abort());
+    Some((first?, complete, gained))
+}
+
+async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
+    let client = client_of(cluster).await?;
     let mut best = Duration::MAX;
     let mut bytes = 0;
     for _ in 0..2 {
@@ -137,6 +192,32 @@ fn main() {
                 return;
             }
             let raw = runtime.block_on(raw_list(&cluster));
+            let evaluations = runtime.block_on(async {
+                let client = client_of(&cluster).await?;
+                let request =
+                    http::Request::get("/apis/spectrocloud.com/v1alpha1/computepoolevaluations")
+                        .body(Vec::new())
+                        .ok()?;
+                let start = Instant::now();
+                client.request_text(request).await.ok()?;
+                Some(start.elapsed())
+            });
+            match (runtime.block_on(sync(&cluster, pools)), raw, evaluations) {
+                (Some((first, complete, gained)), Some((raw, _)), Some(evaluations)) => println!(
+                    "  {pools:>6} pools, {label:<8} console data path: first rows {:>7.1} ms, complete picture {:>7.1} ms ({:.2}× the server's {:.1} ms for both lists){}",
+                    ms(first),
+                    ms(complete),
+                    complete.as_secs_f64() / (raw + evaluations).as_secs_f64(),
+                    ms(raw + evaluations),
+                    // The paced run comes first at each size; the unpaced one reuses its memory.
+                    if pace.is_some() {
+                        format!(", +{:.1} MB resident for the picture", gained as f64 / 1e6)
+                    } else {
+                        String::new()
+                    }
+                ),
+                _ => println!("  {pools:>6} pools, {label}: the data path did not complete"),
+            }
             let mut get = Command::new(&binary);
             get.args([
                 "get",
