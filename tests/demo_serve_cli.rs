@@ -195,10 +195,12 @@ fn serve_removes_its_kubeconfig_on_a_hangup_right_after_start() {
 }
 
 /// A paced list (the `large` scenario's default: a real hub's pace, sent in chunks) is the
-/// same list: every pool arrives, whole, through `pooldeck get` and a page at a time.
+/// same list: every pool arrives, whole, through `pooldeck get -o json` (which streams it in
+/// pages), per namespace, and a page at a time; a refusal is said with exit 1.
 #[test]
 fn a_paced_list_is_the_same_list() {
-    let served = common::serve_with("large", &["--pools", "300", "--bandwidth", "20"]);
+    // 1,200 pools: `get -o json` streams them in three pages of 500.
+    let served = common::serve_with("large", &["--pools", "1200", "--bandwidth", "200"]);
     let output = assert_cmd::Command::cargo_bin("pooldeck")
         .expect("the binary")
         .args(["get", "pools", "-A", "-o", "json", "--kubeconfig"])
@@ -213,14 +215,61 @@ fn a_paced_list_is_the_same_list() {
     );
     let list: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON list");
     let items = list["items"].as_array().expect("items");
-    assert_eq!(items.len(), 300);
+    assert_eq!(items.len(), 1200);
+    assert!(
+        items
+            .iter()
+            .all(|p| p["kind"] == "ComputePool" && p["apiVersion"] == "spectrocloud.com/v1alpha1")
+    );
     let mut names: Vec<&str> = items
         .iter()
         .filter_map(|p| p["metadata"]["name"].as_str())
         .collect();
     names.sort_unstable();
     names.dedup();
-    assert_eq!(names.len(), 300, "no pool twice, none cut");
+    assert_eq!(names.len(), 1200, "no pool twice, none cut");
+    // One namespace at a time, and a reader refused across all namespaces.
+    let one = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args([
+            "get",
+            "pools",
+            "-n",
+            "project-1",
+            "-n",
+            "project-2",
+            "-o",
+            "json",
+            "--kubeconfig",
+        ])
+        .arg(&served.kubeconfig)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("get runs");
+    let list: serde_json::Value = serde_json::from_slice(&one.stdout).expect("a JSON list");
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(800));
+    let refused = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args([
+            "get",
+            "pools",
+            "-A",
+            "-o",
+            "json",
+            "--context",
+            "pooldeck-demo-viewer",
+            "--kubeconfig",
+        ])
+        .arg(&served.kubeconfig)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("get runs");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("forbidden"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
     let page = common::raw(
         &served,
         "/apis/spectrocloud.com/v1alpha1/computepools?limit=100",

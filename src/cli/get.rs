@@ -253,6 +253,20 @@ async fn get(args: &GetArgs) -> ExitCode {
         Err(code) => return code,
     };
     let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
+    // A whole list as JSON goes out page by page as the server sends it.
+    let streamed = match args.resource {
+        Resource::Pools => Some(Kind::Pool),
+        Resource::Evaluations => Some(Kind::Evaluation),
+        Resource::Projects => Some(Kind::Project),
+        Resource::Hosts | Resource::Events => None,
+    };
+    if let Some(kind) = streamed
+        && args.output == Some(Output::Json)
+        && args.name.is_none()
+        && !args.watch
+    {
+        return super::stream::list_json(&connection, kind, &namespaces).await;
+    }
     let (required, mut optional) = args.resource.kinds();
     // The objects alone are printed: what only the table's columns read is not listed.
     if matches!(args.output, Some(Output::Json | Output::Yaml)) && !args.watch {

@@ -8,6 +8,7 @@ pub mod get;
 pub mod inputs;
 pub mod new;
 pub mod record;
+mod stream;
 pub mod validate;
 
 use std::process::ExitCode;
