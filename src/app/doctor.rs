@@ -3,7 +3,7 @@
 //! VIPs) or whose findings may read differently by now (a threshold crossed, an age said).
 //! The pools list's marker, the Diagnose tab and `:problems` read from here. Part of `update`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::domain::ObjectRef;
 use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;
-use crate::inventory::{Inventory, Kind, Object};
+use crate::inventory::{Inventory, Key, Kind, Object};
 
 /// What a pool's findings were worked out from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +45,38 @@ pub struct Doctor {
     pub marks: u64,
     /// How many diagnoses were worked out (not reused), for tests and the benchmark.
     pub diagnosed: u64,
+    /// The context and fleet generations the findings were worked out against.
+    around: (u64, u64),
+}
+
+/// Stores the pools' new findings; says whether any changed and whether any worst severity
+/// did.
+fn settle(
+    entries: &mut HashMap<ObjectRef, Entry>,
+    redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)>,
+    results: Vec<(Vec<Diagnosis>, Option<DateTime<Utc>>)>,
+) -> (bool, bool) {
+    let (mut changed, mut marks_changed) = (false, false);
+    let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
+    for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
+        match &before {
+            Some(b) if *b.findings == findings => {}
+            Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
+            _ => {
+                changed = true;
+                marks_changed = true;
+            }
+        }
+        entries.insert(
+            id,
+            Entry {
+                inputs,
+                until,
+                findings: Arc::new(findings),
+            },
+        );
+    }
+    (changed, marks_changed)
 }
 
 fn inputs(inventory: &Inventory, pool: &Arc<Object>) -> Inputs {
@@ -104,12 +136,80 @@ fn diagnose_all(
 impl Doctor {
     /// Brings every pool's findings up to date; cheap when nothing they read changed. Many
     /// pools to diagnose at once (the first picture, a Project changed) are shared out over
-    /// the machine's cores; the result is the same as one by one.
+    /// the machine's cores; the result is the same as one by one. When the inventory can
+    /// name what changed (a few pools, evaluations, events), only those pools and the ones
+    /// whose findings are due are looked at, not the whole fleet.
     pub fn update(&mut self, inventory: &Inventory, now: DateTime<Utc>) {
         let fresh = self.seen == Some(inventory.generation());
         if fresh && self.due.is_none_or(|due| now < due) {
             return;
         }
+        match self.touched(inventory) {
+            Some(mut pools) => {
+                pools.extend(
+                    self.entries
+                        .iter()
+                        .filter(|(_, e)| e.until.is_some_and(|until| now >= until))
+                        .map(|(id, _)| (id.namespace.clone(), id.name.clone())),
+                );
+                self.update_some(inventory, pools, now);
+            }
+            None => self.update_all(inventory, now),
+        }
+        self.seen = Some(inventory.generation());
+        self.around = (inventory.context_generation(), inventory.fleet_generation());
+    }
+
+    /// The pools whose inputs changed since the last update, when the inventory can say.
+    fn touched(&self, inventory: &Inventory) -> Option<BTreeSet<Key>> {
+        let seen = self.seen?;
+        if self.around != (inventory.context_generation(), inventory.fleet_generation()) {
+            return None;
+        }
+        let mut pools = BTreeSet::new();
+        for change in inventory.changes_since(seen)? {
+            pools.extend(change.pools.iter().cloned());
+        }
+        Some(pools)
+    }
+
+    /// Works out again the findings of these pools where their inputs changed or they are
+    /// due; a pool gone takes its findings with it.
+    fn update_some(&mut self, inventory: &Inventory, pools: BTreeSet<Key>, now: DateTime<Utc>) {
+        let mut changed = false;
+        let mut marks_changed = false;
+        let mut redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)> = Vec::new();
+        for key in pools {
+            let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
+            let Some(pool) = inventory.get(Kind::Pool, &key.0, &key.1) else {
+                if self.entries.remove(&id).is_some() {
+                    changed = true;
+                    marks_changed = true;
+                }
+                continue;
+            };
+            let inputs = inputs(inventory, pool);
+            match self.entries.get(&id) {
+                Some(entry)
+                    if entry.inputs == inputs && entry.until.is_none_or(|until| now < until) => {}
+                _ => {
+                    let before = self.entries.remove(&id);
+                    redo.push((id, inputs, before, pool));
+                }
+            }
+        }
+        let pools: Vec<&Arc<Object>> = redo.iter().map(|(_, _, _, pool)| *pool).collect();
+        let results = diagnose_all(inventory, &pools, now);
+        self.diagnosed += results.len() as u64;
+        let mut entries = std::mem::take(&mut self.entries);
+        let (c, m) = settle(&mut entries, redo, results);
+        self.entries = entries;
+        self.due = self.entries.values().filter_map(|e| e.until).min();
+        self.bump(changed || c, marks_changed || m);
+    }
+
+    /// Looks at every pool of the fleet.
+    fn update_all(&mut self, inventory: &Inventory, now: DateTime<Utc>) {
         // Which pools keep their findings and which are worked out again.
         let mut kept: Vec<(ObjectRef, Entry)> = Vec::new();
         let mut redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)> = Vec::new();
@@ -129,30 +229,16 @@ impl Doctor {
         let results = diagnose_all(inventory, &pools, now);
         self.diagnosed += results.len() as u64;
         // A pool gone takes its findings with it.
-        let mut changed = !self.entries.is_empty();
-        let mut marks_changed = changed;
+        let gone = !self.entries.is_empty();
         let mut entries = HashMap::with_capacity(kept.len() + redo.len());
         entries.extend(kept);
-        let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
-        for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
-            match &before {
-                Some(b) if *b.findings == findings => {}
-                Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
-                _ => {
-                    changed = true;
-                    marks_changed = true;
-                }
-            }
-            let entry = Entry {
-                inputs,
-                until,
-                findings: Arc::new(findings),
-            };
-            entries.insert(id, entry);
-        }
+        let (changed, marks_changed) = settle(&mut entries, redo, results);
         self.due = entries.values().filter_map(|e| e.until).min();
         self.entries = entries;
-        self.seen = Some(inventory.generation());
+        self.bump(gone || changed, gone || marks_changed);
+    }
+
+    fn bump(&mut self, changed: bool, marks_changed: bool) {
         if changed {
             self.epoch += 1;
         }

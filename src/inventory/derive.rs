@@ -75,6 +75,12 @@ fn involved(event: &Value) -> (String, String, String) {
     )
 }
 
+/// The ComputePool an event is about, as the events index files it.
+pub(super) fn involved_pool(event: &Value) -> Option<(String, String)> {
+    let (kind, namespace, name) = involved(event);
+    (kind == "ComputePool").then_some((namespace, name))
+}
+
 /// The hosts of one pool as rows.
 pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
     let Some(pool) = object.pool() else {

@@ -162,14 +162,99 @@ pub struct Inventory {
     context_generation: u64,
     /// Per source, the objects its list in progress has sent so far (pages), by key.
     listing: OrdMap<(Kind, Scope), OrdSet<Key>>,
+    /// Which pool, evaluation or event each recent generation changed, oldest first, for
+    /// readers that keep work per object (rows, findings): at most [`JOURNAL`] entries.
+    journal: Vector<(u64, Change)>,
+    /// A reader at an older generation than this cannot be told what changed since (a list
+    /// arrived, something around the pools changed, the journal moved past it): it starts over.
+    journal_floor: u64,
     /// When the server last answered a heartbeat, and the failure since then, if any.
     last_heartbeat: Option<DateTime<Utc>>,
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
 }
 
+/// One change the journal remembers: a pool, evaluation or event applied or deleted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub kind: Kind,
+    pub key: Key,
+    /// The pools whose picture it touches (namespace, name): a pool or evaluation its own,
+    /// an event the ComputePool it is about now and the one it was about before.
+    pub pools: Vec<Key>,
+}
+
+/// How many changes the journal remembers: a reader further behind starts over.
+pub const JOURNAL: usize = 4096;
+
 impl Inventory {
     pub fn new() -> Inventory {
         Inventory::default()
+    }
+
+    /// The pools, evaluations and events changed after `generation` (each as often as it
+    /// changed), or `None` when that cannot be told and a reader must look at everything: a
+    /// list or page arrived, a source's state or an object around the pools changed, or more
+    /// than [`JOURNAL`] changes happened since.
+    pub fn changes_since(&self, generation: u64) -> Option<Vec<&Change>> {
+        if generation < self.journal_floor || generation > self.generation {
+            return None;
+        }
+        let mut changes: Vec<&Change> = self
+            .journal
+            .iter()
+            .rev()
+            .take_while(|(g, _)| *g > generation)
+            .map(|(_, change)| change)
+            .collect();
+        changes.reverse();
+        Some(changes)
+    }
+
+    /// Notes what the event about to be applied changes, for [`Inventory::changes_since`].
+    fn journal(&mut self, event: &SourceEvent) {
+        let entry = match event {
+            SourceEvent::Applied { kind, object } | SourceEvent::Deleted { kind, object }
+                if matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event) =>
+            {
+                let key = key_of(object);
+                let pools = match kind {
+                    // An event is about the pool it names now and the one it named before.
+                    Kind::Event => {
+                        let before = self
+                            .objects
+                            .get(&Kind::Event)
+                            .and_then(|m| m.get(&key))
+                            .and_then(|e| e.raw())
+                            .and_then(derive::involved_pool);
+                        let mut pools: Vec<Key> =
+                            derive::involved_pool(object).into_iter().collect();
+                        pools.extend(before.filter(|b| !pools.contains(b)));
+                        pools
+                    }
+                    _ => vec![key.clone()],
+                };
+                Some(Change {
+                    kind: *kind,
+                    key,
+                    pools,
+                })
+            }
+            _ => None,
+        };
+        match entry {
+            Some(change) => {
+                self.journal.push_back((self.generation, change));
+                if self.journal.len() > JOURNAL
+                    && let Some((gone, _)) = self.journal.pop_front()
+                {
+                    self.journal_floor = self.journal_floor.max(gone);
+                }
+            }
+            None => {
+                self.journal.clear();
+                self.journal_floor = self.generation;
+            }
+        }
     }
 
     /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
@@ -284,6 +369,7 @@ impl Inventory {
             return;
         }
         self.generation += 1;
+        self.journal(&event);
         let context = match &event {
             SourceEvent::Listed { kind, .. }
             | SourceEvent::Page { kind, .. }
@@ -463,6 +549,11 @@ impl Inventory {
     pub fn hosts(&self) -> impl Iterator<Item = HostRow> + '_ {
         self.objects(Kind::Pool)
             .flat_map(|pool| derive::host_rows(pool))
+    }
+
+    /// The hosts of one pool, flattened from its status.
+    pub fn hosts_of(pool: &Object) -> Vec<HostRow> {
+        derive::host_rows(pool)
     }
 
     /// The pool (namespace, name) a host UID is allocated to.

@@ -402,3 +402,98 @@ fn a_list_cut_short_does_not_keep_its_pages() {
     );
     assert_eq!(inventory.count(Kind::Pool), 2);
 }
+
+#[test]
+fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
+    let mut inventory = loaded();
+    let listed = inventory.generation();
+    assert_eq!(inventory.changes_since(listed), Some(Vec::new()));
+    assert_eq!(
+        inventory.changes_since(listed - 1),
+        None,
+        "a list is no journal entry"
+    );
+    let mut pool = fleet("ComputePool").remove(0);
+    pool["metadata"]["labels"] = json!({"touched": "yes"});
+    let key = key_of(&pool);
+    inventory.apply(
+        SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool.clone(),
+        },
+        at(1),
+    );
+    inventory.apply(
+        SourceEvent::Deleted {
+            kind: Kind::Pool,
+            object: pool,
+        },
+        at(2),
+    );
+    let pool_change = Change {
+        kind: Kind::Pool,
+        key: key.clone(),
+        pools: vec![key.clone()],
+    };
+    assert_eq!(
+        inventory.changes_since(listed),
+        Some(vec![&pool_change, &pool_change])
+    );
+    assert_eq!(
+        inventory.changes_since(listed + 1),
+        Some(vec![&pool_change])
+    );
+    // An event names the pool it is about now and the one it was about before.
+    let about = |pool: &str| {
+        json!({"metadata": {"namespace": "a", "name": "moving"}, "type": "Warning",
+               "involvedObject": {"kind": "ComputePool", "namespace": "a", "name": pool}})
+    };
+    for pool in ["first", "second"] {
+        inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Event,
+                object: about(pool),
+            },
+            at(2),
+        );
+    }
+    let last = inventory
+        .changes_since(inventory.generation() - 1)
+        .expect("journal");
+    assert_eq!(
+        last[0].pools,
+        vec![
+            ("a".to_owned(), "second".to_owned()),
+            ("a".to_owned(), "first".to_owned())
+        ]
+    );
+    // Something around the pools: a reader before it looks at everything again.
+    let here = inventory.generation();
+    inventory.apply(
+        SourceEvent::Applied {
+            kind: Kind::Project,
+            object: json!({"metadata": {"namespace": "a", "name": "p"}}),
+        },
+        at(3),
+    );
+    assert_eq!(inventory.changes_since(here), None);
+    assert_eq!(
+        inventory.changes_since(inventory.generation()),
+        Some(Vec::new())
+    );
+    // More changes than the journal keeps: a reader from before them starts over.
+    let here = inventory.generation();
+    let event = json!({"metadata": {"namespace": "a", "name": "e"}, "type": "Normal"});
+    for _ in 0..=JOURNAL {
+        inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Event,
+                object: event.clone(),
+            },
+            at(4),
+        );
+    }
+    assert_eq!(inventory.changes_since(here), None);
+    let recent = inventory.generation() - 10;
+    assert_eq!(inventory.changes_since(recent).map(|c| c.len()), Some(10));
+}

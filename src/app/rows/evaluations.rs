@@ -1,7 +1,9 @@
 //! The evaluations list: one row per worker pool of each ComputePoolEvaluation.
 
 use crate::domain::model::evaluation::{Decision, split_pool_key};
-use crate::inventory::{Inventory, Kind, parse_time};
+use std::sync::Arc;
+
+use crate::inventory::{Inventory, Kind, Object, parse_time};
 
 use super::pools::{scaling_state, short};
 use super::{Cell, Load, Row, Source, Table, id_of};
@@ -15,6 +17,18 @@ fn decision_words(decision: Decision, unit: &str) -> Option<String> {
 }
 
 pub fn evaluations(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+    let rows = inventory
+        .objects(Kind::Evaluation)
+        .filter(|o| name.is_none_or(|n| o.name() == n))
+        .flat_map(|object| evaluation_rows(inventory, object, wide))
+        .collect();
+    Table {
+        headers: evaluation_headers(wide),
+        rows,
+    }
+}
+
+pub fn evaluation_headers(wide: bool) -> Vec<&'static str> {
     let mut headers = vec![
         "NAMESPACE",
         "NAME",
@@ -28,13 +42,15 @@ pub fn evaluations(inventory: &Inventory, name: Option<&str>, wide: bool) -> Tab
     if wide {
         headers.extend(["EVALUATED", "DETAILS"]);
     }
+    headers
+}
+
+/// The rows of one evaluation: one per worker pool it evaluates.
+pub fn evaluation_rows(_inventory: &Inventory, object: &Arc<Object>, wide: bool) -> Vec<Row> {
     let mut rows = Vec::new();
-    for object in inventory
-        .objects(Kind::Evaluation)
-        .filter(|o| name.is_none_or(|n| o.name() == n))
     {
         let Some(evaluation) = object.evaluation() else {
-            continue;
+            return rows;
         };
         for (key, entry) in evaluation
             .spec
@@ -100,5 +116,5 @@ pub fn evaluations(inventory: &Inventory, name: Option<&str>, wide: bool) -> Tab
             ));
         }
     }
-    Table { headers, rows }
+    rows
 }

@@ -8,17 +8,6 @@ use super::pools::short;
 use super::{Cell, Row, Source, Status, Table, id_of};
 
 pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
-    let mut headers = vec![
-        "NAMESPACE",
-        "LAST SEEN",
-        "TYPE",
-        "REASON",
-        "OBJECT",
-        "MESSAGE",
-    ];
-    if wide {
-        headers.extend(["SOURCE", "COUNT"]);
-    }
     let mut objects: Vec<&std::sync::Arc<Object>> = inventory
         .objects(Kind::Event)
         .filter(|e| {
@@ -31,46 +20,68 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
             })
         })
         .collect();
-    let when = |e: &Object| e.happened();
-    objects.sort_by_key(|e| when(e));
-    let mut rows = Vec::new();
-    for event in objects {
-        let raw = event.value();
-        let text = |p: &str| raw.pointer(p).and_then(Value::as_str).unwrap_or("");
-        let kind = text("/type");
-        let mut cells = vec![
-            Cell::text(event.namespace()),
-            Cell::Since(when(event)),
-            if kind.is_empty() {
-                Cell::Empty
-            } else {
-                Cell::Status(Status::Event {
-                    warning: kind == "Warning",
-                    word: kind.to_owned(),
-                })
-            },
-            Cell::text(text("/reason")),
-            Cell::Text(format!(
-                "{}/{}",
-                text("/involvedObject/kind").to_lowercase(),
-                text("/involvedObject/name")
-            )),
-            Cell::text(text("/message")),
-        ];
-        if wide {
-            cells.push(Cell::text(text("/source/component")));
-            cells.push(Cell::Count(
-                raw.get("count").and_then(Value::as_i64).unwrap_or(1),
-            ));
-        }
-        rows.push(Row::new(
-            id_of(event),
-            None,
-            cells,
-            Source::Object(event.clone()),
+    objects.sort_by_key(|e| e.happened());
+    let rows = objects
+        .into_iter()
+        .flat_map(|event| event_rows(inventory, event, wide))
+        .collect();
+    Table {
+        headers: event_headers(wide),
+        rows,
+    }
+}
+
+pub fn event_headers(wide: bool) -> Vec<&'static str> {
+    let mut headers = vec![
+        "NAMESPACE",
+        "LAST SEEN",
+        "TYPE",
+        "REASON",
+        "OBJECT",
+        "MESSAGE",
+    ];
+    if wide {
+        headers.extend(["SOURCE", "COUNT"]);
+    }
+    headers
+}
+
+/// The row of one event.
+pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: bool) -> Vec<Row> {
+    let raw = event.value();
+    let text = |p: &str| raw.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let kind = text("/type");
+    let mut cells = vec![
+        Cell::text(event.namespace()),
+        Cell::Since(event.happened()),
+        if kind.is_empty() {
+            Cell::Empty
+        } else {
+            Cell::Status(Status::Event {
+                warning: kind == "Warning",
+                word: kind.to_owned(),
+            })
+        },
+        Cell::text(text("/reason")),
+        Cell::Text(format!(
+            "{}/{}",
+            text("/involvedObject/kind").to_lowercase(),
+            text("/involvedObject/name")
+        )),
+        Cell::text(text("/message")),
+    ];
+    if wide {
+        cells.push(Cell::text(text("/source/component")));
+        cells.push(Cell::Count(
+            raw.get("count").and_then(Value::as_i64).unwrap_or(1),
         ));
     }
-    Table { headers, rows }
+    vec![Row::new(
+        id_of(event),
+        None,
+        cells,
+        Source::Object(event.clone()),
+    )]
 }
 
 fn variant_map(value: Option<&Value>) -> Cell {

@@ -1,15 +1,29 @@
 //! The hosts list: every edge host of every pool, flattened from the pools' status.
 
-use serde_json::json;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use crate::domain::ObjectRef;
 use crate::domain::model::vocabulary::HostStatus;
-use crate::inventory::{Inventory, Kind};
+use crate::inventory::{HostRow, Inventory, Kind, Object};
 
 use super::pools::short;
 use super::{Cell, Row, Source, Status, Table};
 
 pub fn hosts_table(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+    let rows = inventory
+        .hosts()
+        .filter(|h| name.is_none_or(|n| h.uid == n || h.pool == n))
+        .map(|host| host_row(host, wide))
+        .collect();
+    Table {
+        headers: host_headers(wide),
+        rows,
+    }
+}
+
+pub fn host_headers(wide: bool) -> Vec<&'static str> {
     let mut headers = vec![
         "NAMESPACE",
         "POOL",
@@ -24,51 +38,60 @@ pub fn hosts_table(inventory: &Inventory, name: Option<&str>, wide: bool) -> Tab
     if wide {
         headers.extend(["CLUSTER", "NODE TYPE", "ARCH"]);
     }
-    let mut rows = Vec::new();
-    for host in inventory
-        .hosts()
-        .filter(|h| name.is_none_or(|n| h.uid == n || h.pool == n))
-    {
-        let gpus: Vec<String> = host
-            .gpus
-            .iter()
-            .map(|(v, n)| format!("{n}x {}", short(v)))
-            .collect();
-        let mut cells = vec![
-            Cell::text(host.namespace.clone()),
-            Cell::text(host.pool.clone()),
-            Cell::text(host.machine_pool.clone()),
-            Cell::text(host.uid.clone()),
-            if host.status.is_empty() {
-                Cell::Empty
-            } else {
-                Cell::Status(Status::Host(HostStatus::parse(&host.status)))
-            },
-            Cell::Since(host.status_updated_at),
-            Cell::Count(host.cpu_count),
-            Cell::Gigabytes(host.memory_gb),
-            Cell::text(gpus.join(", ")),
-        ];
-        if wide {
-            cells.extend([
-                Cell::text(host.cluster.clone()),
-                Cell::text(host.node_type.clone()),
-                Cell::text(host.architecture.clone()),
-            ]);
-        }
-        let object = json!({
-            "namespace": host.namespace, "pool": host.pool, "cluster": host.cluster,
-            "machinePool": host.machine_pool, "nodeType": host.node_type, "host": host.uid,
-            "status": host.status, "statusUpdatedAt": host.status_updated_at.map(|t| t.to_rfc3339()),
-            "architecture": host.architecture, "cpuCount": host.cpu_count, "memoryGB": host.memory_gb,
-            "gpuCountByVariant": host.gpus.iter().map(|(v, n)| (v.clone(), json!(n))).collect::<serde_json::Map<_, _>>(),
-        });
-        rows.push(Row::new(
-            ObjectRef::new(Kind::Pool, host.namespace.clone(), host.pool.clone()),
-            Some(format!("{}/{}", host.machine_pool, host.uid)),
-            cells,
-            Source::Value(object),
-        ));
+    headers
+}
+
+/// The rows of one pool's hosts.
+pub fn pool_host_rows(_inventory: &Inventory, pool: &Arc<Object>, wide: bool) -> Vec<Row> {
+    Inventory::hosts_of(pool)
+        .into_iter()
+        .map(|host| host_row(host, wide))
+        .collect()
+}
+
+fn host_row(host: HostRow, wide: bool) -> Row {
+    let gpus: Vec<String> = host
+        .gpus
+        .iter()
+        .map(|(v, n)| format!("{n}x {}", short(v)))
+        .collect();
+    let mut cells = vec![
+        Cell::text(host.namespace.clone()),
+        Cell::text(host.pool.clone()),
+        Cell::text(host.machine_pool.clone()),
+        Cell::text(host.uid.clone()),
+        if host.status.is_empty() {
+            Cell::Empty
+        } else {
+            Cell::Status(Status::Host(HostStatus::parse(&host.status)))
+        },
+        Cell::Since(host.status_updated_at),
+        Cell::Count(host.cpu_count),
+        Cell::Gigabytes(host.memory_gb),
+        Cell::text(gpus.join(", ")),
+    ];
+    if wide {
+        cells.extend([
+            Cell::text(host.cluster.clone()),
+            Cell::text(host.node_type.clone()),
+            Cell::text(host.architecture.clone()),
+        ]);
     }
-    Table { headers, rows }
+    Row::new(
+        ObjectRef::new(Kind::Pool, host.namespace.clone(), host.pool.clone()),
+        Some(format!("{}/{}", host.machine_pool, host.uid)),
+        cells,
+        Source::Host(Arc::new(host)),
+    )
+}
+
+/// What `-o json|yaml` prints for a host: written out when asked, not held per row.
+pub(super) fn host_value(host: &HostRow) -> Value {
+    json!({
+        "namespace": host.namespace, "pool": host.pool, "cluster": host.cluster,
+        "machinePool": host.machine_pool, "nodeType": host.node_type, "host": host.uid,
+        "status": host.status, "statusUpdatedAt": host.status_updated_at.map(|t| t.to_rfc3339()),
+        "architecture": host.architecture, "cpuCount": host.cpu_count, "memoryGB": host.memory_gb,
+        "gpuCountByVariant": host.gpus.iter().map(|(v, n)| (v.clone(), json!(n))).collect::<serde_json::Map<_, _>>(),
+    })
 }

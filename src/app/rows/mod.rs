@@ -24,10 +24,10 @@ pub use self::cell::{
 pub const SPARK_CELLS: usize = self::cell::SPARK_SAMPLES;
 /// The bar after the GPU counts in the pools list, in cells.
 pub const GPU_BAR_CELLS: usize = self::cell::GPU_BAR;
-pub use self::evaluations::evaluations;
-pub use self::events::{events, projects};
-pub use self::hosts::hosts_table;
-pub use self::pools::pools;
+pub use self::evaluations::{evaluation_headers, evaluation_rows, evaluations};
+pub use self::events::{event_headers, event_rows, events, projects};
+pub use self::hosts::{host_headers, hosts_table, pool_host_rows};
+pub use self::pools::{pool_headers, pool_rows, pools};
 pub use self::problems::problems;
 use crate::domain::ObjectRef;
 use crate::inventory::Object;
@@ -84,6 +84,8 @@ impl Row {
 #[derive(Clone, Debug)]
 pub enum Source {
     Object(Arc<Object>),
+    /// A host of a pool's status, written out as JSON when asked.
+    Host(Arc<crate::inventory::HostRow>),
     Value(Value),
 }
 
@@ -99,6 +101,7 @@ impl Source {
                         _ => a.value() == b.value(),
                     }
             }
+            (Source::Host(a), Source::Host(b)) => a == b,
             (Source::Value(a), Source::Value(b)) => a == b,
             _ => false,
         }
@@ -122,6 +125,7 @@ impl serde::Serialize for Source {
                 crate::inventory::Parsed::Other(value)
                 | crate::inventory::Parsed::Unreadable(value, _) => value.serialize(serializer),
             },
+            Source::Host(host) => hosts::host_value(host).serialize(serializer),
             Source::Value(value) => value.serialize(serializer),
         }
     }
@@ -146,14 +150,19 @@ pub fn sort(rows: &mut [Row], column: usize, descending: bool) {
 
 /// Orders positions into `rows` by one column's values, as [`sort`] orders the rows.
 pub fn sort_positions(rows: &[Row], order: &mut [usize], column: usize, descending: bool) {
-    order.sort_by(|a, b| {
-        let cell = |i: &usize| rows.get(*i).and_then(|r| r.cells.get(column));
-        let order = match (cell(a), cell(b)) {
-            (Some(x), Some(y)) => x.compare(y),
-            (x, y) => x.is_some().cmp(&y.is_some()),
-        };
-        if descending { order.reverse() } else { order }
+    order.sort_by(|a, b| match (rows.get(*a), rows.get(*b)) {
+        (Some(x), Some(y)) => compare_by(x, y, column, descending),
+        (x, y) => x.is_some().cmp(&y.is_some()),
     });
+}
+
+/// How two rows order by one column's values, `descending` reversing it.
+pub fn compare_by(a: &Row, b: &Row, column: usize, descending: bool) -> std::cmp::Ordering {
+    let order = match (a.cells.get(column), b.cells.get(column)) {
+        (Some(x), Some(y)) => x.compare(y),
+        (x, y) => x.is_some().cmp(&y.is_some()),
+    };
+    if descending { order.reverse() } else { order }
 }
 
 #[cfg(test)]

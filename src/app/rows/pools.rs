@@ -205,6 +205,16 @@ fn health(word: &str) -> Status {
 }
 
 pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+    let headers = pool_headers(wide);
+    let rows = inventory
+        .objects(Kind::Pool)
+        .filter(|o| name.is_none_or(|n| o.name() == n))
+        .map(|object| pool_row(inventory, object, headers.len(), wide))
+        .collect();
+    Table { headers, rows }
+}
+
+pub fn pool_headers(wide: bool) -> Vec<&'static str> {
     let mut headers = vec![
         "NAMESPACE",
         "NAME",
@@ -221,12 +231,13 @@ pub fn pools(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
     if wide {
         headers.extend(["VIP", "PROFILE BUNDLE", "DELETION", "PROBLEM"]);
     }
-    let rows = inventory
-        .objects(Kind::Pool)
-        .filter(|o| name.is_none_or(|n| o.name() == n))
-        .map(|object| pool_row(inventory, object, headers.len(), wide))
-        .collect();
-    Table { headers, rows }
+    headers
+}
+
+/// The row of one pool (a list, for the table builders' sake).
+pub fn pool_rows(inventory: &Inventory, object: &std::sync::Arc<Object>, wide: bool) -> Vec<Row> {
+    let columns = if wide { 15 } else { 11 };
+    vec![pool_row(inventory, object, columns, wide)]
 }
 
 fn pool_row(

@@ -1,0 +1,543 @@
+//! What the screen shows, derived from the state when its inputs change: the current view's
+//! rows (filtered, sorted, their column widths), the rule marker of each pool, and the open
+//! pool's YAML, findings, summary row and hosts. `render` only reads these; a tick changes
+//! none of them (time cells are formatted while drawing, for the rows on screen only).
+
+mod base;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use self::base::{Base, Natural};
+use super::rows::{self, Cell, Row, Status, Table};
+use super::{App, View};
+use crate::domain::ObjectRef;
+use crate::domain::rules::{self, Context, Finding, Severity};
+use crate::inventory::{Inventory, Key, Kind, Object};
+
+/// What makes the base rows over from scratch when it changes: the view, what it shows of
+/// the doctor (`:problems`: every finding), and, for the pools list, the fleet's names and
+/// VIPs its rule markers were checked against.
+type Shape = (View, u64, u64);
+/// What the order of the shown rows depends on besides the rows: filter, sort column and
+/// direction, warnings only.
+type ViewKey = (String, usize, bool, bool);
+
+/// The open pool, derived once per change of the inventory.
+#[derive(Clone, Debug, Default)]
+pub struct DetailData {
+    /// The pool as YAML, a line each.
+    pub yaml: Vec<String>,
+    /// The reference's rules, checked against the watched fleet.
+    pub findings: Vec<Finding>,
+    /// The pool's row of the pools list.
+    pub summary: Option<Row>,
+    /// The pool's hosts.
+    pub hosts: Table,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    shape: Option<Shape>,
+    /// The inventory generation the base rows are up to date with.
+    generation: u64,
+    /// The doctor's marks the pools list's markers show.
+    marks: u64,
+    base: Base,
+    view_key: Option<ViewKey>,
+    /// The current view's rows, filtered and sorted, as slots of `base`: a keystroke in the
+    /// filter copies no row, and a changed object moves only its own rows.
+    order: Vec<usize>,
+    /// The widest cell of each column (with its header), as drawn in the console.
+    pub widths: Vec<u16>,
+    /// Per pool: the version and fleet it was checked against, and whether it breaks a rule.
+    lint: HashMap<ObjectRef, (usize, u64, bool)>,
+    detail_key: Option<(ObjectRef, u64)>,
+    /// The open pool's derived data.
+    pub detail: Option<DetailData>,
+    /// How many times the rows were built from scratch.
+    pub builds: u64,
+    /// How many rows were built, from scratch or for a changed object: tests prove that a
+    /// tick builds none and a changed pool only its own.
+    pub rows_built: u64,
+    /// The footer's key hints for the scopes in force.
+    pub hints: String,
+    /// Why the filter cannot be used as typed (a `-l` that is no label selector).
+    pub filter_problem: Option<String>,
+    /// Every pool's findings, kept up to date incrementally.
+    pub doctor: super::doctor::Doctor,
+}
+
+impl Shown {
+    /// The current view's column headers.
+    pub fn headers(&self) -> &[&'static str] {
+        &self.base.headers
+    }
+
+    /// How many rows the current view shows.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The shown row at a position.
+    pub fn row(&self, index: usize) -> Option<&Row> {
+        self.base.row(*self.order.get(index)?)
+    }
+
+    /// The shown rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> + '_ {
+        self.order.iter().filter_map(|i| self.base.row(*i))
+    }
+}
+
+/// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
+/// (a VIP another pool uses shows here as it does in `validate --existing`).
+fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
+    let pool = object.pool()?;
+    let context = Context {
+        old: None,
+        fleet: inventory,
+        self_index: Some(Inventory::identity(object)),
+    };
+    Some(
+        rules::validate(pool, &object.issues, &context)
+            .iter()
+            .any(|f| f.severity() == Severity::Error),
+    )
+}
+
+/// How a view's rows are made one object at a time: the kind whose objects own the rows
+/// (hosts: their pool), the kinds whose change touches an owner of the same key, and the
+/// rows of one owner. `None` for the views made whole (projects, problems).
+struct PerObject {
+    owner: Kind,
+    touched_by: &'static [Kind],
+    rows: fn(&Inventory, &Arc<Object>, bool) -> Vec<Row>,
+}
+
+fn per_object(view: View) -> Option<PerObject> {
+    let (owner, touched_by, rows): (Kind, &'static [Kind], _) = match view {
+        View::Pools => (
+            Kind::Pool,
+            &[Kind::Pool, Kind::Evaluation],
+            rows::pool_rows as fn(&Inventory, &Arc<Object>, bool) -> Vec<Row>,
+        ),
+        View::Evaluations => (Kind::Evaluation, &[Kind::Evaluation], rows::evaluation_rows),
+        View::Hosts => (Kind::Pool, &[Kind::Pool], rows::pool_host_rows),
+        View::Events => (Kind::Event, &[Kind::Event], rows::event_rows),
+        View::Projects | View::Problems => return None,
+    };
+    Some(PerObject {
+        owner,
+        touched_by,
+        rows,
+    })
+}
+
+/// Where one object's `index`th row stands in its view's natural order.
+fn natural(owner: &Object, index: usize) -> Natural {
+    let time = (owner.kind == Kind::Event)
+        .then(|| owner.happened())
+        .flatten();
+    (time, owner.key.clone(), index)
+}
+
+impl App {
+    /// Brings the derived rows up to date; cheap when nothing they depend on changed, and
+    /// proportional to the changed objects' rows when a few objects changed.
+    pub fn refresh(&mut self) {
+        self.shown.doctor.update(&self.inventory, self.now);
+        let shape = (
+            self.view,
+            if self.view == View::Problems {
+                self.shown.doctor.epoch
+            } else {
+                0
+            },
+            if self.view == View::Pools {
+                self.inventory.fleet_generation()
+            } else {
+                0
+            },
+        );
+        let generation = self.inventory.generation();
+        let mut whole = self.shown.shape != Some(shape);
+        let mut patch: Option<(Vec<usize>, Vec<usize>)> = None;
+        if !whole && self.shown.generation != generation {
+            let changes: Option<Vec<(Kind, Key)>> = self
+                .inventory
+                .changes_since(self.shown.generation)
+                .map(|c| c.into_iter().map(|c| (c.kind, c.key.clone())).collect());
+            match changes {
+                None => whole = true,
+                Some(changes) => patch = self.patch_owners(&changes),
+            }
+        }
+        if whole {
+            self.build_base();
+            self.shown.shape = Some(shape);
+        }
+        self.shown.generation = generation;
+        let mut widths = whole || patch.is_some();
+        let marks = self.shown.doctor.marks;
+        if self.view == View::Pools && marks != self.shown.marks && !whole {
+            self.remark_pools();
+            widths = true;
+        }
+        self.shown.marks = marks;
+
+        let view_key = (
+            self.filter.clone(),
+            self.sort_column,
+            self.sort_descending,
+            self.warnings_only,
+        );
+        let moved = if whole || self.shown.view_key.as_ref() != Some(&view_key) {
+            self.shown.order = self.narrow();
+            self.shown.filter_problem = Filter::parse(self.filter.trim()).err();
+            self.shown.view_key = Some(view_key);
+            widths = true;
+            true
+        } else if let Some((removed, added)) = patch {
+            self.reorder(&removed, &added);
+            true
+        } else {
+            false
+        };
+        if widths {
+            self.shown.widths = self.widths();
+        }
+        // The selection stays on its row when rows move.
+        if moved
+            && let Some(index) = self.selected_id.as_ref().and_then(|(id, part)| {
+                self.shown
+                    .rows()
+                    .position(|r| r.id == *id && r.part == *part)
+            })
+        {
+            self.selected = index;
+        }
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
+        self.selected_id = self
+            .shown
+            .row(self.selected)
+            .map(|r| (r.id.clone(), r.part.clone()));
+        self.refresh_detail();
+        self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
+    }
+
+    /// Makes the current view's rows from scratch.
+    fn build_base(&mut self) {
+        let mut table = self.base_table();
+        if self.view == View::Pools {
+            self.mark_pools(&mut table.rows);
+        }
+        let incremental = per_object(self.view).is_some();
+        let mut base = Base::new(table.headers);
+        let mut previous: Option<(Key, usize)> = None;
+        let count = table.rows.len() as u64;
+        for (i, row) in table.rows.into_iter().enumerate() {
+            let natural = if incremental {
+                let owner = (row.id.namespace.clone(), row.id.name.clone());
+                let index = match &previous {
+                    Some((key, n)) if *key == owner => n + 1,
+                    _ => 0,
+                };
+                previous = Some((owner.clone(), index));
+                let time = match &row.object {
+                    rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+                    _ => None,
+                };
+                (time, owner, index)
+            } else {
+                (None, Key::default(), i)
+            };
+            base.add(row, natural);
+        }
+        self.shown.base = base;
+        self.shown.builds += 1;
+        self.shown.rows_built += count;
+    }
+
+    /// Makes again the rows of the objects these changes touch; returns the slots taken out
+    /// and those put in (`None` when the view has none of them).
+    fn patch_owners(&mut self, changes: &[(Kind, Key)]) -> Option<(Vec<usize>, Vec<usize>)> {
+        let how = per_object(self.view)?;
+        let owners: BTreeSet<&Key> = changes
+            .iter()
+            .filter(|(kind, _)| how.touched_by.contains(kind))
+            .map(|(_, key)| key)
+            .collect();
+        if owners.is_empty() {
+            return None;
+        }
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        for key in owners {
+            removed.extend(self.shown.base.remove_owner(key));
+            let Some(object) = self.inventory.get(how.owner, &key.0, &key.1).cloned() else {
+                continue;
+            };
+            let mut made = (how.rows)(&self.inventory, &object, false);
+            if self.view == View::Pools {
+                self.mark_pools(&mut made);
+            }
+            self.shown.rows_built += made.len() as u64;
+            for (index, row) in made.into_iter().enumerate() {
+                added.push(self.shown.base.add(row, natural(&object, index)));
+            }
+        }
+        Some((removed, added))
+    }
+
+    /// Takes the removed slots out of the shown order and puts each added row that passes
+    /// the filter in its place.
+    fn reorder(&mut self, removed: &[usize], added: &[usize]) {
+        if !removed.is_empty() {
+            let gone: std::collections::HashSet<usize> = removed.iter().copied().collect();
+            self.shown.order.retain(|i| !gone.contains(i));
+        }
+        let Ok(filter) = Filter::parse(self.filter.trim()) else {
+            return;
+        };
+        let warnings = self.warnings_column();
+        let column = self.sorted_column();
+        for slot in added {
+            let base = &self.shown.base;
+            let Some(row) = base.row(*slot) else { continue };
+            if !keeps(&filter, warnings, row, base.words(*slot)) {
+                continue;
+            }
+            let at = self
+                .shown
+                .order
+                .partition_point(|j| base.compare(*j, *slot, column).is_lt());
+            self.shown.order.insert(at, *slot);
+        }
+    }
+
+    /// The pools list's doctor markers, read again for every row (the rows stay).
+    fn remark_pools(&mut self) {
+        let slots: Vec<usize> = self.shown.base.slots().collect();
+        for slot in slots {
+            let doctor = &self.shown.doctor;
+            if let Some(row) = self.shown.base.row_mut(slot) {
+                row.worst = doctor.worst(&row.id);
+            }
+        }
+    }
+
+    fn refresh_detail(&mut self) {
+        let Some(open) = &self.detail else {
+            self.shown.detail = None;
+            self.shown.detail_key = None;
+            return;
+        };
+        let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
+        let key = (id, self.inventory.generation());
+        if self.shown.detail_key.as_ref() == Some(&key) {
+            return;
+        }
+        let inventory = &self.inventory;
+        self.shown.detail = inventory
+            .get(Kind::Pool, &open.namespace, &open.name)
+            .map(|object| {
+                let yaml = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
+                DetailData {
+                    yaml: yaml.lines().map(str::to_owned).collect(),
+                    findings: object
+                        .pool()
+                        .map(|pool| {
+                            rules::validate(
+                                pool,
+                                &object.issues,
+                                &Context {
+                                    old: None,
+                                    fleet: inventory,
+                                    self_index: Some(Inventory::identity(object)),
+                                },
+                            )
+                        })
+                        .unwrap_or_default(),
+                    summary: rows::pool_rows(inventory, object, false).into_iter().next(),
+                    hosts: Table {
+                        headers: rows::host_headers(false),
+                        rows: rows::pool_host_rows(inventory, object, false),
+                    },
+                }
+            });
+        self.shown.detail_key = Some(key);
+    }
+
+    fn base_table(&mut self) -> Table {
+        match self.view {
+            View::Pools => rows::pools(&self.inventory, None, false),
+            View::Evaluations => rows::evaluations(&self.inventory, None, false),
+            View::Hosts => rows::hosts_table(&self.inventory, None, false),
+            View::Events => rows::events(&self.inventory, None, false),
+            View::Projects => rows::projects(&self.inventory, None, false),
+            View::Problems => rows::problems(&self.shown.doctor),
+        }
+    }
+
+    /// Marks the pools whose spec breaks a rule of the reference, worked out once per version
+    /// of the pool and of the fleet's names and VIPs, and the doctor's worst finding.
+    fn mark_pools(&mut self, rows: &mut [Row]) {
+        let fleet = self.inventory.fleet_generation();
+        for row in rows {
+            let rows::Source::Object(object) = &row.object else {
+                continue;
+            };
+            row.worst = self.shown.doctor.worst(&row.id);
+            let identity = Inventory::identity(object);
+            row.broken = match self.shown.lint.get(&row.id) {
+                Some((seen, generation, broken)) if *seen == identity && *generation == fleet => {
+                    *broken
+                }
+                _ => {
+                    let broken = breaks_a_rule(&self.inventory, object).unwrap_or(false);
+                    self.shown
+                        .lint
+                        .insert(row.id.clone(), (identity, fleet, broken));
+                    broken
+                }
+            };
+        }
+    }
+
+    /// The events list's TYPE column, when only warnings are shown.
+    fn warnings_column(&self) -> Option<usize> {
+        (self.view == View::Events && self.warnings_only)
+            .then(|| self.shown.base.headers.iter().position(|h| *h == "TYPE"))
+            .flatten()
+    }
+
+    /// The sorted column's index and whether descending, if one is sorted.
+    fn sorted_column(&self) -> Option<(usize, bool)> {
+        (self.sort_column > 0 && self.sort_column <= self.shown.base.headers.len())
+            .then(|| (self.sort_column - 1, self.sort_descending))
+    }
+
+    /// The slots of the rows that pass the warnings toggle and the filter, sorted.
+    fn narrow(&self) -> Vec<usize> {
+        let base = &self.shown.base;
+        let warnings = self.warnings_column();
+        let filter = match Filter::parse(self.filter.trim()) {
+            Ok(filter) => filter,
+            // Nothing is shown for a filter that cannot match; the title says why.
+            Err(_) => return Vec::new(),
+        };
+        let mut order: Vec<usize> = base
+            .slots()
+            .filter(|slot| {
+                base.row(*slot)
+                    .is_some_and(|row| keeps(&filter, warnings, row, base.words(*slot)))
+            })
+            .collect();
+        let column = self.sorted_column();
+        order.sort_by(|a, b| base.compare(*a, *b, column));
+        order
+    }
+
+    /// The widest cell of each shown column, with its header and the rule marker after a
+    /// pool's name.
+    fn widths(&self) -> Vec<u16> {
+        let base = &self.shown.base;
+        let name = base.headers.iter().position(|h| *h == "NAME");
+        let mut widths: Vec<u16> = base
+            .headers
+            .iter()
+            .map(|h| u16::try_from(h.chars().count()).unwrap_or(u16::MAX))
+            .collect();
+        for slot in &self.shown.order {
+            let Some(row) = base.row(*slot) else { continue };
+            let marked = row.broken || row.worst.is_some();
+            for (i, width) in base.widths(*slot).iter().enumerate() {
+                let width = if marked && Some(i) == name {
+                    width.saturating_add(2)
+                } else {
+                    *width
+                };
+                if let Some(w) = widths.get_mut(i) {
+                    *w = (*w).max(width);
+                }
+            }
+        }
+        widths
+    }
+}
+
+/// Whether a row passes the warnings toggle (the TYPE column, when given) and the filter.
+fn keeps(filter: &Filter, warnings: Option<usize>, row: &Row, words: &str) -> bool {
+    warnings.is_none_or(|column| {
+        matches!(
+            row.cells.get(column),
+            Some(Cell::Status(Status::Event { warning: true, .. }))
+        )
+    }) && filter.keeps(row, words)
+}
+
+/// The live filter: nothing, `-l key[=value]` on a pool's labels, `!text` to invert, or a
+/// substring of the row's words (without regard to case).
+enum Filter<'f> {
+    All,
+    Label { key: &'f str, value: &'f str },
+    Words { needle: String, invert: bool },
+}
+
+impl<'f> Filter<'f> {
+    /// The filter as typed, or why `-l` is not a label selector it can use.
+    fn parse(filter: &'f str) -> Result<Filter<'f>, String> {
+        if filter.is_empty() {
+            return Ok(Filter::All);
+        }
+        if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
+            let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
+            if key.is_empty() {
+                return Err(format!(
+                    "-l {selector}: give a label key, as in -l team or -l team=retail-edge"
+                ));
+            }
+            if let Some(why) = crate::domain::rules::names::qualified_key(key) {
+                return Err(format!("-l {selector}: the label key \"{key}\" {why}"));
+            }
+            if let Some(why) = crate::domain::rules::names::label_value(value) {
+                return Err(format!("-l {selector}: the value \"{value}\" {why}"));
+            }
+            return Ok(Filter::Label { key, value });
+        }
+        Ok(match filter.strip_prefix('!') {
+            Some(rest) => Filter::Words {
+                needle: rest.to_lowercase(),
+                invert: true,
+            },
+            None => Filter::Words {
+                needle: filter.to_lowercase(),
+                invert: false,
+            },
+        })
+    }
+
+    fn keeps(&self, row: &Row, words: &str) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Label { key, value } => {
+                let label = match &row.object {
+                    rows::Source::Object(object) => object
+                        .pool()
+                        .and_then(|p| p.meta())
+                        .and_then(|m| m.label(key)),
+                    rows::Source::Host(_) | rows::Source::Value(_) => None,
+                };
+                label.is_some_and(|actual| value.is_empty() || actual == *value)
+            }
+            Filter::Words { needle, invert } => words.contains(needle.as_str()) != *invert,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
