@@ -1,7 +1,8 @@
 //! Benchmark: the console at fleet scale. Prints the frame render time of the pools view with
-//! 5,000 pools at 200×50, the time from a filter keystroke to its frame, what one idle clock
+//! 10,000 pools (100,000 hosts) at 200×50, the time from a filter keystroke to its frame, what one idle clock
 //! tick costs (update and frame), and the bytes written to the terminal over ten idle seconds
-//! (only cells that change are written), and the wizard: a keystroke that changes a field of a
+//! (only cells that change are written), the latency from a pool's change to the frame that
+//! shows it while 500 changes a second arrive (p50, p99), and the wizard: a keystroke that changes a field of a
 //! pool with 20 worker pools, to its re-validated frame (the rules run against the 5,000
 //! pools for VIP and name uniqueness).
 //! Run with `cargo bench --bench console`. Figures only.
@@ -26,7 +27,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "common/mod.rs"]
 mod common;
 
-const POOLS: usize = 5_000;
+const POOLS: usize = 10_000;
 
 /// A terminal that only counts what is written to it.
 #[derive(Clone, Default)]
@@ -51,7 +52,10 @@ fn key(code: KeyCode) -> Msg {
 fn main() {
     println!("pooldeck console benchmark");
     println!("machine: {}", common::machine());
-    println!("input: {POOLS} pools with evaluations (10 hosts each); pools view");
+    println!(
+        "input: {POOLS} pools with evaluations ({} hosts); pools view",
+        POOLS * 10
+    );
     let now = Utc
         .with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
         .single()
@@ -123,7 +127,7 @@ fn main() {
         per_tick.as_secs_f64() * 1e3
     );
 
-    // One pool changes: the rows are built again (incremental rows are issue 13's work).
+    // One pool changes: only its row is built again, and its findings worked out again.
     let Some(changed) = app
         .inventory
         .objects(Kind::Pool)
@@ -150,6 +154,69 @@ fn main() {
     println!(
         "  one pool changes: update and frame         {:>8.2} ms",
         per_event.as_secs_f64() * 1e3
+    );
+
+    // 500 changes a second for five seconds, pools and evaluations of the whole fleet in
+    // turn, as the runtime takes them: everything queued is applied, then one frame is drawn.
+    // Each change's latency runs from when it is due to the end of the frame that shows it.
+    let rate = 500.0;
+    let count = 2_500;
+    let pools: Vec<serde_json::Value> = app
+        .inventory
+        .objects(Kind::Pool)
+        .map(|o| (*o.value()).clone())
+        .collect();
+    let evaluations: Vec<serde_json::Value> = app
+        .inventory
+        .objects(Kind::Evaluation)
+        .map(|o| (*o.value()).clone())
+        .collect();
+    let phases = ["Running", "Provisioning", "Failed"];
+    let changes: Vec<(Kind, serde_json::Value)> = (0..count)
+        .map(|i| {
+            // Spread over the fleet, not in its order.
+            let at = (i * 7_919) % POOLS;
+            if i % 2 == 0 {
+                let mut pool = pools[at].clone();
+                pool["status"]["status"] = serde_json::json!(phases[i % phases.len()]);
+                pool["metadata"]["resourceVersion"] = serde_json::json!(format!("load-{i}"));
+                (Kind::Pool, pool)
+            } else {
+                let mut evaluation = evaluations[at].clone();
+                evaluation["metadata"]["resourceVersion"] = serde_json::json!(format!("load-{i}"));
+                (Kind::Evaluation, evaluation)
+            }
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(count);
+    let mut frames = 0;
+    let start = Instant::now();
+    let mut next = 0;
+    while next < count {
+        let due = |i: usize| start + Duration::from_secs_f64(i as f64 / rate);
+        let now = Instant::now();
+        if due(next) > now {
+            std::thread::sleep(due(next) - now);
+        }
+        let first = next;
+        while next < count && due(next) <= Instant::now() {
+            let (kind, object) = changes[next].clone();
+            update(&mut app, Msg::Source(SourceEvent::Applied { kind, object }));
+            next += 1;
+        }
+        let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
+        frames += 1;
+        let drawn = Instant::now();
+        latencies.extend((first..next).map(|i| drawn - due(i)));
+    }
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize].as_secs_f64() * 1e3;
+    println!(
+        "  change to frame, 500 changes/s for 5 s: p50 {:.2} ms, p99 {:.2} ms, worst {:.2} ms ({} frames)",
+        at(0.5),
+        at(0.99),
+        at(1.0),
+        frames
     );
 
     let counter = Counter::default();
