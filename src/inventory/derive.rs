@@ -127,26 +127,10 @@ pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
     rows
 }
 
-fn host_uids(object: &Object) -> Vec<String> {
-    let Some(status) = object.pool().and_then(|p| p.status.get()) else {
-        return Vec::new();
-    };
-    status
-        .clusters()
-        .flat_map(|c| c.machine_pools())
-        .flat_map(|m| m.hosts().map(|(uid, _)| uid.to_owned()))
-        .collect()
-}
-
 impl Inventory {
     /// Adds what an object contributes to the derived indices.
     pub(super) fn index(&mut self, object: &Arc<Object>) {
         match object.kind {
-            Kind::Pool => {
-                for uid in host_uids(object) {
-                    self.host_pools.insert(uid, object.key.clone());
-                }
-            }
             Kind::Event => {
                 let Some(raw) = object.raw() else { return };
                 self.events_by_object
@@ -165,29 +149,20 @@ impl Inventory {
         let Some(old) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned() else {
             return;
         };
-        match kind {
-            Kind::Pool => {
-                for uid in host_uids(&old) {
-                    if self.host_pools.get(&uid) == Some(key) {
-                        self.host_pools.remove(&uid);
-                    }
-                }
+        if kind != Kind::Event {
+            return;
+        }
+        let Some(raw) = old.raw() else { return };
+        let target = involved(raw);
+        let empty = match self.events_by_object.get_mut(&target) {
+            Some(keys) => {
+                keys.remove(key);
+                keys.is_empty()
             }
-            Kind::Event => {
-                let Some(raw) = old.raw() else { return };
-                let target = involved(raw);
-                let empty = match self.events_by_object.get_mut(&target) {
-                    Some(keys) => {
-                        keys.remove(key);
-                        keys.is_empty()
-                    }
-                    None => false,
-                };
-                if empty {
-                    self.events_by_object.remove(&target);
-                }
-            }
-            _ => {}
+            None => false,
+        };
+        if empty {
+            self.events_by_object.remove(&target);
         }
     }
 

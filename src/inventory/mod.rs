@@ -145,8 +145,6 @@ impl SourceEvent {
 pub struct Inventory {
     generation: u64,
     objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
-    /// Which pool each host UID belongs to.
-    host_pools: OrdMap<String, Key>,
     events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
     history: OrdMap<SeriesKey, Vector<Sample>>,
     health: OrdMap<(Kind, Scope), Health>,
@@ -554,11 +552,6 @@ impl Inventory {
     /// The hosts of one pool, flattened from its status.
     pub fn hosts_of(pool: &Object) -> Vec<HostRow> {
         derive::host_rows(pool)
-    }
-
-    /// The pool (namespace, name) a host UID is allocated to.
-    pub fn pool_of_host(&self, uid: &str) -> Option<&Key> {
-        self.host_pools.get(uid)
     }
 
     /// Events about one object, newest last.

@@ -13,9 +13,14 @@ use super::{Cell, Row, Source, Status, Table};
 
 pub fn hosts_table(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
     let rows = inventory
-        .hosts()
-        .filter(|h| name.is_none_or(|n| h.uid == n || h.pool == n))
-        .map(|host| host_row(host, wide))
+        .objects(Kind::Pool)
+        .flat_map(|pool| {
+            Inventory::hosts_of(pool)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, h)| name.is_none_or(|n| h.uid == n || h.pool == n))
+                .map(|(index, host)| host_row(pool, index, host, wide))
+        })
         .collect();
     Table {
         headers: host_headers(wide),
@@ -45,11 +50,13 @@ pub fn host_headers(wide: bool) -> Vec<&'static str> {
 pub fn pool_host_rows(_inventory: &Inventory, pool: &Arc<Object>, wide: bool) -> Vec<Row> {
     Inventory::hosts_of(pool)
         .into_iter()
-        .map(|host| host_row(host, wide))
+        .enumerate()
+        .map(|(index, host)| host_row(pool, index, host, wide))
         .collect()
 }
 
-fn host_row(host: HostRow, wide: bool) -> Row {
+/// The row of a pool's `index`th host; what it prints is read from the pool when asked.
+fn host_row(pool: &Arc<Object>, index: usize, host: HostRow, wide: bool) -> Row {
     let gpus: Vec<String> = host
         .gpus
         .iter()
@@ -81,12 +88,18 @@ fn host_row(host: HostRow, wide: bool) -> Row {
         ObjectRef::new(Kind::Pool, host.namespace.clone(), host.pool.clone()),
         Some(format!("{}/{}", host.machine_pool, host.uid)),
         cells,
-        Source::Host(Arc::new(host)),
+        Source::Host {
+            pool: pool.clone(),
+            index,
+        },
     )
 }
 
 /// What `-o json|yaml` prints for a host: written out when asked, not held per row.
-pub(super) fn host_value(host: &HostRow) -> Value {
+pub(super) fn host_value(pool: &Object, index: usize) -> Value {
+    let Some(host) = Inventory::hosts_of(pool).into_iter().nth(index) else {
+        return Value::Null;
+    };
     json!({
         "namespace": host.namespace, "pool": host.pool, "cluster": host.cluster,
         "machinePool": host.machine_pool, "nodeType": host.node_type, "host": host.uid,

@@ -84,8 +84,11 @@ impl Row {
 #[derive(Clone, Debug)]
 pub enum Source {
     Object(Arc<Object>),
-    /// A host of a pool's status, written out as JSON when asked.
-    Host(Arc<crate::inventory::HostRow>),
+    /// The `index`th host of a pool's status, written out as JSON when asked.
+    Host {
+        pool: Arc<Object>,
+        index: usize,
+    },
     Value(Value),
 }
 
@@ -101,7 +104,9 @@ impl Source {
                         _ => a.value() == b.value(),
                     }
             }
-            (Source::Host(a), Source::Host(b)) => a == b,
+            (Source::Host { pool: a, index: i }, Source::Host { pool: b, index: j }) => {
+                i == j && Source::Object(a.clone()).same_version(&Source::Object(b.clone()))
+            }
             (Source::Value(a), Source::Value(b)) => a == b,
             _ => false,
         }
@@ -125,7 +130,7 @@ impl serde::Serialize for Source {
                 crate::inventory::Parsed::Other(value)
                 | crate::inventory::Parsed::Unreadable(value, _) => value.serialize(serializer),
             },
-            Source::Host(host) => hosts::host_value(host).serialize(serializer),
+            Source::Host { pool, index } => hosts::host_value(pool, *index).serialize(serializer),
             Source::Value(value) => value.serialize(serializer),
         }
     }

@@ -35,9 +35,12 @@ pub struct Base {
 }
 
 impl Base {
-    pub fn new(headers: Vec<&'static str>) -> Base {
+    /// An empty table for `rows` rows.
+    pub fn new(headers: Vec<&'static str>, rows: usize) -> Base {
         Base {
             headers,
+            slots: Vec::with_capacity(rows),
+            by_owner: HashMap::with_capacity(rows),
             ..Base::default()
         }
     }

@@ -237,7 +237,7 @@ impl App {
             self.mark_pools(&mut table.rows);
         }
         let incremental = per_object(self.view).is_some();
-        let mut base = Base::new(table.headers);
+        let mut base = Base::new(table.headers, table.rows.len());
         let mut previous: Option<(Key, usize)> = None;
         let count = table.rows.len() as u64;
         for (i, row) in table.rows.into_iter().enumerate() {
@@ -530,7 +530,7 @@ impl<'f> Filter<'f> {
                         .pool()
                         .and_then(|p| p.meta())
                         .and_then(|m| m.label(key)),
-                    rows::Source::Host(_) | rows::Source::Value(_) => None,
+                    rows::Source::Host { .. } | rows::Source::Value(_) => None,
                 };
                 label.is_some_and(|actual| value.is_empty() || actual == *value)
             }
