@@ -3,7 +3,10 @@
 //! unpaced: the console's data path (the watchers into an inventory: time to the first rows,
 //! to the complete picture beside the server's own time for both lists, memory the picture
 //! took), the raw list time of the same server, and `pooldeck get pools -A -o json` (the
-//! release binary, a child process) with its wall time and peak resident memory beside it.
+//! release binary, a child process) with its wall time and peak resident memory beside it;
+//! on the paced cluster also the console itself (the release binary in a tmux pane): first
+//! rows on screen, the complete list, its resident memory, and idle CPU and terminal bytes
+//! over ten seconds.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first). Figures only.
 
 use std::path::PathBuf;
@@ -137,6 +140,131 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
     Some((first?, complete, gained))
 }
 
+/// What the console itself did: the release binary in a 200×50 tmux pane.
+struct Console {
+    first_rows: Duration,
+    complete: Duration,
+    resident: u64,
+    idle_core: f64,
+    idle_bytes: f64,
+}
+
+fn tmux(args: &[&str]) -> Option<String> {
+    let out = Command::new("tmux").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// A process's CPU time so far (user and system), from /proc.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let per_second = Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .unwrap_or(100);
+    Some(Duration::from_secs_f64(ticks as f64 / per_second as f64))
+}
+
+fn resident_of(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Polls the pane until `done` holds for its text, up to two minutes.
+fn until(session: &str, every: Duration, done: impl Fn(&str) -> bool) -> Option<()> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        if tmux(&["capture-pane", "-p", "-t", session]).is_some_and(|text| done(&text)) {
+            return Some(());
+        }
+        std::thread::sleep(every);
+    }
+    None
+}
+
+/// The console (the release binary) in a tmux pane of 200×50 against the cluster: time from
+/// its start to the first pool row on screen and to the complete list with both sources
+/// live, its resident memory then, and over ten idle seconds the share of one core it used
+/// and the bytes it wrote to the terminal per second.
+fn console(
+    binary: &std::path::Path,
+    kubeconfig: &std::path::Path,
+    pools: usize,
+) -> Option<Console> {
+    tmux(&["-V"])?;
+    let session = format!("pooldeck-fleet-{}", std::process::id());
+    let output = kubeconfig.with_file_name("console-output");
+    let command = format!(
+        "exec {} -A --kubeconfig {}",
+        binary.display(),
+        kubeconfig.display()
+    );
+    let start = Instant::now();
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "200",
+        "-y",
+        "50",
+        &command,
+    ])?;
+    let measured = (|| {
+        let pid: u32 = tmux(&["display", "-p", "-t", &session, "#{pane_pid}"])?
+            .trim()
+            .parse()
+            .ok()?;
+        tmux(&[
+            "pipe-pane",
+            "-o",
+            "-t",
+            &session,
+            &format!("cat >> {}", output.display()),
+        ])?;
+        until(&session, Duration::from_millis(5), |text| {
+            text.contains("pool-0")
+        })?;
+        let first_rows = start.elapsed();
+        let title = format!("Compute Pools ({pools})");
+        until(&session, Duration::from_millis(20), |text| {
+            text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓")
+        })?;
+        let complete = start.elapsed();
+        // Let the work of the complete picture (the doctor's first pass) finish.
+        std::thread::sleep(Duration::from_secs(3));
+        let resident = resident_of(pid)?;
+        let written = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+        let (cpu, bytes) = (cpu_time(pid)?, written(&output));
+        std::thread::sleep(Duration::from_secs(10));
+        let (cpu_after, bytes_after) = (cpu_time(pid)?, written(&output));
+        Some(Console {
+            first_rows,
+            complete,
+            resident,
+            idle_core: (cpu_after - cpu).as_secs_f64() / 10.0,
+            idle_bytes: bytes_after.saturating_sub(bytes) as f64 / 10.0,
+        })
+    })();
+    let _ = tmux(&["kill-session", "-t", &session]);
+    let _ = std::fs::remove_file(&output);
+    measured
+}
+
 async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
     let client = client_of(cluster).await?;
     let mut best = Duration::MAX;
@@ -217,6 +345,21 @@ fn main() {
                     }
                 ),
                 _ => println!("  {pools:>6} pools, {label}: the data path did not complete"),
+            }
+            if pace.is_some() {
+                match console(&binary, &kubeconfig, pools) {
+                    Some(c) => println!(
+                        "  {pools:>6} pools, {label:<8} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB; idle: {:.2} % of a core, {:.0} bytes written per second",
+                        ms(c.first_rows),
+                        ms(c.complete),
+                        c.resident as f64 / 1e6,
+                        c.idle_core * 100.0,
+                        c.idle_bytes
+                    ),
+                    None => println!(
+                        "  {pools:>6} pools, {label}: the console could not be measured (tmux missing, or the list did not show)"
+                    ),
+                }
             }
             let mut get = Command::new(&binary);
             get.args([

@@ -208,50 +208,34 @@ impl Inventory {
         Some(changes)
     }
 
-    /// Notes what the event about to be applied changes, for [`Inventory::changes_since`].
-    fn journal(&mut self, event: &SourceEvent) {
-        let entry = match event {
-            SourceEvent::Applied { kind, object } | SourceEvent::Deleted { kind, object }
-                if matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event) =>
-            {
-                let key = key_of(object);
-                let pools = match kind {
-                    // An event is about the pool it names now and the one it named before.
-                    Kind::Event => {
-                        let before = self
-                            .objects
-                            .get(&Kind::Event)
-                            .and_then(|m| m.get(&key))
-                            .and_then(|e| e.raw())
-                            .and_then(derive::involved_pool);
-                        let mut pools: Vec<Key> =
-                            derive::involved_pool(object).into_iter().collect();
-                        pools.extend(before.filter(|b| !pools.contains(b)));
-                        pools
-                    }
-                    _ => vec![key.clone()],
-                };
-                Some(Change {
-                    kind: *kind,
-                    key,
-                    pools,
-                })
-            }
-            _ => None,
+    /// Notes an object stored or removed, for [`Inventory::changes_since`]: a pool,
+    /// evaluation or event by its key (an event with the pools it was and is about); anything
+    /// else starts the journal over.
+    fn note(&mut self, kind: Kind, key: &Key, before: Option<&Object>, after: Option<&Object>) {
+        if !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event) {
+            self.journal.clear();
+            self.journal_floor = self.generation;
+            return;
+        }
+        let pools = if kind == Kind::Event {
+            let about =
+                |o: Option<&Object>| o.and_then(Object::raw).and_then(derive::involved_pool);
+            let mut pools: Vec<Key> = about(after).into_iter().collect();
+            pools.extend(about(before).filter(|b| !pools.contains(b)));
+            pools
+        } else {
+            vec![key.clone()]
         };
-        match entry {
-            Some(change) => {
-                self.journal.push_back((self.generation, change));
-                if self.journal.len() > JOURNAL
-                    && let Some((gone, _)) = self.journal.pop_front()
-                {
-                    self.journal_floor = self.journal_floor.max(gone);
-                }
-            }
-            None => {
-                self.journal.clear();
-                self.journal_floor = self.generation;
-            }
+        let change = Change {
+            kind,
+            key: key.clone(),
+            pools,
+        };
+        self.journal.push_back((self.generation, change));
+        if self.journal.len() > JOURNAL
+            && let Some((gone, _)) = self.journal.pop_front()
+        {
+            self.journal_floor = self.journal_floor.max(gone);
         }
     }
 
@@ -367,7 +351,6 @@ impl Inventory {
             return;
         }
         self.generation += 1;
-        self.journal(&event);
         let context = match &event {
             SourceEvent::Listed { kind, .. }
             | SourceEvent::Page { kind, .. }
@@ -375,7 +358,12 @@ impl Inventory {
             | SourceEvent::Deleted { kind, .. } => {
                 !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
             }
-            SourceEvent::State { .. } => true,
+            // A diagnosis reads whether ScalingPolicies, ProfileBundles and Settings are read
+            // at all (one not found is then really missing); no other source's state.
+            SourceEvent::State { kind, .. } => matches!(
+                kind,
+                Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings
+            ),
             SourceEvent::Heartbeat { .. } => false,
         };
         if context {
@@ -497,6 +485,7 @@ impl Inventory {
         let kind = object.kind;
         let key = object.key.clone();
         let before = self.objects.get(&kind).and_then(|m| m.get(&key)).cloned();
+        self.note(kind, &key, before.as_deref(), Some(&object));
         if before.is_some() {
             self.unindex(kind, &key);
         }
@@ -508,6 +497,8 @@ impl Inventory {
     }
 
     fn remove(&mut self, kind: Kind, key: &Key) {
+        let before = self.objects.get(&kind).and_then(|m| m.get(key)).cloned();
+        self.note(kind, key, before.as_deref(), None);
         if kind == Kind::Pool
             && let Some(before) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned()
         {

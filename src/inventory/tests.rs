@@ -408,11 +408,18 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
     let mut inventory = loaded();
     let listed = inventory.generation();
     assert_eq!(inventory.changes_since(listed), Some(Vec::new()));
+    // Lists and pages of pools, evaluations and events are journalled object by object.
     assert_eq!(
-        inventory.changes_since(listed - 1),
-        None,
-        "a list is no journal entry"
+        inventory.changes_since(0).map(|c| c.len()),
+        Some(12 + 8),
+        "every pool and evaluation listed"
     );
+    let mut projects = inventory.clone();
+    projects.apply(
+        SourceEvent::listed(Kind::Project, None, fleet("Project")),
+        at(0),
+    );
+    assert_eq!(projects.changes_since(listed), None, "a list of projects");
     let mut pool = fleet("ComputePool").remove(0);
     pool["metadata"]["labels"] = json!({"touched": "yes"});
     let key = key_of(&pool);

@@ -139,6 +139,8 @@ enum Change {
     Evaluation(usize, i64),
     DeleteEvaluation(usize),
     Event(usize, i64, bool),
+    /// The pools listed again, those whose bit is set (the rest are gone), some in a page.
+    Relist(u16, usize),
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -154,6 +156,7 @@ fn change() -> impl Strategy<Value = Change> {
         (0..8usize, -600i64..600).prop_map(|(i, s)| Change::Evaluation(i, s)),
         (0..8usize).prop_map(Change::DeleteEvaluation),
         (0..12usize, -600i64..600, any::<bool>()).prop_map(|(i, s, w)| Change::Event(i, s, w)),
+        (any::<u16>(), 0..12usize).prop_map(|(m, p)| Change::Relist(m, p)),
     ]
 }
 
@@ -172,6 +175,36 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
                 json!({crate::domain::model::pool::PAUSE_LABEL: paused.to_string()});
             pool["metadata"]["resourceVersion"] = version;
             apply(app, Kind::Pool, pool);
+        }
+        Change::Relist(mask, paged) => {
+            let listed: Vec<Value> = pools
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, p)| p.clone())
+                .collect();
+            let (page, rest) = listed.split_at((*paged).min(listed.len()));
+            let objects = |part: &[Value]| {
+                part.iter()
+                    .map(|p| crate::inventory::Object::new(Kind::Pool, p.clone()))
+                    .collect()
+            };
+            update(
+                app,
+                Msg::Source(SourceEvent::Page {
+                    kind: Kind::Pool,
+                    scope: None,
+                    objects: objects(page),
+                }),
+            );
+            update(
+                app,
+                Msg::Source(SourceEvent::Listed {
+                    kind: Kind::Pool,
+                    scope: None,
+                    objects: objects(rest),
+                }),
+            );
         }
         Change::DeletePool(i) => update(
             app,
