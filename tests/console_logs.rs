@@ -28,7 +28,7 @@ fn l_follows_the_controllers_lines_about_the_pool() {
     pane.keys(&["/"]);
     pane.type_text("stuck-pool");
     pane.keys(&["Enter"]);
-    pane.wait_for("Compute Pools (1");
+    pane.wait_for("Compute Pools (1)");
     pane.keys(&["l"]);
     pane.wait_for("Controller log · vision-lab/stuck-pool · lines about the pool");
     let first = pane.wait_for("stale-job");

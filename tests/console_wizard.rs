@@ -142,7 +142,7 @@ fn an_edit_finds_the_vip_locked_and_applies_unchanged() {
     pane.keys(&["/"]);
     pane.type_text("recsys");
     pane.keys(&["Enter"]);
-    pane.wait_for("Compute Pools (1");
+    pane.wait_for("Compute Pools (1)");
     pane.keys(&["e"]);
     pane.wait_for("Edit Compute Pool retail-edge/recsys");
     pane.keys(&["Tab", "Tab", "Tab", "Tab"]);
