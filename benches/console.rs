@@ -17,7 +17,7 @@ use ratatui::Terminal;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 
 use pooldeck::app::{App, Connection, Msg, update};
-use pooldeck::demo::scenario::{large_pool, resolve_times_at};
+use pooldeck::demo::scenario::large_fleet_at;
 use pooldeck::inventory::{Kind, SourceEvent};
 use pooldeck::theme::Theme;
 
@@ -68,12 +68,7 @@ fn main() {
         },
         now,
     );
-    let (mut pools, mut evaluations) = (Vec::new(), Vec::new());
-    for i in 0..POOLS {
-        let (pool, evaluation) = large_pool(i);
-        pools.push(resolve_times_at(&pool, now));
-        evaluations.push(resolve_times_at(&evaluation, now));
-    }
+    let (pools, evaluations) = large_fleet_at(POOLS, now);
     update(
         &mut app,
         Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),

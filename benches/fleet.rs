@@ -245,8 +245,16 @@ fn console(
             text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓")
         })?;
         let complete = start.elapsed();
-        // Let the work of the complete picture (the doctor's first pass) finish.
-        std::thread::sleep(Duration::from_secs(3));
+        // Until the work of the complete picture (the doctor's first pass) is done: half a
+        // second with under 5 ms of CPU, for at most 30 s.
+        let quiet_by = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < quiet_by {
+            let before = cpu_time(pid)?;
+            std::thread::sleep(Duration::from_millis(500));
+            if cpu_time(pid)? - before < Duration::from_millis(5) {
+                break;
+            }
+        }
         let resident = resident_of(pid)?;
         let written = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
         let (cpu, bytes) = (cpu_time(pid)?, written(&output));

@@ -407,6 +407,20 @@ pub fn large_pool(i: usize) -> (Value, Value) {
     (pool, evaluation)
 }
 
+/// The first `count` synthetic pools and their evaluations, their times resolved at `now`:
+/// a fleet for tests and benchmarks.
+pub fn large_fleet_at(count: usize, now: chrono::DateTime<Utc>) -> (Vec<Value>, Vec<Value>) {
+    (0..count)
+        .map(|i| {
+            let (pool, evaluation) = large_pool(i);
+            (
+                resolve_times_at(&pool, now),
+                resolve_times_at(&evaluation, now),
+            )
+        })
+        .unzip()
+}
+
 /// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
 pub fn resolve_times(value: &Value) -> Value {
     resolve_times_at(value, Utc::now())

@@ -8,6 +8,7 @@
 
 mod derive;
 mod doctor;
+mod journal;
 mod object;
 
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::domain::model::{ComputePool, ComputePoolEvaluation};
 
 pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, SeriesKey, event_time};
+pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
@@ -163,80 +165,17 @@ pub struct Inventory {
     /// Which pool, evaluation or event each recent generation changed, oldest first, for
     /// readers that keep work per object (rows, findings): at most [`JOURNAL`] entries.
     journal: Vector<(u64, Change)>,
-    /// A reader at an older generation than this cannot be told what changed since (a list
-    /// arrived, something around the pools changed, the journal moved past it): it starts over.
+    /// A reader at an older generation than this cannot be told what changed since (something
+    /// around the pools changed, or the journal moved past it): it starts over.
     journal_floor: u64,
     /// When the server last answered a heartbeat, and the failure since then, if any.
     last_heartbeat: Option<DateTime<Utc>>,
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
 }
 
-/// One change the journal remembers: a pool, evaluation or event applied or deleted.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    pub kind: Kind,
-    pub key: Key,
-    /// The pools whose picture it touches (namespace, name): a pool or evaluation its own,
-    /// an event the ComputePool it is about now and the one it was about before.
-    pub pools: Vec<Key>,
-}
-
-/// How many changes the journal remembers: a reader further behind starts over.
-pub const JOURNAL: usize = 4096;
-
 impl Inventory {
     pub fn new() -> Inventory {
         Inventory::default()
-    }
-
-    /// The pools, evaluations and events changed after `generation` (each as often as it
-    /// changed), or `None` when that cannot be told and a reader must look at everything: a
-    /// list or page arrived, a source's state or an object around the pools changed, or more
-    /// than [`JOURNAL`] changes happened since.
-    pub fn changes_since(&self, generation: u64) -> Option<Vec<&Change>> {
-        if generation < self.journal_floor || generation > self.generation {
-            return None;
-        }
-        let mut changes: Vec<&Change> = self
-            .journal
-            .iter()
-            .rev()
-            .take_while(|(g, _)| *g > generation)
-            .map(|(_, change)| change)
-            .collect();
-        changes.reverse();
-        Some(changes)
-    }
-
-    /// Notes an object stored or removed, for [`Inventory::changes_since`]: a pool,
-    /// evaluation or event by its key (an event with the pools it was and is about); anything
-    /// else starts the journal over.
-    fn note(&mut self, kind: Kind, key: &Key, before: Option<&Object>, after: Option<&Object>) {
-        if !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event) {
-            self.journal.clear();
-            self.journal_floor = self.generation;
-            return;
-        }
-        let pools = if kind == Kind::Event {
-            let about =
-                |o: Option<&Object>| o.and_then(Object::raw).and_then(derive::involved_pool);
-            let mut pools: Vec<Key> = about(after).into_iter().collect();
-            pools.extend(about(before).filter(|b| !pools.contains(b)));
-            pools
-        } else {
-            vec![key.clone()]
-        };
-        let change = Change {
-            kind,
-            key: key.clone(),
-            pools,
-        };
-        self.journal.push_back((self.generation, change));
-        if self.journal.len() > JOURNAL
-            && let Some((gone, _)) = self.journal.pop_front()
-        {
-            self.journal_floor = self.journal_floor.max(gone);
-        }
     }
 
     /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
@@ -500,9 +439,9 @@ impl Inventory {
         let before = self.objects.get(&kind).and_then(|m| m.get(key)).cloned();
         self.note(kind, key, before.as_deref(), None);
         if kind == Kind::Pool
-            && let Some(before) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned()
+            && let Some(before) = &before
         {
-            self.reindex_pool(Some(&before), None);
+            self.reindex_pool(Some(before), None);
         }
         self.unindex(kind, key);
         if kind == Kind::Evaluation {

@@ -93,12 +93,7 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
         },
         now,
     );
-    let (mut pools, mut evaluations) = (Vec::new(), Vec::new());
-    for i in 0..10_000 {
-        let (pool, evaluation) = crate::demo::scenario::large_pool(i);
-        pools.push(crate::demo::scenario::resolve_times_at(&pool, now));
-        evaluations.push(crate::demo::scenario::resolve_times_at(&evaluation, now));
-    }
+    let (pools, evaluations) = crate::demo::scenario::large_fleet_at(10_000, now);
     update(
         &mut app,
         Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
