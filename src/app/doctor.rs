@@ -20,7 +20,8 @@ struct Inputs {
     evaluation: Option<usize>,
     events: Vec<usize>,
     context: u64,
-    fleet: u64,
+    /// The pools sharing its name or VIP ([`Inventory::neighbours`]).
+    neighbours: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -91,7 +92,7 @@ fn inputs(inventory: &Inventory, pool: &Arc<Object>) -> Inputs {
             .map(Inventory::identity)
             .collect(),
         context: inventory.context_generation(),
-        fleet: inventory.fleet_generation(),
+        neighbours: inventory.neighbours(pool),
     }
 }
 

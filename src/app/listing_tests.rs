@@ -68,7 +68,7 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
     update(&mut app, key(KeyCode::Enter));
     update(&mut app, key(KeyCode::Down));
     let chosen = app.shown.row(app.selected).expect("a row").id.clone();
-    let builds = app.shown.builds;
+    let rows = app.shown.rows_built;
     update(
         &mut app,
         Msg::Source(SourceEvent::Listed {
@@ -77,7 +77,10 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
             objects: rest,
         }),
     );
-    assert!(app.shown.builds > builds, "the complete picture was taken");
+    assert!(
+        app.shown.rows_built > rows,
+        "the rest of the list was built into the picture"
+    );
     assert_eq!(app.filter, "ml-research", "the filter stays");
     assert_eq!(
         app.shown.row(app.selected).map(|r| r.id.clone()),

@@ -190,6 +190,19 @@ impl Inventory {
         Arc::as_ptr(object) as usize
     }
 
+    /// What the rules across pools read of the fleet for one pool: the identities of the
+    /// pools with its name and of those with its VIP (itself among them). A pool's findings
+    /// that read the fleet stay valid while these stay the same, whatever else joins or leaves.
+    pub fn neighbours(&self, object: &Object) -> Vec<usize> {
+        use crate::domain::rules::Pools;
+        let mut identities: Vec<usize> = self.named(object.name()).map(|(i, _)| i).collect();
+        if let Some(vip) = Inventory::vip_of(object) {
+            identities.push(0);
+            identities.extend(self.with_vip(&vip).map(|(i, _)| i));
+        }
+        identities
+    }
+
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
         let object = self.objects.get(&Kind::Pool)?.get(key)?;
         Some((Inventory::identity(object), object.pool()?))

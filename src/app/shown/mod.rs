@@ -17,10 +17,9 @@ use crate::domain::ObjectRef;
 use crate::domain::rules::{self, Context, Finding, Severity};
 use crate::inventory::{Inventory, Key, Kind, Object};
 
-/// What makes the base rows over from scratch when it changes: the view, what it shows of
-/// the doctor (`:problems`: every finding), and, for the pools list, the fleet's names and
-/// VIPs its rule markers were checked against.
-type Shape = (View, u64, u64);
+/// What makes the base rows over from scratch when it changes: the view and what it shows of
+/// the doctor (`:problems`: every finding).
+type Shape = (View, u64);
 /// What the order of the shown rows depends on besides the rows: filter, sort column and
 /// direction, warnings only.
 type ViewKey = (String, usize, bool, bool);
@@ -52,8 +51,11 @@ pub struct Shown {
     order: Vec<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
-    /// Per pool: the version and fleet it was checked against, and whether it breaks a rule.
-    lint: HashMap<ObjectRef, (usize, u64, bool)>,
+    /// Per pool: the version and the pools sharing its name or VIP it was checked against,
+    /// and whether it breaks a rule.
+    lint: HashMap<ObjectRef, (usize, Vec<usize>, bool)>,
+    /// The fleet generation the pools list's rule markers were checked at.
+    fleet: u64,
     detail_key: Option<(ObjectRef, u64)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
@@ -112,6 +114,31 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
     )
 }
 
+/// Marks a pool's row: whether its spec breaks a rule of the reference (worked out once per
+/// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
+/// finding.
+fn mark(
+    lint: &mut HashMap<ObjectRef, (usize, Vec<usize>, bool)>,
+    inventory: &Inventory,
+    doctor: &super::doctor::Doctor,
+    row: &mut Row,
+) {
+    let rows::Source::Object(object) = &row.object else {
+        return;
+    };
+    row.worst = doctor.worst(&row.id);
+    let identity = Inventory::identity(object);
+    let neighbours = inventory.neighbours(object);
+    row.broken = match lint.get(&row.id) {
+        Some((seen, around, broken)) if *seen == identity && *around == neighbours => *broken,
+        _ => {
+            let broken = breaks_a_rule(inventory, object).unwrap_or(false);
+            lint.insert(row.id.clone(), (identity, neighbours, broken));
+            broken
+        }
+    };
+}
+
 /// How a view's rows are made one object at a time: the kind whose objects own the rows
 /// (hosts: their pool), the kinds whose change touches an owner of the same key, and the
 /// rows of one owner. `None` for the views made whole (projects, problems).
@@ -160,11 +187,6 @@ impl App {
             } else {
                 0
             },
-            if self.view == View::Pools {
-                self.inventory.fleet_generation()
-            } else {
-                0
-            },
         );
         let generation = self.inventory.generation();
         let mut whole = self.shown.shape != Some(shape);
@@ -185,12 +207,19 @@ impl App {
         }
         self.shown.generation = generation;
         let mut widths = whole || patch.is_some();
+        // A pool joining, leaving or changing its VIP: markers read again where the pools
+        // sharing a name or VIP changed (the rows stay).
         let marks = self.shown.doctor.marks;
-        if self.view == View::Pools && marks != self.shown.marks && !whole {
+        let fleet = self.inventory.fleet_generation();
+        if self.view == View::Pools
+            && !whole
+            && (marks != self.shown.marks || fleet != self.shown.fleet)
+        {
             self.remark_pools();
             widths = true;
         }
         self.shown.marks = marks;
+        self.shown.fleet = fleet;
 
         let view_key = (
             self.filter.clone(),
@@ -321,13 +350,13 @@ impl App {
         }
     }
 
-    /// The pools list's doctor markers, read again for every row (the rows stay).
+    /// The pools list's markers, read again for every row (the rows stay).
     fn remark_pools(&mut self) {
         let slots: Vec<usize> = self.shown.base.slots().collect();
+        let shown = &mut self.shown;
         for slot in slots {
-            let doctor = &self.shown.doctor;
-            if let Some(row) = self.shown.base.row_mut(slot) {
-                row.worst = doctor.worst(&row.id);
+            if let Some(row) = shown.base.row_mut(slot) {
+                mark(&mut shown.lint, &self.inventory, &shown.doctor, row);
             }
         }
     }
@@ -385,28 +414,16 @@ impl App {
         }
     }
 
-    /// Marks the pools whose spec breaks a rule of the reference, worked out once per version
-    /// of the pool and of the fleet's names and VIPs, and the doctor's worst finding.
+    /// Marks the pools whose spec breaks a rule of the reference and the doctor's worst
+    /// finding about each.
     fn mark_pools(&mut self, rows: &mut [Row]) {
-        let fleet = self.inventory.fleet_generation();
         for row in rows {
-            let rows::Source::Object(object) = &row.object else {
-                continue;
-            };
-            row.worst = self.shown.doctor.worst(&row.id);
-            let identity = Inventory::identity(object);
-            row.broken = match self.shown.lint.get(&row.id) {
-                Some((seen, generation, broken)) if *seen == identity && *generation == fleet => {
-                    *broken
-                }
-                _ => {
-                    let broken = breaks_a_rule(&self.inventory, object).unwrap_or(false);
-                    self.shown
-                        .lint
-                        .insert(row.id.clone(), (identity, fleet, broken));
-                    broken
-                }
-            };
+            mark(
+                &mut self.shown.lint,
+                &self.inventory,
+                &self.shown.doctor,
+                row,
+            );
         }
     }
 

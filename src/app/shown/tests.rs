@@ -134,6 +134,8 @@ enum Change {
     Evaluation(usize, i64),
     DeleteEvaluation(usize),
     Event(usize, i64, bool),
+    /// A pool takes another's VIP (a conflict the rule markers show), or its own back.
+    Vip(usize, usize),
     /// The pools listed again, those whose bit is set (the rest are gone), some in a page.
     Relist(u16, usize),
 }
@@ -152,6 +154,7 @@ fn change() -> impl Strategy<Value = Change> {
         (0..8usize).prop_map(Change::DeleteEvaluation),
         (0..12usize, -600i64..600, any::<bool>()).prop_map(|(i, s, w)| Change::Event(i, s, w)),
         (any::<u16>(), 0..12usize).prop_map(|(m, p)| Change::Relist(m, p)),
+        (0..12usize, 0..12usize).prop_map(|(i, j)| Change::Vip(i, j)),
     ]
 }
 
@@ -168,6 +171,17 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
             let mut pool = pools[*i].clone();
             pool["metadata"]["labels"] =
                 json!({crate::domain::model::pool::PAUSE_LABEL: paused.to_string()});
+            pool["metadata"]["resourceVersion"] = version;
+            apply(app, Kind::Pool, pool);
+        }
+        Change::Vip(i, j) => {
+            let path = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
+            let mut pool = pools[*i].clone();
+            if let (Some(vip), Some(slot)) =
+                (pools[*j].pointer(path).cloned(), pool.pointer_mut(path))
+            {
+                *slot = vip;
+            }
             pool["metadata"]["resourceVersion"] = version;
             apply(app, Kind::Pool, pool);
         }
@@ -276,7 +290,9 @@ proptest! {
         for (step, change) in changes.iter().enumerate() {
             play(&mut app, &pools, &evaluations, change, step);
             let kept = (shown(&app), app.shown.widths.clone(), app.selected_id.clone());
+            // From scratch: no row, rule marker or finding kept.
             app.shown.shape = None;
+            app.shown.lint.clear();
             app.refresh();
             let fresh = (shown(&app), app.shown.widths.clone(), app.selected_id.clone());
             prop_assert_eq!(kept, fresh, "after {:?}", change);
