@@ -21,7 +21,7 @@ struct Inputs {
     events: Vec<usize>,
     context: u64,
     /// The pools sharing its name or VIP ([`Inventory::neighbours`]).
-    neighbours: Vec<usize>,
+    neighbours: u64,
 }
 
 #[derive(Clone, Debug)]

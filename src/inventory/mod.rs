@@ -190,17 +190,32 @@ impl Inventory {
         Arc::as_ptr(object) as usize
     }
 
-    /// What the rules across pools read of the fleet for one pool: the identities of the
-    /// pools with its name and of those with its VIP (itself among them). A pool's findings
-    /// that read the fleet stay valid while these stay the same, whatever else joins or leaves.
-    pub fn neighbours(&self, object: &Object) -> Vec<usize> {
-        use crate::domain::rules::Pools;
-        let mut identities: Vec<usize> = self.named(object.name()).map(|(i, _)| i).collect();
-        if let Some(vip) = Inventory::vip_of(object) {
-            identities.push(0);
-            identities.extend(self.with_vip(&vip).map(|(i, _)| i));
+    /// What the rules across pools read of the fleet for one pool, as a fingerprint: the
+    /// keys of the pools with its name and of those with its VIP (itself among them). The
+    /// rules compare names, namespaces and VIPs only, so a pool's findings that read the fleet
+    /// stay valid while this stays the same, whatever else joins or leaves.
+    pub fn neighbours(&self, object: &Object) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let name = object.name();
+        for (_, namespace) in self
+            .pools_by_name
+            .range((name.to_owned(), String::new())..)
+            .take_while(|(n, _)| n == name)
+        {
+            namespace.hash(&mut hasher);
         }
-        identities
+        if let Some(vip) = Inventory::vip_of(object) {
+            vip.hash(&mut hasher);
+            for (_, key) in self
+                .pools_by_vip
+                .range((vip.clone(), (String::new(), String::new()))..)
+                .take_while(|(v, _)| *v == vip)
+            {
+                key.hash(&mut hasher);
+            }
+        }
+        hasher.finish()
     }
 
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {

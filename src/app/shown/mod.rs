@@ -53,7 +53,7 @@ pub struct Shown {
     pub widths: Vec<u16>,
     /// Per pool: the version and the pools sharing its name or VIP it was checked against,
     /// and whether it breaks a rule.
-    lint: HashMap<ObjectRef, (usize, Vec<usize>, bool)>,
+    lint: HashMap<ObjectRef, (usize, u64, bool)>,
     /// The fleet generation the pools list's rule markers were checked at.
     fleet: u64,
     detail_key: Option<(ObjectRef, u64)>,
@@ -118,7 +118,7 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
 /// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
 /// finding.
 fn mark(
-    lint: &mut HashMap<ObjectRef, (usize, Vec<usize>, bool)>,
+    lint: &mut HashMap<ObjectRef, (usize, u64, bool)>,
     inventory: &Inventory,
     doctor: &super::doctor::Doctor,
     row: &mut Row,
