@@ -161,15 +161,21 @@ impl Doctor {
         self.around = (inventory.context_generation(), inventory.fleet_generation());
     }
 
-    /// The pools whose inputs changed since the last update, when the inventory can say.
+    /// The pools whose inputs changed since the last update, when the inventory can say:
+    /// those the changes touch, and when pools joined, left or changed their VIP, those whose
+    /// name or VIP they share.
     fn touched(&self, inventory: &Inventory) -> Option<BTreeSet<Key>> {
         let seen = self.seen?;
-        if self.around != (inventory.context_generation(), inventory.fleet_generation()) {
+        if self.around.0 != inventory.context_generation() {
             return None;
         }
-        let mut pools = BTreeSet::new();
-        for change in inventory.changes_since(seen)? {
-            pools.extend(change.pools.iter().cloned());
+        let changes = inventory.changes_since(seen)?;
+        let mut pools: BTreeSet<Key> = changes
+            .iter()
+            .flat_map(|change| change.pools.iter().cloned())
+            .collect();
+        if self.around.1 != inventory.fleet_generation() {
+            pools.extend(inventory.fleet_touched(&changes));
         }
         Some(pools)
     }

@@ -12,6 +12,10 @@ pub struct Change {
     /// The pools whose picture it touches (namespace, name): a pool or evaluation its own,
     /// an event the ComputePool it is about now and the one it was about before.
     pub pools: Vec<Key>,
+    /// For a pool that joined or left the fleet or changed its VIP: its VIPs before and
+    /// after (lower case). The pools sharing its name or one of these VIPs may read the fleet
+    /// differently now ([`Inventory::fleet_touched`]).
+    pub fleet: Option<Vec<String>>,
 }
 
 /// How many changes the journal remembers: a reader further behind starts over.
@@ -61,10 +65,21 @@ impl Inventory {
         } else {
             vec![key.clone()]
         };
+        let fleet = (kind == Kind::Pool)
+            .then(|| {
+                let (old, new) = (
+                    before.and_then(Inventory::vip_of),
+                    after.and_then(Inventory::vip_of),
+                );
+                let moved = before.is_some() != after.is_some() || old != new;
+                moved.then(|| old.into_iter().chain(new).collect())
+            })
+            .flatten();
         let change = Change {
             kind,
             key: key.clone(),
             pools,
+            fleet,
         };
         self.journal.push_back((self.generation, change));
         if self.journal.len() > JOURNAL
@@ -72,5 +87,31 @@ impl Inventory {
         {
             self.journal_floor = self.journal_floor.max(gone);
         }
+    }
+
+    /// The pools whose neighbours (the pools sharing their name or VIP) these changes may
+    /// have changed: those now named like, or with a VIP of, a pool that joined, left or
+    /// changed its VIP.
+    pub fn fleet_touched(&self, changes: &[&Change]) -> Vec<Key> {
+        let mut touched = Vec::new();
+        for change in changes {
+            let Some(vips) = &change.fleet else { continue };
+            let name = &change.key.1;
+            touched.extend(
+                self.pools_by_name
+                    .range((name.clone(), String::new())..)
+                    .take_while(|(n, _)| n == name)
+                    .map(|(n, namespace)| (namespace.clone(), n.clone())),
+            );
+            for vip in vips {
+                touched.extend(
+                    self.pools_by_vip
+                        .range((vip.clone(), (String::new(), String::new()))..)
+                        .take_while(|(v, _)| v == vip)
+                        .map(|(_, key)| key.clone()),
+                );
+            }
+        }
+        touched
     }
 }

@@ -224,7 +224,7 @@ impl Inventory {
     }
 
     /// The effective VIP of a pool object, as the index keys it.
-    fn vip_of(object: &Object) -> Option<String> {
+    pub(super) fn vip_of(object: &Object) -> Option<String> {
         object.pool()?.effective_vip().map(str::to_ascii_lowercase)
     }
 

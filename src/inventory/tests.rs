@@ -423,6 +423,10 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
     let mut pool = fleet("ComputePool").remove(0);
     pool["metadata"]["labels"] = json!({"touched": "yes"});
     let key = key_of(&pool);
+    let vip = pool
+        .pointer("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase);
     inventory.apply(
         SourceEvent::Applied {
             kind: Kind::Pool,
@@ -437,19 +441,19 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
         },
         at(2),
     );
-    let pool_change = Change {
+    let pool_change = |fleet: Option<Vec<String>>| Change {
         kind: Kind::Pool,
         key: key.clone(),
         pools: vec![key.clone()],
+        fleet,
     };
-    assert_eq!(
-        inventory.changes_since(listed),
-        Some(vec![&pool_change, &pool_change])
+    // A label changed moves nothing in the fleet; a pool gone does, by its VIP.
+    let (changed, gone) = (
+        pool_change(None),
+        pool_change(Some(vip.into_iter().collect())),
     );
-    assert_eq!(
-        inventory.changes_since(listed + 1),
-        Some(vec![&pool_change])
-    );
+    assert_eq!(inventory.changes_since(listed), Some(vec![&changed, &gone]));
+    assert_eq!(inventory.changes_since(listed + 1), Some(vec![&gone]));
     // An event names the pool it is about now and the one it was about before.
     let about = |pool: &str| {
         json!({"metadata": {"namespace": "a", "name": "moving"}, "type": "Warning",

@@ -54,18 +54,32 @@ pub fn spawn(
     tasks
 }
 
+/// The object as the API sent it: apiVersion and kind (which a list's items may leave out),
+/// metadata, then the rest moved over as it was read, not copied.
 fn to_value(kind: Kind, object: DynamicObject) -> Value {
     let api = kind.api();
-    let mut value = serde_json::to_value(&object).unwrap_or(Value::Null);
-    if value.is_object() {
-        value["kind"] = Value::from(api.kind);
-        value["apiVersion"] = Value::from(if api.group.is_empty() {
+    let mut map = serde_json::Map::new();
+    map.insert(
+        "apiVersion".into(),
+        Value::from(if api.group.is_empty() {
             api.version.to_owned()
         } else {
             format!("{}/{}", api.group, api.version)
-        });
+        }),
+    );
+    map.insert("kind".into(), Value::from(api.kind));
+    map.insert(
+        "metadata".into(),
+        serde_json::to_value(&object.metadata).unwrap_or(Value::Null),
+    );
+    match object.data {
+        Value::Object(rest) => map.extend(rest),
+        Value::Null => {}
+        other => {
+            map.insert("data".into(), other);
+        }
     }
-    value
+    Value::Object(map)
 }
 
 /// A watcher error, typed.

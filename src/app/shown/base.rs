@@ -53,6 +53,11 @@ impl Base {
             .filter_map(|(i, s)| s.as_ref().map(|_| i))
     }
 
+    /// The slots of one object's rows.
+    pub fn slots_of(&self, owner: &Key) -> &[usize] {
+        self.by_owner.get(owner).map_or(&[], Vec::as_slice)
+    }
+
     pub fn row(&self, slot: usize) -> Option<&Row> {
         Some(&self.slots.get(slot)?.as_ref()?.row)
     }

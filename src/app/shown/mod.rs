@@ -191,14 +191,28 @@ impl App {
         let generation = self.inventory.generation();
         let mut whole = self.shown.shape != Some(shape);
         let mut patch: Option<(Vec<usize>, Vec<usize>)> = None;
+        let fleet = self.inventory.fleet_generation();
+        // The pools whose rule markers may read differently: their name or VIP is shared with
+        // a pool that joined, left or changed its VIP.
+        let mut relint: Vec<Key> = Vec::new();
         if !whole && self.shown.generation != generation {
-            let changes: Option<Vec<(Kind, Key)>> = self
+            let changes: Option<(Vec<(Kind, Key)>, Vec<Key>)> = self
                 .inventory
                 .changes_since(self.shown.generation)
-                .map(|c| c.into_iter().map(|c| (c.kind, c.key.clone())).collect());
+                .map(|c| {
+                    let touched = if fleet != self.shown.fleet {
+                        self.inventory.fleet_touched(&c)
+                    } else {
+                        Vec::new()
+                    };
+                    (c.iter().map(|c| (c.kind, c.key.clone())).collect(), touched)
+                });
             match changes {
                 None => whole = true,
-                Some(changes) => patch = self.patch_owners(&changes),
+                Some((changes, touched)) => {
+                    patch = self.patch_owners(&changes);
+                    relint = touched;
+                }
             }
         }
         if whole {
@@ -207,18 +221,18 @@ impl App {
         }
         self.shown.generation = generation;
         let mut widths = whole || patch.is_some();
-        // A pool joining, leaving or changing its VIP: markers read again where the pools
-        // sharing a name or VIP changed (the rows stay).
-        let marks = self.shown.doctor.marks;
-        let fleet = self.inventory.fleet_generation();
-        if self.view == View::Pools
-            && !whole
-            && (marks != self.shown.marks || fleet != self.shown.fleet)
-        {
-            self.remark_pools();
-            widths = true;
+        if self.view == View::Pools && !whole {
+            let marks = self.shown.doctor.marks;
+            if marks != self.shown.marks {
+                self.remark_worst();
+                widths = true;
+            }
+            if !relint.is_empty() {
+                self.relint(&relint);
+                widths = true;
+            }
         }
-        self.shown.marks = marks;
+        self.shown.marks = self.shown.doctor.marks;
         self.shown.fleet = fleet;
 
         let view_key = (
@@ -350,13 +364,25 @@ impl App {
         }
     }
 
-    /// The pools list's markers, read again for every row (the rows stay).
-    fn remark_pools(&mut self) {
+    /// The doctor's markers of the pools list, read again for every row (the rows stay).
+    fn remark_worst(&mut self) {
         let slots: Vec<usize> = self.shown.base.slots().collect();
         let shown = &mut self.shown;
         for slot in slots {
             if let Some(row) = shown.base.row_mut(slot) {
-                mark(&mut shown.lint, &self.inventory, &shown.doctor, row);
+                row.worst = shown.doctor.worst(&row.id);
+            }
+        }
+    }
+
+    /// The rule markers of these pools' rows, checked again where their neighbours changed.
+    fn relint(&mut self, pools: &[Key]) {
+        let shown = &mut self.shown;
+        for key in pools {
+            for slot in shown.base.slots_of(key).to_vec() {
+                if let Some(row) = shown.base.row_mut(slot) {
+                    mark(&mut shown.lint, &self.inventory, &shown.doctor, row);
+                }
             }
         }
     }
