@@ -196,23 +196,17 @@ impl App {
         // a pool that joined, left or changed its VIP.
         let mut relint: Vec<Key> = Vec::new();
         if !whole && self.shown.generation != generation {
-            let changes: Option<(Vec<(Kind, Key)>, Vec<Key>)> = self
-                .inventory
-                .changes_since(self.shown.generation)
-                .map(|c| {
-                    let touched = if fleet != self.shown.fleet {
-                        self.inventory.fleet_touched(&c)
-                    } else {
-                        Vec::new()
-                    };
-                    (c.iter().map(|c| (c.kind, c.key.clone())).collect(), touched)
-                });
-            match changes {
-                None => whole = true,
-                Some((changes, touched)) => {
-                    patch = self.patch_owners(&changes);
-                    relint = touched;
+            // Owned, so that the rows can be patched while the inventory is read.
+            let mut changed: Option<Vec<(Kind, Key)>> = None;
+            if let Some(changes) = self.inventory.changes_since(self.shown.generation) {
+                if fleet != self.shown.fleet {
+                    relint = self.inventory.fleet_touched(&changes);
                 }
+                changed = Some(changes.iter().map(|c| (c.kind, c.key.clone())).collect());
+            }
+            match changed {
+                None => whole = true,
+                Some(changes) => patch = self.patch_owners(&changes),
             }
         }
         if whole {
