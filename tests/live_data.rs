@@ -444,7 +444,12 @@ async fn a_large_list_shows_its_first_page_before_it_completes() {
         "rows before the list completes"
     );
     assert!(inventory.count(Kind::Pool) < 1_500);
-    assert!(inventory.listing_progress(Kind::Pool).is_some());
+    let progress = inventory.listing_progress(Kind::Pool).expect("listing");
+    assert_eq!(
+        (progress.received, progress.total),
+        (inventory.count(Kind::Pool), Some(1_500)),
+        "received so far, of the count the server said"
+    );
     pump(&mut receiver, &mut inventory, "the complete list", |i| {
         state(i, Kind::Pool) == Some(SourceState::Live)
     })

@@ -51,6 +51,7 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
             kind: Kind::Pool,
             scope: None,
             objects: all,
+            remaining: None,
         }),
     );
     assert_eq!(app.shown.len(), 6, "the first page is on screen");

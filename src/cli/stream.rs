@@ -10,23 +10,10 @@ use serde_json::Value;
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
+use crate::sources::list::Pager;
 
 /// Objects asked for at a time.
 const PAGE: usize = 500;
-
-/// The path of a kind's list, in a namespace or across all.
-fn path(kind: Kind, namespace: Option<&str>) -> String {
-    let api = kind.api();
-    let base = if api.group.is_empty() {
-        format!("/api/{}", api.version)
-    } else {
-        format!("/apis/{}/{}", api.group, api.version)
-    };
-    match namespace.filter(|_| api.namespaced) {
-        Some(ns) => format!("{base}/namespaces/{ns}/{}", api.plural),
-        None => format!("{base}/{}", api.plural),
-    }
-}
 
 /// One item of the List, indented as `to_writer_pretty` nests it.
 fn write_item(out: &mut impl Write, item: &Value, first: bool) -> std::io::Result<()> {
@@ -40,27 +27,6 @@ fn write_item(out: &mut impl Write, item: &Value, first: bool) -> std::io::Resul
         out.write_all(line.as_bytes())?;
     }
     Ok(())
-}
-
-fn page_url(base: &str, token: Option<&str>) -> String {
-    let mut url = format!("{base}?limit={PAGE}");
-    if let Some(token) = token {
-        url.push_str("&continue=");
-        url.extend(form_urlencoded::byte_serialize(token.as_bytes()));
-    }
-    url
-}
-
-/// One page, read as JSON; the error in the operator's words.
-async fn fetch(client: kube::Client, url: String) -> Result<Value, String> {
-    let request = axum::http::Request::get(&url)
-        .body(Vec::new())
-        .map_err(|e| format!("cannot ask for {url}: {e}"))?;
-    let text = client
-        .request_text(request)
-        .await
-        .map_err(|e| crate::sources::errors::classify(&e).to_string())?;
-    serde_json::from_str(&text).map_err(|e| format!("the server's answer is not JSON: {e}"))
 }
 
 /// Lists `kind` in pages and writes the List as the pages come. Exit 1 when the cluster
@@ -80,49 +46,30 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
     if let Err(e) = written {
         return closed_or_failed(e);
     }
-    let api = kind.api();
-    let api_version = if api.group.is_empty() {
-        api.version.to_owned()
-    } else {
-        format!("{}/{}", api.group, api.version)
-    };
     for scope in scopes {
-        let base = path(kind, scope.as_deref());
         // The next page is asked for while this one is written.
-        let mut next = Some(tokio::spawn(fetch(
+        let mut pager = Pager::start(
             connection.client.clone(),
-            page_url(&base, None),
-        )));
-        while let Some(pending) = next.take() {
-            let page = match pending.await {
-                Ok(Ok(page)) => page,
-                Ok(Err(why)) => {
-                    eprintln!("pooldeck: {}: {why}", kind.resource_name());
-                    return ExitCode::from(1);
-                }
+            kind,
+            scope.as_deref(),
+            None,
+            PAGE,
+            PAGE,
+        );
+        while let Some(page) = pager.next().await {
+            let page = match page {
+                Ok(page) => page,
                 Err(e) => {
-                    eprintln!("pooldeck: {}: {e}", kind.resource_name());
+                    eprintln!(
+                        "pooldeck: {}: {}",
+                        kind.resource_name(),
+                        crate::sources::errors::classify(&e)
+                    );
                     return ExitCode::from(1);
                 }
             };
-            if let Some(token) = page["metadata"]["continue"]
-                .as_str()
-                .filter(|t| !t.is_empty())
-            {
-                next = Some(tokio::spawn(fetch(
-                    connection.client.clone(),
-                    page_url(&base, Some(token)),
-                )));
-            }
-            for item in page["items"].as_array().into_iter().flatten() {
-                // Items of a list may come without their kind; kubectl writes it back.
-                let mut item = item.clone();
-                if let Some(map) = item.as_object_mut() {
-                    map.entry("apiVersion")
-                        .or_insert_with(|| Value::from(api_version.clone()));
-                    map.entry("kind").or_insert_with(|| Value::from(api.kind));
-                }
-                if let Err(e) = write_item(&mut out, &item, first) {
+            for item in &page.items {
+                if let Err(e) = write_item(&mut out, item, first) {
                     return closed_or_failed(e);
                 }
                 first = false;

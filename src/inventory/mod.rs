@@ -96,6 +96,8 @@ pub enum SourceEvent {
         kind: Kind,
         scope: Scope,
         objects: Vec<Object>,
+        /// How many objects the server says are still to come, when it says.
+        remaining: Option<u64>,
     },
     Applied {
         kind: Kind,
@@ -115,6 +117,22 @@ pub enum SourceEvent {
     Heartbeat {
         result: Result<(), crate::domain::ClusterError>,
     },
+}
+
+/// A list arriving in pages: the keys it has brought (kept when the list ends) and how many
+/// the server said were still to come.
+#[derive(Clone, Debug, Default)]
+struct Listing {
+    seen: OrdSet<Key>,
+    remaining: Option<u64>,
+}
+
+/// How far a list in progress has come: objects received, and the whole count when the
+/// server says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub received: usize,
+    pub total: Option<usize>,
 }
 
 /// How long without a good heartbeat before the picture is called stale, even while the
@@ -161,7 +179,7 @@ pub struct Inventory {
     /// pool, its evaluation and its events.
     context_generation: u64,
     /// Per source, the objects its list in progress has sent so far (pages), by key.
-    listing: OrdMap<(Kind, Scope), OrdSet<Key>>,
+    listing: OrdMap<(Kind, Scope), Listing>,
     /// Which pool, evaluation or event each recent generation changed, oldest first, for
     /// readers that keep work per object (rows, findings): at most [`JOURNAL`] entries.
     journal: Vector<(u64, Change)>,
@@ -258,16 +276,27 @@ impl Inventory {
         self.fleet_generation += 1;
     }
 
-    /// How many objects a source's list in progress has brought so far (none: not listing
-    /// in pages now).
-    pub fn listing_progress(&self, kind: Kind) -> Option<usize> {
-        let counts: Vec<usize> = self
-            .listing
-            .iter()
-            .filter(|((k, _), _)| *k == kind)
-            .map(|(_, keys)| keys.len())
-            .collect();
-        (!counts.is_empty()).then(|| counts.iter().sum())
+    /// How far a source's list in progress has come (none: not listing in pages now).
+    pub fn listing_progress(&self, kind: Kind) -> Option<Progress> {
+        let mut progress: Option<Progress> = None;
+        for ((k, _), listing) in &self.listing {
+            if *k != kind {
+                continue;
+            }
+            let received = listing.seen.len();
+            let total = listing
+                .remaining
+                .and_then(|r| usize::try_from(r).ok())
+                .map(|r| received + r);
+            progress = Some(match progress {
+                None => Progress { received, total },
+                Some(p) => Progress {
+                    received: p.received + received,
+                    total: p.total.zip(total).map(|(a, b)| a + b),
+                },
+            });
+        }
+        progress
     }
 
     /// See the field: a pool's diagnosis stays valid while this, the pool, its evaluation and
@@ -350,7 +379,8 @@ impl Inventory {
                 let paged = self
                     .listing
                     .remove(&(kind, scope.clone()))
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                    .seen;
                 let stale: Vec<Key> = self
                     .objects
                     .get(&kind)
@@ -375,11 +405,13 @@ impl Inventory {
                 kind,
                 scope,
                 objects,
+                remaining,
             } => {
-                let seen = self.listing.entry((kind, scope)).or_default();
+                let listing = self.listing.entry((kind, scope)).or_default();
                 for object in &objects {
-                    seen.insert(object.key.clone());
+                    listing.seen.insert(object.key.clone());
                 }
+                listing.remaining = remaining;
                 for object in objects {
                     self.insert(Arc::new(object));
                 }

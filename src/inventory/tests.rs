@@ -314,6 +314,7 @@ fn pages_show_at_once_and_the_end_of_the_list_drops_only_what_neither_holds() {
             kind: Kind::Pool,
             scope: None,
             objects: objects(Kind::Pool, pools[..5].to_vec()),
+            remaining: Some(pools.len() as u64 - 5),
         },
         at(1),
     );
@@ -322,7 +323,14 @@ fn pages_show_at_once_and_the_end_of_the_list_drops_only_what_neither_holds() {
         5,
         "the first page is there before the list ends"
     );
-    assert_eq!(inventory.listing_progress(Kind::Pool), Some(5));
+    assert_eq!(
+        inventory.listing_progress(Kind::Pool),
+        Some(crate::inventory::Progress {
+            received: 5,
+            total: Some(pools.len())
+        }),
+        "received so far, of the count the server said"
+    );
     inventory.apply(
         SourceEvent::Listed {
             kind: Kind::Pool,
@@ -352,6 +360,7 @@ fn pages_show_at_once_and_the_end_of_the_list_drops_only_what_neither_holds() {
             kind: Kind::Pool,
             scope: None,
             objects: objects(Kind::Pool, pools[..3].to_vec()),
+            remaining: None,
         },
         at(4),
     );
@@ -380,6 +389,7 @@ fn a_list_cut_short_does_not_keep_its_pages() {
             kind: Kind::Pool,
             scope: None,
             objects: objects(Kind::Pool, pools[..4].to_vec()),
+            remaining: None,
         },
         at(0),
     );

@@ -4,5 +4,6 @@
 
 pub mod connection;
 pub mod errors;
+pub mod list;
 pub mod recorder;
 pub mod watch;

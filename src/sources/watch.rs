@@ -1,22 +1,24 @@
-//! Watch sources: one kube-rs watcher per kind and namespace scope, turned into
-//! [`SourceEvent`]s. Lists are buffered until complete (the initial list and every relist after
-//! a 410 arrive as one `Listed`), errors become a visible state with the next retry time and
-//! never end the loop, a forbidden or absent resource is said and retried slowly while the
-//! others carry on.
+//! Watch sources: one list-then-watch loop per kind and namespace scope, turned into
+//! [`SourceEvent`]s. A list arrives page by page (the next page is asked for while this one is
+//! read) and ends with a `Listed`, so a relist after a 410 never empties the screen; then the
+//! source watches from the list's version. Errors become a visible state with the next retry
+//! time and never end the loop; a forbidden or absent resource is said and retried slowly
+//! while the others carry on.
 
 use std::time::Duration;
 
 use chrono::Utc;
 use futures::StreamExt;
 use kube::Client;
-use kube::api::{Api, DynamicObject, ListParams};
+use kube::api::{Api, DynamicObject, WatchEvent, WatchParams};
 use kube::core::{ApiResource, GroupVersionKind};
-use kube::runtime::watcher::{self, DefaultBackoff};
+use kube::runtime::watcher::DefaultBackoff;
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use super::errors::classify;
+use super::list::Pager;
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 
@@ -82,163 +84,272 @@ fn to_value(kind: Kind, object: DynamicObject) -> Value {
     Value::Object(map)
 }
 
-/// A watcher error, typed.
-fn classify_watch(error: &watcher::Error) -> ClusterError {
-    match error {
-        watcher::Error::InitialListFailed(e)
-        | watcher::Error::WatchStartFailed(e)
-        | watcher::Error::WatchFailed(e) => classify(e),
-        watcher::Error::WatchError(status) if status.code == 410 => ClusterError::Gone,
-        watcher::Error::WatchError(status) => classify(&kube::Error::Api(status.clone())),
-        other => ClusterError::Other {
-            message: other.to_string(),
-        },
-    }
-}
+/// Objects asked for in the first page of a list (the first rows show after it) and in each
+/// page after it.
+const FIRST_PAGE: usize = 500;
+const PAGE: usize = 500;
 
-fn status_code(error: &watcher::Error) -> Option<u16> {
+/// How long a watch may stay open before the server is asked to end it (it is opened again
+/// from where it was); the same as kubectl's and kube-rs's.
+const WATCH_TIMEOUT: u32 = 290;
+
+/// What a refused list says: the resource is not there or may not be read.
+fn refused(kind: Kind, scope: &Scope, error: &kube::Error) -> Option<SourceState> {
     match error {
-        watcher::Error::InitialListFailed(kube::Error::Api(s))
-        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
-        | watcher::Error::WatchFailed(kube::Error::Api(s)) => Some(s.code),
-        watcher::Error::WatchError(s) => Some(s.code),
+        kube::Error::Api(status) if status.code == 403 => Some(SourceState::Forbidden {
+            message: format!(
+                "cannot list or watch {} {}: {}",
+                kind.resource_name(),
+                scope
+                    .as_deref()
+                    .map_or("at cluster scope".to_owned(), |ns| format!(
+                        "in namespace {ns}"
+                    )),
+                status.message
+            ),
+        }),
+        kube::Error::Api(status) if status.code == 404 => Some(SourceState::NotInstalled),
         _ => None,
     }
 }
 
-/// How many objects of a list in progress are handed on at a time: the first rows show
-/// after the first page, not after the whole list.
-const PAGE: usize = 500;
+fn code(error: &kube::Error) -> Option<u16> {
+    match error {
+        kube::Error::Api(status) => Some(status.code),
+        _ => None,
+    }
+}
+
+/// How one pass of a source ended: what to do next.
+enum Next {
+    /// List again at once (the server no longer has the version watched from).
+    Relist,
+    /// List again after this long (an error, said already).
+    RelistAfter(Duration),
+    /// The receiver is gone: stop.
+    Stop,
+}
 
 async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<SourceEvent>) {
     let resource = api_resource(kind);
     let api: Api<DynamicObject> = match &scope {
-        Some(ns) => Api::namespaced_with(client, ns, &resource),
-        None => Api::all_with(client, &resource),
+        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
+        None => Api::all_with(client.clone(), &resource),
     };
-    let send = |event: SourceEvent| sender.send(event).is_ok();
-    let state = |state: SourceState| SourceEvent::State {
+    let selector =
+        (kind == Kind::Event).then_some("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
+    let mut source = Source {
         kind,
-        scope: scope.clone(),
-        state,
+        scope,
+        sender,
+        backoff: DefaultBackoff::default(),
     };
-    let mut backoff = DefaultBackoff::default();
     loop {
-        if !send(state(SourceState::Syncing)) {
+        if !source.send_state(SourceState::Syncing) {
             return;
         }
-        // Ask once whether the resource exists and may be listed, so RBAC and a missing CRD
-        // read as what they are rather than as a connection problem.
-        match api.list(&ListParams::default().limit(1)).await {
-            Err(kube::Error::Api(status)) if status.code == 403 => {
-                let message = format!(
-                    "cannot list or watch {} {}: {}",
-                    kind.resource_name(),
-                    scope
-                        .as_deref()
-                        .map_or("at cluster scope".to_owned(), |ns| format!(
-                            "in namespace {ns}"
-                        )),
-                    status.message
-                );
-                if !send(state(SourceState::Forbidden { message })) {
-                    return;
-                }
-                tokio::time::sleep(SLOW_RETRY).await;
-                continue;
-            }
-            Err(kube::Error::Api(status)) if status.code == 404 => {
-                if !send(state(SourceState::NotInstalled)) {
-                    return;
-                }
-                tokio::time::sleep(SLOW_RETRY).await;
-                continue;
-            }
-            Err(error) => {
-                let delay = backoff.next().unwrap_or(SLOW_RETRY);
-                let retry_at = Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
-                if !send(state(SourceState::Reconnecting {
-                    error: classify(&error),
-                    retry_at,
-                })) {
-                    return;
-                }
-                tokio::time::sleep(delay).await;
-                continue;
-            }
-            Ok(_) => {}
+        let next = match source.list(&client, selector).await {
+            Ok(version) => source.watch(&api, selector, version).await,
+            Err(next) => next,
+        };
+        match next {
+            Next::Relist => {}
+            Next::RelistAfter(delay) => tokio::time::sleep(delay).await,
+            Next::Stop => return,
         }
-        let mut config = watcher::Config::default();
-        if kind == Kind::Event {
-            config = config.fields("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
-        }
-        let mut stream = watcher::watcher(api.clone(), config).boxed();
-        let mut buffer: Vec<Object> = Vec::new();
-        let mut failing = false;
-        while let Some(event) = stream.next().await {
-            let ok = match event {
-                Ok(watcher::Event::Init) => {
-                    // A list starts again (after 410): pages of one cut short do not count.
-                    buffer.clear();
-                    send(state(SourceState::Syncing))
+    }
+}
+
+/// One kind in one scope: lists it in pages, then watches from the list's version.
+struct Source {
+    kind: Kind,
+    scope: Scope,
+    sender: UnboundedSender<SourceEvent>,
+    backoff: DefaultBackoff,
+}
+
+impl Source {
+    fn send(&self, event: SourceEvent) -> bool {
+        self.sender.send(event).is_ok()
+    }
+
+    fn send_state(&self, state: SourceState) -> bool {
+        self.send(SourceEvent::State {
+            kind: self.kind,
+            scope: self.scope.clone(),
+            state,
+        })
+    }
+
+    /// Says an error and how long until the next try.
+    fn failed(&mut self, error: ClusterError) -> Option<Duration> {
+        let delay = self.backoff.next().unwrap_or(SLOW_RETRY);
+        let retry_at = Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
+        self.send_state(SourceState::Reconnecting { error, retry_at })
+            .then_some(delay)
+    }
+
+    /// The list, page by page: every page but the last goes out as it is read (the first rows
+    /// show before the list is complete), the last ends it. The version to watch from, or
+    /// what to do instead.
+    async fn list(&mut self, client: &Client, selector: Option<&str>) -> Result<String, Next> {
+        let mut pager = Pager::start(
+            client.clone(),
+            self.kind,
+            self.scope.as_deref(),
+            selector,
+            FIRST_PAGE,
+            PAGE,
+        );
+        while let Some(page) = pager.next().await {
+            let page = match page {
+                Ok(page) => page,
+                Err(error) => return Err(self.list_failed(&error)),
+            };
+            let objects = page
+                .items
+                .into_iter()
+                .map(|item| Object::new(self.kind, item))
+                .collect();
+            let event = if page.more {
+                SourceEvent::Page {
+                    kind: self.kind,
+                    scope: self.scope.clone(),
+                    objects,
+                    remaining: page.remaining,
                 }
-                Ok(watcher::Event::InitApply(object)) => {
-                    buffer.push(Object::new(kind, to_value(kind, object)));
-                    // The first rows go to the screen while the rest of the list streams.
-                    if buffer.len() >= PAGE {
-                        send(SourceEvent::Page {
-                            kind,
-                            scope: scope.clone(),
-                            objects: std::mem::take(&mut buffer),
-                        })
-                    } else {
-                        true
-                    }
-                }
-                Ok(watcher::Event::InitDone) => {
-                    backoff = DefaultBackoff::default();
-                    failing = false;
-                    send(SourceEvent::Listed {
-                        kind,
-                        scope: scope.clone(),
-                        objects: std::mem::take(&mut buffer),
-                    })
-                }
-                Ok(watcher::Event::Apply(object)) => {
-                    let back = !failing || send(state(SourceState::Live));
-                    failing = false;
-                    back && send(SourceEvent::Applied {
-                        kind,
-                        object: to_value(kind, object),
-                    })
-                }
-                Ok(watcher::Event::Delete(object)) => {
-                    let back = !failing || send(state(SourceState::Live));
-                    failing = false;
-                    send(SourceEvent::Deleted {
-                        kind,
-                        object: to_value(kind, object),
-                    }) && back
-                }
-                Err(error) => {
-                    if matches!(status_code(&error), Some(403 | 404)) {
-                        // Permissions or the CRD changed under us: start over with the probe.
-                        break;
-                    }
-                    failing = true;
-                    let delay = backoff.next().unwrap_or(SLOW_RETRY);
-                    let retry_at =
-                        Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
-                    let sent = send(state(SourceState::Reconnecting {
-                        error: classify_watch(&error),
-                        retry_at,
-                    }));
-                    tokio::time::sleep(delay).await;
-                    sent
+            } else {
+                SourceEvent::Listed {
+                    kind: self.kind,
+                    scope: self.scope.clone(),
+                    objects,
                 }
             };
-            if !ok {
-                return;
+            if !self.send(event) {
+                return Err(Next::Stop);
+            }
+            if !page.more {
+                self.backoff = DefaultBackoff::default();
+                return Ok(page.resource_version);
+            }
+        }
+        Err(Next::Relist)
+    }
+
+    fn list_failed(&mut self, error: &kube::Error) -> Next {
+        if let Some(state) = refused(self.kind, &self.scope, error) {
+            // Said, and asked about again slowly while the other sources carry on.
+            return if self.send_state(state) {
+                Next::RelistAfter(SLOW_RETRY)
+            } else {
+                Next::Stop
+            };
+        }
+        if code(error) == Some(410) {
+            // A continue token expired: the list starts again.
+            return Next::Relist;
+        }
+        match self.failed(classify(error)) {
+            Some(delay) => Next::RelistAfter(delay),
+            None => Next::Stop,
+        }
+    }
+
+    /// Watches from `version` until the server no longer has it, the resource goes away or
+    /// the receiver does; a dropped watch is opened again from the last version seen.
+    async fn watch(
+        &mut self,
+        api: &Api<DynamicObject>,
+        selector: Option<&str>,
+        mut version: String,
+    ) -> Next {
+        let mut params = WatchParams::default().timeout(WATCH_TIMEOUT);
+        if let Some(selector) = selector {
+            params = params.fields(selector);
+        }
+        let mut failing = false;
+        loop {
+            let opened = std::time::Instant::now();
+            let stream = match api.watch(&params, &version).await {
+                Ok(stream) => stream,
+                Err(error) => {
+                    if matches!(code(&error), Some(403 | 404 | 410)) {
+                        // Permissions or the CRD changed, or the version is gone: list again.
+                        return Next::Relist;
+                    }
+                    failing = true;
+                    match self.failed(classify(&error)) {
+                        Some(delay) => {
+                            tokio::time::sleep(delay).await;
+                            continue;
+                        }
+                        None => return Next::Stop,
+                    }
+                }
+            };
+            if failing {
+                failing = false;
+                self.backoff = DefaultBackoff::default();
+                if !self.send_state(SourceState::Live) {
+                    return Next::Stop;
+                }
+            }
+            let mut stream = std::pin::pin!(stream);
+            let mut heard = false;
+            while let Some(event) = stream.next().await {
+                heard = true;
+                let sent = match event {
+                    Ok(WatchEvent::Added(object) | WatchEvent::Modified(object)) => {
+                        version = object.metadata.resource_version.clone().unwrap_or(version);
+                        self.send(SourceEvent::Applied {
+                            kind: self.kind,
+                            object: to_value(self.kind, object),
+                        })
+                    }
+                    Ok(WatchEvent::Deleted(object)) => {
+                        version = object.metadata.resource_version.clone().unwrap_or(version);
+                        self.send(SourceEvent::Deleted {
+                            kind: self.kind,
+                            object: to_value(self.kind, object),
+                        })
+                    }
+                    Ok(WatchEvent::Bookmark(mark)) => {
+                        version = mark.metadata.resource_version;
+                        true
+                    }
+                    Ok(WatchEvent::Error(status)) => {
+                        if matches!(status.code, 403 | 404 | 410) {
+                            return Next::Relist;
+                        }
+                        failing = true;
+                        match self.failed(classify(&kube::Error::Api(status))) {
+                            Some(delay) => {
+                                tokio::time::sleep(delay).await;
+                                break;
+                            }
+                            None => return Next::Stop,
+                        }
+                    }
+                    Err(error) => {
+                        failing = true;
+                        match self.failed(classify(&error)) {
+                            Some(delay) => {
+                                tokio::time::sleep(delay).await;
+                                break;
+                            }
+                            None => return Next::Stop,
+                        }
+                    }
+                };
+                if !sent {
+                    return Next::Stop;
+                }
+            }
+            if !heard && opened.elapsed() < Duration::from_secs(1) {
+                // A watch the server ends at once, again and again, is not asked for in a
+                // tight loop.
+                let delay = self.backoff.next().unwrap_or(SLOW_RETRY);
+                tokio::time::sleep(delay).await;
             }
         }
     }

@@ -87,15 +87,16 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 sources.push(Span::styled(word, theme.style(source_meaning(state))));
                 // A list arriving in pages: how far it has come, and for how long.
                 if *state == SourceState::Syncing
-                    && let Some(received) = app.inventory.listing_progress(*kind)
+                    && let Some(progress) = app.inventory.listing_progress(*kind)
                 {
                     let elapsed = crate::domain::duration::format_age(
                         (app.now - health.since).to_std().unwrap_or_default(),
                     );
-                    sources.push(Span::styled(
-                        format!(" {received} so far, {elapsed}"),
-                        muted,
-                    ));
+                    let count = match progress.total {
+                        Some(total) => format!("{} of {total}", progress.received),
+                        None => progress.received.to_string(),
+                    };
+                    sources.push(Span::styled(format!(" {count} so far, {elapsed}"), muted));
                 }
                 sources.push(Span::raw("  "));
             }

@@ -204,6 +204,7 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
                     kind: Kind::Pool,
                     scope: None,
                     objects: objects(page),
+                    remaining: None,
                 }),
             );
             update(
