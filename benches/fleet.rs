@@ -7,13 +7,14 @@
 //! on the paced cluster also the console itself (the release binary in a tmux pane): first
 //! rows on screen, the complete list, its resident memory, and idle CPU and terminal bytes
 //! over ten seconds.
-//! Run with `cargo bench --bench fleet` (it builds the release binary first). Figures only.
+//! Run with `cargo bench --bench fleet` (it builds the release binary first; `-- 10000 paced`
+//! runs one size and pace). Figures only.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use pooldeck::demo::pace::REAL_HUB;
+use pooldeck::demo::pace::{Pace, REAL_HUB};
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::{DemoCluster, Options};
 
@@ -308,8 +309,27 @@ fn main() {
     else {
         return;
     };
-    for pools in [2_000, 10_000] {
-        for pace in [Some(REAL_HUB), None] {
+    // `cargo bench --bench fleet -- 10000 paced` runs only the sizes and paces named.
+    let asked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let sizes: Vec<usize> = asked.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() {
+        vec![2_000, 10_000]
+    } else {
+        sizes
+    };
+    let paces: Vec<Option<Pace>> = match (
+        asked.iter().any(|a| a == "paced"),
+        asked.iter().any(|a| a == "unpaced"),
+    ) {
+        (true, false) => vec![Some(REAL_HUB)],
+        (false, true) => vec![None],
+        _ => vec![Some(REAL_HUB), None],
+    };
+    for pools in sizes {
+        for pace in paces.iter().copied() {
             let label = if pace.is_some() { "paced" } else { "unpaced" };
             let cluster = runtime.block_on(DemoCluster::start(Options {
                 scenario: Some(Scenario::large(pools)),

@@ -2,6 +2,10 @@
 //! works on this one, so reading the server's answer and making sense of it overlap instead of
 //! taking turns. Used by the console's sources and by `get -o json`.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
 use kube::Client;
 use serde::Deserialize;
 use serde_json::Value;
@@ -34,7 +38,6 @@ pub fn api_version(kind: Kind) -> String {
 }
 
 /// One page of a list, as the server sent it.
-#[derive(Debug)]
 pub struct Page {
     /// The objects, each with its `apiVersion` and `kind` (which a list's items may leave out).
     pub items: Vec<Value>,
@@ -45,8 +48,8 @@ pub struct Page {
     pub remaining: Option<u64>,
     /// Whether another page follows.
     pub more: bool,
-    /// Where the next page starts.
-    token: Option<String>,
+    /// The next page, already asked for.
+    next: Option<Pending>,
 }
 
 #[derive(Deserialize, Default)]
@@ -63,13 +66,20 @@ struct ListMeta {
 #[derive(Deserialize)]
 struct ListBody {
     #[serde(default)]
-    metadata: ListMeta,
-    #[serde(default)]
     items: Option<Vec<Value>>,
 }
 
-/// Reads a list page by page; the page after the one handed out is already on its way.
-pub struct Pager {
+/// The list's metadata alone: read first, skipping the items, so the next page is asked for
+/// before this one is parsed (the metadata may come after the items, as a real server writes
+/// a custom resource's list).
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    metadata: ListMeta,
+}
+
+/// What every page of one list is asked with.
+struct Ask {
     client: Client,
     kind: Kind,
     base: String,
@@ -77,7 +87,20 @@ pub struct Pager {
     query: String,
     /// Objects asked for per page after the first.
     limit: usize,
-    next: Option<JoinHandle<Result<Page, kube::Error>>>,
+}
+
+/// A page on its way; dropped, it is no longer asked for (nor are the pages after it).
+struct Pending(JoinHandle<Result<Page, kube::Error>>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Reads a list page by page; the page after the one handed out is already on its way.
+pub struct Pager {
+    next: Option<Pending>,
 }
 
 impl Pager {
@@ -98,78 +121,83 @@ impl Pager {
                 q
             })
             .unwrap_or_default();
-        let mut pager = Pager {
+        let ask = Arc::new(Ask {
             client,
             kind,
             base: path(kind, namespace),
             query,
             limit,
-            next: None,
-        };
-        pager.ask(first, None);
-        pager
-    }
-
-    fn ask(&mut self, limit: usize, token: Option<&str>) {
-        let mut url = format!("{}?limit={limit}{}", self.base, self.query);
-        if let Some(token) = token {
-            url.push_str("&continue=");
-            url.extend(form_urlencoded::byte_serialize(token.as_bytes()));
+        });
+        Pager {
+            next: Some(ask_for(ask, first, None)),
         }
-        self.next = Some(tokio::spawn(fetch(self.client.clone(), self.kind, url)));
     }
 
     /// The next page; `None` after the last. An error ends the list (the caller starts over).
     pub async fn next(&mut self) -> Option<Result<Page, kube::Error>> {
-        let pending = self.next.take()?;
-        let answer = match pending.await {
+        let mut pending = self.next.take()?;
+        let answer = match (&mut pending.0).await {
             Ok(answer) => answer,
             Err(e) => Err(kube::Error::Service(Box::new(e))),
         };
         Some(answer.map(|mut page| {
-            if let Some(token) = page.token.take() {
-                self.ask(self.limit, Some(&token));
-            }
+            self.next = page.next.take();
             page
         }))
     }
 }
 
-impl Drop for Pager {
-    fn drop(&mut self) {
-        if let Some(pending) = self.next.take() {
-            pending.abort();
-        }
+/// Starts asking for one page.
+fn ask_for(ask: Arc<Ask>, limit: usize, token: Option<String>) -> Pending {
+    let mut url = format!("{}?limit={limit}{}", ask.base, ask.query);
+    if let Some(token) = &token {
+        url.push_str("&continue=");
+        url.extend(form_urlencoded::byte_serialize(token.as_bytes()));
     }
+    let future: Pin<Box<dyn Future<Output = Result<Page, kube::Error>> + Send>> =
+        Box::pin(fetch(ask, url));
+    Pending(tokio::spawn(future))
 }
 
-/// One page, read and parsed (on a worker, while the caller handles the page before).
-async fn fetch(client: Client, kind: Kind, url: String) -> Result<Page, kube::Error> {
+/// One page, read and parsed on a worker; the page after it is asked for as soon as this
+/// one's metadata is read, so the server prepares it while this one is parsed.
+async fn fetch(ask: Arc<Ask>, url: String) -> Result<Page, kube::Error> {
     let request = axum::http::Request::get(&url)
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
-    let text = client.request_text(request).await?;
-    let body: ListBody = serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
-    drop(text);
+    let text = ask.client.request_text(request).await?;
+    let head: Head = serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
+    let token = head.metadata.continue_.filter(|t| !t.is_empty());
+    let more = token.is_some();
+    let next = token.map(|token| ask_for(ask.clone(), ask.limit, Some(token)));
+    // The parse is a stretch of CPU: off the async workers, so the request for the next page
+    // goes out now rather than when a worker is free again.
+    let kind = ask.kind;
+    let items = tokio::task::spawn_blocking(move || parse_items(&text, kind))
+        .await
+        .map_err(|e| kube::Error::Service(Box::new(e)))??;
+    Ok(Page {
+        items,
+        resource_version: head.metadata.resource_version.unwrap_or_default(),
+        remaining: head
+            .metadata
+            .remaining_item_count
+            .and_then(|n| u64::try_from(n).ok()),
+        more,
+        next,
+    })
+}
+
+/// A page's items, each with its type.
+fn parse_items(text: &str, kind: Kind) -> Result<Vec<Value>, kube::Error> {
+    let body: ListBody = serde_json::from_str(text).map_err(kube::Error::SerdeError)?;
     let api_version = api_version(kind);
-    let items = body
+    Ok(body
         .items
         .unwrap_or_default()
         .into_iter()
         .map(|item| with_type(item, &api_version, kind.api().kind))
-        .collect();
-    let token = body.metadata.continue_.filter(|t| !t.is_empty());
-    let page = Page {
-        items,
-        resource_version: body.metadata.resource_version.unwrap_or_default(),
-        remaining: body
-            .metadata
-            .remaining_item_count
-            .and_then(|n| u64::try_from(n).ok()),
-        more: token.is_some(),
-        token,
-    };
-    Ok(page)
+        .collect())
 }
 
 /// The item with `apiVersion` and `kind` first, as the server writes a single object; the
@@ -206,13 +234,13 @@ mod tests {
 
     #[test]
     fn a_list_body_reads_its_version_token_and_count() {
-        let body: ListBody = serde_json::from_str(
-            r#"{"kind":"List","metadata":{"resourceVersion":"7","continue":"t","remainingItemCount":3},"items":[{}]}"#,
-        )
-        .unwrap();
-        assert_eq!(body.metadata.resource_version.as_deref(), Some("7"));
-        assert_eq!(body.metadata.continue_.as_deref(), Some("t"));
-        assert_eq!(body.metadata.remaining_item_count, Some(3));
+        // As a real server writes a custom resource's list: the metadata after the items.
+        let text = r#"{"apiVersion":"v1","items":[{"metadata":{"continue":"no"}}],"kind":"List","metadata":{"resourceVersion":"7","continue":"t","remainingItemCount":3}}"#;
+        let head: Head = serde_json::from_str(text).unwrap();
+        assert_eq!(head.metadata.resource_version.as_deref(), Some("7"));
+        assert_eq!(head.metadata.continue_.as_deref(), Some("t"));
+        assert_eq!(head.metadata.remaining_item_count, Some(3));
+        let body: ListBody = serde_json::from_str(text).unwrap();
         assert_eq!(body.items.map(|i| i.len()), Some(1));
         let empty: ListBody = serde_json::from_str(r#"{"metadata":{},"items":null}"#).unwrap();
         assert!(empty.items.is_none());
