@@ -84,9 +84,13 @@ impl<T: Default> Field<T> {
     }
 }
 
-impl Field<String> {
+/// A model's text: short texts (names, statuses, architectures, timestamps, most keys) are
+/// held inline instead of in an allocation of their own; a fleet holds millions of them.
+pub type Text = compact_str::CompactString;
+
+impl Field<Text> {
     pub fn as_deref(&self) -> Option<&str> {
-        self.get().map(String::as_str)
+        self.get().map(Text::as_str)
     }
 }
 
@@ -150,6 +154,15 @@ impl FromJson for String {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
             Value::String(s) => Ok(s),
+            other => mismatch(other, "a string"),
+        }
+    }
+}
+
+impl FromJson for Text {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        match value {
+            Value::String(s) => Ok(Text::from(s)),
             other => mismatch(other, "a string"),
         }
     }
@@ -234,7 +247,7 @@ impl<T: FromJson> FromJson for Map<Field<T>> {
         match value {
             Value::Object(map) => Ok(Map(map
                 .into_iter()
-                .map(|(k, v)| (k, Field::from_value(v)))
+                .map(|(k, v)| (Text::from(k), Field::from_value(v)))
                 .collect())),
             other => mismatch(other, "a mapping"),
         }
@@ -281,7 +294,7 @@ impl Serialize for Extra {
 /// GPU variants and pool evaluations have a handful of entries, and a vector costs a fraction
 /// of a tree or hash map of that size, which matters with 100,000 hosts.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Map<T>(pub Vec<(String, T)>);
+pub struct Map<T>(pub Vec<(Text, T)>);
 
 impl<T> Default for Map<T> {
     fn default() -> Self {
@@ -298,11 +311,11 @@ impl<T> Map<T> {
         self.get(key).is_some()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &T)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
+    pub fn keys(&self) -> impl Iterator<Item = &Text> {
         self.0.iter().map(|(k, _)| k)
     }
 
@@ -319,7 +332,8 @@ impl<T> Map<T> {
     }
 
     /// Sets a key, replacing its value if present, appending it otherwise.
-    pub fn insert(&mut self, key: String, value: T) {
+    pub fn insert(&mut self, key: impl Into<Text>, value: T) {
+        let key = key.into();
         match self.0.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => *v = value,
             None => self.0.push((key, value)),
@@ -328,11 +342,9 @@ impl<T> Map<T> {
 }
 
 impl<'a, T> IntoIterator for &'a Map<T> {
-    type Item = (&'a String, &'a T);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, T)>,
-        fn(&'a (String, T)) -> (&'a String, &'a T),
-    >;
+    type Item = (&'a Text, &'a T);
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (Text, T)>, fn(&'a (Text, T)) -> (&'a Text, &'a T)>;
 
     fn into_iter(self) -> Self::IntoIter {
         fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
@@ -406,6 +418,7 @@ pub trait Lenient {
 }
 
 impl Lenient for String {}
+impl Lenient for Text {}
 impl Lenient for bool {}
 impl Lenient for i64 {}
 impl Lenient for f64 {}

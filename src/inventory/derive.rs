@@ -100,7 +100,7 @@ pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
                     .get()
                     .into_iter()
                     .flatten()
-                    .filter_map(|(variant, count)| count.get().map(|c| (variant.clone(), *c)))
+                    .filter_map(|(variant, count)| count.get().map(|c| (variant.to_string(), *c)))
                     .collect();
                 let row = HostRow {
                     namespace: object.key.0.clone(),
@@ -201,14 +201,14 @@ impl Inventory {
             }
             for (variant, gpu) in evaluation.gpu.get().into_iter().flatten() {
                 if let Some(u) = gpu.get().and_then(|g| g.utilization.get()) {
-                    resources.push((variant.clone(), u.value()));
+                    resources.push((variant.to_string(), u.value()));
                 }
             }
             for (resource, utilization) in resources {
                 let series = SeriesKey {
                     namespace: object.key.0.clone(),
                     pool: object.key.1.clone(),
-                    worker_pool: pool_key.clone(),
+                    worker_pool: pool_key.to_string(),
                     resource,
                 };
                 let samples = self.history.entry(series).or_default();

@@ -66,7 +66,7 @@ fn scaling_lines<'a>(
             let series = SeriesKey {
                 namespace: object.namespace().to_owned(),
                 pool: object.name().to_owned(),
-                worker_pool: key.clone(),
+                worker_pool: key.to_string(),
                 resource: resource.to_owned(),
             };
             let values: Vec<f64> = inventory

@@ -110,7 +110,7 @@ pub fn evaluation_rows(_inventory: &Inventory, object: &Arc<Object>, wide: bool)
             }
             rows.push(Row::new(
                 id_of(object),
-                Some(key.clone()),
+                Some(key.to_string()),
                 cells,
                 Source::Object(object.clone()),
             ));

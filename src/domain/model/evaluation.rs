@@ -1,7 +1,7 @@
 //! ComputePoolEvaluation: the Scaling Policy controller's decision record (spec) and the
 //! Compute Pool controller's execution state (status), keyed by `<cluster>/<worker-pool>`.
 
-use crate::domain::field::{Field, Map, Num, model};
+use crate::domain::field::{Field, Map, Num, Text, model};
 
 use super::meta::ObjectMeta;
 
@@ -9,8 +9,8 @@ pub const KIND: &str = "ComputePoolEvaluation";
 
 model! {
     open struct ComputePoolEvaluation {
-        api_version: String = "apiVersion",
-        kind: String = "kind",
+        api_version: Text = "apiVersion",
+        kind: Text = "kind",
         metadata: ObjectMeta = "metadata",
         spec: EvaluationSpec = "spec",
         status: EvaluationStatus = "status",
@@ -22,8 +22,8 @@ model! {
         pool_evaluations: Map<Field<PoolEvaluation>> = "poolEvaluations",
         cpu_resource_bounds: CpuBounds = "cpuResourceBounds",
         gpu_resource_bounds: Vec<Field<GpuBounds>> = "gpuResourceBounds",
-        cooldown_duration: String = "cooldownDuration",
-        abort_duration: String = "abortDuration",
+        cooldown_duration: Text = "cooldownDuration",
+        abort_duration: Text = "abortDuration",
     }
 }
 
@@ -33,7 +33,7 @@ model! {
         cpu: ResourceEvaluation = "cpu",
         gpu: Map<Field<ResourceEvaluation>> = "gpu",
         node_wastes: Vec<Field<NodeWaste>> = "nodeWastes",
-        evaluated_at: String = "evaluatedAt",
+        evaluated_at: Text = "evaluatedAt",
     }
 }
 
@@ -48,7 +48,7 @@ model! {
 
 model! {
     open struct NodeWaste {
-        host: String = "host",
+        host: Text = "host",
         cpu_count: i64 = "cpuCount",
         gpu_count: Map<Field<i64>> = "gpuCount",
         waste_score: Num = "wasteScore",
@@ -64,14 +64,14 @@ model! {
 
 model! {
     open struct GpuBounds {
-        variant: String = "variant",
+        variant: Text = "variant",
         min_gpu_count: i64 = "minGPUCount",
         max_gpu_count: i64 = "maxGPUCount",
     }
 }
 
 /// Per worker pool, per host UID, when metrics were last received.
-pub type MetricsObserved = Map<Field<Map<Field<String>>>>;
+pub type MetricsObserved = Map<Field<Map<Field<Text>>>>;
 
 model! {
     open struct EvaluationStatus {
@@ -82,19 +82,19 @@ model! {
 
 model! {
     open struct ScalingState {
-        state: String = "state",
-        details: String = "details",
+        state: Text = "state",
+        details: Text = "details",
         actions: Vec<Field<ScalingAction>> = "actions",
-        scaling_started_at: String = "scalingStartedAt",
-        state_changed_at: String = "stateChangedAt",
-        last_successful_scaling_at: String = "lastSuccessfulScalingAt",
+        scaling_started_at: Text = "scalingStartedAt",
+        state_changed_at: Text = "stateChangedAt",
+        last_successful_scaling_at: Text = "lastSuccessfulScalingAt",
     }
 }
 
 model! {
     open struct ScalingAction {
-        type_: String = "type",
-        host_uid: String = "hostUID",
+        type_: Text = "type",
+        host_uid: Text = "hostUID",
     }
 }
 

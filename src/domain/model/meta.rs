@@ -1,36 +1,36 @@
 //! Object metadata, read leniently. Only the fields pooldeck uses are named; the rest
 //! (managedFields, ...) stay in `extra`.
 
-use crate::domain::field::{Field, Map, model};
+use crate::domain::field::{Field, Map, Text, model};
 
 /// Labels and annotations: each value is read on its own, so one unquoted `true` does not
 /// hide the others.
-pub type StringMap = Map<Field<String>>;
+pub type StringMap = Map<Field<Text>>;
 
 model! {
     /// `metadata` of any object.
     open struct ObjectMeta {
-        name: String = "name",
-        generate_name: String = "generateName",
-        namespace: String = "namespace",
-        uid: String = "uid",
-        resource_version: String = "resourceVersion",
+        name: Text = "name",
+        generate_name: Text = "generateName",
+        namespace: Text = "namespace",
+        uid: Text = "uid",
+        resource_version: Text = "resourceVersion",
         generation: i64 = "generation",
-        creation_timestamp: String = "creationTimestamp",
-        deletion_timestamp: String = "deletionTimestamp",
+        creation_timestamp: Text = "creationTimestamp",
+        deletion_timestamp: Text = "deletionTimestamp",
         labels: StringMap = "labels",
         annotations: StringMap = "annotations",
-        finalizers: Vec<Field<String>> = "finalizers",
+        finalizers: Vec<Field<Text>> = "finalizers",
         owner_references: Vec<Field<OwnerReference>> = "ownerReferences",
     }
 }
 
 model! {
     open struct OwnerReference {
-        api_version: String = "apiVersion",
-        kind: String = "kind",
-        name: String = "name",
-        uid: String = "uid",
+        api_version: Text = "apiVersion",
+        kind: Text = "kind",
+        name: Text = "name",
+        uid: Text = "uid",
         controller: bool = "controller",
         block_owner_deletion: bool = "blockOwnerDeletion",
     }

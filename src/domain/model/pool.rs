@@ -1,6 +1,6 @@
 //! The ComputePool spec, field for field as the configuration reference documents it.
 
-use crate::domain::field::{Field, Map, Scalar, model};
+use crate::domain::field::{Field, Map, Scalar, Text, model};
 
 use super::meta::{ObjectMeta, StringMap};
 use super::status::PoolStatus;
@@ -24,8 +24,8 @@ pub const FINALIZER: &str = "spectrocloud.com/computepool-finalizer";
 model! {
     /// A ComputePool as read from a manifest or the API.
     strict struct ComputePool {
-        api_version: String = "apiVersion",
-        kind: String = "kind",
+        api_version: Text = "apiVersion",
+        kind: Text = "kind",
         metadata: ObjectMeta = "metadata",
         spec: PoolSpec = "spec",
         status: PoolStatus = "status",
@@ -34,11 +34,11 @@ model! {
 
 /// `spec.sharedWith`: Tenant selectors to Project selectors; `null` or `[]` means the Tenant
 /// sees the pool but none of its Projects may use it.
-pub type SharedWith = Map<Field<Vec<Field<String>>>>;
+pub type SharedWith = Map<Field<Vec<Field<Text>>>>;
 
 model! {
     strict struct PoolSpec {
-        deletion_policy: String = "deletionPolicy",
+        deletion_policy: Text = "deletionPolicy",
         profile_bundle_ref: ProfileBundleRef = "profileBundleRef",
         cluster_variant: ClusterVariant = "clusterVariant",
         shared_with: SharedWith = "sharedWith",
@@ -47,9 +47,9 @@ model! {
 
 model! {
     strict struct ProfileBundleRef {
-        name: String = "name",
-        namespace: String = "namespace",
-        cloud_type: String = "cloudType",
+        name: Text = "name",
+        namespace: Text = "namespace",
+        cloud_type: Text = "cloudType",
     }
 }
 
@@ -78,20 +78,20 @@ model! {
 
 model! {
     strict struct DeploymentConfig {
-        cloud_type: String = "cloudType",
+        cloud_type: Text = "cloudType",
         node_pool_requirements: NodePoolRequirements = "nodePoolRequirements",
-        ssh_keys: Vec<Field<String>> = "sshKeys",
+        ssh_keys: Vec<Field<Text>> = "sshKeys",
         edge: Edge = "edge",
         settings_ref: ObjectRef = "settingsRef",
         /// Deprecated: the top-level `spec.deletionPolicy` replaces it.
-        deletion_policy: String = "deletionPolicy",
+        deletion_policy: Text = "deletionPolicy",
     }
 }
 
 model! {
     strict struct ObjectRef {
-        name: String = "name",
-        namespace: String = "namespace",
+        name: Text = "name",
+        namespace: Text = "namespace",
     }
 }
 
@@ -107,7 +107,7 @@ model! {
         node_count: i64 = "nodeCount",
         single_node_cluster: bool = "singleNodeCluster",
         worker_node_eligible: bool = "workerNodeEligible",
-        architecture: String = "architecture",
+        architecture: Text = "architecture",
         cpu: CpuRequirement = "cpu",
         memory: MemoryRequirement = "memory",
         labels: StringMap = "labels",
@@ -117,8 +117,8 @@ model! {
 
 model! {
     strict struct WorkerPool {
-        name: String = "name",
-        architecture: String = "architecture",
+        name: Text = "name",
+        architecture: Text = "architecture",
         cpu: CpuRequirement = "cpu",
         memory: MemoryRequirement = "memory",
         gpu: GpuRequirement = "gpu",
@@ -144,9 +144,9 @@ model! {
 
 model! {
     strict struct GpuRequirement {
-        variant: String = "variant",
+        variant: Text = "variant",
         /// Deprecated; kept for compatibility and not read by controllers.
-        family: String = "family",
+        family: Text = "family",
         gpu_count: i64 = "gpuCount",
         gpu_memory: Scalar = "gpuMemory",
     }
@@ -154,16 +154,16 @@ model! {
 
 model! {
     strict struct Taint {
-        key: String = "key",
-        value: String = "value",
-        effect: String = "effect",
+        key: Text = "key",
+        value: Text = "value",
+        effect: Text = "effect",
     }
 }
 
 model! {
     strict struct Edge {
-        vip: String = "vip",
-        ntp_servers: Vec<Field<String>> = "ntpServers",
+        vip: Text = "vip",
+        ntp_servers: Vec<Field<Text>> = "ntpServers",
         network_overlay_config: NetworkOverlayConfig = "networkOverlayConfig",
         is_two_node: bool = "isTwoNode",
     }
@@ -173,9 +173,9 @@ model! {
     strict struct NetworkOverlayConfig {
         enabled: bool = "enabled",
         static_ip: bool = "staticIp",
-        cidr: String = "cidr",
+        cidr: Text = "cidr",
         /// Accepted by the schema, not read when deploying: VXLAN is the only overlay type.
-        overlay_network_type: String = "overlayNetworkType",
+        overlay_network_type: Text = "overlayNetworkType",
     }
 }
 

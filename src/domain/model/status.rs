@@ -1,13 +1,13 @@
 //! ComputePool status as the controller writes it: phase, conditions, hardware capacity and
 //! allocation (with MIG), and per Palette cluster the allocated machine pools and their hosts.
 
-use crate::domain::field::{Field, Map, Num, Scalar, model};
+use crate::domain::field::{Field, Map, Num, Scalar, Text, model};
 
 use super::pool::ObjectRef;
 
 model! {
     open struct PoolStatus {
-        status: String = "status",
+        status: Text = "status",
         conditions: Vec<Field<Condition>> = "conditions",
         hardware_capacity: Vec<Field<Hardware>> = "hardwareCapacity",
         hardware_allocation: Vec<Field<Hardware>> = "hardwareAllocation",
@@ -23,11 +23,11 @@ model! {
 model! {
     /// A Kubernetes condition, on the pool or on one Palette cluster.
     open struct Condition {
-        type_: String = "type",
-        status: String = "status",
-        reason: String = "reason",
-        message: String = "message",
-        last_transition_time: String = "lastTransitionTime",
+        type_: Text = "type",
+        status: Text = "status",
+        reason: Text = "reason",
+        message: Text = "message",
+        last_transition_time: Text = "lastTransitionTime",
         observed_generation: i64 = "observedGeneration",
     }
 }
@@ -35,7 +35,7 @@ model! {
 model! {
     /// Hardware per architecture: capacity, allocation, or what is allocated.
     open struct Hardware {
-        architecture: String = "architecture",
+        architecture: Text = "architecture",
         total_cpu: i64 = "totalCPU",
         total_memory: Scalar = "totalMemory",
         cpu_count: i64 = "cpuCount",
@@ -46,7 +46,7 @@ model! {
 
 model! {
     open struct GpuHardware {
-        variant: String = "variant",
+        variant: Text = "variant",
         gpu_count: i64 = "gpuCount",
         gpu_memory: Scalar = "gpuMemory",
         mig: Mig = "mig",
@@ -56,8 +56,8 @@ model! {
 model! {
     /// NVIDIA Multi-Instance GPU configuration, reported when SpokeNodes report it.
     open struct Mig {
-        config: String = "config",
-        strategy: String = "strategy",
+        config: Text = "config",
+        strategy: Text = "strategy",
         configuration_state: MigConfigurationState = "configurationState",
         layouts: Vec<Field<MigLayout>> = "layouts",
     }
@@ -81,7 +81,7 @@ model! {
 
 model! {
     open struct MigDevice {
-        profile: String = "profile",
+        profile: Text = "profile",
         device_count_per_gpu: i64 = "deviceCountPerGPU",
         gpu_slices_per_device: i64 = "gpuSlicesPerDevice",
         gpu_memory_per_device: Scalar = "gpuMemoryPerDevice",
@@ -90,8 +90,8 @@ model! {
 
 model! {
     open struct NodePoolHardware {
-        cluster_name: String = "clusterName",
-        pool_name: String = "poolName",
+        cluster_name: Text = "clusterName",
+        pool_name: Text = "poolName",
         hardware: Hardware = "hardware",
     }
 }
@@ -99,12 +99,12 @@ model! {
 model! {
     /// One Palette cluster of the pool (a shared pool may have several).
     open struct ClusterStatus {
-        name: String = "name",
-        uid: String = "uid",
-        status: String = "status",
-        health: String = "health",
-        cloud_config_uuid: String = "cloudConfigUUID",
-        kubeconfig_secret_name: String = "kubeconfigSecretName",
+        name: Text = "name",
+        uid: Text = "uid",
+        status: Text = "status",
+        health: Text = "health",
+        cloud_config_uuid: Text = "cloudConfigUUID",
+        kubeconfig_secret_name: Text = "kubeconfigSecretName",
         conditions: Vec<Field<Condition>> = "conditions",
         allocated_machine_pools: Vec<Field<MachinePool>> = "allocatedMachinePools",
     }
@@ -112,24 +112,24 @@ model! {
 
 model! {
     open struct MachinePool {
-        name: String = "name",
-        node_type: String = "nodeType",
-        worker_pool_requirements_name: String = "workerPoolRequirementsName",
+        name: Text = "name",
+        node_type: Text = "nodeType",
+        worker_pool_requirements_name: Text = "workerPoolRequirementsName",
         hosts: Map<Field<Host>> = "hosts",
-        labels: Vec<Field<String>> = "labels",
+        labels: Vec<Field<Text>> = "labels",
     }
 }
 
 model! {
     /// An edge host allocated to a machine pool, keyed by its UID in `hosts`.
     open struct Host {
-        architecture: String = "architecture",
+        architecture: Text = "architecture",
         cpu_count: i64 = "cpuCount",
         memory_gb: Num = "memoryGB",
         gpu_count_by_variant: Map<Field<i64>> = "gpuCountByVariant",
         gpu_memory_gb_by_variant: Map<Field<Num>> = "gpuMemoryGBByVariant",
-        status: String = "status",
-        status_updated_at: String = "statusUpdatedAt",
+        status: Text = "status",
+        status_updated_at: Text = "statusUpdatedAt",
     }
 }
 

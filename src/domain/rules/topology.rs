@@ -2,7 +2,7 @@
 //! and HA control-plane-only topologies), when worker pools may be empty, architecture, CPU and
 //! memory requirements, and resource groups.
 
-use crate::domain::field::{Field, Scalar};
+use crate::domain::field::{Field, Scalar, Text};
 use crate::domain::model::ComputePool;
 use crate::domain::model::meta::StringMap;
 use crate::domain::model::pool::{
@@ -337,7 +337,7 @@ fn check_single_node_day2(pool: &ComputePool, context: &Context, out: &mut Vec<F
     }
 }
 
-pub fn check_architecture(field: &Field<String>, path: &YamlPath, out: &mut Vec<Finding>) {
+pub fn check_architecture(field: &Field<Text>, path: &YamlPath, out: &mut Vec<Finding>) {
     if let Some(arch) = field.as_deref()
         && !ARCHITECTURES.contains(&arch)
     {
