@@ -224,10 +224,20 @@ impl FromJson for Scalar {
     }
 }
 
+/// The items in a list of exactly their number. Not `collect()`: collecting from the JSON
+/// value's own list reuses that list's allocation, sized for JSON values (and often for
+/// more of them), so a one-entry map of numbers would hold hundreds of bytes for a fleet's
+/// lifetime.
+fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len());
+    out.extend(items);
+    out
+}
+
 impl<T: FromJson> FromJson for Vec<Field<T>> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
-            Value::Array(items) => Ok(items.into_iter().map(Field::from_value).collect()),
+            Value::Array(items) => Ok(exact(items.into_iter().map(Field::from_value))),
             other => mismatch(other, "a list"),
         }
     }
@@ -236,7 +246,10 @@ impl<T: FromJson> FromJson for Vec<Field<T>> {
 impl FromJson for Vec<Value> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
-            Value::Array(items) => Ok(items),
+            Value::Array(mut items) => {
+                items.shrink_to_fit();
+                Ok(items)
+            }
             other => mismatch(other, "a list"),
         }
     }
@@ -245,10 +258,10 @@ impl FromJson for Vec<Value> {
 impl<T: FromJson> FromJson for Map<Field<T>> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
-            Value::Object(map) => Ok(Map(map
-                .into_iter()
-                .map(|(k, v)| (Text::from(k), Field::from_value(v)))
-                .collect())),
+            Value::Object(map) => Ok(Map(exact(
+                map.into_iter()
+                    .map(|(k, v)| (Text::from(k), Field::from_value(v))),
+            ))),
             other => mismatch(other, "a mapping"),
         }
     }
@@ -618,6 +631,23 @@ mod tests {
             serde_json::to_value(&field).unwrap(),
             Value::String("4".into())
         );
+    }
+
+    #[test]
+    fn lists_and_maps_read_from_json_hold_exactly_their_items() {
+        // A parsed JSON list or map often has room for more; the model must not keep it.
+        let mut list = Vec::with_capacity(64);
+        list.extend(["a", "b", "c"].map(Value::from));
+        let texts = Vec::<Field<Text>>::from_json(Value::Array(list)).unwrap();
+        assert_eq!((texts.len(), texts.capacity()), (3, 3));
+        let mut object = serde_json::Map::with_capacity(64);
+        object.insert("NVIDIA A100-SXM4-80GB | 80 GB".into(), Value::from(4));
+        let map = Map::<Field<i64>>::from_json(Value::Object(object)).unwrap();
+        assert_eq!((map.0.len(), map.0.capacity()), (1, 1));
+        let mut raw = Vec::with_capacity(64);
+        raw.push(Value::from(1));
+        let values = Vec::<Value>::from_json(Value::Array(raw)).unwrap();
+        assert_eq!((values.len(), values.capacity()), (1, 1));
     }
 
     #[test]
