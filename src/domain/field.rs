@@ -88,6 +88,34 @@ impl<T: Default> Field<T> {
 /// held inline instead of in an allocation of their own; a fleet holds millions of them.
 pub type Text = compact_str::CompactString;
 
+/// Long map keys (GPU variants such as `NVIDIA A100-SXM4-80GB | 80 GB`, label keys) repeat
+/// on every host of a fleet; each distinct one is held once and shared. Bounded: past
+/// [`SHARED_KEYS`] distinct keys (or keys longer than [`SHARED_KEY_LENGTH`]), a key gets its
+/// own copy, so an odd cluster cannot make this grow without end.
+const SHARED_KEYS: usize = 4096;
+const SHARED_KEY_LENGTH: usize = 256;
+
+fn shared_key(key: String) -> Text {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    if key.len() <= std::mem::size_of::<Text>() || key.len() > SHARED_KEY_LENGTH {
+        return Text::from(key);
+    }
+    static KEYS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let Ok(mut keys) = KEYS.get_or_init(Default::default).lock() else {
+        return Text::from(key);
+    };
+    if let Some(known) = keys.get(key.as_str()) {
+        return Text::const_new(known);
+    }
+    if keys.len() >= SHARED_KEYS {
+        return Text::from(key);
+    }
+    let kept: &'static str = Box::leak(key.into_boxed_str());
+    keys.insert(kept);
+    Text::const_new(kept)
+}
+
 impl Field<Text> {
     pub fn as_deref(&self) -> Option<&str> {
         self.get().map(Text::as_str)
@@ -260,7 +288,7 @@ impl<T: FromJson> FromJson for Map<Field<T>> {
         match value {
             Value::Object(map) => Ok(Map(exact(
                 map.into_iter()
-                    .map(|(k, v)| (Text::from(k), Field::from_value(v))),
+                    .map(|(k, v)| (shared_key(k), Field::from_value(v))),
             ))),
             other => mismatch(other, "a mapping"),
         }
@@ -648,6 +676,33 @@ mod tests {
         raw.push(Value::from(1));
         let values = Vec::<Value>::from_json(Value::Array(raw)).unwrap();
         assert_eq!((values.len(), values.capacity()), (1, 1));
+    }
+
+    #[test]
+    fn long_map_keys_are_held_once() {
+        let key = "NVIDIA A100-SXM4-80GB | 80 GB (shared-key test)";
+        let read = || {
+            let mut object = serde_json::Map::new();
+            object.insert(key.into(), Value::from(4));
+            Map::<Field<i64>>::from_json(Value::Object(object)).unwrap()
+        };
+        let (a, b) = (read(), read());
+        assert_eq!(a.0[0].0, key);
+        assert!(
+            !a.0[0].0.is_heap_allocated(),
+            "a shared key is not a copy of its own"
+        );
+        assert_eq!(
+            a.0[0].0.as_ptr(),
+            b.0[0].0.as_ptr(),
+            "both maps share one key"
+        );
+        assert_eq!(shared_key("short".into()).as_str(), "short");
+        let long = "x".repeat(SHARED_KEY_LENGTH + 1);
+        assert!(
+            shared_key(long.clone()).is_heap_allocated(),
+            "too long to share"
+        );
     }
 
     #[test]

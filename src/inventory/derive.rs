@@ -6,6 +6,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use crate::domain::field::Text;
+
 use super::{Inventory, Key, Kind, Object};
 
 /// Samples kept per series: at the controllers' evaluation cycle this is hours of history.
@@ -33,10 +35,10 @@ pub struct HostRow {
 /// or a GPU variant).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SeriesKey {
-    pub namespace: String,
-    pub pool: String,
-    pub worker_pool: String,
-    pub resource: String,
+    pub namespace: Text,
+    pub pool: Text,
+    pub worker_pool: Text,
+    pub resource: Text,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -206,10 +208,10 @@ impl Inventory {
             }
             for (resource, utilization) in resources {
                 let series = SeriesKey {
-                    namespace: object.key.0.clone(),
-                    pool: object.key.1.clone(),
-                    worker_pool: pool_key.to_string(),
-                    resource,
+                    namespace: object.key.0.as_str().into(),
+                    pool: object.key.1.as_str().into(),
+                    worker_pool: pool_key.clone(),
+                    resource: resource.into(),
                 };
                 let samples = self.history.entry(series).or_default();
                 if samples.last().is_some_and(|last| last.at >= at) {

@@ -573,10 +573,10 @@ impl Inventory {
     ) -> impl Iterator<Item = (&'a SeriesKey, &'a Vector<Sample>)> + 'a {
         // Series are ordered by namespace and pool first: one range, not a scan of the fleet.
         let first = SeriesKey {
-            namespace: namespace.to_owned(),
-            pool: name.to_owned(),
-            worker_pool: String::new(),
-            resource: String::new(),
+            namespace: namespace.into(),
+            pool: name.into(),
+            worker_pool: Default::default(),
+            resource: Default::default(),
         };
         self.history
             .range(first..)

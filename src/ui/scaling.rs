@@ -64,10 +64,10 @@ fn scaling_lines<'a>(
         )));
         let history = |resource: &str| -> String {
             let series = SeriesKey {
-                namespace: object.namespace().to_owned(),
-                pool: object.name().to_owned(),
-                worker_pool: key.to_string(),
-                resource: resource.to_owned(),
+                namespace: object.namespace().into(),
+                pool: object.name().into(),
+                worker_pool: key.clone(),
+                resource: resource.into(),
             };
             let values: Vec<f64> = inventory
                 .history(&series)

@@ -201,7 +201,7 @@ pub(super) fn events<'a>(
             let kind = text("/type");
             let meaning = cells::status(&Status::Event {
                 warning: kind == "Warning",
-                word: kind.clone(),
+                word: kind.as_str().into(),
             });
             Line::from(vec![
                 Span::styled(

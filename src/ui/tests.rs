@@ -290,14 +290,17 @@ mod properties {
             word.prop_map(|w| Status::Host(HostStatus::parse(&w))),
             word.prop_map(|w| Status::Health {
                 status: HostStatus::parse(&w),
-                word: w
+                word: w.into()
             }),
-            (any::<bool>(), word).prop_map(|(warning, word)| Status::Event { warning, word }),
+            (any::<bool>(), word).prop_map(|(warning, word)| Status::Event {
+                warning,
+                word: word.into()
+            }),
             Just(Status::Unreadable),
         ];
         prop_oneof![
             Just(Cell::Empty),
-            "[ -~]{0,30}".prop_map(Cell::Text),
+            "[ -~]{0,30}".prop_map(|t: String| Cell::Text(t.into())),
             status.clone().prop_map(Cell::Status),
             prop::collection::vec(status, 0..3).prop_map(Cell::Statuses),
             prop::collection::vec(
@@ -307,7 +310,7 @@ mod properties {
             .prop_map(|g| Cell::Gpus(
                 g.into_iter()
                     .map(|(model, used, capacity)| GpuUse {
-                        model,
+                        model: model.into(),
                         used,
                         capacity
                     })

@@ -2,6 +2,7 @@
 //! searches in it, and how wide it can be drawn are decided here from the value; how it
 //! reads is decided by `ui::cells`.
 
+use crate::domain::field::Text;
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
@@ -17,12 +18,12 @@ pub enum Status {
     /// A cluster's health, with the word as the controller wrote it (`UnHealthy`).
     Health {
         status: HostStatus,
-        word: String,
+        word: Text,
     },
     /// An event's type: Warning or not.
     Event {
         warning: bool,
-        word: String,
+        word: Text,
     },
     /// The object could not be read at all.
     Unreadable,
@@ -128,7 +129,7 @@ impl Deadline {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuUse {
     /// The variant's short name (`H100 PCIe`).
-    pub model: String,
+    pub model: Text,
     pub used: i64,
     pub capacity: i64,
 }
@@ -147,7 +148,7 @@ pub struct Load {
 pub enum Cell {
     /// Nothing to show (`-`).
     Empty,
-    Text(String),
+    Text(Text),
     Status(Status),
     /// One status per cluster (a pool's health).
     Statuses(Vec<Status>),
@@ -220,7 +221,7 @@ impl Cell {
         if text.is_empty() {
             Cell::Empty
         } else {
-            Cell::Text(text)
+            Cell::Text(text.into())
         }
     }
 

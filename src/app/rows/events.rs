@@ -59,15 +59,18 @@ pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: 
         } else {
             Cell::Status(Status::Event {
                 warning: kind == "Warning",
-                word: kind.to_owned(),
+                word: kind.into(),
             })
         },
         Cell::text(text("/reason")),
-        Cell::Text(format!(
-            "{}/{}",
-            text("/involvedObject/kind").to_lowercase(),
-            text("/involvedObject/name")
-        )),
+        Cell::Text(
+            format!(
+                "{}/{}",
+                text("/involvedObject/kind").to_lowercase(),
+                text("/involvedObject/name")
+            )
+            .into(),
+        ),
         Cell::text(text("/message")),
     ];
     if wide {

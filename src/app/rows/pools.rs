@@ -45,7 +45,7 @@ fn gpus(pool: &ComputePool) -> Cell {
     let cells: Vec<GpuUse> = capacity
         .iter()
         .map(|(variant, cap)| GpuUse {
-            model: short(variant),
+            model: short(variant).into(),
             used: allocation
                 .iter()
                 .find(|(v, _)| v == variant)
@@ -200,7 +200,7 @@ fn health(word: &str) -> Status {
     };
     Status::Health {
         status,
-        word: word.to_owned(),
+        word: word.into(),
     }
 }
 

@@ -15,10 +15,10 @@ pub fn problems(doctor: &Doctor) -> Table {
                 Some(format!("{}#{i}", finding.id)),
                 vec![
                     Cell::Status(Status::Finding(finding.severity)),
-                    Cell::Text(pool.namespace.clone()),
-                    Cell::Text(pool.name.clone()),
-                    Cell::Text(finding.symptom.to_owned()),
-                    Cell::Text(finding.summary.clone()),
+                    Cell::Text(pool.namespace.as_str().into()),
+                    Cell::Text(pool.name.as_str().into()),
+                    Cell::Text(finding.symptom.into()),
+                    Cell::Text(finding.summary.as_str().into()),
                 ],
                 Source::Value(serde_json::to_value(finding).unwrap_or_default()),
             )
