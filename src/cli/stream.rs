@@ -16,15 +16,22 @@ use crate::sources::list::Pager;
 const PAGE: usize = 500;
 
 /// One item of the List, indented as `to_writer_pretty` nests it.
-fn write_item(out: &mut impl Write, item: &Value, first: bool) -> std::io::Result<()> {
-    let text = serde_json::to_string_pretty(item).map_err(std::io::Error::other)?;
-    out.write_all(if first { b"\n" } else { b",\n" })?;
-    for (i, line) in text.lines().enumerate() {
+/// `buffer` is reused from item to item, so writing an item allocates nothing.
+fn write_item(
+    out: &mut impl Write,
+    item: &Value,
+    first: bool,
+    buffer: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    buffer.clear();
+    serde_json::to_writer_pretty(&mut *buffer, item).map_err(std::io::Error::other)?;
+    out.write_all(if first { b"\n    " } else { b",\n    " })?;
+    // A newline in the pretty text only ever ends a line: inside strings it is escaped.
+    for (i, line) in buffer.split(|b| *b == b'\n').enumerate() {
         if i > 0 {
-            out.write_all(b"\n")?;
+            out.write_all(b"\n    ")?;
         }
-        out.write_all(b"    ")?;
-        out.write_all(line.as_bytes())?;
+        out.write_all(line)?;
     }
     Ok(())
 }
@@ -39,6 +46,7 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
+    let mut buffer = Vec::with_capacity(1 << 14);
     let written = (|| -> std::io::Result<()> {
         out.write_all(b"{\n  \"apiVersion\": \"v1\",\n  \"items\": [")?;
         Ok(())
@@ -51,6 +59,7 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
         let mut pager = Pager::start(
             connection.client.clone(),
             kind,
+            |_, item| item,
             scope.as_deref(),
             None,
             PAGE,
@@ -69,7 +78,7 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
                 }
             };
             for item in &page.items {
-                if let Err(e) = write_item(&mut out, item, first) {
+                if let Err(e) = write_item(&mut out, item, first, &mut buffer) {
                     return closed_or_failed(e);
                 }
                 first = false;

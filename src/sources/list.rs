@@ -38,9 +38,10 @@ pub fn api_version(kind: Kind) -> String {
 }
 
 /// One page of a list, as the server sent it.
-pub struct Page {
-    /// The objects, each with its `apiVersion` and `kind` (which a list's items may leave out).
-    pub items: Vec<Value>,
+pub struct Page<T> {
+    /// The objects, each made into what the reader asked for from the object with its
+    /// `apiVersion` and `kind` (which a list's items may leave out).
+    pub items: Vec<T>,
     /// The version of the list this page belongs to: where a watch starts once the last
     /// page is read.
     pub resource_version: String,
@@ -49,7 +50,9 @@ pub struct Page {
     /// Whether another page follows.
     pub more: bool,
     /// The next page, already asked for.
-    next: Option<Pending>,
+    next: Option<Pending<T>>,
+    /// Its place among the pages read ahead, given back when it is handed out.
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 #[derive(Deserialize, Default)]
@@ -63,10 +66,72 @@ struct ListMeta {
     remaining_item_count: Option<i64>,
 }
 
-#[derive(Deserialize)]
-struct ListBody {
-    #[serde(default)]
-    items: Option<Vec<Value>>,
+/// What each item of a list is made into, as it is read.
+pub type Convert<T> = fn(Kind, Value) -> T;
+
+/// A list's items, each made into `T` as soon as it is read: one object's JSON at a time,
+/// never a whole page of them (a page of JSON values is several times the page's text).
+struct Items<T> {
+    kind: Kind,
+    convert: Convert<T>,
+}
+
+impl<'de, T> serde::de::DeserializeSeed<'de> for Items<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, T> serde::de::Visitor<'de> for Items<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of objects")
+    }
+
+    fn visit_unit<E>(self) -> Result<Vec<T>, E> {
+        Ok(Vec::new())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let api_version = api_version(self.kind);
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push((self.convert)(
+                self.kind,
+                with_type(item, &api_version, self.kind.api().kind),
+            ));
+        }
+        Ok(items)
+    }
+}
+
+/// The list's items, made into `T`; everything else in the body skipped.
+struct Body<T>(Items<T>);
+
+impl<'de, T> serde::de::Visitor<'de> for Body<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::new();
+        let mut seed = Some(self.0);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match (key.as_ref(), seed.take()) {
+                ("items", Some(read)) => items = map.next_value_seed(read)?,
+                (_, unused) => {
+                    seed = unused;
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(items)
+    }
 }
 
 /// The list's metadata alone: read first, skipping the items, so the next page is asked for
@@ -79,36 +144,45 @@ struct Head {
 }
 
 /// What every page of one list is asked with.
-struct Ask {
+struct Ask<T> {
     client: Client,
     kind: Kind,
+    convert: Convert<T>,
     base: String,
     /// Query parameters every page carries (a field selector), already encoded.
     query: String,
     /// Objects asked for per page after the first.
     limit: usize,
+    /// Pages asked for or read but not yet handed out: at most [`AHEAD`], so a reader slower
+    /// than the server (a pipe, a slow terminal) holds two pages, not the whole list.
+    ahead: Arc<tokio::sync::Semaphore>,
 }
 
-/// A page on its way; dropped, it is no longer asked for (nor are the pages after it).
-struct Pending(JoinHandle<Result<Page, kube::Error>>);
+/// How many pages may be on their way or waiting while the reader works on one.
+const AHEAD: usize = 2;
 
-impl Drop for Pending {
+/// A page on its way; dropped, it is no longer asked for (nor are the pages after it).
+struct Pending<T>(JoinHandle<Result<Page<T>, kube::Error>>);
+
+impl<T> Drop for Pending<T> {
     fn drop(&mut self) {
         self.0.abort();
     }
 }
 
 /// Reads a list page by page; the page after the one handed out is already on its way.
-pub struct Pager {
-    next: Option<Pending>,
+pub struct Pager<T> {
+    next: Option<Pending<T>>,
 }
 
-impl Pager {
+impl<T: Send + 'static> Pager<T> {
     /// Starts reading `kind` in `namespace` (all when `None`); the first page asks for
-    /// `first` objects (a small page shows something soon), the rest for `limit` each.
+    /// `first` objects (a small page shows something soon), the rest for `limit` each; each
+    /// object is made into `T` by `convert` as it is read.
     pub fn start(
         client: Client,
         kind: Kind,
+        convert: Convert<T>,
         namespace: Option<&str>,
         field_selector: Option<&str>,
         first: usize,
@@ -124,9 +198,11 @@ impl Pager {
         let ask = Arc::new(Ask {
             client,
             kind,
+            convert,
             base: path(kind, namespace),
             query,
             limit,
+            ahead: Arc::new(tokio::sync::Semaphore::new(AHEAD)),
         });
         Pager {
             next: Some(ask_for(ask, first, None)),
@@ -134,7 +210,7 @@ impl Pager {
     }
 
     /// The next page; `None` after the last. An error ends the list (the caller starts over).
-    pub async fn next(&mut self) -> Option<Result<Page, kube::Error>> {
+    pub async fn next(&mut self) -> Option<Result<Page<T>, kube::Error>> {
         let mut pending = self.next.take()?;
         let answer = match (&mut pending.0).await {
             Ok(answer) => answer,
@@ -142,29 +218,37 @@ impl Pager {
         };
         Some(answer.map(|mut page| {
             self.next = page.next.take();
+            // Handed out: the page after the next may be asked for.
+            page.permit = None;
             page
         }))
     }
 }
 
 /// Starts asking for one page.
-fn ask_for(ask: Arc<Ask>, limit: usize, token: Option<String>) -> Pending {
+fn ask_for<T: Send + 'static>(ask: Arc<Ask<T>>, limit: usize, token: Option<String>) -> Pending<T> {
     let mut url = format!("{}?limit={limit}{}", ask.base, ask.query);
     if let Some(token) = &token {
         url.push_str("&continue=");
         url.extend(form_urlencoded::byte_serialize(token.as_bytes()));
     }
-    let future: Pin<Box<dyn Future<Output = Result<Page, kube::Error>> + Send>> =
+    let future: Pin<Box<dyn Future<Output = Result<Page<T>, kube::Error>> + Send>> =
         Box::pin(fetch(ask, url));
     Pending(tokio::spawn(future))
 }
 
 /// One page, read and parsed on a worker; the page after it is asked for as soon as this
 /// one's metadata is read, so the server prepares it while this one is parsed.
-async fn fetch(ask: Arc<Ask>, url: String) -> Result<Page, kube::Error> {
+async fn fetch<T: Send + 'static>(ask: Arc<Ask<T>>, url: String) -> Result<Page<T>, kube::Error> {
     let request = axum::http::Request::get(&url)
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
+    let permit = ask
+        .ahead
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| kube::Error::Service(Box::new(e)))?;
     let text = ask.client.request_text(request).await?;
     let head: Head = serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
     let token = head.metadata.continue_.filter(|t| !t.is_empty());
@@ -172,10 +256,13 @@ async fn fetch(ask: Arc<Ask>, url: String) -> Result<Page, kube::Error> {
     let next = token.map(|token| ask_for(ask.clone(), ask.limit, Some(token)));
     // The parse is a stretch of CPU: off the async workers, so the request for the next page
     // goes out now rather than when a worker is free again.
-    let kind = ask.kind;
-    let items = tokio::task::spawn_blocking(move || parse_items(&text, kind))
-        .await
-        .map_err(|e| kube::Error::Service(Box::new(e)))??;
+    let read = Items {
+        kind: ask.kind,
+        convert: ask.convert,
+    };
+    // Let the request for the next page go out before this page is parsed.
+    tokio::task::yield_now().await;
+    let items = parse_items(&text, read)?;
     Ok(Page {
         items,
         resource_version: head.metadata.resource_version.unwrap_or_default(),
@@ -185,19 +272,19 @@ async fn fetch(ask: Arc<Ask>, url: String) -> Result<Page, kube::Error> {
             .and_then(|n| u64::try_from(n).ok()),
         more,
         next,
+        permit: Some(permit),
     })
 }
 
-/// A page's items, each with its type.
-fn parse_items(text: &str, kind: Kind) -> Result<Vec<Value>, kube::Error> {
-    let body: ListBody = serde_json::from_str(text).map_err(kube::Error::SerdeError)?;
-    let api_version = api_version(kind);
-    Ok(body
-        .items
-        .unwrap_or_default()
-        .into_iter()
-        .map(|item| with_type(item, &api_version, kind.api().kind))
-        .collect())
+/// A page's items, each with its type, made into `T`.
+fn parse_items<T>(text: &str, read: Items<T>) -> Result<Vec<T>, kube::Error> {
+    use serde::Deserializer;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let items = (&mut deserializer)
+        .deserialize_map(Body(read))
+        .map_err(kube::Error::SerdeError)?;
+    deserializer.end().map_err(kube::Error::SerdeError)?;
+    Ok(items)
 }
 
 /// The item with `apiVersion` and `kind` first, as the server writes a single object; the
@@ -240,9 +327,23 @@ mod tests {
         assert_eq!(head.metadata.resource_version.as_deref(), Some("7"));
         assert_eq!(head.metadata.continue_.as_deref(), Some("t"));
         assert_eq!(head.metadata.remaining_item_count, Some(3));
-        let body: ListBody = serde_json::from_str(text).unwrap();
-        assert_eq!(body.items.map(|i| i.len()), Some(1));
-        let empty: ListBody = serde_json::from_str(r#"{"metadata":{},"items":null}"#).unwrap();
-        assert!(empty.items.is_none());
+        let keep = |_: Kind, item: Value| item;
+        let read = |text: &str| {
+            parse_items(
+                text,
+                Items {
+                    kind: Kind::Pool,
+                    convert: keep,
+                },
+            )
+        };
+        let items = read(text).unwrap();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0]["kind"], "ComputePool", "each item gets its type");
+        assert!(read(r#"{"metadata":{},"items":null}"#).unwrap().is_empty());
+        assert!(read(r#"{"metadata":{}}"#).unwrap().is_empty());
+        let wrong = read(r#"{"items":{"a":1}}"#).unwrap_err().to_string();
+        assert!(wrong.contains("a list of objects"), "{wrong}");
+        assert!(read(r#"{"items":[]} trailing"#).is_err());
     }
 }

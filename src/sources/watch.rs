@@ -196,6 +196,7 @@ impl Source {
         let mut pager = Pager::start(
             client.clone(),
             self.kind,
+            Object::new,
             self.scope.as_deref(),
             selector,
             FIRST_PAGE,
@@ -206,11 +207,7 @@ impl Source {
                 Ok(page) => page,
                 Err(error) => return Err(self.list_failed(&error)),
             };
-            let objects = page
-                .items
-                .into_iter()
-                .map(|item| Object::new(self.kind, item))
-                .collect();
+            let objects = page.items;
             let event = if page.more {
                 SourceEvent::Page {
                     kind: self.kind,
