@@ -21,6 +21,9 @@ use pooldeck::demo::scenario::large_fleet_at;
 use pooldeck::inventory::{Kind, SourceEvent};
 use pooldeck::theme::Theme;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 

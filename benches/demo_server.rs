@@ -17,6 +17,9 @@ use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::store::Patch;
 use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 

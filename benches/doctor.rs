@@ -16,6 +16,9 @@ use pooldeck::app::doctor::Doctor;
 use pooldeck::demo::scenario::{Scenario, resolve_times};
 use pooldeck::inventory::{Inventory, Kind, SourceEvent};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 

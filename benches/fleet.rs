@@ -18,6 +18,9 @@ use pooldeck::demo::pace::{Pace, REAL_HUB};
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::{DemoCluster, Options};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 

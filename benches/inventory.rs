@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use pooldeck::demo::scenario::{Scenario, large_pool, resolve_times};
 use pooldeck::inventory::{Inventory, Kind, SourceEvent};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 

@@ -13,6 +13,9 @@ use pooldeck::domain::model::{ComputePool, read};
 use pooldeck::domain::rules::{self, Context, Fleet};
 use pooldeck::manifest;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "common/mod.rs"]
 mod common;
 use common::machine;
