@@ -254,13 +254,13 @@ async fn fetch<T: Send + 'static>(ask: Arc<Ask<T>>, url: String) -> Result<Page<
     let token = head.metadata.continue_.filter(|t| !t.is_empty());
     let more = token.is_some();
     let next = token.map(|token| ask_for(ask.clone(), ask.limit, Some(token)));
-    // The parse is a stretch of CPU: off the async workers, so the request for the next page
-    // goes out now rather than when a worker is free again.
     let read = Items {
         kind: ask.kind,
         convert: ask.convert,
     };
-    // Let the request for the next page go out before this page is parsed.
+    // The parse is a stretch of CPU on this worker: let the request for the next page go out
+    // first (parsing on the blocking pool instead spread the model over short-lived threads'
+    // memory and held more of it).
     tokio::task::yield_now().await;
     let items = parse_items(&text, read)?;
     Ok(Page {

@@ -189,6 +189,17 @@ impl Source {
             .then_some(delay)
     }
 
+    /// Says an error and waits until the next try; false when the receiver is gone.
+    async fn wait_after(&mut self, error: ClusterError) -> bool {
+        match self.failed(error) {
+            Some(delay) => {
+                tokio::time::sleep(delay).await;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The list, page by page: every page but the last goes out as it is read (the first rows
     /// show before the list is complete), the last ends it. The version to watch from, or
     /// what to do instead.
@@ -275,13 +286,10 @@ impl Source {
                         return Next::Relist;
                     }
                     failing = true;
-                    match self.failed(classify(&error)) {
-                        Some(delay) => {
-                            tokio::time::sleep(delay).await;
-                            continue;
-                        }
-                        None => return Next::Stop,
+                    if !self.wait_after(classify(&error)).await {
+                        return Next::Stop;
                     }
+                    continue;
                 }
             };
             if failing {
@@ -319,23 +327,17 @@ impl Source {
                             return Next::Relist;
                         }
                         failing = true;
-                        match self.failed(classify(&kube::Error::Api(status))) {
-                            Some(delay) => {
-                                tokio::time::sleep(delay).await;
-                                break;
-                            }
-                            None => return Next::Stop,
+                        if !self.wait_after(classify(&kube::Error::Api(status))).await {
+                            return Next::Stop;
                         }
+                        break;
                     }
                     Err(error) => {
                         failing = true;
-                        match self.failed(classify(&error)) {
-                            Some(delay) => {
-                                tokio::time::sleep(delay).await;
-                                break;
-                            }
-                            None => return Next::Stop,
+                        if !self.wait_after(classify(&error)).await {
+                            return Next::Stop;
                         }
+                        break;
                     }
                 };
                 if !sent {
