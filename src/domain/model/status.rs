@@ -49,7 +49,8 @@ model! {
         variant: Text = "variant",
         gpu_count: i64 = "gpuCount",
         gpu_memory: Scalar = "gpuMemory",
-        mig: Mig = "mig",
+        /// Boxed: most GPUs report no MIG, and a fleet holds several of these per pool.
+        mig: Box<Mig> = "mig",
     }
 }
 

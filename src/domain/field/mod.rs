@@ -11,6 +11,12 @@ use serde_json::Value;
 
 use super::path::YamlPath;
 
+mod map;
+mod text;
+
+pub use map::{Extra, Map};
+pub use text::{Num, Scalar, Text};
+
 /// One field of an object as it was read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum Field<T> {
@@ -84,38 +90,6 @@ impl<T: Default> Field<T> {
     }
 }
 
-/// A model's text: short texts (names, statuses, architectures, timestamps, most keys) are
-/// held inline instead of in an allocation of their own; a fleet holds millions of them.
-pub type Text = compact_str::CompactString;
-
-/// Long map keys (GPU variants such as `NVIDIA A100-SXM4-80GB | 80 GB`, label keys) repeat
-/// on every host of a fleet; each distinct one is held once and shared. Bounded: past
-/// [`SHARED_KEYS`] distinct keys (or keys longer than [`SHARED_KEY_LENGTH`]), a key gets its
-/// own copy, so an odd cluster cannot make this grow without end.
-const SHARED_KEYS: usize = 4096;
-const SHARED_KEY_LENGTH: usize = 256;
-
-fn shared_key(key: String) -> Text {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock};
-    if key.len() <= std::mem::size_of::<Text>() || key.len() > SHARED_KEY_LENGTH {
-        return Text::from(key);
-    }
-    static KEYS: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let Ok(mut keys) = KEYS.get_or_init(Default::default).lock() else {
-        return Text::from(key);
-    };
-    if let Some(known) = keys.get(key.as_str()) {
-        return Text::const_new(known);
-    }
-    if keys.len() >= SHARED_KEYS {
-        return Text::from(key);
-    }
-    let kept: &'static str = Box::leak(key.into_boxed_str());
-    keys.insert(kept);
-    Text::const_new(kept)
-}
-
 impl Field<Text> {
     pub fn as_deref(&self) -> Option<&str> {
         self.get().map(Text::as_str)
@@ -174,7 +148,7 @@ pub trait FromJson: Sized {
     fn from_json(value: Value) -> Result<Self, Mismatch>;
 }
 
-fn mismatch<T>(raw: Value, expected: &'static str) -> Result<T, Mismatch> {
+pub(super) fn mismatch<T>(raw: Value, expected: &'static str) -> Result<T, Mismatch> {
     Err(Mismatch { raw, expected })
 }
 
@@ -182,15 +156,6 @@ impl FromJson for String {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
             Value::String(s) => Ok(s),
-            other => mismatch(other, "a string"),
-        }
-    }
-}
-
-impl FromJson for Text {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::String(s) => Ok(Text::from(s)),
             other => mismatch(other, "a string"),
         }
     }
@@ -214,15 +179,6 @@ impl FromJson for f64 {
     }
 }
 
-impl FromJson for Num {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Number(n) => Ok(Num(n)),
-            other => mismatch(other, "a number"),
-        }
-    }
-}
-
 impl FromJson for bool {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
@@ -238,181 +194,10 @@ impl FromJson for Value {
     }
 }
 
-impl FromJson for Scalar {
+/// A large sub-struct that is usually missing is boxed, so its absence costs a pointer.
+impl<T: FromJson> FromJson for Box<T> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Bool(b) => Ok(Scalar::Bool(b)),
-            Value::String(s) => Ok(Scalar::String(s)),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => Ok(Scalar::Integer(i)),
-                None => Ok(Scalar::Float(n.as_f64().unwrap_or(f64::NAN))),
-            },
-            other => mismatch(other, "a plain value"),
-        }
-    }
-}
-
-/// The items in a list of exactly their number. Not `collect()`: collecting from the JSON
-/// value's own list reuses that list's allocation, sized for JSON values (and often for
-/// more of them), so a one-entry map of numbers would hold hundreds of bytes for a fleet's
-/// lifetime.
-fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::with_capacity(items.len());
-    out.extend(items);
-    out
-}
-
-impl<T: FromJson> FromJson for Vec<Field<T>> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Array(items) => Ok(exact(items.into_iter().map(Field::from_value))),
-            other => mismatch(other, "a list"),
-        }
-    }
-}
-
-impl FromJson for Vec<Value> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Array(mut items) => {
-                items.shrink_to_fit();
-                Ok(items)
-            }
-            other => mismatch(other, "a list"),
-        }
-    }
-}
-
-impl<T: FromJson> FromJson for Map<Field<T>> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Object(map) => Ok(Map(exact(
-                map.into_iter()
-                    .map(|(k, v)| (shared_key(k), Field::from_value(v))),
-            ))),
-            other => mismatch(other, "a mapping"),
-        }
-    }
-}
-
-/// Fields a struct does not know, kept for write-back. Almost always empty, so it costs one
-/// pointer until something is in it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extra(Option<Box<serde_json::Map<String, Value>>>);
-
-impl Extra {
-    pub fn insert(&mut self, key: String, value: Value) {
-        self.0
-            .get_or_insert_with(Default::default)
-            .insert(key, value);
-    }
-
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.as_ref()?.get(key)
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().flat_map(|m| m.keys())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|m| m.is_empty())
-    }
-}
-
-impl Serialize for Extra {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.0.as_ref().map_or(0, |m| m.len())))?;
-        for (k, v) in self.0.iter().flat_map(|m| m.iter()) {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-/// A string-keyed map kept in the order it was written, as a plain vector: labels, hosts,
-/// GPU variants and pool evaluations have a handful of entries, and a vector costs a fraction
-/// of a tree or hash map of that size, which matters with 100,000 hosts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Map<T>(pub Vec<(Text, T)>);
-
-impl<T> Default for Map<T> {
-    fn default() -> Self {
-        Map(Vec::new())
-    }
-}
-
-impl<T> Map<T> {
-    pub fn get(&self, key: &str) -> Option<&T> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
-        self.0.iter().map(|(k, v)| (k, v))
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &Text> {
-        self.0.iter().map(|(k, _)| k)
-    }
-
-    pub fn values(&self) -> impl Iterator<Item = &T> {
-        self.0.iter().map(|(_, v)| v)
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Sets a key, replacing its value if present, appending it otherwise.
-    pub fn insert(&mut self, key: impl Into<Text>, value: T) {
-        let key = key.into();
-        match self.0.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => *v = value,
-            None => self.0.push((key, value)),
-        }
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Map<T> {
-    type Item = (&'a Text, &'a T);
-    type IntoIter =
-        std::iter::Map<std::slice::Iter<'a, (Text, T)>, fn(&'a (Text, T)) -> (&'a Text, &'a T)>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
-            (k, v)
-        }
-        self.0.iter().map(pair)
-    }
-}
-
-impl<T> FromIterator<(String, T)> for Map<T> {
-    fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
-        let mut map = Map::default();
-        for (k, v) in iter {
-            map.insert(k, v);
-        }
-        map
-    }
-}
-
-impl<T: Serialize> Serialize for Map<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
+        T::from_json(value).map(Box::new)
     }
 }
 
@@ -459,13 +244,16 @@ pub trait Lenient {
 }
 
 impl Lenient for String {}
-impl Lenient for Text {}
 impl Lenient for bool {}
 impl Lenient for i64 {}
 impl Lenient for f64 {}
 impl Lenient for Value {}
-impl Lenient for Scalar {}
-impl Lenient for Num {}
+
+impl<T: Lenient> Lenient for Box<T> {
+    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+        (**self).collect_issues(path, out)
+    }
+}
 
 impl<T: Lenient> Lenient for Field<T> {
     fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
@@ -484,69 +272,6 @@ impl<T: Lenient> Lenient for Vec<T> {
     fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
         for (index, item) in self.iter().enumerate() {
             item.collect_issues(&path.index(index), out);
-        }
-    }
-}
-
-impl<T: Lenient> Lenient for Map<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
-        for (key, value) in self {
-            value.collect_issues(&path.key(key), out);
-        }
-    }
-}
-
-/// A number kept exactly as written (`41` stays `41`, `41.5` stays `41.5`), so writing an
-/// object back never turns an integer into a float.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct Num(pub serde_json::Number);
-
-impl Num {
-    pub fn value(&self) -> f64 {
-        self.0.as_f64().unwrap_or(0.0)
-    }
-}
-
-impl Default for Num {
-    fn default() -> Self {
-        Num(serde_json::Number::from(0))
-    }
-}
-
-impl From<f64> for Num {
-    fn from(value: f64) -> Self {
-        Num(serde_json::Number::from_f64(value).unwrap_or_else(|| serde_json::Number::from(0)))
-    }
-}
-
-/// A plain value whose type the rules judge themselves, such as a memory size that should be
-/// a string with units but may have been written as a bare number.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Scalar {
-    Bool(bool),
-    Integer(i64),
-    Float(f64),
-    String(String),
-}
-
-impl Scalar {
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Scalar::String(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Scalar {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Scalar::Bool(b) => write!(f, "{b}"),
-            Scalar::Integer(i) => write!(f, "{i}"),
-            Scalar::Float(x) => write!(f, "{x}"),
-            Scalar::String(s) => f.write_str(s),
         }
     }
 }
@@ -658,50 +383,6 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&field).unwrap(),
             Value::String("4".into())
-        );
-    }
-
-    #[test]
-    fn lists_and_maps_read_from_json_hold_exactly_their_items() {
-        // A parsed JSON list or map often has room for more; the model must not keep it.
-        let mut list = Vec::with_capacity(64);
-        list.extend(["a", "b", "c"].map(Value::from));
-        let texts = Vec::<Field<Text>>::from_json(Value::Array(list)).unwrap();
-        assert_eq!((texts.len(), texts.capacity()), (3, 3));
-        let mut object = serde_json::Map::with_capacity(64);
-        object.insert("NVIDIA A100-SXM4-80GB | 80 GB".into(), Value::from(4));
-        let map = Map::<Field<i64>>::from_json(Value::Object(object)).unwrap();
-        assert_eq!((map.0.len(), map.0.capacity()), (1, 1));
-        let mut raw = Vec::with_capacity(64);
-        raw.push(Value::from(1));
-        let values = Vec::<Value>::from_json(Value::Array(raw)).unwrap();
-        assert_eq!((values.len(), values.capacity()), (1, 1));
-    }
-
-    #[test]
-    fn long_map_keys_are_held_once() {
-        let key = "NVIDIA A100-SXM4-80GB | 80 GB (shared-key test)";
-        let read = || {
-            let mut object = serde_json::Map::new();
-            object.insert(key.into(), Value::from(4));
-            Map::<Field<i64>>::from_json(Value::Object(object)).unwrap()
-        };
-        let (a, b) = (read(), read());
-        assert_eq!(a.0[0].0, key);
-        assert!(
-            !a.0[0].0.is_heap_allocated(),
-            "a shared key is not a copy of its own"
-        );
-        assert_eq!(
-            a.0[0].0.as_ptr(),
-            b.0[0].0.as_ptr(),
-            "both maps share one key"
-        );
-        assert_eq!(shared_key("short".into()).as_str(), "short");
-        let long = "x".repeat(SHARED_KEY_LENGTH + 1);
-        assert!(
-            shared_key(long.clone()).is_heap_allocated(),
-            "too long to share"
         );
     }
 

@@ -1,0 +1,202 @@
+//! Lists, maps and unknown fields of the model, held at exactly their size.
+
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::text::shared_key;
+use super::{Field, FromJson, Issue, Lenient, Mismatch, Text, mismatch};
+use crate::domain::path::YamlPath;
+
+/// The items in a list of exactly their number. Not `collect()`: collecting from the JSON
+/// value's own list reuses that list's allocation, sized for JSON values (and often for
+/// more of them), so a one-entry map of numbers would hold hundreds of bytes for a fleet's
+/// lifetime.
+fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len());
+    out.extend(items);
+    out
+}
+
+impl<T: FromJson> FromJson for Vec<Field<T>> {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        match value {
+            Value::Array(items) => Ok(exact(items.into_iter().map(Field::from_value))),
+            other => mismatch(other, "a list"),
+        }
+    }
+}
+
+impl FromJson for Vec<Value> {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        match value {
+            Value::Array(mut items) => {
+                items.shrink_to_fit();
+                Ok(items)
+            }
+            other => mismatch(other, "a list"),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Map<Field<T>> {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        match value {
+            Value::Object(map) => Ok(Map(exact(
+                map.into_iter()
+                    .map(|(k, v)| (shared_key(k), Field::from_value(v))),
+            ))),
+            other => mismatch(other, "a mapping"),
+        }
+    }
+}
+
+/// Fields a struct does not know, kept for write-back. Almost always empty, so it costs one
+/// pointer until something is in it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extra(Option<Box<serde_json::Map<String, Value>>>);
+
+impl Extra {
+    pub fn insert(&mut self, key: String, value: Value) {
+        self.0
+            .get_or_insert_with(Default::default)
+            .insert(key, value);
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_ref()?.get(key)
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().flat_map(|m| m.keys())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|m| m.is_empty())
+    }
+}
+
+impl Serialize for Extra {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.as_ref().map_or(0, |m| m.len())))?;
+        for (k, v) in self.0.iter().flat_map(|m| m.iter()) {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// A string-keyed map kept in the order it was written, as a plain vector: labels, hosts,
+/// GPU variants and pool evaluations have a handful of entries, and a vector costs a fraction
+/// of a tree or hash map of that size, which matters with 100,000 hosts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map<T>(pub Vec<(Text, T)>);
+
+impl<T> Default for Map<T> {
+    fn default() -> Self {
+        Map(Vec::new())
+    }
+}
+
+impl<T> Map<T> {
+    pub fn get(&self, key: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Text> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Sets a key, replacing its value if present, appending it otherwise.
+    pub fn insert(&mut self, key: impl Into<Text>, value: T) {
+        let key = key.into();
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.0.push((key, value)),
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Map<T> {
+    type Item = (&'a Text, &'a T);
+    type IntoIter =
+        std::iter::Map<std::slice::Iter<'a, (Text, T)>, fn(&'a (Text, T)) -> (&'a Text, &'a T)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
+            (k, v)
+        }
+        self.0.iter().map(pair)
+    }
+}
+
+impl<T> FromIterator<(String, T)> for Map<T> {
+    fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
+        let mut map = Map::default();
+        for (k, v) in iter {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
+impl<T: Serialize> Serialize for Map<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<T: Lenient> Lenient for Map<T> {
+    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+        for (key, value) in self {
+            value.collect_issues(&path.key(key), out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_and_maps_read_from_json_hold_exactly_their_items() {
+        // A parsed JSON list or map often has room for more; the model must not keep it.
+        let mut list = Vec::with_capacity(64);
+        list.extend(["a", "b", "c"].map(Value::from));
+        let texts = Vec::<Field<Text>>::from_json(Value::Array(list)).unwrap();
+        assert_eq!((texts.len(), texts.capacity()), (3, 3));
+        let mut object = serde_json::Map::with_capacity(64);
+        object.insert("NVIDIA A100-SXM4-80GB | 80 GB".into(), Value::from(4));
+        let map = Map::<Field<i64>>::from_json(Value::Object(object)).unwrap();
+        assert_eq!((map.0.len(), map.0.capacity()), (1, 1));
+        let mut raw = Vec::with_capacity(64);
+        raw.push(Value::from(1));
+        let values = Vec::<Value>::from_json(Value::Array(raw)).unwrap();
+        assert_eq!((values.len(), values.capacity()), (1, 1));
+    }
+}
