@@ -128,7 +128,7 @@ pub fn permissions_in_view(app: &App) -> Vec<Permission> {
         .map(|verb| Permission {
             verb,
             kind: Kind::Pool,
-            namespace: pool.namespace.clone(),
+            namespace: pool.namespace.to_string(),
         })
         .collect()
 }

@@ -61,7 +61,7 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn names(app: &App) -> Vec<String> {
-    app.shown.rows().map(|r| r.id.name.clone()).collect()
+    app.shown.rows().map(|r| r.id.name.to_string()).collect()
 }
 
 /// The effects `update` left, without the access reviews it asks on its own for the pool

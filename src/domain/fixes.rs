@@ -332,12 +332,12 @@ pub fn delete(pool: &Value) -> Plan {
             preconditions: preconditions(pool),
             run: Run::Real,
         }],
-        type_to_confirm: Some(target.name.clone()),
+        type_to_confirm: Some(target.name.to_string()),
         acknowledge: None,
         permissions: vec![Permission {
             verb: "delete",
             kind: Kind::Pool,
-            namespace: target.namespace.clone(),
+            namespace: target.namespace.to_string(),
         }],
         blocked: deleting.then(|| {
             "its deletion is already under way: use u (unblock) if it is stuck".to_owned()
@@ -380,7 +380,7 @@ pub fn delete_workloads(
                 .map(|(w, _)| Permission {
                     verb: "delete",
                     kind: Kind::AIWorkload,
-                    namespace: w.namespace.clone(),
+                    namespace: w.namespace.to_string(),
                 })
                 .collect(),
         ),

@@ -4,18 +4,19 @@
 
 use std::fmt;
 
+use super::field::Text;
 use super::kind::Kind;
 
 /// One object by kind, namespace (empty for cluster-scoped kinds) and name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectRef {
     pub kind: Kind,
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Text,
+    pub name: Text,
 }
 
 impl ObjectRef {
-    pub fn new(kind: Kind, namespace: impl Into<String>, name: impl Into<String>) -> ObjectRef {
+    pub fn new(kind: Kind, namespace: impl Into<Text>, name: impl Into<Text>) -> ObjectRef {
         ObjectRef {
             kind,
             namespace: namespace.into(),

@@ -78,9 +78,9 @@ fn involved(event: &Value) -> (String, String, String) {
 }
 
 /// The ComputePool an event is about, as the events index files it.
-pub(super) fn involved_pool(event: &Value) -> Option<(String, String)> {
+pub(super) fn involved_pool(event: &Value) -> Option<Key> {
     let (kind, namespace, name) = involved(event);
-    (kind == "ComputePool").then_some((namespace, name))
+    (kind == "ComputePool").then(|| (namespace.into(), name.into()))
 }
 
 /// The hosts of one pool as rows.
@@ -105,8 +105,8 @@ pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
                     .filter_map(|(variant, count)| count.get().map(|c| (variant.to_string(), *c)))
                     .collect();
                 let row = HostRow {
-                    namespace: object.key.0.clone(),
-                    pool: object.key.1.clone(),
+                    namespace: object.key.0.to_string(),
+                    pool: object.key.1.to_string(),
                     cluster: cluster_name.clone(),
                     machine_pool: machine_name.clone(),
                     node_type: machine_pool.node_type.as_deref().unwrap_or("").to_owned(),

@@ -3,6 +3,7 @@
 //! doctor's findings) redo only what a change touched.
 
 use super::{Inventory, Key, Kind, Object, derive};
+use crate::domain::field::Text;
 
 /// One change the journal remembers: a pool, evaluation or event applied or deleted.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,14 +100,14 @@ impl Inventory {
             let name = &change.key.1;
             touched.extend(
                 self.pools_by_name
-                    .range((name.clone(), String::new())..)
+                    .range((name.clone(), Text::default())..)
                     .take_while(|(n, _)| n == name)
                     .map(|(n, namespace)| (namespace.clone(), n.clone())),
             );
             for vip in vips {
                 touched.extend(
                     self.pools_by_vip
-                        .range((vip.clone(), (String::new(), String::new()))..)
+                        .range((vip.clone(), Key::default())..)
                         .take_while(|(v, _)| v == vip)
                         .map(|(_, key)| key.clone()),
                 );

@@ -17,6 +17,7 @@ use chrono::{DateTime, Utc};
 use imbl::{OrdMap, OrdSet, Vector};
 use serde_json::Value;
 
+use crate::domain::field::Text;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation};
 
 pub use crate::domain::kind::Kind;
@@ -25,7 +26,7 @@ pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
-pub type Key = (String, String);
+pub type Key = (Text, Text);
 
 /// Which namespace a source watches: `None` for all.
 pub type Scope = Option<String>;
@@ -171,7 +172,7 @@ pub struct Inventory {
     /// Pools by effective VIP (lower case) and by name, for the rules across pools: one flat
     /// ordered set each, read by range (a set per VIP would cost a node each).
     pools_by_vip: OrdSet<(String, Key)>,
-    pools_by_name: OrdSet<(String, String)>,
+    pools_by_name: OrdSet<(Text, Text)>,
     /// Bumped when a pool joins or leaves either index: what the rules across pools read.
     fleet_generation: u64,
     /// Bumped when anything around the pools changes (Projects, Tenants, Compute, the objects
@@ -218,7 +219,7 @@ impl Inventory {
         let name = object.name();
         for (_, namespace) in self
             .pools_by_name
-            .range((name.to_owned(), String::new())..)
+            .range((Text::from(name), Text::default())..)
             .take_while(|(n, _)| n == name)
         {
             namespace.hash(&mut hasher);
@@ -227,7 +228,7 @@ impl Inventory {
             vip.hash(&mut hasher);
             for (_, key) in self
                 .pools_by_vip
-                .range((vip.clone(), (String::new(), String::new()))..)
+                .range((vip.clone(), Key::default())..)
                 .take_while(|(v, _)| *v == vip)
             {
                 key.hash(&mut hasher);
@@ -519,7 +520,7 @@ impl Inventory {
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<&Arc<Object>> {
         self.objects
             .get(&kind)?
-            .get(&(namespace.to_owned(), name.to_owned()))
+            .get(&(Text::from(namespace), Text::from(name)))
     }
 
     pub fn count(&self, kind: Kind) -> usize {
@@ -599,8 +600,8 @@ impl Inventory {
 /// console checks a pool against the real fleet without copying it.
 impl crate::domain::rules::Pools for Inventory {
     fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        let name = name.to_owned();
-        let first = (name.clone(), String::new());
+        let name = Text::from(name);
+        let first = (name.clone(), Text::default());
         Box::new(
             self.pools_by_name
                 .range(first..)
@@ -614,7 +615,7 @@ impl crate::domain::rules::Pools for Inventory {
         vip: &str,
     ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
         let vip = vip.to_ascii_lowercase();
-        let first = (vip.clone(), (String::new(), String::new()));
+        let first = (vip.clone(), Key::default());
         Box::new(
             self.pools_by_vip
                 .range(first..)

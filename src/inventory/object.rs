@@ -188,7 +188,7 @@ pub fn key_of(object: &Value) -> Key {
             .pointer(p)
             .and_then(Value::as_str)
             .unwrap_or("")
-            .to_owned()
+            .into()
     };
     (text("/metadata/namespace"), text("/metadata/name"))
 }

@@ -483,10 +483,7 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
         .expect("journal");
     assert_eq!(
         last[0].pools,
-        vec![
-            ("a".to_owned(), "second".to_owned()),
-            ("a".to_owned(), "first".to_owned())
-        ]
+        vec![("a".into(), "second".into()), ("a".into(), "first".into())]
     );
     // Something around the pools: a reader before it looks at everything again.
     let here = inventory.generation();

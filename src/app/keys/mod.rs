@@ -30,8 +30,8 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         return;
     };
     app.detail = Some(Detail {
-        namespace: row.id.namespace.clone(),
-        name: row.id.name.clone(),
+        namespace: row.id.namespace.to_string(),
+        name: row.id.name.to_string(),
         tab: on.unwrap_or(natural),
         scroll: 0,
     });
@@ -123,7 +123,7 @@ fn copy(app: &mut App) {
         },
         (_, Some(detail)) => (detail.name.clone(), detail.name.clone()),
         (_, None) => match app.shown.row(app.selected) {
-            Some(row) => (row.id.name.clone(), row.id.name.clone()),
+            Some(row) => (row.id.name.to_string(), row.id.name.to_string()),
             None => return,
         },
     };

@@ -46,7 +46,7 @@ fn sorted_names(table: &mut Table, header: &str, descending: bool) -> Vec<String
         .position(|h| *h == header)
         .expect("the column");
     sort(&mut table.rows, column, descending);
-    table.rows.iter().map(|r| r.id.name.clone()).collect()
+    table.rows.iter().map(|r| r.id.name.to_string()).collect()
 }
 
 #[test]
@@ -267,7 +267,7 @@ proptest! {
         let mut table = pools(&inventory, None, false);
         prop_assert_eq!(table.rows.len(), 6);
         sort(&mut table.rows, column, descending);
-        let mut names: Vec<String> = table.rows.iter().map(|r| r.id.name.clone()).collect();
+        let mut names: Vec<String> = table.rows.iter().map(|r| r.id.name.to_string()).collect();
         names.sort();
         prop_assert_eq!(names, (0..6).map(|i| format!("p{i}")).collect::<Vec<_>>());
         for row in &table.rows {

@@ -292,7 +292,7 @@ pub fn owner(path: &YamlPath) -> Option<(&'static FieldSpec, usize)> {
 fn namespace_in_view(app: &App) -> String {
     app.shown
         .row(app.selected)
-        .map(|r| r.id.namespace.clone())
+        .map(|r| r.id.namespace.to_string())
         .filter(|ns| !ns.is_empty())
         .or_else(|| match &app.namespaces {
             super::ports::Namespaces::Only(list) => list.first().cloned(),

@@ -98,7 +98,7 @@ pub fn apply(app: &mut App) {
     let target = operation.target();
     let namespace = target
         .as_ref()
-        .map(|t| t.namespace.clone())
+        .map(|t| t.namespace.to_string())
         .unwrap_or_default();
     let name = target.as_ref().map(|t| t.name.clone()).unwrap_or_default();
     let (verb, title) = match w.purpose {
