@@ -14,7 +14,7 @@ use super::path::YamlPath;
 mod map;
 mod text;
 
-pub use map::{Extra, Map};
+pub use map::{Extra, Map, SmallMap};
 pub use text::{Num, Scalar, Text};
 
 /// One field of an object as it was read.

@@ -1,7 +1,7 @@
 //! ComputePool status as the controller writes it: phase, conditions, hardware capacity and
 //! allocation (with MIG), and per Palette cluster the allocated machine pools and their hosts.
 
-use crate::domain::field::{Field, Map, Num, Scalar, Text, model};
+use crate::domain::field::{Field, Map, Num, Scalar, SmallMap, Text, model};
 
 use super::pool::ObjectRef;
 
@@ -127,8 +127,9 @@ model! {
         architecture: Text = "architecture",
         cpu_count: i64 = "cpuCount",
         memory_gb: Num = "memoryGB",
-        gpu_count_by_variant: Map<Field<i64>> = "gpuCountByVariant",
-        gpu_memory_gb_by_variant: Map<Field<Num>> = "gpuMemoryGBByVariant",
+        /// One entry on almost every host: held in place.
+        gpu_count_by_variant: SmallMap<Field<i64>> = "gpuCountByVariant",
+        gpu_memory_gb_by_variant: SmallMap<Field<Num>> = "gpuMemoryGBByVariant",
         status: Text = "status",
         status_updated_at: Text = "statusUpdatedAt",
     }
