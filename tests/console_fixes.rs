@@ -115,7 +115,7 @@ fn select(console: &Console, pool: &str) {
     console.type_text(pool);
     console.keys(&["Enter"]);
     console.wait(&format!("{pool} alone"), |s| {
-        s.contains(pool) && s.contains("Compute Pools (1")
+        s.contains(pool) && s.contains("Compute Pools (1)")
     });
 }
 

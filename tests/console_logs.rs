@@ -49,6 +49,6 @@ fn l_follows_the_controllers_lines_about_the_pool() {
     pane.wait_for("scrolled back");
     pane.keys(&["Escape"]);
     pane.wait("the list again", |s| {
-        s.contains("Compute Pools (1") && !s.contains("Controller log")
+        s.contains("Compute Pools (1)") && !s.contains("Controller log")
     });
 }
