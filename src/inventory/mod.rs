@@ -8,22 +8,24 @@
 
 mod derive;
 mod doctor;
+mod fleet;
 mod journal;
 mod object;
+mod source;
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use imbl::{OrdMap, OrdSet, Vector};
-use serde_json::Value;
 
 use crate::domain::field::Text;
-use crate::domain::model::{ComputePool, ComputePoolEvaluation};
+use crate::domain::model::ComputePoolEvaluation;
 
 pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, SeriesKey, event_time};
 pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
+pub use source::{Health, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
 pub type Key = (Text, Text);
@@ -31,134 +33,12 @@ pub type Key = (Text, Text);
 /// Which namespace a source watches: `None` for all.
 pub type Scope = Option<String>;
 
-/// How a source is doing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SourceState {
-    /// Listing for the first time (or again after losing its place).
-    Syncing,
-    Live,
-    /// The watch failed; it retries at `retry_at`.
-    Reconnecting {
-        error: crate::domain::ClusterError,
-        retry_at: DateTime<Utc>,
-    },
-    /// RBAC refuses list or watch; the other sources carry on.
-    Forbidden {
-        message: String,
-    },
-    /// The CRD is not installed on this cluster.
-    NotInstalled,
-}
-
-impl SourceState {
-    /// Whether the source has settled: it has a picture, or knows it cannot have one.
-    pub fn settled(&self) -> bool {
-        matches!(
-            self,
-            SourceState::Live | SourceState::Forbidden { .. } | SourceState::NotInstalled
-        )
-    }
-
-    pub fn word(&self) -> &'static str {
-        match self {
-            SourceState::Syncing => "syncing",
-            SourceState::Live => "live",
-            SourceState::Reconnecting { .. } => "reconnecting",
-            SourceState::Forbidden { .. } => "forbidden",
-            SourceState::NotInstalled => "not installed",
-        }
-    }
-}
-
-/// A source's state with its times.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Health {
-    pub state: SourceState,
-    pub since: DateTime<Utc>,
-    /// When the last object event (or list) arrived.
-    pub last_event: Option<DateTime<Utc>>,
-}
-
-/// What a source reports. Lists arrive whole (the watcher's initial list or relist after 410),
-/// so a relist replaces the picture in one step and never flashes an empty table.
-#[derive(Clone, Debug)]
-pub enum SourceEvent {
-    /// Objects are read into their model as they arrive, so a large list is held compactly
-    /// while it is gathered.
-    Listed {
-        kind: Kind,
-        scope: Scope,
-        objects: Vec<Object>,
-    },
-    /// Part of a list still arriving: shown at once (the first rows before the list is
-    /// complete), kept when the `Listed` that ends the list comes; only what neither holds is
-    /// removed then, so a relist never empties the screen.
-    Page {
-        kind: Kind,
-        scope: Scope,
-        objects: Vec<Object>,
-        /// How many objects the server says are still to come, when it says.
-        remaining: Option<u64>,
-    },
-    Applied {
-        kind: Kind,
-        object: Value,
-    },
-    Deleted {
-        kind: Kind,
-        object: Value,
-    },
-    State {
-        kind: Kind,
-        scope: Scope,
-        state: SourceState,
-    },
-    /// The answer to a periodic probe of the server: whether it answers at all. A watch on a
-    /// stopped server stays open and silent; this is how the picture is known to be stale.
-    Heartbeat {
-        result: Result<(), crate::domain::ClusterError>,
-    },
-}
-
 /// A list arriving in pages: the keys it has brought (kept when the list ends) and how many
 /// the server said were still to come.
 #[derive(Clone, Debug, Default)]
 struct Listing {
     seen: OrdSet<Key>,
     remaining: Option<u64>,
-}
-
-/// How far a list in progress has come: objects received, and the whole count when the
-/// server says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub received: usize,
-    pub total: Option<usize>,
-}
-
-/// How long without a good heartbeat before the picture is called stale, even while the
-/// probe itself has not failed (it may hang on a stopped server).
-pub const STALE_AFTER: chrono::TimeDelta = chrono::TimeDelta::seconds(30);
-
-/// The picture may no longer be current: since when, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stale {
-    pub since: DateTime<Utc>,
-    pub reason: String,
-}
-
-impl SourceEvent {
-    /// A list of raw objects, read into the model.
-    pub fn listed(kind: Kind, scope: Scope, objects: Vec<Value>) -> SourceEvent {
-        SourceEvent::Listed {
-            kind,
-            scope,
-            objects: objects
-                .into_iter()
-                .map(|raw| Object::new(kind, raw))
-                .collect(),
-        }
-    }
 }
 
 /// The whole picture. Clone it to take a snapshot.
@@ -195,86 +75,6 @@ pub struct Inventory {
 impl Inventory {
     pub fn new() -> Inventory {
         Inventory::default()
-    }
-
-    /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
-    /// pools stay valid while it stays the same.
-    pub fn fleet_generation(&self) -> u64 {
-        self.fleet_generation
-    }
-
-    /// The identity the rules across pools give a pool of this inventory (its allocation:
-    /// a new version of a pool is a new identity).
-    pub fn identity(object: &Arc<Object>) -> usize {
-        Arc::as_ptr(object) as usize
-    }
-
-    /// What the rules across pools read of the fleet for one pool, as a fingerprint: the
-    /// keys of the pools with its name and of those with its VIP (itself among them). The
-    /// rules compare names, namespaces and VIPs only, so a pool's findings that read the fleet
-    /// stay valid while this stays the same, whatever else joins or leaves.
-    pub fn neighbours(&self, object: &Object) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        let name = object.name();
-        for (_, namespace) in self
-            .pools_by_name
-            .range((Text::from(name), Text::default())..)
-            .take_while(|(n, _)| n == name)
-        {
-            namespace.hash(&mut hasher);
-        }
-        if let Some(vip) = Inventory::vip_of(object) {
-            vip.hash(&mut hasher);
-            for (_, key) in self
-                .pools_by_vip
-                .range((vip.clone(), Key::default())..)
-                .take_while(|(v, _)| *v == vip)
-            {
-                key.hash(&mut hasher);
-            }
-        }
-        hasher.finish()
-    }
-
-    fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
-        let object = self.objects.get(&Kind::Pool)?.get(key)?;
-        Some((Inventory::identity(object), object.pool()?))
-    }
-
-    /// The effective VIP of a pool object, as the index keys it.
-    pub(super) fn vip_of(object: &Object) -> Option<String> {
-        object.pool()?.effective_vip().map(str::to_ascii_lowercase)
-    }
-
-    /// Keeps the indexes by name and VIP in step when a pool is stored or removed; the fleet
-    /// generation moves only when a pool joins, leaves or changes its VIP.
-    fn reindex_pool(&mut self, before: Option<&Object>, after: Option<&Object>) {
-        let (old_vip, new_vip) = (
-            before.and_then(Inventory::vip_of),
-            after.and_then(Inventory::vip_of),
-        );
-        let key = match (before, after) {
-            (_, Some(object)) | (Some(object), None) => object.key.clone(),
-            (None, None) => return,
-        };
-        let joined_or_left = before.is_some() != after.is_some();
-        if !joined_or_left && old_vip == new_vip {
-            return;
-        }
-        if let Some(vip) = old_vip {
-            self.pools_by_vip.remove(&(vip, key.clone()));
-        }
-        if let Some(vip) = new_vip {
-            self.pools_by_vip.insert((vip, key.clone()));
-        }
-        let name = (key.1.clone(), key.0.clone());
-        if after.is_some() {
-            self.pools_by_name.insert(name);
-        } else {
-            self.pools_by_name.remove(&name);
-        }
-        self.fleet_generation += 1;
     }
 
     /// How far a source's list in progress has come (none: not listing in pages now).
@@ -593,35 +393,6 @@ impl Inventory {
             .iter()
             .filter(move |((k, _), _)| *k == kind)
             .map(|(_, h)| h)
-    }
-}
-
-/// The inventory answers the rules' questions across pools from its own indexes, so the
-/// console checks a pool against the real fleet without copying it.
-impl crate::domain::rules::Pools for Inventory {
-    fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        let name = Text::from(name);
-        let first = (name.clone(), Text::default());
-        Box::new(
-            self.pools_by_name
-                .range(first..)
-                .take_while(move |(n, _)| *n == name)
-                .filter_map(move |(n, namespace)| self.pool_at(&(namespace.clone(), n.clone()))),
-        )
-    }
-
-    fn with_vip<'s>(
-        &'s self,
-        vip: &str,
-    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
-        let vip = vip.to_ascii_lowercase();
-        let first = (vip.clone(), Key::default());
-        Box::new(
-            self.pools_by_vip
-                .range(first..)
-                .take_while(move |(v, _)| *v == vip)
-                .filter_map(move |(_, key)| self.pool_at(key)),
-        )
     }
 }
 

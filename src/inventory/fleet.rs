@@ -1,0 +1,119 @@
+//! The fleet as the rules across pools see it: pools by name and by effective VIP, kept in
+//! step as pools come and go, and the fingerprint that tells a pool's findings are still valid.
+
+use std::sync::Arc;
+
+use super::{Inventory, Key, Kind, Object};
+use crate::domain::field::Text;
+use crate::domain::model::ComputePool;
+
+impl Inventory {
+    /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
+    /// pools stay valid while it stays the same.
+    pub fn fleet_generation(&self) -> u64 {
+        self.fleet_generation
+    }
+
+    /// The identity the rules across pools give a pool of this inventory (its allocation:
+    /// a new version of a pool is a new identity).
+    pub fn identity(object: &Arc<Object>) -> usize {
+        Arc::as_ptr(object) as usize
+    }
+
+    /// What the rules across pools read of the fleet for one pool, as a fingerprint: the
+    /// keys of the pools with its name and of those with its VIP (itself among them). The
+    /// rules compare names, namespaces and VIPs only, so a pool's findings that read the fleet
+    /// stay valid while this stays the same, whatever else joins or leaves.
+    pub fn neighbours(&self, object: &Object) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let name = object.name();
+        for (_, namespace) in self
+            .pools_by_name
+            .range((Text::from(name), Text::default())..)
+            .take_while(|(n, _)| n == name)
+        {
+            namespace.hash(&mut hasher);
+        }
+        if let Some(vip) = Inventory::vip_of(object) {
+            vip.hash(&mut hasher);
+            for (_, key) in self
+                .pools_by_vip
+                .range((vip.clone(), Key::default())..)
+                .take_while(|(v, _)| *v == vip)
+            {
+                key.hash(&mut hasher);
+            }
+        }
+        hasher.finish()
+    }
+
+    fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
+        let object = self.objects.get(&Kind::Pool)?.get(key)?;
+        Some((Inventory::identity(object), object.pool()?))
+    }
+
+    /// The effective VIP of a pool object, as the index keys it.
+    pub(super) fn vip_of(object: &Object) -> Option<String> {
+        object.pool()?.effective_vip().map(str::to_ascii_lowercase)
+    }
+
+    /// Keeps the indexes by name and VIP in step when a pool is stored or removed; the fleet
+    /// generation moves only when a pool joins, leaves or changes its VIP.
+    pub(super) fn reindex_pool(&mut self, before: Option<&Object>, after: Option<&Object>) {
+        let (old_vip, new_vip) = (
+            before.and_then(Inventory::vip_of),
+            after.and_then(Inventory::vip_of),
+        );
+        let key = match (before, after) {
+            (_, Some(object)) | (Some(object), None) => object.key.clone(),
+            (None, None) => return,
+        };
+        let joined_or_left = before.is_some() != after.is_some();
+        if !joined_or_left && old_vip == new_vip {
+            return;
+        }
+        if let Some(vip) = old_vip {
+            self.pools_by_vip.remove(&(vip, key.clone()));
+        }
+        if let Some(vip) = new_vip {
+            self.pools_by_vip.insert((vip, key.clone()));
+        }
+        let name = (key.1.clone(), key.0.clone());
+        if after.is_some() {
+            self.pools_by_name.insert(name);
+        } else {
+            self.pools_by_name.remove(&name);
+        }
+        self.fleet_generation += 1;
+    }
+}
+
+/// The inventory answers the rules' questions across pools from its own indexes, so the
+/// console checks a pool against the real fleet without copying it.
+impl crate::domain::rules::Pools for Inventory {
+    fn named<'s>(&'s self, name: &str) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        let name = Text::from(name);
+        let first = (name.clone(), Text::default());
+        Box::new(
+            self.pools_by_name
+                .range(first..)
+                .take_while(move |(n, _)| *n == name)
+                .filter_map(move |(n, namespace)| self.pool_at(&(namespace.clone(), n.clone()))),
+        )
+    }
+
+    fn with_vip<'s>(
+        &'s self,
+        vip: &str,
+    ) -> Box<dyn Iterator<Item = (usize, &'s ComputePool)> + 's> {
+        let vip = vip.to_ascii_lowercase();
+        let first = (vip.clone(), Key::default());
+        Box::new(
+            self.pools_by_vip
+                .range(first..)
+                .take_while(move |(v, _)| *v == vip)
+                .filter_map(move |(_, key)| self.pool_at(key)),
+        )
+    }
+}
