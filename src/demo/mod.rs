@@ -8,6 +8,7 @@
 //! console (`app`, `ui`) or the kube client.
 
 pub mod api;
+pub mod large;
 pub mod logs;
 pub mod pace;
 pub mod player;

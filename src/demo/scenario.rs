@@ -12,8 +12,9 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+pub use super::large::{large_fleet_at, large_pool};
 use super::store::{ApiError, Patch, Preconditions, Store, now_rfc3339};
-use crate::domain::model::pool::{FINALIZER, PAUSE_LABEL};
+use crate::domain::model::pool::PAUSE_LABEL;
 
 /// One change of a timeline.
 #[derive(Clone, Debug, PartialEq)]
@@ -342,83 +343,6 @@ fn owned_by_pool(store: &Store, mut object: Value) -> Value {
         }
     }
     object
-}
-
-/// Pool `i` of the `large` scenario and its evaluation: one of three projects and variants, ten
-/// hosts, a status that cycles through the documented values.
-pub fn large_pool(i: usize) -> (Value, Value) {
-    let variants = [
-        "NVIDIA A100-SXM4-80GB | 80 GB",
-        "NVIDIA H100 PCIe | 80 GB",
-        "NVIDIA L40S | 48 GB",
-    ];
-    let statuses = [
-        "Running",
-        "Running",
-        "Running",
-        "Provisioning",
-        "Updating",
-        "Unhealthy",
-        "Failed",
-        "Unknown",
-    ];
-    let namespace = format!("project-{}", i % 3 + 1);
-    let name = format!("pool-{i:05}");
-    let variant = variants[i % variants.len()];
-    let hosts: serde_json::Map<String, Value> = (0..10)
-                .map(|h| {
-                    (
-                        format!("host-{i:05}-{h:02}"),
-                        json!({"architecture": "AMD64", "cpuCount": 32, "memoryGB": 256,
-                               "gpuCountByVariant": {variant: 4}, "gpuMemoryGBByVariant": {variant: 320},
-                               "status": if h == 9 && i.is_multiple_of(7) { "Provisioning" } else { "Healthy" },
-                               "statusUpdatedAt": "now-2h"}),
-                    )
-                })
-                .collect();
-    let pool = json!({
-        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
-        "metadata": {"name": name, "namespace": namespace, "creationTimestamp": "now-3d",
-                     "finalizers": [FINALIZER], "labels": {"fleet": "large"}},
-        "spec": {"profileBundleRef": {"name": "edge-profilebundle", "namespace": namespace, "cloudType": "edge-native"},
-                 "clusterVariant": {"dedicated": {
-                    "scalingPolicyRef": {"name": "gpu-scaling", "namespace": namespace},
-                    "paletteClusterDeploymentConfig": {"nodePoolRequirements": {
-                        "controlPlanePool": {"nodeCount": 3, "workerNodeEligible": false, "architecture": "AMD64", "cpu": {"cpuCount": 8}},
-                        "workerPools": [{"name": "gpu-workers", "architecture": "AMD64", "gpu": {"variant": variant, "gpuCount": 40}}]},
-                      "edge": {"vip": format!("10.{}.{}.{}", 100 + i / 65_536 % 100, i / 256 % 256, i % 256)}}}}},
-        "status": {"status": statuses[i % statuses.len()],
-                   "hardwareCapacity": [{"architecture": "AMD64", "totalCPU": 320, "totalMemory": "2560Gi", "gpu": [{"variant": variant, "gpuCount": 40}]}],
-                   "hardwareAllocation": [{"architecture": "AMD64", "gpu": [{"variant": variant, "gpuCount": (i * 7) % 41}]}],
-                   "paletteClusterStatuses": [{"name": name, "health": "Healthy", "status": "Running",
-                       "allocatedMachinePools": [{"name": "worker-pool-0", "nodeType": "WorkerOnly",
-                           "workerPoolRequirementsName": "gpu-workers", "hosts": hosts}]}]}
-    });
-    let evaluation = json!({
-        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
-        "metadata": {"name": name, "namespace": namespace, "creationTimestamp": "now-3d"},
-        "spec": {"poolEvaluations": {format!("{name}/worker-pool-0"): {
-                    "cpu": {"count": 320, "target": 320, "utilization": (i * 13) % 100},
-                    "gpu": {variant: {"count": 40, "target": 40, "utilization": (i * 31) % 100}},
-                    "evaluatedAt": "now-30s"}},
-                 "cooldownDuration": "15m", "abortDuration": "30m"},
-        "status": {"poolScalingStates": {format!("{name}/worker-pool-0"): {"state": "Idle", "stateChangedAt": "now-1h"}}}
-    });
-    (pool, evaluation)
-}
-
-/// The first `count` synthetic pools and their evaluations, their times resolved at `now`:
-/// a fleet for tests and benchmarks.
-pub fn large_fleet_at(count: usize, now: chrono::DateTime<Utc>) -> (Vec<Value>, Vec<Value>) {
-    (0..count)
-        .map(|i| {
-            let (pool, evaluation) = large_pool(i);
-            (
-                resolve_times_at(&pool, now),
-                resolve_times_at(&evaluation, now),
-            )
-        })
-        .unzip()
 }
 
 /// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
