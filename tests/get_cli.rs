@@ -322,6 +322,57 @@ fn the_viewer_is_told_what_it_may_not_read() {
 }
 
 #[test]
+fn managed_fields_are_left_out_as_kubectl_leaves_them_out() {
+    let fixture = Fixture::fleet();
+    let managed = json!([{"manager": "kubectl-create", "operation": "Update",
+                          "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {".": {}}}}]);
+    fixture
+        .cluster()
+        .store
+        .put(
+            json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+                    "metadata": {"name": "written", "namespace": "vision-lab",
+                                 "labels": {"team": "vision"}, "managedFields": managed},
+                    "spec": {"deletionPolicy": "Delete"}}),
+        )
+        .expect("stored");
+    let stored = fixture
+        .cluster()
+        .store
+        .snapshot()
+        .into_iter()
+        .find(|o| o["metadata"]["name"] == "written")
+        .expect("in the store");
+    assert_eq!(
+        stored["metadata"]["managedFields"], managed,
+        "the server keeps them"
+    );
+
+    // The paged List (-A) and the one-object List (a name) alike.
+    let all: Value =
+        serde_json::from_str(&fixture.ok(&["pools", "-A", "-o", "json"])).expect("JSON");
+    let one = fixture.ok(&["pools", "written", "-n", "vision-lab", "-o", "yaml"]);
+    let one = pooldeck::manifest::parse(&one).expect("YAML")[0]
+        .root
+        .to_json();
+    for (how, list) in [("-A -o json", &all), ("a name -o yaml", &one)] {
+        let item = list["items"]
+            .as_array()
+            .and_then(|items| items.iter().find(|o| o["metadata"]["name"] == "written"))
+            .unwrap_or_else(|| panic!("{how}: the pool is listed"));
+        assert!(
+            item["metadata"].get("managedFields").is_none(),
+            "{how}: {item}"
+        );
+        assert_eq!(
+            item["metadata"]["labels"]["team"], "vision",
+            "{how}: the rest is kept"
+        );
+        assert_eq!(item["spec"]["deletionPolicy"], "Delete", "{how}");
+    }
+}
+
+#[test]
 fn a_missing_crd_and_a_malformed_object() {
     let fixture = Fixture::start(Options {
         scenario: Some(Scenario::builtin("fleet").expect("fleet")),

@@ -1,6 +1,7 @@
 //! `get pools|evaluations|projects -o json` without a name: the objects go out as the server
 //! sends them, page by page (`limit`/`continue`), each written as soon as its page is read,
-//! never the whole list held. The objects are the server's own, as kubectl prints them.
+//! never the whole list held. The objects are the server's own, as kubectl prints them
+//! (without `metadata.managedFields`, as kubectl leaves them out by default).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -59,7 +60,10 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
         let mut pager = Pager::start(
             connection.client.clone(),
             kind,
-            |_, item| item,
+            |_, mut item| {
+                crate::domain::json::drop_managed_fields(&mut item);
+                item
+            },
             scope.as_deref(),
             None,
             PAGE,

@@ -1,6 +1,7 @@
 //! Reading JSON values by path without allocating. `serde_json`'s `pointer` unescapes every
 //! token into a new `String`; the paths pooldeck reads (`/status/conditions`) are plain keys
 //! and indices, read here in place. A path with an escape (`~0`, `~1`) goes to `pointer`.
+//! Also what pooldeck leaves out of every object it reads: `metadata.managedFields`.
 
 use serde_json::Value;
 
@@ -23,6 +24,16 @@ impl At for Value {
             Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
             _ => None,
         })
+    }
+}
+
+/// Drops `metadata.managedFields`, the server's record of which client wrote which field.
+/// kubectl leaves it out unless asked (`--show-managed-fields`); pooldeck never shows it, and
+/// on a real hub it is about as large as the rest of the object (it names every field of the
+/// spec and the status), so it goes as soon as an object is read.
+pub fn drop_managed_fields(object: &mut Value) {
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.shift_remove("managedFields");
     }
 }
 

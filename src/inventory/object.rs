@@ -38,7 +38,8 @@ pub struct Object {
 }
 
 impl Object {
-    pub fn new(kind: Kind, raw: Value) -> Object {
+    pub fn new(kind: Kind, mut raw: Value) -> Object {
+        crate::domain::json::drop_managed_fields(&mut raw);
         let key = key_of(&raw);
         let (parsed, issues) = match kind {
             Kind::Pool if raw.is_object() => match read_owned::<ComputePool>(raw) {

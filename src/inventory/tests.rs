@@ -515,3 +515,29 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
     let recent = inventory.generation() - 10;
     assert_eq!(inventory.changes_since(recent).map(|c| c.len()), Some(10));
 }
+
+#[test]
+fn objects_are_held_without_their_managed_fields() {
+    let (pool, evaluation) = crate::demo::scenario::large_pool(1);
+    assert!(
+        pool["metadata"]["managedFields"].is_array(),
+        "as a server sends it"
+    );
+    let project = json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "Project",
+        "metadata": {"name": "p", "managedFields": [{"manager": "m"}], "labels": {"a": "b"}}});
+    for (kind, raw) in [
+        (Kind::Pool, pool.clone()),
+        (Kind::Evaluation, evaluation),
+        (Kind::Project, project.clone()),
+    ] {
+        let object = Object::new(kind, raw.clone());
+        let held = object.value();
+        assert!(held["metadata"].get("managedFields").is_none(), "{kind:?}");
+        let mut expected = raw;
+        expected["metadata"]
+            .as_object_mut()
+            .expect("metadata")
+            .shift_remove("managedFields");
+        assert_eq!(*held, expected, "{kind:?}: everything else is kept");
+    }
+}

@@ -106,9 +106,7 @@ fn redact_fields(value: &mut Value) {
 
 /// Removes what must not be recorded, and what only adds noise (managedFields).
 pub fn redact(object: &mut Value) {
-    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.shift_remove("managedFields");
-    }
+    crate::domain::json::drop_managed_fields(object);
     if let Some(keys) = object
         .pointer_mut("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/sshKeys")
         .and_then(Value::as_array_mut)

@@ -369,9 +369,7 @@ pub fn open(app: &mut App, edit: bool) {
         if let Some(map) = object.as_object_mut() {
             map.shift_remove("status");
         }
-        if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-            meta.shift_remove("managedFields");
-        }
+        crate::domain::json::drop_managed_fields(&mut object);
         Wizard::new(
             Draft::from_object(object, None),
             Purpose::Edit { old: pool },
