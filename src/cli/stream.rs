@@ -60,10 +60,8 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
         let mut pager = Pager::start(
             connection.client.clone(),
             kind,
-            |_, mut item| {
-                crate::domain::json::drop_managed_fields(&mut item);
-                item
-            },
+            // The pager reads each item without its managedFields.
+            |_, item| item,
             scope.as_deref(),
             None,
             PAGE,

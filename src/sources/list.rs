@@ -98,13 +98,93 @@ impl<'de, T> serde::de::Visitor<'de> for Items<T> {
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let api_version = api_version(self.kind);
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element::<Value>()? {
+        while let Some(item) = seq.next_element_seed(Without(MANAGED_FIELDS))? {
             items.push((self.convert)(
                 self.kind,
                 with_type(item, &api_version, self.kind.api().kind),
             ));
         }
         Ok(items)
+    }
+}
+
+/// Where a server keeps `managedFields` in an object.
+const MANAGED_FIELDS: &[&str] = &["metadata", "managedFields"];
+
+/// A JSON value read without the field at a path of mapping keys: that field is skipped as
+/// it is read, never built. Used for `metadata.managedFields`, which pooldeck never shows and
+/// which is about half of each object a real hub sends (see `domain::json`).
+struct Without(&'static [&'static str]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Without {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Without {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match self.0 {
+                [only] if key == *only => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                [first, rest @ ..] if key == *first => {
+                    let value = map.next_value_seed(Without(rest))?;
+                    fields.insert(key, value);
+                }
+                _ => {
+                    let value = map.next_value::<Value>()?;
+                    fields.insert(key, value);
+                }
+            }
+        }
+        Ok(Value::Object(fields))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::from(s))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
     }
 }
 
@@ -345,5 +425,37 @@ mod tests {
         let wrong = read(r#"{"items":{"a":1}}"#).unwrap_err().to_string();
         assert!(wrong.contains("a list of objects"), "{wrong}");
         assert!(read(r#"{"items":[]} trailing"#).is_err());
+    }
+
+    #[test]
+    fn items_are_read_without_their_managed_fields_and_nothing_else_is_lost() {
+        let text = r#"{"items":[
+            {"metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}],"labels":{"x":"1"}},
+             "spec":{"managedFields":"kept: not metadata","n":-3,"f":1.5,"big":18446744073709551615,"t":true,"z":null,"l":[1,"two",{"managedFields":1}]}},
+            {"metadata":"not a mapping"},
+            5, "text", null, [1]
+        ]}"#;
+        let items = parse_items(
+            text,
+            Items {
+                kind: Kind::Pool,
+                convert: |_, item| item,
+            },
+        )
+        .unwrap();
+        let plain: Value = serde_json::from_str(text).unwrap();
+        let mut expected: Vec<Value> = plain["items"].as_array().unwrap().clone();
+        expected[0]["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("managedFields");
+        let expected: Vec<Value> = expected
+            .into_iter()
+            .map(|item| with_type(item, &api_version(Kind::Pool), "ComputePool"))
+            .collect();
+        assert_eq!(items, expected);
+        assert!(items[0]["metadata"].get("managedFields").is_none());
+        let keys: Vec<&String> = items[0]["metadata"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["name", "labels"], "order kept");
     }
 }
