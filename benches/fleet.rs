@@ -5,7 +5,8 @@
 //! took), the raw list time of the same server, and `pooldeck get pools -A -o json` (the
 //! release binary, a child process) with its wall time and peak resident memory beside it;
 //! on the paced cluster also the console itself (the release binary in a tmux pane): first
-//! rows on screen, the complete list, its resident memory, and idle CPU and terminal bytes
+//! rows on screen, the complete list, its resident memory (when quiet and ten idle seconds
+//! later, once the allocator has given back what it freed), and idle CPU and terminal bytes
 //! over ten seconds.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first; `-- 10000 paced`
 //! runs one size and pace). Figures only.
@@ -145,7 +146,10 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
 struct Console {
     first_rows: Duration,
     complete: Duration,
+    /// When the work of the complete picture is done, and after the ten idle seconds (memory
+    /// the allocator has freed goes back to the system about a second later).
     resident: u64,
+    settled: u64,
     idle_core: f64,
     idle_bytes: f64,
 }
@@ -261,10 +265,12 @@ fn console(
         let (cpu, bytes) = (cpu_time(pid)?, written(&output));
         std::thread::sleep(Duration::from_secs(10));
         let (cpu_after, bytes_after) = (cpu_time(pid)?, written(&output));
+        let settled = resident_of(pid)?;
         Some(Console {
             first_rows,
             complete,
             resident,
+            settled,
             idle_core: (cpu_after - cpu).as_secs_f64() / 10.0,
             idle_bytes: bytes_after.saturating_sub(bytes) as f64 / 10.0,
         })
@@ -377,10 +383,11 @@ fn main() {
             if pace.is_some() {
                 match console(&binary, &kubeconfig, pools) {
                     Some(c) => println!(
-                        "  {pools:>6} pools, {label:<8} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB; idle: {:.2} % of a core, {:.0} bytes written per second",
+                        "  {pools:>6} pools, {label:<8} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
                         ms(c.first_rows),
                         ms(c.complete),
                         c.resident as f64 / 1e6,
+                        c.settled as f64 / 1e6,
                         c.idle_core * 100.0,
                         c.idle_bytes
                     ),
