@@ -58,7 +58,9 @@ model! {
         control_plane_resource_groups: StringMap = "controlPlaneResourceGroups",
         worker_resource_groups: StringMap = "workerResourceGroups",
         dedicated: Dedicated = "dedicated",
-        shared: Shared = "shared",
+        /// Boxed, as the sub-structs below that a pool usually leaves out: a missing one
+        /// costs a pointer instead of its whole size, in every pool of a fleet.
+        shared: Box<Shared> = "shared",
     }
 }
 
@@ -82,7 +84,7 @@ model! {
         node_pool_requirements: NodePoolRequirements = "nodePoolRequirements",
         ssh_keys: Vec<Field<Text>> = "sshKeys",
         edge: Edge = "edge",
-        settings_ref: ObjectRef = "settingsRef",
+        settings_ref: Box<ObjectRef> = "settingsRef",
         /// Deprecated: the top-level `spec.deletionPolicy` replaces it.
         deletion_policy: Text = "deletionPolicy",
     }
@@ -164,7 +166,7 @@ model! {
     strict struct Edge {
         vip: Text = "vip",
         ntp_servers: Vec<Field<Text>> = "ntpServers",
-        network_overlay_config: NetworkOverlayConfig = "networkOverlayConfig",
+        network_overlay_config: Box<NetworkOverlayConfig> = "networkOverlayConfig",
         is_two_node: bool = "isTwoNode",
     }
 }
