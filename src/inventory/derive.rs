@@ -41,6 +41,16 @@ pub struct SeriesKey {
     pub resource: Text,
 }
 
+/// One series of a pool as the inventory keeps it: a pool's series are kept together (one
+/// entry per pool, not per series, in the inventory's history map).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub worker_pool: Text,
+    pub resource: Text,
+    /// Oldest first.
+    pub samples: imbl::Vector<Sample>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub at: DateTime<Utc>,
@@ -170,13 +180,7 @@ impl Inventory {
 
     /// Drops the history of an evaluation that is gone.
     pub(super) fn forget_history(&mut self, key: &Key) {
-        let series: Vec<SeriesKey> = self
-            .series_of(&key.0, &key.1)
-            .map(|(series, _)| series.clone())
-            .collect();
-        for s in series {
-            self.history.remove(&s);
-        }
+        self.history.remove(key);
     }
 
     /// One sample per worker pool and resource, timestamped by evaluatedAt; an evaluation
@@ -207,13 +211,25 @@ impl Inventory {
                 }
             }
             for (resource, utilization) in resources {
-                let series = SeriesKey {
-                    namespace: object.key.0.as_str().into(),
-                    pool: object.key.1.as_str().into(),
-                    worker_pool: pool_key.clone(),
-                    resource: resource.into(),
+                let pool =
+                    std::sync::Arc::make_mut(self.history.entry(object.key.clone()).or_default());
+                let index = match pool
+                    .iter()
+                    .position(|s| s.worker_pool == *pool_key && s.resource == resource)
+                {
+                    Some(index) => index,
+                    None => {
+                        // A pool has a series or two: no room held for more.
+                        pool.reserve_exact(1);
+                        pool.push(Series {
+                            worker_pool: pool_key.clone(),
+                            resource: resource.into(),
+                            samples: imbl::Vector::new(),
+                        });
+                        pool.len() - 1
+                    }
                 };
-                let samples = self.history.entry(series).or_default();
+                let samples = &mut pool[index].samples;
                 if samples.last().is_some_and(|last| last.at >= at) {
                     continue;
                 }

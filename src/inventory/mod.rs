@@ -22,7 +22,7 @@ use crate::domain::field::Text;
 use crate::domain::model::ComputePoolEvaluation;
 
 pub use crate::domain::kind::Kind;
-pub use derive::{HostRow, Sample, SeriesKey, event_time};
+pub use derive::{HostRow, Sample, Series, SeriesKey, event_time};
 pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
 pub use source::{Health, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
@@ -47,7 +47,9 @@ pub struct Inventory {
     generation: u64,
     objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
     events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
-    history: OrdMap<SeriesKey, Vector<Sample>>,
+    /// Per pool, its series: one entry per pool (a pool has a few), shared between snapshots
+    /// until one of them records a sample.
+    history: OrdMap<Key, Arc<Vec<Series>>>,
     health: OrdMap<(Kind, Scope), Health>,
     /// Pools by effective VIP (lower case) and by name, for the rules across pools: one flat
     /// ordered set each, read by range (a set per VIP would cost a node each).
@@ -363,25 +365,17 @@ impl Inventory {
 
     /// Utilization samples of one series, oldest first.
     pub fn history(&self, series: &SeriesKey) -> Option<&Vector<Sample>> {
-        self.history.get(series)
+        self.series_of(&series.namespace, &series.pool)
+            .find(|s| s.worker_pool == series.worker_pool && s.resource == series.resource)
+            .map(|s| &s.samples)
     }
 
     /// Every series of one pool.
-    pub fn series_of<'a>(
-        &'a self,
-        namespace: &'a str,
-        name: &'a str,
-    ) -> impl Iterator<Item = (&'a SeriesKey, &'a Vector<Sample>)> + 'a {
-        // Series are ordered by namespace and pool first: one range, not a scan of the fleet.
-        let first = SeriesKey {
-            namespace: namespace.into(),
-            pool: name.into(),
-            worker_pool: Default::default(),
-            resource: Default::default(),
-        };
+    pub fn series_of(&self, namespace: &str, name: &str) -> impl Iterator<Item = &Series> {
         self.history
-            .range(first..)
-            .take_while(move |(k, _)| k.namespace == namespace && k.pool == name)
+            .get(&(Text::from(namespace), Text::from(name)))
+            .into_iter()
+            .flat_map(|series| series.iter())
     }
 
     pub fn health(&self) -> impl Iterator<Item = (&(Kind, Scope), &Health)> {

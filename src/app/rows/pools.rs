@@ -4,7 +4,7 @@ use crate::domain::model::ComputePool;
 use crate::domain::model::evaluation::ComputePoolEvaluation;
 use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
 use crate::domain::quantity::GpuVariant;
-use crate::inventory::{Inventory, Kind, Object};
+use crate::inventory::{Inventory, Kind, Object, Series};
 
 use super::cell::{SPARK_SAMPLES, scaling_rank};
 use super::{Cell, Deadline, GpuUse, Row, Source, Status, Table, id_of};
@@ -183,8 +183,8 @@ fn gpu_utilization(inventory: &Inventory, pool: &Object) -> Cell {
     }
     let history: Vec<f64> = inventory
         .series_of(pool.namespace(), pool.name())
-        .find(|(key, _)| key.resource != "cpu")
-        .map(|(_, samples)| {
+        .find(|series| series.resource != "cpu")
+        .map(|Series { samples, .. }| {
             let skip = samples.len().saturating_sub(SPARK_SAMPLES);
             samples.iter().skip(skip).map(|s| s.utilization).collect()
         })
