@@ -1,0 +1,130 @@
+//! How `validate` prints its report: for people (grouped by file, with the line each finding
+//! points at, coloured on a terminal), as JSON for CI, and the catalogue of rules.
+
+use std::io::Write;
+
+use crossterm::style::Stylize;
+use serde::Serialize;
+
+use super::{Entry, INPUT_RULES, INPUT_UNREADABLE, Report};
+use crate::domain::model::pool::{API_VERSION, KIND};
+use crate::domain::rules::{self, Severity};
+
+#[derive(Serialize)]
+struct JsonReport<'r> {
+    findings: &'r [Entry],
+}
+
+pub fn print_json(report: &Report, out: &mut impl Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(
+        &mut *out,
+        &JsonReport {
+            findings: &report.entries,
+        },
+    )
+    .map_err(std::io::Error::other)?;
+    writeln!(out)
+}
+
+pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::io::Result<()> {
+    for entry in &report.entries {
+        let severity = match (entry.severity, color) {
+            (Severity::Error, true) => "error".red().bold().to_string(),
+            (Severity::Warning, true) => "warning".yellow().bold().to_string(),
+            (Severity::Info, true) => "info".cyan().to_string(),
+            (s, false) => s.to_string(),
+        };
+        let location = if entry.line > 0 {
+            format!("{}:{}:{}", entry.file, entry.line, entry.column)
+        } else {
+            entry.file.clone()
+        };
+        let rule = format!("[{}]", entry.rule);
+        let rule = if color {
+            rule.dark_grey().to_string()
+        } else {
+            rule
+        };
+        let path = if entry.path.is_empty() {
+            String::new()
+        } else if color {
+            format!("{}: ", entry.path.as_str().bold())
+        } else {
+            format!("{}: ", entry.path)
+        };
+        writeln!(out, "{location}: {severity}{rule} {path}{}", entry.message)?;
+        if let Some(line) = &entry.excerpt {
+            let number = entry.line.to_string();
+            let gutter = " ".repeat(number.len());
+            let caret_at: String = line
+                .chars()
+                .take(entry.column.saturating_sub(1) as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let caret = if color {
+                "^".red().bold().to_string()
+            } else {
+                "^".into()
+            };
+            writeln!(out, "  {number} | {line}")?;
+            writeln!(out, "  {gutter} | {caret_at}{caret}")?;
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let unread = report
+        .entries
+        .iter()
+        .filter(|e| e.rule == INPUT_UNREADABLE.id)
+        .count();
+    let files = if unread > 0 {
+        format!(
+            "{}; {} more could not be read",
+            plural(report.files_read, "file"),
+            unread
+        )
+    } else {
+        plural(report.files_read, "file")
+    };
+    let checked = if report.policies_checked > 0 {
+        format!(
+            "{} and {}",
+            plural(report.pools_checked, "ComputePool"),
+            if report.policies_checked == 1 {
+                "1 ScalingPolicy".to_owned()
+            } else {
+                format!("{} ScalingPolicies", report.policies_checked)
+            }
+        )
+    } else {
+        plural(report.pools_checked, "ComputePool")
+    };
+    writeln!(
+        out,
+        "{} in {}: {}, {}, {}",
+        checked,
+        files,
+        plural(report.count(Severity::Error), "error"),
+        plural(report.count(Severity::Warning), "warning"),
+        plural(report.count(Severity::Info), "note"),
+    )
+}
+
+pub(super) fn print_rules(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:<32} {:<8} {:<32} SUMMARY",
+        "RULE", "SEVERITY", "SECTION"
+    )?;
+    for rule in rules::catalogue()
+        .into_iter()
+        .chain(rules::scaling_policy::RULES.iter().copied())
+        .chain(INPUT_RULES.iter().copied())
+    {
+        writeln!(
+            out,
+            "{:<32} {:<8} {:<32} {}",
+            rule.id, rule.severity, rule.section, rule.summary
+        )?;
+    }
+    writeln!(out, "\nComputePools are {API_VERSION}, kind {KIND}.")
+}
