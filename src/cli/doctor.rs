@@ -10,7 +10,7 @@ use chrono::Utc;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::get::{Settled, finish, settle};
+use super::settle::{Settled, finish, settle};
 use crate::domain::Kind;
 use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;

@@ -14,7 +14,8 @@ use serde_json::{Value, json};
 use crate::app::ports::Namespaces;
 use crate::app::rows::{self, Row, Table};
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
-use crate::sources::watch::spawn;
+
+use super::settle::{Settled, finish, settle};
 use crate::ui::cells::{self, Form};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -382,106 +383,6 @@ fn print_changes(
             print_out(&cells::plain_table(&[], &lines, Some(widths)));
         }
     }
-}
-
-/// Lists `required` and `optional` kinds once and waits until every source has settled (each
-/// has its picture, or knows it cannot have one). A required kind that cannot be read ends it
-/// with exit status 1, said on stderr; an optional one is warned about. The watch tasks are
-/// handed back to be stopped when done.
-pub(crate) async fn settle(
-    connection: &crate::sources::connection::Connection,
-    required: &[Kind],
-    optional: &[Kind],
-    namespaces: &Namespaces,
-    timeout: std::time::Duration,
-) -> Result<Settled, ExitCode> {
-    let kinds: Vec<Kind> = required.iter().chain(optional.iter()).copied().collect();
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-    let tasks = spawn(&connection.client, &kinds, namespaces, &sender);
-    drop(sender);
-    let expected: usize = kinds.iter().map(|k| namespaces.scopes(*k).len()).sum();
-    let mut inventory = Inventory::new();
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut warned = std::collections::HashSet::new();
-    // Phase one: until every source has settled.
-    loop {
-        let settled: Vec<_> = inventory
-            .health()
-            .filter(|(_, h)| h.state.settled())
-            .collect();
-        if settled.len() >= expected && inventory.health().count() >= expected {
-            break;
-        }
-        let event = match tokio::time::timeout_at(deadline, receiver.recv()).await {
-            Ok(Some(event)) => event,
-            Ok(None) => break,
-            Err(_) => {
-                eprintln!(
-                    "pooldeck: no complete answer from the server within {}",
-                    crate::domain::duration::format(timeout)
-                );
-                return Err(finish(tasks, 1));
-            }
-        };
-        if let SourceEvent::State {
-            kind,
-            state: SourceState::Reconnecting { error, .. },
-            ..
-        } = &event
-            && (required.contains(kind) || !warned.contains(kind))
-        {
-            eprintln!("pooldeck: {}: {error}", kind.resource_name());
-            if required.contains(kind) {
-                return Err(finish(tasks, 1));
-            }
-            warned.insert(*kind);
-        }
-        inventory.apply(event, Utc::now());
-    }
-    for ((kind, scope), health) in inventory.health() {
-        let required_kind = required.contains(kind);
-        let text = match &health.state {
-            SourceState::Forbidden { message } => Some(format!(
-                "{message} (ask for get, list and watch on {})",
-                kind.resource_name()
-            )),
-            SourceState::NotInstalled => Some(format!(
-                "{} is not installed on this cluster (no CRD)",
-                kind.resource_name()
-            )),
-            _ => None,
-        };
-        if let Some(text) = text {
-            let where_ = scope
-                .as_deref()
-                .map(|ns| format!(" [{ns}]"))
-                .unwrap_or_default();
-            if required_kind {
-                eprintln!("pooldeck: {text}{where_}");
-                return Err(finish(tasks, 1));
-            }
-            eprintln!("pooldeck: warning: {text}{where_}; columns from it are left empty");
-        }
-    }
-    Ok(Settled {
-        inventory,
-        tasks,
-        receiver,
-    })
-}
-
-/// What [`settle`] gathered: the picture, the watches still running, and their events.
-pub(crate) struct Settled {
-    pub inventory: Inventory,
-    pub tasks: Vec<tokio::task::JoinHandle<()>>,
-    pub receiver: tokio::sync::mpsc::UnboundedReceiver<SourceEvent>,
-}
-
-pub(crate) fn finish(tasks: Vec<tokio::task::JoinHandle<()>>, code: u8) -> ExitCode {
-    for task in tasks {
-        task.abort();
-    }
-    ExitCode::from(code)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod get;
 pub mod inputs;
 pub mod new;
 pub mod record;
+mod settle;
 mod stream;
 pub mod validate;
 
