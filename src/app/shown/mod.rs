@@ -4,17 +4,19 @@
 //! none of them (time cells are formatted while drawing, for the rows on screen only).
 
 mod base;
+mod detail;
 mod filter;
+mod marks;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use self::base::{Base, Natural};
+pub use self::detail::DetailData;
 use self::filter::{Filter, keeps};
 use super::rows::{self, Row, Table};
 use super::{App, View};
 use crate::domain::ObjectRef;
-use crate::domain::rules::{self, Context, Finding, Severity};
 use crate::inventory::{Inventory, Key, Kind, Object};
 
 /// What makes the base rows over from scratch when it changes: the view and what it shows of
@@ -23,19 +25,6 @@ type Shape = (View, u64);
 /// What the order of the shown rows depends on besides the rows: filter, sort column and
 /// direction, warnings only.
 type ViewKey = (String, usize, bool, bool);
-
-/// The open pool, derived once per change of the inventory.
-#[derive(Clone, Debug, Default)]
-pub struct DetailData {
-    /// The pool as YAML, a line each.
-    pub yaml: Vec<String>,
-    /// The reference's rules, checked against the watched fleet.
-    pub findings: Vec<Finding>,
-    /// The pool's row of the pools list.
-    pub summary: Option<Row>,
-    /// The pool's hosts.
-    pub hosts: Table,
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct Shown {
@@ -96,47 +85,6 @@ impl Shown {
     pub fn rows(&self) -> impl Iterator<Item = &Row> + '_ {
         self.order.iter().filter_map(|i| self.base.row(*i))
     }
-}
-
-/// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
-/// (a VIP another pool uses shows here as it does in `validate --existing`).
-fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
-    let pool = object.pool()?;
-    let context = Context {
-        old: None,
-        fleet: inventory,
-        self_index: Some(Inventory::identity(object)),
-    };
-    Some(
-        rules::validate(pool, &object.issues, &context)
-            .iter()
-            .any(|f| f.severity() == Severity::Error),
-    )
-}
-
-/// Marks a pool's row: whether its spec breaks a rule of the reference (worked out once per
-/// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
-/// finding.
-fn mark(
-    lint: &mut HashMap<ObjectRef, (usize, u64, bool)>,
-    inventory: &Inventory,
-    doctor: &super::doctor::Doctor,
-    row: &mut Row,
-) {
-    let rows::Source::Object(object) = &row.object else {
-        return;
-    };
-    row.worst = doctor.worst(&row.id);
-    let identity = Inventory::identity(object);
-    let neighbours = inventory.neighbours(object);
-    row.broken = match lint.get(&row.id) {
-        Some((seen, around, broken)) if *seen == identity && *around == neighbours => *broken,
-        _ => {
-            let broken = breaks_a_rule(inventory, object).unwrap_or(false);
-            lint.insert(row.id.clone(), (identity, neighbours, broken));
-            broken
-        }
-    };
 }
 
 /// How a view's rows are made one object at a time: the kind whose objects own the rows
@@ -358,71 +306,6 @@ impl App {
         }
     }
 
-    /// The doctor's markers of the pools list, read again for every row (the rows stay).
-    fn remark_worst(&mut self) {
-        let slots: Vec<usize> = self.shown.base.slots().collect();
-        let shown = &mut self.shown;
-        for slot in slots {
-            if let Some(row) = shown.base.row_mut(slot) {
-                row.worst = shown.doctor.worst(&row.id);
-            }
-        }
-    }
-
-    /// The rule markers of these pools' rows, checked again where their neighbours changed.
-    fn relint(&mut self, pools: &[Key]) {
-        let shown = &mut self.shown;
-        for key in pools {
-            for slot in shown.base.slots_of(key).to_vec() {
-                if let Some(row) = shown.base.row_mut(slot) {
-                    mark(&mut shown.lint, &self.inventory, &shown.doctor, row);
-                }
-            }
-        }
-    }
-
-    fn refresh_detail(&mut self) {
-        let Some(open) = &self.detail else {
-            self.shown.detail = None;
-            self.shown.detail_key = None;
-            return;
-        };
-        let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
-        let key = (id, self.inventory.generation());
-        if self.shown.detail_key.as_ref() == Some(&key) {
-            return;
-        }
-        let inventory = &self.inventory;
-        self.shown.detail = inventory
-            .get(Kind::Pool, &open.namespace, &open.name)
-            .map(|object| {
-                let yaml = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
-                DetailData {
-                    yaml: yaml.lines().map(str::to_owned).collect(),
-                    findings: object
-                        .pool()
-                        .map(|pool| {
-                            rules::validate(
-                                pool,
-                                &object.issues,
-                                &Context {
-                                    old: None,
-                                    fleet: inventory,
-                                    self_index: Some(Inventory::identity(object)),
-                                },
-                            )
-                        })
-                        .unwrap_or_default(),
-                    summary: rows::pool_rows(inventory, object, false).into_iter().next(),
-                    hosts: Table {
-                        headers: rows::host_headers(false),
-                        rows: rows::pool_host_rows(inventory, object, false),
-                    },
-                }
-            });
-        self.shown.detail_key = Some(key);
-    }
-
     fn base_table(&mut self) -> Table {
         match self.view {
             View::Pools => rows::pools(&self.inventory, None, false),
@@ -431,19 +314,6 @@ impl App {
             View::Events => rows::events(&self.inventory, None, false),
             View::Projects => rows::projects(&self.inventory, None, false),
             View::Problems => rows::problems(&self.shown.doctor),
-        }
-    }
-
-    /// Marks the pools whose spec breaks a rule of the reference and the doctor's worst
-    /// finding about each.
-    fn mark_pools(&mut self, rows: &mut [Row]) {
-        for row in rows {
-            mark(
-                &mut self.shown.lint,
-                &self.inventory,
-                &self.shown.doctor,
-                row,
-            );
         }
     }
 
