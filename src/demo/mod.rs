@@ -7,6 +7,7 @@
 //! the scenario player with its simulated controllers (`scenario`). Must not import the
 //! console (`app`, `ui`) or the kube client.
 
+pub mod actions;
 pub mod api;
 pub mod large;
 pub mod logs;
