@@ -99,16 +99,12 @@ impl<T> Default for Map<T> {
 }
 
 impl<T> Map<T> {
-    pub fn get(&self, key: &str) -> Option<&T> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    fn entries(&self) -> &[(Text, T)] {
+        &self.0
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
-        self.0.iter().map(|(k, v)| (k, v))
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &Text> {
@@ -117,14 +113,6 @@ impl<T> Map<T> {
 
     pub fn values(&self) -> impl Iterator<Item = &T> {
         self.0.iter().map(|(_, v)| v)
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 
     /// Sets a key, replacing its value if present, appending it otherwise.
@@ -137,19 +125,6 @@ impl<T> Map<T> {
     }
 }
 
-impl<'a, T> IntoIterator for &'a Map<T> {
-    type Item = (&'a Text, &'a T);
-    type IntoIter =
-        std::iter::Map<std::slice::Iter<'a, (Text, T)>, fn(&'a (Text, T)) -> (&'a Text, &'a T)>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
-            (k, v)
-        }
-        self.0.iter().map(pair)
-    }
-}
-
 impl<T> FromIterator<(String, T)> for Map<T> {
     fn from_iter<I: IntoIterator<Item = (String, T)>>(iter: I) -> Self {
         let mut map = Map::default();
@@ -157,25 +132,6 @@ impl<T> FromIterator<(String, T)> for Map<T> {
             map.insert(k, v);
         }
         map
-    }
-}
-
-impl<T: Serialize> Serialize for Map<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
-impl<T: Lenient> Lenient for Map<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
-        for (key, value) in self {
-            value.collect_issues(&path.key(key), out);
-        }
     }
 }
 
@@ -202,38 +158,6 @@ impl<T> SmallMap<T> {
             SmallMap::More(entries) => entries,
         }
     }
-
-    pub fn get(&self, key: &str) -> Option<&T> {
-        self.entries()
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
-        self.entries().iter().map(|(k, v)| (k, v))
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries().is_empty()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a SmallMap<T> {
-    type Item = (&'a Text, &'a T);
-    type IntoIter =
-        std::iter::Map<std::slice::Iter<'a, (Text, T)>, fn(&'a (Text, T)) -> (&'a Text, &'a T)>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
-            (k, v)
-        }
-        self.entries().iter().map(pair)
-    }
 }
 
 impl<T: FromJson> FromJson for SmallMap<Field<T>> {
@@ -250,25 +174,70 @@ impl<T: FromJson> FromJson for SmallMap<Field<T>> {
     }
 }
 
-impl<T: Serialize> Serialize for SmallMap<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let entries = self.entries();
-        let mut map = serializer.serialize_map(Some(entries.len()))?;
-        for (k, v) in entries {
-            map.serialize_entry(k, v)?;
+/// What a map of ordered entries offers, for [`Map`] and [`SmallMap`] alike, read through
+/// their `entries()`: lookup, iteration, writing back in order, and the issues of each value.
+macro_rules! entry_map {
+    ($map:ident) => {
+        impl<T> $map<T> {
+            pub fn get(&self, key: &str) -> Option<&T> {
+                self.entries()
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v)
+            }
+
+            pub fn iter(&self) -> impl Iterator<Item = (&Text, &T)> {
+                self.entries().iter().map(|(k, v)| (k, v))
+            }
+
+            pub fn len(&self) -> usize {
+                self.entries().len()
+            }
+
+            pub fn is_empty(&self) -> bool {
+                self.entries().is_empty()
+            }
         }
-        map.end()
-    }
+
+        impl<'a, T> IntoIterator for &'a $map<T> {
+            type Item = (&'a Text, &'a T);
+            type IntoIter = std::iter::Map<
+                std::slice::Iter<'a, (Text, T)>,
+                fn(&'a (Text, T)) -> (&'a Text, &'a T),
+            >;
+
+            fn into_iter(self) -> Self::IntoIter {
+                fn pair<K, V>((k, v): &(K, V)) -> (&K, &V) {
+                    (k, v)
+                }
+                self.entries().iter().map(pair)
+            }
+        }
+
+        impl<T: Serialize> Serialize for $map<T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let entries = self.entries();
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+
+        impl<T: Lenient> Lenient for $map<T> {
+            fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+                for (key, value) in self {
+                    value.collect_issues(&path.key(key), out);
+                }
+            }
+        }
+    };
 }
 
-impl<T: Lenient> Lenient for SmallMap<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
-        for (key, value) in self {
-            value.collect_issues(&path.key(key), out);
-        }
-    }
-}
+entry_map!(Map);
+entry_map!(SmallMap);
 
 #[cfg(test)]
 mod tests {
