@@ -9,6 +9,7 @@
 
 pub mod actions;
 pub mod api;
+mod discovery;
 pub mod large;
 pub mod logs;
 pub mod pace;
