@@ -24,11 +24,12 @@ use clap::{Parser, Subcommand};
     long_about = "pooldeck knows what a PaletteAI Compute Pool is. Without a subcommand it \
                   opens the live console on the current kubeconfig context (--demo: on the \
                   embedded demo cluster): pools, evaluations, hosts, events and projects, \
-                  streamed through watches, with each pool's detail in six tabs, and fixes \
+                  streamed through watches, with each pool's detail in seven tabs, and fixes \
                   behind confirmations (pause, resume, safe delete, unblocking a stuck \
                   deletion). The subcommands validate manifests against the configuration \
-                  reference's rules, list the same rows headless (get), pause, resume or delete \
-                  pools from scripts, serve the demo cluster and record a hub."
+                  reference's rules, diagnose pools as the troubleshooting guide does (doctor), \
+                  list the same rows headless (get), write a pool in the wizard (new), pause, \
+                  resume or delete pools from scripts, serve the demo cluster and record a hub."
 )]
 pub struct Cli {
     #[command(subcommand)]
