@@ -158,7 +158,7 @@ fn pause_resume_and_three_marked_pools_in_one_confirmation() {
     console.wait_for("3 marked");
     console.keys(&["p"]);
     console.wait_for("Pause 3 Compute Pools");
-    console.wait_for("Dry run passed: the server accepts 3 request(s).");
+    console.wait_for("Dry run passed: the server accepts 3 requests.");
     console.keys(&["Tab", "Enter"]);
     for pool in ["blocked-pool", "free-pool", "stuck-pool"] {
         console.wait(&format!("{pool} paused"), |_| {

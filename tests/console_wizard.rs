@@ -122,7 +122,7 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
     });
     pane.keys(&["Tab", "Tab"]);
     let review = pane.wait_for("› Review");
-    assert!(review.contains("0 error(s)"), "{review}");
+    assert!(review.contains("0 errors"), "{review}");
     pane.keys(&["d"]);
     pane.wait_for("Dry run: dry run: the server accepts this");
     pane.keys(&["Enter"]);

@@ -156,8 +156,8 @@ fn text(reports: &[PoolReport]) -> String {
         }
     }
     out.push_str(&format!(
-        "{} pool(s) checked, {} with nothing to report\n",
-        reports.len(),
+        "{} checked, {} with nothing to report\n",
+        crate::domain::words::counted(reports.len(), "pool"),
         healthy
     ));
     out

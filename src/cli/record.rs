@@ -57,11 +57,17 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         let namespace = if args.all_namespaces {
             None
         } else {
-            Some(args.namespace.clone().unwrap_or(connection.default_namespace.clone()))
+            Some(
+                args.namespace
+                    .clone()
+                    .unwrap_or(connection.default_namespace.clone()),
+            )
         };
         eprintln!(
             "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
-            namespace.as_deref().map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
+            namespace
+                .as_deref()
+                .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
             connection.context,
             crate::domain::duration::format(args.duration)
         );
@@ -71,8 +77,12 @@ pub fn run(args: &RecordArgs) -> ExitCode {
                 let _ = stop.send(true);
             }
         });
-        let scope = Scope { namespace, duration: args.duration };
-        let (recording, skipped) = record(&connection.client, &scope, &connection.context, stopped).await;
+        let scope = Scope {
+            namespace,
+            duration: args.duration,
+        };
+        let (recording, skipped) =
+            record(&connection.client, &scope, &connection.context, stopped).await;
         for reason in &skipped {
             eprintln!("pooldeck: skipped {reason}");
         }
@@ -90,16 +100,23 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             eprintln!("pooldeck: cannot write {}: {e}", args.output.display());
             return ExitCode::from(1);
         }
-        let count = |field: &str| recording.get(field).and_then(|v| v.as_array()).map_or(0, Vec::len);
+        let count = |field: &str| {
+            recording
+                .get(field)
+                .and_then(|v| v.as_array())
+                .map_or(0, Vec::len)
+        };
         eprintln!(
-            "pooldeck: wrote {} ({} objects, {} changes); play it with `pooldeck demo serve --replay {}`",
+            "pooldeck: wrote {} ({}, {}); play it with `pooldeck demo serve --replay {}`",
             args.output.display(),
-            count("objects"),
-            count("steps"),
+            crate::domain::words::counted(count("objects"), "object"),
+            crate::domain::words::counted(count("steps"), "change"),
             args.output.display()
         );
         if incomplete {
-            eprintln!("pooldeck: the recording is incomplete: the resources above could not be read");
+            eprintln!(
+                "pooldeck: the recording is incomplete: the resources above could not be read"
+            );
             return ExitCode::from(1);
         }
         ExitCode::SUCCESS

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::kind::Kind;
 use super::object::{ObjectRef, Preconditions};
 use super::operation::{Operation, Run};
+use super::words::counted;
 
 /// The label that pauses reconciliation when its value is the string `"true"`, and the
 /// finalizer the Compute Pool controller holds while it cleans up.
@@ -159,14 +160,6 @@ fn unique(mut permissions: Vec<Permission>) -> Vec<Permission> {
     permissions
 }
 
-fn plural(count: usize, one: &str) -> String {
-    if count == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{count} {one}s")
-    }
-}
-
 /// Pause or resume: resume when every pool given is paused, otherwise pause the ones that are
 /// not (a pool whose label holds another value, such as "True", is not paused: its label is
 /// corrected to "true").
@@ -229,13 +222,13 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
     if skipped > 0 {
         explanation.push(format!(
             "{} already paused: left as is.",
-            plural(skipped, "pool")
+            counted(skipped, "pool")
         ));
     }
     let verb = if resume { "Resume" } else { "Pause" };
     Plan {
         fix: if resume { Fix::Resume } else { Fix::Pause },
-        title: format!("{verb} {}", plural(chosen.len(), "Compute Pool")),
+        title: format!("{verb} {}", counted(chosen.len(), "Compute Pool")),
         explanation,
         targets,
         impact: Vec::new(),
@@ -294,7 +287,7 @@ pub fn delete(pool: &Value) -> Plan {
     } else {
         impact.push(format!(
             "  {} force-deleted first:",
-            plural(workloads.len(), "AIWorkload")
+            counted(workloads.len(), "AIWorkload")
         ));
         impact.extend(
             workloads
@@ -360,7 +353,7 @@ pub fn delete_workloads(
         title: format!(
             "Unblock {}: step 1, delete {}",
             target.name,
-            plural(workloads.len(), "AIWorkload")
+            counted(workloads.len(), "AIWorkload")
         ),
         explanation: vec![
             "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
@@ -411,7 +404,7 @@ pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Op
     } else if workloads_left > 0 {
         Some(format!(
             "{} still reference the pool: delete them first (step 1)",
-            plural(workloads_left, "AIWorkload")
+            counted(workloads_left, "AIWorkload")
         ))
     } else {
         match pending_minutes {

@@ -409,10 +409,11 @@ pub fn check(pool: &Value, offer: &Offer) -> Vec<Finding> {
                 &TOO_FEW_GPUS,
                 need.gpu_path.clone(),
                 format!(
-                    "the {} matching {} have {} {variant} GPUs in all, {} asks for {asked}",
+                    "the {} matching {} {} {} in all, {} asks for {asked}",
                     measure.matching,
                     hosts_word(need.role, measure.matching),
-                    measure.gpus,
+                    crate::domain::words::agrees(measure.matching, "has", "have"),
+                    crate::domain::words::counted(measure.gpus, &format!("{variant} GPU")),
                     need.what
                 ),
             ));

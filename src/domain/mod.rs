@@ -22,6 +22,7 @@ pub mod path;
 pub mod quantity;
 pub mod quota;
 pub mod rules;
+pub mod words;
 
 pub use error::ClusterError;
 pub use kind::Kind;

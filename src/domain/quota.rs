@@ -80,7 +80,8 @@ pub fn check(
                 &OVER_QUOTA,
                 path.clone(),
                 format!(
-                    "asks for {gpus} {variant} GPUs; the lowest cap is {cap}: {left} of {limit} left"
+                    "asks for {}; the lowest cap is {cap}: {left} of {limit} left",
+                    crate::domain::words::counted(gpus, &format!("{variant} GPU"))
                 ),
             ));
         }

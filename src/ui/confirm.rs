@@ -36,7 +36,10 @@ fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
         Stage::Checking => (Meaning::Muted, "Checking permissions…".to_owned()),
         Stage::DryRun { left, .. } => (
             Meaning::Muted,
-            format!("Dry run sent; waiting for {left} answer(s)…"),
+            format!(
+                "Dry run sent; waiting for {}…",
+                crate::domain::words::counted(left, "answer")
+            ),
         ),
         Stage::DryRunFailed(why) => (
             Meaning::Error,
@@ -45,8 +48,8 @@ fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
         Stage::Ready(answers) => (
             Meaning::Ok,
             format!(
-                "Dry run passed: the server accepts {} request(s).",
-                answers.len()
+                "Dry run passed: the server accepts {}.",
+                crate::domain::words::counted(answers.len(), "request")
             ),
         ),
     };

@@ -32,7 +32,10 @@ pub(super) fn diagnose<'a>(
     });
     if broken > 0 {
         out.push(Line::styled(
-            format!("The spec breaks {broken} rule(s) of the reference: the Overview lists them."),
+            format!(
+                "The spec breaks {} of the reference: the Overview lists them.",
+                crate::domain::words::counted(broken, "rule")
+            ),
             theme.style(Meaning::Error),
         ));
     }

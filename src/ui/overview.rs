@@ -86,8 +86,11 @@ pub(super) fn overview<'a>(
         lines.push(Line::from(vec![
             label(theme, "Control plane "),
             Span::raw(format!(
-                "{} node(s), {}, {} CPUs{}{}",
-                cp.node_count.get().map_or("?".into(), |n| n.to_string()),
+                "{}, {}, {} CPUs{}{}",
+                crate::domain::words::counted(
+                    cp.node_count.get().map_or("?".into(), |n| n.to_string()),
+                    "node"
+                ),
                 cp.architecture.as_deref().unwrap_or("AMD64"),
                 cp.cpu
                     .get()
@@ -122,7 +125,10 @@ pub(super) fn overview<'a>(
                 worker
                     .min_worker_nodes
                     .get()
-                    .map_or(String::new(), |n| format!("  min {n} nodes"))
+                    .map_or(String::new(), |n| format!(
+                        "  min {}",
+                        crate::domain::words::counted(n, "node")
+                    ))
             )),
         ]));
     }
@@ -207,7 +213,11 @@ pub(super) fn overview<'a>(
         )));
     } else {
         lines.push(Line::from(Span::styled(
-            format!("The spec breaks rules: {errors} error(s), {warnings} warning(s)"),
+            format!(
+                "The spec breaks rules: {}, {}",
+                crate::domain::words::counted(errors, "error"),
+                crate::domain::words::counted(warnings, "warning")
+            ),
             theme.style(if errors > 0 {
                 Meaning::Error
             } else {

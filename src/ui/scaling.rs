@@ -105,8 +105,11 @@ fn scaling_lines<'a>(
             let u = e.utilization.get().map_or(0.0, |u| u.value());
             let decision = match e.decision() {
                 Decision::ScaleUp(n) if unit == "GPUs" && per_host_gpus > 0 => format!(
-                    "scale up: +{n} {unit} ({} host(s))",
-                    n.saturating_add(per_host_gpus - 1) / per_host_gpus
+                    "scale up: +{n} {unit} ({})",
+                    crate::domain::words::counted(
+                        n.saturating_add(per_host_gpus - 1) / per_host_gpus,
+                        "host"
+                    )
                 ),
                 Decision::ScaleUp(n) => format!("scale up: +{n} {unit}"),
                 Decision::ScaleDown(n) => format!("scale down: -{n} {unit}"),

@@ -175,13 +175,16 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
 fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled(
         format!(
-            "{} error(s), {} warning(s){}",
-            wizard.errors(),
-            wizard
-                .findings
-                .iter()
-                .filter(|f| f.rule.severity == Severity::Warning)
-                .count(),
+            "{}, {}{}",
+            crate::domain::words::counted(wizard.errors(), "error"),
+            crate::domain::words::counted(
+                wizard
+                    .findings
+                    .iter()
+                    .filter(|f| f.rule.severity == Severity::Warning)
+                    .count(),
+                "warning"
+            ),
             if wizard.errors() > 0 {
                 ": the pool cannot be applied until the errors are fixed"
             } else {

@@ -59,13 +59,17 @@ pub(super) fn picture(draft: &Draft, inventory: &crate::inventory::Inventory) ->
         for need in hosts::needs(&draft.pool) {
             let measure = need.measure(&offer);
             let mut line = format!(
-                "Hosts for {}: {} of {} available match, {} asked",
-                need.what, measure.matching, measure.listed, need.nodes
+                "Hosts for {}: {} of {} available {}, {} asked",
+                need.what,
+                measure.matching,
+                measure.listed,
+                crate::domain::words::agrees(measure.matching, "matches", "match"),
+                need.nodes
             );
             if let Some((variant, asked)) = &need.gpu {
                 line.push_str(&format!(
-                    "; {} {variant} GPUs on them, {asked} asked",
-                    measure.gpus
+                    "; {} on them, {asked} asked",
+                    crate::domain::words::counted(measure.gpus, &format!("{variant} GPU"))
                 ));
             }
             out.push(line);

@@ -83,8 +83,9 @@ pub fn apply(app: &mut App) {
     };
     if w.errors() > 0 {
         app.message = Some(format!(
-            "{} error(s) stand: fix them first (the steps list where they are)",
-            w.errors()
+            "{} {}: fix them first (the steps list where they are)",
+            crate::domain::words::counted(w.errors(), "error"),
+            crate::domain::words::agrees(w.errors(), "stands", "stand")
         ));
         return;
     }

@@ -67,7 +67,11 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
             "deletion pending for {}{}",
             age(picture.now, since),
             if !workloads.is_empty() {
-                format!("; {} AIWorkload(s) still reference it", workloads.len())
+                format!(
+                    "; {} still {} it",
+                    crate::domain::words::counted(workloads.len(), "AIWorkload"),
+                    crate::domain::words::agrees(workloads.len(), "references", "reference")
+                )
             } else if !finalizers.is_empty() {
                 "; the finalizer is still set".to_owned()
             } else {
@@ -111,7 +115,10 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
             fix: None,
             severity: Severity::Error,
             symptom: LONGHORN,
-            summary: format!("longhornDefaultReplicaCount {replicas} exceeds the pool's {nodes} node(s)"),
+            summary: format!(
+                "longhornDefaultReplicaCount {replicas} exceeds the pool's {}",
+                crate::domain::words::counted(nodes, "node")
+            ),
             evidence: vec![("longhornDefaultReplicaCount".into(), replicas.to_string())],
             cause: "Longhorn cannot satisfy replica anti-affinity: PersistentVolumeClaims stay Pending. The variable is immutable: recreate the pool with 1 (single node), 2 (two nodes) or 3.".into(),
             next: vec!["back up persistent data, then recreate the pool with a lower replica count".into()],

@@ -183,8 +183,11 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                 severity: Severity::Error,
                 symptom: PROVISIONING,
                 summary: format!(
-                    "{} asks for {} host(s); Compute lists {} available that match: {detail}",
-                    need.what, need.nodes, measure.matching
+                    "{} asks for {}; Compute lists {} available that {}: {detail}",
+                    need.what,
+                    crate::domain::words::counted(need.nodes, "host"),
+                    measure.matching,
+                    crate::domain::words::agrees(measure.matching, "matches", "match")
                 ),
                 evidence: vec![(need.count_path.to_string(), need.nodes.to_string())],
                 cause: "No available edge hosts match the resource requirements.".into(),
