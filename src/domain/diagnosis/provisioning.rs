@@ -150,10 +150,13 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     }
     // Available hosts in Compute, requirement by requirement.
     let offer = hosts::Offer::of(picture.computes.iter().copied());
-    let compute_next = format!(
-        "kubectl get compute --namespace {} --output yaml | grep --after-context=20 controlPlaneCompute",
-        pool.namespace
-    );
+    // The guide's step 2, looking at the list that holds the hosts a requirement needs.
+    let compute_next = |list: &str| {
+        format!(
+            "kubectl get compute --namespace {} --output yaml | grep --after-context=20 {list}",
+            pool.namespace
+        )
+    };
     if offer.computes > 0 {
         for need in hosts::needs(pool.value) {
             let measure = need.measure(&offer);
@@ -169,8 +172,10 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                 format!("{list} is empty: no hosts are available with the required resources")
             } else if measure.matching > 0 {
                 format!(
-                    "only {} of the {} asked are available",
-                    measure.matching, need.nodes
+                    "only {} of the {} asked {} available",
+                    measure.matching,
+                    need.nodes,
+                    crate::domain::words::agrees(measure.matching, "is", "are")
                 )
             } else if measure.unmet.is_empty() {
                 "no available host meets every requirement at once".to_owned()
@@ -191,7 +196,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                 ),
                 evidence: vec![(need.count_path.to_string(), need.nodes.to_string())],
                 cause: "No available edge hosts match the resource requirements.".into(),
-                next: vec![compute_next.clone()],
+                next: vec![compute_next(list)],
             });
         }
     }
@@ -204,7 +209,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             summary: "Provisioning with no failing condition yet".into(),
             evidence: vec![("status.status".into(), "Provisioning".into())],
             cause: "The Palette cluster may still be deploying, or network issues may prevent cluster creation.".into(),
-            next: vec![pool.describe(), compute_next],
+            next: vec![pool.describe(), compute_next("controlPlaneCompute")],
         });
     }
 }

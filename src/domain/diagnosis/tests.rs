@@ -85,6 +85,9 @@ fn a_failed_deployment_is_explained_but_a_running_pool_with_an_old_condition_is_
 fn provisioning_with_an_empty_worker_list_names_it() {
     let mut p = pool();
     p["status"]["status"] = json!("Provisioning");
+    // Three control-plane nodes of their own: both lists are asked for.
+    p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
+        ["controlPlanePool"] = json!({"nodeCount": 3});
     let compute = json!({"status": {"controlPlaneCompute": [], "workerCompute": []}});
     let computes = [&compute];
     let found = run(&p, |pic| pic.computes = &computes);
@@ -93,6 +96,25 @@ fn provisioning_with_an_empty_worker_list_names_it() {
         .find(|d| d.id == "provisioning.no-hosts")
         .expect("{found:?}");
     assert!(d.summary.contains("is empty"), "{}", d.summary);
+    // Each requirement's next step looks at the list that holds its hosts.
+    let lists: Vec<(&str, &str)> = found
+        .iter()
+        .filter(|d| d.id == "provisioning.no-hosts")
+        .map(|d| (d.summary.as_str(), d.next[0].as_str()))
+        .collect();
+    assert!(lists.len() >= 2, "{lists:?}");
+    for (summary, next) in lists {
+        let list = if summary.starts_with("the control plane") {
+            "controlPlaneCompute"
+        } else {
+            "workerCompute"
+        };
+        assert!(summary.contains(list), "{summary}");
+        assert!(
+            next.ends_with(&format!("grep --after-context=20 {list}")),
+            "{summary}: {next}"
+        );
+    }
 }
 
 #[test]
