@@ -185,6 +185,25 @@ fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
 }
 
 /// The guide's meaning of a failing condition type.
+/// The reasons the troubleshooting guide gives for a condition that failed ("Validated /
+/// ValidationFailed", ...). Another reason on a False condition is a phase still under way.
+fn failure_reasons(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "Validated" => &["ValidationFailed"],
+        "ClusterDeployed" => &["ClusterDeploymentFailed"],
+        "AdminKubeconfigAcquired" => &["KubeconfigFailed"],
+        "SpokeCreated" => &["SpokeCreateFailed"],
+        "ManagedClusterReady" => &["ManagedClusterNotReady"],
+        "MachinePoolsReady" => &[
+            "PoolProvisioningTimedOut",
+            "PoolHostsUnhealthy",
+            "PoolProvisioningFailed",
+        ],
+        "EnvironmentCreated" => &["EnvironmentFailed"],
+        _ => &[],
+    }
+}
+
 fn condition_meaning(kind: &str) -> &'static str {
     match kind {
         "Validated" => {

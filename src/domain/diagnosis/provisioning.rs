@@ -22,10 +22,29 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         let kind = c["type"].as_str().unwrap_or("?");
         let reason = c["reason"].as_str().unwrap_or("");
         let message = c["message"].as_str().unwrap_or("");
+        // A reason the guide names as a failure (or any, once the pool has Failed) is an
+        // error; another one, while the pool provisions, is a phase still under way. For a
+        // condition the guide gives no failure reasons for, False is taken as failed.
+        let known = failure_reasons(kind);
+        let failed = phase == "Failed" || known.is_empty() || known.contains(&reason);
+        let cause = if failed {
+            condition_meaning(kind).to_owned()
+        } else {
+            format!(
+                "{kind} has not completed: {reason} is not among the failure reasons the \
+                 troubleshooting guide lists ({}). If it stays False: {}",
+                known.join(", "),
+                condition_meaning(kind)
+            )
+        };
         out.push(Diagnosis {
             id: "provisioning.condition",
             fix: None,
-            severity: Severity::Error,
+            severity: if failed {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
             symptom: PROVISIONING,
             summary: format!("{kind} is False ({reason}): {message}"),
             evidence: vec![
@@ -36,7 +55,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                     message.to_owned(),
                 ),
             ],
-            cause: condition_meaning(kind).to_owned(),
+            cause,
             next: vec![pool.describe()],
         });
     }

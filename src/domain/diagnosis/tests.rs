@@ -400,3 +400,30 @@ fn any_json(depth: u32) -> impl Strategy<Value = Value> {
         ]
     })
 }
+
+#[test]
+fn a_condition_false_for_a_reason_the_guide_calls_failure_is_an_error_and_otherwise_a_warning() {
+    let severity = |phase: &str, reason: &str| {
+        let mut p = pool();
+        p["status"] = json!({"status": phase, "conditions": [
+            {"type": "ClusterDeployed", "status": "False", "reason": reason, "message": "m"}]});
+        let found = run(&p, |_| ());
+        let d = found
+            .iter()
+            .find(|d| d.id == "provisioning.condition")
+            .unwrap_or_else(|| panic!("{found:?}"));
+        (d.severity, d.cause.clone())
+    };
+    let (failed, cause) = severity("Provisioning", "ClusterDeploymentFailed");
+    assert_eq!(failed, Severity::Error);
+    assert!(
+        cause.starts_with("Palette cluster deployment failed"),
+        "{cause}"
+    );
+    let (under_way, cause) = severity("Provisioning", "ClusterProvisioning");
+    assert_eq!(under_way, Severity::Warning);
+    assert!(cause.contains("has not completed"), "{cause}");
+    assert!(cause.contains("ClusterDeploymentFailed"), "{cause}");
+    // Once the pool has Failed, whatever the reason, it is an error.
+    assert_eq!(severity("Failed", "ClusterProvisioning").0, Severity::Error);
+}
