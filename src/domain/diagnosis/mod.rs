@@ -204,6 +204,26 @@ fn failure_reasons(kind: &str) -> &'static [&'static str] {
     }
 }
 
+/// A False condition read as the guide reads it: failed (an error, with the guide's meaning)
+/// when its reason is one the guide names as a failure, when the guide names none for it, or
+/// when what it belongs to has already failed (`gave_up`); otherwise a phase still under way
+/// (a warning whose cause says so, and what it means if it stays).
+fn false_condition(kind: &str, reason: &str, gave_up: bool) -> (Severity, String) {
+    let known = failure_reasons(kind);
+    if gave_up || known.is_empty() || known.contains(&reason) {
+        return (Severity::Error, condition_meaning(kind).to_owned());
+    }
+    (
+        Severity::Warning,
+        format!(
+            "{kind} has not completed: {reason} is not among the failure reasons the \
+             troubleshooting guide lists ({}). If it stays False: {}",
+            known.join(", "),
+            condition_meaning(kind)
+        ),
+    )
+}
+
 fn condition_meaning(kind: &str) -> &'static str {
     match kind {
         "Validated" => {

@@ -22,29 +22,11 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         let kind = c["type"].as_str().unwrap_or("?");
         let reason = c["reason"].as_str().unwrap_or("");
         let message = c["message"].as_str().unwrap_or("");
-        // A reason the guide names as a failure (or any, once the pool has Failed) is an
-        // error; another one, while the pool provisions, is a phase still under way. For a
-        // condition the guide gives no failure reasons for, False is taken as failed.
-        let known = failure_reasons(kind);
-        let failed = phase == "Failed" || known.is_empty() || known.contains(&reason);
-        let cause = if failed {
-            condition_meaning(kind).to_owned()
-        } else {
-            format!(
-                "{kind} has not completed: {reason} is not among the failure reasons the \
-                 troubleshooting guide lists ({}). If it stays False: {}",
-                known.join(", "),
-                condition_meaning(kind)
-            )
-        };
+        let (severity, cause) = false_condition(kind, reason, phase == "Failed");
         out.push(Diagnosis {
             id: "provisioning.condition",
             fix: None,
-            severity: if failed {
-                Severity::Error
-            } else {
-                Severity::Warning
-            },
+            severity,
             symptom: PROVISIONING,
             summary: format!("{kind} is False ({reason}): {message}"),
             evidence: vec![
@@ -69,10 +51,16 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             .filter(|c| c["status"] == "False")
         {
             any = true;
+            let state = cluster["status"].as_str().unwrap_or("");
+            let (severity, cause) = false_condition(
+                c["type"].as_str().unwrap_or(""),
+                c["reason"].as_str().unwrap_or(""),
+                matches!(state, "Failed" | "Unhealthy"),
+            );
             out.push(Diagnosis {
                 id: "provisioning.palette-cluster",
                 fix: None,
-                severity: Severity::Error,
+                severity,
                 symptom: PROVISIONING,
                 summary: format!(
                     "Palette cluster {} is {}: {} {}",
@@ -85,7 +73,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                     format!("status.paletteClusterStatuses[{i}].status"),
                     cluster["status"].as_str().unwrap_or("").to_owned(),
                 )],
-                cause: condition_meaning(c["type"].as_str().unwrap_or("")).to_owned(),
+                cause,
                 next: vec![format!(
                     "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
                     pool.name, pool.namespace

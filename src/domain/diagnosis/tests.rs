@@ -427,3 +427,29 @@ fn a_condition_false_for_a_reason_the_guide_calls_failure_is_an_error_and_otherw
     // Once the pool has Failed, whatever the reason, it is an error.
     assert_eq!(severity("Failed", "ClusterProvisioning").0, Severity::Error);
 }
+
+#[test]
+fn a_palette_cluster_condition_reads_the_same_way() {
+    let severity = |state: &str, reason: &str| {
+        let mut p = pool();
+        p["status"] = json!({"status": "Provisioning", "paletteClusterStatuses": [
+            {"name": "c", "uid": "u", "status": state, "conditions": [
+                {"type": "ClusterDeployed", "status": "False", "reason": reason, "message": "m"}]}]});
+        let found = run(&p, |_| ());
+        found
+            .iter()
+            .find(|d| d.id == "provisioning.palette-cluster")
+            .map(|d| d.severity)
+            .unwrap_or_else(|| panic!("{found:?}"))
+    };
+    assert_eq!(
+        severity("Provisioning", "ClusterDeploymentFailed"),
+        Severity::Error
+    );
+    assert_eq!(
+        severity("Provisioning", "ClusterProvisioning"),
+        Severity::Warning
+    );
+    assert_eq!(severity("Failed", "ClusterProvisioning"), Severity::Error);
+    assert_eq!(severity("Unhealthy", "Anything"), Severity::Error);
+}
