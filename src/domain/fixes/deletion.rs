@@ -1,0 +1,200 @@
+//! Deleting a pool safely, and unblocking a deletion that does not complete: the impact the
+//! configuration reference's "Affected Resources" describes, the uid and resourceVersion
+//! preconditions, the referencing AIWorkloads deleted first, and only then, acknowledged, the
+//! finalizer removed by value.
+
+use serde_json::Value;
+
+use super::*;
+
+/// The AIWorkloads a pool's status says reference it.
+pub fn workload_refs(pool: &Value) -> Vec<ObjectRef> {
+    let own = text(pool, "/metadata/namespace").unwrap_or("");
+    pool.pointer("/status/aiWorkloadRefs")
+        .and_then(Value::as_array)
+        .map(|refs| {
+            refs.iter()
+                .filter_map(|r| {
+                    let name = r.get("name").and_then(Value::as_str)?;
+                    let namespace = r.get("namespace").and_then(Value::as_str).unwrap_or(own);
+                    Some(ObjectRef::new(Kind::AIWorkload, namespace, name))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn preconditions(object: &Value) -> Preconditions {
+    Preconditions {
+        uid: text(object, "/metadata/uid").map(str::to_owned),
+        resource_version: text(object, "/metadata/resourceVersion").map(str::to_owned),
+    }
+}
+
+/// Safe deletion of one pool, with its impact.
+pub fn delete(pool: &Value) -> Plan {
+    let target = pool_ref(pool);
+    let workloads = workload_refs(pool);
+    let policy = text(pool, "/spec/deletionPolicy").unwrap_or("delete");
+    let shared = pool.pointer("/spec/clusterVariant/shared").is_some();
+    let mut impact = vec!["Always deleted:".to_owned()];
+    if workloads.is_empty() {
+        impact.push("  AIWorkloads: none reference this pool".to_owned());
+    } else {
+        impact.push(format!(
+            "  {} force-deleted first:",
+            counted(workloads.len(), "AIWorkload")
+        ));
+        impact.extend(
+            workloads
+                .iter()
+                .map(|w| format!("    {}/{}", w.namespace, w.name)),
+        );
+    }
+    impact.push("  WorkloadDeployments of the pool (if its Profile Bundle has infrastructure WorkloadProfiles)".to_owned());
+    if policy == "orphan" {
+        impact.push("deletionPolicy: orphan — left running, unmanaged by PaletteAI:".to_owned());
+        impact.push("  the Palette cluster and the Environment".to_owned());
+        impact.push("  afterwards, by hand: delete the cluster in Palette if it is no longer needed; workloads keep running unmanaged; edge hosts stay allocated until then".to_owned());
+    } else {
+        impact.push(format!("deletionPolicy: {policy} — also deleted:"));
+        impact.push("  the Palette cluster".to_owned());
+        impact.push(if shared {
+            "  the Environment, only if every cluster of the shared pool has deletionPolicy: delete"
+                .to_owned()
+        } else {
+            "  the Environment".to_owned()
+        });
+    }
+    let deleting = pool.pointer("/metadata/deletionTimestamp").is_some();
+    Plan {
+        fix: Fix::Delete,
+        title: format!("Delete Compute Pool {}", target.name),
+        explanation: vec![
+            "Deletes the pool; the controller then tears down what it made (below).".to_owned(),
+            "The request names this pool's uid and resourceVersion: a pool recreated or changed since is not deleted.".to_owned(),
+        ],
+        targets: vec![format!("{}/{}", target.namespace, target.name)],
+        impact,
+        operations: vec![Operation::Delete {
+            target: target.clone(),
+            preconditions: preconditions(pool),
+            run: Run::Real,
+        }],
+        type_to_confirm: Some(target.name.to_string()),
+        acknowledge: None,
+        permissions: vec![Permission {
+            verb: "delete",
+            kind: Kind::Pool,
+            namespace: target.namespace.to_string(),
+        }],
+        blocked: deleting.then(|| {
+            "its deletion is already under way: use u (unblock) if it is stuck".to_owned()
+        }),
+    }
+}
+
+/// Step 1 of unblocking: delete the AIWorkloads that still reference a deleting pool.
+pub fn delete_workloads(
+    pool: &Value,
+    existing: &dyn Fn(&ObjectRef) -> Option<Preconditions>,
+) -> Plan {
+    let target = pool_ref(pool);
+    let workloads: Vec<(ObjectRef, Preconditions)> = workload_refs(pool)
+        .into_iter()
+        .filter_map(|w| existing(&w).map(|p| (w, p)))
+        .collect();
+    Plan {
+        fix: Fix::DeleteWorkloads,
+        title: format!(
+            "Unblock {}: step 1, delete {}",
+            target.name,
+            counted(workloads.len(), "AIWorkload")
+        ),
+        explanation: vec![
+            "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
+            "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
+            format!(
+                "If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"
+            ),
+        ],
+        targets: workloads
+            .iter()
+            .map(|(w, _)| format!("AIWorkload {}/{}", w.namespace, w.name))
+            .collect(),
+        impact: Vec::new(),
+        permissions: unique(
+            workloads
+                .iter()
+                .map(|(w, _)| Permission {
+                    verb: "delete",
+                    kind: Kind::AIWorkload,
+                    namespace: w.namespace.to_string(),
+                })
+                .collect(),
+        ),
+        operations: workloads
+            .into_iter()
+            .map(|(target, preconditions)| Operation::Delete {
+                target,
+                preconditions,
+                run: Run::Real,
+            })
+            .collect(),
+        type_to_confirm: None,
+        acknowledge: None,
+        blocked: None,
+    }
+}
+
+/// Step 2 of unblocking: remove the Compute Pool finalizer by value, offered only when no
+/// AIWorkload is left and the deletion has been pending for a while.
+pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Option<i64>) -> Plan {
+    let target = pool_ref(pool);
+    let index = pool
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .and_then(|f| f.iter().position(|v| v.as_str() == Some(POOL_FINALIZER)));
+    let blocked = if index.is_none() {
+        Some(format!("the pool does not hold {POOL_FINALIZER}"))
+    } else if workloads_left > 0 {
+        Some(format!(
+            "{} still reference the pool: delete them first (step 1)",
+            counted(workloads_left, "AIWorkload")
+        ))
+    } else {
+        match pending_minutes {
+            None => Some("the pool is not being deleted".to_owned()),
+            Some(m) if m < STUCK_AFTER_MINUTES => Some(format!(
+                "the deletion has been pending {m} min; wait until {STUCK_AFTER_MINUTES} min and read the controller logs first"
+            )),
+            Some(_) => None,
+        }
+    };
+    Plan {
+        fix: Fix::RemoveFinalizer,
+        title: format!("Unblock {}: step 2, remove its finalizer", target.name),
+        explanation: vec![
+            FINALIZER_WARNING.to_owned(),
+            format!("Controller logs: {CONTROLLER_LOG_HINT}"),
+        ],
+        targets: vec![format!(
+            "{}/{}  finalizer {POOL_FINALIZER}",
+            target.namespace, target.name
+        )],
+        impact: Vec::new(),
+        operations: index
+            .map(|index| Operation::RemoveFinalizer {
+                target: target.clone(),
+                finalizer: POOL_FINALIZER.into(),
+                index,
+                run: Run::Real,
+            })
+            .into_iter()
+            .collect(),
+        type_to_confirm: None,
+        acknowledge: Some(ACKNOWLEDGEMENT),
+        permissions: vec![patch(&target.namespace)],
+        blocked,
+    }
+}
