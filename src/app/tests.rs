@@ -15,8 +15,13 @@ pub fn fixed_now() -> DateTime<Utc> {
 
 /// The fleet scenario's pools and evaluations, at a fixed moment.
 pub fn fleet_app() -> App {
+    scenario_app("fleet")
+}
+
+/// The console with every object of a built-in scenario listed, at [`fixed_now`].
+pub fn scenario_app(name: &str) -> App {
     let now = fixed_now();
-    let scenario = Scenario::builtin("fleet").expect("fleet");
+    let scenario = Scenario::builtin(name).expect("a built-in scenario");
     let mut app = App::new(
         Connection {
             context: "pooldeck-demo".into(),

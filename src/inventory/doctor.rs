@@ -52,7 +52,17 @@ impl Inventory {
         pool: &Object,
         now: DateTime<Utc>,
     ) -> (Vec<Diagnosis>, Option<DateTime<Utc>>) {
-        let value = diagnosis_view(pool);
+        self.diagnose_value(pool, diagnosis_view(pool), now)
+    }
+
+    /// The findings for `pool` read from `value` (the diagnosis view, or in tests the whole
+    /// object, which must give the same findings).
+    fn diagnose_value(
+        &self,
+        pool: &Object,
+        value: Arc<Value>,
+        now: DateTime<Utc>,
+    ) -> (Vec<Diagnosis>, Option<DateTime<Utc>>) {
         let namespace = pool.namespace();
         let text = |pointer: &str| value.at(pointer).and_then(Value::as_str);
         let named = |kind: Kind, name: Option<&str>| {
@@ -122,8 +132,9 @@ fn json<T: serde::Serialize>(value: &T) -> Value {
 }
 
 /// The pool as the diagnosis reads it, written out as JSON: its metadata, spec and the status
-/// it looks at. Of the Palette clusters only what a finding reads: each cluster's name, status
-/// and conditions, and the hosts that are Provisioning (a large pool's hosts are most of it).
+/// it looks at. Of the Palette clusters only what a finding reads: each cluster's name, status,
+/// health and conditions, each machine pool's name, and the hosts that are Provisioning,
+/// Unhealthy or Failed (a large pool's hosts are most of it, nearly all Healthy).
 fn diagnosis_view(object: &Object) -> Arc<Value> {
     let Some(pool) = object.pool() else {
         return object.value();
@@ -144,24 +155,30 @@ fn diagnosis_view(object: &Object) -> Arc<Value> {
                     .map(|machine_pool| {
                         let hosts: serde_json::Map<String, Value> = machine_pool
                             .hosts()
-                            .filter(|(_, host)| host.status.as_deref() == Some("Provisioning"))
+                            .filter(|(_, host)| {
+                                matches!(
+                                    host.status.as_deref(),
+                                    Some("Provisioning" | "Unhealthy" | "Failed")
+                                )
+                            })
                             .map(|(uid, host)| {
                                 (
                                     uid.to_owned(),
                                     serde_json::json!({
                                         "architecture": json(&host.architecture),
-                                        "status": "Provisioning",
+                                        "status": json(&host.status),
                                         "statusUpdatedAt": json(&host.status_updated_at),
                                     }),
                                 )
                             })
                             .collect();
-                        serde_json::json!({ "hosts": hosts })
+                        serde_json::json!({ "name": json(&machine_pool.name), "hosts": hosts })
                     })
                     .collect();
                 serde_json::json!({
                     "name": json(&cluster.name),
                     "status": json(&cluster.status),
+                    "health": json(&cluster.health),
                     "conditions": json(&cluster.conditions),
                     "allocatedMachinePools": machine_pools,
                 })
@@ -175,4 +192,32 @@ fn diagnosis_view(object: &Object) -> Arc<Value> {
         map.insert("status".into(), json(&pool.status));
     }
     Arc::new(Value::Object(map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::{fixed_now, scenario_app};
+
+    /// The view keeps everything a finding reads: every pool of every built-in scenario is
+    /// diagnosed the same from it as from the whole object, and again later on (when hosts
+    /// and deletions have turned stuck).
+    #[test]
+    fn the_diagnosis_view_finds_what_the_whole_object_does() {
+        for scenario in ["fleet", "scale-up", "deletion-blocked"] {
+            let app = scenario_app(scenario);
+            let inventory = &app.inventory;
+            let mut pools = 0;
+            for pool in inventory.objects(Kind::Pool) {
+                for later in [0, 45, 3 * 24 * 60] {
+                    let now = fixed_now() + chrono::TimeDelta::minutes(later);
+                    let view = inventory.diagnose_value(pool, diagnosis_view(pool), now);
+                    let whole = inventory.diagnose_value(pool, pool.value(), now);
+                    assert_eq!(view, whole, "{scenario}: {}", pool.name());
+                }
+                pools += 1;
+            }
+            assert!(pools > 0, "{scenario} has pools");
+        }
+    }
 }

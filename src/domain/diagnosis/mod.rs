@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::fixes::Fix;
 use super::rules::Severity;
 
+mod health;
 mod lifecycle;
 mod nodes;
 mod provisioning;
@@ -72,6 +73,9 @@ const DELETION: &str = "Compute Pool Cannot Be Deleted";
 const LONGHORN: &str = "Changing Longhorn Replica Count";
 const AIR_GAPPED: &str = "Node Stuck in Provisioning (Air-Gapped)";
 const NVIDIA: &str = "GPU Pods Stuck with No NVIDIA Runtime Configured";
+/// Not a section of the guide: the reference's status vocabulary (Unhealthy, Unknown,
+/// Maintenance Mode) and what explains it.
+const HEALTH: &str = "Compute Pool Health";
 
 /// Metrics older than this are stale (the guide: "old timestamps").
 pub const STALE_METRICS_MINUTES: i64 = 5;
@@ -151,6 +155,12 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
                 && let Some(started) = time(&state["scalingStartedAt"])
             {
                 consider(started, 0);
+            }
+            // "blocked for 3h" says an age.
+            if state["state"] == "Blocked"
+                && let Some(since) = time(&state["stateChangedAt"])
+            {
+                consider(since, 0);
             }
         }
     }
@@ -274,6 +284,7 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     };
     let mut out = Vec::new();
     provisioning::provisioning(&pool, picture, &mut out);
+    health::health(&pool, &mut out);
     quota::vip(&pool, picture, &mut out);
     quota::gpu_quota(&pool, picture, &mut out);
     scaling::scaling(&pool, picture, &mut out);

@@ -247,6 +247,25 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     next: vec![cpe.clone()],
                 });
             }
+            "Blocked" => {
+                let since = state.and_then(|s| time(&s["stateChangedAt"]));
+                out.push(Diagnosis {
+                    id: "scaling.blocked",
+                    fix: None,
+                    severity: Severity::Info,
+                    symptom: SCALING,
+                    summary: format!(
+                        "{key}: autoscaling blocked{}: {details}",
+                        since.map(|t| format!(" for {}", age(picture.now, t))).unwrap_or_default()
+                    ),
+                    evidence: vec![
+                        (format!("status.poolScalingStates['{key}'].state"), "Blocked".into()),
+                        (format!("status.poolScalingStates['{key}'].details"), details.to_owned()),
+                    ],
+                    cause: "Autoscaling is temporarily blocked by another operation in progress on the Compute Pool.".into(),
+                    next: vec![cpe.clone()],
+                });
+            }
             "Cooldown" => out.push(Diagnosis {
                 id: "scaling.cooldown",
                 fix: None,

@@ -27,6 +27,14 @@ fn pool() -> Value {
 }
 
 fn run<'a>(pool: &'a Value, tweak: impl FnOnce(&mut Picture<'a>)) -> Vec<Diagnosis> {
+    with_picture(pool, tweak, diagnose)
+}
+
+fn with_picture<'a, T>(
+    pool: &'a Value,
+    tweak: impl FnOnce(&mut Picture<'a>),
+    read: impl FnOnce(&Picture<'a>) -> T,
+) -> T {
     let mut picture = Picture {
         pool,
         evaluation: None,
@@ -44,7 +52,7 @@ fn run<'a>(pool: &'a Value, tweak: impl FnOnce(&mut Picture<'a>)) -> Vec<Diagnos
         now: now(),
     };
     tweak(&mut picture);
-    diagnose(&picture)
+    read(&picture)
 }
 
 fn ids(found: &[Diagnosis]) -> Vec<&str> {
@@ -452,4 +460,133 @@ fn a_palette_cluster_condition_reads_the_same_way() {
     );
     assert_eq!(severity("Failed", "ClusterProvisioning"), Severity::Error);
     assert_eq!(severity("Unhealthy", "Anything"), Severity::Error);
+}
+
+/// The fleet demo's rl-sim: Unhealthy, MachinePoolsReady False, one host Unhealthy.
+fn unhealthy_pool() -> Value {
+    let mut p = pool();
+    p["status"] = json!({
+        "status": "Unhealthy",
+        "conditions": [
+            {"type": "ClusterDeployed", "status": "True", "reason": "ClusterRunning"},
+            {"type": "MachinePoolsReady", "status": "False", "reason": "PoolHostsUnhealthy",
+             "message": "1 host in worker-pool-0 is Unhealthy"}],
+        "paletteClusterStatuses": [{"name": "c", "status": "Running", "health": "UnHealthy",
+            "allocatedMachinePools": [
+                {"name": "control-plane-pool", "hosts": {"h1": {"status": "Healthy"}}},
+                {"name": "worker-pool-0", "hosts": {
+                    "h2": {"status": "Unhealthy", "statusUpdatedAt": "2026-07-01T12:00:00Z"},
+                    "h3": {"status": "Failed"},
+                    "h4": {"status": "Healthy"}}}]}]
+    });
+    p
+}
+
+#[test]
+fn an_unhealthy_pool_is_explained_by_its_conditions_and_hosts() {
+    let found = run(&unhealthy_pool(), |_| ());
+    let condition = found
+        .iter()
+        .find(|d| d.id == "health.condition")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(condition.severity, Severity::Error, "a guide-named failure");
+    assert!(
+        condition
+            .summary
+            .contains("MachinePoolsReady is False (PoolHostsUnhealthy)"),
+        "{}",
+        condition.summary
+    );
+    let hosts: Vec<(&str, Severity)> = found
+        .iter()
+        .filter(|d| d.id == "health.host")
+        .map(|d| (d.summary.as_str(), d.severity))
+        .collect();
+    // Worst first: the Failed host, then the Unhealthy one; Healthy hosts are not named.
+    assert_eq!(
+        hosts,
+        vec![
+            (
+                "host h3 in machine pool worker-pool-0 is Failed",
+                Severity::Error
+            ),
+            (
+                "host h2 in machine pool worker-pool-0 is Unhealthy",
+                Severity::Warning
+            ),
+        ]
+    );
+    // Explained: no bare "Unhealthy" finding beside them.
+    assert!(!ids(&found).contains(&"health.unhealthy"));
+    // With nothing that explains it, the status itself is said.
+    let mut bare = pool();
+    bare["status"] = json!({"status": "Unhealthy"});
+    assert!(ids(&run(&bare, |_| ())).contains(&"health.unhealthy"));
+    // A healthy Running pool has nothing of the kind.
+    let mut fine = unhealthy_pool();
+    fine["status"]["status"] = json!("Running");
+    fine["status"]["conditions"][1]["status"] = json!("True");
+    fine["status"]["paletteClusterStatuses"][0]["allocatedMachinePools"][1]["hosts"] =
+        json!({"h2": {"status": "Healthy"}});
+    let found = run(&fine, |_| ());
+    assert!(
+        !found.iter().any(|d| d.id.starts_with("health.")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn unknown_and_maintenance_say_what_the_reference_says_and_deleting_pools_are_left_alone() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Unknown"});
+    let found = run(&p, |_| ());
+    let d = found
+        .iter()
+        .find(|d| d.id == "health.unknown")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(d.cause.contains("Spoke connectivity"), "{}", d.cause);
+    p["status"] = json!({"status": "Running",
+        "paletteClusterStatuses": [{"name": "c", "health": "Maintenance Mode"}]});
+    let found = run(&p, |_| ());
+    let d = found
+        .iter()
+        .find(|d| d.id == "health.maintenance")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(d.severity, Severity::Info);
+    let mut deleting = unhealthy_pool();
+    deleting["status"]["status"] = json!("Deleting");
+    assert!(
+        !run(&deleting, |_| ())
+            .iter()
+            .any(|d| d.id.starts_with("health."))
+    );
+}
+
+#[test]
+fn blocked_autoscaling_says_for_how_long_and_why() {
+    let evaluation = json!({
+        "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 12, "target": 12}}}}},
+        "status": {"poolScalingStates": {"c/w": {"state": "Blocked",
+            "details": "Autoscaling blocked: a machine pool replacement is in progress",
+            "stateChangedAt": "2026-07-03T09:00:00Z"}}}
+    });
+    let p = pool();
+    let found = run(&p, |pic| pic.evaluation = Some(&evaluation));
+    let d = found
+        .iter()
+        .find(|d| d.id == "scaling.blocked")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert!(
+        d.summary.starts_with("c/w: autoscaling blocked for 3h0m"),
+        "{}",
+        d.summary
+    );
+    assert!(
+        d.cause.contains("another operation in progress"),
+        "{}",
+        d.cause
+    );
+    // The age in its words is worked out again a minute later.
+    let next = with_picture(&p, |pic| pic.evaluation = Some(&evaluation), changes_at);
+    assert_eq!(next, Some(now() + chrono::TimeDelta::minutes(1)));
 }

@@ -1,0 +1,142 @@
+//! A pool that is up but not well, in the configuration reference's status vocabulary
+//! (`Unhealthy`: the cluster has health issues; `Unknown`: its health cannot be determined;
+//! `Maintenance Mode`), with what explains it: a False condition, read with the guide's
+//! meanings, and hosts of its machine pools that are Unhealthy or Failed.
+
+use serde_json::Value;
+
+use super::*;
+
+pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
+    let phase = status(pool);
+    // A pool being deleted is the deletion's business; Provisioning and Failed pools have
+    // their conditions read as the provisioning symptom.
+    if phase == "Deleting" {
+        return;
+    }
+    let clusters_next = format!(
+        "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
+        pool.name, pool.namespace
+    );
+    let before = out.len();
+    if !matches!(phase, "Provisioning" | "Failed") {
+        for (i, c) in conditions(pool.value).into_iter().enumerate() {
+            if c["status"] != "False" {
+                continue;
+            }
+            let kind = c["type"].as_str().unwrap_or("?");
+            let reason = c["reason"].as_str().unwrap_or("");
+            let message = c["message"].as_str().unwrap_or("");
+            let (severity, cause) = false_condition(kind, reason, false);
+            out.push(Diagnosis {
+                id: "health.condition",
+                fix: None,
+                severity,
+                symptom: HEALTH,
+                summary: format!("{phase}: {kind} is False ({reason}): {message}"),
+                evidence: vec![
+                    (format!("status.conditions[{i}].type"), kind.to_owned()),
+                    (format!("status.conditions[{i}].reason"), reason.to_owned()),
+                    (
+                        format!("status.conditions[{i}].message"),
+                        message.to_owned(),
+                    ),
+                ],
+                cause,
+                next: vec![pool.describe(), clusters_next.clone()],
+            });
+        }
+    }
+    for (i, cluster) in clusters(pool.value).enumerate() {
+        let pools = cluster
+            .get("allocatedMachinePools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        for (j, machine_pool) in pools.enumerate() {
+            let pool_name = machine_pool["name"].as_str().unwrap_or("?");
+            let hosts = machine_pool
+                .get("hosts")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten();
+            for (host, details) in hosts {
+                let state = details["status"].as_str().unwrap_or("");
+                let severity = match state {
+                    "Failed" => Severity::Error,
+                    "Unhealthy" => Severity::Warning,
+                    _ => continue,
+                };
+                let base = format!(
+                    "status.paletteClusterStatuses[{i}].allocatedMachinePools[{j}].hosts['{host}']"
+                );
+                let mut evidence = vec![(format!("{base}.status"), state.to_owned())];
+                if let Some(since) = details["statusUpdatedAt"].as_str() {
+                    evidence.push((format!("{base}.statusUpdatedAt"), since.to_owned()));
+                }
+                out.push(Diagnosis {
+                    id: "health.host",
+                    fix: None,
+                    severity,
+                    symptom: HEALTH,
+                    summary: format!("host {host} in machine pool {pool_name} is {state}"),
+                    evidence,
+                    cause: condition_meaning("MachinePoolsReady").to_owned(),
+                    next: vec![clusters_next.clone()],
+                });
+            }
+        }
+    }
+    let explained = out.len() > before;
+    let health: Vec<(usize, &str)> = clusters(pool.value)
+        .enumerate()
+        .filter_map(|(i, c)| Some((i, c["health"].as_str()?)))
+        .collect();
+    let evidence = || {
+        let mut evidence = vec![("status.status".to_owned(), phase.to_owned())];
+        evidence.extend(health.iter().map(|(i, h)| {
+            (
+                format!("status.paletteClusterStatuses[{i}].health"),
+                (*h).to_owned(),
+            )
+        }));
+        evidence
+    };
+    match phase {
+        "Unknown" => out.push(Diagnosis {
+            id: "health.unknown",
+            fix: None,
+            severity: Severity::Warning,
+            symptom: HEALTH,
+            summary: "Unknown: the cluster's health cannot be determined".into(),
+            evidence: evidence(),
+            cause: "Spoke connectivity or the managed cluster's availability cannot be verified."
+                .into(),
+            next: vec![pool.describe(), clusters_next.clone()],
+        }),
+        "Unhealthy" if !explained => out.push(Diagnosis {
+            id: "health.unhealthy",
+            fix: None,
+            severity: Severity::Warning,
+            symptom: HEALTH,
+            summary: "Unhealthy: the cluster has health issues; no condition or host says which"
+                .into(),
+            evidence: evidence(),
+            cause: "The Palette cluster reports health issues.".into(),
+            next: vec![pool.describe(), clusters_next.clone()],
+        }),
+        _ => {}
+    }
+    if health.iter().any(|(_, h)| *h == "Maintenance Mode") {
+        out.push(Diagnosis {
+            id: "health.maintenance",
+            fix: None,
+            severity: Severity::Info,
+            symptom: HEALTH,
+            summary: "the cluster is in maintenance mode".into(),
+            evidence: evidence(),
+            cause: "A Palette cluster in Maintenance Mode is being maintained on purpose.".into(),
+            next: vec![clusters_next],
+        });
+    }
+}
