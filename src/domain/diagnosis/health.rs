@@ -81,7 +81,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                     symptom: HEALTH,
                     summary: format!("host {host} in machine pool {pool_name} is {state}"),
                     evidence,
-                    cause: condition_meaning("MachinePoolsReady").to_owned(),
+                    cause: condition_meaning("MachinePoolsReady").into(),
                     next: vec![clusters_next.clone()],
                 });
             }

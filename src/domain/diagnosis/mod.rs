@@ -6,6 +6,8 @@
 //! Pure, over JSON values: a field that is missing or of the wrong type is read as absent and,
 //! where the guide needs it, said ("could not read …"). Never panics on what the API sends.
 
+use std::borrow::Cow;
+
 use super::json::At;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -33,8 +35,9 @@ pub struct Diagnosis {
     pub summary: String,
     /// Paths and the values found there.
     pub evidence: Vec<(String, String)>,
-    /// The likely cause, in the guide's terms.
-    pub cause: String,
+    /// The likely cause, in the guide's terms (mostly the guide's own fixed sentences: a pool
+    /// with findings holds them without copying).
+    pub cause: Cow<'static, str>,
     /// What to do next: commands with the names filled in, or console keys.
     pub next: Vec<String>,
     /// The fix the console can run for it (through the fixes' confirmations), if any.
@@ -218,10 +221,10 @@ fn failure_reasons(kind: &str) -> &'static [&'static str] {
 /// when its reason is one the guide names as a failure, when the guide names none for it, or
 /// when what it belongs to has already failed (`gave_up`); otherwise a phase still under way
 /// (a warning whose cause says so, and what it means if it stays).
-fn false_condition(kind: &str, reason: &str, gave_up: bool) -> (Severity, String) {
+fn false_condition(kind: &str, reason: &str, gave_up: bool) -> (Severity, Cow<'static, str>) {
     let known = failure_reasons(kind);
     if gave_up || known.is_empty() || known.contains(&reason) {
-        return (Severity::Error, condition_meaning(kind).to_owned());
+        return (Severity::Error, condition_meaning(kind).into());
     }
     (
         Severity::Warning,
@@ -230,7 +233,8 @@ fn false_condition(kind: &str, reason: &str, gave_up: bool) -> (Severity, String
              troubleshooting guide lists ({}). If it stays False: {}",
             known.join(", "),
             condition_meaning(kind)
-        ),
+        )
+        .into(),
     )
 }
 

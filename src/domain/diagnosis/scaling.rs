@@ -27,7 +27,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         {
             (
                 format!("no ComputePoolEvaluation: ScalingPolicy {policy_name} does not exist"),
-                "The scalingPolicyRef points to a policy that does not exist.".to_owned(),
+                Cow::Borrowed("The scalingPolicyRef points to a policy that does not exist."),
             )
         } else if picture
             .policy
@@ -38,13 +38,16 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 format!(
                     "no ComputePoolEvaluation: Prometheus is not available to ScalingPolicy {policy_name}"
                 ),
-                "Without metrics the Scaling Policy controller cannot evaluate the pool."
-                    .to_owned(),
+                Cow::Borrowed(
+                    "Without metrics the Scaling Policy controller cannot evaluate the pool.",
+                ),
             )
         } else {
             (
                 "no ComputePoolEvaluation yet (waiting for the first metrics)".to_owned(),
-                "The evaluation is created once utilization metrics for the pool's hosts arrive from Prometheus.".to_owned(),
+                Cow::Borrowed(
+                    "The evaluation is created once utilization metrics for the pool's hosts arrive from Prometheus.",
+                ),
             )
         };
         out.push(Diagnosis {
@@ -319,7 +322,7 @@ struct Held {
     id: &'static str,
     severity: Severity,
     summary: String,
-    cause: String,
+    cause: Cow<'static, str>,
 }
 
 /// The policy's scale-up and scale-down thresholds for a resource (`CPU` or a GPU variant).
