@@ -114,8 +114,9 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 continue;
             };
             up |= target > count;
+            // Cooldown pauses decisions and Blocked holds them: "not yet" would be beside the point.
             if target == count
-                && state_name != "Cooldown"
+                && !matches!(state_name, "Cooldown" | "Blocked")
                 && let Some(held) = held_back(
                     &resource,
                     numbers["utilization"].as_f64(),

@@ -332,6 +332,19 @@ fn held_by_bounds_or_not_yet_and_a_scale_up_past_its_abort() {
         pic.evaluation = Some(&room);
     });
     assert!(ids(&found).contains(&"scaling.not-yet"), "{found:?}");
+    // While decisions are paused or held, the state says why, not the duration.
+    for state in ["Cooldown", "Blocked"] {
+        let mut paused = evaluation(8);
+        paused["status"]["poolScalingStates"]["c/w"]["state"] = json!(state);
+        let found = run(&pool(), |pic| {
+            pic.policy = Some(&policy);
+            pic.evaluation = Some(&paused);
+        });
+        assert!(
+            !ids(&found).contains(&"scaling.not-yet"),
+            "{state}: {found:?}"
+        );
+    }
     let stuck = json!({
         "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 8, "target": 16}}}}, "abortDuration": "30m"},
         "status": {"poolScalingStates": {"c/w": {"state": "Scaling", "scalingStartedAt": "2026-07-03T11:00:00Z",
