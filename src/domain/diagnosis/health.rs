@@ -24,27 +24,15 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             if c["status"] != "False" {
                 continue;
             }
-            let kind = c["type"].as_str().unwrap_or("?");
-            let reason = c["reason"].as_str().unwrap_or("");
-            let message = c["message"].as_str().unwrap_or("");
-            let (severity, cause) = false_condition(kind, reason, false);
-            out.push(Diagnosis {
-                id: "health.condition",
-                fix: None,
-                severity,
-                symptom: HEALTH,
-                summary: format!("{phase}: {kind} is False ({reason}): {message}"),
-                evidence: vec![
-                    (format!("status.conditions[{i}].type"), kind.to_owned()),
-                    (format!("status.conditions[{i}].reason"), reason.to_owned()),
-                    (
-                        format!("status.conditions[{i}].message"),
-                        message.to_owned(),
-                    ),
-                ],
-                cause,
-                next: vec![pool.describe(), clusters_next.clone()],
-            });
+            out.push(condition_finding(
+                "health.condition",
+                HEALTH,
+                i,
+                c,
+                false,
+                &format!("{phase}: "),
+                vec![pool.describe(), clusters_next.clone()],
+            ));
         }
     }
     for (i, cluster) in clusters(pool.value).enumerate() {

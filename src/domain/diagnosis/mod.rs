@@ -238,6 +238,41 @@ fn false_condition(kind: &str, reason: &str, gave_up: bool) -> (Severity, Cow<'s
     )
 }
 
+/// The finding for a pool's False condition at `status.conditions[i]`: read as
+/// [`false_condition`] reads it, its summary after `prefix`, its type, reason and message as
+/// evidence.
+fn condition_finding(
+    id: &'static str,
+    symptom: &'static str,
+    i: usize,
+    condition: &Value,
+    gave_up: bool,
+    prefix: &str,
+    next: Vec<String>,
+) -> Diagnosis {
+    let kind = condition["type"].as_str().unwrap_or("?");
+    let reason = condition["reason"].as_str().unwrap_or("");
+    let message = condition["message"].as_str().unwrap_or("");
+    let (severity, cause) = false_condition(kind, reason, gave_up);
+    Diagnosis {
+        id,
+        fix: None,
+        severity,
+        symptom,
+        summary: format!("{prefix}{kind} is False ({reason}): {message}"),
+        evidence: vec![
+            (format!("status.conditions[{i}].type"), kind.to_owned()),
+            (format!("status.conditions[{i}].reason"), reason.to_owned()),
+            (
+                format!("status.conditions[{i}].message"),
+                message.to_owned(),
+            ),
+        ],
+        cause,
+        next,
+    }
+}
+
 fn condition_meaning(kind: &str) -> &'static str {
     match kind {
         "Validated" => {

@@ -19,27 +19,15 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             continue;
         }
         any = true;
-        let kind = c["type"].as_str().unwrap_or("?");
-        let reason = c["reason"].as_str().unwrap_or("");
-        let message = c["message"].as_str().unwrap_or("");
-        let (severity, cause) = false_condition(kind, reason, phase == "Failed");
-        out.push(Diagnosis {
-            id: "provisioning.condition",
-            fix: None,
-            severity,
-            symptom: PROVISIONING,
-            summary: format!("{kind} is False ({reason}): {message}"),
-            evidence: vec![
-                (format!("status.conditions[{i}].type"), kind.to_owned()),
-                (format!("status.conditions[{i}].reason"), reason.to_owned()),
-                (
-                    format!("status.conditions[{i}].message"),
-                    message.to_owned(),
-                ),
-            ],
-            cause,
-            next: vec![pool.describe()],
-        });
+        out.push(condition_finding(
+            "provisioning.condition",
+            PROVISIONING,
+            i,
+            c,
+            phase == "Failed",
+            "",
+            vec![pool.describe()],
+        ));
     }
     // The Palette clusters' own state.
     for (i, cluster) in clusters(pool.value).enumerate() {
