@@ -72,11 +72,7 @@ pub enum Verb {
 }
 
 pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode {
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    runtime.block_on(async {
+    super::block_on(async {
         let target = Target {
             names: &args.names,
             at: &args.at,
@@ -92,10 +88,6 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
 }
 
 pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
     if global.read_only {
         eprintln!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
         return ExitCode::from(2);
@@ -109,7 +101,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    runtime.block_on(async {
+    super::block_on(async {
         let names = vec![args.name.clone()];
         let target = Target {
             names: &names,

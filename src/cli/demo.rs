@@ -114,11 +114,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    runtime.block_on(async move {
+    super::block_on(async move {
         let name = scenario.name.clone();
         let description = scenario.description.clone();
         let pace = pace_of(args, &name);

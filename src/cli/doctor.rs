@@ -55,11 +55,7 @@ struct PoolReport<'a> {
 }
 
 pub fn run(args: &DoctorArgs) -> ExitCode {
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    runtime.block_on(doctor(args))
+    super::block_on(doctor(args))
 }
 
 async fn doctor(args: &DoctorArgs) -> ExitCode {

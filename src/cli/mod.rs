@@ -91,10 +91,13 @@ pub enum Command {
     New(new::NewArgs),
 }
 
-/// The async runtime for commands that talk to a cluster, or the exit status when it cannot
-/// start (built by the runtime module, the one place with tasks).
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    crate::runtime::build()
+/// Runs a one-shot command's body to its exit code on the async runtime (built by the runtime
+/// module, the one place with tasks), or exits, saying why, when it cannot start.
+pub(crate) fn block_on(body: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    match crate::runtime::build() {
+        Ok(runtime) => runtime.block_on(body),
+        Err(code) => code,
+    }
 }
 
 /// Connects to the hub a one-shot command names, or reports why not and

@@ -36,10 +36,6 @@ pub struct RecordArgs {
 }
 
 pub fn run(args: &RecordArgs) -> ExitCode {
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
     // The output is checked before anything is recorded: minutes of recording are not lost
     // to a path that cannot be written.
     if let Err(e) = crate::files::writable(&args.output) {
@@ -49,7 +45,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    runtime.block_on(async {
+    super::block_on(async {
         let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
             Ok(c) => c,
             Err(code) => return code,

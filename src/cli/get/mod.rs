@@ -211,11 +211,7 @@ pub(crate) fn print_out(text: &str) {
 }
 
 pub fn run(args: &GetArgs) -> ExitCode {
-    let runtime = match super::runtime() {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    runtime.block_on(get(args))
+    super::block_on(get(args))
 }
 
 async fn get(args: &GetArgs) -> ExitCode {
