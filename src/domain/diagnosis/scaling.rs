@@ -117,7 +117,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             // Cooldown pauses decisions and Blocked holds them: "not yet" would be beside the point.
             if target == count
                 && !matches!(state_name, "Cooldown" | "Blocked")
-                && let Some(held) = held_back(
+                && let Some(held) = super::held::held_back(
                     &resource,
                     numbers["utilization"].as_f64(),
                     count,
@@ -316,111 +316,4 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             });
         }
     }
-}
-
-/// Why a resource at its target is held back despite its load, if it is.
-struct Held {
-    id: &'static str,
-    severity: Severity,
-    summary: String,
-    cause: Cow<'static, str>,
-}
-
-/// The policy's scale-up and scale-down thresholds for a resource (`CPU` or a GPU variant).
-fn thresholds(policy: Option<&Value>, resource: &str) -> Option<(f64, f64)> {
-    let spec = policy?.get("spec")?;
-    let block = if resource == "CPU" {
-        spec.get("cpu")?
-    } else {
-        spec.get("gpu")?
-            .as_array()?
-            .iter()
-            .find(|g| g["variant"] == resource)?
-    };
-    Some((
-        block["scaleUpThreshold"].as_f64()?,
-        block["scaleDownThreshold"].as_f64()?,
-    ))
-}
-
-/// The bounds of a resource as the evaluation copied them (else as the policy says).
-fn bounds(
-    evaluation: &Value,
-    policy: Option<&Value>,
-    resource: &str,
-) -> (Option<i64>, Option<i64>) {
-    let read = |spec: &Value| -> Option<(Option<i64>, Option<i64>)> {
-        if resource == "CPU" {
-            let b = spec.get("cpuResourceBounds")?;
-            Some((b["minCPUCount"].as_i64(), b["maxCPUCount"].as_i64()))
-        } else {
-            let b = spec
-                .get("gpuResourceBounds")?
-                .as_array()?
-                .iter()
-                .find(|b| b["variant"] == resource)?;
-            Some((b["minGPUCount"].as_i64(), b["maxGPUCount"].as_i64()))
-        }
-    };
-    evaluation
-        .get("spec")
-        .and_then(read)
-        .or_else(|| policy.and_then(|p| p.get("spec")).and_then(read))
-        .unwrap_or((None, None))
-}
-
-/// A resource whose utilization is past a threshold while its target stays at its count:
-/// held by its bounds (a warning: the pool cannot grow or shrink further), or not yet past it
-/// for the full duration (the guide's first reason; said as a note).
-fn held_back(
-    resource: &str,
-    utilization: Option<f64>,
-    count: i64,
-    policy: Option<&Value>,
-    evaluation: &Value,
-) -> Option<Held> {
-    let utilization = utilization?;
-    let (up, down) = thresholds(policy, resource)?;
-    let (min, max) = bounds(evaluation, policy, resource);
-    let high = utilization > up;
-    let low = utilization < down;
-    if !high && !low {
-        return None;
-    }
-    let (threshold, word, bound, at_bound) = if high {
-        (
-            up,
-            "above the scale-up",
-            max,
-            max.is_some_and(|m| count >= m),
-        )
-    } else {
-        (
-            down,
-            "below the scale-down",
-            min,
-            min.is_some_and(|m| count <= m),
-        )
-    };
-    Some(if at_bound {
-        Held {
-            id: "scaling.bounded",
-            severity: Severity::Warning,
-            summary: format!(
-                "at {utilization}% is {word} threshold {threshold}%, but the target stays at {count}: the bounds cap it ({} {})",
-                if high { "max" } else { "min" },
-                bound.unwrap_or(count)
-            ),
-            cause: "The resource bounds cap the target: raise maxCount (or lower minCount) in the Scaling Policy's bounds.".into(),
-        }
-    } else {
-        Held {
-            id: "scaling.not-yet",
-            severity: Severity::Info,
-            summary: format!(
-                "at {utilization}% is {word} threshold {threshold}%, the target still {count}: not yet for the full duration"
-            ),
-            cause: "Scaling happens only when utilization strictly crosses the threshold for the full scale-up or scale-down duration.".into(),
-        }
-    })
 }
