@@ -14,10 +14,6 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
     if phase == "Deleting" {
         return;
     }
-    let clusters_next = format!(
-        "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
-        pool.name, pool.namespace
-    );
     let before = out.len();
     if !matches!(phase, "Provisioning" | "Failed") {
         for (i, c) in conditions(pool.value).into_iter().enumerate() {
@@ -31,7 +27,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                 c,
                 false,
                 &format!("{phase}: "),
-                vec![pool.describe(), clusters_next.clone()],
+                vec![pool.describe(), pool.clusters_command()],
             ));
         }
     }
@@ -70,7 +66,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                     summary: format!("host {host} in machine pool {pool_name} is {state}"),
                     evidence,
                     cause: condition_meaning("MachinePoolsReady").into(),
-                    next: vec![clusters_next.clone()],
+                    next: vec![pool.clusters_command()],
                 });
             }
         }
@@ -100,7 +96,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             evidence: evidence(),
             cause: "Spoke connectivity or the managed cluster's availability cannot be verified."
                 .into(),
-            next: vec![pool.describe(), clusters_next.clone()],
+            next: vec![pool.describe(), pool.clusters_command()],
         }),
         "Unhealthy" if !explained => out.push(Diagnosis {
             id: "health.unhealthy",
@@ -111,7 +107,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                 .into(),
             evidence: evidence(),
             cause: "The Palette cluster reports health issues.".into(),
-            next: vec![pool.describe(), clusters_next.clone()],
+            next: vec![pool.describe(), pool.clusters_command()],
         }),
         _ => {}
     }
@@ -124,7 +120,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             summary: "the cluster is in maintenance mode".into(),
             evidence: evidence(),
             cause: "A Palette cluster in Maintenance Mode is being maintained on purpose.".into(),
-            next: vec![clusters_next],
+            next: vec![pool.clusters_command()],
         });
     }
 }

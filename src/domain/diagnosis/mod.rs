@@ -213,6 +213,14 @@ impl Pool<'_> {
             self.name, self.namespace
         )
     }
+
+    /// The guide's "Check Palette cluster status" step for this pool.
+    fn clusters_command(&self) -> String {
+        format!(
+            "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
+            self.name, self.namespace
+        )
+    }
 }
 
 /// Every finding for one pool, worst first.

@@ -62,10 +62,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                     cluster["status"].as_str().unwrap_or("").to_owned(),
                 )],
                 cause,
-                next: vec![format!(
-                    "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
-                    pool.name, pool.namespace
-                )],
+                next: vec![pool.clusters_command()],
             });
         }
     }
