@@ -59,14 +59,18 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
 }
 
 async fn doctor(args: &DoctorArgs) -> ExitCode {
-    if let Err(code) = super::check_namespaces(&args.namespace, 2) {
-        return code;
-    }
-    let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
-        Ok(c) => c,
+    let (connection, namespaces) = match super::connect_to_read(
+        &args.kubeconfig,
+        &args.context,
+        &args.namespace,
+        args.all_namespaces,
+        2,
+    )
+    .await
+    {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
-    let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
     // Everything a diagnosis reads beside the pools; what cannot be read is warned about.
     let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
     let Settled {

@@ -140,7 +140,7 @@ pub(crate) fn check_namespaces<'n>(
 
 /// The namespaces a one-shot command reads: every one with `-A`, those named with `-n`, else
 /// the context's.
-pub(crate) fn namespaces_to_read(
+fn namespaces_to_read(
     connection: &crate::sources::connection::Connection,
     named: &[String],
     all: bool,
@@ -153,6 +153,28 @@ pub(crate) fn namespaces_to_read(
     } else {
         Namespaces::Only(named.to_vec())
     }
+}
+
+/// What a one-shot command that reads namespaces starts with: the namespaces checked before
+/// any becomes part of a URL, the hub connected, and the namespaces to read worked out. A
+/// failure is said on stderr and ends the command with `failure`.
+pub(crate) async fn connect_to_read(
+    kubeconfig: &Option<std::path::PathBuf>,
+    context: &Option<String>,
+    named: &[String],
+    all: bool,
+    failure: u8,
+) -> Result<
+    (
+        crate::sources::connection::Connection,
+        crate::app::ports::Namespaces,
+    ),
+    ExitCode,
+> {
+    check_namespaces(named, failure)?;
+    let connection = connect_or_exit(kubeconfig, context, failure).await?;
+    let namespaces = namespaces_to_read(&connection, named, all);
+    Ok((connection, namespaces))
 }
 
 /// Runs the program with the process's arguments.

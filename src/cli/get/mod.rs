@@ -215,15 +215,18 @@ pub fn run(args: &GetArgs) -> ExitCode {
 }
 
 async fn get(args: &GetArgs) -> ExitCode {
-    // Checked before any becomes part of a URL.
-    if let Err(code) = super::check_namespaces(&args.namespace, 1) {
-        return code;
-    }
-    let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 1).await {
-        Ok(c) => c,
+    let (connection, namespaces) = match super::connect_to_read(
+        &args.kubeconfig,
+        &args.context,
+        &args.namespace,
+        args.all_namespaces,
+        1,
+    )
+    .await
+    {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
-    let namespaces = super::namespaces_to_read(&connection, &args.namespace, args.all_namespaces);
     // A whole list as JSON goes out page by page as the server sends it.
     let streamed = match args.resource {
         Resource::Pools => Some(Kind::Pool),
