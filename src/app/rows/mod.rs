@@ -11,6 +11,7 @@ mod events;
 mod hosts;
 mod pools;
 mod problems;
+mod status;
 
 use std::sync::Arc;
 
