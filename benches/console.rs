@@ -64,6 +64,7 @@ fn main() {
         Connection {
             context: "bench".into(),
             server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         now,

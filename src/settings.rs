@@ -10,7 +10,11 @@
 //! audit-log: /var/log/me/pooldeck-audit.log
 //! ```
 //!
-//! A missing file is no settings; a broken one is said as a warning and ignored, never fatal.
+//! A missing file is no settings. A file that cannot be read, or does not parse (a duplicate
+//! key included), or a `readonly` that is not a YAML boolean (`ture`, `"true"`, `1`) fails
+//! closed: read-only was maybe asked for and cannot be told, so the contexts it may concern
+//! (every context, or the one whose entry is broken) are read-only, and the header and the
+//! CLI verbs say why. Nothing else in the file is fatal: a bad clipboard value is a warning.
 
 use std::path::PathBuf;
 
@@ -31,19 +35,46 @@ pub enum Clipboard {
 /// What the settings file says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
-    pub read_only_everywhere: bool,
-    pub read_only_contexts: Vec<String>,
+    /// Read-only for every context, and why (`readonly: true`, or a file that could not be
+    /// read).
+    pub read_only_everywhere: Option<String>,
+    /// Read-only contexts, each with why.
+    pub read_only_contexts: Vec<(String, String)>,
     pub clipboard: Clipboard,
     pub audit_log: Option<PathBuf>,
+}
+
+/// Why everything is read-only when the file cannot be told apart from one that asks it.
+fn unreadable(what: String) -> String {
+    format!("{what}; read-only until it is fixed, since it may ask for read-only")
 }
 
 impl Settings {
     /// Whether this context is read-only by the settings.
     pub fn read_only(&self, context: &str) -> bool {
-        self.read_only_everywhere || self.read_only_contexts.iter().any(|c| c == context)
+        self.why_read_only(context).is_some()
     }
 
-    /// Reads the settings from the file's text; the warnings say what was ignored.
+    /// Why this context is read-only by the settings, if it is.
+    pub fn why_read_only(&self, context: &str) -> Option<String> {
+        self.read_only_everywhere.clone().or_else(|| {
+            self.read_only_contexts
+                .iter()
+                .find(|(c, _)| c == context)
+                .map(|(_, why)| why.clone())
+        })
+    }
+
+    /// Settings that make every context read-only, and why (the file could not be read).
+    pub fn fail_closed(why: String) -> Settings {
+        Settings {
+            read_only_everywhere: Some(unreadable(why)),
+            ..Settings::default()
+        }
+    }
+
+    /// Reads the settings from the file's text; the warnings say what was ignored or what
+    /// made contexts read-only.
     pub fn parse(text: &str) -> (Settings, Vec<String>) {
         let mut settings = Settings::default();
         let mut warnings = Vec::new();
@@ -53,30 +84,59 @@ impl Settings {
                 .map(|d| d.root.to_json())
                 .unwrap_or(Value::Null),
             Err(e) => {
+                let why = unreadable(format!("the settings file cannot be read ({e})"));
                 return (
-                    settings,
-                    vec![format!(
-                        "the settings file cannot be read ({e}); its settings are ignored"
-                    )],
+                    Settings::fail_closed(format!("the settings file cannot be read ({e})")),
+                    vec![why],
                 );
             }
         };
-        match root.get("readonly") {
-            None => {}
-            Some(Value::Bool(b)) => settings.read_only_everywhere = *b,
-            Some(other) => warnings.push(format!(
-                "settings: readonly is {other}; it takes true or false"
-            )),
+        if !root.is_object() && !root.is_null() {
+            let why = "the settings file is not a mapping of settings".to_owned();
+            return (Settings::fail_closed(why.clone()), vec![unreadable(why)]);
         }
-        if let Some(contexts) = root.get("contexts").and_then(Value::as_object) {
-            for (name, context) in contexts {
-                match context.get("readonly") {
-                    Some(Value::Bool(true)) => settings.read_only_contexts.push(name.clone()),
-                    Some(Value::Bool(false)) | None => {}
-                    Some(other) => warnings.push(format!(
-                        "settings: contexts.{name}.readonly is {other}; it takes true or false"
-                    )),
+        match root.get("readonly") {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => {
+                settings.read_only_everywhere = Some("readonly: true in the settings file".into())
+            }
+            Some(other) => {
+                let why = unreadable(format!("settings: readonly is {other}, not true or false"));
+                warnings.push(why.clone());
+                settings.read_only_everywhere = Some(why);
+            }
+        }
+        match root.get("contexts") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(contexts)) => {
+                for (name, context) in contexts {
+                    let value = match context {
+                        Value::Object(entry) => entry.get("readonly"),
+                        Value::Null => None,
+                        other => Some(other),
+                    };
+                    match value {
+                        Some(Value::Bool(true)) => settings.read_only_contexts.push((
+                            name.clone(),
+                            format!("contexts.{name}.readonly: true in the settings file"),
+                        )),
+                        Some(Value::Bool(false)) | None => {}
+                        Some(other) => {
+                            let why = unreadable(format!(
+                                "settings: contexts.{name}.readonly is {other}, not true or false"
+                            ));
+                            warnings.push(why.clone());
+                            settings.read_only_contexts.push((name.clone(), why));
+                        }
+                    }
                 }
+            }
+            Some(other) => {
+                let why = unreadable(format!(
+                    "settings: contexts is {other}, not a mapping of context names"
+                ));
+                warnings.push(why.clone());
+                settings.read_only_everywhere.get_or_insert(why);
             }
         }
         match root.get("clipboard").and_then(Value::as_str) {
@@ -101,13 +161,10 @@ impl Settings {
         match crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES) {
             Ok(text) => Settings::parse(&text),
             Err(crate::files::ReadError::NotFound) => (Settings::default(), Vec::new()),
-            Err(e) => (
-                Settings::default(),
-                vec![format!(
-                    "the settings file {} cannot be read ({e}); its settings are ignored",
-                    path.display()
-                )],
-            ),
+            Err(e) => {
+                let why = format!("the settings file {} cannot be read ({e})", path.display());
+                (Settings::fail_closed(why.clone()), vec![unreadable(why)])
+            }
         }
     }
 }
@@ -117,19 +174,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn read_only_per_context_or_everywhere_and_bad_values_warn() {
+    fn read_only_per_context_or_everywhere() {
         let (settings, warnings) = Settings::parse(
-            "theme: light\ncontexts:\n  prod-hub:\n    readonly: true\n  lab:\n    readonly: 'yes'\nclipboard: osc52\n",
+            "theme: light\ncontexts:\n  prod-hub:\n    readonly: true\n  lab:\n    readonly: false\nclipboard: osc52\n",
         );
         assert!(settings.read_only("prod-hub"));
         assert!(!settings.read_only("lab"));
+        assert!(!settings.read_only("other"));
         assert_eq!(settings.clipboard, Clipboard::Osc52);
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].contains("contexts.lab.readonly"));
+        assert!(warnings.is_empty(), "{warnings:?}");
         let (settings, _) = Settings::parse("readonly: true\n");
         assert!(settings.read_only("anything"));
-        let (settings, warnings) = Settings::parse("readonly: [\n");
-        assert_eq!(settings, Settings::default());
-        assert!(warnings[0].contains("ignored"));
+        let (settings, _) = Settings::parse("readonly: false\n");
+        assert!(!settings.read_only("anything"));
+        let (settings, warnings) = Settings::parse("clipboard: fax\n");
+        assert!(!settings.read_only("anything"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+    }
+
+    /// Whatever asked for read-only and cannot be read means read-only, and says why.
+    #[test]
+    fn settings_that_cannot_be_read_fail_closed() {
+        for text in [
+            "readonly: true\nreadonly: true\n",
+            "readonly: ture\n",
+            "readonly: \"true\"\n",
+            "readonly: 1\n",
+            "readonly: [\n",
+            "- readonly\n",
+            "contexts: [prod]\n",
+        ] {
+            let (settings, warnings) = Settings::parse(text);
+            let why = settings.why_read_only("prod-hub");
+            assert!(why.is_some(), "{text:?} must make every context read-only");
+            assert!(
+                why.as_deref()
+                    .is_some_and(|w| w.contains("read-only until it is fixed")),
+                "{text:?}: {why:?}"
+            );
+            assert!(!warnings.is_empty(), "{text:?} must be said");
+        }
+        let (settings, warnings) = Settings::parse(
+            "contexts:\n  prod:\n    readonly: 'yes'\n  lab:\n    readonly: false\n",
+        );
+        assert!(
+            settings.read_only("prod"),
+            "a broken entry makes its context read-only"
+        );
+        assert!(!settings.read_only("lab"), "and only that context");
+        assert!(warnings[0].contains("contexts.prod.readonly"));
+        let (settings, _) = Settings::parse("contexts:\n  prod: yes-please\n");
+        assert!(settings.read_only("prod"));
+        let closed = Settings::fail_closed("the settings file x cannot be read (a FIFO)".into());
+        assert!(closed.read_only("any"));
     }
 }

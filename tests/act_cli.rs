@@ -48,12 +48,31 @@ fn free_pool(served: &Served) -> Value {
     .expect("free-pool")
 }
 
+/// The audit log's outcome records, after checking that every one follows its request's
+/// intent record (written before the request left).
 fn audit_lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
+    let all: Vec<Value> = std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect()
+        .collect();
+    let mut outcomes = Vec::new();
+    for (i, record) in all.iter().enumerate() {
+        if record["record"] == "outcome" {
+            let intent = all[..i]
+                .iter()
+                .rev()
+                .find(|r| r["request"] == record["request"])
+                .unwrap_or_else(|| panic!("no intent before {record}"));
+            assert_eq!(intent["record"], "intent", "{intent}");
+            assert_eq!(intent["kubectl"], record["kubectl"]);
+            outcomes.push(record.clone());
+        } else {
+            assert_eq!(record["record"], "intent", "{record}");
+            assert!(record.get("outcome").is_none(), "{record}");
+        }
+    }
+    outcomes
 }
 
 #[test]
@@ -85,6 +104,11 @@ fn pause_and_resume_set_the_label_and_log_each_request() {
         4,
         "a dry run and a real request each: {lines:?}"
     );
+    assert!(
+        lines[1]["preconditions"]["resourceVersion"].is_string(),
+        "pause names the version looked at: {}",
+        lines[1]
+    );
     assert_eq!(lines[0]["dryRun"], true);
     assert_eq!(lines[1]["dryRun"], false);
     assert_eq!(lines[1]["dryRunAnswer"]["result"], "done", "{}", lines[1]);
@@ -100,14 +124,44 @@ fn pause_and_resume_set_the_label_and_log_each_request() {
             .mode();
         assert_eq!(mode & 0o777, 0o600, "the audit log is the owner's only");
     }
-    // Resuming a pool that is not paused does nothing, and says so.
-    let (code, _, err) = pooldeck(
+    // Resuming a pool that is not paused sends nothing and says so; as kubectl label does
+    // for a label that is not there, it is not a failure.
+    let before = writes(&served);
+    let (code, out, err) = pooldeck(
         &served,
         &audit,
         &["resume", "free-pool", "-n", "vision-lab"],
     );
-    assert_eq!(code, Some(1));
-    assert!(err.contains("no pool given is paused"), "{err}");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("no pool given is paused: nothing to do"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("kubectl equivalent"),
+        "no empty command list: {out}"
+    );
+    assert_eq!(writes(&served), before);
+    // A name given three times is acted on once, and the repeat is said.
+    let (code, out, err) = pooldeck(
+        &served,
+        &audit,
+        &[
+            "pause",
+            "free-pool",
+            "free-pool",
+            "free-pool",
+            "-n",
+            "vision-lab",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("Pause 1 Compute Pool"), "{out}");
+    assert!(
+        err.contains("free-pool was named 3 times; it is acted on once"),
+        "{err}"
+    );
+    assert_eq!(writes(&served), before + 2, "one dry run and one request");
 }
 
 #[test]
@@ -270,16 +324,34 @@ fn missing_permissions_and_read_only_mode_send_nothing() {
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains("read-only mode"), "{err}");
     }
-    // The settings file makes a context read-only too.
+    // The settings file makes a context read-only too; and a settings file that cannot be
+    // read as written (a duplicate key, a readonly that is not a YAML boolean, a context
+    // entry that is not a mapping) fails closed: read-only, and said why.
     std::fs::create_dir_all(dir.path().join("pooldeck")).expect("config dir");
-    std::fs::write(
-        dir.path().join("pooldeck").join("config.yaml"),
+    for settings in [
         "contexts:\n  pooldeck-demo:\n    readonly: true\n",
-    )
-    .expect("settings");
-    let (code, _, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("read-only mode"), "{err}");
+        "readonly: true\nreadonly: true\n",
+        "readonly: ture\n",
+        "readonly: \"true\"\n",
+        "readonly: 1\n",
+        "contexts:\n  pooldeck-demo:\n    readonly: yes please\n",
+        "readonly: [\n",
+    ] {
+        std::fs::write(dir.path().join("pooldeck").join("config.yaml"), settings)
+            .expect("settings");
+        for verb in ["pause", "resume"] {
+            let (code, _, err) =
+                pooldeck(&served, &audit, &[verb, "free-pool", "-n", "vision-lab"]);
+            assert_eq!(code, Some(2), "{settings:?}: {err}");
+            assert!(err.contains("read-only mode"), "{settings:?}: {err}");
+        }
+        let (code, _, err) = pooldeck(
+            &served,
+            &audit,
+            &["delete", "free-pool", "-n", "vision-lab", "--yes"],
+        );
+        assert_eq!(code, Some(2), "{settings:?}: {err}");
+    }
     assert_eq!(
         writes(&served),
         before,

@@ -53,6 +53,7 @@ async fn pause_and_resume_set_and_remove_the_label_and_a_dry_run_changes_nothing
         target: target.clone(),
         key: PAUSE.into(),
         value: "true".into(),
+        preconditions: Preconditions::default(),
         run,
     };
     let outcome = perform(&client, Mode::ReadWrite, &pause(Run::DryRun)).await;
@@ -75,6 +76,7 @@ async fn pause_and_resume_set_and_remove_the_label_and_a_dry_run_changes_nothing
     let resume = Operation::RemoveLabel {
         target: target.clone(),
         key: PAUSE.into(),
+        preconditions: Preconditions::default(),
         run: Run::Real,
     };
     let outcome = perform(&client, Mode::ReadWrite, &resume).await;
@@ -137,6 +139,7 @@ async fn a_finalizer_is_removed_by_value_never_by_position_alone() {
         target: target.clone(),
         finalizer: finalizer.into(),
         index,
+        preconditions: Preconditions::default(),
         run: Run::Real,
     };
     // Index 0 holds another value now: the patch's test fails and nothing is removed.
@@ -157,6 +160,193 @@ async fn a_finalizer_is_removed_by_value_never_by_position_alone() {
     assert!(done(&outcome), "{outcome:?}");
     let seen = read(&client, &target).await.expect("the pool");
     assert!(seen.pointer("/metadata/finalizers/0").is_none(), "{seen}");
+}
+
+/// The uid and resourceVersion of an object as the API serves it now.
+async fn looked_at(client: &kube::Client, target: &ObjectRef) -> Preconditions {
+    let seen = read(client, target).await.expect("the object");
+    Preconditions::of(
+        seen.pointer("/metadata/uid").and_then(Value::as_str),
+        seen.pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str),
+    )
+}
+
+/// Deletes a pool at once (its finalizer taken off first) and creates one of the same name:
+/// another incarnation.
+async fn recreate(client: &kube::Client, target: &ObjectRef) {
+    let mut object = read(client, target).await.expect("the pool");
+    let release = Operation::RemoveFinalizer {
+        target: target.clone(),
+        finalizer: FINALIZER.into(),
+        index: 0,
+        preconditions: Preconditions::default(),
+        run: Run::Real,
+    };
+    assert!(done(&perform(client, Mode::ReadWrite, &release).await));
+    let delete = Operation::Delete {
+        target: target.clone(),
+        preconditions: Preconditions::default(),
+        run: Run::Real,
+    };
+    assert!(done(&perform(client, Mode::ReadWrite, &delete).await));
+    let metadata = object["metadata"].as_object_mut().expect("metadata");
+    for owned in [
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "generation",
+        "finalizers",
+        "labels",
+    ] {
+        metadata.shift_remove(owned);
+    }
+    if let Some(map) = object.as_object_mut() {
+        map.shift_remove("status");
+    }
+    let create = Operation::Create {
+        object,
+        run: Run::Real,
+    };
+    let outcome = perform(client, Mode::ReadWrite, &create).await;
+    assert!(done(&outcome), "{outcome:?}");
+}
+
+/// Pause, resume and the finalizer patch name the incarnation and version looked at: sent
+/// for a pool recreated or changed since, each is refused and changes nothing.
+#[tokio::test]
+async fn pause_resume_and_the_finalizer_patch_refuse_a_recreated_or_changed_pool() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let label = |preconditions: &Preconditions, set: bool| {
+        if set {
+            Operation::SetLabel {
+                target: pool("free-pool"),
+                key: PAUSE.into(),
+                value: "true".into(),
+                preconditions: preconditions.clone(),
+                run: Run::Real,
+            }
+        } else {
+            Operation::RemoveLabel {
+                target: pool("free-pool"),
+                key: PAUSE.into(),
+                preconditions: preconditions.clone(),
+                run: Run::Real,
+            }
+        }
+    };
+    let refused =
+        |outcome: &Outcome| matches!(outcome, Outcome::Failed(ClusterError::Conflict { .. }));
+    // Changed since: another resourceVersion.
+    let before = looked_at(&client, &pool("free-pool")).await;
+    let touch = Operation::SetLabel {
+        target: pool("free-pool"),
+        key: "touched".into(),
+        value: "yes".into(),
+        preconditions: Preconditions::default(),
+        run: Run::Real,
+    };
+    assert!(done(&perform(&client, Mode::ReadWrite, &touch).await));
+    for set in [true, false] {
+        let outcome = perform(&client, Mode::ReadWrite, &label(&before, set)).await;
+        assert!(refused(&outcome), "{outcome:?}");
+        assert!(outcome_says(&outcome, "changed since you looked"));
+    }
+    // The current version is accepted.
+    let now = looked_at(&client, &pool("free-pool")).await;
+    let outcome = perform(&client, Mode::ReadWrite, &label(&now, true)).await;
+    assert!(done(&outcome), "{outcome:?}");
+    // Recreated since: another uid (and resourceVersion).
+    let paused = looked_at(&client, &pool("free-pool")).await;
+    recreate(&client, &pool("free-pool")).await;
+    let outcome = perform(&client, Mode::ReadWrite, &label(&paused, false)).await;
+    assert!(refused(&outcome), "{outcome:?}");
+    let outcome = perform(&client, Mode::ReadWrite, &label(&paused, true)).await;
+    assert!(refused(&outcome), "{outcome:?}");
+    // Only the uid named (a stale resourceVersion left out): the uid alone refuses it.
+    let uid_only = Preconditions {
+        uid: paused.uid.clone(),
+        resource_version: None,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &label(&uid_only, true)).await;
+    assert!(refused(&outcome), "{outcome:?}");
+    let seen = read(&client, &pool("free-pool"))
+        .await
+        .expect("the new pool");
+    assert!(
+        seen.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+            .is_none(),
+        "the new incarnation was not paused: {seen}"
+    );
+
+    // The finalizer patch tests the uid too: a recreated blocked pool keeps its finalizer.
+    let blocked_pool = pool("blocked-pool");
+    let old = looked_at(&client, &blocked_pool).await;
+    let remove = Operation::RemoveFinalizer {
+        target: blocked_pool.clone(),
+        finalizer: FINALIZER.into(),
+        index: 0,
+        preconditions: Preconditions::of(Some("another-incarnation"), None),
+        run: Run::Real,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &remove).await;
+    assert!(refused(&outcome), "{outcome:?}");
+    let seen = read(&client, &blocked_pool).await.expect("the pool");
+    assert_eq!(
+        seen.pointer("/metadata/finalizers/0")
+            .and_then(Value::as_str),
+        Some(FINALIZER),
+        "nothing removed"
+    );
+    let remove = Operation::RemoveFinalizer {
+        target: blocked_pool.clone(),
+        finalizer: FINALIZER.into(),
+        index: 0,
+        preconditions: Preconditions::of(old.uid.as_deref(), None),
+        run: Run::Real,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &remove).await;
+    assert!(done(&outcome), "the incarnation looked at: {outcome:?}");
+}
+
+fn outcome_says(outcome: &Outcome, words: &str) -> bool {
+    match outcome {
+        Outcome::Failed(error) => error.to_string().contains(words),
+        _ => false,
+    }
+}
+
+/// A name read from a status field that is not a Kubernetes name never reaches a request's
+/// path: nothing is sent, and the error says why.
+#[tokio::test]
+async fn a_name_that_is_not_a_kubernetes_name_is_never_sent() {
+    let cluster = blocked().await;
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let before = writes(&client).await;
+    for name in ["x; touch /tmp/p; #", "../../namespaces", "a/b", "UPPER", ""] {
+        let delete = Operation::Delete {
+            target: ObjectRef::new(Kind::AIWorkload, "vision-lab", name),
+            preconditions: Preconditions::default(),
+            run: Run::Real,
+        };
+        let outcome = perform(&client, Mode::ReadWrite, &delete).await;
+        assert!(
+            matches!(outcome, Outcome::Failed(ClusterError::NotSent { .. })),
+            "{name:?}: {outcome:?}"
+        );
+    }
+    let bad_namespace = Operation::Delete {
+        target: ObjectRef::new(Kind::AIWorkload, "../x", "fine"),
+        preconditions: Preconditions::default(),
+        run: Run::Real,
+    };
+    let outcome = perform(&client, Mode::ReadWrite, &bad_namespace).await;
+    assert!(
+        matches!(outcome, Outcome::Failed(ClusterError::NotSent { .. })),
+        "{outcome:?}"
+    );
+    assert_eq!(writes(&client).await, before, "not one request went out");
 }
 
 #[tokio::test]
@@ -200,6 +390,7 @@ async fn read_only_mode_sends_no_write_not_even_a_dry_run() {
                 target: target.clone(),
                 key: PAUSE.into(),
                 value: "true".into(),
+                preconditions: Preconditions::default(),
                 run,
             },
             Operation::Delete {
@@ -211,6 +402,7 @@ async fn read_only_mode_sends_no_write_not_even_a_dry_run() {
                 target: target.clone(),
                 finalizer: FINALIZER.into(),
                 index: 0,
+                preconditions: Preconditions::default(),
                 run,
             },
         ];
@@ -261,6 +453,7 @@ async fn the_operator_may_pause_but_not_delete_and_the_server_counts_writes() {
         target: pool("free-pool"),
         key: PAUSE.into(),
         value: "true".into(),
+        preconditions: Preconditions::default(),
         run: Run::DryRun,
     };
     assert!(done(&perform(&operator, Mode::ReadWrite, &pause).await));

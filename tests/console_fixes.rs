@@ -166,14 +166,25 @@ fn pause_resume_and_three_marked_pools_in_one_confirmation() {
         });
         assert_eq!(kubectl_label(&served, pool), "true", "{pool}");
     }
-    // The audit log: one line per request (a dry run and a real one for each pool).
+    // The audit log: an intent and an outcome per request (a dry run and a real one for each
+    // pool), each outcome after its intent.
     let lines: Vec<serde_json::Value> = std::fs::read_to_string(&console.audit)
         .expect("the audit log")
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();
-    assert_eq!(lines.len(), 2 * (1 + 1 + 3), "{lines:#?}");
+    assert_eq!(lines.len(), 2 * 2 * (1 + 1 + 3), "{lines:#?}");
     assert!(lines.iter().all(|l| l["context"] == "pooldeck-demo"));
+    for (i, line) in lines.iter().enumerate() {
+        if line["record"] == "outcome" {
+            assert!(
+                lines[..i]
+                    .iter()
+                    .any(|l| l["record"] == "intent" && l["request"] == line["request"]),
+                "an outcome without its intent before it: {line}"
+            );
+        }
+    }
 }
 
 #[test]

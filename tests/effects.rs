@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use pooldeck::app::ports::{ClusterPort, Connected, Namespaces, Pending};
 use pooldeck::app::{App, Connection, Effect, Msg, update};
-use pooldeck::domain::{ClusterError, Operation, Outcome};
+use pooldeck::domain::{ClusterError, Operation, Outcome, Request};
 
 /// A port whose connections answer only when the test says so.
 #[derive(Default)]
@@ -27,7 +27,8 @@ impl ClusterPort for SlowPort {
             Ok(Connected {
                 context,
                 server: "https://slow.example:6443".into(),
-                read_only: false,
+                user: "operator".into(),
+                read_only: None,
             })
         })
     }
@@ -40,10 +41,10 @@ impl ClusterPort for SlowPort {
         self.watched.lock().expect("lock").push(namespaces);
     }
 
-    fn perform(&self, operation: Operation) -> Pending<Outcome> {
+    fn perform(&self, request: Request) -> Pending<Outcome> {
         Box::pin(async move {
             Outcome::Done {
-                message: format!("did {}", operation.kubectl()),
+                message: format!("did {}", request.operation.kubectl()),
             }
         })
     }
@@ -76,6 +77,7 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
         Connection {
             context: "first".into(),
             server: "https://first:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         chrono::Utc::now(),
@@ -124,17 +126,22 @@ async fn an_operation_answers_as_a_message() {
         kind: pooldeck::domain::Kind::Pool,
         namespace: "retail-edge".into(),
     };
-    pooldeck::runtime::port::execute(&port, Effect::Perform(operation.clone()), &answers);
+    let request = Request {
+        id: pooldeck::domain::RequestId(7),
+        hub: pooldeck::domain::Hub::default(),
+        operation,
+    };
+    pooldeck::runtime::port::execute(&port, Effect::Perform(request.clone()), &answers);
     let msg = tokio::time::timeout(Duration::from_secs(10), answered.recv())
         .await
         .expect("answered")
         .expect("a message");
     match msg {
         Msg::Performed {
-            operation: done,
+            request: done,
             outcome: Outcome::Done { message },
         } => {
-            assert_eq!(done, operation);
+            assert_eq!(done, request, "answered for the request it names");
             assert!(message.contains("kubectl auth can-i patch"));
         }
         other => panic!("unexpected {other:?}"),

@@ -229,8 +229,8 @@ fn console_keys() {
                 // The cluster answers what the keys asked (permissions, dry runs, requests),
                 // so the fix dialogs move on as they would.
                 for effect in std::mem::take(&mut app.effects) {
-                    if let pooldeck::app::Effect::Perform(operation) = effect {
-                        let outcome = match &operation {
+                    if let pooldeck::app::Effect::Perform(request) = effect {
+                        let outcome = match &request.operation {
                             pooldeck::domain::Operation::AccessReview { .. } => {
                                 pooldeck::domain::Outcome::Allowed(later % 2 == 0)
                             }
@@ -238,7 +238,7 @@ fn console_keys() {
                                 message: "accepted".into(),
                             },
                         };
-                        update(&mut app, Msg::Performed { operation, outcome });
+                        update(&mut app, Msg::Performed { request, outcome });
                     }
                 }
                 app.effects.clear();

@@ -271,7 +271,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.
-    bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab), ch('l')], "→ Tab l", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
+    bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab)], "→ Tab", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
     bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
     bind!(Detail, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about this pool"),
@@ -382,6 +382,28 @@ pub fn help(scopes: &[Scope]) -> Vec<(&'static str, Vec<(&'static str, &'static 
     sections
 }
 
+/// Two bindings of one scope that claim the same key (the first would hide the second), or a
+/// binding a global one hides: (scope, key) for each, for the test that keeps the registry
+/// free of them.
+pub fn clashes() -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in BINDINGS.iter().enumerate() {
+        for b in &BINDINGS[i + 1..] {
+            let same_scope = a.scope == b.scope || a.scope == Scope::Global;
+            if !same_scope {
+                continue;
+            }
+            for key in a.keys.iter().filter(|k| b.keys.contains(k)) {
+                out.push(format!(
+                    "{:?}: {:?} is bound to both {:?} and {:?}",
+                    b.scope, key, a.command, b.command
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// README's key table, made from the registry.
 pub fn markdown() -> String {
     let mut out = String::from("| where | key | does |\n|---|---|---|\n");
@@ -395,4 +417,22 @@ pub fn markdown() -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_scope() {
+        let clashes = clashes();
+        assert!(clashes.is_empty(), "{clashes:#?}");
+    }
+
+    #[test]
+    fn l_in_a_pools_detail_opens_the_log() {
+        let l = KeyEvent::new(KeyCode::Char('l'), NONE);
+        let binding = lookup(&[Scope::Detail], &l).expect("l is bound in the detail");
+        assert_eq!(binding.command, Command::ControllerLogs);
+    }
 }

@@ -5,15 +5,18 @@
 //! runs and shows their answers; only a confirmation (Cancel has the focus; a delete needs the
 //! pool's name typed, removing a finalizer an acknowledgement) sends the real requests. In
 //! read-only mode nothing is sent, not even a dry run. The rows change when the watch reports
-//! the change, never here. Part of `update`: no I/O.
+//! the change, never here. A dialog is bound to the hub it was opened on: its access reviews
+//! and dry runs are answered by that hub, routed back by request id, and moving to another
+//! hub or namespace closes it (`requests::leave`). Part of `update`: no I/O.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use super::{App, Effect, Overlay, View};
+use super::requests::Awaiting;
+use super::{App, Overlay, View};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
-use crate::domain::{Kind, ObjectRef, Operation, Outcome, Preconditions, Run};
+use crate::domain::{Hub, Kind, ObjectRef, Outcome, Preconditions, Request, RequestId};
 
 /// What is known of one permission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +60,11 @@ pub enum Stage {
 /// A confirmation on the modal stack.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Confirm {
+    /// This dialog's id: its dry runs' answers name it.
+    pub id: RequestId,
+    /// The hub it was opened on: its reviews and dry runs were answered there, and only
+    /// there may its requests go.
+    pub hub: Hub,
     pub plan: Plan,
     pub focus: Focus,
     pub typed: String,
@@ -95,32 +103,39 @@ impl Confirm {
     }
 }
 
-/// The pools a fix applies to: the marked ones in the pools list, else the selected one (or
-/// the open pool in its detail).
-fn chosen_pools(app: &App) -> Vec<ObjectRef> {
+/// The pool a fix acts on: the open pool in its detail, else the row under the cursor in the
+/// pools list.
+fn pool_in_view(app: &App) -> Option<ObjectRef> {
     if let Some(detail) = &app.detail {
-        return vec![ObjectRef::new(
+        return Some(ObjectRef::new(
             Kind::Pool,
             detail.namespace.clone(),
             detail.name.clone(),
-        )];
+        ));
     }
     if app.view != View::Pools {
-        return Vec::new();
+        return None;
     }
-    if !app.marked.is_empty() {
+    app.shown.row(app.selected).map(|row| row.id.clone())
+}
+
+/// The pools a fix applies to: pause and resume take the marked pools when there are marks
+/// (in the pools list); every other fix, and no marks, the pool in view.
+fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
+    let marks = matches!(fix, Fix::Pause | Fix::Resume)
+        && app.detail.is_none()
+        && app.view == View::Pools
+        && !app.marked.is_empty();
+    if marks {
         return app.marked.iter().cloned().collect();
     }
-    app.shown
-        .row(app.selected)
-        .map(|row| vec![row.id.clone()])
-        .unwrap_or_default()
+    pool_in_view(app).into_iter().collect()
 }
 
 /// The permissions the fixes need for the pool under the cursor, for the footer and for
 /// asking before the key is pressed.
 pub fn permissions_in_view(app: &App) -> Vec<Permission> {
-    let Some(pool) = chosen_pools(app).into_iter().next() else {
+    let Some(pool) = pool_in_view(app) else {
         return Vec::new();
     };
     ["patch", "delete"]
@@ -141,7 +156,7 @@ pub fn ask(app: &mut App, permissions: &[Permission]) {
     for permission in permissions {
         if !app.access.contains_key(permission) {
             app.access.insert(permission.clone(), Access::Asking);
-            app.effects.push(Effect::Perform(permission.review()));
+            app.send(permission.review(), Awaiting::Access(permission.clone()));
         }
     }
 }
@@ -156,10 +171,23 @@ pub fn denied(app: &App, verb: &str) -> Option<Permission> {
 
 /// `p`, Ctrl-D and `u`: builds the plan for the chosen pools and opens its confirmation.
 pub fn open(app: &mut App, fix: Fix) {
-    let targets = chosen_pools(app);
+    if let Some(context) = &app.connecting {
+        app.message = Some(format!(
+            "switching to context {context}: fixes wait until it is connected"
+        ));
+        return;
+    }
+    let targets = chosen_pools(app, fix);
+    let mut gone = Vec::new();
     let pools: Vec<_> = targets
         .iter()
-        .filter_map(|t| app.inventory.get(Kind::Pool, &t.namespace, &t.name))
+        .filter_map(|t| {
+            let found = app.inventory.get(Kind::Pool, &t.namespace, &t.name);
+            if found.is_none() {
+                gone.push(format!("{}/{}", t.namespace, t.name));
+            }
+            found
+        })
         .map(|o| o.value())
         .collect();
     let Some(first) = pools.first() else {
@@ -168,7 +196,7 @@ pub fn open(app: &mut App, fix: Fix) {
         );
         return;
     };
-    let plan = match fix {
+    let mut plan = match fix {
         Fix::Pause | Fix::Resume => {
             let values: Vec<&serde_json::Value> = pools.iter().map(|p| &**p).collect();
             fixes::pause_or_resume(&values)
@@ -177,12 +205,40 @@ pub fn open(app: &mut App, fix: Fix) {
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => unblock_plan(app, first, app.now),
         Fix::Apply | Fix::Recreate => return,
     };
+    // Marks act only on what the dialog lists: a marked pool the list does not show now (a
+    // filter hides it) is named as such, and one no longer there is said.
+    if targets.len() > 1 {
+        let shown: std::collections::HashSet<&ObjectRef> =
+            app.shown.rows().map(|row| &row.id).collect();
+        let hidden: Vec<String> = targets
+            .iter()
+            .filter(|t| {
+                !shown.contains(t) && !gone.contains(&format!("{}/{}", t.namespace, t.name))
+            })
+            .map(|t| format!("{}/{}", t.namespace, t.name))
+            .collect();
+        if !hidden.is_empty() {
+            plan.explanation.push(format!(
+                "Marked but not shown now (the filter hides {}): {}",
+                if hidden.len() == 1 { "it" } else { "them" },
+                hidden.join(", ")
+            ));
+        }
+    }
+    if !gone.is_empty() {
+        plan.explanation.push(format!(
+            "Marked but no longer on the hub, left out: {}",
+            gone.join(", ")
+        ));
+    }
     open_plan(app, plan);
 }
 
 /// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
 pub fn open_plan(app: &mut App, plan: Plan) {
     let mut confirm = Confirm {
+        id: app.ids.fresh(),
+        hub: app.hub(),
         plan,
         focus: Focus::Cancel,
         typed: String::new(),
@@ -196,6 +252,10 @@ pub fn open_plan(app: &mut App, plan: Plan) {
 /// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
 fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
     let existing = |w: &ObjectRef| -> Option<Preconditions> {
+        // A name read from the status that is not a Kubernetes name is never a target.
+        if w.problem().is_some() {
+            return None;
+        }
         match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
             Some(object) => Some(Preconditions {
                 uid: object.uid(),
@@ -277,7 +337,7 @@ fn advance(app: &mut App, confirm: &mut Confirm) {
         answers: Vec::new(),
     };
     for operation in dry_runs {
-        app.effects.push(Effect::Perform(operation));
+        app.send(operation, Awaiting::DryRun { dialog: confirm.id });
     }
 }
 
@@ -289,95 +349,109 @@ pub fn confirm(app: &mut App) {
     if !confirm.ready() || app.read_only {
         return;
     }
+    // The dialog's dry runs and reviews were answered by its hub; nothing goes to another.
+    if confirm.hub != app.hub() {
+        let title = confirm.plan.title.clone();
+        app.overlays.pop();
+        app.message = Some(format!(
+            "cancelled {title}: it was previewed on another hub; nothing was sent"
+        ));
+        return;
+    }
     let plan = confirm.plan.clone();
     app.overlays.pop();
-    if plan.fix == Fix::Recreate {
-        super::wizard::recreate::confirmed(app);
-    }
+    let mut sent = Vec::new();
     for operation in &plan.operations {
-        app.effects.push(Effect::Perform(operation.clone()));
+        sent.push(app.send(operation.clone(), Awaiting::Real { fix: plan.fix }));
     }
-    app.in_flight = plan.operations.len();
+    if plan.fix == Fix::Recreate {
+        super::wizard::recreate::confirmed(app, sent.first().copied());
+    }
     if matches!(plan.fix, Fix::Pause | Fix::Resume) {
         app.marked.clear();
     }
     app.message = Some(format!(
-        "{}: sent; the list changes when the hub reports it",
-        plan.title
+        "{}: sent to context {}; the list changes when the hub reports it",
+        plan.title, app.connection.context
     ));
 }
 
-/// An answer from the cluster: an access review, a dry run of the open dialog, or a real
-/// request's outcome for the footer.
-pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
-    if let Operation::AccessReview {
-        verb,
-        kind,
-        namespace,
-    } = operation
-    {
-        let known = match outcome {
-            Outcome::Allowed(true) => Access::Allowed,
-            Outcome::Allowed(false) => Access::Denied,
-            _ => Access::Unknown,
-        };
-        let verb = ["patch", "delete", "get", "list", "create", "update"]
-            .into_iter()
-            .find(|v| v == verb)
-            .unwrap_or("patch");
-        app.access.insert(
-            Permission {
-                verb,
-                kind: *kind,
-                namespace: namespace.clone(),
-            },
-            known,
-        );
-        if let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop() {
-            advance(app, &mut confirm);
-            app.overlays.push(Overlay::Confirm(confirm));
-        }
+/// An answer from a hub, routed by its request's id: an access review, a dialog's or the
+/// wizard's dry run, a real request's outcome. An answer no longer awaited (its dialog
+/// closed, the console moved to another hub) changes nothing.
+pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
+    let Some(awaiting) = app.pending.remove(&request.id) else {
         return;
-    }
-    if operation.run() == Some(Run::DryRun) {
-        if !matches!(app.overlays.last(), Some(Overlay::Confirm(_))) {
+    };
+    match awaiting {
+        Awaiting::Access(permission) => {
+            if request.hub != app.hub() {
+                return;
+            }
+            let known = match outcome {
+                Outcome::Allowed(true) => Access::Allowed,
+                Outcome::Allowed(false) => Access::Denied,
+                _ => Access::Unknown,
+            };
+            app.access.insert(permission, known);
+            if let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop() {
+                advance(app, &mut confirm);
+                app.overlays.push(Overlay::Confirm(confirm));
+            }
+        }
+        Awaiting::DryRun { dialog } => {
+            let Some(Overlay::Confirm(confirm)) = app
+                .overlays
+                .iter_mut()
+                .rev()
+                .find(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
+            else {
+                return;
+            };
+            if confirm.hub != request.hub {
+                return;
+            }
+            if let Stage::DryRun { left, answers } = &mut confirm.stage {
+                match outcome {
+                    Outcome::Failed(error) => {
+                        confirm.stage = Stage::DryRunFailed(error.to_string());
+                    }
+                    Outcome::Done { message } => {
+                        answers.push(message);
+                        *left = left.saturating_sub(1);
+                        if *left == 0 {
+                            confirm.stage = Stage::Ready(std::mem::take(answers));
+                        }
+                    }
+                    Outcome::Allowed(_) => {}
+                }
+            }
+        }
+        Awaiting::WizardDryRun => {
             let answer = match &outcome {
                 Outcome::Done { message } => message.clone(),
                 Outcome::Allowed(_) => String::new(),
                 Outcome::Failed(error) => format!("refused: {error}"),
             };
-            super::wizard::performed(app, operation, answer);
-            return;
+            super::wizard::performed(app, request, answer);
         }
-        if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut()
-            && confirm.plan.dry_runs().contains(operation)
-            && let Stage::DryRun { left, answers } = &mut confirm.stage
-        {
-            match outcome {
-                Outcome::Failed(error) => {
-                    confirm.stage = Stage::DryRunFailed(error.to_string());
-                }
-                Outcome::Done { message } => {
-                    answers.push(message);
-                    *left = left.saturating_sub(1);
-                    if *left == 0 {
-                        confirm.stage = Stage::Ready(std::mem::take(answers));
-                    }
-                }
-                Outcome::Allowed(_) => {}
-            }
-        }
-        return;
+        Awaiting::Real { .. } => real_answered(app, request, outcome),
     }
-    app.in_flight = app.in_flight.saturating_sub(1);
-    if super::wizard::recreate::performed(app, operation, &outcome) {
+}
+
+/// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
+/// closes the wizard, and the footer says what came of it (naming the hub when the console
+/// has moved to another since).
+fn real_answered(app: &mut App, request: &Request, outcome: Outcome) {
+    let operation = &request.operation;
+    if super::wizard::recreate::performed(app, request, &outcome) {
         return;
     }
     // The wizard's pool was created or updated: the wizard closes and its draft goes (not on
     // the ScalingPolicy created before it: the pool may still be refused).
     let pool_written = match operation {
-        Operation::Create { object, .. } => object["kind"] == "ComputePool",
-        Operation::Update { .. } => true,
+        crate::domain::Operation::Create { object, .. } => object["kind"] == "ComputePool",
+        crate::domain::Operation::Update { .. } => true,
         _ => false,
     };
     if pool_written
@@ -386,18 +460,45 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: Outcome) {
     {
         let draft = wizard.draft.clone();
         app.overlays.pop();
-        app.effects.push(Effect::DiscardDraft(draft));
+        app.effects.push(super::Effect::DiscardDraft(draft));
     }
-    app.message = Some(match outcome {
+    let text = match outcome {
         Outcome::Done { message } => message,
         Outcome::Allowed(_) => operation.kubectl(),
-        Outcome::Failed(error) => format!(
-            "{}: {error}",
-            operation
+        Outcome::Failed(error) => {
+            let what = operation
                 .target()
-                .map_or_else(|| operation.kubectl(), |t| t.to_string())
-        ),
+                .map_or_else(|| operation.kubectl(), |t| t.to_string());
+            let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
+                .then(|| what_changed(app, operation))
+                .flatten()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default();
+            format!("{what}: {error}{changed}")
+        }
+    };
+    app.message = Some(if request.hub == app.hub() {
+        text
+    } else {
+        format!("on context {}: {text}", request.hub.context)
     });
+}
+
+/// How the object a refused request named differs now from what it was looked at, as the
+/// watch shows it.
+fn what_changed(app: &App, operation: &crate::domain::Operation) -> Option<String> {
+    let target = operation.target()?;
+    let preconditions = operation.preconditions();
+    match app
+        .inventory
+        .get(target.kind, &target.namespace, &target.name)
+    {
+        None => Some("it is no longer there".to_owned()),
+        Some(object) => preconditions.changed(
+            object.uid().as_deref(),
+            object.resource_version().as_deref(),
+        ),
+    }
 }
 
 #[cfg(test)]

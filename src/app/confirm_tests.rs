@@ -5,8 +5,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::tests::fleet_app;
 use super::*;
+use crate::app::Effect;
 use crate::app::{Msg, update};
-use crate::domain::ClusterError;
+use crate::domain::{ClusterError, Operation, Run};
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -23,7 +24,7 @@ fn typed(app: &mut App, text: &str) {
 }
 
 /// The operations `update` asked the runtime to carry out, taken.
-fn sent(app: &mut App) -> Vec<Operation> {
+fn sent(app: &mut App) -> Vec<Request> {
     std::mem::take(&mut app.effects)
         .into_iter()
         .filter_map(|e| match e {
@@ -34,19 +35,19 @@ fn sent(app: &mut App) -> Vec<Operation> {
 }
 
 /// Answers every access review with `allowed` and returns the other operations.
-fn answer_reviews(app: &mut App, allowed: bool) -> Vec<Operation> {
+fn answer_reviews(app: &mut App, allowed: bool) -> Vec<Request> {
     let mut rest = Vec::new();
-    for operation in sent(app) {
-        if matches!(operation, Operation::AccessReview { .. }) {
+    for request in sent(app) {
+        if matches!(request.operation, Operation::AccessReview { .. }) {
             update(
                 app,
                 Msg::Performed {
-                    operation,
+                    request,
                     outcome: Outcome::Allowed(allowed),
                 },
             );
         } else {
-            rest.push(operation);
+            rest.push(request);
         }
     }
     rest.extend(sent(app));
@@ -60,13 +61,13 @@ fn dialog(app: &App) -> &Confirm {
     }
 }
 
-fn pass_dry_runs(app: &mut App, dry_runs: Vec<Operation>) {
-    for operation in dry_runs {
-        assert_eq!(operation.run(), Some(Run::DryRun), "{operation:?}");
+fn pass_dry_runs(app: &mut App, dry_runs: Vec<Request>) {
+    for request in dry_runs {
+        assert_eq!(request.operation.run(), Some(Run::DryRun), "{request:?}");
         update(
             app,
             Msg::Performed {
-                operation,
+                request,
                 outcome: Outcome::Done {
                     message: "dry run: accepted".into(),
                 },
@@ -83,13 +84,21 @@ fn pause_asks_permission_then_dry_runs_and_sends_only_on_confirm() {
     assert_eq!(dialog(&app).focus, Focus::Cancel, "Cancel has the focus");
     let dry_runs = answer_reviews(&mut app, true);
     assert!(!dry_runs.is_empty());
-    assert!(dry_runs.iter().all(|o| o.run() == Some(Run::DryRun)));
+    assert!(
+        dry_runs
+            .iter()
+            .all(|o| o.operation.run() == Some(Run::DryRun))
+    );
     pass_dry_runs(&mut app, dry_runs);
     assert!(dialog(&app).ready());
     // Enter on Cancel: closed, nothing real sent.
     update(&mut app, key(KeyCode::Enter));
     assert!(app.overlays.is_empty());
-    assert!(sent(&mut app).iter().all(|o| o.run() != Some(Run::Real)));
+    assert!(
+        sent(&mut app)
+            .iter()
+            .all(|o| o.operation.run() != Some(Run::Real))
+    );
 
     update(&mut app, key(KeyCode::Char('p')));
     let dry_runs = answer_reviews(&mut app, true);
@@ -99,7 +108,7 @@ fn pause_asks_permission_then_dry_runs_and_sends_only_on_confirm() {
     let real = sent(&mut app);
     assert_eq!(real.len(), 1, "{real:?}");
     assert!(
-        matches!(&real[0], Operation::SetLabel { value, run: Run::Real, .. } if value == "true")
+        matches!(&real[0].operation, Operation::SetLabel { value, run: Run::Real, .. } if value == "true")
     );
     assert!(app.overlays.is_empty());
 }
@@ -158,14 +167,15 @@ fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
     // (The fixture's pools carry no uid; fixes::tests and tests/cluster_operations.rs show
     // the uid and resourceVersion travelling with the request.)
     assert!(
-        matches!(&real[..], [Operation::Delete { target, run: Run::Real, .. }] if target.name == name),
+        real.len() == 1
+            && matches!(&real[0].operation, Operation::Delete { target, run: Run::Real, .. } if target.name == name),
         "{real:?}"
     );
     // A conflict (the pool recreated meanwhile) is said in words.
     update(
         &mut app,
         Msg::Performed {
-            operation: real[0].clone(),
+            request: real[0].clone(),
             outcome: Outcome::Failed(ClusterError::Conflict {
                 message: "the uid changed".into(),
             }),
@@ -189,7 +199,11 @@ fn esc_cancels_anywhere_in_the_dialog() {
     typed(&mut app, "abc");
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
-    assert!(sent(&mut app).iter().all(|o| o.run() != Some(Run::Real)));
+    assert!(
+        sent(&mut app)
+            .iter()
+            .all(|o| o.operation.run() != Some(Run::Real))
+    );
 }
 
 #[test]

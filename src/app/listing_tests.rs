@@ -31,6 +31,7 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
         Connection {
             context: "hub".into(),
             server: "https://hub:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         fixed_now(),

@@ -18,6 +18,7 @@ pub mod doctor;
 mod keys;
 pub mod logs;
 pub mod ports;
+pub mod requests;
 pub mod rows;
 pub mod shown;
 mod view;
@@ -27,8 +28,13 @@ use self::commands::Scope;
 use self::ports::{Connected, Namespaces};
 pub use self::shown::{DetailData, Shown};
 pub use self::view::{Detail, Tab, View};
-use crate::domain::{ClusterError, ObjectRef, Operation, Outcome};
+use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
 use crate::inventory::{Inventory, SourceEvent};
+
+/// The smallest terminal the console draws on; below it the screen says so and only Esc and
+/// quit are read, so no key acts on something that is not drawn.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
 
 /// Something that happened: a key, a change from a source, the clock, or the answer to an
 /// effect.
@@ -47,10 +53,15 @@ pub enum Msg {
         context: String,
         result: Result<Connected, ClusterError>,
     },
-    /// The answer to [`Effect::Perform`].
+    /// The answer to [`Effect::Perform`], for the request it names.
     Performed {
-        operation: Operation,
+        request: Request,
         outcome: Outcome,
+    },
+    /// The terminal's size now (at start and on every resize).
+    Resize {
+        width: u16,
+        height: u16,
     },
     /// The process was asked to stop for now (SIGTSTP from outside).
     Suspend,
@@ -74,8 +85,9 @@ pub enum Effect {
     Connect(String),
     /// Use the connection made for this context from now on (after `Msg::Connected`).
     UseContext(String),
-    /// Carry out an operation; answered by `Msg::Performed`.
-    Perform(Operation),
+    /// Carry out a request on the hub it is bound to (never another); answered by
+    /// `Msg::Performed` with the same request.
+    Perform(Request),
     /// Give the terminal back and stop until the shell continues the console.
     Suspend,
     /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
@@ -131,6 +143,8 @@ pub enum Input {
 pub struct Connection {
     pub context: String,
     pub server: String,
+    /// The kubeconfig user's name.
+    pub user: String,
     pub scope: String,
 }
 
@@ -169,12 +183,19 @@ pub struct App {
     pub effects: Vec<Effect>,
     /// No request that changes anything leaves pooldeck (the header says READ-ONLY).
     pub read_only: bool,
+    /// Why, for the header (`--readonly`, the settings file, or a settings file that could
+    /// not be read).
+    pub read_only_why: Option<String>,
     /// Pools marked with space: a fix applies to all of them.
     pub marked: std::collections::BTreeSet<ObjectRef>,
     /// What the access reviews answered, for this context.
     pub access: confirm::AccessCache,
-    /// Real requests sent and not answered yet.
-    pub in_flight: usize,
+    /// Hands out the ids requests are sent under.
+    pub ids: crate::domain::request::Ids,
+    /// What each request sent and not answered yet is awaited for, by its id.
+    pub pending: std::collections::HashMap<RequestId, requests::Awaiting>,
+    /// The terminal's size (columns, rows), as the last resize said; `None` before the first.
+    pub size: Option<(u16, u16)>,
     /// A draft an earlier wizard left (a crash, a hangup): `n` offers it first.
     pub resumable: Option<crate::domain::draft::Draft>,
     /// No cluster could be reached (`pooldeck new` without a hub): why.
@@ -211,9 +232,12 @@ impl App {
             shown: Shown::default(),
             effects: Vec::new(),
             read_only: false,
+            read_only_why: None,
             marked: std::collections::BTreeSet::new(),
             access: confirm::AccessCache::new(),
-            in_flight: 0,
+            ids: crate::domain::request::Ids::default(),
+            pending: std::collections::HashMap::new(),
+            size: None,
             resumable: None,
             offline: None,
             output: None,
@@ -272,6 +296,18 @@ impl App {
     pub fn enabled(&self, command: commands::Command) -> bool {
         use commands::Command;
         match command {
+            // While another context connects, nothing is opened that would be bound to
+            // either hub.
+            Command::PauseResume
+            | Command::Delete
+            | Command::Unblock
+            | Command::RunFix
+            | Command::NewPool
+            | Command::EditPool
+                if self.connecting.is_some() =>
+            {
+                false
+            }
             Command::Open | Command::Describe | Command::Yaml => matches!(
                 self.view,
                 View::Pools | View::Evaluations | View::Hosts | View::Problems
@@ -316,10 +352,23 @@ impl App {
         &self.shown.hints
     }
 
-    /// Watches other namespaces: the picture starts over.
+    /// Whether the screen is too small to draw the console (it then says so, and reads only
+    /// the keys that resize nothing away: Esc and quit).
+    pub fn too_small(&self) -> bool {
+        self.size.is_some_and(|(width, height)| {
+            width < crate::app::MIN_WIDTH || height < crate::app::MIN_HEIGHT
+        })
+    }
+
+    /// Watches other namespaces: the picture starts over, and what was bound to the old one
+    /// (dialogs, the wizard, a recreate, marks) is cancelled, said in the footer.
     fn watch(&mut self, namespaces: Namespaces) {
+        let cancelled = requests::leave(self);
         self.connection.scope = namespaces.words();
-        self.message = Some(format!("watching {}", self.connection.scope));
+        self.message = Some(requests::with_cancelled(
+            format!("watching {}", self.connection.scope),
+            &cancelled,
+        ));
         self.namespaces = namespaces.clone();
         self.inventory = Inventory::new();
         self.detail = None;
@@ -347,16 +396,22 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.connecting = None;
                 match result {
                     Ok(connected) => {
+                        // Dialogs, marks, permissions and answers awaited belong to the old
+                        // hub: closed and said before anything is bound to the new one.
+                        let cancelled = requests::leave(app);
                         app.connection.context = connected.context;
                         app.connection.server = connected.server;
-                        app.read_only = connected.read_only;
-                        // Permissions and marks belong to the old context.
+                        app.connection.user = connected.user;
+                        app.read_only = connected.read_only.is_some();
+                        app.read_only_why = connected.read_only;
                         app.access.clear();
-                        app.marked.clear();
                         app.effects.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);
-                        app.message = Some(format!("switched to context {context}"));
+                        app.message = Some(requests::with_cancelled(
+                            format!("switched to context {context}"),
+                            &cancelled,
+                        ));
                     }
                     Err(error) => {
                         app.message = Some(format!("cannot switch to context {context}: {error}"))
@@ -364,7 +419,8 @@ pub fn update(app: &mut App, msg: Msg) {
                 }
             }
         }
-        Msg::Performed { operation, outcome } => confirm::performed(app, &operation, outcome),
+        Msg::Performed { request, outcome } => confirm::performed(app, &request, outcome),
+        Msg::Resize { width, height } => app.size = Some((width, height)),
         Msg::Written(result) => {
             app.message = Some(match result {
                 Ok(path) => format!("the manifest is written to {path}"),

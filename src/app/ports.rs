@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::domain::{ClusterError, Kind, Operation, Outcome};
+use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::Scope;
 
 /// Which namespaces to watch.
@@ -41,8 +41,10 @@ impl Namespaces {
 pub struct Connected {
     pub context: String,
     pub server: String,
-    /// Read-only by `--readonly` or the settings file for this context.
-    pub read_only: bool,
+    /// The kubeconfig user's name.
+    pub user: String,
+    /// Read-only by `--readonly` or the settings file for this context: why.
+    pub read_only: Option<String>,
 }
 
 /// Where a log stream's reports go (the runtime hands them back as `Msg::Logs`).
@@ -64,8 +66,8 @@ pub trait ClusterPort: Send + Sync {
     /// of the sources it replaces never arrive after it returns.
     fn watch(&self, namespaces: Namespaces);
 
-    /// Carries out one operation.
-    fn perform(&self, operation: Operation) -> Pending<Outcome>;
+    /// Carries out one request, on the hub it is bound to or not at all.
+    fn perform(&self, request: Request) -> Pending<Outcome>;
 
     /// The watch whose events count now (events of a replaced watch are dropped).
     fn epoch(&self) -> u64 {

@@ -26,6 +26,7 @@ pub fn scenario_app(name: &str) -> App {
         Connection {
             context: "pooldeck-demo".into(),
             server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         now,
@@ -77,7 +78,8 @@ fn actions(app: &App) -> Vec<Effect> {
         .filter(|e| {
             !matches!(
                 e,
-                Effect::Perform(crate::domain::Operation::AccessReview { .. })
+                Effect::Perform(request)
+                    if matches!(request.operation, crate::domain::Operation::AccessReview { .. })
             )
         })
         .cloned()
@@ -409,7 +411,8 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             result: Ok(ports::Connected {
                 context: "older".into(),
                 server: "https://old:6443".into(),
-                read_only: false,
+                user: "operator".into(),
+                read_only: None,
             }),
         },
     );
@@ -444,7 +447,8 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             result: Ok(ports::Connected {
                 context: "slow-hub".into(),
                 server: "https://slow:6443".into(),
-                read_only: false,
+                user: "operator".into(),
+                read_only: None,
             }),
         },
     );

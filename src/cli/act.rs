@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::cluster::{Mode, Session, audit};
 use crate::domain::fixes::{self, Plan};
-use crate::domain::{Kind, Outcome};
+use crate::domain::{Kind, Operation, Outcome, Request};
 
 /// Where the named pools are: the connection and namespace flags every verb takes.
 #[derive(Debug, Args)]
@@ -71,10 +71,30 @@ pub enum Verb {
     Resume,
 }
 
+/// The names given, each once: a name given again is said and acted on once.
+fn once_each(names: &[String]) -> Vec<String> {
+    let mut unique: Vec<String> = Vec::new();
+    for name in names {
+        if unique.contains(name) {
+            continue;
+        }
+        let times = names.iter().filter(|n| *n == name).count();
+        if times > 1 {
+            eprintln!(
+                "pooldeck: {} was named {times} times; it is acted on once",
+                crate::domain::inert::line(name)
+            );
+        }
+        unique.push(name.clone());
+    }
+    unique
+}
+
 pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode {
+    let names = once_each(&args.names);
     super::block_on(async {
         let target = Target {
-            names: &args.names,
+            names: &names,
             at: &args.at,
         };
         let (session, pools) = match prepare(&target, global).await {
@@ -83,6 +103,17 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         };
         let pools: Vec<&Value> = pools.iter().collect();
         let plan = fixes::pause_label(&pools, verb == Verb::Resume);
+        // Already as asked: nothing to send, and nothing wrong (kubectl label says "not
+        // labeled" and succeeds too).
+        if plan.operations.is_empty() {
+            println!(
+                "{}: nothing to do",
+                plan.blocked
+                    .as_deref()
+                    .unwrap_or("every pool is already as asked")
+            );
+            return ExitCode::SUCCESS;
+        }
         carry_out(&session, &plan, args.at.dry_run, &|_| true).await
     })
 }
@@ -140,8 +171,11 @@ struct Target<'a> {
 /// Connects, decides read-only mode and the audit log, and reads the named pools.
 async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<Value>), ExitCode> {
     for name in target.names {
-        if let Some(problem) = crate::domain::rules::names::dns_label(name) {
-            eprintln!("pooldeck: the name \"{name}\" {problem}");
+        if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
+            eprintln!(
+                "pooldeck: the name \"{}\" is not a Compute Pool name: it {problem}",
+                crate::domain::inert::line(name)
+            );
             return Err(ExitCode::from(2));
         }
     }
@@ -151,9 +185,16 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
     for warning in warnings {
         eprintln!("pooldeck: {warning}");
     }
-    let read_only = global.read_only || settings.read_only(&connection.context);
-    if read_only {
-        eprintln!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
+    let why = if global.read_only {
+        Some("--readonly".to_owned())
+    } else {
+        settings.why_read_only(&connection.context)
+    };
+    if let Some(why) = why {
+        eprintln!(
+            "pooldeck: read-only mode ({}): nothing was sent",
+            crate::domain::inert::line(&why)
+        );
         return Err(ExitCode::from(2));
     }
     let source = crate::sources::connection::Target {
@@ -161,26 +202,20 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         context: target.at.context.clone(),
         inline: None,
     };
-    let at = audit::Where {
-        context: connection.context.clone(),
-        server: crate::sources::connection::server_of(&source).unwrap_or_default(),
-        user: crate::sources::connection::user_of(&source).unwrap_or_default(),
-    };
-    let audit = match global.audit_log.clone().or(settings.audit_log.clone()) {
-        Some(path) => Some(path),
-        None => match audit::default_path() {
-            Ok(path) => Some(path),
-            Err(e) => {
-                eprintln!("pooldeck: operations are not recorded: {e}");
-                None
-            }
-        },
-    };
+    let hub = crate::sources::connection::hub_of(&source, &connection.context);
+    let audit = audit::place(global.audit_log.clone().or(settings.audit_log.clone()));
     let namespace = target
         .at
         .namespace
         .clone()
         .unwrap_or_else(|| connection.default_namespace.clone());
+    if let Some(problem) = crate::domain::rules::names::namespace_problem(&namespace) {
+        eprintln!(
+            "pooldeck: the context's namespace cannot be used: {}",
+            crate::domain::inert::line(&problem)
+        );
+        return Err(ExitCode::from(2));
+    }
     let api = crate::cluster::api_for(
         &connection.client,
         &crate::domain::ObjectRef::new(Kind::Pool, namespace.clone(), ""),
@@ -200,7 +235,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         }
     }
     Ok((
-        Session::new(connection.client, Mode::ReadWrite, at, audit),
+        Session::new(connection.client, Mode::ReadWrite, hub, audit),
         pools,
     ))
 }
@@ -221,24 +256,30 @@ async fn carry_out(
         eprintln!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
     }
+    let mut ids = crate::domain::request::Ids::default();
+    let mut bound = |operation: Operation| Request {
+        id: ids.fresh(),
+        hub: session.hub.clone(),
+        operation,
+    };
     // Asked first, so a missing permission is said in words, not met as a 403.
     let mut missing = Vec::new();
     for permission in &plan.permissions {
-        if session.run(&permission.review()).await == Outcome::Allowed(false) {
+        if session.run(&bound(permission.review())).await == Outcome::Allowed(false) {
             missing.push(permission.words());
         }
     }
     if !missing.is_empty() {
         eprintln!(
             "pooldeck: not permitted in context {}: needs {}; nothing was sent",
-            session.at.context,
+            session.hub.context,
             missing.join(", ")
         );
         return ExitCode::from(1);
     }
     let mut failed = false;
     for operation in plan.dry_runs() {
-        let outcome = session.run(&operation).await;
+        let outcome = session.run(&bound(operation)).await;
         failed |= report(&outcome);
     }
     if failed {
@@ -253,7 +294,12 @@ async fn carry_out(
         return ExitCode::from(1);
     }
     for operation in &plan.operations {
-        let outcome = session.run(operation).await;
+        let outcome = session.run(&bound(operation.clone())).await;
+        if let Outcome::Failed(crate::domain::ClusterError::Conflict { .. }) = &outcome
+            && let Some(changed) = what_changed(session, operation).await
+        {
+            eprintln!("pooldeck: {changed}");
+        }
         failed |= report(&outcome);
     }
     if failed {
@@ -263,24 +309,47 @@ async fn carry_out(
     }
 }
 
+/// How the object a refused request named differs now from the version it was sent for.
+async fn what_changed(session: &Session, operation: &Operation) -> Option<String> {
+    let target = operation.target()?;
+    let api = crate::cluster::api_for(&session.client, &target);
+    let now = match api.get_opt(&target.name).await {
+        Ok(Some(object)) => object,
+        Ok(None) => return Some(format!("{target} is no longer there")),
+        Err(_) => return None,
+    };
+    operation
+        .preconditions()
+        .changed(
+            now.metadata.uid.as_deref(),
+            now.metadata.resource_version.as_deref(),
+        )
+        .map(|changed| format!("{target}: {changed}"))
+}
+
 fn print_plan(plan: &Plan) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}", plan.title);
+    let mut say = |text: &str| {
+        let _ = writeln!(out, "{}", crate::domain::inert::text(text));
+    };
+    say(&plan.title);
     for line in &plan.explanation {
-        let _ = writeln!(out, "  {line}");
+        say(&format!("  {line}"));
     }
     for target in &plan.targets {
-        let _ = writeln!(out, "  - {target}");
+        say(&format!("  - {target}"));
     }
     if !plan.impact.is_empty() {
-        let _ = writeln!(out, "Impact:");
+        say("Impact:");
         for line in &plan.impact {
-            let _ = writeln!(out, "  {line}");
+            say(&format!("  {line}"));
         }
     }
-    let _ = writeln!(out, "kubectl equivalent:");
-    for line in plan.kubectl().lines() {
-        let _ = writeln!(out, "  {line}");
+    if !plan.operations.is_empty() {
+        say("kubectl equivalent:");
+        for line in plan.kubectl().lines() {
+            say(&format!("  {line}"));
+        }
     }
 }
 
@@ -288,12 +357,15 @@ fn print_plan(plan: &Plan) {
 fn report(outcome: &Outcome) -> bool {
     match outcome {
         Outcome::Done { message } => {
-            println!("{message}");
+            println!("{}", crate::domain::inert::text(message));
             false
         }
         Outcome::Allowed(_) => false,
         Outcome::Failed(error) => {
-            eprintln!("pooldeck: {error}");
+            eprintln!(
+                "pooldeck: {}",
+                crate::domain::inert::text(&error.to_string())
+            );
             true
         }
     }

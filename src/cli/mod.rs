@@ -286,16 +286,13 @@ fn console(
     }
     let (settings, settings_warnings) = crate::settings::Settings::load();
     warnings.extend(settings_warnings);
-    let audit = match cli.audit_log.clone().or(settings.audit_log.clone()) {
-        Some(path) => Some(path),
-        None => match crate::cluster::audit::default_path() {
-            Ok(path) => Some(path),
-            Err(e) => {
-                warnings.push(format!("operations are not recorded: {e}"));
-                None
-            }
-        },
-    };
+    let audit = crate::cluster::audit::place(cli.audit_log.clone().or(settings.audit_log.clone()));
+    if let Err(e) = &audit {
+        warnings.push(format!(
+            "the audit log cannot be placed ({e}): nothing that changes the hub will be sent; \
+             name one with --audit-log PATH"
+        ));
+    }
     let depth = crate::theme::Depth::detect(
         std::env::var("COLORTERM").ok().as_deref(),
         std::env::var("TERM").ok().as_deref(),

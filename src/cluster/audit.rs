@@ -1,28 +1,32 @@
-//! The audit log: one JSON line per operation pooldeck sends (dry runs included) with when,
-//! where (context, server), who (the kubeconfig user's name), what (the operation, its
-//! objects, its kubectl equivalent), the dry run's answer before a real request, and what came
-//! of it. Appended to `$XDG_STATE_HOME/pooldeck/audit.log` (default
-//! `~/.local/state/pooldeck/audit.log`, mode 0600) or the path `--audit-log` names. Never a
-//! token or an object's body: a create or replace is recorded by its kubectl line and target.
+//! The audit log: two JSON lines per request pooldeck sends that changes something (dry runs
+//! included), paired by the request's id: the intent, appended before the request leaves (a
+//! request whose intent cannot be written is not sent), and the outcome, appended after. Each
+//! says when, where (context, server), who (the kubeconfig user's name), what (the operation,
+//! its objects, its preconditions, its kubectl equivalent); the outcome adds the dry run's
+//! answer before a real request, and what came of it. Appended to
+//! `$XDG_STATE_HOME/pooldeck/audit.log` (default `~/.local/state/pooldeck/audit.log`, mode
+//! 0600) or the path `--audit-log` names, each line in one write. Never a token or an object's
+//! body: a create or replace is recorded by its kubectl line and target.
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use crate::domain::{Operation, Outcome, Run};
-
-/// Where the operations were sent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Where {
-    pub context: String,
-    pub server: String,
-    pub user: String,
-}
+use crate::domain::{Hub, Operation, Outcome, Run};
 
 /// The default audit log.
 pub fn default_path() -> Result<PathBuf, String> {
     Ok(crate::files::state_dir()?.join("audit.log"))
+}
+
+/// The audit log: the path given (`--audit-log`, or `audit-log:` in the settings file), else
+/// the default; or why none could be placed (then nothing that changes anything is sent).
+pub fn place(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    match given {
+        Some(path) => Ok(path),
+        None => default_path(),
+    }
 }
 
 fn action(operation: &Operation) -> &'static str {
@@ -45,29 +49,40 @@ fn outcome_json(outcome: &Outcome) -> Value {
     }
 }
 
-/// One line of the log.
-pub fn line(
-    time: DateTime<Utc>,
-    at: &Where,
-    operation: &Operation,
-    dry_run_answer: Option<&Outcome>,
-    outcome: &Outcome,
-) -> String {
-    let preconditions = operation.preconditions();
-    let record = json!({
-        "time": time.to_rfc3339_opts(SecondsFormat::Millis, true),
-        "context": at.context,
-        "server": at.server,
-        "user": at.user,
-        "operation": action(operation),
-        "dryRun": operation.run() == Some(Run::DryRun),
-        "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
-        "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
-        "kubectl": operation.kubectl(),
-        "dryRunAnswer": dry_run_answer.map(outcome_json),
-        "outcome": outcome_json(outcome),
-    });
-    record.to_string()
+/// One record of the log: the intent, written before the request is sent (no outcome), or
+/// the outcome, written after. Both carry the request's id, so they pair up.
+pub struct Record<'a> {
+    pub request: &'a str,
+    pub at: &'a Hub,
+    pub operation: &'a Operation,
+    pub dry_run_answer: Option<&'a Outcome>,
+    pub outcome: Option<&'a Outcome>,
+}
+
+impl Record<'_> {
+    /// The record as one line of JSON.
+    pub fn line(&self, time: DateTime<Utc>) -> String {
+        let operation = self.operation;
+        let preconditions = operation.preconditions();
+        let mut record = json!({
+            "time": time.to_rfc3339_opts(SecondsFormat::Millis, true),
+            "record": if self.outcome.is_some() { "outcome" } else { "intent" },
+            "request": self.request,
+            "context": self.at.context,
+            "server": self.at.server,
+            "user": self.at.user,
+            "operation": action(operation),
+            "dryRun": operation.run() == Some(Run::DryRun),
+            "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
+            "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
+            "kubectl": operation.kubectl(),
+        });
+        if let Some(outcome) = self.outcome {
+            record["dryRunAnswer"] = self.dry_run_answer.map_or(Value::Null, outcome_json);
+            record["outcome"] = outcome_json(outcome);
+        }
+        record.to_string()
+    }
 }
 
 /// Appends a line to the log at `path`.
@@ -102,7 +117,7 @@ mod tests {
             },
             run: Run::Real,
         };
-        let at = Where {
+        let at = Hub {
             context: "prod-hub".into(),
             server: "https://hub:6443".into(),
             user: "alice".into(),
@@ -113,9 +128,28 @@ mod tests {
         let failed = Outcome::Failed(ClusterError::Conflict {
             message: "the uid changed".into(),
         });
-        let text = line(Utc::now(), &at, &operation, Some(&dry), &failed);
+        let intent = Record {
+            request: "c0ffee00-7",
+            at: &at,
+            operation: &operation,
+            dry_run_answer: None,
+            outcome: None,
+        };
+        let intent: Value = serde_json::from_str(&intent.line(Utc::now())).expect("JSON");
+        assert_eq!(intent["record"], "intent");
+        assert_eq!(intent["request"], "c0ffee00-7");
+        assert!(intent.get("outcome").is_none());
+        let record = Record {
+            request: "c0ffee00-7",
+            at: &at,
+            operation: &operation,
+            dry_run_answer: Some(&dry),
+            outcome: Some(&failed),
+        };
+        let text = record.line(Utc::now());
         assert!(!text.contains('\n'));
         let value: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(value["record"], "outcome");
         assert_eq!(value["operation"], "delete");
         assert_eq!(value["objects"][0], "ComputePool retail-edge/store-042");
         assert_eq!(value["preconditions"]["uid"], "u-1");

@@ -12,11 +12,10 @@ use k8s_openapi::api::authorization::v1::{
 use kube::api::{DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::{Api, Client};
-use serde_json::json;
 
-use crate::domain::operation::Run;
-use crate::domain::{ClusterError, Kind, ObjectRef, Operation, Outcome};
-use crate::sources::errors::classify;
+use crate::domain::operation::{Run, label_patch};
+use crate::domain::{ClusterError, Hub, Kind, ObjectRef, Operation, Outcome, Request};
+use crate::sources::errors::{classify, classify_sent};
 
 pub mod audit;
 
@@ -64,6 +63,17 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
     if mode == Mode::ReadOnly && operation.is_mutating() {
         return Outcome::Failed(ClusterError::ReadOnly);
     }
+    // A name goes into the request's path: one that is not a Kubernetes name (read from a
+    // status field, say) could name another path, so it is never sent.
+    if let Some(why) = operation.target().as_ref().and_then(ObjectRef::problem) {
+        return Outcome::Failed(ClusterError::NotSent { why });
+    }
+    if let Operation::AccessReview { namespace, .. } = operation
+        && !namespace.is_empty()
+        && let Some(why) = crate::domain::rules::names::namespace_problem(namespace)
+    {
+        return Outcome::Failed(ClusterError::NotSent { why });
+    }
     let patch_params = |run: Run| PatchParams {
         dry_run: run == Run::DryRun,
         field_manager: Some(FIELD_MANAGER.to_owned()),
@@ -74,20 +84,26 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
             target,
             key,
             value,
+            preconditions,
             run,
         } => api_for(client, target)
             .patch(
                 &target.name,
                 &patch_params(*run),
-                &Patch::Merge(json!({"metadata": {"labels": {key: value}}})),
+                &Patch::Merge(label_patch(key, Some(value), preconditions)),
             )
             .await
             .map(|_| done(*run, format!("{target}: label {key}={value} set"))),
-        Operation::RemoveLabel { target, key, run } => api_for(client, target)
+        Operation::RemoveLabel {
+            target,
+            key,
+            preconditions,
+            run,
+        } => api_for(client, target)
             .patch(
                 &target.name,
                 &patch_params(*run),
-                &Patch::Merge(json!({"metadata": {"labels": {key: null}}})),
+                &Patch::Merge(label_patch(key, None, preconditions)),
             )
             .await
             .map(|_| done(*run, format!("{target}: label {key} removed"))),
@@ -128,10 +144,11 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
             target,
             finalizer,
             index,
+            preconditions,
             run,
         } => {
             let patch: json_patch::Patch = match serde_json::from_value(
-                crate::domain::operation::finalizer_patch(finalizer, *index),
+                crate::domain::operation::finalizer_patch(finalizer, *index, preconditions),
             ) {
                 Ok(patch) => patch,
                 Err(e) => {
@@ -140,10 +157,22 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                     });
                 }
             };
-            api_for(client, target)
+            let answer = api_for(client, target)
                 .patch(&target.name, &patch_params(*run), &Patch::Json::<()>(patch))
-                .await
-                .map(|_| done(*run, format!("{target}: finalizer {finalizer} removed")))
+                .await;
+            // The patch only tests and removes: a 422 means a test failed, that is the pool
+            // is another incarnation or its finalizers moved since they were looked at.
+            if let Err(kube::Error::Api(status)) = &answer
+                && status.code == 422
+            {
+                return Outcome::Failed(ClusterError::Conflict {
+                    message: format!(
+                        "the pool's uid or its finalizers are not as they were looked at: {}",
+                        status.message
+                    ),
+                });
+            }
+            answer.map(|_| done(*run, format!("{target}: finalizer {finalizer} removed")))
         }
         Operation::Create { object, run } => {
             let Some(target) = operation.target() else {
@@ -217,17 +246,27 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 .map(|answer| Outcome::Allowed(answer.status.is_some_and(|s| s.allowed)))
         }
     };
-    result.unwrap_or_else(|e| Outcome::Failed(classify(&e)))
+    result.unwrap_or_else(|e| {
+        Outcome::Failed(if operation.is_mutating() {
+            classify_sent(&e)
+        } else {
+            classify(&e)
+        })
+    })
 }
 
-/// A connection that carries out operations and records each in the audit log: the one way
-/// the console and the CLI verbs act on a hub.
+/// A connection to one hub that carries out requests bound to it and records each in the
+/// audit log: the one way the console and the CLI verbs act on a hub.
 pub struct Session {
     pub client: Client,
     pub mode: Mode,
-    pub at: audit::Where,
-    /// `None`: no audit log (it could not be placed; said once where the session began).
-    pub audit: Option<std::path::PathBuf>,
+    /// The hub this connection reaches: a request bound to another is refused unsent.
+    pub hub: Hub,
+    /// The audit log, or why none could be placed: then nothing that changes anything is
+    /// sent (an audit record that cannot be written holds the action back).
+    pub audit: Result<std::path::PathBuf, String>,
+    /// Tells this session's request ids from another process's in a shared log.
+    tag: String,
     /// The answer of each dry run, by the kubectl line of its real request, for the log.
     dry_runs: std::sync::Mutex<std::collections::HashMap<String, Outcome>>,
 }
@@ -236,26 +275,55 @@ impl Session {
     pub fn new(
         client: Client,
         mode: Mode,
-        at: audit::Where,
-        audit: Option<std::path::PathBuf>,
+        hub: Hub,
+        audit: Result<std::path::PathBuf, String>,
     ) -> Session {
         Session {
             client,
             mode,
-            at,
+            hub,
             audit,
+            tag: format!("{:08x}", fastrand::u32(..)),
             dry_runs: std::sync::Mutex::new(std::collections::HashMap::new()),
         }
     }
 
-    /// Carries out the operation and appends it to the audit log (access reviews, which
-    /// change nothing, are not recorded). A log that cannot be written is said in the
+    /// Carries out one request. It is sent only to the hub it is bound to, only after its
+    /// intent is in the audit log (access reviews, which change nothing, are not recorded),
+    /// and its outcome is appended after. An outcome that cannot be recorded is said in the
     /// outcome's message; the operation's own result is never hidden by it.
-    pub async fn run(&self, operation: &Operation) -> Outcome {
-        let outcome = perform(&self.client, self.mode, operation).await;
-        if matches!(operation, Operation::AccessReview { .. }) {
-            return outcome;
+    pub async fn run(&self, request: &Request) -> Outcome {
+        let operation = &request.operation;
+        if request.hub != self.hub {
+            return Outcome::Failed(ClusterError::NotSent {
+                why: format!(
+                    "it was previewed on {}, and this connection is to {}",
+                    request.hub, self.hub
+                ),
+            });
         }
+        if !operation.is_mutating() {
+            return perform(&self.client, self.mode, operation).await;
+        }
+        if self.mode == Mode::ReadOnly {
+            return Outcome::Failed(ClusterError::ReadOnly);
+        }
+        let id = format!("{}-{}", self.tag, request.id);
+        let path = match &self.audit {
+            Ok(path) => path,
+            Err(why) => return Outcome::Failed(not_recorded(why)),
+        };
+        let intent = audit::Record {
+            request: &id,
+            at: &self.hub,
+            operation,
+            dry_run_answer: None,
+            outcome: None,
+        };
+        if let Err(why) = audit::append(path, &intent.line(chrono::Utc::now())) {
+            return Outcome::Failed(not_recorded(&why));
+        }
+        let outcome = perform(&self.client, self.mode, operation).await;
         let real = operation.with_run(Run::Real).kubectl();
         let mut dry_runs = self
             .dry_runs
@@ -269,22 +337,32 @@ impl Session {
             _ => dry_runs.remove(&real),
         };
         drop(dry_runs);
-        let Some(path) = &self.audit else {
-            return outcome;
-        };
-        let line = audit::line(
-            chrono::Utc::now(),
-            &self.at,
+        let record = audit::Record {
+            request: &id,
+            at: &self.hub,
             operation,
-            dry_run_answer.as_ref(),
-            &outcome,
-        );
-        match (audit::append(path, &line), outcome) {
+            dry_run_answer: dry_run_answer.as_ref(),
+            outcome: Some(&outcome),
+        };
+        match (
+            audit::append(path, &record.line(chrono::Utc::now())),
+            outcome,
+        ) {
             (Ok(()), outcome) => outcome,
             (Err(e), Outcome::Done { message }) => Outcome::Done {
-                message: format!("{message} (not recorded: {e})"),
+                message: format!("{message} (its outcome was not recorded: {e})"),
             },
             (Err(_), outcome) => outcome,
         }
+    }
+}
+
+/// Why a request was held back: its audit record could not be written.
+fn not_recorded(why: &str) -> ClusterError {
+    ClusterError::NotSent {
+        why: format!(
+            "its audit record could not be written ({why}); point the audit log elsewhere with \
+             --audit-log PATH or audit-log: in the settings file"
+        ),
     }
 }

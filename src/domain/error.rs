@@ -20,14 +20,23 @@ pub enum ClusterError {
     Unauthorized { message: String },
     /// The object is not there (404).
     NotFound { what: String },
-    /// The object changed or was recreated since it was looked at (409), or already exists.
+    /// The object changed or was recreated since it was looked at (409, or a failed test of
+    /// a JSON patch): a precondition refused it.
     Conflict { message: String },
+    /// An object of that name is already there (409 AlreadyExists on a create).
+    AlreadyExists { what: String },
     /// The API refused the object's content (422), field by field.
     Invalid { message: String, causes: Vec<Cause> },
     /// The resourceVersion is too old (410): list again.
     Gone,
-    /// The server could not be reached at all.
+    /// The server could not be reached at all: nothing was sent.
     Unreachable { server: String, detail: String },
+    /// The request went out but its answer never came back (the connection dropped): the
+    /// server may have acted on it.
+    Unanswered { detail: String },
+    /// pooldeck held the request back, and why: bound to another hub than the console's
+    /// now, a name that is not a Kubernetes name, an audit record that could not be written.
+    NotSent { why: String },
     /// The server's certificate is not signed by an authority the kubeconfig trusts.
     CertificateNotTrusted { server: String, detail: String },
     /// The kubeconfig or context cannot be used as written.
@@ -70,11 +79,28 @@ impl fmt::Display for ClusterError {
                 f,
                 "the server refused the credentials (401 Unauthorized: {message}); the token may have expired: log in again or pick another context"
             ),
-            ClusterError::NotFound { what } => write!(f, "{what} was not found"),
+            ClusterError::NotFound { what } => {
+                let lower = what.to_lowercase();
+                if lower.contains("not found") || lower.contains("could not find") {
+                    write!(f, "{what} (404 Not Found)")
+                } else {
+                    write!(f, "{what} was not found")
+                }
+            }
             ClusterError::Conflict { message } => write!(
                 f,
-                "it changed since you looked ({message}); review it again and retry"
+                "changed since you looked — review it again ({message}); nothing was changed"
             ),
+            ClusterError::AlreadyExists { what } => write!(
+                f,
+                "{what} already exists; choose another name, or edit the one there"
+            ),
+            ClusterError::Unanswered { detail } => write!(
+                f,
+                "the request was sent but no answer came back ({detail}); the server may have \
+                 acted on it: look at the object before trying again"
+            ),
+            ClusterError::NotSent { why } => write!(f, "nothing was sent: {why}"),
             ClusterError::Invalid { message, causes } => {
                 write!(f, "the server refused it: {message}")?;
                 for cause in causes {
@@ -115,7 +141,26 @@ mod tests {
         let conflict = ClusterError::Conflict {
             message: "the object has been modified".into(),
         };
-        assert!(conflict.to_string().contains("review it again"));
+        assert!(
+            conflict
+                .to_string()
+                .contains("changed since you looked — review it again")
+        );
+        let missing = ClusterError::NotFound {
+            what: "the server could not find the requested resource".into(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "the server could not find the requested resource (404 Not Found)"
+        );
+        let named = ClusterError::NotFound {
+            what: "ComputePool a/b".into(),
+        };
+        assert_eq!(named.to_string(), "ComputePool a/b was not found");
+        let dropped = ClusterError::Unanswered {
+            detail: "connection closed before message completed".into(),
+        };
+        assert!(dropped.to_string().contains("may have acted"));
         let invalid = ClusterError::Invalid {
             message: "ComputePool \"a\" is invalid".into(),
             causes: vec![Cause {

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::error::ClusterError;
 use super::kind::Kind;
 use super::object::{ObjectRef, Preconditions};
+use super::shell::quote;
 
 /// Whether a write is real or a server-side dry run (`?dryRun=All`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,16 +21,20 @@ pub enum Run {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operation {
     /// Sets one label (pause: `controller.spectrocloud.com/pause: "true"`).
+    /// The patch names the uid and resourceVersion looked at: a pool recreated or changed
+    /// since is refused, not paused.
     SetLabel {
         target: ObjectRef,
         key: String,
         value: String,
+        preconditions: Preconditions,
         run: Run,
     },
-    /// Removes one label (resume).
+    /// Removes one label (resume), with the same preconditions as [`Operation::SetLabel`].
     RemoveLabel {
         target: ObjectRef,
         key: String,
+        preconditions: Preconditions,
         run: Run,
     },
     /// Deletes the incarnation named by the preconditions, and no other.
@@ -38,11 +43,13 @@ pub enum Operation {
         preconditions: Preconditions,
         run: Run,
     },
-    /// Removes one finalizer by value: the patch tests that `index` still holds `finalizer`.
+    /// Removes one finalizer by value: the patch tests that `index` still holds `finalizer`
+    /// and that the object is the incarnation looked at (its uid).
     RemoveFinalizer {
         target: ObjectRef,
         finalizer: String,
         index: usize,
+        preconditions: Preconditions,
         run: Run,
     },
     /// Creates an object.
@@ -62,27 +69,45 @@ pub enum Operation {
     },
 }
 
-/// The JSON patch that removes a finalizer by value: it tests that `index` still holds it, so
-/// a list that changed since it was read is refused instead of losing another finalizer.
-pub fn finalizer_patch(finalizer: &str, index: usize) -> Value {
+/// The JSON patch that removes a finalizer by value: it tests that the object is still the
+/// incarnation looked at (its uid, when known) and that `index` still holds the finalizer, so
+/// a recreated pool or a list that changed since it was read is refused instead of losing
+/// another finalizer.
+pub fn finalizer_patch(finalizer: &str, index: usize, preconditions: &Preconditions) -> Value {
     let path = format!("/metadata/finalizers/{index}");
-    serde_json::json!([
-        {"op": "test", "path": path, "value": finalizer},
-        {"op": "remove", "path": path},
-    ])
+    let mut operations = Vec::new();
+    if let Some(uid) = &preconditions.uid {
+        operations.push(serde_json::json!({"op": "test", "path": "/metadata/uid", "value": uid}));
+    }
+    operations.push(serde_json::json!({"op": "test", "path": path, "value": finalizer}));
+    operations.push(serde_json::json!({"op": "remove", "path": path}));
+    Value::Array(operations)
 }
 
-/// A label key or value quoted for a shell only when it needs it.
-fn shell(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@".contains(c));
-    if plain {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
+/// The merge patch that sets a label (`Some`) or removes it (`None`), naming the uid and
+/// resourceVersion looked at: the API refuses it (409) for another incarnation or version.
+pub fn label_patch(key: &str, value: Option<&str>, preconditions: &Preconditions) -> Value {
+    let mut metadata = serde_json::Map::new();
+    if let Some(uid) = &preconditions.uid {
+        metadata.insert("uid".into(), Value::from(uid.as_str()));
     }
+    if let Some(version) = &preconditions.resource_version {
+        metadata.insert("resourceVersion".into(), Value::from(version.as_str()));
+    }
+    metadata.insert(
+        "labels".into(),
+        serde_json::json!({ key: value.map_or(Value::Null, Value::from) }),
+    );
+    serde_json::json!({ "metadata": metadata })
+}
+
+/// ` --resource-version=RV` for kubectl label, when the version is known.
+fn version_flag(preconditions: &Preconditions) -> String {
+    preconditions
+        .resource_version
+        .as_deref()
+        .map(|v| format!(" --resource-version={}", quote(v)))
+        .unwrap_or_default()
 }
 
 impl Operation {
@@ -154,14 +179,17 @@ impl Operation {
     /// What the request carries so it only applies to the object as it was looked at.
     pub fn preconditions(&self) -> Preconditions {
         match self {
-            Operation::Delete { preconditions, .. } => preconditions.clone(),
+            Operation::Delete { preconditions, .. }
+            | Operation::SetLabel { preconditions, .. }
+            | Operation::RemoveLabel { preconditions, .. }
+            | Operation::RemoveFinalizer { preconditions, .. } => preconditions.clone(),
             Operation::Update {
                 resource_version, ..
             } => Preconditions {
                 uid: None,
                 resource_version: Some(resource_version.clone()),
             },
-            _ => Preconditions::default(),
+            Operation::Create { .. } | Operation::AccessReview { .. } => Preconditions::default(),
         }
     }
 
@@ -171,49 +199,56 @@ impl Operation {
             Run::Real => "",
             Run::DryRun => " --dry-run=server",
         };
+        let object = |target: &ObjectRef| {
+            format!(
+                "{} {}{}",
+                target.kind.api().plural,
+                quote(&target.name),
+                target.namespace_flag()
+            )
+        };
         match self {
             Operation::SetLabel {
                 target,
                 key,
                 value,
+                preconditions,
                 run,
             } => format!(
-                "kubectl label {} {}{} {}={} --overwrite{}",
-                target.kind.api().plural,
-                target.name,
-                target.namespace_flag(),
-                shell(key),
-                shell(value),
+                "kubectl label {} {}={} --overwrite{}{}",
+                object(target),
+                quote(key),
+                quote(value),
+                version_flag(preconditions),
                 dry(run)
             ),
-            Operation::RemoveLabel { target, key, run } => format!(
-                "kubectl label {} {}{} {}-{}",
-                target.kind.api().plural,
-                target.name,
-                target.namespace_flag(),
-                shell(key),
+            Operation::RemoveLabel {
+                target,
+                key,
+                preconditions,
+                run,
+            } => format!(
+                "kubectl label {} {}-{}{}",
+                object(target),
+                quote(key),
+                version_flag(preconditions),
                 dry(run)
             ),
-            Operation::Delete { target, run, .. } => format!(
-                "kubectl delete {} {}{}{}",
-                target.kind.api().plural,
-                target.name,
-                target.namespace_flag(),
-                dry(run)
-            ),
+            Operation::Delete { target, run, .. } => {
+                format!("kubectl delete {}{}", object(target), dry(run))
+            }
             Operation::RemoveFinalizer {
                 target,
                 finalizer,
                 index,
+                preconditions,
                 run,
             } => {
-                let patch = finalizer_patch(finalizer, *index);
+                let patch = finalizer_patch(finalizer, *index, preconditions);
                 format!(
-                    "kubectl patch {} {}{} --type=json -p {}{}",
-                    target.kind.api().plural,
-                    target.name,
-                    target.namespace_flag(),
-                    shell(&patch.to_string()),
+                    "kubectl patch {} --type=json -p {}{}",
+                    object(target),
+                    quote(&patch.to_string()),
                     dry(run)
                 )
             }
@@ -224,12 +259,13 @@ impl Operation {
                 kind,
                 namespace,
             } => format!(
-                "kubectl auth can-i {verb} {}{}",
+                "kubectl auth can-i {} {}{}",
+                quote(verb),
                 kind.resource_name(),
                 if namespace.is_empty() {
                     String::new()
                 } else {
-                    format!(" -n {namespace}")
+                    format!(" -n {}", quote(namespace))
                 }
             ),
         }
@@ -257,26 +293,34 @@ mod tests {
 
     #[test]
     fn each_operation_has_its_kubectl_equivalent() {
+        let looked_at = Preconditions::of(Some("u-1"), Some("42"));
         let pause = Operation::SetLabel {
             target: pool(),
             key: "controller.spectrocloud.com/pause".into(),
             value: "true".into(),
+            preconditions: looked_at.clone(),
             run: Run::Real,
         };
         assert_eq!(
             pause.kubectl(),
-            "kubectl label computepools store-042 -n retail-edge controller.spectrocloud.com/pause=true --overwrite"
+            "kubectl label computepools store-042 -n retail-edge controller.spectrocloud.com/pause=true --overwrite --resource-version=42"
         );
         let resume = Operation::RemoveLabel {
             target: pool(),
             key: "controller.spectrocloud.com/pause".into(),
+            preconditions: looked_at.clone(),
             run: Run::DryRun,
         };
-        assert!(resume.kubectl().ends_with("pause- --dry-run=server"));
+        assert!(
+            resume
+                .kubectl()
+                .ends_with("pause- --resource-version=42 --dry-run=server")
+        );
         let unblock = Operation::RemoveFinalizer {
             target: pool(),
             finalizer: "spectrocloud.com/computepool-finalizer".into(),
             index: 1,
+            preconditions: Preconditions::of(Some("u-1"), None),
             run: Run::Real,
         };
         let text = unblock.kubectl();
@@ -284,8 +328,58 @@ mod tests {
             text.contains(r#""op":"test","path":"/metadata/finalizers/1""#),
             "{text}"
         );
+        assert!(
+            text.contains(r#"{"op":"test","path":"/metadata/uid","value":"u-1"}"#),
+            "the patch tests the incarnation: {text}"
+        );
         assert!(unblock.is_destructive());
         assert!(!pause.is_destructive() && pause.is_mutating());
+    }
+
+    #[test]
+    fn pause_and_resume_carry_the_version_looked_at() {
+        let looked_at = Preconditions::of(Some("u-1"), Some("42"));
+        let patch = label_patch(
+            "controller.spectrocloud.com/pause",
+            Some("true"),
+            &looked_at,
+        );
+        assert_eq!(patch["metadata"]["uid"], "u-1");
+        assert_eq!(patch["metadata"]["resourceVersion"], "42");
+        assert_eq!(
+            patch["metadata"]["labels"]["controller.spectrocloud.com/pause"],
+            "true"
+        );
+        let patch = label_patch("controller.spectrocloud.com/pause", None, &looked_at);
+        assert!(patch["metadata"]["labels"]["controller.spectrocloud.com/pause"].is_null());
+        let pause = Operation::SetLabel {
+            target: pool(),
+            key: "k".into(),
+            value: "v".into(),
+            preconditions: looked_at.clone(),
+            run: Run::Real,
+        };
+        assert_eq!(pause.preconditions(), looked_at);
+        assert_eq!(
+            looked_at.changed(Some("u-2"), Some("50")).as_deref(),
+            Some("it was deleted and created again (another uid)")
+        );
+        assert!(looked_at.changed(Some("u-1"), Some("43")).is_some());
+        assert!(looked_at.changed(Some("u-1"), Some("42")).is_none());
+    }
+
+    #[test]
+    fn names_from_a_hostile_status_stay_one_shell_word() {
+        let delete = Operation::Delete {
+            target: ObjectRef::new(Kind::AIWorkload, "ml", "x; touch /tmp/p; #"),
+            preconditions: Preconditions::default(),
+            run: Run::Real,
+        };
+        assert_eq!(
+            delete.kubectl(),
+            "kubectl delete aiworkloads 'x; touch /tmp/p; #' -n ml"
+        );
+        assert!(delete.target().and_then(|t| t.problem()).is_some());
     }
 
     #[test]

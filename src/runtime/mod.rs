@@ -165,6 +165,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
                 .as_ref()
                 .map_or_else(|| "(no cluster)".to_owned(), |c| c.context.clone()),
             server: server_of(&target).unwrap_or_default(),
+            user: crate::sources::connection::user_of(&target).unwrap_or_default(),
             scope: namespaces.words(),
         },
         Utc::now(),
@@ -189,7 +190,8 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
                 options.acting.clone(),
                 events,
             );
-            app.read_only = options.acting.read_only(&connection.context);
+            app.read_only_why = options.acting.why_read_only(&connection.context);
+            app.read_only = app.read_only_why.is_some();
             kube.watch(namespaces);
             (kube.clone(), Some(kube))
         }
@@ -289,11 +291,25 @@ async fn event_loop(
     let mut clipboards = clipboard::Clipboards::new(clipboard);
     loop {
         if dirty {
-            screen
+            let drawn = screen
                 .terminal
                 .draw(|frame| crate::ui::render(app, theme, frame))
-                .map_err(|e| format!("cannot draw: {e}"))?;
+                .map_err(|e| format!("cannot draw: {e}"))?
+                .area;
             dirty = false;
+            // Keys are read for the screen as drawn: too small a screen shows no dialog, so
+            // no key may act on one.
+            if app.size != Some((drawn.width, drawn.height)) {
+                update(
+                    app,
+                    Msg::Resize {
+                        width: drawn.width,
+                        height: drawn.height,
+                    },
+                );
+                dirty = true;
+                continue;
+            }
         }
         if app.quit {
             return Ok(None);
@@ -308,7 +324,10 @@ async fn event_loop(
                     update(app, Msg::Paste(text));
                     dirty = true;
                 }
-                Some(Ok(Event::Resize(_, _))) => dirty = true,
+                Some(Ok(Event::Resize(width, height))) => {
+                    update(app, Msg::Resize { width, height });
+                    dirty = true;
+                }
                 Some(Ok(_)) => {}
                 // The terminal is gone (a closed SSH session): nothing left to draw on.
                 Some(Err(_)) | None => return Ok(None),

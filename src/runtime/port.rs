@@ -12,9 +12,8 @@ use tokio::task::JoinHandle;
 
 use crate::app::ports::{ClusterPort, Connected, Namespaces, Pending};
 use crate::app::{Effect, Msg};
-use crate::cluster::audit::Where;
 use crate::cluster::{Mode, Session};
-use crate::domain::{ClusterError, Kind, Operation, Outcome};
+use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::SourceEvent;
 use crate::settings::Settings;
 use crate::sources::connection::{Target, connect, server_of, user_of};
@@ -53,16 +52,36 @@ struct Current {
 
 /// How operations are carried out, whatever the context: read-only by flag or by the
 /// settings file per context, and where the audit log goes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Acting {
     pub read_only: bool,
     pub settings: Settings,
-    pub audit: Option<PathBuf>,
+    /// The audit log, or why it could not be placed (then nothing that changes anything is
+    /// sent).
+    pub audit: Result<PathBuf, String>,
+}
+
+impl Default for Acting {
+    fn default() -> Acting {
+        Acting {
+            read_only: false,
+            settings: Settings::default(),
+            audit: Err("no audit log was given".into()),
+        }
+    }
 }
 
 impl Acting {
     pub fn read_only(&self, context: &str) -> bool {
-        self.read_only || self.settings.read_only(context)
+        self.why_read_only(context).is_some()
+    }
+
+    /// Why `context` is read-only (`--readonly`, or the settings file), if it is.
+    pub fn why_read_only(&self, context: &str) -> Option<String> {
+        if self.read_only {
+            return Some("--readonly".into());
+        }
+        self.settings.why_read_only(context)
     }
 
     /// A session for a connection to `context`.
@@ -72,12 +91,12 @@ impl Acting {
         } else {
             Mode::ReadWrite
         };
-        let at = Where {
-            context: context.to_owned(),
-            server: server_of(target).unwrap_or_default(),
-            user: user_of(target).unwrap_or_default(),
-        };
-        Arc::new(Session::new(client.clone(), mode, at, self.audit.clone()))
+        Arc::new(Session::new(
+            client.clone(),
+            mode,
+            crate::sources::connection::hub_of(target, context),
+            self.audit.clone(),
+        ))
     }
 }
 
@@ -155,7 +174,8 @@ impl ClusterPort for KubePort {
             let connected = Connected {
                 context: connection.context.clone(),
                 server: server_of(&target).unwrap_or_default(),
-                read_only: port.acting.read_only(&connection.context),
+                user: user_of(&target).unwrap_or_default(),
+                read_only: port.acting.why_read_only(&connection.context),
             };
             port.lock()
                 .pending
@@ -214,9 +234,10 @@ impl ClusterPort for KubePort {
         current.tasks.push(probe);
     }
 
-    fn perform(&self, operation: Operation) -> Pending<Outcome> {
+    fn perform(&self, request: Request) -> Pending<Outcome> {
+        // The session of the hub the console uses now; it refuses a request bound to another.
         let session = self.lock().session.clone();
-        Box::pin(async move { session.run(&operation).await })
+        Box::pin(async move { session.run(&request).await })
     }
 
     fn epoch(&self) -> u64 {
@@ -240,7 +261,7 @@ impl ClusterPort for OfflinePort {
 
     fn watch(&self, _namespaces: Namespaces) {}
 
-    fn perform(&self, _operation: Operation) -> Pending<Outcome> {
+    fn perform(&self, _request: Request) -> Pending<Outcome> {
         let why = self.why.clone();
         Box::pin(async move {
             Outcome::Failed(ClusterError::Configuration {
@@ -319,12 +340,12 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
             }));
         }
         Effect::StopLogs => port.stop_logs(),
-        Effect::Perform(operation) => {
-            let pending = port.perform(operation.clone());
+        Effect::Perform(request) => {
+            let pending = port.perform(request.clone());
             let answers = answers.clone();
             tokio::spawn(async move {
                 let outcome = pending.await;
-                let _ = answers.send(Msg::Performed { operation, outcome });
+                let _ = answers.send(Msg::Performed { request, outcome });
             });
         }
     }

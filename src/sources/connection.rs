@@ -134,6 +134,16 @@ fn context_of(target: &Target) -> Option<(Kubeconfig, kube::config::Context)> {
 
 /// The kubeconfig user the target's context names, for the audit log (a name, never a
 /// credential).
+/// The hub a connection to `context` through `target` reaches: what every request sent on it
+/// is bound to.
+pub fn hub_of(target: &Target, context: &str) -> crate::domain::Hub {
+    crate::domain::Hub {
+        context: context.to_owned(),
+        server: server_of(target).unwrap_or_default(),
+        user: user_of(target).unwrap_or_default(),
+    }
+}
+
 pub fn user_of(target: &Target) -> Option<String> {
     context_of(target).and_then(|(_, context)| context.user)
 }

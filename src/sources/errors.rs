@@ -40,7 +40,12 @@ pub fn classify(error: &kube::Error) -> ClusterError {
             match status.code {
                 401 => ClusterError::Unauthorized { message },
                 403 => ClusterError::Forbidden { message },
-                404 => ClusterError::NotFound { what: message },
+                404 => ClusterError::NotFound {
+                    what: named_in(status).unwrap_or(message),
+                },
+                409 if status.reason == "AlreadyExists" => ClusterError::AlreadyExists {
+                    what: named_in(status).unwrap_or(message),
+                },
                 409 => ClusterError::Conflict { message },
                 410 => ClusterError::Gone,
                 422 => ClusterError::Invalid {
@@ -67,10 +72,55 @@ pub fn classify(error: &kube::Error) -> ClusterError {
         kube::Error::HyperError(e) => transport(&chain(e)),
         kube::Error::Service(e) => transport(&chain(e.as_ref())),
         kube::Error::Auth(e) => ClusterError::Unauthorized { message: chain(e) },
+        kube::Error::SerdeError(e) => ClusterError::Other {
+            message: format!(
+                "the server's answer could not be read as the Kubernetes API's ({e}); a proxy \
+                 may have answered instead of the API server: check the kubeconfig's server address"
+            ),
+        },
         other => ClusterError::Other {
             message: chain(other),
         },
     }
+}
+
+/// "ComputePool retail-edge/store-042" from a Status's details, when it names the object.
+fn named_in(status: &kube::core::Status) -> Option<String> {
+    let details = status.details.as_ref()?;
+    if details.name.is_empty() {
+        return None;
+    }
+    let kind = if details.kind.is_empty() {
+        "object"
+    } else {
+        details.kind.as_str()
+    };
+    Some(format!("{kind} {}", details.name))
+}
+
+/// Reads the error of a request that changes something: a connection that dropped once the
+/// request was on its way is not "cannot reach the server", since the server may have acted.
+pub fn classify_sent(error: &kube::Error) -> ClusterError {
+    match classify(error) {
+        ClusterError::Unreachable { detail, .. } if !before_sending(&detail) => {
+            ClusterError::Unanswered { detail }
+        }
+        other => other,
+    }
+}
+
+/// Whether a transport error happened while connecting (nothing was sent).
+fn before_sending(detail: &str) -> bool {
+    let lower = detail.to_ascii_lowercase();
+    [
+        "(connect)",
+        "tcp connect",
+        "connection refused",
+        "dns error",
+        "no route to host",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
 }
 
 fn transport(detail: &str) -> ClusterError {
@@ -98,6 +148,26 @@ fn transport(detail: &str) -> ClusterError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dropped_answer_is_not_a_server_out_of_reach() {
+        let refused = kube::Error::Service(
+            "client error (Connect): tcp connect error: Connection refused (os error 111)".into(),
+        );
+        assert!(matches!(
+            classify_sent(&refused),
+            ClusterError::Unreachable { .. }
+        ));
+        let dropped = kube::Error::Service(
+            "client error (SendRequest): connection closed before message completed".into(),
+        );
+        let error = classify_sent(&dropped);
+        assert!(
+            matches!(error, ClusterError::Unanswered { .. }),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("may have acted"));
+    }
 
     #[test]
     fn transport_errors_name_the_certificate_or_the_network() {

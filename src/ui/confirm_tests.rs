@@ -17,17 +17,17 @@ fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
 fn answer_all(app: &mut App) {
     for _ in 0..3 {
         for effect in std::mem::take(&mut app.effects) {
-            let Effect::Perform(operation) = effect else {
+            let Effect::Perform(request) = effect else {
                 continue;
             };
-            let outcome = match &operation {
+            let outcome = match &request.operation {
                 Operation::AccessReview { .. } => Outcome::Allowed(true),
                 o if o.run() == Some(Run::DryRun) => Outcome::Done {
                     message: "dry run: accepted".into(),
                 },
                 _ => continue,
             };
-            update(app, Msg::Performed { operation, outcome });
+            update(app, Msg::Performed { request, outcome });
         }
     }
 }

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::App;
+use crate::domain::inert;
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
 
@@ -27,17 +28,23 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let first = Line::from(vec![
         Span::styled("pooldeck", accent),
         Span::styled(" │ ", muted),
-        Span::raw(app.connection.context.clone()),
+        Span::raw(inert::line(&app.connection.context).into_owned()),
         Span::styled(" │ ", muted),
-        Span::raw(app.connection.server.clone()),
+        Span::raw(inert::line(&app.connection.server).into_owned()),
         Span::styled(" │ ", muted),
-        Span::raw(app.connection.scope.clone()),
+        Span::raw(inert::line(&app.connection.scope).into_owned()),
     ]);
     let mut first = first;
     if app.read_only {
         first.spans.push(Span::styled(" │ ", muted));
+        // Why, up to its first clause: the footer said it whole when the console opened.
+        let why = app
+            .read_only_why
+            .as_deref()
+            .map(|w| format!(" ({})", inert::line(w.split(';').next().unwrap_or(w))))
+            .unwrap_or_default();
         first.spans.push(Span::styled(
-            "READ-ONLY",
+            format!("READ-ONLY{why}"),
             theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
         ));
     }

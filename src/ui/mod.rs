@@ -25,8 +25,7 @@ use crate::theme::{Meaning, Theme};
 pub use detail::{bar, spark, sparkline};
 
 /// The smallest screen the console lays out; below it, it says so.
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+pub use crate::app::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();

@@ -145,6 +145,7 @@ fn an_empty_list_says_why() {
         crate::app::Connection {
             context: "pooldeck-demo-viewer".into(),
             server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         crate::app::tests::fixed_now(),

@@ -212,7 +212,7 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
                 "Dry run: ",
                 theme.style(Meaning::Muted).add_modifier(Modifier::BOLD),
             ),
-            Span::raw(answer.clone()),
+            Span::raw(answer.text()),
         ]));
     }
     out.push(Line::raw(""));

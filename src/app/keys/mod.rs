@@ -92,6 +92,20 @@ fn missing_for(app: &App, command: Command) -> Option<String> {
             "no file to write to (pooldeck new -o FILE names one); c copies the manifest".into(),
         );
     }
+    if let (
+        Command::PauseResume
+        | Command::Delete
+        | Command::Unblock
+        | Command::RunFix
+        | Command::NewPool
+        | Command::EditPool,
+        Some(context),
+    ) = (command, &app.connecting)
+    {
+        return Some(format!(
+            "switching to context {context}: wait until it is connected"
+        ));
+    }
     let verb = match command {
         Command::Delete => "delete",
         Command::PauseResume | Command::Unblock => "patch",
@@ -163,7 +177,46 @@ pub(super) fn fix_in_view(app: &App) -> Option<Fix> {
     app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
 }
 
+/// Below the smallest size the console draws nothing but a request to make the terminal
+/// larger: only quit and Esc (which closes what is on top, sending nothing) are read, so no
+/// key acts on a dialog or a row that cannot be seen.
+fn on_key_too_small(app: &mut App, key: KeyEvent) {
+    use crossterm::event::KeyModifiers;
+    let control = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if control => app.quit = true,
+        KeyCode::Char('q') if !control => app.quit = true,
+        KeyCode::Esc => match app.overlays.pop() {
+            Some(Overlay::Confirm(confirm)) => {
+                app.message = Some(format!(
+                    "cancelled {}: nothing was sent",
+                    confirm.plan.title
+                ));
+            }
+            // The wizard keeps its draft; closing it is what its own Esc does.
+            Some(overlay @ Overlay::Wizard(_)) => {
+                app.overlays.push(overlay);
+                super::wizard::escape(app);
+            }
+            Some(Overlay::Logs(_)) => app.effects.push(Effect::StopLogs),
+            Some(Overlay::Help { .. }) | None => app.input = Input::None,
+        },
+        _ => {
+            app.message = Some(format!(
+                "the terminal is too small to show the console: make it at least {}×{} (until \
+                 then only Esc and q are read)",
+                super::MIN_WIDTH,
+                super::MIN_HEIGHT
+            ));
+        }
+    }
+}
+
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
+    if app.too_small() {
+        on_key_too_small(app, key);
+        return;
+    }
     let scopes = app.scopes();
     match commands::lookup(&scopes, &key) {
         Some(binding) => {

@@ -89,6 +89,7 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
         crate::app::Connection {
             context: "test".into(),
             server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
             scope: "all namespaces".into(),
         },
         now,

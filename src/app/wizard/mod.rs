@@ -26,7 +26,7 @@ use context::{host_findings, names_in, picture, quota_findings};
 pub use edit::{
     activate, add_entry, cycle, edit_key, escape, move_cursor, paste, remove_entry, step,
 };
-pub use review::{apply, dry_run, performed, write};
+pub use review::{DryRun, apply, dry_run, performed, write};
 
 /// A name the cluster offers for a field, and (for a ProfileBundle) whether it is Ready.
 pub type Offered = (String, Option<bool>);
@@ -73,8 +73,8 @@ pub struct Wizard {
     pub owners: Vec<Option<(&'static FieldSpec, usize)>>,
     /// The manifest as Review shows it, written once per change (never while drawing).
     pub yaml: String,
-    /// The dry run's answer, verbatim, once asked.
-    pub dry_run: Option<String>,
+    /// The dry run's answers, verbatim, once asked.
+    pub dry_run: Option<DryRun>,
     /// Review's host-availability and quota lines, made once per change.
     pub picture: Vec<String>,
     /// What the cluster has in the pool's namespace for the fields that name an object:

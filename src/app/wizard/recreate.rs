@@ -8,14 +8,19 @@
 use serde_json::Value;
 
 use super::{Purpose, wizard};
+use crate::app::requests::Awaiting;
 use crate::app::{App, Effect, Overlay};
 use crate::domain::fixes::{self, Fix};
-use crate::domain::{Kind, ObjectRef, Operation, Outcome, Run};
+use crate::domain::{Hub, Kind, ObjectRef, Operation, Outcome, Request, RequestId, Run};
 
 /// A recreate under way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recreating {
     pub target: ObjectRef,
+    /// The hub the delete was confirmed on: the create goes there or nowhere.
+    pub hub: Hub,
+    /// The request whose answer moves it on (the delete, then the create).
+    pub request: Option<RequestId>,
     /// The pool to create, as the wizard wrote it (without what the server owns).
     pub object: Value,
     pub draft: crate::domain::draft::Draft,
@@ -105,8 +110,9 @@ pub fn plan(old: &Value, object: &Value) -> fixes::Plan {
     plan
 }
 
-/// After Confirm on a recreate: what to create once the pool is gone.
-pub fn confirmed(app: &mut App) {
+/// After Confirm on a recreate (its delete sent as `request`): what to create once the pool
+/// is gone.
+pub fn confirmed(app: &mut App, request: Option<RequestId>) {
     let Some(Overlay::Wizard(w)) = app.overlays.last() else {
         return;
     };
@@ -115,22 +121,24 @@ pub fn confirmed(app: &mut App) {
     };
     app.recreating = Some(Recreating {
         target: fixes::pool_ref(old),
+        hub: app.hub(),
+        request,
         object: fresh(&w.draft.pool),
         draft: w.draft.clone(),
         stage: RecreateStage::Deleting,
     });
 }
 
-/// An outcome for the recreate under way; whether it was one.
-pub fn performed(app: &mut App, operation: &Operation, outcome: &Outcome) -> bool {
+/// An outcome for the recreate under way (routed by its request's id); whether it was one.
+pub fn performed(app: &mut App, request: &Request, outcome: &Outcome) -> bool {
     let Some(recreating) = app.recreating.as_mut() else {
         return false;
     };
-    let ours = operation.run() == Some(Run::Real)
-        && operation.target().as_ref() == Some(&recreating.target);
-    if !ours {
+    if recreating.request != Some(request.id) {
         return false;
     }
+    recreating.request = None;
+    let operation = &request.operation;
     let name = recreating.target.to_string();
     match (recreating.stage, operation, outcome) {
         (RecreateStage::Deleting, Operation::Delete { .. }, Outcome::Done { .. }) => {
@@ -161,12 +169,23 @@ pub fn performed(app: &mut App, operation: &Operation, outcome: &Outcome) -> boo
     true
 }
 
-/// Once the watch no longer lists the pool, its create is sent.
+/// Once the watch no longer lists the pool, its create is sent, to the hub the delete was
+/// confirmed on (moving to another hub or namespace stops the recreate before this).
 pub fn when_gone(app: &mut App) {
+    let hub = app.hub();
     let Some(recreating) = app.recreating.as_mut() else {
         return;
     };
     if recreating.stage != RecreateStage::Waiting {
+        return;
+    }
+    if recreating.hub != hub {
+        let target = recreating.target.clone();
+        app.recreating = None;
+        app.message = Some(format!(
+            "the recreate of {target} stopped: the console now shows another hub; nothing was \
+             created (the manifest is kept as a draft: n resumes it)"
+        ));
         return;
     }
     let target = &recreating.target;
@@ -187,6 +206,10 @@ pub fn when_gone(app: &mut App) {
         object: recreating.object.clone(),
         run: Run::Real,
     };
-    app.message = Some(format!("{target}: gone; creating it again"));
-    app.effects.push(Effect::Perform(create));
+    let message = format!("{target}: gone; creating it again");
+    let id = app.send(create, Awaiting::Real { fix: Fix::Recreate });
+    if let Some(recreating) = app.recreating.as_mut() {
+        recreating.request = Some(id);
+    }
+    app.message = Some(message);
 }

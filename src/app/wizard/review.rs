@@ -2,9 +2,29 @@
 //! behind the same confirmation as the fixes.
 
 use super::{Purpose, wizard};
+use crate::app::requests::Awaiting;
 use crate::app::{App, Effect};
 use crate::domain::fixes::{Fix, Permission, Plan};
-use crate::domain::{Kind, Operation, Run};
+use crate::domain::{Kind, Operation, Request, RequestId, Run};
+
+/// The server's dry run of what Review would send: the requests still awaited (by id) and the
+/// answers so far, one per object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DryRun {
+    pub waiting: Vec<RequestId>,
+    pub answers: Vec<String>,
+}
+
+impl DryRun {
+    /// What Review shows.
+    pub fn text(&self) -> String {
+        match (self.answers.is_empty(), self.waiting.is_empty()) {
+            (true, _) => "dry run sent…".to_owned(),
+            (false, true) => self.answers.join("; "),
+            (false, false) => format!("{}; more to come…", self.answers.join("; ")),
+        }
+    }
+}
 
 /// `w` on Review: the manifest written to the file `pooldeck new -o FILE` named.
 pub fn write(app: &mut App) {
@@ -36,23 +56,35 @@ pub fn dry_run(app: &mut App) {
     let Some(w) = wizard(app) else {
         return;
     };
-    w.dry_run = Some("dry run sent…".into());
-    for operation in w.operations(Run::DryRun) {
-        app.effects.push(Effect::Perform(operation));
+    let operations = w.operations(Run::DryRun);
+    let mut waiting = Vec::new();
+    for operation in operations {
+        waiting.push(app.send(operation, Awaiting::WizardDryRun));
+    }
+    if let Some(w) = wizard(app) {
+        w.dry_run = Some(DryRun {
+            waiting,
+            answers: Vec::new(),
+        });
     }
 }
 
-/// An answer for the wizard: its dry run (with a policy, one answer per object, each named).
-pub fn performed(app: &mut App, operation: &Operation, answer: String) -> bool {
+/// An answer to the wizard's dry run (with a policy, one answer per object, each named); an
+/// answer for a dry run of an earlier draft (the draft changed since) is dropped.
+pub fn performed(app: &mut App, request: &Request, answer: String) -> bool {
     let Some(w) = wizard(app) else {
         return false;
     };
-    let operations = w.operations(Run::DryRun);
-    if !operations.contains(operation) {
+    let Some(dry_run) = w.dry_run.as_mut() else {
         return false;
-    }
-    let answer = if operations.len() > 1 {
-        let kind = match operation {
+    };
+    let Some(at) = dry_run.waiting.iter().position(|id| *id == request.id) else {
+        return false;
+    };
+    dry_run.waiting.remove(at);
+    let several = w.draft.policy.is_some();
+    let answer = if several {
+        let kind = match &request.operation {
             Operation::Create { object, .. } => object["kind"].as_str().unwrap_or("object"),
             _ => "ComputePool",
         };
@@ -60,12 +92,9 @@ pub fn performed(app: &mut App, operation: &Operation, answer: String) -> bool {
     } else {
         answer
     };
-    w.dry_run = Some(match w.dry_run.take() {
-        Some(before) if before != "dry run sent…" && operations.len() > 1 => {
-            format!("{before}; {answer}")
-        }
-        _ => answer,
-    });
+    if let Some(dry_run) = w.dry_run.as_mut() {
+        dry_run.answers.push(answer);
+    }
     true
 }
 

@@ -319,6 +319,21 @@ impl Store {
     ) -> Result<Value, ApiError> {
         let mut inner = self.lock();
         let (_, current) = Self::current(&mut inner, resource, namespace, name)?;
+        // A uid in a merge patch names the incarnation meant: another one is refused (the
+        // uid is immutable), as a recreated object would be by its resourceVersion.
+        if let Patch::Merge(body) = patch
+            && let Some(uid) = body.pointer("/metadata/uid").and_then(Value::as_str)
+            && Some(uid) != meta_str(&current, "uid")
+        {
+            return Err(ApiError::conflict(
+                resource,
+                name,
+                &format!(
+                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                    meta_str(&current, "uid").unwrap_or("")
+                ),
+            ));
+        }
         let mut next = (*current).clone();
         match patch {
             Patch::Merge(body) => json_patch::merge(&mut next, body),

@@ -188,6 +188,13 @@ pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Op
                 target: target.clone(),
                 finalizer: POOL_FINALIZER.into(),
                 index,
+                // The incarnation looked at: a pool recreated under the same name keeps its
+                // finalizer. Not the resourceVersion: the controller's status updates would
+                // refuse it for no reason.
+                preconditions: Preconditions {
+                    uid: text(pool, "/metadata/uid").map(str::to_owned),
+                    resource_version: None,
+                },
                 run: Run::Real,
             })
             .into_iter()

@@ -179,10 +179,16 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
         .iter()
         .map(|pool| {
             let target = pool_ref(pool);
+            // The pool as looked at: a pool recreated or changed since is refused.
+            let preconditions = Preconditions::of(
+                text(pool, "/metadata/uid"),
+                text(pool, "/metadata/resourceVersion"),
+            );
             if resume {
                 Operation::RemoveLabel {
                     target,
                     key: PAUSE_LABEL.into(),
+                    preconditions,
                     run: Run::Real,
                 }
             } else {
@@ -190,6 +196,7 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
                     target,
                     key: PAUSE_LABEL.into(),
                     value: "true".into(),
+                    preconditions,
                     run: Run::Real,
                 }
             }
@@ -212,6 +219,7 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
         vec![
             format!("Removes the label {PAUSE_LABEL}: the controller reconciles the pool again."),
             "Changes the controller made wait for will now be applied.".to_owned(),
+            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not resumed.".to_owned(),
         ]
     } else {
         vec![
@@ -220,6 +228,7 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
             ),
             "It does not stop deletion: a pool being deleted is still torn down.".to_owned(),
             "Resume (p again) removes the label.".to_owned(),
+            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not paused.".to_owned(),
         ]
     };
     let skipped = pools.len() - chosen.len();

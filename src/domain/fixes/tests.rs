@@ -33,7 +33,14 @@ fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
     assert_eq!(plan.fix, Fix::Resume);
     assert!(
         plan.kubectl()
-            .ends_with("controller.spectrocloud.com/pause-")
+            .ends_with("controller.spectrocloud.com/pause- --resource-version=7"),
+        "{}",
+        plan.kubectl()
+    );
+    assert_eq!(
+        plan.operations[0].preconditions(),
+        Preconditions::of(Some("u-b"), Some("7")),
+        "resume names the pool as looked at"
     );
     assert_eq!(plan.permissions, vec![patch("retail-edge")]);
     assert!(plan.dry_runs().iter().all(|o| o.run() == Some(Run::DryRun)));

@@ -180,14 +180,18 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
         .effects
         .iter()
         .find_map(|e| match e {
-            Effect::Perform(op @ Operation::Create { run: Run::Real, .. }) => Some(op.clone()),
+            Effect::Perform(request)
+                if matches!(request.operation, Operation::Create { run: Run::Real, .. }) =>
+            {
+                Some(request.clone())
+            }
             _ => None,
         })
         .expect("the create is sent");
     update(
         &mut app,
         Msg::Performed {
-            operation: create,
+            request: create,
             outcome: Outcome::Done {
                 message: "created".into(),
             },
@@ -229,7 +233,7 @@ fn an_edit_keeps_the_vip_locked_and_says_why() {
     assert!(
         app.effects.iter().any(|e| matches!(
             e,
-            Effect::Perform(Operation::Update {
+            Effect::Perform(request) if matches!(request.operation, Operation::Update {
                 run: Run::DryRun,
                 ..
             })
@@ -378,17 +382,17 @@ fn answer_all(app: &mut App) -> Vec<Operation> {
     let mut seen = Vec::new();
     for _ in 0..3 {
         for effect in std::mem::take(&mut app.effects) {
-            if let Effect::Perform(operation) = effect {
-                let outcome = match &operation {
+            if let Effect::Perform(request) = effect {
+                let outcome = match &request.operation {
                     Operation::AccessReview { .. } => Outcome::Allowed(true),
                     _ => Outcome::Done {
                         message: "accepted".into(),
                     },
                 };
-                if !matches!(operation, Operation::AccessReview { .. }) {
-                    seen.push(operation.clone());
+                if !matches!(request.operation, Operation::AccessReview { .. }) {
+                    seen.push(request.operation.clone());
                 }
-                update(app, Msg::Performed { operation, outcome });
+                update(app, Msg::Performed { request, outcome });
             }
         }
     }

@@ -58,7 +58,11 @@ fn a_scaling_policy_is_written_with_the_pool_and_checked_by_the_same_rules() {
     update(&mut app, key(KeyCode::Char('d')));
     let sent = answer_all(&mut app);
     assert_eq!(sent.len(), 2, "{sent:?}");
-    let answer = wizard(&app).dry_run.clone().unwrap_or_default();
+    let answer = wizard(&app)
+        .dry_run
+        .as_ref()
+        .map(|d| d.text())
+        .unwrap_or_default();
     assert!(
         answer.contains("ScalingPolicy: accepted") && answer.contains("ComputePool: accepted"),
         "{answer}"
@@ -169,11 +173,13 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
         .effects
         .iter()
         .find_map(|e| match e {
-            Effect::Perform(op @ Operation::Create { .. }) => Some(op.clone()),
+            Effect::Perform(request) if matches!(request.operation, Operation::Create { .. }) => {
+                Some(request.clone())
+            }
             _ => None,
         })
         .expect("the create is sent once the pool is gone");
-    let Operation::Create { object, run } = &create else {
+    let Operation::Create { object, run } = &create.operation else {
         unreachable!()
     };
     assert_eq!(*run, Run::Real);
@@ -189,7 +195,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     update(
         &mut app,
         Msg::Performed {
-            operation: create,
+            request: create,
             outcome: Outcome::Done {
                 message: "created".into(),
             },

@@ -1,0 +1,348 @@
+//! Every action bound to its hub, as message scripts: answers routed by request id, a context
+//! or namespace switch closing what was bound to the old one, marks that act only on what the
+//! dialog lists, and no key acting on a screen too small to show it.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::tests::fleet_app;
+use super::*;
+use crate::app::confirm::{Focus, Stage};
+use crate::app::{Msg, ports, update};
+use crate::domain::{ClusterError, Operation, Outcome, Run};
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+/// The requests `update` asked the runtime to send, taken.
+fn sent(app: &mut App) -> Vec<Request> {
+    std::mem::take(&mut app.effects)
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Perform(request) => Some(request),
+            _ => None,
+        })
+        .collect()
+}
+
+fn answer(app: &mut App, request: Request) {
+    let outcome = match request.operation {
+        Operation::AccessReview { .. } => Outcome::Allowed(true),
+        _ => Outcome::Done {
+            message: "dry run: accepted".into(),
+        },
+    };
+    update(app, Msg::Performed { request, outcome });
+}
+
+/// Answers every review and dry run asked, as a hub that allows and accepts them.
+fn answer_all(app: &mut App) {
+    for _ in 0..3 {
+        for request in sent(app) {
+            answer(app, request);
+        }
+    }
+}
+
+fn dialog(app: &App) -> Option<&crate::app::confirm::Confirm> {
+    match app.overlays.last() {
+        Some(Overlay::Confirm(confirm)) => Some(confirm),
+        _ => None,
+    }
+}
+
+fn switch_to(app: &mut App, context: &str) {
+    update(app, key(KeyCode::Char(':')));
+    typed(app, &format!("ctx {context}"));
+    update(app, key(KeyCode::Enter));
+}
+
+fn connected(app: &mut App, context: &str) {
+    update(
+        app,
+        Msg::Connected {
+            context: context.into(),
+            result: Ok(ports::Connected {
+                context: context.into(),
+                server: format!("https://{context}:6443"),
+                user: "operator".into(),
+                read_only: None,
+            }),
+        },
+    );
+}
+
+#[test]
+fn every_request_is_bound_to_the_hub_on_screen_under_its_own_id() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char('p')));
+    let requests = sent(&mut app);
+    assert!(!requests.is_empty());
+    let hub = app.hub();
+    assert!(requests.iter().all(|r| r.hub == hub), "{requests:?}");
+    let mut ids: Vec<_> = requests.iter().map(|r| r.id).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), requests.len(), "one id per request");
+}
+
+/// `:ctx hub-b` then at once `p`: while hub-b connects no dialog opens; and a dialog open on
+/// hub-a when hub-b answers is closed, its dry run's late answer changes nothing, and
+/// nothing is ever sent bound to hub-a after the switch.
+#[test]
+fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    // A dialog on hub-a, its dry run still out.
+    update(&mut app, key(KeyCode::Char('p')));
+    let dry_runs: Vec<Request> = sent(&mut app)
+        .into_iter()
+        .filter(|r| r.operation.run() == Some(Run::DryRun))
+        .collect();
+    assert!(!dry_runs.is_empty());
+    update(&mut app, key(KeyCode::Esc));
+    // Reopened, so an old dialog's answers are also in the air.
+    update(&mut app, key(KeyCode::Char('p')));
+    let second: Vec<Request> = sent(&mut app);
+    // An answer for the closed first dialog does not move the open one on.
+    for request in dry_runs.clone() {
+        answer(&mut app, request);
+    }
+    assert!(
+        matches!(dialog(&app).map(|d| &d.stage), Some(Stage::DryRun { .. })),
+        "{:?}",
+        dialog(&app).map(|d| &d.stage)
+    );
+    // Now the switch (a dialog takes every key, so it is closed first), then `p` at once.
+    update(&mut app, key(KeyCode::Esc));
+    switch_to(&mut app, "hub-b");
+    update(&mut app, key(KeyCode::Char('p')));
+    assert!(
+        dialog(&app).is_none(),
+        "no dialog while another hub connects"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("switching to context hub-b")),
+        "{:?}",
+        app.message
+    );
+    // hub-b answers; the old dialog's dry runs answer late.
+    connected(&mut app, "hub-b");
+    assert_eq!(app.hub().context, "hub-b");
+    for request in second {
+        answer(&mut app, request);
+    }
+    assert!(app.overlays.is_empty());
+    assert!(app.access.is_empty(), "hub-a's permissions are not hub-b's");
+    // hub-b lists its pools; a dialog there asks hub-b for everything again.
+    let pools: Vec<serde_json::Value> = fleet_app()
+        .inventory
+        .objects(crate::domain::Kind::Pool)
+        .map(|o| (*o.value()).clone())
+        .collect();
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::listed(
+            crate::domain::Kind::Pool,
+            None,
+            pools,
+        )),
+    );
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char('p')));
+    let asked = sent(&mut app);
+    assert!(!asked.is_empty());
+    assert!(asked.iter().all(|r| r.hub.context == "hub-b"), "{asked:?}");
+}
+
+#[test]
+fn a_switch_with_a_dialog_open_says_what_it_cancelled() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char('p')));
+    answer_all(&mut app);
+    assert!(
+        dialog(&app).is_some_and(|d| d.ready()),
+        "dry run passed on hub-a"
+    );
+    // The switch was asked before the dialog opened (it cannot be typed over a dialog).
+    app.connecting = Some("hub-b".into());
+    connected(&mut app, "hub-b");
+    assert!(app.overlays.is_empty(), "closed: it was hub-a's");
+    let message = app.message.clone().unwrap_or_default();
+    assert!(
+        message.contains("switched to context hub-b") && message.contains("cancelled: Pause"),
+        "{message}"
+    );
+    assert!(
+        !sent(&mut app)
+            .iter()
+            .any(|r| r.operation.run() == Some(Run::Real)),
+        "nothing real was sent"
+    );
+}
+
+/// An answer no dialog awaits any more, on any hub, changes nothing (a unit test of the
+/// routing by id).
+#[test]
+fn a_late_answer_for_a_closed_dialog_changes_nothing() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char('p')));
+    let out = sent(&mut app);
+    update(&mut app, key(KeyCode::Esc));
+    let before = (
+        app.message.clone(),
+        app.overlays.clone(),
+        app.access.clone(),
+    );
+    for request in out {
+        update(
+            &mut app,
+            Msg::Performed {
+                request,
+                outcome: Outcome::Failed(ClusterError::Forbidden {
+                    message: "late".into(),
+                }),
+            },
+        );
+    }
+    assert_eq!(
+        (
+            app.message.clone(),
+            app.overlays.clone(),
+            app.access.clone()
+        ),
+        before
+    );
+    // An answer under an id never sent, for an access review, grants nothing.
+    let forged = Request {
+        id: crate::domain::RequestId(999_999),
+        hub: app.hub(),
+        operation: Operation::AccessReview {
+            verb: "delete".into(),
+            kind: crate::domain::Kind::Pool,
+            namespace: "ml-research".into(),
+        },
+    };
+    update(
+        &mut app,
+        Msg::Performed {
+            request: forged,
+            outcome: Outcome::Allowed(true),
+        },
+    );
+    assert_eq!(app.access, before.2);
+}
+
+#[test]
+fn a_namespace_switch_clears_marks_and_stops_a_recreate() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char(' ')));
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert_eq!(app.marked.len(), 2);
+    update(&mut app, key(KeyCode::Char(':')));
+    typed(&mut app, "ns ml-research");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.marked.is_empty());
+    let message = app.message.clone().unwrap_or_default();
+    assert!(message.contains("cancelled: 2 marks"), "{message}");
+}
+
+/// Marks act only on what the dialog lists: a marked pool the filter hides now is named as
+/// such; Ctrl-D and u act on the row under the cursor, never on the first mark.
+#[test]
+fn marks_act_only_on_what_the_dialog_lists() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let first = app.shown.row(0).expect("a row").id.clone();
+    update(&mut app, key(KeyCode::Char(' ')));
+    update(&mut app, key(KeyCode::Char(' ')));
+    // Filter the first marked pool out of view.
+    let second = app.shown.row(1).expect("a row").id.clone();
+    update(&mut app, key(KeyCode::Char('/')));
+    typed(&mut app, &second.name);
+    update(&mut app, key(KeyCode::Enter));
+    assert!(!app.shown.rows().any(|r| r.id == first));
+    update(&mut app, key(KeyCode::Char('p')));
+    let plan = &dialog(&app).expect("a dialog").plan;
+    let said = plan.explanation.join("\n");
+    assert!(
+        said.contains("not shown now") && said.contains(first.name.as_str()),
+        "{said}"
+    );
+    update(&mut app, key(KeyCode::Esc));
+    // Ctrl-D: the row under the cursor, not the first mark.
+    let under = app.shown.row(app.selected).expect("a row").id.clone();
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),
+    );
+    let plan = &dialog(&app).expect("a delete dialog").plan;
+    assert_eq!(plan.type_to_confirm.as_deref(), Some(under.name.as_str()));
+}
+
+/// Below 80×24 only Esc and q are read: Tab and Enter do not confirm a dialog that is not
+/// drawn, and nothing is sent.
+#[test]
+fn a_screen_too_small_reads_no_key_that_acts() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Char('p')));
+    answer_all(&mut app);
+    assert!(dialog(&app).is_some_and(|d| d.ready()));
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 60,
+            height: 20,
+        },
+    );
+    for msg in [key(KeyCode::Tab), key(KeyCode::Enter), key(KeyCode::Enter)] {
+        update(&mut app, msg);
+    }
+    assert_eq!(dialog(&app).map(|d| d.focus), Some(Focus::Cancel));
+    assert!(
+        !sent(&mut app)
+            .iter()
+            .any(|r| r.operation.run() == Some(Run::Real)),
+        "nothing is sent"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("too small")),
+        "{:?}",
+        app.message
+    );
+    // Esc still cancels (sending nothing); back at full size the keys work again.
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    update(&mut app, key(KeyCode::Char('p')));
+    assert!(dialog(&app).is_some());
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 79,
+            height: 24,
+        },
+    );
+    update(&mut app, key(KeyCode::Char('q')));
+    assert!(app.quit, "q quits whatever the size");
+}

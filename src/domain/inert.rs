@@ -1,0 +1,162 @@
+//! Text from a cluster or a file made inert before any terminal sees it: the one sanitiser
+//! every text boundary uses (console cells, the detail views, dialogs, the log view, the text
+//! of `get`, `doctor` and `validate`). A terminal acts on control characters and escape
+//! sequences (a title set by OSC 0, the clipboard written by OSC 52, the screen cleared by
+//! CSI 2J) and reorders text around bidirectional controls (U+202E makes `txt.exe` read
+//! `exe.txt`). Here none of them survives: each such character is shown escaped
+//! (`\x1b`, `\u{202e}`), so what a hostile object carries is visible and does nothing. JSON
+//! and YAML output is not passed through here: the formats escape it themselves.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Whether a character would be acted on by a terminal or reorder the text around it:
+/// C0 (but tab and newline are a line's own business), DEL, C1, and the bidirectional
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), and the other
+/// direction marks and line or paragraph separators that change how a line is laid out.
+fn acts(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}'
+    )
+}
+
+fn escape(c: char, out: &mut String) {
+    let code = u32::from(c);
+    if code < 0x100 {
+        let _ = write!(out, "\\x{code:02x}");
+    } else {
+        let _ = write!(out, "\\u{{{code:x}}}");
+    }
+}
+
+/// Text for many lines (a detail view, a log, a message printed whole): tab and newline are
+/// kept, a carriage return and every other character a terminal acts on is shown escaped.
+pub fn text(raw: &str) -> Cow<'_, str> {
+    if !raw.chars().any(|c| c == '\r' || acts(c)) {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + 8);
+    for c in raw.chars() {
+        if c == '\r' || acts(c) {
+            escape(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text for one line (a table cell, a header, the footer): as [`text`], and a line break or
+/// tab becomes a space so the line stays one line.
+pub fn line(raw: &str) -> Cow<'_, str> {
+    if !raw
+        .chars()
+        .any(|c| matches!(c, '\n' | '\t' | '\r') || acts(c))
+    {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len() + 8);
+    for c in raw.chars() {
+        match c {
+            '\n' | '\t' => out.push(' '),
+            c if c == '\r' || acts(c) => escape(c, &mut out),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The marker a value cut short ends with.
+pub const CUT: char = '…';
+
+/// One line of at most `max` characters: longer text is cut and ends with [`CUT`] (and says
+/// how much was left out when there is room for it).
+pub fn cut(raw: &str, max: usize) -> Cow<'_, str> {
+    let line = line(raw);
+    let count = line.chars().count();
+    if count <= max {
+        return line;
+    }
+    let kept: String = line.chars().take(max.saturating_sub(1)).collect();
+    Cow::Owned(format!("{kept}{CUT}"))
+}
+
+/// Whether text is safe to print as it is.
+pub fn is_inert(text: &str) -> bool {
+    !text.chars().any(|c| c == '\r' || acts(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What a terminal would act on in output: ESC, any other C0 but tab and newline, DEL,
+    /// C1, and the bidirectional controls.
+    fn dangerous(text: &str) -> bool {
+        text.chars().any(|c| {
+            (c < ' ' && c != '\n' && c != '\t')
+                || ('\u{7f}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+        })
+    }
+
+    #[test]
+    fn escape_sequences_are_shown_not_sent() {
+        let title = "ok\u{1b}]0;pwned\u{7}";
+        assert_eq!(text(title), "ok\\x1b]0;pwned\\x07");
+        let clipboard = "\u{1b}]52;c;ZWNobyBoaQ==\u{7}";
+        assert!(!dangerous(&text(clipboard)));
+        let dcs = "\u{1b}P+q\u{1b}\\";
+        assert_eq!(text(dcs), "\\x1bP+q\\x1b\\");
+        assert_eq!(line("a\u{202e}txt.exe"), "a\\u{202e}txt.exe");
+        assert_eq!(line("two\nlines\tand a tab"), "two lines and a tab");
+        assert_eq!(text("two\nlines"), "two\nlines");
+        assert_eq!(text("c1 \u{9b}2J"), "c1 \\x9b2J");
+        assert!(matches!(text("plain ünïcode ✓"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_long_value_is_cut_with_a_marker() {
+        let long = "x".repeat(3000);
+        let short = cut(&long, 40);
+        assert_eq!(short.chars().count(), 40);
+        assert!(short.ends_with(CUT));
+        assert_eq!(cut("short", 40), "short");
+    }
+
+    proptest! {
+        /// Whatever the input, nothing a terminal acts on comes out, and text without any such
+        /// character comes out unchanged.
+        #[test]
+        fn no_output_carries_a_control(raw in any::<String>(), ascii in "[ -~\n\t]{0,64}") {
+            prop_assert!(!dangerous(&text(&raw)));
+            let one = line(&raw);
+            prop_assert!(!dangerous(&one));
+            prop_assert!(!one.contains('\n'));
+            prop_assert!(!dangerous(&cut(&raw, 10)));
+            prop_assert!(cut(&raw, 10).chars().count() <= 10);
+            prop_assert_eq!(text(&ascii), ascii.as_str());
+            prop_assert!(is_inert(&text(&raw)));
+        }
+
+        /// Controls planted anywhere in ordinary text are all caught.
+        #[test]
+        fn planted_controls_are_caught(
+            before in "[a-z ]{0,20}",
+            control in prop::sample::select(vec![
+                '\u{1b}', '\u{7}', '\u{0}', '\u{8}', '\u{7f}', '\u{85}', '\u{9b}', '\u{9d}',
+                '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}',
+                '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\r',
+            ]),
+            after in "[a-z ]{0,20}",
+        ) {
+            let raw = format!("{before}{control}{after}");
+            prop_assert!(!text(&raw).contains(control));
+            prop_assert!(!line(&raw).contains(control));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Quoting for the command lines pooldeck prints or copies (the kubectl equivalent of a
+//! dialog, a finding's next steps, the audit log's `kubectl` field): every value that comes
+//! from a cluster or a person goes through [`quote`], so an operator who pastes a line runs
+//! exactly the command shown, with a name such as `x; touch /tmp/p; #` as one argument and
+//! never as shell syntax. The shell syntax a line means to have (a pipe to grep, a jsonpath
+//! in quotes) is written by pooldeck around the quoted values, never taken from data.
+
+use std::borrow::Cow;
+
+/// Whether a word is read by a shell as itself: letters, digits and punctuation that no
+/// shell gives a meaning to. A tilde is never plain (bash expands `a=~root` and `x:~root`),
+/// nor a word starting with `=` (zsh expands `=cmd`).
+fn plain(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with('=')
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@,+%".contains(&b))
+}
+
+/// One argument for a POSIX shell: as it is when it is plain, otherwise in single quotes
+/// (a single quote inside written as `'\''`). An empty value is `''`.
+pub fn quote(word: &str) -> Cow<'_, str> {
+    if plain(word) {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn names_stay_plain_and_shell_syntax_is_quoted() {
+        assert_eq!(quote("store-042"), "store-042");
+        assert_eq!(
+            quote("controller.spectrocloud.com/pause=true"),
+            "controller.spectrocloud.com/pause=true"
+        );
+        assert_eq!(quote("x; touch /tmp/p; #"), "'x; touch /tmp/p; #'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("$(id)"), "'$(id)'");
+        assert_eq!(quote("~root"), "'~root'");
+        assert_eq!(quote("a=~root"), "'a=~root'");
+        assert_eq!(quote("=ls"), "'=ls'");
+    }
+
+    /// What `printf` prints, one word per NUL, when `shell` runs it on the quoted words.
+    fn echoed(shell: &str, words: &[String]) -> Vec<String> {
+        let script = std::iter::once("printf '%s\\0'".to_owned())
+            .chain(words.iter().map(|w| quote(w).into_owned()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let output = std::process::Command::new(shell)
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .expect("sh runs");
+        assert!(output.status.success(), "{shell}: {script}");
+        let text = String::from_utf8(output.stdout).expect("UTF-8 back");
+        let mut back: Vec<String> = text.split('\0').map(str::to_owned).collect();
+        // printf ends every word with a NUL: the last piece is the empty rest.
+        back.pop();
+        back
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// `sh -c` gets back each quoted value unchanged, whatever it holds (a NUL cannot be
+        /// an argument at all, so it is left out).
+        #[test]
+        fn the_shell_reads_each_quoted_value_back_unchanged(
+            words in prop::collection::vec("[^\u{0}]{0,24}", 1..5),
+        ) {
+            prop_assert_eq!(echoed("sh", &words), words.clone());
+            prop_assert_eq!(echoed("bash", &words), words);
+        }
+
+        /// The characters that mean something to a shell, in every mix.
+        #[test]
+        fn shell_syntax_reads_back_unchanged(
+            words in prop::collection::vec(r#"[a-z;&|`$()<>'"\\ *?#!~{}\[\]\n\t=%-]{0,16}"#, 1..4),
+        ) {
+            prop_assert_eq!(echoed("sh", &words), words.clone());
+            prop_assert_eq!(echoed("bash", &words), words);
+        }
+    }
+}
