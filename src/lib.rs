@@ -19,9 +19,13 @@
 //!   on a FIFO or device.
 //! - [`settings`]: the settings file beyond the theme (read-only contexts, clipboard, audit log).
 //! - [`runtime`]: the only place with the terminal and the event loop; carries out effects.
+//! - [`say`]: pooldeck's own lines on stdout and stderr: inert, never a panic on a closed
+//!   terminal.
 //! - [`cli`]: the command line (`validate`, `get`, `demo serve`, `record`, the console), a
 //!   thin layer over the modules above.
 #![forbid(unsafe_code)]
+// Output goes through `say`: inert, and never a panic when the terminal is gone.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod app;
 pub mod cli;
@@ -33,6 +37,7 @@ pub mod files;
 pub mod inventory;
 pub mod manifest;
 pub mod runtime;
+pub mod say;
 pub mod settings;
 pub mod sources;
 pub mod theme;

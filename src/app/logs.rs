@@ -58,6 +58,10 @@ pub struct LogView {
     /// What the stream said: the pods followed, an end, or why there is no log.
     pub said: Option<String>,
     pub failed: bool,
+    /// Pod streams still open; once the last ends the view no longer says it follows.
+    pub open: usize,
+    /// Every stream has ended.
+    pub ended: bool,
 }
 
 impl LogView {
@@ -73,6 +77,8 @@ impl LogView {
             searching: false,
             said: Some("looking for the hue controller's pods…".into()),
             failed: false,
+            open: 0,
+            ended: false,
         }
     }
 
@@ -100,6 +106,7 @@ impl LogView {
     fn take(&mut self, event: LogEvent) {
         match event {
             LogEvent::Started { pods, found } => {
+                self.open = pods.len();
                 self.said = Some(format!(
                     "following {} ({found})",
                     if pods.len() == 1 {
@@ -128,6 +135,8 @@ impl LogView {
                 }
             }
             LogEvent::Ended { pod, reason } => {
+                self.open = self.open.saturating_sub(1);
+                self.ended = self.open == 0;
                 self.said = Some(format!("{pod}: the log ended ({reason})"));
             }
             LogEvent::Failed(why) => {

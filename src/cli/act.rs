@@ -80,7 +80,7 @@ fn once_each(names: &[String]) -> Vec<String> {
         }
         let times = names.iter().filter(|n| *n == name).count();
         if times > 1 {
-            eprintln!(
+            crate::say::complain!(
                 "pooldeck: {} was named {times} times; it is acted on once",
                 crate::domain::inert::line(name)
             );
@@ -106,7 +106,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         // Already as asked: nothing to send, and nothing wrong (kubectl label says "not
         // labeled" and succeeds too).
         if plan.operations.is_empty() {
-            println!(
+            crate::say::say!(
                 "{}: nothing to do",
                 plan.blocked
                     .as_deref()
@@ -120,13 +120,13 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
 
 pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
     if global.read_only {
-        eprintln!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
+        crate::say::complain!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
         return ExitCode::from(2);
     }
     // Without a terminal nobody can type the name: refuse before touching the hub.
     let terminal = std::io::stdin().is_terminal();
     if !args.yes && !args.at.dry_run && !terminal {
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: delete asks for the pool's name on a terminal, and there is none; \
              run it on a terminal, or pass --yes (after --dry-run shows what goes)"
         );
@@ -153,8 +153,9 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
             let Some(name) = &plan.type_to_confirm else {
                 return true;
             };
-            eprint!("Type the pool's name ({name}) to delete it, anything else cancels: ");
-            let _ = std::io::stderr().flush();
+            crate::say::prompt(&format!(
+                "Type the pool's name ({name}) to delete it, anything else cancels: "
+            ));
             let mut typed = String::new();
             let _ = std::io::stdin().lock().read_line(&mut typed);
             typed.trim() == name
@@ -172,7 +173,7 @@ struct Target<'a> {
 async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<Value>), ExitCode> {
     for name in target.names {
         if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
-            eprintln!(
+            crate::say::complain!(
                 "pooldeck: the name \"{}\" is not a Compute Pool name: it {problem}",
                 crate::domain::inert::line(name)
             );
@@ -183,7 +184,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
     let connection = super::connect_or_exit(&target.at.kubeconfig, &target.at.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
     for warning in warnings {
-        eprintln!("pooldeck: {warning}");
+        crate::say::complain!("pooldeck: {warning}");
     }
     let why = if global.read_only {
         Some("--readonly".to_owned())
@@ -191,7 +192,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         settings.why_read_only(&connection.context)
     };
     if let Some(why) = why {
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: read-only mode ({}): nothing was sent",
             crate::domain::inert::line(&why)
         );
@@ -210,7 +211,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         .clone()
         .unwrap_or_else(|| connection.default_namespace.clone());
     if let Some(problem) = crate::domain::rules::names::namespace_problem(&namespace) {
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: the context's namespace cannot be used: {}",
             crate::domain::inert::line(&problem)
         );
@@ -225,11 +226,11 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         match api.get_opt(name).await {
             Ok(Some(pool)) => pools.push(to_value(pool)),
             Ok(None) => {
-                eprintln!("pooldeck: ComputePool {namespace}/{name} was not found");
+                crate::say::complain!("pooldeck: ComputePool {namespace}/{name} was not found");
                 return Err(ExitCode::from(1));
             }
             Err(e) => {
-                eprintln!("pooldeck: {}", crate::sources::errors::classify(&e));
+                crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
                 return Err(ExitCode::from(1));
             }
         }
@@ -253,7 +254,7 @@ async fn carry_out(
 ) -> ExitCode {
     print_plan(plan);
     if let Some(why) = &plan.blocked {
-        eprintln!("pooldeck: nothing to do: {why}");
+        crate::say::complain!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
     }
     let mut ids = crate::domain::request::Ids::default();
@@ -270,7 +271,7 @@ async fn carry_out(
         }
     }
     if !missing.is_empty() {
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: not permitted in context {}: needs {}; nothing was sent",
             session.hub.context,
             missing.join(", ")
@@ -283,14 +284,14 @@ async fn carry_out(
         failed |= report(&outcome);
     }
     if failed {
-        eprintln!("pooldeck: the dry run was refused: nothing was changed");
+        crate::say::complain!("pooldeck: the dry run was refused: nothing was changed");
         return ExitCode::from(1);
     }
     if dry_run_only {
         return ExitCode::SUCCESS;
     }
     if !confirmed(plan) {
-        eprintln!("pooldeck: cancelled: nothing was changed");
+        crate::say::complain!("pooldeck: cancelled: nothing was changed");
         return ExitCode::from(1);
     }
     for operation in &plan.operations {
@@ -298,7 +299,7 @@ async fn carry_out(
         if let Outcome::Failed(crate::domain::ClusterError::Conflict { .. }) = &outcome
             && let Some(changed) = what_changed(session, operation).await
         {
-            eprintln!("pooldeck: {changed}");
+            crate::say::complain!("pooldeck: {changed}");
         }
         failed |= report(&outcome);
     }
@@ -357,15 +358,12 @@ fn print_plan(plan: &Plan) {
 fn report(outcome: &Outcome) -> bool {
     match outcome {
         Outcome::Done { message } => {
-            println!("{}", crate::domain::inert::text(message));
+            crate::say::say!("{message}");
             false
         }
         Outcome::Allowed(_) => false,
         Outcome::Failed(error) => {
-            eprintln!(
-                "pooldeck: {}",
-                crate::domain::inert::text(&error.to_string())
-            );
+            crate::say::complain!("pooldeck: {error}");
             true
         }
     }

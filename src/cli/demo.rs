@@ -110,7 +110,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
     let scenario = match scenario {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(2);
         }
     };
@@ -128,7 +128,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         let cluster = match DemoCluster::start(options).await {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("pooldeck: {e}");
+                crate::say::complain!("pooldeck: {e}");
                 return ExitCode::from(1);
             }
         };
@@ -140,27 +140,29 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             None => match crate::files::private_dir() {
                 Ok(dir) => dir.join(format!("demo-{}.kubeconfig", cluster.address.port())),
                 Err(e) => {
-                    eprintln!("pooldeck: cannot keep the demo's credentials privately: {e}");
+                    crate::say::complain!(
+                        "pooldeck: cannot keep the demo's credentials privately: {e}"
+                    );
                     return ExitCode::from(1);
                 }
             },
         };
         if let Err(e) = cluster.write_kubeconfig(&path) {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
-        println!("export KUBECONFIG={}", path.display());
-        eprintln!(
+        crate::say::say!("export KUBECONFIG={}", path.display());
+        crate::say::complain!(
             "pooldeck demo cluster at {} playing \"{name}\"",
             cluster.url()
         );
         if !description.is_empty() {
-            eprintln!("  {}", description.trim());
+            crate::say::complain!("  {}", description.trim());
         }
-        eprintln!(
+        crate::say::complain!(
             "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
         );
-        eprintln!(
+        crate::say::complain!(
             "  scenarios built in: {}, large",
             BUILTIN
                 .iter()
@@ -169,7 +171,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 .join(", ")
         );
         stops.wait().await;
-        eprintln!("pooldeck: stopping the demo cluster");
+        crate::say::complain!("pooldeck: stopping the demo cluster");
         cluster.stop().await;
         let _ = std::fs::remove_file(&path);
         ExitCode::SUCCESS

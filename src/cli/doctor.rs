@@ -97,7 +97,7 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     if let Some(name) = &args.name
         && pools.is_empty()
     {
-        eprintln!(
+        crate::say::complain!(
             "Error from server (NotFound): computepools.spectrocloud.com \"{name}\" not found"
         );
         return finish(tasks, 2);
@@ -126,6 +126,8 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     finish(tasks, if worst == Some(Severity::Error) { 1 } else { 0 })
 }
 
+use crate::domain::inert::line;
+
 fn text(reports: &[PoolReport]) -> String {
     let mut out = String::new();
     let mut healthy = 0;
@@ -139,19 +141,27 @@ fn text(reports: &[PoolReport]) -> String {
             healthy += 1;
             continue;
         }
-        out.push_str(&format!("{}/{}\n", report.namespace, report.name));
+        // Names, messages and evidence are the cluster's text: each line inert, so a
+        // condition message cannot set the terminal's title or write its clipboard.
+        out.push_str(&format!(
+            "{}/{}\n",
+            line(report.namespace),
+            line(report.name)
+        ));
         for finding in shown {
             out.push_str(&format!(
                 "  {}: {} [{}]\n",
-                finding.severity, finding.summary, finding.id
+                finding.severity,
+                line(&finding.summary),
+                finding.id
             ));
-            out.push_str(&format!("    symptom: {}\n", finding.symptom));
+            out.push_str(&format!("    symptom: {}\n", line(finding.symptom)));
             for (path, value) in &finding.evidence {
-                out.push_str(&format!("    evidence: {path} = {value}\n"));
+                out.push_str(&format!("    evidence: {} = {}\n", line(path), line(value)));
             }
-            out.push_str(&format!("    cause: {}\n", finding.cause));
+            out.push_str(&format!("    cause: {}\n", line(&finding.cause)));
             for step in &finding.next {
-                out.push_str(&format!("    next: {step}\n"));
+                out.push_str(&format!("    next: {}\n", line(step)));
             }
         }
     }

@@ -115,7 +115,7 @@ pub(crate) async fn connect_or_exit(
     crate::sources::connection::connect(&target)
         .await
         .map_err(|e| {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             ExitCode::from(failure)
         })
 }
@@ -131,7 +131,7 @@ pub(crate) fn check_namespaces<'n>(
         .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
     {
         Some(problem) => {
-            eprintln!("pooldeck: {problem}");
+            crate::say::complain!("pooldeck: {problem}");
             Err(ExitCode::from(failure))
         }
         None => Ok(()),

@@ -34,7 +34,7 @@ pub struct NewArgs {
 /// The wizard's start, or the exit status when the arguments cannot be used.
 pub fn start(args: &NewArgs) -> Result<WizardStart, ExitCode> {
     let refuse = |why: String| {
-        eprintln!("pooldeck: {why}");
+        crate::say::complain!("pooldeck: {why}");
         ExitCode::from(2)
     };
     if let Some(problem) = args

@@ -39,7 +39,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
     // The output is checked before anything is recorded: minutes of recording are not lost
     // to a path that cannot be written.
     if let Err(e) = crate::files::writable(&args.output) {
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: cannot write the recording to {}: {e}",
             args.output.display()
         );
@@ -59,7 +59,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
                     .unwrap_or(connection.default_namespace.clone()),
             )
         };
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
             namespace
                 .as_deref()
@@ -80,7 +80,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         let (recording, skipped) =
             record(&connection.client, &scope, &connection.context, stopped).await;
         for reason in &skipped {
-            eprintln!("pooldeck: skipped {reason}");
+            crate::say::complain!("pooldeck: skipped {reason}");
         }
         // A resource that was refused or failed makes the recording incomplete: say so in the
         // exit status too. One that is not installed is only a note.
@@ -88,12 +88,12 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         let text = match serde_saphyr::to_string(&recording) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("pooldeck: cannot write the recording: {e}");
+                crate::say::complain!("pooldeck: cannot write the recording: {e}");
                 return ExitCode::from(1);
             }
         };
         if let Err(e) = std::fs::write(&args.output, text) {
-            eprintln!("pooldeck: cannot write {}: {e}", args.output.display());
+            crate::say::complain!("pooldeck: cannot write {}: {e}", args.output.display());
             return ExitCode::from(1);
         }
         let count = |field: &str| {
@@ -102,7 +102,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
                 .and_then(|v| v.as_array())
                 .map_or(0, Vec::len)
         };
-        eprintln!(
+        crate::say::complain!(
             "pooldeck: wrote {} ({}, {}); play it with `pooldeck demo serve --replay {}`",
             args.output.display(),
             crate::domain::words::counted(count("objects"), "object"),
@@ -110,7 +110,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             args.output.display()
         );
         if incomplete {
-            eprintln!(
+            crate::say::complain!(
                 "pooldeck: the recording is incomplete: the resources above could not be read"
             );
             return ExitCode::from(1);

@@ -41,7 +41,7 @@ pub(crate) async fn settle(
             Ok(Some(event)) => event,
             Ok(None) => break,
             Err(_) => {
-                eprintln!(
+                crate::say::complain!(
                     "pooldeck: no complete answer from the server within {}",
                     crate::domain::duration::format(timeout)
                 );
@@ -55,7 +55,7 @@ pub(crate) async fn settle(
         } = &event
             && (required.contains(kind) || !warned.contains(kind))
         {
-            eprintln!("pooldeck: {}: {error}", kind.resource_name());
+            crate::say::complain!("pooldeck: {}: {error}", kind.resource_name());
             if required.contains(kind) {
                 return Err(finish(tasks, 1));
             }
@@ -82,10 +82,12 @@ pub(crate) async fn settle(
                 .map(|ns| format!(" [{ns}]"))
                 .unwrap_or_default();
             if required_kind {
-                eprintln!("pooldeck: {text}{where_}");
+                crate::say::complain!("pooldeck: {text}{where_}");
                 return Err(finish(tasks, 1));
             }
-            eprintln!("pooldeck: warning: {text}{where_}; columns from it are left empty");
+            crate::say::complain!(
+                "pooldeck: warning: {text}{where_}; columns from it are left empty"
+            );
         }
     }
     Ok(Settled {

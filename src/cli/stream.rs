@@ -71,7 +71,7 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
             let page = match page {
                 Ok(page) => page,
                 Err(e) => {
-                    eprintln!(
+                    crate::say::complain!(
                         "pooldeck: {}: {}",
                         kind.resource_name(),
                         crate::sources::errors::classify(&e)
@@ -103,6 +103,6 @@ fn closed_or_failed(e: std::io::Error) -> ExitCode {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         return ExitCode::SUCCESS;
     }
-    eprintln!("pooldeck: cannot write: {e}");
+    crate::say::complain!("pooldeck: cannot write: {e}");
     ExitCode::from(1)
 }

@@ -88,6 +88,12 @@ pub fn is_inert(text: &str) -> bool {
     !text.chars().any(|c| c == '\r' || acts(c))
 }
 
+/// Whether a character has no business in one cell of a drawn screen: any control (tab and
+/// line breaks included) or a character that reorders the text around it.
+pub fn foreign_to_a_cell(c: char) -> bool {
+    c.is_control() || acts(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

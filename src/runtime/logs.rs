@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use futures::{AsyncBufReadExt, StreamExt};
+use futures::{AsyncBufRead, AsyncBufReadExt, Stream, StreamExt};
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ListParams, LogParams};
@@ -20,6 +20,59 @@ pub const SELECTOR: &str = "controller.spectrocloud.com/name=hue-controllers";
 
 /// Lines of one read handed on together at most.
 const BATCH: usize = 512;
+
+/// The most of one line kept: a longer one is cut, marked, and the rest of it skipped, so a
+/// single 400 MB line never sits in memory.
+pub const LINE_AT_MOST: usize = 16 * 1024;
+
+/// A log's lines, each decoded leniently (an invalid byte becomes U+FFFD rather than ending
+/// the stream) and at most [`LINE_AT_MOST`] bytes long.
+fn bounded_lines<R: AsyncBufRead + Unpin>(
+    reader: R,
+) -> impl Stream<Item = std::io::Result<String>> {
+    futures::stream::unfold((reader, false), |(mut reader, ended)| async move {
+        if ended {
+            return None;
+        }
+        let mut kept: Vec<u8> = Vec::new();
+        let mut cut = false;
+        loop {
+            let available = match reader.fill_buf().await {
+                Ok(bytes) => bytes,
+                Err(e) => return Some((Err(e), (reader, true))),
+            };
+            if available.is_empty() {
+                if kept.is_empty() && !cut {
+                    return None;
+                }
+                return Some((Ok(line_of(&kept, cut)), (reader, true)));
+            }
+            let newline = available.iter().position(|b| *b == b'\n');
+            let chunk = &available[..newline.unwrap_or(available.len())];
+            let room = LINE_AT_MOST.saturating_sub(kept.len());
+            if chunk.len() > room {
+                cut = true;
+            }
+            kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            let used = newline.map_or(available.len(), |at| at + 1);
+            reader.consume_unpin(used);
+            if newline.is_some() {
+                return Some((Ok(line_of(&kept, cut)), (reader, false)));
+            }
+        }
+    })
+}
+
+fn line_of(bytes: &[u8], cut: bool) -> String {
+    let mut text = String::from_utf8_lossy(bytes).into_owned();
+    if text.ends_with('\r') {
+        text.pop();
+    }
+    if cut {
+        text.push_str(" … (line cut at 16 KiB)");
+    }
+    text
+}
 
 fn refused(error: &kube::Error, what: &str) -> Option<String> {
     match classify(error) {
@@ -135,7 +188,7 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
             return;
         }
     };
-    let mut batches = reader.lines().ready_chunks(BATCH);
+    let mut batches = Box::pin(bounded_lines(reader)).ready_chunks(BATCH);
     while let Some(batch) = batches.next().await {
         let mut lines = Vec::with_capacity(batch.len());
         let mut failure = None;
@@ -167,6 +220,31 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+
+    /// A line with an invalid byte is kept (the byte shown as U+FFFD) and the stream goes on;
+    /// a line of 400 KB is cut at 16 KiB and marked, and the next line is read whole.
+    #[test]
+    fn lines_are_decoded_leniently_and_bounded() {
+        let mut input = b"first \xff byte\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 400_000));
+        input.extend_from_slice(b"\r\nafter\nno newline at the end");
+        let lines: Vec<String> = futures::executor::block_on(
+            bounded_lines(futures::io::Cursor::new(input))
+                .map(|l| l.expect("read"))
+                .collect(),
+        );
+        assert_eq!(
+            lines.len(),
+            4,
+            "{:?}",
+            lines.iter().map(String::len).collect::<Vec<_>>()
+        );
+        assert_eq!(lines[0], "first \u{fffd} byte");
+        assert!(lines[1].len() < LINE_AT_MOST + 64, "{}", lines[1].len());
+        assert!(lines[1].ends_with("(line cut at 16 KiB)"));
+        assert_eq!(lines[2], "after");
+        assert_eq!(lines[3], "no newline at the end");
+    }
     use crate::demo::{DemoCluster, Options, scenario::Scenario};
     use crate::sources::connection::{Target, connect};
 

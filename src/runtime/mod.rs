@@ -63,7 +63,7 @@ pub fn build() -> Result<tokio::runtime::Runtime, ExitCode> {
         .enable_all()
         .build()
         .map_err(|e| {
-            eprintln!("pooldeck: cannot start the runtime: {e}");
+            crate::say::complain!("pooldeck: cannot start the runtime: {e}");
             ExitCode::from(1)
         })
 }
@@ -94,12 +94,12 @@ pub fn run(options: ConsoleOptions) -> ExitCode {
     let scenario = match options.demo.as_deref().map(Scenario::builtin).transpose() {
         Ok(scenario) => scenario,
         Err(e) => {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(2);
         }
     };
     if let Some(problem) = terminal_problem() {
-        eprintln!("pooldeck: {problem}");
+        crate::say::complain!("pooldeck: {problem}");
         return ExitCode::from(2);
     }
     let runtime = match build() {
@@ -126,7 +126,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("pooldeck: cannot start the demo cluster: {e}");
+                crate::say::complain!("pooldeck: cannot start the demo cluster: {e}");
                 return ExitCode::from(1);
             }
         };
@@ -144,7 +144,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         Ok(c) => (Some(c), None),
         Err(e) if options.wizard.is_some() => (None, Some(e.to_string())),
         Err(e) => {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
     };
@@ -215,7 +215,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     let mut screen = match Screen::enter(options.basic_colours) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("pooldeck: cannot open the terminal: {e}");
+            crate::say::complain!("pooldeck: cannot open the terminal: {e}");
             return ExitCode::from(1);
         }
     };
@@ -240,7 +240,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         // Ended by a signal: the conventional status, 128 + its number.
         Ok(Some(signal)) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)),
         Err(e) => {
-            eprintln!("pooldeck: {e}");
+            crate::say::complain!("pooldeck: {e}");
             ExitCode::from(1)
         }
     }

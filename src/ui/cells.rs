@@ -177,7 +177,11 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
             }
         }
     }
-    out
+    // Words in a cell may be the cluster's (a name, an unknown status, a message): inert.
+    match crate::domain::inert::line(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(inert) => inert,
+    }
 }
 
 /// The meaning of a status, for its colour.
@@ -255,6 +259,14 @@ pub fn plain_table(headers: &[&str], rows: &[Vec<String>], widths: Option<&[usiz
     let line = |cells: &mut dyn Iterator<Item = &str>, count: usize| -> String {
         let mut out = String::new();
         for (i, cell) in cells.enumerate() {
+            // Every column but the last is cut at its most, with a marker (`-o yaml` has the
+            // value whole).
+            let cell = if i + 1 < count {
+                crate::domain::inert::cut(cell, PLAIN_COLUMN_AT_MOST)
+            } else {
+                crate::domain::inert::line(cell)
+            };
+            let cell = cell.as_ref();
             out.push_str(cell);
             if i + 1 < count {
                 let width = widths.get(i).copied().unwrap_or(0);
@@ -289,11 +301,15 @@ pub fn plain_widths(headers: &[&str], rows: &[Vec<String>]) -> Vec<usize> {
     }
     for row in rows {
         for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
+            widths[i] = widths[i].max(cell.chars().count().min(PLAIN_COLUMN_AT_MOST));
         }
     }
     widths
 }
+
+/// The widest a column but the last prints in a plain table; a longer value is cut with a
+/// marker.
+pub const PLAIN_COLUMN_AT_MOST: usize = 64;
 
 #[cfg(test)]
 mod tests {

@@ -53,7 +53,10 @@ fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
             ),
         ),
     };
-    Line::styled(text, theme.style(meaning))
+    Line::styled(
+        crate::domain::inert::line(&text).into_owned(),
+        theme.style(meaning),
+    )
 }
 
 pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -79,6 +82,8 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(Meaning::Accent),
         ));
     }
+    // Targets, impact and the kubectl lines name the cluster's objects: inert.
+    let lines = super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE));
 
     let width = area.width.saturating_sub(2).clamp(1, 100);
     let inner_width = usize::from(width.saturating_sub(2)).max(1);
@@ -109,7 +114,7 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
     };
     let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        format!(" {} ", confirm.plan.title),
+        format!(" {} ", crate::domain::inert::line(&confirm.plan.title)),
         title_style,
     ));
     let inner = block.inner(popup);
@@ -133,10 +138,15 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
                 .add_modifier(Modifier::UNDERLINED)
         };
         let matched = confirm.typed == text;
+        let text = crate::domain::inert::line(text);
         bottom.push(Line::from(vec![
             Span::raw(format!("Type {text} to confirm: ")),
             Span::styled(
-                format!("{:<width$}", confirm.typed, width = text.len() + 1),
+                format!(
+                    "{:<width$}",
+                    crate::domain::inert::line(&confirm.typed),
+                    width = text.len() + 1
+                ),
                 field_style,
             ),
             Span::styled(if matched { " ✓" } else { "" }, theme.style(Meaning::Ok)),

@@ -44,6 +44,38 @@ pub fn spark(value: f64) -> char {
     LEVELS[((value.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize]
 }
 
+/// A value in a detail view longer than this is cut, saying how much was left out: a
+/// 5,000-character event message would fill the tab.
+pub(super) const LONG_VALUE: usize = 1_000;
+
+/// Lines for a view, made inert span by span (the cluster's text may hold escape sequences,
+/// control characters, bidirectional controls or line breaks: shown escaped, never sent to
+/// the terminal); with `cap`, a span longer than it is cut with a marker.
+pub(super) fn inert_lines(lines: Vec<Line<'_>>, cap: Option<usize>) -> Vec<Line<'static>> {
+    lines
+        .into_iter()
+        .map(|line| {
+            let spans: Vec<Span<'static>> = line
+                .spans
+                .into_iter()
+                .map(|span| {
+                    let text = crate::domain::inert::line(&span.content);
+                    let count = text.chars().count();
+                    let text = match cap {
+                        Some(cap) if count > cap => {
+                            let kept: String = text.chars().take(cap).collect();
+                            format!("{kept}… ({} more characters)", count - cap)
+                        }
+                        _ => text.into_owned(),
+                    };
+                    Span::styled(text, span.style)
+                })
+                .collect();
+            Line::from(spans).style(line.style)
+        })
+        .collect()
+}
+
 pub(super) fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {
     Span::styled(text, theme.style(Meaning::Muted))
 }
@@ -52,8 +84,8 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
     let crumb = format!(
         " {} › {}/{} › {} ",
         app.view.title(),
-        detail.namespace,
-        detail.name,
+        crate::domain::inert::line(&detail.namespace),
+        crate::domain::inert::line(&detail.name),
         detail.tab.title()
     );
     let block = Block::default()
@@ -115,6 +147,9 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         }
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);
+    // The YAML tab shows each line whole (cut at the edge; c copies it all); the others wrap
+    // and cut a very long value.
+    let lines = inert_lines(lines, wrap.then_some(LONG_VALUE));
     let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));
     if wrap {
         paragraph = paragraph.wrap(Wrap { trim: false });

@@ -137,5 +137,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         }
         (None, None) => Line::from(sources),
     };
-    frame.render_widget(Paragraph::new(vec![first, second]), area);
+    // A server's error text is in the second line: inert.
+    let lines = super::detail::inert_lines(vec![first, second], None);
+    frame.render_widget(Paragraph::new(lines), area);
 }

@@ -8,20 +8,23 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::logs::LogView;
+use crate::domain::inert;
 use crate::theme::{Meaning, Theme};
 
 pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, area);
     let title = format!(
         " Controller log · {}/{} · {} · {} ",
-        view.pool.namespace,
-        view.pool.name,
+        inert::line(&view.pool.namespace),
+        inert::line(&view.pool.name),
         if view.all {
             "every line"
         } else {
             "lines about the pool"
         },
-        if view.paused {
+        if view.ended || view.failed {
+            "ended"
+        } else if view.paused {
             "paused"
         } else if view.back > 0 {
             "scrolled back"
@@ -45,12 +48,15 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
         } else {
             Meaning::Muted
         };
-        lines.push(Line::styled(said.clone(), theme.style(meaning)));
+        lines.push(Line::styled(
+            inert::line(said).into_owned(),
+            theme.style(meaning),
+        ));
     }
     if view.searching {
         lines.push(Line::from(vec![
             Span::styled("search /", theme.style(Meaning::Accent)),
-            Span::raw(view.search.clone()),
+            Span::raw(inert::line(&view.search).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]));
     }
@@ -65,8 +71,13 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut start = end;
     let mut used = 0;
     while start > 0 {
-        let rows = shown[start - 1].text.chars().count().div_ceil(width).max(1);
-        if used + rows > room {
+        let rows = inert::line(&shown[start - 1].text)
+            .chars()
+            .count()
+            .div_ceil(width)
+            .max(1);
+        // A line taller than the view is still shown (its start): never an empty screen.
+        if used + rows > room && used > 0 {
             break;
         }
         used += rows;
@@ -96,8 +107,9 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
         if hit {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        // Tabs become one space so the width counted above is the width drawn.
-        lines.push(Line::styled(line.text.replace('\t', " "), style));
+        // The controller's text, inert (escape sequences and controls shown escaped; a tab
+        // is one space, so the width counted above is the width drawn).
+        lines.push(Line::styled(inert::line(&line.text).into_owned(), style));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 
 use crate::app::{App, Input, Overlay};
+use crate::domain::inert;
 
 pub mod cells;
 mod confirm;
@@ -65,6 +66,29 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     if theme.ascii {
         asciify(frame.buffer_mut());
     }
+    inert_cells(frame.buffer_mut());
+}
+
+/// The last guard before the terminal: whatever text reached the screen without passing
+/// `domain::inert` (every view passes it first, to show what it escapes), no cell holds a
+/// control character or a bidirectional control. ratatui drops the controls itself but joins
+/// a zero-width character such as U+202E to the cell before it, where the terminal would act
+/// on it.
+fn inert_cells(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in &mut buffer.content {
+        if cell
+            .symbol()
+            .chars()
+            .any(crate::domain::inert::foreign_to_a_cell)
+        {
+            let kept: String = cell
+                .symbol()
+                .chars()
+                .filter(|c| !crate::domain::inert::foreign_to_a_cell(*c))
+                .collect();
+            cell.set_symbol(if kept.is_empty() { " " } else { &kept });
+        }
+    }
 }
 
 /// The ASCII stand-in for a character the console draws, where the locale is not UTF-8.
@@ -110,14 +134,19 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let title = if app.filter.is_empty() {
         format!(" {} ({}) ", app.view.title(), table.len())
     } else {
-        format!(" {} ({}) /{} ", app.view.title(), table.len(), app.filter)
+        format!(
+            " {} ({}) /{} ",
+            app.view.title(),
+            table.len(),
+            inert::line(&app.filter)
+        )
     };
     let block = Block::default()
         .borders(Borders::TOP)
         .title(Span::styled(title, theme.style(Meaning::Accent)));
     if let Some(problem) = &app.shown.filter_problem {
         frame.render_widget(
-            Paragraph::new(format!("{problem}. Esc clears the filter."))
+            Paragraph::new(inert::text(&format!("{problem}. Esc clears the filter.")).into_owned())
                 .style(theme.style(Meaning::Warn))
                 .wrap(Wrap { trim: true })
                 .block(block),
@@ -165,7 +194,7 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
         };
         frame.render_widget(
-            Paragraph::new(text)
+            Paragraph::new(inert::text(&text).into_owned())
                 .style(theme.style(meaning))
                 .wrap(Wrap { trim: true })
                 .block(block),
@@ -173,8 +202,15 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    // Column widths are derived with the rows, in update.
-    let widths = &app.shown.widths;
+    // Column widths are derived with the rows, in update; no column but the last takes more
+    // than its share, so a 3,000-character status cannot push the others off the screen.
+    let widths: Vec<u16> = app
+        .shown
+        .widths
+        .iter()
+        .map(|w| (*w).min(COLUMN_AT_MOST))
+        .collect();
+    let widths = &widths;
     if widths.len() < headers.len() {
         return;
     }
@@ -231,6 +267,22 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     // countdown that kept ticking would claim a state nobody has seen.
     let stale = app.inventory.stale(app.now);
     let now = stale.as_ref().map_or(app.now, |s| s.since);
+    // The room the last column has once the others are laid out (two spaces between
+    // columns; the block has no side borders): a longer value is cut there, with a marker.
+    let last_room = {
+        let others: u16 = shown
+            .iter()
+            .rev()
+            .skip(1)
+            .map(|&i| widths[i].saturating_add(2))
+            .fold(0u16, u16::saturating_add);
+        let marks = if app.marked.is_empty() { 0 } else { 2 };
+        area.width
+            .saturating_sub(others)
+            .saturating_sub(marks)
+            .max(LAST_COLUMN_AT_LEAST)
+    };
+    let last_shown = shown.last().copied();
     let rows = table.rows().skip(first).take(visible).map(|row| {
         let marked = app.marked.contains(&row.id);
         let row_style = if marked {
@@ -241,6 +293,14 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
             let mut text = cells::text(cell, now, cells::Form::Console);
+            let room = if Some(i) == last_shown {
+                last_room
+            } else {
+                widths[i]
+            };
+            if text.chars().count() > usize::from(room) {
+                text = inert::cut(&text, usize::from(room)).into_owned();
+            }
             if Some(i) == name {
                 text.push_str(marker(row));
             }
@@ -288,6 +348,10 @@ fn render_table(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
 /// The last column may be cut; it keeps at least this much, a useful start.
 const LAST_COLUMN_AT_LEAST: u16 = 16;
 
+/// No column but the last is wider than this; a longer value is cut with a marker (the
+/// detail views show it whole).
+const COLUMN_AT_MOST: u16 = 48;
+
 /// Which columns give way first on a narrow screen, by what an operator needs: higher
 /// numbers go first. Across namespaces a pool is only named by namespace and name together,
 /// so NAMESPACE stays then; GPU utilization is what a GPU pool is watched for.
@@ -312,21 +376,24 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let line = match &app.input {
         Input::Filter(text) => Line::from(vec![
             Span::styled("/", theme.style(Meaning::Accent)),
-            Span::raw(text.clone()),
+            Span::raw(inert::line(text).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
         Input::Search(text) => Line::from(vec![
             Span::styled("search /", theme.style(Meaning::Accent)),
-            Span::raw(text.clone()),
+            Span::raw(inert::line(text).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
         Input::Command(text) => Line::from(vec![
             Span::styled(":", theme.style(Meaning::Accent)),
-            Span::raw(text.clone()),
+            Span::raw(inert::line(text).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
         Input::None => match &app.message {
-            Some(message) => Line::from(Span::styled(message.clone(), theme.style(Meaning::Warn))),
+            Some(message) => Line::from(Span::styled(
+                inert::line(message).into_owned(),
+                theme.style(Meaning::Warn),
+            )),
             None => Line::from(Span::styled(app.hints(), theme.style(Meaning::Muted))),
         },
     };

@@ -242,7 +242,7 @@ pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
         ),
     };
     let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        title,
+        crate::domain::inert::line(&title).into_owned(),
         theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
     ));
     let inner = block.inner(area);
@@ -261,6 +261,10 @@ pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
     } else {
         cursor_at.saturating_sub(height.saturating_sub(3))
     };
+    // Values from the live pool or a file, the server's dry-run answer: inert. The Review's
+    // manifest is shown whole (w writes it, c copies it).
+    let cap = (wizard.step != Step::Review).then_some(super::detail::LONG_VALUE);
+    let lines = super::detail::inert_lines(lines, cap);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })

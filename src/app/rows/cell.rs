@@ -242,7 +242,7 @@ impl Cell {
         };
         match self {
             Cell::Empty => 1,
-            Cell::Text(text) => text.chars().count(),
+            Cell::Text(text) => crate::domain::inert::line(text).chars().count(),
             Cell::Status(status) => status.word().chars().count(),
             Cell::Statuses(all) if all.is_empty() => 1,
             Cell::Statuses(all) => {

@@ -258,14 +258,14 @@ async fn get(args: &GetArgs) -> ExitCode {
     let (printed, widths) = match print(args.resource, args, &inventory, all_namespaces) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("pooldeck: cannot print: {e}");
+            crate::say::complain!("pooldeck: cannot print: {e}");
             return finish(tasks, 1);
         }
     };
     if printed == 0 && !args.watch {
         match &args.name {
             Some(name) => {
-                eprintln!(
+                crate::say::complain!(
                     "Error from server (NotFound): {} \"{name}\" not found",
                     args.resource.noun()
                 );
@@ -283,7 +283,7 @@ async fn get(args: &GetArgs) -> ExitCode {
                         }
                     )
                 };
-                eprintln!("No resources found{scope}.");
+                crate::say::complain!("No resources found{scope}.");
             }
             None => {}
         }
@@ -306,7 +306,7 @@ async fn get(args: &GetArgs) -> ExitCode {
             event = receiver.recv() => {
                 let Some(event) = event else { return finish(tasks, 0) };
                 if let SourceEvent::State { kind, state: SourceState::Reconnecting { error, retry_at }, .. } = &event {
-                    eprintln!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
+                    crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
                 inventory.apply(event, Utc::now());
                 let current = args.resource.table(&inventory, args.name.as_deref(), wide).rows;

@@ -310,7 +310,7 @@ pub fn run(args: &ValidateArgs) -> ExitCode {
     if let Err(e) = result
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("pooldeck: cannot write the report: {e}");
+        crate::say::complain!("pooldeck: cannot write the report: {e}");
         return ExitCode::from(2);
     }
     ExitCode::from(report.exit_status())

@@ -7,6 +7,7 @@ use crossterm::style::Stylize;
 use serde::Serialize;
 
 use super::{Entry, INPUT_RULES, INPUT_UNREADABLE, Report};
+use crate::domain::inert;
 use crate::domain::model::pool::{API_VERSION, KIND};
 use crate::domain::rules::{self, Severity};
 
@@ -34,10 +35,13 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
             (Severity::Info, true) => "info".cyan().to_string(),
             (s, false) => s.to_string(),
         };
+        // The file's name, the message (it may quote the manifest) and the excerpt are the
+        // input's text: inert before the terminal sees them.
+        let file = inert::line(&entry.file);
         let location = if entry.line > 0 {
-            format!("{}:{}:{}", entry.file, entry.line, entry.column)
+            format!("{file}:{}:{}", entry.line, entry.column)
         } else {
-            entry.file.clone()
+            file.into_owned()
         };
         let rule = format!("[{}]", entry.rule);
         let rule = if color {
@@ -45,22 +49,29 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
         } else {
             rule
         };
-        let path = if entry.path.is_empty() {
+        let path = inert::line(&entry.path);
+        let path = if path.is_empty() {
             String::new()
         } else if color {
-            format!("{}: ", entry.path.as_str().bold())
+            format!("{}: ", path.as_ref().bold())
         } else {
-            format!("{}: ", entry.path)
+            format!("{path}: ")
         };
-        writeln!(out, "{location}: {severity}{rule} {path}{}", entry.message)?;
-        if let Some(line) = &entry.excerpt {
+        writeln!(
+            out,
+            "{location}: {severity}{rule} {path}{}",
+            inert::text(&entry.message)
+        )?;
+        if let Some(raw) = &entry.excerpt {
             let number = entry.line.to_string();
             let gutter = " ".repeat(number.len());
-            let caret_at: String = line
+            let line = inert::line(raw);
+            // The caret stands under the column as shown (an escaped character is wider).
+            let before: String = raw
                 .chars()
                 .take(entry.column.saturating_sub(1) as usize)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
+            let caret_at = " ".repeat(inert::line(&before).chars().count());
             let caret = if color {
                 "^".red().bold().to_string()
             } else {
