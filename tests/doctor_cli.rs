@@ -98,9 +98,94 @@ fn stuck_provisioning_names_the_condition_the_bundle_and_the_empty_worker_list()
     );
 }
 
+/// The guide's fix is safe to follow: lab-b (the newcomer, whose deployment fails on the VIP)
+/// gets the recreate path; lab-a, running on the address, gets no error and is never advised
+/// to be recreated.
 #[test]
-fn a_vip_conflict_names_the_other_pool() {
+fn a_vip_conflict_sends_the_newcomer_to_recreate_and_leaves_the_owner_alone() {
     expect("vip-conflict", "1", "labs/lab-b", "vip.in-use");
+    let served = common::serve_with("vip-conflict", &["--speed", "1"]);
+    let (_, report) = doctor(&served, &[]);
+    let pool = |name: &str| {
+        report["pools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {report}"))
+    };
+    let steps = |pool: &Value| -> Vec<String> {
+        pool["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|f| f["next"].as_array().cloned().unwrap_or_default())
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect()
+    };
+    let lab_b = pool("lab-b");
+    assert!(
+        steps(&lab_b)
+            .iter()
+            .any(|n| n.contains("e on lab-b then R recreates")),
+        "{lab_b}"
+    );
+    let lab_a = pool("lab-a");
+    assert!(
+        !steps(&lab_a).iter().any(|n| n.contains("recreate")),
+        "never advise recreating the running owner: {lab_a}"
+    );
+    for finding in lab_a["findings"].as_array().into_iter().flatten() {
+        assert_ne!(finding["severity"], "error", "{finding}");
+        if finding["id"] == "vip.shared" {
+            assert_eq!(finding["severity"], "info", "{finding}");
+        }
+    }
+    // The newcomer's failure is explained by its own message, not the section's text.
+    let cause = lab_b["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| f["id"] == "provisioning.condition")
+        .and_then(|f| f["cause"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    assert!(cause.contains("names the VIP 10.80.0.10"), "{cause}");
+}
+
+/// Text shows warnings and errors, and says how many info-level findings it left out; --all
+/// shows them. A pool blocked for hours is a warning, so it is in the text.
+#[test]
+fn doctor_text_shows_warnings_and_counts_what_is_left_at_info() {
+    let served = common::serve("fleet");
+    let run = |extra: &[&str]| {
+        let output = assert_cmd::Command::cargo_bin("pooldeck")
+            .expect("the binary")
+            .args(["doctor", "-A", "--kubeconfig"])
+            .arg(&served.kubeconfig)
+            .args(extra)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .expect("doctor runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let text = run(&[]);
+    assert!(text.contains("ml-research/rl-sim"), "{text}");
+    assert!(text.contains("autoscaling blocked for"), "{text}");
+    let left = text
+        .lines()
+        .find(|l| l.contains("more at info level (--all shows"))
+        .unwrap_or_else(|| panic!("the count of what was left out: {text}"));
+    assert!(!text.contains("info:"), "{text}");
+    let all = run(&["--all"]);
+    assert!(all.contains("  info: "), "{all}");
+    assert!(!all.contains("more at info level"), "{all}");
+    let counted: usize = left
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert_eq!(all.matches("  info: ").count(), counted, "{left}");
 }
 
 #[test]

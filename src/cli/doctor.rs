@@ -36,6 +36,10 @@ pub struct DoctorArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value = "text")]
     pub output: Format,
+    /// Text: show the info-level findings too (scaling under way, cooldown, a VIP this pool
+    /// holds), not only warnings and errors. JSON always has every finding.
+    #[arg(long)]
+    pub all: bool,
     /// The kubeconfig context (default: the current one).
     #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
@@ -120,7 +124,7 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
                 .unwrap_or_default()
                 + "\n"
         }
-        Format::Text => text(&reports),
+        Format::Text => text(&reports, args.all),
     };
     super::get::print_out(&text);
     finish(tasks, if worst == Some(Severity::Error) { 1 } else { 0 })
@@ -128,15 +132,17 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
 
 use crate::domain::inert::line;
 
-fn text(reports: &[PoolReport]) -> String {
+fn text(reports: &[PoolReport], all: bool) -> String {
     let mut out = String::new();
     let mut healthy = 0;
+    let mut info_left_out = 0;
     for report in reports {
         let shown: Vec<&Diagnosis> = report
             .findings
             .iter()
-            .filter(|f| f.severity > Severity::Info)
+            .filter(|f| all || f.severity > Severity::Info)
             .collect();
+        info_left_out += report.findings.len() - shown.len();
         if shown.is_empty() {
             healthy += 1;
             continue;
@@ -166,9 +172,21 @@ fn text(reports: &[PoolReport]) -> String {
         }
     }
     out.push_str(&format!(
-        "{} checked, {} with nothing to report\n",
+        "{} checked, {} with nothing {}",
         crate::domain::words::counted(reports.len(), "pool"),
-        healthy
+        healthy,
+        if all {
+            "to report\n".to_owned()
+        } else {
+            "above info level\n".to_owned()
+        }
     ));
+    if info_left_out > 0 {
+        out.push_str(&format!(
+            "{} more at info level (--all shows {})\n",
+            info_left_out,
+            if info_left_out == 1 { "it" } else { "them" }
+        ));
+    }
     out
 }

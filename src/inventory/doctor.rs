@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::{Inventory, Kind, Object, SourceState};
-use crate::domain::diagnosis::{Diagnosis, Picture, changes_at, diagnose};
+use crate::domain::diagnosis::{Diagnosis, Picture, VipPeer, changes_at, diagnose};
 use crate::domain::rules::Pools;
 
 impl Inventory {
@@ -90,7 +90,7 @@ impl Inventory {
         };
         let vip = text("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
             .unwrap_or("");
-        let same_vip: Vec<String> = if vip.is_empty() {
+        let same_vip: Vec<VipPeer> = if vip.is_empty() {
             Vec::new()
         } else {
             self.with_vip(vip)
@@ -98,7 +98,16 @@ impl Inventory {
                 .filter(|other| {
                     !(other.name() == pool.name() && other.namespace() == Some(namespace))
                 })
-                .map(|other| format!("{}/{}", other.namespace().unwrap_or(""), other.name()))
+                .map(|other| VipPeer {
+                    name: format!("{}/{}", other.namespace().unwrap_or(""), other.name()),
+                    created: other
+                        .metadata
+                        .get()
+                        .and_then(|m| m.creation_timestamp.as_deref())
+                        .and_then(crate::inventory::parse_time),
+                    running: other.status.get().and_then(|s| s.status.as_deref())
+                        == Some("Running"),
+                })
                 .collect()
         };
         let events: Vec<_> = self

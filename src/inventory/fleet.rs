@@ -43,6 +43,12 @@ impl Inventory {
                 .take_while(|(v, _)| *v == vip)
             {
                 key.hash(&mut hasher);
+                // Which of them runs on the address tells the owner from the newcomer.
+                self.objects
+                    .get(&Kind::Pool)
+                    .and_then(|pools| pools.get(key))
+                    .is_some_and(|o| Inventory::runs(o))
+                    .hash(&mut hasher);
             }
         }
         hasher.finish()
@@ -51,6 +57,15 @@ impl Inventory {
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
         let object = self.objects.get(&Kind::Pool)?.get(key)?;
         Some((Inventory::identity(object), object.pool()?))
+    }
+
+    /// Whether a pool is Running: of pools sharing a VIP, the one that runs holds it.
+    pub(super) fn runs(object: &Object) -> bool {
+        object
+            .pool()
+            .and_then(|p| p.status.get())
+            .and_then(|s| s.status.as_deref())
+            == Some("Running")
     }
 
     /// The effective VIP of a pool object, as the index keys it.
@@ -71,6 +86,11 @@ impl Inventory {
         };
         let joined_or_left = before.is_some() != after.is_some();
         if !joined_or_left && old_vip == new_vip {
+            // A pool with a VIP that starts or stops running changes what the others with
+            // that VIP read (who holds the address): their findings are looked at again.
+            if new_vip.is_some() && before.map(Inventory::runs) != after.map(Inventory::runs) {
+                self.fleet_generation += 1;
+            }
             return;
         }
         if let Some(vip) = old_vip {

@@ -73,7 +73,10 @@ impl Inventory {
                     after.and_then(Inventory::vip_of),
                 );
                 let moved = before.is_some() != after.is_some() || old != new;
-                moved.then(|| old.into_iter().chain(new).collect())
+                // A pool starting or stopping to run on its VIP changes who holds it.
+                let holder =
+                    new.is_some() && before.map(Inventory::runs) != after.map(Inventory::runs);
+                (moved || holder).then(|| old.into_iter().chain(new).collect())
             })
             .flatten();
         let change = Change {

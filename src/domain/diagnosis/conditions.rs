@@ -55,9 +55,11 @@ pub(super) fn false_condition(
 /// The finding for a pool's False condition at `status.conditions[i]`: read as
 /// [`false_condition`] reads it, its summary after `prefix`, its type, reason and message as
 /// evidence.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn condition_finding(
     id: &'static str,
     symptom: &'static str,
+    pool: &Value,
     i: usize,
     condition: &Value,
     gave_up: bool,
@@ -67,13 +69,28 @@ pub(super) fn condition_finding(
     let kind = condition["type"].as_str().unwrap_or("?");
     let reason = condition["reason"].as_str().unwrap_or("");
     let message = condition["message"].as_str().unwrap_or("");
-    let (severity, cause) = false_condition(kind, reason, gave_up);
+    let (mut severity, mut cause) = false_condition(kind, reason, gave_up);
+    if let Some(here) = specific_cause(message) {
+        cause = format!("{} Here {here}.", cause.trim_end_matches('.')).into();
+    }
+    let mut summary = format!("{prefix}{kind} is False ({reason}): {message}");
+    // Evidence is checked against the spec now: a message about an earlier spec is not
+    // believed (nor acted on) until the controller has looked again.
+    if let Some(why) = stale(pool, condition) {
+        severity = Severity::Info;
+        summary = format!("stale: {summary}");
+        cause = format!(
+            "This message was written before the spec changed ({why}): wait for the next \
+             reconcile before acting on it."
+        )
+        .into();
+    }
     Diagnosis {
         id,
         fix: None,
         severity,
         symptom,
-        summary: format!("{prefix}{kind} is False ({reason}): {message}"),
+        summary,
         evidence: vec![
             (format!("status.conditions[{i}].type"), kind.to_owned()),
             (format!("status.conditions[{i}].reason"), reason.to_owned()),
@@ -84,6 +101,75 @@ pub(super) fn condition_finding(
         ],
         cause,
         next,
+    }
+}
+
+/// What a failure message itself names as the cause, in words that point at the guide's
+/// section for it, when it names one.
+fn specific_cause(message: &str) -> Option<String> {
+    let lower = message.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let addresses = super::quota::addresses_in(message);
+    if has(&["vip"]) || (has(&["in use"]) && !addresses.is_empty()) {
+        return Some(match addresses.first() {
+            Some(address) => format!(
+                "the message names the VIP {address}: another cluster or device answers for it (VIP Already in Use)"
+            ),
+            None => "the message names the VIP: another cluster or device answers for it (VIP Already in Use)".to_owned(),
+        });
+    }
+    if has(&["quota", "exceed", "gpu limit", "limits"]) {
+        return Some(
+            "the message names a GPU cap: the request would pass a Project or Tenant limit (Insufficient GPU Resources)"
+                .to_owned(),
+        );
+    }
+    if has(&[
+        "no available",
+        "no machines",
+        "no edge host",
+        "not enough hosts",
+    ]) {
+        return Some(
+            "Compute has no available edge host that meets a requirement (the hosts findings name which)"
+                .to_owned(),
+        );
+    }
+    if has(&["profilebundle", "profile bundle"]) {
+        return Some("the ProfileBundle is missing or not Ready".to_owned());
+    }
+    if has(&["credential", "unauthorized", "settings"]) {
+        return Some("the Settings' Palette credentials are missing or refused".to_owned());
+    }
+    None
+}
+
+/// Why a condition's message no longer describes the pool, if it does not: written for an
+/// earlier generation of the spec (`observedGeneration`), or naming a VIP the spec no longer
+/// has.
+pub(super) fn stale(pool: &Value, condition: &Value) -> Option<String> {
+    use crate::domain::json::At;
+    let generation = pool.at("/metadata/generation").and_then(Value::as_i64);
+    if let (Some(now), Some(then)) = (generation, condition["observedGeneration"].as_i64())
+        && then < now
+    {
+        return Some(format!(
+            "it is for generation {then}, and the spec is at generation {now}"
+        ));
+    }
+    let message = condition["message"].as_str()?;
+    let vip = pool
+        .at("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
+        .and_then(Value::as_str)?;
+    let named = super::quota::addresses_in(message);
+    let lower = message.to_lowercase();
+    let about_vip = lower.contains("vip") || lower.contains("in use");
+    let ours: Option<std::net::IpAddr> = vip.parse().ok();
+    match (named.first(), ours) {
+        (Some(address), Some(ours)) if about_vip && !named.contains(&ours) => {
+            Some(format!("it names {address}, and the VIP is now {vip}"))
+        }
+        _ => None,
     }
 }
 

@@ -23,6 +23,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             out.push(condition_finding(
                 "health.condition",
                 HEALTH,
+                pool.value,
                 i,
                 c,
                 false,

@@ -1,28 +1,34 @@
 //! A deletion that does not complete, and a Longhorn replica count the pool's nodes cannot hold.
 
+use crate::domain::shell::quote;
 use serde_json::Value;
 
 use super::*;
 use crate::domain::fixes::Fix;
+use crate::domain::{Kind, ObjectRef};
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let Some(since) = pool.value.at("/metadata/deletionTimestamp").and_then(time) else {
         return;
     };
     let minutes = (picture.now - since).num_minutes();
-    let workloads: Vec<String> = pool
+    let refs: Vec<ObjectRef> = pool
         .value
         .at("/status/aiWorkloadRefs")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|w| {
-            Some(format!(
-                "{}/{}",
+            Some(ObjectRef::new(
+                Kind::AIWorkload,
                 w["namespace"].as_str().unwrap_or(pool.namespace),
-                w["name"].as_str()?
+                w["name"].as_str()?,
             ))
         })
+        .collect();
+    let workloads: Vec<String> = refs
+        .iter()
+        .map(|w| format!("{}/{}", w.namespace, w.name))
         .collect();
     let finalizers: Vec<String> = pool
         .value
@@ -47,9 +53,21 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
     if workloads.is_empty() {
         next.push(format!("in pooldeck: u on {} offers to release the finalizer (guarded: confirm with support first)", pool.name));
     } else {
-        next.extend(workloads.iter().map(|w| {
-            let (ns, name) = w.split_once('/').unwrap_or((pool.namespace, w));
-            format!("kubectl delete aiworkload {name} --namespace {ns}")
+        next.extend(refs.iter().map(|reference| match reference.problem() {
+            // A name read from the status that is not a Kubernetes name is not acted on:
+            // the step says so instead of handing the shell whatever it holds.
+            Some(why) => format!(
+                "status.aiWorkloadRefs holds a reference that cannot be an AIWorkload ({why}): \
+                 look at it with kubectl get computepool {} --namespace {} --output yaml; \
+                 pooldeck will not act on it",
+                quote(pool.name),
+                quote(pool.namespace)
+            ),
+            None => format!(
+                "kubectl delete aiworkload {} --namespace {}",
+                quote(&reference.name),
+                quote(&reference.namespace)
+            ),
         }));
         next.push(format!(
             "in pooldeck: u on {} deletes them behind a confirmation",
@@ -108,7 +126,17 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
         .flatten()
         .map(|w| w["minWorkerNodes"].as_i64().unwrap_or(1).max(1))
         .sum();
-    let nodes = control + workers;
+    // A single-node pool is one host in both roles: its worker pool only selects that host.
+    let single = pool
+        .value
+        .at(&format!(
+            "{requirements}/controlPlanePool/singleNodeCluster"
+        ))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let nodes = if single { 1 } else { control + workers };
+    // The guide: 1 for a single node, 2 for two, 3 for three or more.
+    let fits = nodes.clamp(1, 3);
     if replicas > nodes {
         out.push(Diagnosis {
             id: "longhorn.replicas",
@@ -116,12 +144,23 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
             severity: Severity::Error,
             symptom: LONGHORN,
             summary: format!(
-                "longhornDefaultReplicaCount {replicas} exceeds the pool's {}",
-                crate::domain::words::counted(nodes, "node")
+                "longhornDefaultReplicaCount {replicas} exceeds the pool's {}{}",
+                crate::domain::words::counted(nodes, "node"),
+                if single { " (a single-node pool)" } else { "" }
             ),
             evidence: vec![("longhornDefaultReplicaCount".into(), replicas.to_string())],
-            cause: "Longhorn cannot satisfy replica anti-affinity: PersistentVolumeClaims stay Pending. The variable is immutable: recreate the pool with 1 (single node), 2 (two nodes) or 3.".into(),
-            next: vec!["back up persistent data, then recreate the pool with a lower replica count".into()],
+            cause: format!(
+                "Longhorn cannot satisfy replica anti-affinity: PersistentVolumeClaims stay Pending. The guide's count for {} is {fits} (1 for a single node, 2 for two nodes, 3 for three or more); the variable is immutable, so the pool is recreated with it.",
+                if single {
+                    "a single-node pool".to_owned()
+                } else {
+                    crate::domain::words::counted(nodes, "node")
+                }
+            )
+            .into(),
+            next: vec![format!(
+                "back up persistent data (every PersistentVolumeClaim is lost), then recreate the pool with longhornDefaultReplicaCount {fits}"
+            )],
         });
     }
 }

@@ -6,6 +6,7 @@
 //! Pure, over JSON values: a field that is missing or of the wrong type is read as absent and,
 //! where the guide needs it, said ("could not read …"). Never panics on what the API sends.
 
+use crate::domain::shell::quote;
 use std::borrow::Cow;
 
 use super::json::At;
@@ -48,6 +49,16 @@ pub struct Diagnosis {
     pub fix: Option<Fix>,
 }
 
+/// Another pool with the same VIP: who it is, since when, and whether it runs (the owner of
+/// the address, as far as the hub can tell).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VipPeer {
+    /// `namespace/name`.
+    pub name: String,
+    pub created: Option<DateTime<Utc>>,
+    pub running: bool,
+}
+
 /// Everything the doctor reads about one pool.
 #[derive(Clone, Copy)]
 pub struct Picture<'a> {
@@ -64,8 +75,8 @@ pub struct Picture<'a> {
     pub computes: &'a [&'a Value],
     pub project: Option<&'a Value>,
     pub tenant: Option<&'a Value>,
-    /// Other pools (namespace/name) whose VIP is this pool's.
-    pub same_vip: &'a [String],
+    /// Other pools whose VIP is this pool's.
+    pub same_vip: &'a [VipPeer],
     /// Events about the pool.
     pub events: &'a [&'a Value],
     pub now: DateTime<Utc>,
@@ -87,6 +98,8 @@ const HEALTH: &str = "Compute Pool Health";
 pub const STALE_METRICS_MINUTES: i64 = 5;
 /// A host Provisioning longer than this is stuck.
 pub const STUCK_HOST_MINUTES: i64 = 30;
+/// Autoscaling blocked longer than this is a problem (a warning), not a pause to wait out.
+pub const BLOCKED_TOO_LONG_MINUTES: i64 = 30;
 /// A deletion pending longer than this does not complete (the unblock's threshold).
 pub const STUCK_DELETION_MINUTES: i64 = 10;
 
@@ -162,7 +175,8 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
             {
                 consider(started, 0);
             }
-            // "blocked for 3h" says an age.
+            // "blocked for 3h" says an age (worked out each minute, so it turns a warning
+            // at the threshold too).
             if state["state"] == "Blocked"
                 && let Some(since) = time(&state["stateChangedAt"])
             {
@@ -210,7 +224,8 @@ impl Pool<'_> {
     fn describe(&self) -> String {
         format!(
             "kubectl describe computepool {} --namespace {}",
-            self.name, self.namespace
+            quote(self.name),
+            quote(self.namespace)
         )
     }
 
@@ -218,7 +233,8 @@ impl Pool<'_> {
     fn clusters_command(&self) -> String {
         format!(
             "kubectl get computepool {} --namespace {} --output jsonpath='{{.status.paletteClusterStatuses}}' | jq",
-            self.name, self.namespace
+            quote(self.name),
+            quote(self.namespace)
         )
     }
 }
@@ -328,7 +344,8 @@ fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         cause: "The object does not have the shape the configuration reference documents.".into(),
         next: vec![format!(
             "kubectl get computepool {} --namespace {} --output yaml",
-            pool.name, pool.namespace
+            quote(pool.name),
+            quote(pool.namespace)
         )],
     });
 }

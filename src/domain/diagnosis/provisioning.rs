@@ -2,6 +2,7 @@
 //! clusters' state, the ProfileBundle and Settings it names, and Compute's available hosts
 //! requirement by requirement.
 
+use crate::domain::shell::quote;
 use serde_json::Value;
 
 use super::*;
@@ -22,6 +23,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         out.push(condition_finding(
             "provisioning.condition",
             PROVISIONING,
+            pool.value,
             i,
             c,
             phase == "Failed",
@@ -70,8 +72,9 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     let bundle = text(pool.value, "/spec/profileBundleRef/name").unwrap_or("");
     let bundle_name = bundle.split('@').next().unwrap_or(bundle);
     let bundle_next = vec![format!(
-        "kubectl describe profilebundle {bundle_name} --namespace {}",
-        pool.namespace
+        "kubectl describe profilebundle {} --namespace {}",
+        quote(bundle_name),
+        quote(pool.namespace)
     )];
     match picture.profile_bundle {
         None if picture.profile_bundles_known && !bundle.is_empty() => out.push(Diagnosis {
@@ -136,7 +139,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             cause: "Validation needs the referenced Settings (Palette integration).".into(),
             next: vec![format!(
                 "kubectl get settings --namespace {}",
-                pool.namespace
+                quote(pool.namespace)
             )],
         });
     }
@@ -146,7 +149,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
     let compute_next = |list: &str| {
         format!(
             "kubectl get compute --namespace {} --output yaml | grep --after-context=20 {list}",
-            pool.namespace
+            quote(pool.namespace)
         )
     };
     if offer.computes > 0 {

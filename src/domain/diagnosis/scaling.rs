@@ -1,6 +1,7 @@
 //! Scaling decisions, row by row of the guide's ComputePoolEvaluation table: no evaluation
 //! and why, decisions (target against count), the execution state, stale metrics per host.
 
+use crate::domain::shell::quote;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -71,8 +72,9 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             next: vec![
                 describe,
                 format!(
-                    "kubectl get scalingpolicy {policy_name} --namespace {}",
-                    pool.namespace
+                    "kubectl get scalingpolicy {} --namespace {}",
+                    quote(policy_name),
+                    quote(pool.namespace)
                 ),
             ],
         });
@@ -80,7 +82,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
     };
     let cpe = format!(
         "kubectl get computepoolevaluation {} --namespace {} --output yaml",
-        pool.name, pool.namespace
+        quote(pool.name),
+        quote(pool.namespace)
     );
     let evaluations = evaluation
         .at("/spec/poolEvaluations")
@@ -253,10 +256,15 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             }
             "Blocked" => {
                 let since = state.and_then(|s| time(&s["stateChangedAt"]));
+                // The guide calls it temporary: blocked for longer than an operation takes is
+                // a problem to look at, not a state to wait out.
+                let long = since.is_some_and(|t| {
+                    (picture.now - t).num_minutes() >= BLOCKED_TOO_LONG_MINUTES
+                });
                 out.push(Diagnosis {
                     id: "scaling.blocked",
                     fix: None,
-                    severity: Severity::Info,
+                    severity: if long { Severity::Warning } else { Severity::Info },
                     symptom: SCALING,
                     summary: format!(
                         "{key}: autoscaling blocked{}: {details}",
@@ -266,7 +274,11 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                         (format!("status.poolScalingStates['{key}'].state"), "Blocked".into()),
                         (format!("status.poolScalingStates['{key}'].details"), details.to_owned()),
                     ],
-                    cause: "Autoscaling is temporarily blocked by another operation in progress on the Compute Pool.".into(),
+                    cause: if long {
+                        format!("Autoscaling is blocked by another operation in progress on the Compute Pool, which the guide calls temporary; {BLOCKED_TOO_LONG_MINUTES} minutes and more is longer than one should take: find what is still running on the pool.").into()
+                    } else {
+                        "Autoscaling is temporarily blocked by another operation in progress on the Compute Pool.".into()
+                    },
                     next: vec![cpe.clone()],
                 });
             }

@@ -147,13 +147,160 @@ fn a_missing_or_unready_profile_bundle_is_an_error_only_when_bundles_are_read() 
     );
 }
 
+fn peer(name: &str, created: &str, running: bool) -> VipPeer {
+    VipPeer {
+        name: name.to_owned(),
+        created: DateTime::parse_from_rfc3339(created)
+            .ok()
+            .map(|t| t.with_timezone(&Utc)),
+        running,
+    }
+}
+
+/// The vip-conflict scenario's two pools: the newcomer (its deployment fails on the VIP) gets
+/// the recreate path; the pool running on the address gets no error and no advice to
+/// recreate it.
 #[test]
-fn a_shared_vip_names_the_other_pool_and_the_recreate_path() {
-    let others = ["ns/q".to_owned()];
-    let found = run(&pool(), |pic| pic.same_vip = &others);
-    let d = found.iter().find(|d| d.id == "vip.in-use").expect("found");
+fn a_shared_vip_tells_the_newcomer_from_the_owner() {
+    let mut newcomer = pool();
+    newcomer["metadata"]["creationTimestamp"] = json!("2026-07-03T11:00:00Z");
+    newcomer["status"] = json!({"status": "Provisioning", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed",
+         "message": "Failed to deploy Palette cluster: control plane endpoint 10.0.0.1 is already in use"}]});
+    let owner = [peer("ns/q", "2026-05-01T00:00:00Z", true)];
+    let found = run(&newcomer, |pic| pic.same_vip = &owner);
+    let d = found
+        .iter()
+        .find(|d| d.id == "vip.in-use")
+        .expect("{found:?}");
+    assert_eq!(d.severity, Severity::Error);
     assert!(d.summary.contains("ns/q"));
     assert!(d.next.iter().any(|n| n.contains("R recreates")));
+    assert!(
+        d.cause.contains("control plane endpoint 10.0.0.1"),
+        "{}",
+        d.cause
+    );
+    let condition = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("the condition");
+    assert!(
+        condition.cause.contains("names the VIP 10.0.0.1"),
+        "the cause is the message's, not the section's: {}",
+        condition.cause
+    );
+
+    // The owner: running on the address, looked at while the newcomer fails.
+    let mut running = pool();
+    running["metadata"]["creationTimestamp"] = json!("2026-05-01T00:00:00Z");
+    let newer = [peer("ns/newcomer", "2026-07-03T11:00:00Z", false)];
+    let found = run(&running, |pic| pic.same_vip = &newer);
+    assert!(!ids(&found).contains(&"vip.in-use"), "{found:?}");
+    let shared = found.iter().find(|d| d.id == "vip.shared").expect("said");
+    assert_eq!(shared.severity, Severity::Info);
+    for d in found.iter().filter(|d| d.symptom == "VIP Already in Use") {
+        assert!(
+            d.severity < Severity::Warning,
+            "nothing wrong with a running owner's VIP: {d:?}"
+        );
+    }
+    for d in &found {
+        assert!(
+            !d.next.iter().any(|n| n.contains("R recreates")),
+            "never advise recreating the pool that runs on the VIP: {d:?}"
+        );
+    }
+}
+
+/// A failure message about an address the spec no longer has (the pool was recreated with
+/// a new VIP, the old status not yet reconciled) is stale: not believed, not acted on.
+#[test]
+fn a_failure_naming_an_old_vip_is_stale() {
+    let mut p = pool();
+    p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        json!("10.0.0.44");
+    p["status"] = json!({"status": "Failed", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed",
+         "message": "Failed to deploy Palette cluster: control plane endpoint 10.0.0.1 is already in use"}]});
+    let found = run(&p, |_| {});
+    assert!(!ids(&found).contains(&"vip.in-use"), "{found:?}");
+    let stale = found
+        .iter()
+        .find(|d| d.id == "vip.stale-message")
+        .expect("said stale");
+    assert_eq!(stale.severity, Severity::Info);
+    let condition = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("the condition");
+    assert_eq!(condition.severity, Severity::Info, "{condition:?}");
+    assert!(
+        condition.summary.starts_with("stale:"),
+        "{}",
+        condition.summary
+    );
+    assert!(condition.cause.contains("wait for the next reconcile"));
+    // A condition written for an earlier generation of the spec is stale too.
+    let mut p = pool();
+    p["metadata"]["generation"] = json!(4);
+    p["status"] = json!({"status": "Failed", "conditions": [
+        {"type": "Validated", "status": "False", "reason": "ValidationFailed",
+         "message": "ProfileBundle not Ready", "observedGeneration": 3}]});
+    let found = run(&p, |_| {});
+    let condition = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("the condition");
+    assert_eq!(condition.severity, Severity::Info);
+    assert!(
+        condition.cause.contains("generation 3"),
+        "{}",
+        condition.cause
+    );
+}
+
+#[test]
+fn the_longhorn_rule_counts_a_single_node_pool_as_one_node() {
+    for (replicas, fires) in [("1", false), ("2", true), ("3", true)] {
+        let mut p = pool();
+        p["spec"]["variables"] = json!({"longhornDefaultReplicaCount": replicas});
+        let found = run(&p, |_| {});
+        assert_eq!(
+            ids(&found).contains(&"longhorn.replicas"),
+            fires,
+            "{replicas} on a single-node pool: {found:?}"
+        );
+        if fires {
+            let d = found
+                .iter()
+                .find(|d| d.id == "longhorn.replicas")
+                .expect("it");
+            assert!(
+                d.summary.contains("1 node (a single-node pool)"),
+                "{}",
+                d.summary
+            );
+            assert!(
+                d.next[0].contains("longhornDefaultReplicaCount 1"),
+                "{}",
+                d.next[0]
+            );
+        }
+    }
+    // Two nodes: a control plane and one worker; 2 fits, 3 does not.
+    let mut p = pool();
+    p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
+        ["controlPlanePool"] = json!({"nodeCount": 1});
+    for (replicas, fires) in [("2", false), ("3", true)] {
+        p["spec"]["variables"] = json!({"longhornDefaultReplicaCount": replicas});
+        let found = run(&p, |_| {});
+        assert_eq!(
+            ids(&found).contains(&"longhorn.replicas"),
+            fires,
+            "{replicas}"
+        );
+    }
 }
 
 #[test]
@@ -247,6 +394,40 @@ fn a_deletion_pending_long_is_an_error_with_its_workloads() {
     );
 }
 
+/// A next step is safe to paste: a name from the status is one shell word, or, when it
+/// cannot be an object's name at all, the step says so and names no command on it.
+#[test]
+fn next_steps_never_hand_the_shell_a_name_from_the_status() {
+    let mut p = pool();
+    p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
+    p["metadata"]["finalizers"] = json!(["spectrocloud.com/computepool-finalizer"]);
+    p["status"]["aiWorkloadRefs"] = json!([
+        {"name": "x; touch /tmp/p; #", "namespace": "ns"},
+        {"name": "$(reboot)", "namespace": "ns"},
+    ]);
+    let found = run(&p, |_| {});
+    let d = found
+        .iter()
+        .find(|d| d.id == "deletion.blocked")
+        .expect("found");
+    for step in &d.next {
+        assert!(
+            !step.contains("kubectl delete aiworkload x;")
+                && !step.contains("kubectl delete aiworkload $("),
+            "{step}"
+        );
+    }
+    assert!(
+        d.next
+            .iter()
+            .filter(|n| n.contains("pooldeck will not act on it"))
+            .count()
+            == 2,
+        "{:?}",
+        d.next
+    );
+}
+
 #[test]
 fn longhorn_replicas_above_the_node_count() {
     let mut p = pool();
@@ -275,7 +456,7 @@ fn node_side_errors_become_a_checklist_naming_the_host() {
 fn findings_come_worst_first() {
     let mut p = pool();
     p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
-    let others = ["ns/q".to_owned()];
+    let others = [peer("ns/q", "2026-01-01T00:00:00Z", false)];
     let found = run(&p, |pic| pic.same_vip = &others);
     assert!(found.windows(2).all(|w| w[0].severity >= w[1].severity));
 }
@@ -599,6 +780,23 @@ fn blocked_autoscaling_says_for_how_long_and_why() {
         "{}",
         d.cause
     );
+    assert_eq!(
+        d.severity,
+        Severity::Warning,
+        "blocked for 3h is a problem to look at, not a state to wait out"
+    );
+    // Blocked for a few minutes is the guide's temporary state.
+    let recent = json!({
+        "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 12, "target": 12}}}}},
+        "status": {"poolScalingStates": {"c/w": {"state": "Blocked",
+            "details": "Autoscaling blocked", "stateChangedAt": "2026-07-03T11:55:00Z"}}}
+    });
+    let found = run(&p, |pic| pic.evaluation = Some(&recent));
+    let d = found
+        .iter()
+        .find(|d| d.id == "scaling.blocked")
+        .expect("blocked");
+    assert_eq!(d.severity, Severity::Info);
     // The age in its words is worked out again a minute later.
     let next = with_picture(&p, |pic| pic.evaluation = Some(&evaluation), changes_at);
     assert_eq!(next, Some(now() + chrono::TimeDelta::minutes(1)));

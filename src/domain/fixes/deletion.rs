@@ -100,10 +100,25 @@ pub fn delete_workloads(
     existing: &dyn Fn(&ObjectRef) -> Option<Preconditions>,
 ) -> Plan {
     let target = pool_ref(pool);
-    let workloads: Vec<(ObjectRef, Preconditions)> = workload_refs(pool)
+    // A reference that cannot name an AIWorkload (read from the status: anything can be
+    // written there) is never a target; the dialog says it was left alone.
+    let (refs, unreadable): (Vec<ObjectRef>, Vec<ObjectRef>) = workload_refs(pool)
+        .into_iter()
+        .partition(|w| w.problem().is_none());
+    let workloads: Vec<(ObjectRef, Preconditions)> = refs
         .into_iter()
         .filter_map(|w| existing(&w).map(|p| (w, p)))
         .collect();
+    let mut explanation = vec![
+        "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
+        "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
+        format!("If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"),
+    ];
+    for why in unreadable.iter().filter_map(ObjectRef::problem) {
+        explanation.push(format!(
+            "Left alone, a reference in status.aiWorkloadRefs: {why}."
+        ));
+    }
     Plan {
         fix: Fix::DeleteWorkloads,
         title: format!(
@@ -111,13 +126,7 @@ pub fn delete_workloads(
             target.name,
             counted(workloads.len(), "AIWorkload")
         ),
-        explanation: vec![
-            "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
-            "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
-            format!(
-                "If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"
-            ),
-        ],
+        explanation,
         targets: workloads
             .iter()
             .map(|(w, _)| format!("AIWorkload {}/{}", w.namespace, w.name))

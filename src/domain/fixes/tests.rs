@@ -88,3 +88,28 @@ fn the_finalizer_is_offered_only_when_the_guides_conditions_hold() {
     let workloads = delete_workloads(&stuck, &|w| (w.name == "w1").then(Preconditions::default));
     assert_eq!(workloads.operations.len(), 1, "only those still there");
 }
+
+/// A name written into the status that is not a Kubernetes name is never a target: it is
+/// left out of the requests and named as left alone.
+#[test]
+fn a_hostile_workload_reference_is_left_alone_and_said() {
+    let mut pool = pool("a", json!({}));
+    pool["status"]["aiWorkloadRefs"] = json!([
+        {"name": "x; touch /tmp/p; #", "namespace": "retail-edge"},
+        {"name": "../../../api", "namespace": "retail-edge"},
+        {"name": "fine-one", "namespace": "retail-edge"},
+    ]);
+    let plan = delete_workloads(&pool, &|_| Some(Preconditions::default()));
+    let targets: Vec<String> = plan
+        .operations
+        .iter()
+        .filter_map(|o| o.target().map(|t| t.name.to_string()))
+        .collect();
+    assert_eq!(targets, ["fine-one"]);
+    let said = plan.explanation.join("\n");
+    assert!(
+        said.contains("x; touch /tmp/p; #") && said.contains("Left alone"),
+        "{said}"
+    );
+    assert!(!plan.kubectl().contains("touch"), "{}", plan.kubectl());
+}
