@@ -15,24 +15,13 @@ use crate::domain::draft::Draft;
 /// The drafts directory (created private).
 pub fn dir() -> Result<PathBuf, String> {
     let dir = crate::files::state_dir()?.join("drafts");
-    let mut builder = std::fs::DirBuilder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    match builder.create(&dir) {
-        Ok(()) => Ok(dir),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let meta = std::fs::symlink_metadata(&dir)
-                .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
-            if meta.is_dir() {
-                Ok(dir)
-            } else {
-                Err(format!("{} is not a directory; remove it", dir.display()))
-            }
-        }
-        Err(e) => Err(format!("cannot create {}: {e}", dir.display())),
+    crate::files::private_mkdir(&dir)?;
+    let meta = std::fs::symlink_metadata(&dir)
+        .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
+    if meta.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!("{} is not a directory; remove it", dir.display()))
     }
 }
 

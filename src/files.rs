@@ -161,18 +161,9 @@ fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
             )
         })?;
     let dir = base.join("pooldeck");
-    std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
-    let mut builder = std::fs::DirBuilder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    match builder.create(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
-    }
+    // What is missing on the way is created private too ($XDG_STATE_HOME itself, say).
+    private_dirs_to(&base)?;
+    private_mkdir(&dir)?;
     let meta = std::fs::symlink_metadata(&dir)
         .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
     if !meta.is_dir() {
@@ -196,6 +187,73 @@ fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
         }
     }
     Ok(dir)
+}
+
+/// Creates one directory of mode 0700, whatever the umask (the mode is set again after it
+/// is made); one already there is left to the caller to check.
+pub fn private_mkdir(dir: &Path) -> Result<(), String> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    match builder.create(dir) {
+        Ok(()) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| format!("cannot close {} to others: {e}", dir.display()))?;
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(format!("cannot create {}: {e}", dir.display())),
+    }
+}
+
+/// Creates the directories missing on the way to `dir` (and `dir`), each as
+/// [`private_mkdir`]: a directory pooldeck makes is never open to others, under any umask.
+fn private_dirs_to(dir: &Path) -> Result<(), String> {
+    let mut missing = Vec::new();
+    let mut at = Some(dir);
+    while let Some(path) = at {
+        if std::fs::symlink_metadata(path).is_ok() {
+            break;
+        }
+        missing.push(path);
+        at = path.parent();
+    }
+    for path in missing.into_iter().rev() {
+        private_mkdir(path)?;
+    }
+    Ok(())
+}
+
+/// Why `path` cannot be where a file pooldeck writes goes: only a regular file (replaced) or
+/// a new path will do; a device, FIFO, socket, directory or link is refused by name.
+pub fn writable_target(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot look at it: {e}")),
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) if meta.file_type().is_symlink() => Err(
+            "it is a link; pooldeck writes a regular file or a new path, never over or through a link"
+                .into(),
+        ),
+        Ok(meta) => Err(format!(
+            "it is {}; pooldeck writes a regular file or a new path",
+            what(&meta.file_type())
+        )),
+    }
+}
+
+/// Writes a file a person named for output (`-o FILE`): only over a regular file or at a new
+/// path ([`writable_target`]), as [`write_private`] writes.
+pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
+    writable_target(path).map_err(|why| format!("cannot write {}: {why}", path.display()))?;
+    write_private(path, contents)
 }
 
 /// Writes a file that holds a secret: a new file of mode 0600 with an unpredictable name
@@ -242,6 +300,7 @@ pub fn writable(path: &Path) -> Result<(), String> {
     if path.is_dir() {
         return Err("it is a directory; give a file name".into());
     }
+    writable_target(path)?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -314,7 +373,29 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
     }
     let mut bytes = line.trim_end_matches('\n').as_bytes().to_vec();
     bytes.push(b'\n');
-    file.write_all(&bytes).map_err(|e| refused(e.to_string()))
+    // One write, all of the line or none of it: a disk that fills up part-way must not leave
+    // half a record that the next one is glued to. A short write is taken back (the file is
+    // cut to where it was, unless another writer appended meanwhile).
+    let before = meta.len();
+    match file.write(&bytes) {
+        Ok(n) if n == bytes.len() => Ok(()),
+        Ok(n) => {
+            let cut = file
+                .metadata()
+                .is_ok_and(|now| now.len() == before + n as u64)
+                && file.set_len(before).is_ok();
+            Err(refused(format!(
+                "only {n} of {} bytes could be written (is the disk full?){}",
+                bytes.len(),
+                if cut {
+                    "; the part written was taken back"
+                } else {
+                    ""
+                }
+            )))
+        }
+        Err(e) => Err(refused(e.to_string())),
+    }
 }
 
 /// The most a theme, settings or scenario file may hold.

@@ -92,8 +92,10 @@ pub fn run(args: &RecordArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        if let Err(e) = std::fs::write(&args.output, text) {
-            crate::say::complain!("pooldeck: cannot write {}: {e}", args.output.display());
+        // A regular file or a new path only: never into a device or FIFO, never through a
+        // link (checked at the start too, so nothing was recorded for nothing).
+        if let Err(e) = crate::files::write_output(&args.output, text.as_bytes()) {
+            crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
         let count = |field: &str| {

@@ -246,6 +246,19 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     }
 }
 
+/// SIGHUP's number: the console ends with 128 + it when its terminal hangs up or is gone.
+const HANGUP: i32 = 1;
+
+/// Whether a write to the terminal failed because there is no terminal any more (its other
+/// side closed: EIO; or it went away: ENXIO, EPIPE, EBADF).
+fn terminal_gone(error: &std::io::Error) -> bool {
+    error.kind() == std::io::ErrorKind::BrokenPipe
+        || matches!(
+            error.raw_os_error(),
+            Some(libc::EIO | libc::ENXIO | libc::EPIPE | libc::EBADF)
+        )
+}
+
 /// Hands the effects `update` left to the executor; suspending is the loop's own. Says
 /// whether the screen must be drawn again.
 fn run_effects(
@@ -291,11 +304,16 @@ async fn event_loop(
     let mut clipboards = clipboard::Clipboards::new(clipboard);
     loop {
         if dirty {
-            let drawn = screen
+            let drawn = match screen
                 .terminal
                 .draw(|frame| crate::ui::render(app, theme, frame))
-                .map_err(|e| format!("cannot draw: {e}"))?
-                .area;
+            {
+                Ok(frame) => frame.area,
+                // The terminal is gone (a dropped SSH session closes it before, or instead
+                // of, the SIGHUP): end as a hangup does, with the shutdown steps after.
+                Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
+                Err(e) => return Err(format!("cannot draw: {e}")),
+            };
             dirty = false;
             // Keys are read for the screen as drawn: too small a screen shows no dialog, so
             // no key may act on one.
@@ -329,8 +347,9 @@ async fn event_loop(
                     dirty = true;
                 }
                 Some(Ok(_)) => {}
-                // The terminal is gone (a closed SSH session): nothing left to draw on.
-                Some(Err(_)) | None => return Ok(None),
+                // The terminal is gone (a closed SSH session): nothing left to draw on; it
+                // ends as the hangup it is.
+                Some(Err(_)) | None => return Ok(Some(HANGUP)),
             },
             Some((epoch, event)) = sources.recv() => {
                 // Everything already queued is applied before the one redraw; events of a

@@ -314,7 +314,7 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
             }
         }
         Effect::WriteManifest { path, text } => {
-            let written = crate::files::write_private(&path, text.as_bytes())
+            let written = crate::files::write_output(&path, text.as_bytes())
                 .map(|()| path.display().to_string());
             let _ = answers.send(Msg::Written(written));
         }
