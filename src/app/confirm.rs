@@ -289,7 +289,24 @@ fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan
         .and_then(serde_json::Value::as_str)
         .and_then(crate::inventory::parse_time)
         .map(|since| (now - since).num_minutes());
-    fixes::remove_finalizer(pool, 0, pending)
+    // A reference the status holds that cannot be an AIWorkload is not proof that none is
+    // left: the guide's step 2 waits until every one is gone, so it stays blocked.
+    let unreadable = fixes::workload_refs(pool)
+        .iter()
+        .filter(|w| w.problem().is_some())
+        .count();
+    let mut plan = fixes::remove_finalizer(pool, unreadable, pending);
+    if unreadable > 0 {
+        plan.blocked = Some(format!(
+            "status.aiWorkloadRefs still holds {} that pooldeck cannot act on (not a Kubernetes \
+             name): the finalizer stays until every AIWorkload is gone; look at the pool's \
+             status with kubectl get computepool {} -n {} -o yaml",
+            crate::domain::words::counted(unreadable, "reference"),
+            crate::domain::shell::quote(fixes::pool_ref(pool).name.as_str()),
+            crate::domain::shell::quote(fixes::pool_ref(pool).namespace.as_str()),
+        ));
+    }
+    plan
 }
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.

@@ -458,3 +458,7 @@ fn marker(row: &crate::app::rows::Row) -> &'static str {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "hostile_tests.rs"]
+mod hostile_tests;

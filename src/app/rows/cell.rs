@@ -243,11 +243,12 @@ impl Cell {
         match self {
             Cell::Empty => 1,
             Cell::Text(text) => crate::domain::inert::line(text).chars().count(),
-            Cell::Status(status) => status.word().chars().count(),
+            // A status word may be the cluster's own (an unknown phase): counted as shown.
+            Cell::Status(status) => crate::domain::inert::line(status.word()).chars().count(),
             Cell::Statuses(all) if all.is_empty() => 1,
             Cell::Statuses(all) => {
                 all.iter()
-                    .map(|s| s.word().chars().count() + 1)
+                    .map(|s| crate::domain::inert::line(s.word()).chars().count() + 1)
                     .sum::<usize>()
                     - 1
             }

@@ -69,10 +69,12 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
                 quote(&reference.namespace)
             ),
         }));
-        next.push(format!(
-            "in pooldeck: u on {} deletes them behind a confirmation",
-            pool.name
-        ));
+        if refs.iter().any(|r| r.problem().is_none()) {
+            next.push(format!(
+                "in pooldeck: u on {} deletes them behind a confirmation",
+                pool.name
+            ));
+        }
     }
     next.push("kubectl logs --namespace mural-system --selector controller.spectrocloud.com/name=hue-controllers --tail=100 --follow".into());
     out.push(Diagnosis {
