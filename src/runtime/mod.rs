@@ -228,6 +228,9 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         options.acting.settings.clipboard,
     )
     .await;
+    if matches!(result, Ok(Some(HANGUP))) {
+        screen.abandon();
+    }
     drop(screen);
     if let Some(kube) = kube {
         kube.stop();

@@ -137,6 +137,21 @@ impl Drop for Screen {
 }
 
 impl Screen {
+    /// The terminal hung up, or is gone (a dropped SSH session): it is put back as far as it
+    /// still can be, then standard output and error are pointed at /dev/null, so nothing that
+    /// writes there later (ratatui's own drop writes a failure to show the cursor with
+    /// `eprintln!`, which panics on a closed terminal) can fail the shutdown.
+    pub fn abandon(&mut self) {
+        restore();
+        #[cfg(unix)]
+        if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+            let _ = rustix::stdio::dup2_stdout(&null);
+            let _ = rustix::stdio::dup2_stderr(&null);
+        }
+    }
+}
+
+impl Screen {
     /// Suspends the console as Ctrl-Z does in a shell: the terminal is put back, the process
     /// stops, and when the shell continues it (`fg`) the screen is taken again and redrawn
     /// whole.

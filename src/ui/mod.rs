@@ -31,10 +31,16 @@ pub use crate::app::{MIN_HEIGHT, MIN_WIDTH};
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let text = format!(
+        let mut text = format!(
             "pooldeck needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.\nMake it larger, or press q to quit.",
             area.width, area.height
         );
+        // What a key pressed meanwhile did (nothing but Esc and q act): said here, since the
+        // footer is not drawn.
+        if let Some(message) = &app.message {
+            text.push_str("\n\n");
+            text.push_str(&inert::line(message));
+        }
         frame.render_widget(
             Paragraph::new(text)
                 .wrap(Wrap { trim: true })

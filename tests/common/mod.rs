@@ -149,6 +149,40 @@ pub fn raw(served: &Served, path: &str) -> Option<serde_json::Value> {
     })
 }
 
+/// A request with a body on the served cluster as its admin (`content_type` for a patch:
+/// `application/merge-patch+json`); the answer, or the error in words.
+#[allow(dead_code)]
+pub fn send(
+    served: &Served,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig");
+        let kubeconfig = Kubeconfig::from_yaml(&text).expect("reads");
+        let config = Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
+            .await
+            .expect("config");
+        let client = Client::try_from(config).expect("client");
+        let request = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", content_type)
+            .body(serde_json::to_vec(body).expect("JSON"))
+            .expect("request");
+        client
+            .request::<serde_json::Value>(request)
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
+
 /// The demo server's counts: write requests received and write requests refused with 403.
 #[allow(dead_code)]
 pub fn counts(served: &Served) -> (u64, u64) {

@@ -1,0 +1,440 @@
+//! Safe to follow blindly, tried as a hostile user would with the real binary: cluster and
+//! file text that tries to set the terminal's title, write its clipboard or reorder its
+//! text, printed by `doctor`, `get` and `validate` on a real terminal (tmux); output refused
+//! where it would go into a FIFO or a device; an audit log on a full disk never holding half
+//! a line, with the action not sent; private directories 0700 under umask 000; the console
+//! losing its terminal (exit 129, no panic, its draft kept); a screen too small to show a
+//! dialog sending nothing; a settings file that cannot be read making the console read-only.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use common::tmux::{Session, tmux};
+
+fn pooldeck() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("pooldeck")
+}
+
+const TITLE: &str = "\u{1b}]0;pwned-title\u{7}";
+const CLIPBOARD: &str = "\u{1b}]52;c;cHduZWQtY2xpcA==\u{7}";
+const DCS: &str = "\u{1b}Ptmux;\u{1b}\u{1b}]0;pwned-dcs\u{7}\u{1b}\\";
+const BIDI: &str = "\u{202e}";
+
+fn payload() -> String {
+    format!("deploy failed {TITLE}{CLIPBOARD}{DCS}{BIDI}txt.exe end")
+}
+
+/// A pool of the deletion-blocked scenario's shape, named `hostile-pool`, whose condition
+/// and event carry the payload (written through the API as a hostile hub would hold them).
+fn plant_hostile_pool(served: &common::Served) {
+    let base = "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/computepools";
+    let mut pool = common::raw(served, &format!("{base}/free-pool")).expect("free-pool");
+    let metadata = pool["metadata"].as_object_mut().expect("metadata");
+    for owned in [
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+        "generation",
+        "finalizers",
+    ] {
+        metadata.shift_remove(owned);
+    }
+    pool["metadata"]["name"] = json!("hostile-pool");
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        json!("10.30.9.99");
+    if let Some(map) = pool.as_object_mut() {
+        map.shift_remove("status");
+    }
+    common::send(served, "POST", base, "application/json", &pool).expect("created");
+    let status = json!({"status": {
+        "status": "Provisioning",
+        "conditions": [{"type": "ClusterDeployed", "status": "False",
+            "reason": "ClusterDeploymentFailed", "message": payload()}],
+    }});
+    common::send(
+        served,
+        "PATCH",
+        &format!("{base}/hostile-pool/status"),
+        "application/merge-patch+json",
+        &status,
+    )
+    .expect("status patched");
+    let event = json!({
+        "apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "hostile-event", "namespace": "vision-lab"},
+        "involvedObject": {"kind": "ComputePool", "name": "hostile-pool", "namespace": "vision-lab",
+            "apiVersion": "spectrocloud.com/v1alpha1"},
+        "type": "Warning", "reason": "Hostile", "message": payload(),
+        "lastTimestamp": chrono::Utc::now().to_rfc3339(),
+    });
+    common::send(
+        served,
+        "POST",
+        "/api/v1/namespaces/vision-lab/events",
+        "application/json",
+        &event,
+    )
+    .expect("event created");
+}
+
+/// `doctor`, `get events`, `get pools` and `validate` print hostile text on a real terminal:
+/// the pane's title stays, tmux's clipboard buffers get nothing, the bidirectional override
+/// never reaches the screen (each is shown escaped instead).
+#[test]
+fn cluster_and_file_text_cannot_act_on_the_terminal() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    plant_hostile_pool(&served);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let manifest = dir.path().join("hostile.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: spectrocloud.com/v1alpha1\nkind: ComputePool\nmetadata:\n  name: \"bad\\e]0;pwned-title\\aname\\u202e\"\n  namespace: vision-lab\nspec: {}\n",
+    )
+    .expect("manifest");
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        format!("kind: ComputePool # {CLIPBOARD}{TITLE}\nmetadata: {{name: [\n"),
+    )
+    .expect("broken manifest");
+    let go = dir.path().join("go");
+    let kubeconfig = served.kubeconfig.display().to_string();
+    let bin = pooldeck().display().to_string();
+    let script = format!(
+        "while [ ! -e {go} ]; do sleep 0.05; done; \
+         {bin} doctor -A --kubeconfig {kubeconfig}; \
+         {bin} get events -A --kubeconfig {kubeconfig}; \
+         {bin} get pools -A -o wide --kubeconfig {kubeconfig}; \
+         {bin} validate {manifest} {broken}; \
+         echo ALL-PRINTED; sleep 120",
+        go = go.display(),
+        manifest = manifest.display(),
+        broken = broken.display(),
+    );
+    let name = format!("pooldeck-safety-tty-{}", std::process::id());
+    let session = Session::start(name.clone(), &format!("sh -c '{script}'"), 200, 120);
+    tmux(&["set-option", "-s", "set-clipboard", "on"]);
+    tmux(&["set-option", "-g", "allow-passthrough", "on"]);
+    tmux(&["select-pane", "-t", &name, "-T", "before-pooldeck"]);
+    std::fs::write(&go, "").expect("go");
+    let screen = session.wait("everything printed", |s| s.contains("ALL-PRINTED"));
+    let history = tmux(&["capture-pane", "-p", "-t", &name, "-S", "-2000"]);
+    assert!(history.contains("hostile-pool"), "{history}");
+    assert!(
+        history.contains("\\x1b]0;pwned-title\\x07"),
+        "shown escaped: {history}"
+    );
+    assert!(
+        !history.contains(BIDI),
+        "no bidi override on screen: {screen}"
+    );
+    assert!(history.contains("\\u{202e}"), "{history}");
+    let title = tmux(&["display-message", "-p", "-t", &name, "#{pane_title}"]);
+    assert_eq!(title.trim(), "before-pooldeck", "the title was not set");
+    let buffers = tmux(&["list-buffers", "-F", "#{buffer_sample}"]);
+    assert!(!buffers.contains("pwned"), "no clipboard write: {buffers}");
+}
+
+/// A tiny disk: the audit log's next line does not fit. The line is not left half written
+/// (every line of the log is whole JSON), and the request whose intent could not be
+/// recorded is not sent (the server's write count is unchanged).
+#[test]
+fn an_audit_log_that_cannot_take_the_intent_holds_the_action_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let disk = dir.path().join("tiny");
+    std::fs::create_dir(&disk).expect("mount point");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=12k", "tmpfs"])
+        .arg(&disk)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        common::skip("a tmpfs cannot be mounted here (needs root)");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&disk);
+    // Two of the three pages taken; the log's page nearly full of earlier, whole lines.
+    std::fs::write(disk.join("filler"), vec![b'f'; 8192]).expect("filler");
+    let audit = disk.join("audit.log");
+    let earlier = format!("{}\n", json!({"record": "earlier", "pad": "p".repeat(80)}));
+    let mut text = String::new();
+    while text.len() + earlier.len() < 4096 - 40 {
+        text.push_str(&earlier);
+    }
+    std::fs::write(&audit, &text).expect("earlier lines");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&audit, std::fs::Permissions::from_mode(0o600)).expect("mode");
+    }
+    let served = common::serve("deletion-blocked");
+    let before = common::counts(&served).0;
+    let output = assert_cmd::Command::new(pooldeck())
+        .args(["pause", "free-pool", "-n", "vision-lab", "--audit-log"])
+        .arg(&audit)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .env("XDG_CONFIG_HOME", dir.path())
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("its audit record could not be written") && err.contains("--audit-log"),
+        "says why and how to point the log elsewhere: {err}"
+    );
+    assert_eq!(common::counts(&served).0, before, "nothing was sent");
+    let log = std::fs::read_to_string(&audit).expect("the log");
+    assert!(log.ends_with('\n'), "no half line at the end");
+    for line in log.lines() {
+        let _: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("a line that is not whole ({e}): {line:?}"));
+    }
+    assert_eq!(log, text, "the log is as it was");
+}
+
+/// Output goes to a regular file or a new path only: a FIFO or a device given to `-o` is
+/// refused with the reason, and nothing is written into it (no reader hangs, no device
+/// replaced).
+#[test]
+fn output_into_a_fifo_or_a_device_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    for target in [fifo.as_path(), Path::new("/dev/null")] {
+        let output = assert_cmd::Command::new(pooldeck())
+            .args(["new", "-n", "vision-lab", "--kubeconfig"])
+            .arg(dir.path().join("no-kubeconfig"))
+            .arg("-o")
+            .arg(target)
+            .env("XDG_STATE_HOME", dir.path())
+            .timeout(Duration::from_secs(30))
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{target:?}: {err}");
+        assert!(
+            err.contains("a regular file or a new path"),
+            "{target:?}: {err}"
+        );
+        let output = assert_cmd::Command::new(pooldeck())
+            .args(["record", "--duration", "1s", "--output"])
+            .arg(target)
+            .arg("--kubeconfig")
+            .arg(dir.path().join("no-kubeconfig"))
+            .timeout(Duration::from_secs(30))
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_ne!(output.status.code(), Some(0), "{target:?}: {err}");
+        assert!(
+            err.contains("a regular file or a new path"),
+            "{target:?}: {err}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let null = std::fs::metadata("/dev/null").expect("/dev/null");
+        assert!(null.file_type().is_char_device(), "still a device");
+        let pipe = std::fs::symlink_metadata(&fifo).expect("the fifo");
+        assert!(pipe.file_type().is_fifo(), "still a FIFO");
+    }
+}
+
+/// Under umask 000 the directories pooldeck makes for its secrets are still closed to
+/// others: every one it creates on the way is 0700.
+#[test]
+#[cfg(unix)]
+fn private_directories_are_0700_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let runtime = dir.path().join("run").join("user");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "umask 000; exec {} demo serve --scenario deletion-blocked",
+            pooldeck().display()
+        ))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let lines = common::lines_of(child.stdout.take().expect("stdout"));
+    let line = lines
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the export line");
+    assert!(line.starts_with("export KUBECONFIG="), "{line}");
+    let modes: Vec<(String, u32)> = [
+        dir.path().join("run"),
+        runtime.clone(),
+        runtime.join("pooldeck"),
+    ]
+    .iter()
+    .map(|p| {
+        let mode = std::fs::metadata(p).expect("made").permissions().mode() & 0o777;
+        (p.display().to_string(), mode)
+    })
+    .collect();
+    let _ = child.kill();
+    let _ = child.wait();
+    for (path, mode) in modes {
+        assert_eq!(mode, 0o700, "{path} is {mode:o}");
+    }
+}
+
+/// The console's terminal goes away under it (tmux kills the pane: the pty's other side is
+/// closed, as a dropped SSH connection does): it ends as a hangup (exit 129), without a
+/// panic, and the wizard's draft is on disk.
+#[test]
+fn a_console_whose_terminal_is_gone_ends_as_a_hangup_with_its_draft_kept() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let code = dir.path().join("code");
+    // The shell ignores the hangup so it can write down how pooldeck ended; pooldeck's own
+    // handler is installed over the ignored disposition.
+    let command = format!(
+        "sh -c 'trap \"\" HUP; env KUBECONFIG={} XDG_STATE_HOME={} XDG_CONFIG_HOME={} {} -A; echo $? > {}'",
+        served.kubeconfig.display(),
+        dir.path().display(),
+        dir.path().display(),
+        pooldeck().display(),
+        code.display()
+    );
+    let name = format!("pooldeck-safety-hangup-{}", std::process::id());
+    let session = Session::start(name, &command, 150, 45);
+    session.wait_for("Compute Pools (3)");
+    session.keys(&["n"]);
+    session.wait_for("General");
+    session.keys(&["Enter"]);
+    session.type_text("kept-draft");
+    session.keys(&["Enter"]);
+    let drafts = dir.path().join("pooldeck").join("drafts");
+    let kept = || -> Vec<String> {
+        std::fs::read_dir(&drafts)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !kept().iter().any(|d| d.contains("kept-draft")) {
+        assert!(Instant::now() < deadline, "the name kept is not in a draft");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(session);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&code)
+            && !text.trim().is_empty()
+        {
+            break text.trim().to_owned();
+        }
+        assert!(Instant::now() < deadline, "pooldeck did not end");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        status, "129",
+        "a hangup, not a panic (101) nor an error (1)"
+    );
+    assert!(
+        kept().iter().any(|d| d.contains("kept-draft")),
+        "the draft is still there after the hangup: {:?}",
+        kept()
+    );
+}
+
+/// Below 80×24 the dialog cannot be seen, so Tab and Enter confirm nothing: the server's
+/// write count stays at the dry run's.
+#[test]
+fn a_screen_too_small_confirms_nothing() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env KUBECONFIG={} XDG_CONFIG_HOME={} {} -A --audit-log {}; sleep 60",
+        served.kubeconfig.display(),
+        dir.path().display(),
+        pooldeck().display(),
+        dir.path().join("audit.log").display()
+    );
+    let name = format!("pooldeck-safety-small-{}", std::process::id());
+    let session = Session::start(name.clone(), &command, 150, 45);
+    session.wait_for("Compute Pools (3)");
+    session.keys(&["p"]);
+    session.wait_for("Dry run passed");
+    let writes = common::counts(&served).0;
+    tmux(&["resize-window", "-t", &name, "-x", "60", "-y", "20"]);
+    session.wait_for("needs a terminal of at least");
+    session.keys(&["Tab", "Enter", "Tab", "Enter"]);
+    session.wait_for("only Esc and q are read");
+    assert_eq!(common::counts(&served).0, writes, "nothing was sent");
+    tmux(&["resize-window", "-t", &name, "-x", "150", "-y", "45"]);
+    let screen = session.wait_for("[> Cancel <]");
+    assert!(screen.contains("Pause 1 Compute Pool"), "{screen}");
+    assert_eq!(common::counts(&served).0, writes, "still nothing");
+}
+
+/// A settings file that cannot be read as written makes the console read-only: the header
+/// says so and why, and a pause sends nothing (not even a dry run).
+#[test]
+fn a_settings_file_that_cannot_be_read_makes_the_console_read_only() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("pooldeck")).expect("dir");
+    std::fs::write(
+        dir.path().join("pooldeck/config.yaml"),
+        "readonly: true\nreadonly: true\n",
+    )
+    .expect("settings");
+    let before = common::counts(&served).0;
+    let command = format!(
+        "env KUBECONFIG={} XDG_CONFIG_HOME={} {} -A --audit-log {}; sleep 60",
+        served.kubeconfig.display(),
+        dir.path().display(),
+        pooldeck().display(),
+        dir.path().join("audit.log").display()
+    );
+    let name = format!("pooldeck-safety-settings-{}", std::process::id());
+    let session = Session::start(name, &command, 150, 45);
+    let screen = session.wait_for("Compute Pools (3)");
+    assert!(
+        screen.contains("READ-ONLY (the settings file cannot be read"),
+        "{screen}"
+    );
+    session.keys(&["p"]);
+    session.wait_for("read-only mode: nothing will be sent");
+    session.keys(&["Tab", "Enter"]);
+    assert_eq!(common::counts(&served).0, before, "not one write");
+}
