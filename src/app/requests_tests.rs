@@ -346,3 +346,53 @@ fn a_screen_too_small_reads_no_key_that_acts() {
     update(&mut app, key(KeyCode::Char('q')));
     assert!(app.quit, "q quits whatever the size");
 }
+
+/// A recreate whose delete was confirmed on hub-a and is waiting for the pool to be gone
+/// never creates it on hub-b (nor early, in another namespace's empty picture): the switch
+/// stops it and says so.
+#[test]
+fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
+    for switch in ["ctx", "ns"] {
+        let mut app = fleet_app();
+        let pool = (*app
+            .inventory
+            .get(crate::domain::Kind::Pool, "ml-research", "llm-train")
+            .expect("llm-train")
+            .value())
+        .clone();
+        app.recreating = Some(crate::app::wizard::recreate::Recreating {
+            target: crate::domain::fixes::pool_ref(&pool),
+            hub: app.hub(),
+            request: None,
+            object: crate::app::wizard::recreate::fresh(&pool),
+            draft: crate::domain::draft::Draft::from_object(pool.clone(), None),
+            stage: crate::app::wizard::recreate::RecreateStage::Waiting,
+        });
+        if switch == "ctx" {
+            app.connecting = Some("hub-b".into());
+            connected(&mut app, "hub-b");
+        } else {
+            update(&mut app, key(KeyCode::Char(':')));
+            typed(&mut app, "ns vision-lab");
+            update(&mut app, key(KeyCode::Enter));
+        }
+        assert!(app.recreating.is_none(), "{switch}");
+        let message = app.message.clone().unwrap_or_default();
+        assert!(message.contains("the recreate of"), "{switch}: {message}");
+        // The new picture has no llm-train: before, that read as "gone", and the create went.
+        update(
+            &mut app,
+            Msg::Source(crate::inventory::SourceEvent::listed(
+                crate::domain::Kind::Pool,
+                None,
+                Vec::new(),
+            )),
+        );
+        assert!(
+            !sent(&mut app)
+                .iter()
+                .any(|r| matches!(r.operation, Operation::Create { .. })),
+            "{switch}: no create"
+        );
+    }
+}
