@@ -174,6 +174,18 @@ pub(crate) async fn connect_to_read(
     check_namespaces(named, failure)?;
     let connection = connect_or_exit(kubeconfig, context, failure).await?;
     let namespaces = namespaces_to_read(&connection, named, all);
+    // The context's own namespace goes into the paths as well: checked like a named one.
+    if let crate::app::ports::Namespaces::Only(list) = &namespaces
+        && named.is_empty()
+        && let Some(problem) = list
+            .iter()
+            .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        crate::say::complain!(
+            "pooldeck: the context's namespace cannot be used: {problem}; fix it in the kubeconfig or pass -n NS"
+        );
+        return Err(ExitCode::from(failure));
+    }
     Ok((connection, namespaces))
 }
 

@@ -159,6 +159,17 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
                 }
                 (None, false) => Namespaces::Only(vec!["default".into()]),
             });
+    // The context's own namespace goes into every watch's path: checked as a named one is.
+    if let Namespaces::Only(list) = &namespaces
+        && let Some(problem) = list
+            .iter()
+            .find_map(|ns| crate::domain::rules::names::namespace_problem(ns))
+    {
+        crate::say::complain!(
+            "pooldeck: the namespace cannot be used: {problem}; fix the kubeconfig's namespace or pass -n NS"
+        );
+        return ExitCode::from(2);
+    }
     let mut app = App::new(
         Connection {
             context: connection
