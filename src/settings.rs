@@ -44,6 +44,9 @@ pub struct Settings {
     pub audit_log: Option<PathBuf>,
 }
 
+/// The settings the file may hold (the theme's is read by `theme`).
+const KNOWN: [&str; 5] = ["theme", "readonly", "contexts", "clipboard", "audit-log"];
+
 /// Why everything is read-only when the file cannot be told apart from one that asks it.
 fn unreadable(what: String) -> String {
     format!("{what}; read-only until it is fixed, since it may ask for read-only")
@@ -95,6 +98,30 @@ impl Settings {
             let why = "the settings file is not a mapping of settings".to_owned();
             return (Settings::fail_closed(why.clone()), vec![unreadable(why)]);
         }
+        // A key that reads as readonly but is not it (readOnly, read-only, read_only) may
+        // have asked for read-only: it is taken as asking, and said.
+        let near_miss = |key: &str| {
+            key != "readonly"
+                && key
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .collect::<String>()
+                    .eq_ignore_ascii_case("readonly")
+        };
+        if let Some(map) = root.as_object() {
+            for key in map.keys() {
+                if near_miss(key) {
+                    let why = unreadable(format!("settings: {key} is not a setting (readonly is)"));
+                    warnings.push(why.clone());
+                    settings.read_only_everywhere.get_or_insert(why);
+                } else if !KNOWN.contains(&key.as_str()) {
+                    warnings.push(format!(
+                        "settings: {key} is not a setting pooldeck knows ({}); ignored",
+                        KNOWN.join(", ")
+                    ));
+                }
+            }
+        }
         match root.get("readonly") {
             None | Some(Value::Bool(false)) => {}
             Some(Value::Bool(true)) => {
@@ -110,6 +137,16 @@ impl Settings {
             None | Some(Value::Null) => {}
             Some(Value::Object(contexts)) => {
                 for (name, context) in contexts {
+                    if let Value::Object(entry) = context
+                        && let Some(key) = entry.keys().find(|k| near_miss(k))
+                    {
+                        let why = unreadable(format!(
+                            "settings: contexts.{name}.{key} is not a setting (readonly is)"
+                        ));
+                        warnings.push(why.clone());
+                        settings.read_only_contexts.push((name.clone(), why));
+                        continue;
+                    }
                     let value = match context {
                         Value::Object(entry) => entry.get("readonly"),
                         Value::Null => None,
@@ -203,6 +240,9 @@ mod tests {
             "readonly: [\n",
             "- readonly\n",
             "contexts: [prod]\n",
+            "readOnly: true\n",
+            "read-only: false\n",
+            "read_only: yes\n",
         ] {
             let (settings, warnings) = Settings::parse(text);
             let why = settings.why_read_only("prod-hub");
@@ -225,6 +265,18 @@ mod tests {
         assert!(warnings[0].contains("contexts.prod.readonly"));
         let (settings, _) = Settings::parse("contexts:\n  prod: yes-please\n");
         assert!(settings.read_only("prod"));
+        let (settings, warnings) = Settings::parse("contexts:\n  prod:\n    readOnly: true\n");
+        assert!(settings.read_only("prod"), "{warnings:?}");
+        assert!(!settings.read_only("lab"));
+        let (settings, warnings) = Settings::parse("colour: blue\n");
+        assert!(
+            !settings.read_only("any"),
+            "an unknown key that is not readonly warns only"
+        );
+        assert!(
+            warnings[0].contains("colour is not a setting"),
+            "{warnings:?}"
+        );
         let closed = Settings::fail_closed("the settings file x cannot be read (a FIFO)".into());
         assert!(closed.read_only("any"));
     }

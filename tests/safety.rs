@@ -82,9 +82,10 @@ fn plant_hostile_pool(served: &common::Served) {
     .expect("event created");
 }
 
-/// `doctor`, `get events`, `get pools` and `validate` print hostile text on a real terminal:
-/// the pane's title stays, tmux's clipboard buffers get nothing, the bidirectional override
-/// never reaches the screen (each is shown escaped instead).
+/// `doctor`, `get events`, `get pools` and `validate` print hostile text on a real terminal,
+/// as text and as JSON and YAML: the pane's title stays, tmux's clipboard buffers get
+/// nothing, the bidirectional override never reaches the screen (each is shown escaped, or as
+/// the format's own escape).
 #[test]
 fn cluster_and_file_text_cannot_act_on_the_terminal() {
     if !common::tmux::available() {
@@ -113,6 +114,9 @@ fn cluster_and_file_text_cannot_act_on_the_terminal() {
          {bin} doctor -A --kubeconfig {kubeconfig}; \
          {bin} get events -A --kubeconfig {kubeconfig}; \
          {bin} get pools -A -o wide --kubeconfig {kubeconfig}; \
+         {bin} get events -A -o json --kubeconfig {kubeconfig}; \
+         {bin} get events -A -o yaml --kubeconfig {kubeconfig}; \
+         {bin} doctor -A -o json --kubeconfig {kubeconfig}; \
          {bin} validate {manifest} {broken}; \
          echo ALL-PRINTED; sleep 120",
         go = go.display(),
@@ -396,10 +400,16 @@ fn a_screen_too_small_confirms_nothing() {
     session.wait_for("needs a terminal of at least");
     session.keys(&["Tab", "Enter", "Tab", "Enter"]);
     session.wait_for("only Esc and q are read");
+    // Esc, the one key read, closes the dialog: every key before it has been read by then.
+    session.keys(&["Escape"]);
+    session.wait_for("cancelled Pause 1 Compute Pool: nothing was sent");
     assert_eq!(common::counts(&served).0, writes, "nothing was sent");
     tmux(&["resize-window", "-t", &name, "-x", "150", "-y", "45"]);
-    let screen = session.wait_for("[> Cancel <]");
-    assert!(screen.contains("Pause 1 Compute Pool"), "{screen}");
+    let screen = session.wait_for("Compute Pools (3)");
+    assert!(
+        !screen.contains("[> Cancel <]"),
+        "the dialog is closed: {screen}"
+    );
     assert_eq!(common::counts(&served).0, writes, "still nothing");
 }
 
@@ -435,6 +445,8 @@ fn a_settings_file_that_cannot_be_read_makes_the_console_read_only() {
     );
     session.keys(&["p"]);
     session.wait_for("read-only mode: nothing will be sent");
-    session.keys(&["Tab", "Enter"]);
+    session.keys(&["Tab", "Enter", "Escape"]);
+    // The dialog closed: every key before Esc has been read.
+    session.wait_for("cancelled: nothing was sent");
     assert_eq!(common::counts(&served).0, before, "not one write");
 }

@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use super::requests::Awaiting;
 use super::{App, Overlay, View};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
-use crate::domain::{Hub, Kind, ObjectRef, Outcome, Preconditions, Request, RequestId};
+use crate::domain::{Hub, Kind, ObjectRef, Preconditions, RequestId};
 
 /// What is known of one permission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,14 +119,18 @@ fn pool_in_view(app: &App) -> Option<ObjectRef> {
     app.shown.row(app.selected).map(|row| row.id.clone())
 }
 
-/// The pools a fix applies to: pause and resume take the marked pools when there are marks
-/// (in the pools list); every other fix, and no marks, the pool in view.
-fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
-    let marks = matches!(fix, Fix::Pause | Fix::Resume)
+/// Whether a fix takes the marked pools: pause and resume do, in the pools list, when there
+/// are marks; every other fix takes the pool in view.
+fn by_marks(app: &App, fix: Fix) -> bool {
+    matches!(fix, Fix::Pause | Fix::Resume)
         && app.detail.is_none()
         && app.view == View::Pools
-        && !app.marked.is_empty();
-    if marks {
+        && !app.marked.is_empty()
+}
+
+/// The pools a fix applies to: the marked ones ([`by_marks`]), else the pool in view.
+fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
+    if by_marks(app, fix) {
         return app.marked.iter().cloned().collect();
     }
     pool_in_view(app).into_iter().collect()
@@ -173,7 +177,7 @@ pub fn denied(app: &App, verb: &str) -> Option<Permission> {
 pub fn open(app: &mut App, fix: Fix) {
     if let Some(context) = &app.connecting {
         app.message = Some(format!(
-            "switching to context {context}: fixes wait until it is connected"
+            "switching to context {context}: try again once it is connected"
         ));
         return;
     }
@@ -207,7 +211,7 @@ pub fn open(app: &mut App, fix: Fix) {
     };
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
     // filter hides it) is named as such, and one no longer there is said.
-    if targets.len() > 1 {
+    if by_marks(app, fix) {
         let shown: std::collections::HashSet<&ObjectRef> =
             app.shown.rows().map(|row| &row.id).collect();
         let hidden: Vec<String> = targets
@@ -261,11 +265,14 @@ fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan
                 uid: object.uid(),
                 resource_version: None,
             }),
-            // Not watched (or not there): listed by the pool's status, deleted by name.
-            None if !app
-                .inventory
-                .health_of(Kind::AIWorkload)
-                .any(|h| h.state == crate::inventory::SourceState::Live) =>
+            // Gone only when the watch that covers its namespace is live and lacks it; not
+            // watched there (another namespace, still listing): the status's word holds, and
+            // it is deleted by name.
+            None if !app.inventory.health().any(|((kind, scope), health)| {
+                *kind == Kind::AIWorkload
+                    && scope.as_deref().is_none_or(|ns| ns == w.namespace.as_str())
+                    && health.state == crate::inventory::SourceState::Live
+            }) =>
             {
                 Some(Preconditions::default())
             }
@@ -310,7 +317,7 @@ fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan
 }
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.
-fn advance(app: &mut App, confirm: &mut Confirm) {
+pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
     if app.read_only {
         confirm.stage = Stage::Blocked(
             "read-only mode: nothing will be sent (c copies the kubectl equivalent)".into(),
@@ -393,131 +400,6 @@ pub fn confirm(app: &mut App) {
     ));
 }
 
-/// An answer from a hub, routed by its request's id: an access review, a dialog's or the
-/// wizard's dry run, a real request's outcome. An answer no longer awaited (its dialog
-/// closed, the console moved to another hub) changes nothing.
-pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
-    let Some(awaiting) = app.pending.remove(&request.id) else {
-        return;
-    };
-    match awaiting {
-        Awaiting::Access(permission) => {
-            if request.hub != app.hub() {
-                return;
-            }
-            let known = match outcome {
-                Outcome::Allowed(true) => Access::Allowed,
-                Outcome::Allowed(false) => Access::Denied,
-                _ => Access::Unknown,
-            };
-            app.access.insert(permission, known);
-            if let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop() {
-                advance(app, &mut confirm);
-                app.overlays.push(Overlay::Confirm(confirm));
-            }
-        }
-        Awaiting::DryRun { dialog } => {
-            let Some(Overlay::Confirm(confirm)) = app
-                .overlays
-                .iter_mut()
-                .rev()
-                .find(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
-            else {
-                return;
-            };
-            if confirm.hub != request.hub {
-                return;
-            }
-            if let Stage::DryRun { left, answers } = &mut confirm.stage {
-                match outcome {
-                    Outcome::Failed(error) => {
-                        confirm.stage = Stage::DryRunFailed(error.to_string());
-                    }
-                    Outcome::Done { message } => {
-                        answers.push(message);
-                        *left = left.saturating_sub(1);
-                        if *left == 0 {
-                            confirm.stage = Stage::Ready(std::mem::take(answers));
-                        }
-                    }
-                    Outcome::Allowed(_) => {}
-                }
-            }
-        }
-        Awaiting::WizardDryRun => {
-            let answer = match &outcome {
-                Outcome::Done { message } => message.clone(),
-                Outcome::Allowed(_) => String::new(),
-                Outcome::Failed(error) => format!("refused: {error}"),
-            };
-            super::wizard::performed(app, request, answer);
-        }
-        Awaiting::Real { .. } => real_answered(app, request, outcome),
-    }
-}
-
-/// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
-/// closes the wizard, and the footer says what came of it (naming the hub when the console
-/// has moved to another since).
-fn real_answered(app: &mut App, request: &Request, outcome: Outcome) {
-    let operation = &request.operation;
-    if super::wizard::recreate::performed(app, request, &outcome) {
-        return;
-    }
-    // The wizard's pool was created or updated: the wizard closes and its draft goes (not on
-    // the ScalingPolicy created before it: the pool may still be refused).
-    let pool_written = match operation {
-        crate::domain::Operation::Create { object, .. } => object["kind"] == "ComputePool",
-        crate::domain::Operation::Update { .. } => true,
-        _ => false,
-    };
-    if pool_written
-        && matches!(outcome, Outcome::Done { .. })
-        && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
-    {
-        let draft = wizard.draft.clone();
-        app.overlays.pop();
-        app.effects.push(super::Effect::DiscardDraft(draft));
-    }
-    let text = match outcome {
-        Outcome::Done { message } => message,
-        Outcome::Allowed(_) => operation.kubectl(),
-        Outcome::Failed(error) => {
-            let what = operation
-                .target()
-                .map_or_else(|| operation.kubectl(), |t| t.to_string());
-            let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
-                .then(|| what_changed(app, operation))
-                .flatten()
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default();
-            format!("{what}: {error}{changed}")
-        }
-    };
-    app.message = Some(if request.hub == app.hub() {
-        text
-    } else {
-        format!("on context {}: {text}", request.hub.context)
-    });
-}
-
-/// How the object a refused request named differs now from what it was looked at, as the
-/// watch shows it.
-fn what_changed(app: &App, operation: &crate::domain::Operation) -> Option<String> {
-    let target = operation.target()?;
-    let preconditions = operation.preconditions();
-    match app
-        .inventory
-        .get(target.kind, &target.namespace, &target.name)
-    {
-        None => Some("it is no longer there".to_owned()),
-        Some(object) => preconditions.changed(
-            object.uid().as_deref(),
-            object.resource_version().as_deref(),
-        ),
-    }
-}
-
 #[cfg(test)]
 #[path = "confirm_tests.rs"]
-mod tests;
+pub(crate) mod tests;

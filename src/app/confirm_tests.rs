@@ -7,9 +7,9 @@ use super::super::tests::fleet_app;
 use super::*;
 use crate::app::Effect;
 use crate::app::{Msg, update};
-use crate::domain::{ClusterError, Operation, Run};
+use crate::domain::{ClusterError, Operation, Outcome, Request, Run};
 
-fn key(code: KeyCode) -> Msg {
+pub(crate) fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
@@ -17,14 +17,14 @@ fn ctrl(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
 }
 
-fn typed(app: &mut App, text: &str) {
+pub(crate) fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         update(app, key(KeyCode::Char(c)));
     }
 }
 
-/// The operations `update` asked the runtime to carry out, taken.
-fn sent(app: &mut App) -> Vec<Request> {
+/// The requests `update` asked the runtime to send, taken.
+pub(crate) fn sent(app: &mut App) -> Vec<Request> {
     std::mem::take(&mut app.effects)
         .into_iter()
         .filter_map(|e| match e {

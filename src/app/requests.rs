@@ -8,7 +8,7 @@
 
 use super::{App, Effect, Overlay};
 use crate::domain::fixes::{Fix, Permission};
-use crate::domain::{Hub, Operation, Request, RequestId};
+use crate::domain::{Hub, Operation, Outcome, Request, RequestId};
 
 /// What an answer is awaited for.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,14 +45,6 @@ impl App {
         }));
         id
     }
-
-    /// Real requests sent and not answered yet.
-    pub fn in_flight(&self) -> usize {
-        self.pending
-            .values()
-            .filter(|a| matches!(a, Awaiting::Real { .. }))
-            .count()
-    }
 }
 
 /// The console moves to another hub or other namespaces: dialogs, the wizard and the log view
@@ -72,8 +64,14 @@ pub fn leave(app: &mut App) -> Vec<String> {
                     .filter(|n| !n.is_empty())
                     .unwrap_or("a new pool")
                     .to_owned();
+                // A new pool's draft is what `n` offers next; an edit's stays on disk only.
+                let new = wizard.draft.pool.pointer("/metadata/uid").is_none();
+                if new {
+                    app.resumable = Some(wizard.draft.clone());
+                }
                 cancelled.push(format!(
-                    "the wizard for {name} (its draft is kept: n or e resumes it)"
+                    "the wizard for {name} (its draft is kept{})",
+                    if new { ": n resumes it" } else { " on disk" }
                 ));
             }
             Overlay::Logs(_) => {
@@ -83,13 +81,24 @@ pub fn leave(app: &mut App) -> Vec<String> {
             Overlay::Help { .. } => {}
         }
     }
-    app.pending
-        .retain(|_, awaiting| matches!(awaiting, Awaiting::Real { .. }));
+    // Answers awaited for what closed are dropped; a permission still being asked is
+    // forgotten with its review, so the next dialog asks again rather than wait for ever.
+    app.pending.retain(|_, awaiting| match awaiting {
+        Awaiting::Access(permission) => {
+            app.access.remove(permission);
+            false
+        }
+        Awaiting::Real { .. } => true,
+        Awaiting::DryRun { .. } | Awaiting::WizardDryRun => false,
+    });
     if let Some(recreating) = app.recreating.take() {
+        // Its delete went to its own hub already; only the create that would follow stops.
         cancelled.push(format!(
-            "the recreate of {} before its create was sent (the manifest is kept as a draft: n \
-             resumes it)",
-            recreating.target
+            "the recreate of {target}: its delete was sent to context {context}, where the \
+             pool goes, and it will not be created again (its manifest is kept as a draft on \
+             disk)",
+            target = recreating.target,
+            context = recreating.hub.context
         ));
     }
     if !app.marked.is_empty() {
@@ -105,6 +114,137 @@ pub fn with_cancelled(message: String, cancelled: &[String]) -> String {
         message
     } else {
         format!("{message}; cancelled: {}", cancelled.join(", "))
+    }
+}
+
+/// An answer from a hub, routed by its request's id: an access review, a dialog's or the
+/// wizard's dry run, a real request's outcome. An answer no longer awaited (its dialog
+/// closed, the console moved to another hub) changes nothing.
+pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
+    let Some(awaiting) = app.pending.remove(&request.id) else {
+        return;
+    };
+    match awaiting {
+        Awaiting::Access(permission) => {
+            if request.hub != app.hub() {
+                return;
+            }
+            let known = match outcome {
+                Outcome::Allowed(true) => super::confirm::Access::Allowed,
+                Outcome::Allowed(false) => super::confirm::Access::Denied,
+                _ => super::confirm::Access::Unknown,
+            };
+            app.access.insert(permission, known);
+            // A dialog waiting for it moves on; whatever else is on top is left alone.
+            if matches!(app.overlays.last(), Some(Overlay::Confirm(_)))
+                && let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop()
+            {
+                super::confirm::advance(app, &mut confirm);
+                app.overlays.push(Overlay::Confirm(confirm));
+            }
+        }
+        Awaiting::DryRun { dialog } => {
+            let Some(Overlay::Confirm(confirm)) = app
+                .overlays
+                .iter_mut()
+                .rev()
+                .find(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
+            else {
+                return;
+            };
+            if confirm.hub != request.hub {
+                return;
+            }
+            if let super::confirm::Stage::DryRun { left, answers } = &mut confirm.stage {
+                match outcome {
+                    Outcome::Failed(error) => {
+                        confirm.stage = super::confirm::Stage::DryRunFailed(error.to_string());
+                    }
+                    Outcome::Done { message } => {
+                        answers.push(message);
+                        *left = left.saturating_sub(1);
+                        if *left == 0 {
+                            confirm.stage = super::confirm::Stage::Ready(std::mem::take(answers));
+                        }
+                    }
+                    Outcome::Allowed(_) => {}
+                }
+            }
+        }
+        Awaiting::WizardDryRun => {
+            let answer = match &outcome {
+                Outcome::Done { message } => message.clone(),
+                Outcome::Allowed(_) => String::new(),
+                Outcome::Failed(error) => format!("refused: {error}"),
+            };
+            super::wizard::performed(app, request, answer);
+        }
+        Awaiting::Real { fix } => real_answered(app, request, fix, outcome),
+    }
+}
+
+/// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
+/// closes the wizard, and the footer says what came of it (naming the hub when the console
+/// has moved to another since).
+fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
+    let operation = &request.operation;
+    if super::wizard::recreate::performed(app, request, &outcome) {
+        return;
+    }
+    // The wizard's pool was created or updated: that wizard closes and its draft goes (not on
+    // the ScalingPolicy created before it: the pool may still be refused). A wizard open on
+    // another pool by now is left as it is.
+    let pool_written = match operation {
+        crate::domain::Operation::Create { object, .. } => object["kind"] == "ComputePool",
+        crate::domain::Operation::Update { .. } => true,
+        _ => false,
+    };
+    if pool_written
+        && fix == Fix::Apply
+        && matches!(outcome, Outcome::Done { .. })
+        && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
+        && operation.target() == Some(crate::domain::fixes::pool_ref(&wizard.draft.pool))
+    {
+        let draft = wizard.draft.clone();
+        app.overlays.pop();
+        app.effects.push(super::Effect::DiscardDraft(draft));
+    }
+    let text = match outcome {
+        Outcome::Done { message } => message,
+        Outcome::Allowed(_) => operation.kubectl(),
+        Outcome::Failed(error) => {
+            let what = operation
+                .target()
+                .map_or_else(|| operation.kubectl(), |t| t.to_string());
+            let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
+                .then(|| what_changed(app, operation))
+                .flatten()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default();
+            format!("{what}: {error}{changed}")
+        }
+    };
+    app.message = Some(if request.hub == app.hub() {
+        text
+    } else {
+        format!("on context {}: {text}", request.hub.context)
+    });
+}
+
+/// How the object a refused request named differs now from what it was looked at, as the
+/// watch shows it.
+fn what_changed(app: &App, operation: &crate::domain::Operation) -> Option<String> {
+    let target = operation.target()?;
+    let preconditions = operation.preconditions();
+    match app
+        .inventory
+        .get(target.kind, &target.namespace, &target.name)
+    {
+        None => Some("it is no longer there".to_owned()),
+        Some(object) => preconditions.changed(
+            object.uid().as_deref(),
+            object.resource_version().as_deref(),
+        ),
     }
 }
 

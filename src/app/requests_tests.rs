@@ -6,30 +6,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::tests::fleet_app;
 use super::*;
+use crate::app::confirm::tests::{key, sent, typed};
 use crate::app::confirm::{Focus, Stage};
 use crate::app::{Msg, ports, update};
 use crate::domain::{ClusterError, Operation, Outcome, Run};
-
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        update(app, key(KeyCode::Char(c)));
-    }
-}
-
-/// The requests `update` asked the runtime to send, taken.
-fn sent(app: &mut App) -> Vec<Request> {
-    std::mem::take(&mut app.effects)
-        .into_iter()
-        .filter_map(|e| match e {
-            Effect::Perform(request) => Some(request),
-            _ => None,
-        })
-        .collect()
-}
 
 fn answer(app: &mut App, request: Request) {
     let outcome = match request.operation {
@@ -324,6 +304,9 @@ fn a_screen_too_small_reads_no_key_that_acts() {
         "{:?}",
         app.message
     );
+    // A paste does not reach the name field that cannot be seen.
+    update(&mut app, Msg::Paste("llm-finetune".into()));
+    assert!(dialog(&app).is_some_and(|d| d.typed.is_empty()));
     // Esc still cancels (sending nothing); back at full size the keys work again.
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
@@ -395,4 +378,106 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
             "{switch}: no create"
         );
     }
+}
+
+/// One mark, hidden by the filter, with the cursor on another row: `p` acts on the mark,
+/// and the dialog says it is not shown now.
+#[test]
+fn a_single_hidden_mark_is_named_as_hidden() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let marked = app.shown.row(0).expect("a row").id.clone();
+    update(&mut app, key(KeyCode::Char(' ')));
+    let other = app.shown.row(1).expect("a row").id.clone();
+    update(&mut app, key(KeyCode::Char('/')));
+    typed(&mut app, &other.name);
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Char('p')));
+    let plan = &dialog(&app).expect("a dialog").plan;
+    assert!(
+        plan.targets
+            .iter()
+            .any(|t| t.contains(marked.name.as_str())),
+        "{:?}",
+        plan.targets
+    );
+    let said = plan.explanation.join("\n");
+    assert!(said.contains("not shown now"), "{said}");
+}
+
+/// An access review answered while the wizard or the help is on top leaves it there (it
+/// used to pop whatever was on top and put back only a dialog).
+#[test]
+fn an_answer_never_takes_away_what_is_on_top() {
+    let mut app = fleet_app();
+    let reviews = sent(&mut app);
+    assert!(!reviews.is_empty(), "the footer's permissions are asked");
+    update(&mut app, key(KeyCode::Char('?')));
+    for request in reviews {
+        answer(&mut app, request);
+    }
+    assert!(matches!(app.overlays.last(), Some(Overlay::Help { .. })));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('n')));
+    assert!(matches!(app.overlays.last(), Some(Overlay::Wizard(_))));
+    for request in sent(&mut app) {
+        answer(&mut app, request);
+    }
+    assert!(matches!(app.overlays.last(), Some(Overlay::Wizard(_))));
+}
+
+/// A switch while a permission is still being asked forgets it: the next dialog asks again
+/// instead of waiting for an answer that will never be taken.
+#[test]
+fn a_review_cut_short_by_a_switch_is_asked_again() {
+    let mut app = fleet_app();
+    let _unanswered = sent(&mut app);
+    assert!(
+        app.access
+            .values()
+            .any(|a| *a == crate::app::confirm::Access::Asking)
+    );
+    update(&mut app, key(KeyCode::Char(':')));
+    typed(&mut app, "ns all");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        !app.access
+            .values()
+            .any(|a| *a == crate::app::confirm::Access::Asking),
+        "{:?}",
+        app.access
+    );
+}
+
+/// An AIWorkload the pool's status names, in a namespace no live watch covers, is not taken
+/// for gone: the unblock stays at step 1 (delete it by name), never jumping to removing the
+/// finalizer.
+#[test]
+fn a_workload_outside_the_watched_namespaces_is_not_taken_for_gone() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    // Only retail-edge's AIWorkloads are watched, and there are none.
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::listed(
+            crate::domain::Kind::AIWorkload,
+            Some("retail-edge".into()),
+            Vec::new(),
+        )),
+    );
+    update(&mut app, key(KeyCode::Char('/')));
+    typed(&mut app, "retired-cluster");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Char('u')));
+    let plan = &dialog(&app).expect("the unblock dialog").plan;
+    assert_eq!(
+        plan.fix,
+        crate::domain::fixes::Fix::DeleteWorkloads,
+        "{plan:?}"
+    );
+    assert!(
+        plan.targets.iter().any(|t| t.contains("legacy-trainer")),
+        "{:?}",
+        plan.targets
+    );
 }

@@ -7,7 +7,7 @@
 //! Exit status: 0 done; 1 the hub could not be reached, or refused, or the name typed did not
 //! match; 2 a usage error (a bad name, no terminal for the confirmation, read-only mode).
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -329,10 +329,7 @@ async fn what_changed(session: &Session, operation: &Operation) -> Option<String
 }
 
 fn print_plan(plan: &Plan) {
-    let mut out = std::io::stdout().lock();
-    let mut say = |text: &str| {
-        let _ = writeln!(out, "{}", crate::domain::inert::text(text));
-    };
+    let say = crate::say::out;
     say(&plan.title);
     for line in &plan.explanation {
         say(&format!("  {line}"));

@@ -120,8 +120,11 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         .max();
     let text = match args.output {
         Format::Json => {
-            serde_json::to_string_pretty(&serde_json::json!({ "pools": reports }))
-                .unwrap_or_default()
+            crate::domain::inert::json(
+                &serde_json::to_string_pretty(&serde_json::json!({ "pools": reports }))
+                    .unwrap_or_default(),
+            )
+            .into_owned()
                 + "\n"
         }
         Format::Text => text(&reports, args.all),

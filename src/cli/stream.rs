@@ -26,6 +26,12 @@ fn write_item(
 ) -> std::io::Result<()> {
     buffer.clear();
     serde_json::to_writer_pretty(&mut *buffer, item).map_err(std::io::Error::other)?;
+    // What JSON leaves raw for a terminal to act on (bidi controls, C1) becomes an escape.
+    if let Ok(text) = std::str::from_utf8(buffer)
+        && let std::borrow::Cow::Owned(inert) = crate::domain::inert::json(text)
+    {
+        *buffer = inert.into_bytes();
+    }
     out.write_all(if first { b"\n    " } else { b",\n    " })?;
     // A newline in the pretty text only ever ends a line: inside strings it is escaped.
     for (i, line) in buffer.split(|b| *b == b'\n').enumerate() {

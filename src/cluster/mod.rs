@@ -57,6 +57,22 @@ fn done(run: Run, what: String) -> Outcome {
     }
 }
 
+/// A patch naming another uid is refused by a real API server as an invalid change of an
+/// immutable field (422), not as a conflict: it is the same refusal, a precondition, and
+/// is read as one (409), so it says "changed since you looked".
+fn uid_refused(error: kube::Error) -> kube::Error {
+    match error {
+        kube::Error::Api(mut status)
+            if status.code == 422 && status.message.contains("metadata.uid") =>
+        {
+            status.code = 409;
+            status.reason = "Conflict".into();
+            kube::Error::Api(status)
+        }
+        other => other,
+    }
+}
+
 /// Carries out one operation and says what came of it. Never panics; every refusal is a
 /// typed [`ClusterError`].
 pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outcome {
@@ -93,6 +109,7 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 &Patch::Merge(label_patch(key, Some(value), preconditions)),
             )
             .await
+            .map_err(uid_refused)
             .map(|_| done(*run, format!("{target}: label {key}={value} set"))),
         Operation::RemoveLabel {
             target,
@@ -106,6 +123,7 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 &Patch::Merge(label_patch(key, None, preconditions)),
             )
             .await
+            .map_err(uid_refused)
             .map(|_| done(*run, format!("{target}: label {key} removed"))),
         Operation::Delete {
             target,

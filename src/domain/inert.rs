@@ -68,6 +68,100 @@ pub fn line(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON as a terminal may see it: the same JSON to a parser, with every character a terminal
+/// acts on that JSON leaves raw (DEL, C1, the bidirectional controls, the line and paragraph
+/// separators) written as a `\uXXXX` escape. JSON's own text outside strings is ASCII, so
+/// any such character stands inside a string, where the escape means the same character.
+pub fn json(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\r' && acts(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c != '\r' && acts(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The character that stands for one YAML cannot write escaped in every style: it is one
+/// YAML always escapes (a noncharacter), so a string holding it is double-quoted, where an
+/// escape can be written.
+const MARK: char = '\u{ffff}';
+
+/// YAML as a terminal may see it, for a value: the same YAML to a parser, with every
+/// character a terminal acts on that the serialiser would write raw (the bidirectional
+/// controls) written as a `\uXXXX` escape. Such a string is double-quoted for it.
+pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
+    fn needs(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::String(s) => s.chars().any(|c| c == MARK || acts(c)),
+            serde_json::Value::Array(items) => items.iter().any(needs),
+            serde_json::Value::Object(map) => map
+                .iter()
+                .any(|(k, v)| k.chars().any(|c| c == MARK || acts(c)) || needs(v)),
+            _ => false,
+        }
+    }
+    fn marked(text: &str) -> String {
+        let mut out = String::with_capacity(text.len() + 16);
+        for c in text.chars() {
+            if c == MARK || (acts(c) && !c.is_control()) {
+                let _ = write!(out, "{MARK}{:04X}{MARK}", u32::from(c));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+    fn mark(value: &serde_json::Value) -> serde_json::Value {
+        match value {
+            serde_json::Value::String(s) => serde_json::Value::String(marked(s)),
+            serde_json::Value::Array(items) => {
+                serde_json::Value::Array(items.iter().map(mark).collect())
+            }
+            serde_json::Value::Object(map) => {
+                serde_json::Value::Object(map.iter().map(|(k, v)| (marked(k), mark(v))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+    if !needs(value) {
+        return serde_saphyr::to_string(value).map_err(|e| e.to_string());
+    }
+    let text = serde_saphyr::to_string(&mark(value)).map_err(|e| e.to_string())?;
+    // Each mark was written as the escape `\uFFFF`: MARK, four hex digits, MARK becomes the
+    // escape of the character they name. An escape is one only after an even run of
+    // backslashes (`\\uFFFF` is a backslash and text).
+    let written = "\\uFFFF";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(written) {
+        let backslashes = rest[..at].chars().rev().take_while(|c| *c == '\\').count();
+        let after = &rest[at + written.len()..];
+        let hex = after
+            .get(..4)
+            .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
+        match hex {
+            Some(hex) if backslashes % 2 == 0 && after[4..].starts_with(written) => {
+                out.push_str(&rest[..at]);
+                out.push_str("\\u");
+                out.push_str(hex);
+                rest = &after[4 + written.len()..];
+            }
+            _ => {
+                out.push_str(&rest[..at + written.len()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
 /// The marker a value cut short ends with.
 pub const CUT: char = '…';
 
@@ -134,7 +228,47 @@ mod tests {
         assert_eq!(cut("short", 40), "short");
     }
 
+    /// What a terminal would act on in JSON or YAML output: what JSON and YAML leave raw
+    /// (their own escapes cover the C0 controls).
+    fn raw_danger(text: &str) -> bool {
+        text.chars().any(|c| {
+            ('\u{7f}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+        })
+    }
+
+    #[test]
+    fn json_and_yaml_output_escape_what_a_terminal_acts_on() {
+        let value = serde_json::json!({"name": "a\u{202e}b", "k\u{85}": ["\u{1b}]0;x\u{7}", "\u{ffff}0041\u{ffff}"]});
+        let text = serde_json::to_string(&value).expect("JSON");
+        let inert = json(&text);
+        assert!(!raw_danger(&inert), "{inert}");
+        let back: serde_json::Value = serde_json::from_str(&inert).expect("still JSON");
+        assert_eq!(back, value, "the same JSON to a parser");
+        let text = yaml(&value).expect("YAML");
+        assert!(!raw_danger(&text), "{text}");
+        let back: serde_json::Value = serde_saphyr::from_str(&text).expect("still YAML");
+        assert_eq!(back, value, "the same YAML to a parser: {text}");
+    }
+
     proptest! {
+        /// JSON and YAML output of any strings: no raw control a terminal acts on, and the
+        /// value read back is the value written.
+        #[test]
+        fn json_and_yaml_stay_faithful(key in any::<String>(), text in any::<String>()) {
+            let value = serde_json::json!({ key: [text] });
+            let written = serde_json::to_string_pretty(&value).expect("JSON");
+            let inert = json(&written);
+            prop_assert!(!raw_danger(&inert));
+            let back: serde_json::Value = serde_json::from_str(&inert).expect("JSON back");
+            prop_assert_eq!(&back, &value);
+            let text = yaml(&value).expect("YAML");
+            prop_assert!(!raw_danger(&text));
+            let back: serde_json::Value = serde_saphyr::from_str(&text).expect("YAML back");
+            prop_assert_eq!(back, value);
+        }
+
         /// Whatever the input, nothing a terminal acts on comes out, and text without any such
         /// character comes out unchanged.
         #[test]

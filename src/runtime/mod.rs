@@ -239,10 +239,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         options.acting.settings.clipboard,
     )
     .await;
-    if matches!(result, Ok(Some(HANGUP))) {
-        screen.abandon();
-    }
-    drop(screen);
+    screen.close(matches!(result, Ok(Some(HANGUP))));
     if let Some(kube) = kube {
         kube.stop();
     }

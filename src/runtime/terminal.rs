@@ -11,15 +11,18 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-/// Puts the terminal back as it was. Used on every way out, including a panic.
-pub fn restore() {
-    let _ = disable_raw_mode();
-    let _ = execute!(
+/// Puts the terminal back as it was; whether it could be (a terminal that is gone cannot).
+/// Used on every way out, including a panic.
+pub fn restore() -> bool {
+    let raw = disable_raw_mode().is_ok();
+    let screen = execute!(
         stdout(),
         DisableBracketedPaste,
         LeaveAlternateScreen,
         crossterm::cursor::Show
-    );
+    )
+    .is_ok();
+    raw && screen
 }
 
 /// The console's output. On a terminal of 16 colours it rewrites the 256-colour codes that
@@ -137,17 +140,20 @@ impl Drop for Screen {
 }
 
 impl Screen {
-    /// The terminal hung up, or is gone (a dropped SSH session): it is put back as far as it
-    /// still can be, then standard output and error are pointed at /dev/null, so nothing that
-    /// writes there later (ratatui's own drop writes a failure to show the cursor with
+    /// Puts the terminal back at the end. When it hung up, or cannot be put back (it is gone:
+    /// a dropped SSH session), standard output and error are pointed at /dev/null, so nothing
+    /// that writes there later (ratatui's own drop writes a failure to show the cursor with
     /// `eprintln!`, which panics on a closed terminal) can fail the shutdown.
-    pub fn abandon(&mut self) {
-        restore();
+    pub fn close(self, hung_up: bool) {
+        let restored = restore();
         #[cfg(unix)]
-        if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        if (hung_up || !restored)
+            && let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null")
+        {
             let _ = rustix::stdio::dup2_stdout(&null);
             let _ = rustix::stdio::dup2_stderr(&null);
         }
+        drop(self);
     }
 }
 

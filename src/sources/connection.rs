@@ -132,8 +132,6 @@ fn context_of(target: &Target) -> Option<(Kubeconfig, kube::config::Context)> {
     Some((kubeconfig, context))
 }
 
-/// The kubeconfig user the target's context names, for the audit log (a name, never a
-/// credential).
 /// The hub a connection to `context` through `target` reaches: what every request sent on it
 /// is bound to.
 pub fn hub_of(target: &Target, context: &str) -> crate::domain::Hub {
@@ -144,6 +142,8 @@ pub fn hub_of(target: &Target, context: &str) -> crate::domain::Hub {
     }
 }
 
+/// The kubeconfig user the target's context names, for the audit log (a name, never a
+/// credential).
 pub fn user_of(target: &Target) -> Option<String> {
     context_of(target).and_then(|(_, context)| context.user)
 }

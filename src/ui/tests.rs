@@ -8,6 +8,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::app::tests::fleet_app;
 use crate::app::{Msg, update};
+use crate::inventory::SourceState;
 
 /// The whole screen as text, drawn on a test terminal (shared by the ui's snapshot tests).
 pub(super) fn draw(app: &App, width: u16, height: u16) -> String {

@@ -130,9 +130,9 @@ pub fn serve_with(scenario: &str, extra: &[&str]) -> Served {
     }
 }
 
-/// A GET on the served cluster as its admin, through kube-rs; `None` for an error (404).
-#[allow(dead_code)]
-pub fn raw(served: &Served, path: &str) -> Option<serde_json::Value> {
+/// A request on the served cluster as its admin, through kube-rs (the server's answer as
+/// JSON, or the error in words).
+fn request(served: &Served, request: http::Request<Vec<u8>>) -> Result<serde_json::Value, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -144,9 +144,18 @@ pub fn raw(served: &Served, path: &str) -> Option<serde_json::Value> {
             .await
             .expect("config");
         let client = Client::try_from(config).expect("client");
-        let request = http::Request::get(path).body(Vec::new()).expect("request");
-        client.request::<serde_json::Value>(request).await.ok()
+        client
+            .request::<serde_json::Value>(request)
+            .await
+            .map_err(|e| e.to_string())
     })
+}
+
+/// A GET on the served cluster as its admin; `None` for an error (404).
+#[allow(dead_code)]
+pub fn raw(served: &Served, path: &str) -> Option<serde_json::Value> {
+    let get = http::Request::get(path).body(Vec::new()).expect("request");
+    request(served, get).ok()
 }
 
 /// A request with a body on the served cluster as its admin (`content_type` for a patch:
@@ -159,28 +168,13 @@ pub fn send(
     content_type: &str,
     body: &serde_json::Value,
 ) -> Result<serde_json::Value, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let text = std::fs::read_to_string(&served.kubeconfig).expect("the kubeconfig");
-        let kubeconfig = Kubeconfig::from_yaml(&text).expect("reads");
-        let config = Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default())
-            .await
-            .expect("config");
-        let client = Client::try_from(config).expect("client");
-        let request = http::Request::builder()
-            .method(method)
-            .uri(path)
-            .header("content-type", content_type)
-            .body(serde_json::to_vec(body).expect("JSON"))
-            .expect("request");
-        client
-            .request::<serde_json::Value>(request)
-            .await
-            .map_err(|e| e.to_string())
-    })
+    let with_body = http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", content_type)
+        .body(serde_json::to_vec(body).expect("JSON"))
+        .expect("request");
+    request(served, with_body)
 }
 
 /// The demo server's counts: write requests received and write requests refused with 403.

@@ -11,9 +11,12 @@ use super::{App, Detail, Effect, Input, Overlay, Tab, View};
 use crate::domain::fixes::Fix;
 
 mod command_line;
+mod fields;
 mod overlays;
 
 use command_line::{complete, run_command};
+pub(super) use fields::on_paste;
+use fields::{on_key_too_small, text_field, typed};
 use overlays::{in_logs, in_wizard};
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
@@ -35,49 +38,6 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
         tab: on.unwrap_or(natural),
         scroll: 0,
     });
-}
-
-/// The text field being typed in, if any.
-fn text_field(app: &mut App) -> Option<&mut String> {
-    match app.overlays.last_mut() {
-        Some(Overlay::Confirm(confirm)) => {
-            return (confirm.focus == super::confirm::Focus::Field).then_some(&mut confirm.typed);
-        }
-        Some(Overlay::Wizard(_)) => return None,
-        Some(Overlay::Logs(view)) => return view.searching.then_some(&mut view.search),
-        _ => {}
-    }
-    match &mut app.input {
-        Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
-        Input::None => None,
-    }
-}
-
-/// After a text field changed: the filter applies live; a search scrolls to its first match.
-fn typed(app: &mut App) {
-    match &app.input {
-        Input::Filter(text) => {
-            app.filter = text.clone();
-            app.selected = 0;
-            app.selected_id = None;
-        }
-        Input::Search(text) => {
-            app.search = text.clone();
-            let needle = app.search.trim().to_lowercase();
-            let found = app.shown.detail.as_ref().and_then(|d| {
-                if needle.is_empty() {
-                    return None;
-                }
-                d.yaml
-                    .iter()
-                    .position(|l| l.to_lowercase().contains(&needle))
-            });
-            if let (Some(line), Some(detail)) = (found, app.detail.as_mut()) {
-                detail.scroll = u16::try_from(line).unwrap_or(u16::MAX);
-            }
-        }
-        Input::Command(_) | Input::None => {}
-    }
 }
 
 /// Why a fix key does nothing here: the permission it needs.
@@ -103,7 +63,7 @@ fn missing_for(app: &App, command: Command) -> Option<String> {
     ) = (command, &app.connecting)
     {
         return Some(format!(
-            "switching to context {context}: wait until it is connected"
+            "switching to context {context}: try again once it is connected"
         ));
     }
     let verb = match command {
@@ -144,28 +104,6 @@ fn copy(app: &mut App) {
     app.effects.push(Effect::Copy { text, what });
 }
 
-/// Pasted text: into the wizard's editor, or (on one line) into the text field being typed;
-/// with no field open it is not taken as keys (a pasted `d` must not act).
-pub(super) fn on_paste(app: &mut App, text: &str) {
-    if super::wizard::paste(app, text) {
-        return;
-    }
-    match text_field(app) {
-        Some(field) => {
-            let line = text.replace(['\r', '\n'], " ");
-            let room = 4096usize.saturating_sub(field.chars().count());
-            field.extend(line.chars().take(room));
-            typed(app);
-        }
-        None => {
-            app.message = Some(
-                "a paste goes into a field: open one first (Enter in the wizard, / to filter)"
-                    .into(),
-            )
-        }
-    }
-}
-
 /// The fix of the open pool's first finding that has one, on its Diagnose tab.
 pub(super) fn fix_in_view(app: &App) -> Option<Fix> {
     let detail = app.detail.as_ref().filter(|d| d.tab == Tab::Diagnose)?;
@@ -175,41 +113,6 @@ pub(super) fn fix_in_view(app: &App) -> Option<Fix> {
         detail.name.clone(),
     );
     app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
-}
-
-/// Below the smallest size the console draws nothing but a request to make the terminal
-/// larger: only quit and Esc (which closes what is on top, sending nothing) are read, so no
-/// key acts on a dialog or a row that cannot be seen.
-fn on_key_too_small(app: &mut App, key: KeyEvent) {
-    use crossterm::event::KeyModifiers;
-    let control = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if control => app.quit = true,
-        KeyCode::Char('q') if !control => app.quit = true,
-        KeyCode::Esc => match app.overlays.pop() {
-            Some(Overlay::Confirm(confirm)) => {
-                app.message = Some(format!(
-                    "cancelled {}: nothing was sent",
-                    confirm.plan.title
-                ));
-            }
-            // The wizard keeps its draft; closing it is what its own Esc does.
-            Some(overlay @ Overlay::Wizard(_)) => {
-                app.overlays.push(overlay);
-                super::wizard::escape(app);
-            }
-            Some(Overlay::Logs(_)) => app.effects.push(Effect::StopLogs),
-            Some(Overlay::Help { .. }) | None => app.input = Input::None,
-        },
-        _ => {
-            app.message = Some(format!(
-                "the terminal is too small to show the console: make it at least {}×{} (until \
-                 then only Esc and q are read)",
-                super::MIN_WIDTH,
-                super::MIN_HEIGHT
-            ));
-        }
-    }
 }
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {

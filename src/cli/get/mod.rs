@@ -160,13 +160,19 @@ fn print(
     let widths = cells::plain_widths(&table.headers, &texts);
     // The objects are written out as they are serialised, not gathered into one text first.
     let written = match args.output {
+        // Faithful, and inert: what JSON and YAML would leave raw for a terminal to act on
+        // (bidi controls, C1) is written as the format's own escape.
         Some(Output::Json) => write_out(|out| {
-            serde_json::to_writer_pretty(&mut *out, &list_document(&table))
+            let text = serde_json::to_string_pretty(&list_document(&table))
                 .map_err(std::io::Error::other)?;
+            std::io::Write::write_all(out, crate::domain::inert::json(&text).as_bytes())?;
             std::io::Write::write_all(out, b"\n")
         }),
         Some(Output::Yaml) => write_out(|out| {
-            serde_saphyr::to_io_writer(out, &list_document(&table)).map_err(std::io::Error::other)
+            let value =
+                serde_json::to_value(list_document(&table)).map_err(std::io::Error::other)?;
+            let text = crate::domain::inert::yaml(&value).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(out, text.as_bytes())
         }),
         _ if table.rows.is_empty() => Ok(()),
         _ => {

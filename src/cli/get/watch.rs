@@ -50,13 +50,16 @@ pub(super) fn print_changes(
         Some(Output::Json) => changed.iter().for_each(|(r, _)| {
             print_out(&format!(
                 "{}\n",
-                serde_json::to_string(&r.object).unwrap_or_default()
+                crate::domain::inert::json(&serde_json::to_string(&r.object).unwrap_or_default())
             ))
         }),
         Some(Output::Yaml) => changed.iter().for_each(|(r, _)| {
             print_out(&format!(
                 "---\n{}",
-                serde_saphyr::to_string(&r.object).unwrap_or_default()
+                serde_json::to_value(&r.object)
+                    .ok()
+                    .and_then(|value| crate::domain::inert::yaml(&value).ok())
+                    .unwrap_or_default()
             ))
         }),
         _ => {

@@ -17,14 +17,12 @@ struct JsonReport<'r> {
 }
 
 pub fn print_json(report: &Report, out: &mut impl Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(
-        &mut *out,
-        &JsonReport {
-            findings: &report.entries,
-        },
-    )
+    let text = serde_json::to_string_pretty(&JsonReport {
+        findings: &report.entries,
+    })
     .map_err(std::io::Error::other)?;
-    writeln!(out)
+    // Faithful JSON; what it would leave raw for a terminal (bidi controls, C1) escaped.
+    writeln!(out, "{}", crate::domain::inert::json(&text))
 }
 
 pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::io::Result<()> {

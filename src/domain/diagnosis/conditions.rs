@@ -118,7 +118,13 @@ fn specific_cause(message: &str) -> Option<String> {
             None => "the message names the VIP: another cluster or device answers for it (VIP Already in Use)".to_owned(),
         });
     }
-    if has(&["quota", "exceed", "gpu limit", "limits"]) {
+    if has(&[
+        "quota",
+        "gpu limit",
+        "exceeds the project",
+        "exceeds the tenant",
+        "insufficient gpu",
+    ]) {
         return Some(
             "the message names a GPU cap: the request would pass a Project or Tenant limit (Insufficient GPU Resources)"
                 .to_owned(),
@@ -138,7 +144,13 @@ fn specific_cause(message: &str) -> Option<String> {
     if has(&["profilebundle", "profile bundle"]) {
         return Some("the ProfileBundle is missing or not Ready".to_owned());
     }
-    if has(&["credential", "unauthorized", "settings"]) {
+    if has(&[
+        "credential",
+        "unauthorized",
+        "api key",
+        "settingsref",
+        "settings not found",
+    ]) {
         return Some("the Settings' Palette credentials are missing or refused".to_owned());
     }
     None

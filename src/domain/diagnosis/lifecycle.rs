@@ -4,28 +4,15 @@ use crate::domain::shell::quote;
 use serde_json::Value;
 
 use super::*;
+use crate::domain::ObjectRef;
 use crate::domain::fixes::Fix;
-use crate::domain::{Kind, ObjectRef};
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let Some(since) = pool.value.at("/metadata/deletionTimestamp").and_then(time) else {
         return;
     };
     let minutes = (picture.now - since).num_minutes();
-    let refs: Vec<ObjectRef> = pool
-        .value
-        .at("/status/aiWorkloadRefs")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|w| {
-            Some(ObjectRef::new(
-                Kind::AIWorkload,
-                w["namespace"].as_str().unwrap_or(pool.namespace),
-                w["name"].as_str()?,
-            ))
-        })
-        .collect();
+    let refs: Vec<ObjectRef> = crate::domain::fixes::workload_refs(pool.value);
     let workloads: Vec<String> = refs
         .iter()
         .map(|w| format!("{}/{}", w.namespace, w.name))

@@ -47,9 +47,14 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         )
         .filter(|m| about_a_vip(m))
         .collect();
+    // A message about this VIP names it, or no address at all; 10.80.0.44 is not 10.80.0.4
+    // (addresses are compared as addresses; text only for a VIP that is not one).
     let names_ours = |m: &&str| {
         let named = addresses_in(m);
-        named.is_empty() || ours.is_some_and(|ours| named.contains(&ours)) || m.contains(vip)
+        match ours {
+            Some(ours) => named.is_empty() || named.contains(&ours),
+            None => named.is_empty() || m.contains(vip),
+        }
     };
     let current = messages.iter().copied().find(names_ours);
     let stale = messages.iter().copied().find(|m| !names_ours(m));
@@ -256,7 +261,14 @@ pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>
             ),
             // The Project's name sits inside the jsonpath: the whole argument is one word.
             format!(
-                "kubectl get tenant {tenant} --output {}",
+                "kubectl get tenant {} --output {}",
+                // The placeholder is for the operator to fill in; a name read from the
+                // Project is one shell word.
+                if tenant == "<tenant-name>" {
+                    std::borrow::Cow::Borrowed(tenant)
+                } else {
+                    quote(tenant)
+                },
                 quote(&format!("jsonpath={{.spec.gpuResources.projectLimits['{project}']}}"))
             ),
             "reduce the pool's GPUs, raise the Project's limits within the Tenant's caps, or ask the Tenant admin to raise them".into(),

@@ -260,6 +260,31 @@ fn a_failure_naming_an_old_vip_is_stale() {
     );
 }
 
+/// A cause is only what the message says: a timeout is not a GPU cap, and 10.0.0.44 is not
+/// the VIP 10.0.0.4.
+#[test]
+fn a_cause_is_not_guessed_from_a_word_in_passing() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Provisioning", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed",
+         "message": "context deadline exceeded while waiting for the Palette API; limits of the client reached"}]});
+    let found = run(&p, |_| {});
+    let d = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("the condition");
+    assert!(!d.cause.contains("GPU"), "{}", d.cause);
+    let mut p = pool();
+    p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        json!("10.0.0.4");
+    p["status"] = json!({"status": "Failed", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed",
+         "message": "control plane endpoint 10.0.0.44 is already in use"}]});
+    let found = run(&p, |_| {});
+    assert!(!ids(&found).contains(&"vip.in-use"), "{found:?}");
+    assert!(ids(&found).contains(&"vip.stale-message"), "{found:?}");
+}
+
 #[test]
 fn the_longhorn_rule_counts_a_single_node_pool_as_one_node() {
     for (replicas, fires) in [("1", false), ("2", true), ("3", true)] {

@@ -24,11 +24,12 @@ pub fn workload_refs(pool: &Value) -> Vec<ObjectRef> {
         .unwrap_or_default()
 }
 
-fn preconditions(object: &Value) -> Preconditions {
-    Preconditions {
-        uid: text(object, "/metadata/uid").map(str::to_owned),
-        resource_version: text(object, "/metadata/resourceVersion").map(str::to_owned),
-    }
+/// The uid and resourceVersion of an object as it was looked at.
+pub(super) fn preconditions(object: &Value) -> Preconditions {
+    Preconditions::of(
+        text(object, "/metadata/uid"),
+        text(object, "/metadata/resourceVersion"),
+    )
 }
 
 /// Safe deletion of one pool, with its impact.
@@ -200,10 +201,7 @@ pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Op
                 // The incarnation looked at: a pool recreated under the same name keeps its
                 // finalizer. Not the resourceVersion: the controller's status updates would
                 // refuse it for no reason.
-                preconditions: Preconditions {
-                    uid: text(pool, "/metadata/uid").map(str::to_owned),
-                    resource_version: None,
-                },
+                preconditions: Preconditions::of(text(pool, "/metadata/uid"), None),
                 run: Run::Real,
             })
             .into_iter()

@@ -180,10 +180,7 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
         .map(|pool| {
             let target = pool_ref(pool);
             // The pool as looked at: a pool recreated or changed since is refused.
-            let preconditions = Preconditions::of(
-                text(pool, "/metadata/uid"),
-                text(pool, "/metadata/resourceVersion"),
-            );
+            let preconditions = deletion::preconditions(pool);
             if resume {
                 Operation::RemoveLabel {
                     target,

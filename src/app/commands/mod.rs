@@ -5,6 +5,10 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod read;
+
+pub use read::{TOGETHER, clashes, footer, help, markdown};
+
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -341,98 +345,4 @@ pub fn lookup(scopes: &[Scope], event: &KeyEvent) -> Option<&'static Binding> {
                 .filter(|b| scopes.contains(&b.scope))
                 .find(matches)
         })
-}
-
-/// The footer for the scopes in force: the prompt of a text field, then each enabled
-/// binding's hint.
-pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
-    let mut parts: Vec<String> = scopes
-        .iter()
-        .filter_map(|s| s.prompt())
-        .map(str::to_owned)
-        .collect();
-    for binding in BINDINGS {
-        if !scopes.contains(&binding.scope) || !enabled(binding.command) {
-            continue;
-        }
-        if let Some((keys, hint)) = binding.footer {
-            parts.push(if hint.is_empty() {
-                keys.to_owned()
-            } else {
-                format!("{keys} {hint}")
-            });
-        }
-    }
-    parts.join("  ")
-}
-
-/// The help: each scope in force (and the global one) with its bindings.
-pub fn help(scopes: &[Scope]) -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
-    let mut sections = Vec::new();
-    for scope in scopes.iter().chain([&Scope::Global]) {
-        let lines: Vec<_> = BINDINGS
-            .iter()
-            .filter(|b| b.scope == *scope)
-            .map(|b| (b.label, b.help))
-            .collect();
-        if !lines.is_empty() {
-            sections.push((scope.title(), lines));
-        }
-    }
-    sections
-}
-
-/// Two bindings of one scope that claim the same key (the first would hide the second), or a
-/// binding a global one hides: (scope, key) for each, for the test that keeps the registry
-/// free of them.
-pub fn clashes() -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, a) in BINDINGS.iter().enumerate() {
-        for b in &BINDINGS[i + 1..] {
-            let same_scope = a.scope == b.scope || a.scope == Scope::Global;
-            if !same_scope {
-                continue;
-            }
-            for key in a.keys.iter().filter(|k| b.keys.contains(k)) {
-                out.push(format!(
-                    "{:?}: {:?} is bound to both {:?} and {:?}",
-                    b.scope, key, a.command, b.command
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// README's key table, made from the registry.
-pub fn markdown() -> String {
-    let mut out = String::from("| where | key | does |\n|---|---|---|\n");
-    for binding in BINDINGS {
-        let keys: Vec<String> = binding.label.split(' ').map(|k| format!("`{k}`")).collect();
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            binding.scope.title(),
-            keys.join(" "),
-            binding.help.replace('|', "\\|")
-        ));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn no_key_is_bound_twice_in_one_scope() {
-        let clashes = clashes();
-        assert!(clashes.is_empty(), "{clashes:#?}");
-    }
-
-    #[test]
-    fn l_in_a_pools_detail_opens_the_log() {
-        let l = KeyEvent::new(KeyCode::Char('l'), NONE);
-        let binding = lookup(&[Scope::Detail], &l).expect("l is bound in the detail");
-        assert_eq!(binding.command, Command::ControllerLogs);
-    }
 }

@@ -1,0 +1,122 @@
+//! What is made from the registry: the footer, the help, README's key table, and the check
+//! that no key is read two ways where it should not be.
+
+use super::{BINDINGS, Command, Scope};
+
+/// The footer for the scopes in force: the prompt of a text field, then each enabled
+/// binding's hint.
+pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
+    let mut parts: Vec<String> = scopes
+        .iter()
+        .filter_map(|s| s.prompt())
+        .map(str::to_owned)
+        .collect();
+    for binding in BINDINGS {
+        if !scopes.contains(&binding.scope) || !enabled(binding.command) {
+            continue;
+        }
+        if let Some((keys, hint)) = binding.footer {
+            parts.push(if hint.is_empty() {
+                keys.to_owned()
+            } else {
+                format!("{keys} {hint}")
+            });
+        }
+    }
+    parts.join("  ")
+}
+
+/// The help: each scope in force (and the global one) with its bindings.
+pub fn help(scopes: &[Scope]) -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    let mut sections = Vec::new();
+    for scope in scopes.iter().chain([&Scope::Global]) {
+        let lines: Vec<_> = BINDINGS
+            .iter()
+            .filter(|b| b.scope == *scope)
+            .map(|b| (b.label, b.help))
+            .collect();
+        if !lines.is_empty() {
+            sections.push((scope.title(), lines));
+        }
+    }
+    sections
+}
+
+/// The scopes that are in force together (`App::scopes`), the more specific first: a key
+/// bound in both is read by the first.
+pub const TOGETHER: [(Scope, Scope); 3] = [
+    (Scope::Yaml, Scope::Detail),
+    (Scope::Events, Scope::List),
+    (Scope::WizardReview, Scope::Wizard),
+];
+
+/// Keys a more specific scope means to take over from the one under it (Review's Enter
+/// applies where the wizard's Enter types into a field).
+const OVERRIDES: [(Scope, Command, Command); 1] =
+    [(Scope::WizardReview, Command::Apply, Command::Activate)];
+
+/// Two bindings of one scope that claim the same key (the first would hide the second), a
+/// binding a global one hides, or two scopes in force together that read one key as two
+/// commands without meaning to: (scope, key) for each, for the test that keeps the registry
+/// free of them.
+pub fn clashes() -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in BINDINGS.iter().enumerate() {
+        for b in &BINDINGS[i + 1..] {
+            let together = TOGETHER
+                .iter()
+                .any(|pair| *pair == (a.scope, b.scope) || *pair == (b.scope, a.scope));
+            let meant = OVERRIDES.iter().any(|(scope, over, under)| {
+                (a.scope == *scope && a.command == *over && b.command == *under)
+                    || (b.scope == *scope && b.command == *over && a.command == *under)
+            });
+            let same_scope = a.scope == b.scope
+                || a.scope == Scope::Global
+                || (together && a.command != b.command && !meant);
+            if !same_scope {
+                continue;
+            }
+            for key in a.keys.iter().filter(|k| b.keys.contains(k)) {
+                out.push(format!(
+                    "{:?}: {:?} is bound to both {:?} and {:?}",
+                    b.scope, key, a.command, b.command
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// README's key table, made from the registry.
+pub fn markdown() -> String {
+    let mut out = String::from("| where | key | does |\n|---|---|---|\n");
+    for binding in BINDINGS {
+        let keys: Vec<String> = binding.label.split(' ').map(|k| format!("`{k}`")).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            binding.scope.title(),
+            keys.join(" "),
+            binding.help.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{KeyCode, KeyEvent, NONE, lookup};
+    use super::*;
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_scope() {
+        let clashes = clashes();
+        assert!(clashes.is_empty(), "{clashes:#?}");
+    }
+
+    #[test]
+    fn l_in_a_pools_detail_opens_the_log() {
+        let l = KeyEvent::new(KeyCode::Char('l'), NONE);
+        let binding = lookup(&[Scope::Detail], &l).expect("l is bound in the detail");
+        assert_eq!(binding.command, Command::ControllerLogs);
+    }
+}

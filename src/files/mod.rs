@@ -1,0 +1,240 @@
+//! Files, safely. Reading what a person names: only regular files (or standard input), opened
+//! so that a FIFO or device can never block the program, and never more than a stated number
+//! of bytes (a `/dev/zero` given by mistake is refused, not read until memory runs out); every
+//! input path goes through [`read_bounded`]: manifests, `--old`, `--existing`, `--replay`,
+//! themes and the settings file. Writing secrets: only into pooldeck's private directory or a
+//! path the person chose, as a new file of mode 0600 moved into place, never through a link
+//! ([`write_private`]); tokens from the operating system's secure random source ([`token`]).
+//! Must not import the console. Writing is in `write.rs`.
+
+use std::io::Read;
+use std::path::Path;
+
+mod write;
+
+pub use write::{
+    append_private, private_dir, private_mkdir, state_dir, writable, writable_target, write_output,
+    write_private,
+};
+
+/// Why a file could not be read, in the user's terms.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadError {
+    NotFound,
+    /// A directory, FIFO, device or socket where a file was expected.
+    NotAFile {
+        what: &'static str,
+    },
+    TooLarge {
+        limit: u64,
+    },
+    NotText,
+    Other(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotFound => f.write_str("no such file or directory"),
+            ReadError::NotAFile { what } => write!(f, "it is {what}, not a regular file"),
+            ReadError::TooLarge { limit } => write!(
+                f,
+                "it is larger than {0} MiB; pooldeck reads at most {0} MiB per file: split it",
+                limit / (1024 * 1024)
+            ),
+            ReadError::NotText => f.write_str("it is not UTF-8 text"),
+            ReadError::Other(message) => f.write_str(message),
+        }
+    }
+}
+
+/// What kind of thing a file type is, for a message.
+pub(crate) fn what(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Whether a path names a regular file (following links), without opening it.
+pub fn regular_file(path: &Path) -> Result<(), ReadError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(ReadError::NotAFile {
+            what: what(&meta.file_type()),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ReadError::NotFound),
+        Err(e) => Err(ReadError::Other(format!("cannot read it: {e}"))),
+    }
+}
+
+/// Reads at most `limit` bytes of a regular file. The file is opened without blocking (a FIFO
+/// swapped in after the check cannot hang the open) and checked again on the open handle.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    regular_file(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ReadError::NotFound,
+        _ => ReadError::Other(format!("cannot read it: {e}")),
+    })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ReadError::Other(format!("cannot read it: {e}")))?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile {
+            what: what(&meta.file_type()),
+        });
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    read_limited(file, limit)
+}
+
+/// Reads at most `limit` bytes of a stream (standard input); more is refused.
+pub fn read_limited(reader: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Other(format!("cannot read it: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
+/// [`read_bounded`] as UTF-8 text.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    String::from_utf8(read_bounded(path, limit)?).map_err(|_| ReadError::NotText)
+}
+
+/// A secret token: 32 random bytes from the operating system, in hex.
+pub fn token() -> Result<String, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| format!("the operating system gave no random bytes: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The most a theme, settings or scenario file may hold.
+pub const SMALL_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn a_line_is_never_glued_to_an_unfinished_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("log");
+        std::fs::write(&path, "{\"half\":").expect("a half line");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("mode");
+        }
+        append_private(&path, "{\"whole\":true}").expect("appended");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(text, "{\"half\":\n{\"whole\":true}\n");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn appended_lines_go_to_a_private_file_never_through_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log = dir.path().join("audit.log");
+        append_private(&log, "one").expect("created");
+        append_private(&log, "two\n").expect("appended");
+        assert_eq!(std::fs::read_to_string(&log).expect("read"), "one\ntwo\n");
+        let mode = std::fs::metadata(&log).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // A link planted at the path is not written through.
+        let target = dir.path().join("target");
+        std::fs::write(&target, "keep").expect("write");
+        let link = dir.path().join("linked.log");
+        std::os::unix::fs::symlink(&target, &link).expect("link");
+        let refused = append_private(&link, "secret").expect_err("a link");
+        assert!(refused.contains("link"), "{refused}");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep");
+        // A file others may read is refused, not written to.
+        let open = dir.path().join("open.log");
+        std::fs::write(&open, "").expect("write");
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        let refused = append_private(&open, "line").expect_err("open to others");
+        assert!(refused.contains("chmod 600"), "{refused}");
+    }
+
+    #[test]
+    fn special_files_are_refused_without_reading_them() {
+        assert_eq!(
+            read_bounded(Path::new("/dev/zero"), 1024),
+            Err(ReadError::NotAFile { what: "a device" })
+        );
+        assert!(matches!(
+            read_bounded(Path::new("/"), 1024),
+            Err(ReadError::NotAFile {
+                what: "a directory"
+            })
+        ));
+        assert_eq!(
+            read_bounded(Path::new("/no/such/file"), 1024),
+            Err(ReadError::NotFound)
+        );
+    }
+
+    #[test]
+    fn secrets_are_written_private_and_never_through_a_link() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("someone-elses-file");
+        std::fs::write(&target, "keep").expect("write");
+        let path = dir.path().join("config");
+        std::os::unix::fs::symlink(&target, &path).expect("link");
+        write_private(&path, b"token: secret").expect("written");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep");
+        let meta = std::fs::symlink_metadata(&path).expect("meta");
+        assert!(meta.is_file(), "the link was replaced by a file");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(meta.uid(), rustix::process::getuid().as_raw());
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            "token: secret"
+        );
+        let a = token().expect("token");
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, token().expect("token"));
+    }
+
+    #[test]
+    fn a_stream_is_read_up_to_its_limit_and_no_further() {
+        let endless = std::io::repeat(b'x');
+        assert_eq!(
+            read_limited(endless, 1000),
+            Err(ReadError::TooLarge { limit: 1000 })
+        );
+        assert_eq!(read_limited(&b"small"[..], 1000), Ok(b"small".to_vec()));
+    }
+}
