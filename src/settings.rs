@@ -41,7 +41,9 @@ pub struct Settings {
     /// Read-only contexts, each with why.
     pub read_only_contexts: Vec<(String, String)>,
     pub clipboard: Clipboard,
-    pub audit_log: Option<PathBuf>,
+    /// `audit-log:`: an absolute path, or why the value cannot be one (then nothing that
+    /// changes the hub is sent: the record asked for cannot be written where it was asked).
+    pub audit_log: Option<Result<PathBuf, String>>,
 }
 
 /// The settings the file may hold (the theme's is read by `theme`).
@@ -82,6 +84,15 @@ impl Settings {
         let mut settings = Settings::default();
         let mut warnings = Vec::new();
         let root = match crate::manifest::parse(text) {
+            // A second document may say anything (`readonly: true` included): a file that
+            // is not one mapping cannot be read as the settings.
+            Ok(documents) if documents.len() > 1 => {
+                let why = format!(
+                    "the settings file holds {} YAML documents, and settings are one",
+                    documents.len()
+                );
+                return (Settings::fail_closed(why.clone()), vec![unreadable(why)]);
+            }
             Ok(documents) => documents
                 .first()
                 .map(|d| d.root.to_json())
@@ -184,8 +195,16 @@ impl Settings {
                 "settings: clipboard \"{other}\" is not auto, osc52 or system; using auto"
             )),
         }
-        if let Some(path) = root.get("audit-log").and_then(Value::as_str) {
-            settings.audit_log = Some(PathBuf::from(path));
+        match root.get("audit-log") {
+            None => {}
+            Some(Value::String(path)) if std::path::Path::new(path).is_absolute() => {
+                settings.audit_log = Some(Ok(PathBuf::from(path)));
+            }
+            Some(other) => {
+                let why = format!("the settings file's audit-log is {other}, not an absolute path");
+                warnings.push(format!("{why}: nothing that changes the hub will be sent"));
+                settings.audit_log = Some(Err(why));
+            }
         }
         (settings, warnings)
     }
@@ -242,6 +261,8 @@ mod tests {
             "contexts: [prod]\n",
             "readOnly: true\n",
             "read-only: false\n",
+            "readonly: false\n---\nreadonly: true\n",
+            "readonly: false\n...\nreadonly: true\n",
             "read_only: yes\n",
         ] {
             let (settings, warnings) = Settings::parse(text);
@@ -277,6 +298,18 @@ mod tests {
             warnings[0].contains("colour is not a setting"),
             "{warnings:?}"
         );
+        for text in [
+            "audit-log: false\n",
+            "audit-log: relative/audit.log\n",
+            "audit-log: [a]\n",
+        ] {
+            let (settings, warnings) = Settings::parse(text);
+            assert!(
+                matches!(settings.audit_log, Some(Err(_))),
+                "{text:?}: an audit log asked for and unusable holds actions back"
+            );
+            assert!(!warnings.is_empty(), "{text:?}");
+        }
         let closed = Settings::fail_closed("the settings file x cannot be read (a FIFO)".into());
         assert!(closed.read_only("any"));
     }

@@ -82,7 +82,7 @@ fn pause_and_resume_set_the_label_and_log_each_request() {
     let audit = dir.path().join("audit.log");
     let (code, out, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("kubectl label computepools free-pool -n vision-lab controller.spectrocloud.com/pause=true --overwrite"), "{out}");
+    assert!(out.contains("kubectl --context pooldeck-demo label computepools free-pool -n vision-lab controller.spectrocloud.com/pause=true --overwrite"), "the kubectl equivalent names the context: {out}");
     assert_eq!(
         free_pool(&served).pointer("/metadata/labels/controller.spectrocloud.com~1pause"),
         Some(&Value::String("true".into()))

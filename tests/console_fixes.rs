@@ -422,7 +422,8 @@ fn c_copies_through_osc52_into_tmuxs_buffer() {
     console.wait_for("Pause 1 Compute Pool");
     console.keys(&["c"]);
     console.wait("copied", |_| {
-        tmux(&["show-buffer"]).contains("kubectl label computepools stuck-pool")
+        tmux(&["show-buffer"])
+            .contains("kubectl --context pooldeck-demo label computepools stuck-pool")
     });
 }
 

@@ -450,3 +450,53 @@ fn a_settings_file_that_cannot_be_read_makes_the_console_read_only() {
     session.wait_for("cancelled: nothing was sent");
     assert_eq!(common::counts(&served).0, before, "not one write");
 }
+
+/// The `export KUBECONFIG=…` line `demo serve` prints is meant for eval: a path with a space
+/// and `$(…)` in it is one shell word, so eval sets the variable and runs nothing.
+#[test]
+fn the_line_meant_for_eval_runs_nothing_else() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let planted = dir.path().join("PWNED");
+    // Run in the directory: `touch PWNED` there would leave the file.
+    let kubeconfig = dir.path().join("k b$(touch PWNED).yaml");
+    let mut child = Command::new(pooldeck())
+        .args([
+            "demo",
+            "serve",
+            "--scenario",
+            "deletion-blocked",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let lines = common::lines_of(child.stdout.take().expect("stdout"));
+    let line = lines
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the export line");
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "eval {}; printf %s \"$KUBECONFIG\"",
+            shell_word(&line)
+        ))
+        .current_dir(dir.path())
+        .output()
+        .expect("sh runs");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        kubeconfig.display().to_string(),
+        "{line}"
+    );
+    assert!(!planted.exists(), "eval ran what the path held: {line}");
+}
+
+/// A text as one word for `sh -c` (single-quoted).
+fn shell_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

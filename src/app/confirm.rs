@@ -255,39 +255,40 @@ pub fn open_plan(app: &mut App, plan: Plan) {
 
 /// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
 fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
-    let existing = |w: &ObjectRef| -> Option<Preconditions> {
-        // A name read from the status that is not a Kubernetes name is never a target.
-        if w.problem().is_some() {
-            return None;
+    use fixes::Workload;
+    let judge = |w: &ObjectRef| -> Workload {
+        if let Some(verdict) = fixes::unreadable(w) {
+            return verdict;
         }
         match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
-            Some(object) => Some(Preconditions {
-                uid: object.uid(),
-                resource_version: None,
-            }),
+            // Read from the hub: one that names another pool as its own is not this one's.
+            Some(object) => match fixes::belongs_elsewhere(pool, &object.value()) {
+                Some(why) => Workload::LeftAlone(why),
+                None => Workload::Delete(Preconditions::of(object.uid().as_deref(), None)),
+            },
             // Gone only when the watch that covers its namespace is live and lacks it; not
             // watched there (another namespace, still listing): the status's word holds, and
-            // it is deleted by name.
+            // it is deleted by name, as the guide does.
             None if !app.inventory.health().any(|((kind, scope), health)| {
                 *kind == Kind::AIWorkload
                     && scope.as_deref().is_none_or(|ns| ns == w.namespace.as_str())
                     && health.state == crate::inventory::SourceState::Live
             }) =>
             {
-                Some(Preconditions::default())
+                Workload::Delete(Preconditions::default())
             }
-            None => None,
+            None => Workload::Gone,
         }
     };
     if pool.pointer("/metadata/deletionTimestamp").is_none() {
-        let mut plan = fixes::delete_workloads(pool, &existing);
+        let mut plan = fixes::delete_workloads(pool, &judge);
         plan.blocked = Some(
             "the pool is not being deleted: unblocking is for a deletion that does not complete"
                 .into(),
         );
         return plan;
     }
-    let step1 = fixes::delete_workloads(pool, &existing);
+    let step1 = fixes::delete_workloads(pool, &judge);
     if !step1.operations.is_empty() {
         return step1;
     }
@@ -296,21 +297,19 @@ fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan
         .and_then(serde_json::Value::as_str)
         .and_then(crate::inventory::parse_time)
         .map(|since| (now - since).num_minutes());
-    // A reference the status holds that cannot be an AIWorkload is not proof that none is
-    // left: the guide's step 2 waits until every one is gone, so it stays blocked.
-    let unreadable = fixes::workload_refs(pool)
-        .iter()
-        .filter(|w| w.problem().is_some())
-        .count();
-    let mut plan = fixes::remove_finalizer(pool, unreadable, pending);
-    if unreadable > 0 {
+    // A reference left alone (not a Kubernetes name, or a workload of another pool) is not
+    // proof that none is left: the guide's step 2 waits until every one is gone.
+    let left = fixes::left_alone(pool, &judge);
+    let mut plan = fixes::remove_finalizer(pool, left.len(), pending);
+    if let Some(first) = left.first() {
+        let target = fixes::pool_ref(pool);
         plan.blocked = Some(format!(
-            "status.aiWorkloadRefs still holds {} that pooldeck cannot act on (not a Kubernetes \
-             name): the finalizer stays until every AIWorkload is gone; look at the pool's \
-             status with kubectl get computepool {} -n {} -o yaml",
-            crate::domain::words::counted(unreadable, "reference"),
-            crate::domain::shell::quote(fixes::pool_ref(pool).name.as_str()),
-            crate::domain::shell::quote(fixes::pool_ref(pool).namespace.as_str()),
+            "status.aiWorkloadRefs still holds {} that pooldeck does not act on ({first}); the \
+             finalizer stays until every AIWorkload is gone: look at the pool's status with \
+             kubectl get computepool {} -n {} -o yaml",
+            crate::domain::words::counted(left.len(), "reference"),
+            crate::domain::shell::quote(target.name.as_str()),
+            crate::domain::shell::quote(target.namespace.as_str()),
         ));
     }
     plan

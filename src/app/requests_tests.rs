@@ -481,3 +481,42 @@ fn a_workload_outside_the_watched_namespaces_is_not_taken_for_gone() {
         plan.targets
     );
 }
+
+/// A workload the stuck pool's status names but that says it belongs to another, healthy
+/// pool is not deleted by the unblock, and the finalizer's step stays blocked saying why.
+#[test]
+fn the_unblock_never_deletes_another_pools_workload() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let theirs = serde_json::json!({
+        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "AIWorkload",
+        "metadata": {"name": "legacy-trainer", "namespace": "ml-research", "uid": "w-1"},
+        "spec": {"computePoolRef": {"name": "llm-train", "namespace": "ml-research"}},
+    });
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::listed(
+            crate::domain::Kind::AIWorkload,
+            None,
+            vec![theirs],
+        )),
+    );
+    update(&mut app, key(KeyCode::Char('/')));
+    typed(&mut app, "retired-cluster");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Char('u')));
+    let plan = &dialog(&app).expect("the unblock dialog").plan;
+    assert!(
+        plan.operations
+            .iter()
+            .all(|o| o.target().is_none_or(|t| t.name != "legacy-trainer")),
+        "{plan:?}"
+    );
+    assert!(
+        plan.blocked
+            .as_deref()
+            .is_some_and(|why| why.contains("belongs to ComputePool ml-research/llm-train")),
+        "{:?}",
+        plan.blocked
+    );
+}

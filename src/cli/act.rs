@@ -204,7 +204,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
         inline: None,
     };
     let hub = crate::sources::connection::hub_of(&source, &connection.context);
-    let audit = audit::place(global.audit_log.clone().or(settings.audit_log.clone()));
+    let audit = audit::place(global.audit_log.clone(), settings.audit_log.clone());
     let namespace = target
         .at
         .namespace
@@ -252,7 +252,7 @@ async fn carry_out(
     dry_run_only: bool,
     confirmed: &dyn Fn(&Plan) -> bool,
 ) -> ExitCode {
-    print_plan(plan);
+    print_plan(plan, &session.hub.context);
     if let Some(why) = &plan.blocked {
         crate::say::complain!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
@@ -328,7 +328,7 @@ async fn what_changed(session: &Session, operation: &Operation) -> Option<String
         .map(|changed| format!("{target}: {changed}"))
 }
 
-fn print_plan(plan: &Plan) {
+fn print_plan(plan: &Plan, context: &str) {
     let say = crate::say::out;
     say(&plan.title);
     for line in &plan.explanation {
@@ -345,7 +345,7 @@ fn print_plan(plan: &Plan) {
     }
     if !plan.operations.is_empty() {
         say("kubectl equivalent:");
-        for line in plan.kubectl().lines() {
+        for line in plan.kubectl_on(context).lines() {
             say(&format!("  {line}"));
         }
     }

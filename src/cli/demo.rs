@@ -151,7 +151,13 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
-        crate::say::say!("export KUBECONFIG={}", path.display());
+        // A line meant for eval: the path absolute (it works from any directory) and one
+        // shell word (a space or `$(…)` in it is never shell syntax).
+        let absolute = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+        crate::say::say!(
+            "export KUBECONFIG={}",
+            crate::domain::shell::quote(&absolute.to_string_lossy())
+        );
         crate::say::complain!(
             "pooldeck demo cluster at {} playing \"{name}\"",
             cluster.url()

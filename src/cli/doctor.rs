@@ -106,12 +106,22 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         );
         return finish(tasks, 2);
     }
+    // Next steps name the context they were worked out on: pasted, they reach this hub.
     let reports: Vec<PoolReport> = pools
         .iter()
         .map(|p| PoolReport {
             namespace: p.namespace(),
             name: p.name(),
-            findings: inventory.diagnose(p, now),
+            findings: inventory
+                .diagnose(p, now)
+                .into_iter()
+                .map(|mut finding| {
+                    for step in &mut finding.next {
+                        *step = crate::domain::shell::on_context(step, &connection.context);
+                    }
+                    finding
+                })
+                .collect(),
         })
         .collect();
     let worst = reports

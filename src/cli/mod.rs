@@ -298,7 +298,7 @@ fn console(
     }
     let (settings, settings_warnings) = crate::settings::Settings::load();
     warnings.extend(settings_warnings);
-    let audit = crate::cluster::audit::place(cli.audit_log.clone().or(settings.audit_log.clone()));
+    let audit = crate::cluster::audit::place(cli.audit_log.clone(), settings.audit_log.clone());
     if let Err(e) = &audit {
         warnings.push(format!(
             "the audit log cannot be placed ({e}): nothing that changes the hub will be sent; \

@@ -109,7 +109,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             args.output.display(),
             crate::domain::words::counted(count("objects"), "object"),
             crate::domain::words::counted(count("steps"), "change"),
-            args.output.display()
+            crate::domain::shell::quote(&args.output.to_string_lossy())
         );
         if incomplete {
             crate::say::complain!(

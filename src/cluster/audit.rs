@@ -20,12 +20,17 @@ pub fn default_path() -> Result<PathBuf, String> {
     Ok(crate::files::state_dir()?.join("audit.log"))
 }
 
-/// The audit log: the path given (`--audit-log`, or `audit-log:` in the settings file), else
-/// the default; or why none could be placed (then nothing that changes anything is sent).
-pub fn place(given: Option<PathBuf>) -> Result<PathBuf, String> {
-    match given {
-        Some(path) => Ok(path),
-        None => default_path(),
+/// The audit log: the path given (`--audit-log`, else `audit-log:` in the settings file, which
+/// may be unusable as written), else the default; or why none could be placed (then nothing
+/// that changes anything is sent).
+pub fn place(
+    flag: Option<PathBuf>,
+    settings: Option<Result<PathBuf, String>>,
+) -> Result<PathBuf, String> {
+    match (flag, settings) {
+        (Some(path), _) => Ok(path),
+        (None, Some(from_settings)) => from_settings,
+        (None, None) => default_path(),
     }
 }
 
@@ -75,13 +80,14 @@ impl Record<'_> {
             "dryRun": operation.run() == Some(Run::DryRun),
             "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
             "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
-            "kubectl": operation.kubectl(),
+            "kubectl": crate::domain::shell::on_context(&operation.kubectl(), &self.at.context),
         });
         if let Some(outcome) = self.outcome {
             record["dryRunAnswer"] = self.dry_run_answer.map_or(Value::Null, outcome_json);
             record["outcome"] = outcome_json(outcome);
         }
-        record.to_string()
+        // A log is read on terminals: what JSON leaves raw for one to act on is escaped.
+        crate::domain::inert::json(&record.to_string()).into_owned()
     }
 }
 
@@ -159,7 +165,7 @@ mod tests {
         assert!(
             value["kubectl"]
                 .as_str()
-                .is_some_and(|k| k.starts_with("kubectl delete"))
+                .is_some_and(|k| k.starts_with("kubectl --context prod-hub delete"))
         );
     }
 }

@@ -28,6 +28,17 @@ pub fn quote(word: &str) -> Cow<'_, str> {
     }
 }
 
+/// A kubectl command line bound to the kubeconfig context it was previewed on: pasted, it
+/// reaches that hub whatever kubectl's current context is. Other lines are left as they are.
+pub fn on_context(line: &str, context: &str) -> String {
+    match line.strip_prefix("kubectl ") {
+        Some(rest) if !context.is_empty() => {
+            format!("kubectl --context {} {rest}", quote(context))
+        }
+        _ => line.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,6 +58,14 @@ mod tests {
         assert_eq!(quote("~root"), "'~root'");
         assert_eq!(quote("a=~root"), "'a=~root'");
         assert_eq!(quote("=ls"), "'=ls'");
+        assert_eq!(
+            on_context("kubectl get cp -A | grep x", "hub b"),
+            "kubectl --context 'hub b' get cp -A | grep x"
+        );
+        assert_eq!(
+            on_context("on edge-1: crictl images", "hub"),
+            "on edge-1: crictl images"
+        );
     }
 
     /// What `printf` prints, one word per NUL, when `shell` runs it on the quoted words.

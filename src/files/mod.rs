@@ -146,6 +146,21 @@ mod tests {
 
     #[test]
     #[cfg(unix)]
+    fn a_hard_link_is_not_appended_to() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let elsewhere = dir.path().join("elsewhere.txt");
+        std::fs::write(&elsewhere, "").expect("a file");
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o600)).expect("mode");
+        let log = dir.path().join("audit.log");
+        std::fs::hard_link(&elsewhere, &log).expect("a hard link");
+        let refused = append_private(&log, "{}").expect_err("refused");
+        assert!(refused.contains("hard link"), "{refused}");
+        assert_eq!(std::fs::read_to_string(&elsewhere).expect("read"), "");
+    }
+
+    #[test]
+    #[cfg(unix)]
     fn a_line_is_never_glued_to_an_unfinished_one() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("log");

@@ -242,6 +242,14 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
         if meta.uid() != rustix::process::getuid().as_raw() {
             return Err(refused("it belongs to another user".into()));
         }
+        // Another name for the same file (a hard link) is a way to have records written
+        // somewhere else: refused like a symbolic link.
+        if meta.nlink() > 1 {
+            return Err(refused(
+                "it has another name (a hard link); pooldeck appends only to a file of its own"
+                    .into(),
+            ));
+        }
         if meta.mode() & 0o077 != 0 {
             return Err(refused(format!(
                 "others may read it (mode {:o}); chmod 600 it",

@@ -264,7 +264,7 @@ pub fn plain_table(headers: &[&str], rows: &[Vec<String>], widths: Option<&[usiz
             let cell = if i + 1 < count {
                 crate::domain::inert::cut(cell, PLAIN_COLUMN_AT_MOST)
             } else {
-                crate::domain::inert::line(cell)
+                crate::domain::inert::cut(cell, PLAIN_LAST_COLUMN_AT_MOST)
             };
             let cell = cell.as_ref();
             out.push_str(cell);
@@ -310,6 +310,10 @@ pub fn plain_widths(headers: &[&str], rows: &[Vec<String>]) -> Vec<usize> {
 /// The widest a column but the last prints in a plain table; a longer value is cut with a
 /// marker.
 pub const PLAIN_COLUMN_AT_MOST: usize = 64;
+
+/// The widest the last column prints (a message, say): longer is cut with a marker, so one
+/// 5,000-character event is not a screenful (`-o yaml` has it whole).
+pub const PLAIN_LAST_COLUMN_AT_MOST: usize = 512;
 
 #[cfg(test)]
 mod tests {

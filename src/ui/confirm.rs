@@ -76,7 +76,7 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         }
     }
     lines.push(Line::styled("kubectl equivalent (c copies it)", muted));
-    for line in confirm.plan.kubectl().lines() {
+    for line in confirm.plan.kubectl_on(&confirm.hub.context).lines() {
         lines.push(Line::styled(
             format!("  {line}"),
             theme.style(Meaning::Accent),

@@ -20,6 +20,7 @@ fn meaning(severity: Severity) -> Meaning {
 pub(super) fn diagnose<'a>(
     findings: &[Diagnosis],
     derived: Option<&DetailData>,
+    context: &str,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let muted = theme.style(Meaning::Muted);
@@ -90,7 +91,8 @@ pub(super) fn diagnose<'a>(
         for step in &finding.next {
             out.push(Line::from(vec![
                 Span::styled("  next: ", muted),
-                Span::raw(step.clone()),
+                // Naming the context on screen: pasted, it reaches this hub.
+                Span::raw(crate::domain::shell::on_context(step, context)),
             ]));
         }
         if finding.fix.is_some() {

@@ -84,9 +84,10 @@ fn missing_for(app: &App, command: Command) -> Option<String> {
 /// or the selected name.
 fn copy(app: &mut App) {
     let (text, what) = match (app.overlays.last(), &app.detail) {
-        (Some(Overlay::Confirm(confirm)), _) => {
-            (confirm.plan.kubectl(), "the kubectl command".to_owned())
-        }
+        (Some(Overlay::Confirm(confirm)), _) => (
+            confirm.plan.kubectl_on(&confirm.hub.context),
+            "the kubectl command".to_owned(),
+        ),
         (Some(Overlay::Wizard(wizard)), _) => (wizard.yaml.clone(), "the manifest".to_owned()),
         (_, Some(detail)) if detail.tab == Tab::Yaml => match &app.shown.detail {
             Some(data) => (

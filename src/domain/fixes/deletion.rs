@@ -95,30 +95,74 @@ pub fn delete(pool: &Value) -> Plan {
     }
 }
 
-/// Step 1 of unblocking: delete the AIWorkloads that still reference a deleting pool.
-pub fn delete_workloads(
-    pool: &Value,
-    existing: &dyn Fn(&ObjectRef) -> Option<Preconditions>,
-) -> Plan {
+/// What step 1 of unblocking does with one AIWorkload the pool's status names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// Delete it, as it was looked at.
+    Delete(Preconditions),
+    /// It is not there any more.
+    Gone,
+    /// Not acted on, and why (a name that cannot be an object's, a workload that says it
+    /// belongs to another pool): the finalizer's step waits while any is left.
+    LeftAlone(String),
+}
+
+/// A reference's verdict before anything else is known of it: a name read from the status
+/// that is not a Kubernetes name is never a target.
+pub fn unreadable(reference: &ObjectRef) -> Option<Workload> {
+    reference.problem().map(Workload::LeftAlone)
+}
+
+/// Why an AIWorkload read from the hub is not this pool's to delete: it names another pool
+/// as its own (`spec.computePoolRef`); `None` when it names this pool or none.
+pub fn belongs_elsewhere(pool: &Value, workload: &Value) -> Option<String> {
+    let own = pool_ref(pool);
+    let named = workload.pointer("/spec/computePoolRef")?;
+    let name = named.get("name").and_then(Value::as_str)?;
+    let namespace = named
+        .get("namespace")
+        .and_then(Value::as_str)
+        .or_else(|| text(workload, "/metadata/namespace"))
+        .unwrap_or("");
+    (name != own.name.as_str() || namespace != own.namespace.as_str()).then(|| {
+        format!(
+            "AIWorkload {}/{} belongs to ComputePool {namespace}/{name}, not to this pool (the \
+             status is stale or wrong)",
+            text(workload, "/metadata/namespace").unwrap_or(""),
+            text(workload, "/metadata/name").unwrap_or("")
+        )
+    })
+}
+
+/// The reasons step 1 leaves some AIWorkloads alone: while any stands, the finalizer stays.
+pub fn left_alone(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) -> Vec<String> {
+    workload_refs(pool)
+        .iter()
+        .filter_map(|w| match judge(w) {
+            Workload::LeftAlone(why) => Some(why),
+            Workload::Delete(_) | Workload::Gone => None,
+        })
+        .collect()
+}
+
+/// Step 1 of unblocking: delete the AIWorkloads that still reference a deleting pool, as
+/// `judge` finds each (one not to be acted on is named with the reason).
+pub fn delete_workloads(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) -> Plan {
     let target = pool_ref(pool);
-    // A reference that cannot name an AIWorkload (read from the status: anything can be
-    // written there) is never a target; the dialog says it was left alone.
-    let (refs, unreadable): (Vec<ObjectRef>, Vec<ObjectRef>) = workload_refs(pool)
-        .into_iter()
-        .partition(|w| w.problem().is_none());
-    let workloads: Vec<(ObjectRef, Preconditions)> = refs
-        .into_iter()
-        .filter_map(|w| existing(&w).map(|p| (w, p)))
-        .collect();
+    let mut workloads: Vec<(ObjectRef, Preconditions)> = Vec::new();
     let mut explanation = vec![
         "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
         "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
         format!("If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"),
     ];
-    for why in unreadable.iter().filter_map(ObjectRef::problem) {
-        explanation.push(format!(
-            "Left alone, a reference in status.aiWorkloadRefs: {why}."
-        ));
+    for reference in workload_refs(pool) {
+        match judge(&reference) {
+            Workload::Delete(preconditions) => workloads.push((reference, preconditions)),
+            Workload::Gone => {}
+            Workload::LeftAlone(why) => explanation.push(format!(
+                "Left alone, a reference in status.aiWorkloadRefs: {why}."
+            )),
+        }
     }
     Plan {
         fix: Fix::DeleteWorkloads,

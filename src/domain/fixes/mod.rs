@@ -16,7 +16,10 @@ use super::words::counted;
 
 /// The label that pauses reconciliation when its value is the string `"true"`, and the
 /// finalizer the Compute Pool controller holds while it cleans up.
-pub use self::deletion::{delete, delete_workloads, remove_finalizer, workload_refs};
+pub use self::deletion::{
+    Workload, belongs_elsewhere, delete, delete_workloads, left_alone, remove_finalizer,
+    unreadable, workload_refs,
+};
 pub use super::model::pool::{FINALIZER as POOL_FINALIZER, PAUSE_LABEL};
 
 mod deletion;
@@ -109,6 +112,15 @@ impl Plan {
             .iter()
             .map(|o| o.with_run(Run::DryRun))
             .collect()
+    }
+
+    /// The kubectl equivalent on a kubeconfig context, one command per line, each naming it.
+    pub fn kubectl_on(&self, context: &str) -> String {
+        self.operations
+            .iter()
+            .map(|o| super::shell::on_context(&o.kubectl(), context))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The kubectl equivalent, one command per line.

@@ -85,7 +85,13 @@ fn the_finalizer_is_offered_only_when_the_guides_conditions_hold() {
         Operation::RemoveFinalizer { index, .. } => assert_eq!(*index, 1, "by value"),
         other => panic!("{other:?}"),
     }
-    let workloads = delete_workloads(&stuck, &|w| (w.name == "w1").then(Preconditions::default));
+    let workloads = delete_workloads(&stuck, &|w| {
+        if w.name == "w1" {
+            Workload::Delete(Preconditions::default())
+        } else {
+            Workload::Gone
+        }
+    });
     assert_eq!(workloads.operations.len(), 1, "only those still there");
 }
 
@@ -99,7 +105,9 @@ fn a_hostile_workload_reference_is_left_alone_and_said() {
         {"name": "../../../api", "namespace": "retail-edge"},
         {"name": "fine-one", "namespace": "retail-edge"},
     ]);
-    let plan = delete_workloads(&pool, &|_| Some(Preconditions::default()));
+    let plan = delete_workloads(&pool, &|w| {
+        unreadable(w).unwrap_or(Workload::Delete(Preconditions::default()))
+    });
     let targets: Vec<String> = plan
         .operations
         .iter()
@@ -112,4 +120,34 @@ fn a_hostile_workload_reference_is_left_alone_and_said() {
         "{said}"
     );
     assert!(!plan.kubectl().contains("touch"), "{}", plan.kubectl());
+}
+
+/// A workload the status names that says it belongs to another pool is not deleted with this
+/// one: it is named as left alone.
+#[test]
+fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
+    let stuck = pool("a", json!({}));
+    let theirs = json!({"metadata": {"name": "w1", "namespace": "retail-edge"},
+        "spec": {"computePoolRef": {"name": "healthy-pool", "namespace": "retail-edge"}}});
+    let ours = json!({"metadata": {"name": "w2", "namespace": "retail-edge"},
+        "spec": {"computePoolRef": {"name": "a", "namespace": "retail-edge"}}});
+    assert!(belongs_elsewhere(&stuck, &theirs).is_some_and(|why| why.contains("healthy-pool")));
+    assert!(belongs_elsewhere(&stuck, &ours).is_none());
+    let judge = |w: &ObjectRef| match w.name.as_str() {
+        "w1" => Workload::LeftAlone(belongs_elsewhere(&stuck, &theirs).unwrap_or_default()),
+        _ => Workload::Delete(Preconditions::default()),
+    };
+    let plan = delete_workloads(&stuck, &judge);
+    let names: Vec<String> = plan
+        .operations
+        .iter()
+        .filter_map(|o| o.target().map(|t| t.name.to_string()))
+        .collect();
+    assert_eq!(names, ["w2"]);
+    assert!(
+        plan.explanation
+            .iter()
+            .any(|l| l.contains("belongs to ComputePool retail-edge/healthy-pool"))
+    );
+    assert_eq!(left_alone(&stuck, &judge).len(), 1);
 }
