@@ -326,3 +326,59 @@ fn an_unblock_on_one_hub_is_not_continued_on_the_other() {
         assert_eq!(line["server"], server.as_str(), "{line}");
     }
 }
+
+/// A recreate confirmed on hub-a (the pool's delete accepted there, its finalizer holding it)
+/// never creates the pool on hub-b when the console moves there during the teardown, nor
+/// early on hub-a: the switch stops it and says so.
+#[test]
+fn a_recreate_does_not_carry_across_a_switch() {
+    if !have_tools() {
+        return;
+    }
+    let fleet = Fleet::start();
+    let console = fleet.console("recreate");
+    console.wait_for("Compute Pools (3)");
+    select(&console, "blocked-pool");
+    console.keys(&["e"]);
+    console.wait_for("Edit Compute Pool vision-lab/blocked-pool");
+    console.keys(&["R"]);
+    console.keys(&["Tab", "Tab", "Tab", "Tab"]);
+    console.wait_for("› Deployment");
+    console.keys(&["j", "j", "j", "Enter"]);
+    console.type_text("0");
+    console.keys(&["Enter"]);
+    console.wait_for("10.30.0.100");
+    console.keys(&["Tab", "Tab"]);
+    console.wait_for("› Review");
+    console.keys(&["Enter"]);
+    console.wait_for("Recreate Compute Pool vision-lab/blocked-pool with VIP 10.30.0.100");
+    console.wait_for("Dry run passed");
+    console.keys(&["Tab"]);
+    console.type_text("blocked-pool");
+    console.keys(&["Enter", "Enter"]);
+    console.wait_for("waiting until it is gone");
+    let a_writes = common::counts(&fleet.a).0;
+    console.keys(&[":"]);
+    console.type_text("ctx hub-b");
+    console.keys(&["Enter"]);
+    let screen = console.wait("hub-b in the header", |s| {
+        s.lines().next().is_some_and(|l| l.contains("hub-b")) && s.contains("Compute Pools (1)")
+    });
+    assert!(
+        screen.contains("the recreate of ComputePool vision-lab/blocked-pool"),
+        "the switch says what it stopped: {screen}"
+    );
+    assert_eq!(common::counts(&fleet.b).0, 0, "nothing reached hub-b");
+    assert_eq!(
+        common::counts(&fleet.a).0,
+        a_writes,
+        "no create on hub-a either"
+    );
+    assert!(
+        !fleet
+            .audit_lines()
+            .iter()
+            .any(|l| l["operation"] == "create"),
+        "no create was sent anywhere"
+    );
+}
