@@ -272,22 +272,15 @@ fn private_directories_are_0700_whatever_the_umask() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
     let runtime = dir.path().join("run").join("user");
-    let mut child = Command::new("sh")
+    let mut serve = Command::new("sh");
+    serve
         .arg("-c")
         .arg(format!(
             "umask 000; exec {} demo serve --scenario deletion-blocked",
             pooldeck().display()
         ))
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let lines = common::lines_of(child.stdout.take().expect("stdout"));
-    let line = lines
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the export line");
+        .env("XDG_RUNTIME_DIR", &runtime);
+    let (mut child, line) = first_line(&mut serve);
     assert!(line.starts_with("export KUBECONFIG="), "{line}");
     let modes: Vec<(String, u32)> = [
         dir.path().join("run"),
@@ -459,7 +452,8 @@ fn the_line_meant_for_eval_runs_nothing_else() {
     let planted = dir.path().join("PWNED");
     // Run in the directory: `touch PWNED` there would leave the file.
     let kubeconfig = dir.path().join("k b$(touch PWNED).yaml");
-    let mut child = Command::new(pooldeck())
+    let mut serve = Command::new(pooldeck());
+    serve
         .args([
             "demo",
             "serve",
@@ -467,16 +461,8 @@ fn the_line_meant_for_eval_runs_nothing_else() {
             "deletion-blocked",
             "--kubeconfig",
         ])
-        .arg(&kubeconfig)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let lines = common::lines_of(child.stdout.take().expect("stdout"));
-    let line = lines
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the export line");
+        .arg(&kubeconfig);
+    let (mut child, line) = first_line(&mut serve);
     let output = Command::new("sh")
         .arg("-c")
         .arg(format!(
@@ -494,6 +480,21 @@ fn the_line_meant_for_eval_runs_nothing_else() {
         "{line}"
     );
     assert!(!planted.exists(), "eval ran what the path held: {line}");
+}
+
+/// A `demo serve` started, and the first line it prints (60 s at most).
+fn first_line(serve: &mut Command) -> (std::process::Child, String) {
+    let mut child = serve
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("serve starts");
+    let lines = common::lines_of(child.stdout.take().expect("stdout"));
+    let line = lines
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the export line");
+    (child, line)
 }
 
 /// A text as one word for `sh -c` (single-quoted).

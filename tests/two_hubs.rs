@@ -165,6 +165,21 @@ fn have_tools() -> bool {
     true
 }
 
+/// `:ctx hub-b`, then at once the `keys` given (typed while hub-b's slow login runs).
+fn ask_for_hub_b(console: &Session, then: &[&str]) {
+    console.keys(&[":"]);
+    console.type_text("ctx hub-b");
+    console.keys(&["Enter"]);
+    console.keys(then);
+}
+
+/// Waits until the header names hub-b and its list shows `listed`; the screen.
+fn on_hub_b(console: &Session, listed: &str) -> String {
+    console.wait("hub-b in the header", |s| {
+        s.lines().next().is_some_and(|l| l.contains("hub-b")) && s.contains(listed)
+    })
+}
+
 fn select(console: &Session, pool: &str) {
     console.keys(&["Escape", "/"]);
     console.type_text(pool);
@@ -186,13 +201,9 @@ fn a_switch_to_a_slow_hub_sends_nothing_that_was_not_confirmed_there() {
     let console = fleet.console("switch");
     console.wait_for("Compute Pools (3)");
     select(&console, "free-pool");
-    console.keys(&[":"]);
-    console.type_text("ctx hub-b");
-    console.keys(&["Enter", "p"]);
+    ask_for_hub_b(&console, &["p"]);
     console.wait_for("switching to context hub-b");
-    console.wait("hub-b in the header", |s| {
-        s.lines().next().is_some_and(|l| l.contains("hub-b")) && s.contains("Compute Pools (1)")
-    });
+    on_hub_b(&console, "Compute Pools (1)");
     console.keys(&["Tab", "Enter"]);
     console.keys(&["Escape"]);
     console.wait_for("Compute Pools (1)");
@@ -281,12 +292,9 @@ fn an_unblock_on_one_hub_is_not_continued_on_the_other() {
             .all(|l| !l.contains("stale-job"))
     });
     let a_writes = common::counts(&fleet.a).0;
-    console.keys(&["Escape", ":"]);
-    console.type_text("ctx hub-b");
-    console.keys(&["Enter", "u"]);
-    console.wait("hub-b in the header", |s| {
-        s.lines().next().is_some_and(|l| l.contains("hub-b")) && s.contains("Compute Pools (3)")
-    });
+    console.keys(&["Escape"]);
+    ask_for_hub_b(&console, &["u"]);
+    on_hub_b(&console, "Compute Pools (3)");
     select(&console, "stuck-pool");
     console.keys(&["u"]);
     let dialog = console.wait_for("Dry run passed");
@@ -358,12 +366,8 @@ fn a_recreate_does_not_carry_across_a_switch() {
     console.keys(&["Enter", "Enter"]);
     console.wait_for("waiting until it is gone");
     let a_writes = common::counts(&fleet.a).0;
-    console.keys(&[":"]);
-    console.type_text("ctx hub-b");
-    console.keys(&["Enter"]);
-    let screen = console.wait("hub-b in the header", |s| {
-        s.lines().next().is_some_and(|l| l.contains("hub-b")) && s.contains("Compute Pools (1)")
-    });
+    ask_for_hub_b(&console, &[]);
+    let screen = on_hub_b(&console, "Compute Pools (1)");
     assert!(
         screen.contains("the recreate of ComputePool vision-lab/blocked-pool"),
         "the switch says what it stopped: {screen}"
