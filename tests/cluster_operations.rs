@@ -175,7 +175,7 @@ async fn looked_at(client: &kube::Client, target: &ObjectRef) -> Preconditions {
 /// Deletes a pool at once (its finalizer taken off first) and creates one of the same name:
 /// another incarnation.
 async fn recreate(client: &kube::Client, target: &ObjectRef) {
-    let mut object = read(client, target).await.expect("the pool");
+    let object = read(client, target).await.expect("the pool");
     let release = Operation::RemoveFinalizer {
         target: target.clone(),
         finalizer: FINALIZER.into(),
@@ -190,19 +190,10 @@ async fn recreate(client: &kube::Client, target: &ObjectRef) {
         run: Run::Real,
     };
     assert!(done(&perform(client, Mode::ReadWrite, &delete).await));
-    let metadata = object["metadata"].as_object_mut().expect("metadata");
-    for owned in [
-        "uid",
-        "resourceVersion",
-        "creationTimestamp",
-        "generation",
-        "finalizers",
-        "labels",
-    ] {
-        metadata.shift_remove(owned);
-    }
-    if let Some(map) = object.as_object_mut() {
-        map.shift_remove("status");
+    // As the wizard's recreate writes it again: without what the server owns, nor its labels.
+    let mut object = pooldeck::app::wizard::recreate::fresh(&object);
+    if let Some(metadata) = object["metadata"].as_object_mut() {
+        metadata.shift_remove("labels");
     }
     let create = Operation::Create {
         object,

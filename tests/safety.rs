@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -224,35 +224,26 @@ fn output_into_a_fifo_or_a_device_is_refused() {
         .is_ok_and(|s| s.success());
     assert!(made, "mkfifo");
     for target in [fifo.as_path(), Path::new("/dev/null")] {
-        let output = assert_cmd::Command::new(pooldeck())
-            .args(["new", "-n", "vision-lab", "--kubeconfig"])
-            .arg(dir.path().join("no-kubeconfig"))
-            .arg("-o")
-            .arg(target)
-            .env("XDG_STATE_HOME", dir.path())
-            .timeout(Duration::from_secs(30))
-            .output()
-            .expect("runs");
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{target:?}: {err}");
-        assert!(
-            err.contains("a regular file or a new path"),
-            "{target:?}: {err}"
-        );
-        let output = assert_cmd::Command::new(pooldeck())
-            .args(["record", "--duration", "1s", "--output"])
-            .arg(target)
-            .arg("--kubeconfig")
-            .arg(dir.path().join("no-kubeconfig"))
-            .timeout(Duration::from_secs(30))
-            .output()
-            .expect("runs");
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_ne!(output.status.code(), Some(0), "{target:?}: {err}");
-        assert!(
-            err.contains("a regular file or a new path"),
-            "{target:?}: {err}"
-        );
+        let no_hub = dir.path().join("no-kubeconfig");
+        let target = target.to_str().expect("a path");
+        let new = ["new", "-n", "vision-lab", "-o", target];
+        let record = ["record", "--duration", "1s", "--output", target];
+        for args in [&new[..], &record[..]] {
+            let output = assert_cmd::Command::new(pooldeck())
+                .args(args)
+                .arg("--kubeconfig")
+                .arg(&no_hub)
+                .env("XDG_STATE_HOME", dir.path())
+                .timeout(Duration::from_secs(30))
+                .output()
+                .expect("runs");
+            let err = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains("a regular file or a new path"),
+                "{args:?}: {err}"
+            );
+        }
     }
     #[cfg(unix)]
     {
@@ -340,22 +331,17 @@ fn a_console_whose_terminal_is_gone_ends_as_a_hangup_with_its_draft_kept() {
             })
             .unwrap_or_default()
     };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !kept().iter().any(|d| d.contains("kept-draft")) {
-        assert!(Instant::now() < deadline, "the name kept is not in a draft");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::eventually("the name kept in a draft", || {
+        kept().iter().any(|d| d.contains("kept-draft"))
+    });
     drop(session);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Ok(text) = std::fs::read_to_string(&code)
-            && !text.trim().is_empty()
-        {
-            break text.trim().to_owned();
-        }
-        assert!(Instant::now() < deadline, "pooldeck did not end");
-        std::thread::sleep(Duration::from_millis(50));
+    let ended = || {
+        std::fs::read_to_string(&code)
+            .map(|text| text.trim().to_owned())
+            .unwrap_or_default()
     };
+    common::eventually("pooldeck ended", || !ended().is_empty());
+    let status = ended();
     assert_eq!(
         status, "129",
         "a hangup, not a panic (101) nor an error (1)"

@@ -115,6 +115,14 @@ impl Fleet {
         }
     }
 
+    /// The console on hub-a with every pool listed and `pool` alone in view.
+    fn console_on(&self, name: &str, pool: &str) -> Session {
+        let console = self.console(name);
+        console.wait_for("Compute Pools (3)");
+        select(&console, pool);
+        console
+    }
+
     fn audit(&self) -> std::path::PathBuf {
         self.dir.path().join("audit.log")
     }
@@ -198,9 +206,7 @@ fn a_switch_to_a_slow_hub_sends_nothing_that_was_not_confirmed_there() {
         return;
     }
     let fleet = Fleet::start();
-    let console = fleet.console("switch");
-    console.wait_for("Compute Pools (3)");
-    select(&console, "free-pool");
+    let console = fleet.console_on("switch", "free-pool");
     ask_for_hub_b(&console, &["p"]);
     console.wait_for("switching to context hub-b");
     on_hub_b(&console, "Compute Pools (1)");
@@ -269,9 +275,7 @@ fn an_unblock_on_one_hub_is_not_continued_on_the_other() {
         return;
     }
     let fleet = Fleet::start();
-    let console = fleet.console("unblock");
-    console.wait_for("Compute Pools (3)");
-    select(&console, "stuck-pool");
+    let console = fleet.console_on("unblock", "stuck-pool");
     console.keys(&["u"]);
     console.wait_for("step 1");
     console.wait_for("Dry run passed");
@@ -344,9 +348,7 @@ fn a_recreate_does_not_carry_across_a_switch() {
         return;
     }
     let fleet = Fleet::start();
-    let console = fleet.console("recreate");
-    console.wait_for("Compute Pools (3)");
-    select(&console, "blocked-pool");
+    let console = fleet.console_on("recreate", "blocked-pool");
     console.keys(&["e"]);
     console.wait_for("Edit Compute Pool vision-lab/blocked-pool");
     console.keys(&["R"]);

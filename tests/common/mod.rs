@@ -33,6 +33,16 @@ pub fn skip(reason: &str) {
     eprintln!("SKIPPED: {reason}");
 }
 
+/// Waits until `test` holds, asking again every 50 ms (60 s at most, for a loaded machine).
+#[allow(dead_code)]
+pub fn eventually(what: &str, test: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !test() {
+        assert!(std::time::Instant::now() < deadline, "waited for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// The lines a child process writes, as they come, on a channel (read on a thread of its own
 /// so a test can wait for each with a deadline).
 #[allow(dead_code)]
