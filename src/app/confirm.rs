@@ -11,12 +11,10 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
-
 use super::requests::Awaiting;
 use super::{App, Overlay, View};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
-use crate::domain::{Hub, Kind, ObjectRef, Preconditions, RequestId};
+use crate::domain::{Hub, Kind, ObjectRef, RequestId};
 
 /// What is known of one permission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,7 +204,7 @@ pub fn open(app: &mut App, fix: Fix) {
             fixes::pause_or_resume(&values)
         }
         Fix::Delete => fixes::delete(first),
-        Fix::DeleteWorkloads | Fix::RemoveFinalizer => unblock_plan(app, first, app.now),
+        Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
         Fix::Apply | Fix::Recreate => return,
     };
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
@@ -251,68 +249,6 @@ pub fn open_plan(app: &mut App, plan: Plan) {
     };
     advance(app, &mut confirm);
     app.overlays.push(Overlay::Confirm(Box::new(confirm)));
-}
-
-/// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
-fn unblock_plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
-    use fixes::Workload;
-    let judge = |w: &ObjectRef| -> Workload {
-        if let Some(verdict) = fixes::unreadable(w) {
-            return verdict;
-        }
-        match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
-            // Read from the hub: one that names another pool as its own is not this one's.
-            Some(object) => match fixes::belongs_elsewhere(pool, &object.value()) {
-                Some(why) => Workload::LeftAlone(why),
-                None => Workload::Delete(Preconditions::of(object.uid().as_deref(), None)),
-            },
-            // Gone only when the watch that covers its namespace is live and lacks it; not
-            // watched there (another namespace, still listing): the status's word holds, and
-            // it is deleted by name, as the guide does.
-            None if !app.inventory.health().any(|((kind, scope), health)| {
-                *kind == Kind::AIWorkload
-                    && scope.as_deref().is_none_or(|ns| ns == w.namespace.as_str())
-                    && health.state == crate::inventory::SourceState::Live
-            }) =>
-            {
-                Workload::Delete(Preconditions::default())
-            }
-            None => Workload::Gone,
-        }
-    };
-    if pool.pointer("/metadata/deletionTimestamp").is_none() {
-        let mut plan = fixes::delete_workloads(pool, &judge);
-        plan.blocked = Some(
-            "the pool is not being deleted: unblocking is for a deletion that does not complete"
-                .into(),
-        );
-        return plan;
-    }
-    let step1 = fixes::delete_workloads(pool, &judge);
-    if !step1.operations.is_empty() {
-        return step1;
-    }
-    let pending = pool
-        .pointer("/metadata/deletionTimestamp")
-        .and_then(serde_json::Value::as_str)
-        .and_then(crate::inventory::parse_time)
-        .map(|since| (now - since).num_minutes());
-    // A reference left alone (not a Kubernetes name, or a workload of another pool) is not
-    // proof that none is left: the guide's step 2 waits until every one is gone.
-    let left = fixes::left_alone(pool, &judge);
-    let mut plan = fixes::remove_finalizer(pool, left.len(), pending);
-    if let Some(first) = left.first() {
-        let target = fixes::pool_ref(pool);
-        plan.blocked = Some(format!(
-            "status.aiWorkloadRefs still holds {} that pooldeck does not act on ({first}); the \
-             finalizer stays until every AIWorkload is gone: look at the pool's status with \
-             kubectl get computepool {} -n {} -o yaml",
-            crate::domain::words::counted(left.len(), "reference"),
-            crate::domain::shell::quote(target.name.as_str()),
-            crate::domain::shell::quote(target.namespace.as_str()),
-        ));
-    }
-    plan
 }
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.

@@ -22,6 +22,7 @@ pub mod requests;
 pub mod rows;
 mod scopes;
 pub mod shown;
+mod unblock;
 mod view;
 pub mod wizard;
 
@@ -360,3 +361,7 @@ mod listing_tests;
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+#[cfg(test)]
+#[path = "hidden_tests.rs"]
+mod hidden_tests;

@@ -250,4 +250,4 @@ fn what_changed(app: &App, operation: &crate::domain::Operation) -> Option<Strin
 
 #[cfg(test)]
 #[path = "requests_tests.rs"]
-mod tests;
+pub(crate) mod tests;

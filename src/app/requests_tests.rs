@@ -2,12 +2,12 @@
 //! or namespace switch closing what was bound to the old one, marks that act only on what the
 //! dialog lists, and no key acting on a screen too small to show it.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use super::super::tests::fleet_app;
 use super::*;
+use crate::app::confirm::Stage;
 use crate::app::confirm::tests::{key, sent, typed};
-use crate::app::confirm::{Focus, Stage};
 use crate::app::{Msg, ports, update};
 use crate::domain::{ClusterError, Operation, Outcome, Run};
 
@@ -22,7 +22,7 @@ fn answer(app: &mut App, request: Request) {
 }
 
 /// Answers every review and dry run asked, as a hub that allows and accepts them.
-fn answer_all(app: &mut App) {
+pub(crate) fn answer_all(app: &mut App) {
     for _ in 0..3 {
         for request in sent(app) {
             answer(app, request);
@@ -30,7 +30,7 @@ fn answer_all(app: &mut App) {
     }
 }
 
-fn dialog(app: &App) -> Option<&crate::app::confirm::Confirm> {
+pub(crate) fn dialog(app: &App) -> Option<&crate::app::confirm::Confirm> {
     match app.overlays.last() {
         Some(Overlay::Confirm(confirm)) => Some(confirm),
         _ => None,
@@ -238,98 +238,6 @@ fn a_namespace_switch_clears_marks_and_stops_a_recreate() {
     assert!(message.contains("cancelled: 2 marks"), "{message}");
 }
 
-/// Marks act only on what the dialog lists: a marked pool the filter hides now is named as
-/// such; Ctrl-D and u act on the row under the cursor, never on the first mark.
-#[test]
-fn marks_act_only_on_what_the_dialog_lists() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    let first = app.shown.row(0).expect("a row").id.clone();
-    update(&mut app, key(KeyCode::Char(' ')));
-    update(&mut app, key(KeyCode::Char(' ')));
-    // Filter the first marked pool out of view.
-    let second = app.shown.row(1).expect("a row").id.clone();
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, &second.name);
-    update(&mut app, key(KeyCode::Enter));
-    assert!(!app.shown.rows().any(|r| r.id == first));
-    update(&mut app, key(KeyCode::Char('p')));
-    let plan = &dialog(&app).expect("a dialog").plan;
-    let said = plan.explanation.join("\n");
-    assert!(
-        said.contains("not shown now") && said.contains(first.name.as_str()),
-        "{said}"
-    );
-    update(&mut app, key(KeyCode::Esc));
-    // Ctrl-D: the row under the cursor, not the first mark.
-    let under = app.shown.row(app.selected).expect("a row").id.clone();
-    update(
-        &mut app,
-        Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),
-    );
-    let plan = &dialog(&app).expect("a delete dialog").plan;
-    assert_eq!(plan.type_to_confirm.as_deref(), Some(under.name.as_str()));
-}
-
-/// Below 80×24 only Esc and q are read: Tab and Enter do not confirm a dialog that is not
-/// drawn, and nothing is sent.
-#[test]
-fn a_screen_too_small_reads_no_key_that_acts() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    update(&mut app, key(KeyCode::Char('p')));
-    answer_all(&mut app);
-    assert!(dialog(&app).is_some_and(|d| d.ready()));
-    update(
-        &mut app,
-        Msg::Resize {
-            width: 60,
-            height: 20,
-        },
-    );
-    for msg in [key(KeyCode::Tab), key(KeyCode::Enter), key(KeyCode::Enter)] {
-        update(&mut app, msg);
-    }
-    assert_eq!(dialog(&app).map(|d| d.focus), Some(Focus::Cancel));
-    assert!(
-        !sent(&mut app)
-            .iter()
-            .any(|r| r.operation.run() == Some(Run::Real)),
-        "nothing is sent"
-    );
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("too small")),
-        "{:?}",
-        app.message
-    );
-    // A paste does not reach the name field that cannot be seen.
-    update(&mut app, Msg::Paste("llm-finetune".into()));
-    assert!(dialog(&app).is_some_and(|d| d.typed.is_empty()));
-    // Esc still cancels (sending nothing); back at full size the keys work again.
-    update(&mut app, key(KeyCode::Esc));
-    assert!(app.overlays.is_empty());
-    update(
-        &mut app,
-        Msg::Resize {
-            width: 80,
-            height: 24,
-        },
-    );
-    update(&mut app, key(KeyCode::Char('p')));
-    assert!(dialog(&app).is_some());
-    update(
-        &mut app,
-        Msg::Resize {
-            width: 79,
-            height: 24,
-        },
-    );
-    update(&mut app, key(KeyCode::Char('q')));
-    assert!(app.quit, "q quits whatever the size");
-}
-
 /// A recreate whose delete was confirmed on hub-a and is waiting for the pool to be gone
 /// never creates it on hub-b (nor early, in another namespace's empty picture): the switch
 /// stops it and says so.
@@ -380,31 +288,6 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
     }
 }
 
-/// One mark, hidden by the filter, with the cursor on another row: `p` acts on the mark,
-/// and the dialog says it is not shown now.
-#[test]
-fn a_single_hidden_mark_is_named_as_hidden() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    let marked = app.shown.row(0).expect("a row").id.clone();
-    update(&mut app, key(KeyCode::Char(' ')));
-    let other = app.shown.row(1).expect("a row").id.clone();
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, &other.name);
-    update(&mut app, key(KeyCode::Enter));
-    update(&mut app, key(KeyCode::Char('p')));
-    let plan = &dialog(&app).expect("a dialog").plan;
-    assert!(
-        plan.targets
-            .iter()
-            .any(|t| t.contains(marked.name.as_str())),
-        "{:?}",
-        plan.targets
-    );
-    let said = plan.explanation.join("\n");
-    assert!(said.contains("not shown now"), "{said}");
-}
-
 /// An access review answered while the wizard or the help is on top leaves it there (it
 /// used to pop whatever was on top and put back only a dialog).
 #[test]
@@ -446,77 +329,5 @@ fn a_review_cut_short_by_a_switch_is_asked_again() {
             .any(|a| *a == crate::app::confirm::Access::Asking),
         "{:?}",
         app.access
-    );
-}
-
-/// An AIWorkload the pool's status names, in a namespace no live watch covers, is not taken
-/// for gone: the unblock stays at step 1 (delete it by name), never jumping to removing the
-/// finalizer.
-#[test]
-fn a_workload_outside_the_watched_namespaces_is_not_taken_for_gone() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    // Only retail-edge's AIWorkloads are watched, and there are none.
-    update(
-        &mut app,
-        Msg::Source(crate::inventory::SourceEvent::listed(
-            crate::domain::Kind::AIWorkload,
-            Some("retail-edge".into()),
-            Vec::new(),
-        )),
-    );
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, "retired-cluster");
-    update(&mut app, key(KeyCode::Enter));
-    update(&mut app, key(KeyCode::Char('u')));
-    let plan = &dialog(&app).expect("the unblock dialog").plan;
-    assert_eq!(
-        plan.fix,
-        crate::domain::fixes::Fix::DeleteWorkloads,
-        "{plan:?}"
-    );
-    assert!(
-        plan.targets.iter().any(|t| t.contains("legacy-trainer")),
-        "{:?}",
-        plan.targets
-    );
-}
-
-/// A workload the stuck pool's status names but that says it belongs to another, healthy
-/// pool is not deleted by the unblock, and the finalizer's step stays blocked saying why.
-#[test]
-fn the_unblock_never_deletes_another_pools_workload() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    let theirs = serde_json::json!({
-        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "AIWorkload",
-        "metadata": {"name": "legacy-trainer", "namespace": "ml-research", "uid": "w-1"},
-        "spec": {"computePoolRef": {"name": "llm-train", "namespace": "ml-research"}},
-    });
-    update(
-        &mut app,
-        Msg::Source(crate::inventory::SourceEvent::listed(
-            crate::domain::Kind::AIWorkload,
-            None,
-            vec![theirs],
-        )),
-    );
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, "retired-cluster");
-    update(&mut app, key(KeyCode::Enter));
-    update(&mut app, key(KeyCode::Char('u')));
-    let plan = &dialog(&app).expect("the unblock dialog").plan;
-    assert!(
-        plan.operations
-            .iter()
-            .all(|o| o.target().is_none_or(|t| t.name != "legacy-trainer")),
-        "{plan:?}"
-    );
-    assert!(
-        plan.blocked
-            .as_deref()
-            .is_some_and(|why| why.contains("belongs to ComputePool ml-research/llm-train")),
-        "{:?}",
-        plan.blocked
     );
 }

@@ -51,29 +51,27 @@ pub(super) const LONG_VALUE: usize = 1_000;
 /// Lines for a view, made inert span by span (the cluster's text may hold escape sequences,
 /// control characters, bidirectional controls or line breaks: shown escaped, never sent to
 /// the terminal); with `cap`, a span longer than it is cut with a marker.
-pub(super) fn inert_lines(lines: Vec<Line<'_>>, cap: Option<usize>) -> Vec<Line<'static>> {
+pub(super) fn inert_lines<'a>(mut lines: Vec<Line<'a>>, cap: Option<usize>) -> Vec<Line<'a>> {
+    // A span already inert and short enough is left as it is: nothing is copied per frame
+    // for the common case.
+    for span in lines.iter_mut().flat_map(|line| line.spans.iter_mut()) {
+        let replaced = {
+            let text = crate::domain::inert::line(&span.content);
+            let count = cap.map_or(0, |_| text.chars().count());
+            match (cap, text) {
+                (Some(cap), text) if count > cap => {
+                    let kept: String = text.chars().take(cap).collect();
+                    Some(format!("{kept}… ({} more characters)", count - cap))
+                }
+                (_, std::borrow::Cow::Owned(text)) => Some(text),
+                (_, std::borrow::Cow::Borrowed(_)) => None,
+            }
+        };
+        if let Some(text) = replaced {
+            span.content = std::borrow::Cow::Owned(text);
+        }
+    }
     lines
-        .into_iter()
-        .map(|line| {
-            let spans: Vec<Span<'static>> = line
-                .spans
-                .into_iter()
-                .map(|span| {
-                    let text = crate::domain::inert::line(&span.content);
-                    let count = text.chars().count();
-                    let text = match cap {
-                        Some(cap) if count > cap => {
-                            let kept: String = text.chars().take(cap).collect();
-                            format!("{kept}… ({} more characters)", count - cap)
-                        }
-                        _ => text.into_owned(),
-                    };
-                    Span::styled(text, span.style)
-                })
-                .collect();
-            Line::from(spans).style(line.style)
-        })
-        .collect()
 }
 
 pub(super) fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {

@@ -1,0 +1,76 @@
+//! The troubleshooting guide's unblock of a deletion that does not complete, as the console
+//! builds it from what it watches: step 1 deletes the AIWorkloads the pool's status names
+//! (each judged: deleted as looked at, gone, or left alone with the reason), step 2 removes
+//! the finalizer only when none is left. Part of `update`: no I/O.
+
+use chrono::{DateTime, Utc};
+
+use super::App;
+use crate::domain::fixes::{self, Plan};
+use crate::domain::{Kind, ObjectRef, Preconditions};
+
+/// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
+pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
+    use fixes::Workload;
+    let judge = |w: &ObjectRef| -> Workload {
+        if let Some(verdict) = fixes::unreadable(w) {
+            return verdict;
+        }
+        match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
+            // Read from the hub: one that names another pool as its own is not this one's.
+            Some(object) => match fixes::belongs_elsewhere(pool, &object.value()) {
+                Some(why) => Workload::LeftAlone(why),
+                None => Workload::Delete(Preconditions::of(object.uid().as_deref(), None)),
+            },
+            // Gone only when the watch that covers its namespace is live and lacks it; not
+            // watched there (another namespace, still listing): the status's word holds, and
+            // it is deleted by name, as the guide does.
+            None if !app.inventory.health().any(|((kind, scope), health)| {
+                *kind == Kind::AIWorkload
+                    && scope.as_deref().is_none_or(|ns| ns == w.namespace.as_str())
+                    && health.state == crate::inventory::SourceState::Live
+            }) =>
+            {
+                Workload::Delete(Preconditions::default())
+            }
+            None => Workload::Gone,
+        }
+    };
+    if pool.pointer("/metadata/deletionTimestamp").is_none() {
+        let mut plan = fixes::delete_workloads(pool, &judge);
+        plan.blocked = Some(
+            "the pool is not being deleted: unblocking is for a deletion that does not complete"
+                .into(),
+        );
+        return plan;
+    }
+    let step1 = fixes::delete_workloads(pool, &judge);
+    if !step1.operations.is_empty() {
+        return step1;
+    }
+    let pending = pool
+        .pointer("/metadata/deletionTimestamp")
+        .and_then(serde_json::Value::as_str)
+        .and_then(crate::inventory::parse_time)
+        .map(|since| (now - since).num_minutes());
+    // A reference left alone (not a Kubernetes name, or a workload of another pool) is not
+    // proof that none is left: the guide's step 2 waits until every one is gone.
+    let left = fixes::left_alone(pool, &judge);
+    let mut plan = fixes::remove_finalizer(pool, left.len(), pending);
+    if let Some(first) = left.first() {
+        let target = fixes::pool_ref(pool);
+        plan.blocked = Some(format!(
+            "status.aiWorkloadRefs still holds {} that pooldeck does not act on ({first}); the \
+             finalizer stays until every AIWorkload is gone: look at the pool's status with \
+             kubectl get computepool {} -n {} -o yaml",
+            crate::domain::words::counted(left.len(), "reference"),
+            crate::domain::shell::quote(target.name.as_str()),
+            crate::domain::shell::quote(target.namespace.as_str()),
+        ));
+    }
+    plan
+}
+
+#[cfg(test)]
+#[path = "unblock_tests.rs"]
+mod tests;
