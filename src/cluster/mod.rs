@@ -57,16 +57,18 @@ fn done(run: Run, what: String) -> Outcome {
     }
 }
 
-/// A patch naming another uid is refused by a real API server as an invalid change of an
-/// immutable field (422), not as a conflict: it is the same refusal, a precondition, and
-/// is read as one (409), so it says "changed since you looked".
-fn uid_refused(error: kube::Error) -> kube::Error {
+/// A precondition a patch carries, refused by the API as invalid (422) rather than as a
+/// conflict: the uid of a merge patch (immutable), or any `test` of a JSON patch that only
+/// tests and removes. It is the same refusal as a stale resourceVersion's, and is read as one
+/// (409), so it says "changed since you looked".
+fn refused_precondition(error: kube::Error, json_patch: bool) -> kube::Error {
     match error {
         kube::Error::Api(mut status)
-            if status.code == 422 && status.message.contains("metadata.uid") =>
+            if status.code == 422 && (json_patch || status.message.contains("metadata.uid")) =>
         {
             status.code = 409;
             status.reason = "Conflict".into();
+            status.message = format!("it is not as it was looked at: {}", status.message);
             kube::Error::Api(status)
         }
         other => other,
@@ -109,7 +111,7 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 &Patch::Merge(label_patch(key, Some(value), preconditions)),
             )
             .await
-            .map_err(uid_refused)
+            .map_err(|e| refused_precondition(e, false))
             .map(|_| done(*run, format!("{target}: label {key}={value} set"))),
         Operation::RemoveLabel {
             target,
@@ -123,7 +125,7 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                 &Patch::Merge(label_patch(key, None, preconditions)),
             )
             .await
-            .map_err(uid_refused)
+            .map_err(|e| refused_precondition(e, false))
             .map(|_| done(*run, format!("{target}: label {key} removed"))),
         Operation::Delete {
             target,
@@ -175,22 +177,13 @@ pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outc
                     });
                 }
             };
-            let answer = api_for(client, target)
+            // The patch only tests and removes: a 422 is a test that failed (another uid, or
+            // the finalizers moved since they were looked at).
+            api_for(client, target)
                 .patch(&target.name, &patch_params(*run), &Patch::Json::<()>(patch))
-                .await;
-            // The patch only tests and removes: a 422 means a test failed, that is the pool
-            // is another incarnation or its finalizers moved since they were looked at.
-            if let Err(kube::Error::Api(status)) = &answer
-                && status.code == 422
-            {
-                return Outcome::Failed(ClusterError::Conflict {
-                    message: format!(
-                        "the pool's uid or its finalizers are not as they were looked at: {}",
-                        status.message
-                    ),
-                });
-            }
-            answer.map(|_| done(*run, format!("{target}: finalizer {finalizer} removed")))
+                .await
+                .map_err(|e| refused_precondition(e, true))
+                .map(|_| done(*run, format!("{target}: finalizer {finalizer} removed")))
         }
         Operation::Create { object, run } => {
             let Some(target) = operation.target() else {
