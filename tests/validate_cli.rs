@@ -456,9 +456,51 @@ fn lists_rules_with_ids_and_sections() {
         "single-node.settings",
         "worker-pool.name.format",
         "input.yaml",
+        "quota.gpu",
+        "hosts.too-few",
     ] {
         assert!(stdout.contains(id), "{id} missing from {stdout}");
     }
+    // Each rule's severity is given with why it has it: the gpuMemory total that disagrees
+    // is a warning the API accepts, a private SSH key an error for the secret.
+    let line = |id: &str| {
+        stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("{id} missing from {stdout}"))
+            .to_owned()
+    };
+    let memory = line("gpu.memory.consistent");
+    assert!(
+        memory.contains("warning") && memory.contains("accepted; looks wrong"),
+        "{memory}"
+    );
+    assert!(line("ssh-key.private").contains("it exposes a secret"));
+    assert!(line("metadata.name.format").contains("the API refuses it"));
+}
+
+#[test]
+fn a_gpu_memory_total_that_disagrees_is_a_warning_that_says_why() {
+    let mut text = example("ml-cluster.yaml");
+    assert!(text.contains("gpuMemory"), "the example sets gpuMemory");
+    let start = text.find("gpuMemory:").expect("gpuMemory");
+    let end = start + text[start..].find('\n').expect("end of line");
+    text.replace_range(start..end, "gpuMemory: '100 GB'");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write(dir.path(), "pool.yaml", &text);
+    let (status, findings) = json_findings(&[file.to_str().expect("path")], None);
+    assert_eq!(status, 0, "a warning alone passes: {findings:?}");
+    let hit = findings
+        .iter()
+        .find(|f| f["rule"] == "gpu.memory.consistent")
+        .expect("the mismatch is said");
+    assert_eq!(hit["severity"], "warning");
+    assert!(
+        hit["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("looks like")),
+        "{hit}"
+    );
 }
 
 #[test]
@@ -519,6 +561,10 @@ fn scaling_policies_are_checked_and_near_miss_kinds_named() {
             .is_some_and(|m| m.contains("did you mean ScalingPolicy")),
         "{near}"
     );
+    // Said where the mistake is: at `kind` of the second document (its line 2 is the file's line 12).
+    assert_eq!(near["path"], "kind", "{near}");
+    assert_eq!(near["line"], 12, "{near}");
+    assert_eq!(near["column"], 7, "{near}");
     let order = findings
         .iter()
         .find(|f| f["rule"] == "policy.threshold-order")

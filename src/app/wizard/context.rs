@@ -10,16 +10,29 @@ use crate::domain::hosts;
 use crate::domain::path::YamlPath;
 use crate::domain::rules::Finding;
 
-/// The GPUs a new pool asks for, per variant, against its Project's caps as the watched
-/// Projects and Tenants say them.
+/// The GPUs a pool asks for, per variant, against its Project's caps as the watched Projects
+/// and Tenants say them: a new pool's whole ask, an edit's increase over `old` (what the pool
+/// has now, already counted in the Project's usage).
 pub(super) fn quota_findings(
     draft: &Draft,
+    old: Option<&Value>,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<Finding> {
     let Some((project, tenant)) = inventory.project_and_tenant(namespace_of(draft)) else {
         return Vec::new();
     };
-    crate::domain::quota::check(&asked_gpus(draft), &project, tenant.as_deref())
+    let mut asked = asked_gpus(draft);
+    if let Some(old) = old {
+        let had = asked_gpus(&Draft::from_object(old.clone(), None));
+        for (variant, gpus, _) in &mut asked {
+            *gpus -= had
+                .iter()
+                .filter(|(v, _, _)| v == variant)
+                .map(|(_, n, _)| n)
+                .sum::<i64>();
+        }
+    }
+    crate::domain::quota::check(&asked, &project, tenant.as_deref(), old.is_some())
 }
 
 fn namespace_of(draft: &Draft) -> &str {

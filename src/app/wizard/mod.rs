@@ -321,13 +321,21 @@ fn changed(app: &mut App) {
         }
         _ => wizard.draft.findings(old.as_ref(), &app.inventory),
     };
-    if wizard.purpose == Purpose::Create {
-        wizard
+    match &wizard.purpose {
+        Purpose::Create => {
+            wizard
+                .findings
+                .extend(quota_findings(&wizard.draft, None, &app.inventory));
+            wizard
+                .findings
+                .extend(host_findings(&wizard.draft, &app.inventory));
+        }
+        // The pool's own GPUs are counted in the Project's usage (and come back when a
+        // recreate deletes it): what counts is the increase. Its hosts are not "available",
+        // so the host picture is for new pools only.
+        Purpose::Edit { old } | Purpose::Recreate { old } => wizard
             .findings
-            .extend(quota_findings(&wizard.draft, &app.inventory));
-        wizard
-            .findings
-            .extend(host_findings(&wizard.draft, &app.inventory));
+            .extend(quota_findings(&wizard.draft, Some(old), &app.inventory)),
     }
     wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
     wizard.yaml = wizard.draft.to_yaml();

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::domain::model::ComputePool;
-use crate::domain::rules::{self, Context, Fleet, Rule, Severity};
+use crate::domain::rules::{self, Basis, Context, Fleet, Rule, Severity};
 use crate::manifest::Position;
 
 use super::inputs::{self, Input};
@@ -78,42 +78,49 @@ pub enum ColorChoice {
 pub const INPUT_UNREADABLE: Rule = Rule {
     id: "input.unreadable",
     severity: Severity::Error,
+    basis: Basis::Input,
     section: "pooldeck validate",
     summary: "the input could not be read (missing, not text, too large)",
 };
 pub const INPUT_SYNTAX: Rule = Rule {
     id: "input.yaml",
     severity: Severity::Error,
+    basis: Basis::Input,
     section: "pooldeck validate",
     summary: "the input is not valid YAML",
 };
 pub const NOT_AN_OBJECT: Rule = Rule {
     id: "document.not-an-object",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "pooldeck validate",
     summary: "a document is not a mapping, so it cannot be a Kubernetes object",
 };
 pub const KIND_MISSING: Rule = Rule {
     id: "document.kind",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "Complete ComputePool Example",
     summary: "a document has no kind, so kubectl cannot apply it",
 };
 pub const SKIPPED: Rule = Rule {
     id: "document.skipped",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: "pooldeck validate",
     summary: "a document of another kind was skipped",
 };
 pub const KIND_NEAR_MISS: Rule = Rule {
     id: "document.kind-near-miss",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "Complete ComputePool Example",
     summary: "a spectrocloud.com document's kind is a near miss of ComputePool or ScalingPolicy",
 };
 pub const NO_OLD_MATCH: Rule = Rule {
     id: "update.no-match",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: "pooldeck validate",
     summary: "--old was given but holds no pool of this name, so it was validated as a create",
 };

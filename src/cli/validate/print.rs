@@ -121,19 +121,31 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
 pub(super) fn print_rules(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{:<32} {:<8} {:<32} SUMMARY",
-        "RULE", "SEVERITY", "SECTION"
+        "{:<32} {:<8} {:<26} {:<32} SUMMARY",
+        "RULE", "SEVERITY", "WHY THAT SEVERITY", "SECTION"
     )?;
     for rule in rules::catalogue()
         .into_iter()
         .chain(rules::scaling_policy::RULES.iter().copied())
+        .chain(crate::domain::quota::RULES.iter().copied())
+        .chain(crate::domain::hosts::RULES.iter().copied())
         .chain(INPUT_RULES.iter().copied())
     {
         writeln!(
             out,
-            "{:<32} {:<8} {:<32} {}",
-            rule.id, rule.severity, rule.section, rule.summary
+            "{:<32} {:<8} {:<26} {:<32} {}",
+            rule.id,
+            rule.severity.to_string(),
+            rule.basis.why(),
+            rule.section,
+            rule.summary
         )?;
     }
-    writeln!(out, "\nComputePools are {API_VERSION}, kind {KIND}.")
+    writeln!(
+        out,
+        "\nAn error is what the API refuses, what keeps the pool from working or what exposes a \
+         secret; a warning is accepted and may be deliberate, but looks wrong. quota.* and \
+         hosts.* need a cluster: the wizard and the console check them.\n\
+         ComputePools are {API_VERSION}, kind {KIND}."
+    )
 }

@@ -128,12 +128,21 @@ pub(super) fn pools_of<'p>(
                     Some(kind) if spectro && rules::near_miss_kind(kind).is_some() => {
                         if report_others {
                             let meant = rules::near_miss_kind(kind).unwrap_or(KIND);
-                            report.entries.push(entry(
-                                &KIND_NEAR_MISS,
-                                format!(
-                                    "kind {kind} is not a kind PaletteAI serves; did you mean {meant}? (nothing was checked in this document)"
-                                ),
-                            ));
+                            // Said where the mistake is: at `kind`, its line and column.
+                            let at = crate::domain::path::YamlPath::keys("kind");
+                            let position = object.locate(&at);
+                            report.entries.push(Entry {
+                                line: position.line,
+                                column: position.column,
+                                path: object.base.append(&at).to_string(),
+                                excerpt: excerpt(p.text, &p.lines, position),
+                                ..entry(
+                                    &KIND_NEAR_MISS,
+                                    format!(
+                                        "kind {kind} is not a kind PaletteAI serves; did you mean {meant}? (nothing was checked in this document)"
+                                    ),
+                                )
+                            });
                         }
                         continue;
                     }

@@ -15,11 +15,12 @@ use serde_json::Value;
 
 use super::path::YamlPath;
 use super::quantity::Memory;
-use super::rules::{Finding, Rule, Severity};
+use super::rules::{Basis, Finding, Rule, Severity};
 
 pub const TOO_FEW_HOSTS: Rule = Rule {
     id: "hosts.too-few",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Stuck in Provisioning",
     summary: "fewer available hosts in the Project's Compute meet a node pool's requirements than it asks for",
 };
@@ -27,6 +28,7 @@ pub const TOO_FEW_HOSTS: Rule = Rule {
 pub const TOO_FEW_GPUS: Rule = Rule {
     id: "hosts.gpus",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Stuck in Provisioning",
     summary: "the available hosts that meet a worker pool's requirements have fewer GPUs than it asks for",
 };
@@ -34,9 +36,13 @@ pub const TOO_FEW_GPUS: Rule = Rule {
 pub const UNKNOWN_GROUP: Rule = Rule {
     id: "hosts.resource-group",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Resource Groups",
     summary: "a resource group no host in the Project's Compute is tagged with",
 };
+
+/// The host rules, for `--list-rules`.
+pub const RULES: &[&Rule] = &[&TOO_FEW_HOSTS, &TOO_FEW_GPUS, &UNKNOWN_GROUP];
 
 pub use self::offer::{Machines, Offer};
 

@@ -10,7 +10,7 @@ use crate::domain::path::YamlPath;
 use super::names::fqdn;
 use super::paths::{self, at};
 use super::references::CLOUD_TYPES;
-use super::{Context, Finding, Rule, Severity};
+use super::{Basis, Context, Finding, Rule, Severity};
 
 const VIP: &str = "VIP Requirements";
 const EDGE: &str = "Optional Edge Settings";
@@ -18,30 +18,35 @@ const EDGE: &str = "Optional Edge Settings";
 pub const VIP_REQUIRED: Rule = Rule {
     id: "vip.required",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: VIP,
     summary: "edge.vip is required unless the network overlay is enabled",
 };
 pub const VIP_FORMAT: Rule = Rule {
     id: "vip.format",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: VIP,
     summary: "the VIP is an IPv4 address or a fully qualified domain name",
 };
 pub const VIP_RESERVED: Rule = Rule {
     id: "vip.reserved",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: VIP,
     summary: "the VIP cannot be a loopback, unspecified, multicast, broadcast or link-local address",
 };
 pub const VIP_IGNORED: Rule = Rule {
     id: "vip.ignored",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: VIP,
     summary: "with the network overlay enabled the VIP is not used",
 };
 pub const VIP_IMMUTABLE: Rule = Rule {
     id: "vip.immutable",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: VIP,
     summary: "the VIP cannot change after creation; delete and recreate the pool instead",
 };
@@ -51,38 +56,51 @@ const NAMED_OTHERS: usize = 5;
 pub const VIP_UNIQUE: Rule = Rule {
     id: "vip.unique",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: VIP,
     summary: "the VIP must be unique across all Compute Pools",
 };
 pub const OVERLAY_CIDR: Rule = Rule {
     id: "overlay.cidr",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: EDGE,
     summary: "networkOverlayConfig.cidr is an IPv4 range in CIDR notation, required when enabled",
 };
 pub const OVERLAY_TYPE: Rule = Rule {
     id: "overlay.type-ignored",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: EDGE,
     summary: "overlayNetworkType is accepted but not read: VXLAN is the only overlay type",
 };
 pub const NTP: Rule = Rule {
     id: "edge.ntp-server",
-    severity: Severity::Error,
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: EDGE,
     summary: "each NTP server is a hostname or an IP address",
 };
 pub const TWO_NODE: Rule = Rule {
     id: "edge.two-node",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: EDGE,
     summary: "two-node mode works only with Palette Optimized K3s or Canonical Kubernetes",
 };
+pub const SSH_PRIVATE_KEY: Rule = Rule {
+    id: "ssh-key.private",
+    severity: Severity::Error,
+    basis: Basis::Secret,
+    section: EDGE,
+    summary: "sshKeys holds public keys only: a private key would be stored in the hub for every reader",
+};
 pub const SSH_KEY: Rule = Rule {
     id: "ssh-key.format",
-    severity: Severity::Error,
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: EDGE,
-    summary: "sshKeys holds public keys only (ssh-rsa, ssh-ed25519, ecdsa-...)",
+    summary: "an sshKeys entry is an SSH public key (ssh-rsa, ssh-ed25519, ecdsa-...)",
 };
 
 pub const RULES: &[&Rule] = &[
@@ -96,6 +114,7 @@ pub const RULES: &[&Rule] = &[
     &OVERLAY_TYPE,
     &NTP,
     &TWO_NODE,
+    &SSH_PRIVATE_KEY,
     &SSH_KEY,
 ];
 
@@ -331,7 +350,10 @@ fn check_ntp(edge: &Edge, path: &YamlPath, out: &mut Vec<Finding>) {
             out.push(Finding::new(
                 &NTP,
                 path.key("ntpServers").index(i),
-                format!("NTP server \"{server}\" is not a hostname or an IP address"),
+                format!(
+                    "NTP server \"{server}\" is not a hostname or an IP address: the hosts \
+                     cannot keep time with it"
+                ),
             ));
         }
     }
@@ -358,7 +380,7 @@ fn check_ssh_keys(pool: &ComputePool, out: &mut Vec<Finding>) {
         let key = key.trim();
         if key.contains("PRIVATE KEY") {
             out.push(Finding::new(
-                &SSH_KEY,
+                &SSH_PRIVATE_KEY,
                 path.index(i),
                 "this is a PRIVATE key: never put it in a manifest. Remove it, rotate it, and add \
                  the matching public key instead",
@@ -371,7 +393,7 @@ fn check_ssh_keys(pool: &ComputePool, out: &mut Vec<Finding>) {
                 &SSH_KEY,
                 path.index(i),
                 "this does not look like an SSH public key ('<type> <base64> [comment]', e.g. \
-                 ssh-ed25519 AAAA...)",
+                 ssh-ed25519 AAAA...): the hosts will not let anyone in with it",
             ));
         }
     }

@@ -10,79 +10,91 @@ use crate::domain::model::pool::{
 use crate::domain::path::YamlPath;
 
 use super::names::{dns_subdomain, label_value, qualified_key, ui_pool_name};
-use super::{Context, Finding, Rule, Severity};
+use super::{Basis, Context, Finding, Rule, Severity};
 
 const MAPPING: &str = "UI Field to YAML Mapping";
 
 pub const NAME_REQUIRED: Rule = Rule {
     id: "metadata.name.required",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: MAPPING,
     summary: "metadata.name is required",
 };
 pub const NAME_FORMAT: Rule = Rule {
     id: "metadata.name.format",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: MAPPING,
     summary: "metadata.name must be a DNS-1123 subdomain (the API refuses other names)",
 };
 pub const NAME_UI: Rule = Rule {
     id: "metadata.name.ui",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: MAPPING,
     summary: "the product UI takes 3-33 lowercase letters, digits and hyphens, starting with a letter",
 };
 pub const NAME_UNIQUE: Rule = Rule {
     id: "metadata.name.unique",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: MAPPING,
     summary: "a new pool's name must be unique in its namespace",
 };
 pub const NAMESPACE_MISSING: Rule = Rule {
     id: "metadata.namespace.missing",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Complete ComputePool Example",
     summary: "without metadata.namespace the pool lands in whatever namespace kubectl uses",
 };
 pub const LABEL_SYNTAX: Rule = Rule {
     id: "metadata.labels.syntax",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "Operational Labels",
     summary: "label keys and values must follow Kubernetes label syntax",
 };
 pub const ANNOTATION_SYNTAX: Rule = Rule {
     id: "metadata.annotations.syntax",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: MAPPING,
     summary: "annotation keys must follow Kubernetes key syntax",
 };
 pub const PAUSE_NOT_TRUE: Rule = Rule {
     id: "pause.not-true",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Pause Label",
     summary: "the pause label pauses only when its value is exactly \"true\"",
 };
 pub const PAUSED: Rule = Rule {
     id: "pause.active",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: "Pause Label",
     summary: "the pool is paused: the controller skips reconciliation (deletion still proceeds)",
 };
 pub const DESCRIPTION_LEGACY: Rule = Rule {
     id: "description.legacy",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: MAPPING,
     summary: "palette-ai/description is the legacy description key, read only as a fallback",
 };
 pub const DESCRIPTION_CONFLICT: Rule = Rule {
     id: "description.conflict",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: MAPPING,
     summary: "both description annotations are set and differ; the canonical one wins",
 };
 pub const DESCRIPTION_PLAIN: Rule = Rule {
     id: "description.plain-key",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: MAPPING,
     summary: "an annotation named `description` is not the pool description the UI shows",
 };

@@ -8,7 +8,7 @@ use crate::domain::path::YamlPath;
 
 use super::names::dns_subdomain;
 use super::paths::{self, at};
-use super::{Finding, Rule, Severity};
+use super::{Basis, Finding, Rule, Severity};
 
 const BUNDLE: &str = "ProfileBundle Reference";
 const DELETION: &str = "Deletion Policy";
@@ -17,84 +17,98 @@ const SHARING: &str = "System-Level Sharing";
 pub const BUNDLE_REQUIRED: Rule = Rule {
     id: "profile-bundle.required",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: BUNDLE,
     summary: "spec.profileBundleRef with name and namespace is required",
 };
 pub const BUNDLE_NAME: Rule = Rule {
     id: "profile-bundle.name",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: BUNDLE,
     summary: "profileBundleRef.name is a ProfileBundle name, optionally <name>@v<revision>",
 };
 pub const BUNDLE_NAMESPACE: Rule = Rule {
     id: "profile-bundle.namespace",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: BUNDLE,
     summary: "profileBundleRef.namespace must match the pool's (Project) namespace",
 };
 pub const CLOUD_TYPE: Rule = Rule {
     id: "profile-bundle.cloud-type",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: BUNDLE,
     summary: "profileBundleRef.cloudType is edge-native or maas",
 };
 pub const CLOUD_TYPE_MISMATCH: Rule = Rule {
     id: "cloud-type.mismatch",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "Complete ComputePool Example",
     summary: "the deployment config's cloudType differs from the ProfileBundle's",
 };
 pub const REF_NAME: Rule = Rule {
     id: "reference.name",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: "Autoscaling Configuration",
     summary: "settingsRef and scalingPolicyRef need a valid name",
 };
 pub const DELETION_VALUE: Rule = Rule {
     id: "deletion-policy.value",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: DELETION,
     summary: "deletionPolicy is delete or orphan",
 };
 pub const DELETION_DEPRECATED: Rule = Rule {
     id: "deletion-policy.deprecated",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: DELETION,
     summary: "the nested paletteClusterDeploymentConfig.deletionPolicy is deprecated",
 };
 pub const DELETION_CONFLICT: Rule = Rule {
     id: "deletion-policy.conflict",
-    severity: Severity::Error,
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: DELETION,
     summary: "the top-level and deprecated nested deletionPolicy disagree",
 };
 pub const DELETION_ORPHAN: Rule = Rule {
     id: "deletion-policy.orphan",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: DELETION,
     summary: "orphan keeps the Palette cluster running, unmanaged, after the pool is deleted",
 };
 pub const SHARED_WITH_IGNORED: Rule = Rule {
     id: "shared-with.ignored",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: SHARING,
     summary: "sharedWith is read only for pools in pai-system",
 };
 pub const SHARED_WITH_NOBODY: Rule = Rule {
     id: "shared-with.nobody",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: SHARING,
     summary: "an empty sharedWith map shares the pool with no Tenant",
 };
 pub const SHARED_WITH_NO_PROJECTS: Rule = Rule {
     id: "shared-with.no-projects",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: SHARING,
     summary: "a Tenant with a null or empty list sees the pool, but none of its Projects may use it",
 };
 pub const SHARED_WITH_SELECTOR: Rule = Rule {
     id: "shared-with.selector",
-    severity: Severity::Error,
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: SHARING,
     summary: "sharedWith selectors are names with optional * globs and a leading ! to deny",
 };

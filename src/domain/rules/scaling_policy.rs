@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::{Finding, Rule, Severity};
+use super::{Basis, Finding, Rule, Severity};
 use crate::domain::path::YamlPath;
 
 const SECTION: &str = "Autoscaling Configuration";
@@ -19,30 +19,35 @@ const SECTION: &str = "Autoscaling Configuration";
 pub const THRESHOLD_RANGE: Rule = Rule {
     id: "policy.threshold-range",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: SECTION,
     summary: "a utilization threshold is a percentage from 0 to 100",
 };
 pub const THRESHOLD_ORDER: Rule = Rule {
     id: "policy.threshold-order",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: SECTION,
     summary: "scaleDownThreshold must be below scaleUpThreshold",
 };
 pub const DURATION: Rule = Rule {
     id: "policy.duration",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: SECTION,
     summary: "scale-up, scale-down, cooldown and abort durations are Go durations such as 5m or 1h30m",
 };
 pub const BOUNDS: Rule = Rule {
     id: "policy.bounds",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: SECTION,
     summary: "resource bounds are counts of 0 or more with the minimum not above the maximum",
 };
 pub const VARIANT_TWICE: Rule = Rule {
     id: "policy.gpu-variant-twice",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: SECTION,
     summary: "a GPU variant has more than one threshold entry",
 };

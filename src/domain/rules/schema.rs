@@ -7,29 +7,33 @@ use crate::domain::model::pool::{API_VERSION, KIND};
 use crate::domain::path::YamlPath;
 
 use super::names::edit_distance;
-use super::{Finding, Rule, Severity};
+use super::{Basis, Finding, Rule, Severity};
 
 pub const WRONG_TYPE: Rule = Rule {
     id: "schema.type",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "Complete ComputePool Example",
     summary: "a field holds a value of the wrong type (the API would refuse the object)",
 };
 pub const UNKNOWN_FIELD: Rule = Rule {
     id: "schema.unknown-field",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: "YAML Structure",
     summary: "a field the reference does not document here; often a typo or a field at the wrong level",
 };
 pub const API_VERSION_RULE: Rule = Rule {
     id: "document.api-version",
     severity: Severity::Error,
+    basis: Basis::Refused,
     section: "Complete ComputePool Example",
     summary: "a ComputePool's apiVersion must be spectrocloud.com/v1alpha1",
 };
 pub const STATUS_IGNORED: Rule = Rule {
     id: "document.status-ignored",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: "Status Reference",
     summary: "status in a manifest is written by the controller and ignored on apply",
 };

@@ -446,6 +446,11 @@ fn cases() -> Vec<Case> {
             WP1_GPU_MEMORY,
         ),
         case(
+            "gpu.memory.units",
+            |v| put(v, &format!("{WP}/1/gpu/gpuMemory"), json!("lots")),
+            WP1_GPU_MEMORY,
+        ),
+        case(
             "gpu.family.deprecated",
             |v| put(v, &format!("{WP}/1/gpu/family"), json!("nvidia")),
             "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.workerPools[1].gpu.family",
@@ -543,6 +548,17 @@ fn cases() -> Vec<Case> {
         case(
             "ssh-key.format",
             |v| put(v, &format!("{PCDC}/sshKeys"), json!(["hello"])),
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.sshKeys[0]",
+        ),
+        case(
+            "ssh-key.private",
+            |v| {
+                put(
+                    v,
+                    &format!("{PCDC}/sshKeys"),
+                    json!(["-----BEGIN OPENSSH PRIVATE KEY-----\nabc"]),
+                )
+            },
             "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.sshKeys[0]",
         ),
     ]
@@ -817,11 +833,43 @@ fn gpu_memory_accepts_either_reading_of_gigabytes() {
             "{ok}"
         );
     }
-    for bad in ["80 GB", "320 GB", "160"] {
-        assert!(
-            fired(ML, |v| put(v, &format!("{WP}/1/gpu/gpuMemory"), json!(bad)))
-                .contains(&"gpu.memory.consistent"),
-            "{bad}"
+    // A total that disagrees may be deliberate: a warning that says why it looks wrong.
+    for bad in ["80 GB", "320 GB"] {
+        let mut value = json_of(ML);
+        put(&mut value, &format!("{WP}/1/gpu/gpuMemory"), json!(bad));
+        let found = run(&value, None, &[]);
+        let hit = found
+            .iter()
+            .find(|f| f.rule.id == "gpu.memory.consistent")
+            .unwrap_or_else(|| panic!("{bad}: {found:#?}"));
+        assert_eq!(hit.rule.severity, Severity::Warning, "{bad}");
+        assert!(hit.message.contains("looks like"), "{}", hit.message);
+    }
+    // A figure without units cannot be read at all: an error.
+    let mut value = json_of(ML);
+    put(&mut value, &format!("{WP}/1/gpu/gpuMemory"), json!("160"));
+    let found = run(&value, None, &[]);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.rule.id == "gpu.memory.units" && f.rule.severity == Severity::Error),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn every_severity_follows_its_stated_basis() {
+    let all = catalogue()
+        .into_iter()
+        .chain(crate::domain::rules::scaling_policy::RULES.iter().copied())
+        .chain(crate::domain::quota::RULES.iter().copied())
+        .chain(crate::domain::hosts::RULES.iter().copied());
+    for rule in all {
+        assert_eq!(
+            rule.severity,
+            rule.basis.severity(),
+            "{}: its severity and the reason given for it disagree",
+            rule.id
         );
     }
 }
@@ -883,7 +931,7 @@ fn private_keys_are_refused_loudly() {
     assert!(
         found
             .iter()
-            .any(|f| f.rule.id == "ssh-key.format" && f.message.contains("PRIVATE"))
+            .any(|f| f.rule.id == "ssh-key.private" && f.message.contains("PRIVATE"))
     );
 }
 

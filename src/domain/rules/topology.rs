@@ -14,7 +14,7 @@ use crate::domain::quantity::Memory;
 use super::metadata::check_labels;
 use super::names::{label_value, qualified_key};
 use super::paths::{self, at};
-use super::{Context, Finding, Rule, Severity};
+use super::{Basis, Context, Finding, Rule, Severity};
 
 const CONTROL_PLANE: &str = "Control Plane Configuration";
 const EMPTY: &str = "Empty Worker Pools";
@@ -24,84 +24,98 @@ const GROUPS: &str = "Resource Groups";
 pub const VARIANT_REQUIRED: Rule = Rule {
     id: "variant.required",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: "UI Field to YAML Mapping",
     summary: "spec.clusterVariant needs dedicated or shared",
 };
 pub const VARIANT_EXCLUSIVE: Rule = Rule {
     id: "variant.exclusive",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: "UI Field to YAML Mapping",
     summary: "dedicated and shared are mutually exclusive",
 };
 pub const STRUCTURE_REQUIRED: Rule = Rule {
     id: "dedicated.structure",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: "YAML Structure",
     summary: "a dedicated pool needs paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool",
 };
 pub const NODE_COUNT: Rule = Rule {
     id: "control-plane.node-count",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: CONTROL_PLANE,
     summary: "controlPlanePool.nodeCount is 1, 3 or 5",
 };
 pub const SINGLE_NODE: Rule = Rule {
     id: "single-node.settings",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: SINGLE,
     summary: "a single-node pool sets singleNodeCluster: true, nodeCount: 1, workerNodeEligible: true and has a worker pool",
 };
 pub const SINGLE_NODE_DAY2: Rule = Rule {
     id: "single-node.day2",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: SINGLE,
     summary: "after provisioning, worker pool changes on a single-node pool are not applied",
 };
 pub const WORKER_POOLS_EMPTY: Rule = Rule {
     id: "worker-pools.empty",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: EMPTY,
     summary: "workerPools may be empty only for a 3- or 5-node worker-eligible control plane",
 };
 pub const ARCHITECTURE: Rule = Rule {
     id: "architecture.value",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: CONTROL_PLANE,
     summary: "architecture is AMD64 or ARM64",
 };
 pub const CPU_COUNT: Rule = Rule {
     id: "cpu.count",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: CONTROL_PLANE,
     summary: "cpu.cpuCount is a positive integer",
 };
 pub const CPU_MISSING: Rule = Rule {
     id: "control-plane.cpu.missing",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: CONTROL_PLANE,
     summary: "the control plane should set cpu.cpuCount",
 };
 pub const MEMORY_UNITS: Rule = Rule {
     id: "memory.units",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: CONTROL_PLANE,
     summary: "memory.memory is a string with units, e.g. '16 GB' or '16384 MiB'",
 };
 pub const GROUP_PREFIX: Rule = Rule {
     id: "resource-groups.prefix",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: GROUPS,
     summary: "resource-group keys are written without the palette.ai.rg/ machine-label prefix",
 };
 pub const GROUP_SYNTAX: Rule = Rule {
     id: "resource-groups.syntax",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: GROUPS,
     summary: "resource-group keys and values must be valid machine label keys and values",
 };
 pub const GROUP_SINGLE_NODE: Rule = Rule {
     id: "resource-groups.single-node",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: GROUPS,
     summary: "single-node pools select hosts with controlPlaneResourceGroups; workerResourceGroups is not used",
 };

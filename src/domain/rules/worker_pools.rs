@@ -13,7 +13,7 @@ use super::metadata::{check_annotations, check_labels};
 use super::names::qualified_key;
 use super::paths::worker_pool;
 use super::topology::{check_architecture, check_cpu, check_memory, memory_problem};
-use super::{Context, Finding, Rule, Severity};
+use super::{Basis, Context, Finding, Rule, Severity};
 
 const NAMES: &str = "Worker Pool Names";
 const FIELDS: &str = "Worker Pool Fields";
@@ -22,72 +22,93 @@ const TAINTS: &str = "Worker Pool Taints";
 pub const NAME_REQUIRED: Rule = Rule {
     id: "worker-pool.name.required",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: NAMES,
     summary: "every worker pool has a name",
 };
 pub const NAME_UNIQUE: Rule = Rule {
     id: "worker-pool.name.unique",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: NAMES,
     summary: "worker pool names are unique within the ComputePool",
 };
 pub const NAME_FORMAT: Rule = Rule {
     id: "worker-pool.name.format",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: NAMES,
     summary: "a new worker pool name starts with a letter, has none of /&#+%?,$ and at most 62 characters",
 };
 pub const NAME_GRANDFATHERED: Rule = Rule {
     id: "worker-pool.name.existing",
     severity: Severity::Info,
+    basis: Basis::Note,
     section: NAMES,
     summary: "an existing worker pool name that breaks today's naming rules stays valid on update",
 };
 pub const COUNT: Rule = Rule {
     id: "worker-pool.count",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: FIELDS,
     summary: "minWorkerNodes and gpu.gpuCount are positive integers",
 };
 pub const GPU_VARIANT: Rule = Rule {
     id: "gpu.variant.required",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: FIELDS,
     summary: "a gpu block names its variant",
 };
 pub const GPU_VARIANT_FORMAT: Rule = Rule {
     id: "gpu.variant.format",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: FIELDS,
     summary: "a GPU variant is written as Compute reports it: '<model> | <memory per GPU>'",
 };
 pub const GPU_COUNT_MISSING: Rule = Rule {
     id: "gpu.count.missing",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: FIELDS,
     summary: "a gpu block should say how many GPUs (gpuCount) the pool needs",
 };
+pub const GPU_MEMORY_UNITS: Rule = Rule {
+    id: "gpu.memory.units",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: FIELDS,
+    summary: "gpuMemory is a string with units, e.g. '160 GB'",
+};
+/// A total that differs from gpuCount x the variant's memory may be a deliberate figure the
+/// API accepts: said as a warning with the figures that make it look wrong.
 pub const GPU_MEMORY: Rule = Rule {
     id: "gpu.memory.consistent",
-    severity: Severity::Error,
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: FIELDS,
     summary: "gpuMemory is the total: gpuCount x the variant's memory per GPU",
 };
 pub const GPU_FAMILY: Rule = Rule {
     id: "gpu.family.deprecated",
     severity: Severity::Warning,
+    basis: Basis::Suspect,
     section: FIELDS,
     summary: "gpu.family is deprecated and not read by controllers; variant is",
 };
 pub const TAINT_EFFECT: Rule = Rule {
     id: "taint.effect",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: TAINTS,
     summary: "a taint's effect is NoSchedule, PreferNoSchedule or NoExecute",
 };
 pub const TAINT_KEY: Rule = Rule {
     id: "taint.key",
     severity: Severity::Error,
+    basis: Basis::Breaks,
     section: TAINTS,
     summary: "a taint has a valid key",
 };
@@ -101,6 +122,7 @@ pub const RULES: &[&Rule] = &[
     &GPU_VARIANT,
     &GPU_VARIANT_FORMAT,
     &GPU_COUNT_MISSING,
+    &GPU_MEMORY_UNITS,
     &GPU_MEMORY,
     &GPU_FAMILY,
     &TAINT_EFFECT,
@@ -263,7 +285,7 @@ fn check_gpu(gpu: &GpuRequirement, path: &YamlPath, out: &mut Vec<Finding>) {
     };
     if let Some(why) = memory_problem(memory) {
         out.push(Finding::new(
-            &GPU_MEMORY,
+            &GPU_MEMORY_UNITS,
             path.key("gpuMemory"),
             format!("gpuMemory {why}"),
         ));
@@ -286,7 +308,8 @@ fn check_gpu(gpu: &GpuRequirement, path: &YamlPath, out: &mut Vec<Finding>) {
             path.key("gpuMemory"),
             format!(
                 "gpuMemory is {total}, but gpuCount {count} x {per_gpu} per GPU is {expected}: \
-                 gpuMemory is the total across the pool's hosts"
+                 gpuMemory is the total across the pool's hosts, so this looks like the memory \
+                 of fewer or more GPUs (keep it if the figure is deliberate)"
             ),
         ));
     }

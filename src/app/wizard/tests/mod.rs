@@ -150,14 +150,10 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
         set_field(&mut app, "Worker pool name", worker, name);
         set_field(&mut app, "CPU count", worker, "32");
         set_field(&mut app, "Memory", worker, "256 GB");
-        set_field(
-            &mut app,
-            "GPU variant",
-            worker,
-            "NVIDIA A100-SXM4-80GB | 80 GB",
-        );
-        set_field(&mut app, "GPU count", worker, "4");
-        set_field(&mut app, "GPU memory", worker, "320 GB");
+        // ml-research has no A100 or H100 left; the Tenant's L40S cap leaves 10.
+        set_field(&mut app, "GPU variant", worker, "NVIDIA L40S | 48 GB");
+        set_field(&mut app, "GPU count", worker, "2");
+        set_field(&mut app, "GPU memory", worker, "96 GB");
     }
     assert_eq!(wizard(&app).draft.worker_pools(), 2);
     to_step(&mut app, Step::Deployment);
