@@ -88,12 +88,13 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
         pane.keys(&["j"]);
         pane.enter("256 GB");
         pane.keys(&["j", "j"]);
-        pane.enter("NVIDIA A100-SXM4-80GB | 80 GB");
+        // ml-research has no A100 or H100 left (an error now); the Tenant's L40S cap leaves 10.
+        pane.enter("NVIDIA L40S | 48 GB");
         pane.keys(&["j"]);
-        pane.enter("4");
+        pane.enter("2");
         pane.keys(&["j"]);
-        pane.enter("320 GB");
-        pane.wait_for("320 GB");
+        pane.enter("96 GB");
+        pane.wait_for("96 GB");
     }
     pane.keys(&["Tab"]);
     pane.wait_for("› Deployment");

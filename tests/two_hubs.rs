@@ -363,7 +363,6 @@ fn a_recreate_does_not_carry_across_a_switch() {
     console.keys(&["Enter"]);
     console.wait_for("Recreate Compute Pool vision-lab/blocked-pool with VIP 10.30.0.100");
     console.wait_for("Dry run passed");
-    console.keys(&["Tab"]);
     console.type_text("blocked-pool");
     console.keys(&["Enter", "Enter"]);
     console.wait_for("waiting until it is gone");

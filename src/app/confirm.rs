@@ -238,16 +238,29 @@ pub fn open(app: &mut App, fix: Fix) {
 
 /// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
 pub fn open_plan(app: &mut App, plan: Plan) {
+    // With a name to type, the letters go into its field at once (no action key can take
+    // them); without one, Cancel has the focus. Either way Enter sends nothing until the
+    // name matches and the Confirm button is chosen.
+    let focus = if plan.type_to_confirm.is_some() || plan.acknowledge.is_some() {
+        Focus::Field
+    } else {
+        Focus::Cancel
+    };
     let mut confirm = Confirm {
         id: app.ids.fresh(),
         hub: app.hub(),
         plan,
-        focus: Focus::Cancel,
+        focus,
         typed: String::new(),
         stage: Stage::Checking,
         scroll: 0,
     };
     advance(app, &mut confirm);
+    // A dialog that cannot run has nothing to type for: Cancel, and c copies the kubectl
+    // equivalent as the dialog says.
+    if matches!(confirm.stage, Stage::Blocked(_)) {
+        confirm.focus = Focus::Cancel;
+    }
     app.overlays.push(Overlay::Confirm(Box::new(confirm)));
 }
 

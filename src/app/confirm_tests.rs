@@ -143,25 +143,37 @@ fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
     assert_eq!(dry_runs.len(), 1);
     pass_dry_runs(&mut app, dry_runs);
     assert!(!dialog(&app).ready(), "not before the name is typed");
-    // Typing while Cancel has the focus types nothing.
-    typed(&mut app, "x");
-    assert!(dialog(&app).typed.is_empty());
-    update(&mut app, key(KeyCode::Tab));
+    // The name field has the focus from the start: what is typed at once goes there, and a
+    // `c` in it is a letter, not the copy key.
     assert_eq!(dialog(&app).focus, Focus::Field);
+    typed(&mut app, "c");
+    assert_eq!(dialog(&app).typed, "c");
+    assert!(
+        !app.effects.iter().any(|e| matches!(e, Effect::Copy { .. })),
+        "nothing copied"
+    );
+    update(&mut app, key(KeyCode::Backspace));
     typed(&mut app, &name[..name.len() - 1]);
+    // Enter on a name half typed does nothing: the focus stays in the field.
     update(&mut app, key(KeyCode::Enter));
     update(&mut app, key(KeyCode::Enter));
+    assert_eq!(dialog(&app).focus, Focus::Field);
     assert!(
         !app.overlays.is_empty(),
         "a name typed wrong confirms nothing"
     );
     assert!(sent(&mut app).is_empty());
-    // Back from Confirm to the field.
+    // Tab past the field to Confirm: it does not work yet; back to the field.
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    assert!(sent(&mut app).is_empty());
     update(&mut app, key(KeyCode::BackTab));
     assert_eq!(dialog(&app).focus, Focus::Field);
     typed(&mut app, &name[name.len() - 1..]);
     assert!(dialog(&app).ready());
-    update(&mut app, key(KeyCode::Tab));
+    // Enter once it matches moves to Confirm; Enter there sends.
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(dialog(&app).focus, Focus::Confirm);
     update(&mut app, key(KeyCode::Enter));
     let real = sent(&mut app);
     // (The fixture's pools carry no uid; fixes::tests and tests/cluster_operations.rs show
@@ -195,7 +207,6 @@ fn esc_cancels_anywhere_in_the_dialog() {
     let mut app = fleet_app();
     answer_reviews(&mut app, true);
     update(&mut app, ctrl('d'));
-    update(&mut app, key(KeyCode::Tab));
     typed(&mut app, "abc");
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());

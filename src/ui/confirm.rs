@@ -75,7 +75,15 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
             lines.push(Line::raw(format!("  {line}")));
         }
     }
-    lines.push(Line::styled("kubectl equivalent (c copies it)", muted));
+    lines.push(Line::styled(
+        if confirm.focus == Focus::Field {
+            // While the name is typed, c is a letter of it.
+            "kubectl equivalent (Tab to a button, then c copies it)"
+        } else {
+            "kubectl equivalent (c copies it)"
+        },
+        muted,
+    ));
     for line in confirm.plan.kubectl_on(&confirm.hub.context).lines() {
         lines.push(Line::styled(
             format!("  {line}"),

@@ -228,7 +228,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(ConfirmField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "cancel: nothing is sent"),
     bind!(ConfirmField, [key(KeyCode::Tab)], "Tab", Some(("Tab", "next")), FocusNext, "the next control"),
     bind!(ConfirmField, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT)], "Shift-Tab", None, FocusPrevious, "the previous control"),
-    bind!(ConfirmField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "to Confirm")), Activate, "move to the Confirm button"),
+    bind!(ConfirmField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "to Confirm")), Activate, "move to the Confirm button once the text matches"),
     bind!(ConfirmField, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // The controller's log.
     bind!(Logs, [key(KeyCode::Esc), ch('q')], "Esc q", Some(("Esc", "close")), Close, "close the log (its stream stops)"),

@@ -225,8 +225,18 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
                     app.message = Some("cancelled: nothing was sent".into());
                 }
                 Focus::Field => {
+                    // Enter moves on only once the text matches: a name half typed is not
+                    // a choice of the Confirm button.
                     if let Some(Overlay::Confirm(confirm)) = app.overlays.last_mut() {
-                        confirm.focus = Focus::Confirm;
+                        match confirm.needs_typing() {
+                            Some(text) if confirm.typed != text => {
+                                app.message = Some(format!(
+                                    "type {} exactly first (Esc cancels)",
+                                    crate::domain::inert::line(text)
+                                ));
+                            }
+                            _ => confirm.focus = Focus::Confirm,
+                        }
                     }
                 }
                 Focus::Confirm => super::confirm::confirm(app),

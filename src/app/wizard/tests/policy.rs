@@ -130,8 +130,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
         ),
         "the delete is dry-run; nothing is created yet: {dry:?}"
     );
-    // The name is typed, then Confirm.
-    update(&mut app, key(KeyCode::Tab));
+    // The name is typed at once, then Confirm.
     typed(&mut app, &row.name);
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
