@@ -169,7 +169,26 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             theme.style(Meaning::Muted),
         ));
     }
+    if wizard.step == Step::General
+        && let Some(line) = kept_line(wizard, theme)
+    {
+        out.push(Line::raw(""));
+        out.push(line);
+    }
     (out, cursor_at)
+}
+
+/// What no field shows, named: written back as it is.
+fn kept_line(wizard: &Wizard, theme: &Theme) -> Option<Line<'static>> {
+    (!wizard.kept.is_empty()).then(|| {
+        Line::styled(
+            format!(
+                "Kept as written (no field here): {}",
+                wizard.kept.join(", ")
+            ),
+            theme.style(Meaning::Muted),
+        )
+    })
 }
 
 fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
@@ -197,6 +216,9 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
         let mut line = finding_line(finding, 0, theme);
         line.spans
             .insert(0, Span::raw(format!("{}  ", finding.path)));
+        out.push(line);
+    }
+    if let Some(line) = kept_line(wizard, theme) {
         out.push(line);
     }
     if !wizard.picture.is_empty() {

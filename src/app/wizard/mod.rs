@@ -80,6 +80,8 @@ pub struct Wizard {
     /// What the cluster has in the pool's namespace for the fields that name an object:
     /// names, and for ProfileBundles whether each is Ready.
     pub names: Vec<(Kind, Vec<Offered>)>,
+    /// The paths of the pool no field shows: written back exactly as they are, and named.
+    pub kept: Vec<String>,
 }
 
 impl Wizard {
@@ -97,6 +99,7 @@ impl Wizard {
             dry_run: None,
             picture: Vec::new(),
             names: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -339,6 +342,12 @@ fn changed(app: &mut App) {
     }
     wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
     wizard.yaml = wizard.draft.to_yaml();
+    wizard.kept = wizard
+        .draft
+        .kept_as_is()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     wizard.names = names_in(&wizard.draft, &app.inventory);
     wizard.picture = if app.offline.is_some() {
         Vec::new()
@@ -372,6 +381,21 @@ pub fn open(app: &mut App, edit: bool) {
             app.message = Some("e edits the selected pool: select one in the pools list".into());
             return;
         };
+        if let Some(since) = pool
+            .pointer("/metadata/deletionTimestamp")
+            .and_then(Value::as_str)
+        {
+            app.message = Some(format!(
+                "{} is being deleted (since {since}): an edit would be lost with it; Enter opens \
+                 its detail, u unblocks a deletion that is stuck",
+                crate::domain::inert::line(
+                    pool.pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("the pool")
+                )
+            ));
+            return;
+        }
         let mut object = pool.clone();
         // What the server owns is not the wizard's to write back.
         if let Some(map) = object.as_object_mut() {

@@ -15,6 +15,7 @@ use super::path::{Segment, YamlPath};
 use super::rules::{self, Context, Finding, Fleet, Pools};
 
 mod fields;
+mod kept;
 mod policy;
 
 pub use fields::*;

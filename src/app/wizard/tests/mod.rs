@@ -397,3 +397,45 @@ fn answer_all(app: &mut App) -> Vec<Operation> {
 
 mod editing;
 mod policy;
+
+#[test]
+fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('/')));
+    typed(&mut app, "retired-cluster");
+    update(&mut app, key(KeyCode::Enter));
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char('e')));
+    assert!(app.overlays.is_empty(), "no wizard on a pool being deleted");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("retired-cluster is being deleted")),
+        "{:?}",
+        app.message
+    );
+    assert!(app.effects.is_empty(), "no draft saved, nothing sent");
+
+    // A pool from a file with a field the wizard has none for: kept and named on Review.
+    update(&mut app, key(KeyCode::Esc));
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("llm-train")
+        .value())
+    .clone();
+    pool["spec"]["futureField"] = serde_json::json!({"mode": "fast"});
+    super::open_with(
+        &mut app,
+        crate::domain::draft::Draft::from_object(pool, None),
+    );
+    assert!(
+        wizard(&app).kept.iter().any(|p| p == "spec.futureField"),
+        "{:?}",
+        wizard(&app).kept
+    );
+    assert!(
+        wizard(&app).yaml.contains("futureField"),
+        "written back as it is"
+    );
+}
