@@ -464,3 +464,45 @@ async fn the_operator_may_pause_but_not_delete_and_the_server_counts_writes() {
         "each write counts, dry runs too"
     );
 }
+
+/// A create (dry run or real) of a ScalingPolicy under a taken name is refused as what it is:
+/// AlreadyExists, said as "already exists", never as a change since it was looked at.
+#[tokio::test]
+async fn a_taken_name_is_said_as_already_exists() {
+    let cluster = DemoCluster::start(Options {
+        scenario: Some(Scenario::builtin("fleet").expect("scenario")),
+        ..Options::default()
+    })
+    .await
+    .expect("the demo cluster starts");
+    let client = common::client(&cluster, ADMIN_CONTEXT).await;
+    let policy = serde_json::json!({
+        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ScalingPolicy",
+        "metadata": {"name": "gpu-scaling", "namespace": "ml-research"},
+        "spec": {"cpu": {"scaleUpThreshold": 80, "scaleDownThreshold": 20}}
+    });
+    for run in [Run::DryRun, Run::Real] {
+        let outcome = perform(
+            &client,
+            Mode::ReadWrite,
+            &Operation::Create {
+                object: policy.clone(),
+                run,
+            },
+        )
+        .await;
+        assert!(
+            matches!(
+                &outcome,
+                Outcome::Failed(ClusterError::AlreadyExists { .. })
+            ),
+            "{outcome:?}"
+        );
+        let said = match &outcome {
+            Outcome::Failed(error) => error.to_string(),
+            other => format!("{other:?}"),
+        };
+        assert!(said.contains("already exists"), "{said}");
+        assert!(!said.contains("changed since"), "{said}");
+    }
+}

@@ -170,8 +170,8 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     pane.keys(&["n"]);
     pane.wait_for("New Compute Pool");
     pane.enter("kept-pool");
-    // Labels, over two lines.
-    pane.keys(&["j", "j", "Enter"]);
+    // Labels (after the namespace and the description), over two lines.
+    pane.keys(&["j", "j", "j", "Enter"]);
     pane.type_text("team=ml");
     pane.keys(&["Enter"]);
     pane.type_text("site=factory");
@@ -217,6 +217,104 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     again.wait_for("edge-profilebundle");
     again.keys(&["Tab", "Tab"]);
     again.wait_for("10.41.0.7");
+}
+
+/// `pooldeck new -n ml-research --from FILE` against a hub whose context namespace is
+/// `default`: the wizard is in ml-research (title and General), offers ml-research's Profile
+/// Bundle, and flags the VIP ml-research/llm-finetune uses; moving the pool to another
+/// namespace on General changes what is offered.
+#[test]
+fn new_in_a_namespace_checks_against_that_namespace() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("fleet");
+    let state = tempfile::tempdir().expect("temp dir");
+    let file = state.path().join("pool.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: spectrocloud.com/v1alpha1\nkind: ComputePool\nmetadata:\n  name: from-file\n\
+         spec:\n  clusterVariant:\n    dedicated:\n      paletteClusterDeploymentConfig:\n        \
+         edge:\n          vip: 10.40.0.12\n",
+    )
+    .expect("written");
+    let command = format!(
+        "env KUBECONFIG={} XDG_STATE_HOME={} {} new -n ml-research --from {}; echo EXIT=$?; sleep 60",
+        served.kubeconfig.display(),
+        state.path().display(),
+        assert_cmd::cargo::cargo_bin("pooldeck").display(),
+        file.display()
+    );
+    let pane = Pane::run("namespace", &command, state);
+    // (The wizard alone watches every namespace the hub lets it: the choice offers them.)
+    let general = pane.wait_for("New Compute Pool in ml-research");
+    assert!(
+        general.contains("│ all namespaces"),
+        "the header's scope: {general}"
+    );
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Profile Bundle");
+    pane.wait_for("Space picks: edge-profilebundle");
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Deployment");
+    pane.wait_for("is already used by ComputePool ml-research/llm-finetune");
+    // On General, the namespace moves to retail-edge (Space): the Settings offered follow.
+    pane.keys(&["BTab", "BTab", "BTab", "BTab", "j", "Space"]);
+    pane.wait_for("New Compute Pool in retail-edge");
+    pane.keys(&["Tab", "Tab", "Tab", "Tab", "j"]);
+    pane.wait_for("› Deployment");
+    pane.wait_for("none in this namespace: Enter types a name");
+    // Round the Projects' namespaces back to ml-research (retail-edge, vision-lab, ml-research).
+    pane.keys(&["BTab", "BTab", "BTab", "BTab", "j", "Space"]);
+    pane.wait_for("New Compute Pool in vision-lab");
+    pane.keys(&["Space"]);
+    pane.wait_for("New Compute Pool in ml-research");
+    pane.keys(&["Tab", "Tab", "Tab", "Tab", "j"]);
+    pane.wait_for("Space picks: palette-settings");
+}
+
+/// Flags given before `new` count for it, and `--demo` does not take `new` as its scenario;
+/// `-n` that contradicts the file is refused as kubectl refuses it.
+#[test]
+fn global_flags_never_swallow_new() {
+    if !common::tmux::available() {
+        return;
+    }
+    let state = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env XDG_STATE_HOME={} {} --demo new -n vision-lab; echo EXIT=$?; sleep 60",
+        state.path().display(),
+        assert_cmd::cargo::cargo_bin("pooldeck").display(),
+    );
+    let pane = Pane::run("demo-new", &command, state);
+    pane.wait_for("New Compute Pool in vision-lab");
+    pane.keys(&["Escape"]);
+    pane.wait_for("EXIT=0");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("pool.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: spectrocloud.com/v1alpha1\nkind: ComputePool\nmetadata: {name: x, namespace: vision-lab}\n",
+    )
+    .expect("written");
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["new", "-n", "ml-research", "--from"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("puts the pool in namespace vision-lab, but -n asks for ml-research"),
+        "{said}"
+    );
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["--demo", "get", "pools"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("pooldeck demo serve"));
 }
 
 /// Every example manifest loaded with `pooldeck new --from` and written unchanged with `w`

@@ -27,6 +27,7 @@ impl ClusterPort for SlowPort {
             Ok(Connected {
                 context,
                 server: "https://slow.example:6443".into(),
+                namespace: "default".into(),
                 user: "operator".into(),
                 read_only: None,
             })

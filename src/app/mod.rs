@@ -205,6 +205,8 @@ pub struct App {
     pub output: Option<std::path::PathBuf>,
     /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
     pub wizard_only: bool,
+    /// The context's own namespace (a new pool's last default).
+    pub home_namespace: String,
     /// A pool being recreated (an immutable field changed in the wizard).
     pub recreating: Option<wizard::recreate::Recreating>,
 }
@@ -243,6 +245,7 @@ impl App {
             offline: None,
             output: None,
             wizard_only: false,
+            home_namespace: "default".into(),
             recreating: None,
         }
     }
@@ -289,8 +292,11 @@ pub fn update(app: &mut App, msg: Msg) {
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => {
-            app.inventory.apply(event, app.now);
-            wizard::recreate::when_gone(app);
+            if !wizard::narrow(app, &event) {
+                app.inventory.apply(event, app.now);
+                wizard::recreate::when_gone(app);
+                wizard::recheck(app);
+            }
         }
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
@@ -308,6 +314,7 @@ pub fn update(app: &mut App, msg: Msg) {
                         app.connection.context = connected.context;
                         app.connection.server = connected.server;
                         app.connection.user = connected.user;
+                        app.home_namespace = connected.namespace;
                         app.read_only = connected.read_only.is_some();
                         app.read_only_why = connected.read_only;
                         app.access.clear();

@@ -41,6 +41,8 @@ impl Namespaces {
 pub struct Connected {
     pub context: String,
     pub server: String,
+    /// The context's own namespace.
+    pub namespace: String,
     /// The kubeconfig user's name.
     pub user: String,
     /// Read-only by `--readonly` or the settings file for this context: why.

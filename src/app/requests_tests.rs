@@ -50,6 +50,7 @@ fn connected(app: &mut App, context: &str) {
             context: context.into(),
             result: Ok(ports::Connected {
                 context: context.into(),
+                namespace: "default".into(),
                 server: format!("https://{context}:6443"),
                 user: "operator".into(),
                 read_only: None,

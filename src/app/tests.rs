@@ -410,6 +410,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             context: "older".into(),
             result: Ok(ports::Connected {
                 context: "older".into(),
+                namespace: "default".into(),
                 server: "https://old:6443".into(),
                 user: "operator".into(),
                 read_only: None,
@@ -446,6 +447,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             context: "slow-hub".into(),
             result: Ok(ports::Connected {
                 context: "slow-hub".into(),
+                namespace: "default".into(),
                 server: "https://slow:6443".into(),
                 user: "operator".into(),
                 read_only: None,

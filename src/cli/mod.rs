@@ -191,7 +191,7 @@ pub(crate) async fn connect_to_read(
 
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(unswallowed(std::env::args_os())) {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and usage errors itself; usage errors exit 2.
@@ -203,6 +203,16 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if cli.demo.is_some()
+        && let Some(command) = &cli.command
+        && !matches!(command, Command::New(_))
+    {
+        crate::say::complain!(
+            "pooldeck: --demo opens the console (or `new`) on the demo cluster; for other \
+             commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
+        );
+        return ExitCode::from(2);
+    }
     let global = act::Global {
         read_only: cli.readonly,
         audit_log: cli.audit_log.clone(),
@@ -216,17 +226,24 @@ pub fn main() -> ExitCode {
         Some(Command::Doctor(args)) => doctor::run(args),
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
-        Some(Command::New(args)) => match new::start(args) {
-            Ok(start) => {
-                let target = crate::sources::connection::Target {
-                    kubeconfig: args.kubeconfig.clone(),
-                    context: args.context.clone(),
-                    inline: None,
-                };
-                console(&cli, target, Some(start))
+        // The console's flags given before `new` count as if given after it.
+        Some(Command::New(args)) => {
+            let namespace = args
+                .namespace
+                .as_deref()
+                .or(cli.namespace.first().map(String::as_str));
+            match new::start(args, namespace) {
+                Ok(start) => {
+                    let target = crate::sources::connection::Target {
+                        kubeconfig: args.kubeconfig.clone().or_else(|| cli.kubeconfig.clone()),
+                        context: args.context.clone().or_else(|| cli.context.clone()),
+                        inline: None,
+                    };
+                    console(&cli, target, Some(start))
+                }
+                Err(code) => code,
             }
-            Err(code) => code,
-        },
+        }
         None => {
             let target = crate::sources::connection::Target {
                 kubeconfig: cli.kubeconfig.clone(),
@@ -236,6 +253,40 @@ pub fn main() -> ExitCode {
             console(&cli, target, None)
         }
     }
+}
+
+/// The arguments with `--demo` given its default when the word after it is a subcommand:
+/// `pooldeck --demo new` is the wizard on the demo, not a scenario called "new". (`--demo`
+/// takes an optional value, so clap would take the subcommand as it.)
+fn unswallowed(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    use clap::CommandFactory;
+    let subcommands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    let mut args = args.into_iter().peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--demo"
+            && args
+                .peek()
+                .and_then(|next| next.to_str())
+                .is_some_and(|next| subcommands.iter().any(|s| s == next))
+        {
+            out.push("--demo=fleet".into());
+            continue;
+        }
+        // After a subcommand, its own arguments are left as they are.
+        let is_subcommand = arg
+            .to_str()
+            .is_some_and(|a| subcommands.iter().any(|s| s == a));
+        out.push(arg);
+        if is_subcommand {
+            out.extend(args);
+            break;
+        }
+    }
+    out
 }
 
 /// A duration on the command line. clap quotes the value already, so the message says only

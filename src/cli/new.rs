@@ -14,7 +14,8 @@ use crate::runtime::WizardStart;
 
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The pool's namespace (its Project's), for a new pool (default: default).
+    /// The pool's namespace (its Project's); default: the file's, else the context's. It can
+    /// be changed on General.
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
     /// Start from the first ComputePool of this manifest (and its ScalingPolicy, if any).
@@ -31,17 +32,14 @@ pub struct NewArgs {
     pub kubeconfig: Option<PathBuf>,
 }
 
-/// The wizard's start, or the exit status when the arguments cannot be used.
-pub fn start(args: &NewArgs) -> Result<WizardStart, ExitCode> {
+/// The wizard's start, or the exit status when the arguments cannot be used. `namespace` is
+/// `-n` as given to `new`, else the console's first `-n`.
+pub fn start(args: &NewArgs, namespace: Option<&str>) -> Result<WizardStart, ExitCode> {
     let refuse = |why: String| {
         crate::say::complain!("pooldeck: {why}");
         ExitCode::from(2)
     };
-    if let Some(problem) = args
-        .namespace
-        .as_deref()
-        .and_then(crate::domain::rules::names::namespace_problem)
-    {
+    if let Some(problem) = namespace.and_then(crate::domain::rules::names::namespace_problem) {
         return Err(refuse(problem));
     }
     if let Some(output) = &args.output {
@@ -49,7 +47,7 @@ pub fn start(args: &NewArgs) -> Result<WizardStart, ExitCode> {
             .map_err(|e| refuse(format!("cannot write {}: {e}", output.display())))?;
     }
     let draft = match &args.from {
-        None => Draft::new(args.namespace.as_deref().unwrap_or("default")),
+        None => None,
         Some(path) => {
             let text = crate::files::read_text(path, crate::files::SMALL_FILE_BYTES)
                 .map_err(|e| refuse(format!("cannot read {}: {e}", path.display())))?;
@@ -58,12 +56,28 @@ pub fn start(args: &NewArgs) -> Result<WizardStart, ExitCode> {
                 .iter()
                 .flat_map(|d| d.objects().into_iter().map(|o| o.value))
                 .collect();
-            Draft::from_objects(&objects)
-                .ok_or_else(|| refuse(format!("{} holds no ComputePool", path.display())))?
+            let draft = Draft::from_objects(&objects)
+                .ok_or_else(|| refuse(format!("{} holds no ComputePool", path.display())))?;
+            // As kubectl does: a namespace asked for that the file contradicts is refused,
+            // not silently chosen between.
+            if let Some(asked) = namespace
+                && !draft.namespace().is_empty()
+                && draft.namespace() != asked
+            {
+                return Err(refuse(format!(
+                    "{} puts the pool in namespace {}, but -n asks for {asked}: pass -n {} or \
+                     change the file",
+                    path.display(),
+                    draft.namespace(),
+                    draft.namespace()
+                )));
+            }
+            Some(draft)
         }
     };
     Ok(WizardStart {
         draft,
+        namespace: namespace.map(str::to_owned),
         output: args.output.clone(),
     })
 }

@@ -406,6 +406,53 @@ mod tests {
         assert_eq!(large.objects.len(), 50);
     }
 
+    /// A pool in a scenario names only objects the scenario has (a Profile Bundle, Settings
+    /// and ScalingPolicy in its namespace), so the wizard's checks and the doctor see a
+    /// story that holds together.
+    #[test]
+    fn every_reference_in_a_scenario_names_an_object_it_has() {
+        use crate::domain::Kind;
+        use crate::domain::exists::{Known, check};
+        for (name, _) in BUILTIN {
+            let scenario = Scenario::builtin(name).expect(name);
+            let has = |kind: &str, namespace: &str| -> Vec<String> {
+                scenario
+                    .objects
+                    .iter()
+                    .filter(|o| o["kind"] == kind && o["metadata"]["namespace"] == namespace)
+                    .filter_map(|o| o["metadata"]["name"].as_str().map(str::to_owned))
+                    .collect()
+            };
+            for pool in scenario
+                .objects
+                .iter()
+                .filter(|o| o["kind"] == "ComputePool")
+            {
+                let draft = crate::domain::draft::Draft::from_object(pool.clone(), None);
+                let names: Vec<(Kind, Vec<String>)> =
+                    [Kind::ProfileBundle, Kind::Settings, Kind::ScalingPolicy]
+                        .into_iter()
+                        .map(|kind| (kind, has(kind.api().kind, draft.namespace())))
+                        .collect();
+                let found = check(&draft, None, |kind| {
+                    Known::Names(
+                        names
+                            .iter()
+                            .find(|(k, _)| *k == kind)
+                            .map(|(_, n)| n.iter().map(String::as_str).collect())
+                            .unwrap_or_default(),
+                    )
+                });
+                assert!(
+                    found.is_empty(),
+                    "{name}: {}/{}: {found:#?}",
+                    draft.namespace(),
+                    pool["metadata"]["name"]
+                );
+            }
+        }
+    }
+
     #[test]
     fn relative_times_resolve() {
         let resolved = resolve_times(&json!({"a": "now-3d", "b": ["now"], "c": "nowhere"}));

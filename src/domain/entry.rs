@@ -141,6 +141,16 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
             }
             Ok((!items.is_empty()).then(|| Value::Array(items)))
         }
+        Entry::Namespace => {
+            let text = text.trim();
+            if text.is_empty() {
+                return Err("a pool needs a namespace (its Project's)".into());
+            }
+            match crate::domain::rules::names::namespace_problem(text) {
+                Some(problem) => Err(problem),
+                None => Ok(Some(json!(text))),
+            }
+        }
         Entry::Count => {
             let text = text.trim();
             Ok((!text.is_empty()).then(|| {

@@ -10,6 +10,7 @@ pub mod draft;
 pub mod duration;
 pub mod entry;
 pub mod error;
+pub mod exists;
 pub mod field;
 pub mod fixes;
 pub mod hosts;

@@ -73,6 +73,13 @@ impl YamlPath {
         }
     }
 
+    /// The path one level up (the root stays the root).
+    pub fn parent(&self) -> Self {
+        let mut segments = self.0.clone();
+        segments.pop();
+        YamlPath(segments)
+    }
+
     pub fn starts_with(&self, other: &YamlPath) -> bool {
         self.0.starts_with(&other.0)
     }

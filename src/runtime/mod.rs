@@ -51,8 +51,10 @@ pub struct ConsoleOptions {
 /// How `pooldeck new` opens the wizard.
 #[derive(Clone, Debug)]
 pub struct WizardStart {
-    /// The draft to start from (`--from FILE`), or a new pool in this draft's namespace.
-    pub draft: crate::domain::draft::Draft,
+    /// The draft to start from (`--from FILE`); none: a new pool.
+    pub draft: Option<crate::domain::draft::Draft>,
+    /// The namespace asked for (`-n`); none: the file's, else the context's.
+    pub namespace: Option<String>,
     /// Where Review's `w` writes the manifest (`-o FILE`).
     pub output: Option<std::path::PathBuf>,
 }
@@ -148,17 +150,51 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             return ExitCode::from(1);
         }
     };
-    let namespaces =
+    let home = connection
+        .as_ref()
+        .map_or_else(|| "default".to_owned(), |c| c.default_namespace.clone());
+    // `pooldeck new`: the draft's namespace is the one asked for, else the file's, else the
+    // context's; the console watches it (with what -n or -A asked) so every check sees it.
+    let draft = options.wizard.as_ref().map(|start| {
+        let namespace = start
+            .namespace
+            .clone()
+            .or_else(|| {
+                start
+                    .draft
+                    .as_ref()
+                    .map(|d| d.namespace().to_owned())
+                    .filter(|n| !n.is_empty())
+            })
+            .unwrap_or_else(|| home.clone());
+        match start.draft.clone() {
+            Some(mut draft) => {
+                if draft.namespace() != namespace {
+                    draft.move_to(&namespace);
+                }
+                draft
+            }
+            None => crate::domain::draft::Draft::new(&namespace),
+        }
+    });
+    let mut namespaces =
         options
             .namespaces
             .clone()
-            .unwrap_or_else(|| match (&connection, demo.is_some()) {
-                (_, true) => Namespaces::All,
-                (Some(connection), false) => {
+            .unwrap_or_else(|| match (&connection, demo.is_some(), &draft) {
+                // The wizard alone watches every namespace it may (the namespace choice
+                // offers every Project seen); refused that, its own (`wizard::narrow`).
+                (_, true, _) | (_, false, Some(_)) => Namespaces::All,
+                (Some(connection), false, None) => {
                     Namespaces::Only(vec![connection.default_namespace.clone()])
                 }
-                (None, false) => Namespaces::Only(vec!["default".into()]),
+                (None, false, None) => Namespaces::Only(vec!["default".into()]),
             });
+    if let (Namespaces::Only(list), Some(draft)) = (&mut namespaces, &draft)
+        && !list.iter().any(|n| n == draft.namespace())
+    {
+        list.push(draft.namespace().to_owned());
+    }
     // The context's own namespace goes into every watch's path: checked as a named one is.
     if let Namespaces::Only(list) = &namespaces
         && let Some(problem) = list
@@ -182,6 +218,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         Utc::now(),
     );
     app.namespaces = namespaces.clone();
+    app.home_namespace = home;
     // A draft a wizard left behind (crash, hangup, Ctrl-C) is offered by the next `n`; drafts
     // of edits are not (the live pool is opened again instead).
     app.resumable = crate::drafts::existing_dir()
@@ -215,7 +252,9 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         app.offline = offline.clone();
         app.output = start.output.clone();
         app.wizard_only = true;
-        crate::app::wizard::open_with(&mut app, start.draft.clone());
+        if let Some(draft) = draft {
+            crate::app::wizard::open_with(&mut app, draft);
+        }
         if let Some(why) = &offline {
             app.message = Some(format!(
                 "no cluster ({why}): the rules still check; dry run and apply are unavailable"
@@ -370,6 +409,11 @@ async fn event_loop(
                     if epoch == port.epoch() {
                         update(app, Msg::Source(event));
                         dirty = true;
+                    }
+                    // A new watch asked for (the wizard's namespace): it starts before any
+                    // more of the old one's events are read, which it then drops.
+                    if app.effects.iter().any(|e| matches!(e, crate::app::Effect::Watch(_))) {
+                        break;
                     }
                     next = sources.try_recv().ok();
                 }

@@ -174,6 +174,7 @@ impl ClusterPort for KubePort {
             let connected = Connected {
                 context: connection.context.clone(),
                 server: server_of(&target).unwrap_or_default(),
+                namespace: connection.default_namespace.clone(),
                 user: user_of(&target).unwrap_or_default(),
                 read_only: port.acting.why_read_only(&connection.context),
             };

@@ -139,9 +139,11 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             let offered = if names.is_empty() {
                 "none in this namespace: Enter types a name".to_owned()
             } else {
+                let namespaces = line.spec.entry == crate::domain::draft::Entry::Namespace;
                 let listed: Vec<String> = names
                     .iter()
-                    .map(|(name, ready)| match ready {
+                    .map(|(name, flag)| match flag {
+                        Some(false) if namespaces => format!("{name} (no Project seen)"),
                         Some(false) => format!("{name} (not Ready)"),
                         _ => name.clone(),
                     })
@@ -168,6 +170,9 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             "No worker pool yet: a adds one",
             theme.style(Meaning::Muted),
         ));
+    }
+    for finding in wizard.unplaced() {
+        out.push(finding_line(finding, 0, theme));
     }
     if wizard.step == Step::General
         && let Some(line) = kept_line(wizard, theme)
@@ -247,7 +252,7 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
 pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, area);
     let title = match &wizard.purpose {
-        Purpose::Create => " New Compute Pool ".to_owned(),
+        Purpose::Create => format!(" New Compute Pool in {} ", wizard.draft.namespace()),
         Purpose::Edit { old } | Purpose::Recreate { old } => format!(
             " {} Compute Pool {}/{} ",
             if matches!(wizard.purpose, Purpose::Edit { .. }) {

@@ -164,6 +164,9 @@ pub(super) fn names_in(
 impl Wizard {
     /// The names the cluster offers for a field that names an object.
     pub fn choices(&self, line: &Line) -> Option<&[Offered]> {
+        if line.spec.entry == Entry::Namespace {
+            return Some(&self.namespaces);
+        }
         let Entry::Named(kind) = line.spec.entry else {
             return None;
         };

@@ -63,6 +63,10 @@ pub fn activate(app: &mut App) {
         (Some(editor), entry) => {
             let path = line.path();
             match entry::read(entry, &editor.text(), w.draft.get(&path)) {
+                Ok(Some(Value::String(namespace))) if entry == Entry::Namespace => {
+                    w.draft.move_to(&namespace);
+                    changed(app);
+                }
                 Ok(value) => {
                     w.draft.set(&path, value);
                     changed(app);
@@ -96,8 +100,25 @@ pub fn cycle(app: &mut App) {
     let path = line.path();
     match line.spec.entry {
         Entry::Toggle if line.spec.path == draft::POLICY => {
-            if w.draft.policy.is_some() {
-                w.draft.policy = None;
+            if let Some(policy) = w.draft.policy.take() {
+                // The reference turning it on pointed at the new policy goes with it, unless
+                // it names a policy the namespace has.
+                let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+                let named = w
+                    .draft
+                    .get(&reference.key("name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                let existing = w
+                    .names
+                    .iter()
+                    .find(|(k, _)| *k == Kind::ScalingPolicy)
+                    .is_some_and(|(_, names)| names.iter().any(|(n, _)| Some(n) == named.as_ref()));
+                if named.as_deref() == policy.pointer("/metadata/name").and_then(Value::as_str)
+                    && !existing
+                {
+                    w.draft.set(&reference, None);
+                }
             } else {
                 w.draft.start_policy();
             }
@@ -105,6 +126,22 @@ pub fn cycle(app: &mut App) {
         Entry::Toggle => {
             let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
             w.draft.set(&path, Some(json!(!on)));
+        }
+        Entry::Namespace => {
+            let names: Vec<String> = w.namespaces.iter().map(|(n, _)| n.clone()).collect();
+            let current = w.draft.namespace().to_owned();
+            let at = names.iter().position(|n| *n == current);
+            match names.get(at.map_or(0, |i| (i + 1) % names.len().max(1))) {
+                Some(next) if *next != current => {
+                    let next = next.clone();
+                    w.draft.move_to(&next);
+                }
+                _ => {
+                    app.message =
+                        Some("no other namespace that pooldeck can see: Enter types one".into());
+                    return;
+                }
+            }
         }
         Entry::Named(kind) => {
             let names: Vec<String> = w

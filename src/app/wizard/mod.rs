@@ -8,12 +8,13 @@
 
 use serde_json::Value;
 
-use super::{App, Effect, Overlay, View};
+use super::{App, Overlay, View};
 use crate::domain::draft::{self, Draft, FIELDS, FieldSpec, Group, Step};
 use crate::domain::path::YamlPath;
 use crate::domain::rules::{Finding, Severity};
 use crate::domain::{Kind, Operation, Run};
 
+mod check;
 mod context;
 mod edit;
 mod editor;
@@ -22,7 +23,8 @@ mod review;
 
 pub use editor::Editor;
 
-use context::{host_findings, names_in, picture, quota_findings};
+use check::changed;
+pub use check::{UNREADABLE, narrow, recheck};
 pub use edit::{
     activate, add_entry, cycle, edit_key, escape, move_cursor, paste, remove_entry, step,
 };
@@ -82,6 +84,12 @@ pub struct Wizard {
     pub names: Vec<(Kind, Vec<Offered>)>,
     /// The paths of the pool no field shows: written back exactly as they are, and named.
     pub kept: Vec<String>,
+    /// The namespaces a new pool may go to (Projects first: `Some(true)` has a Project).
+    pub namespaces: Vec<Offered>,
+    /// The text being typed that cannot be read as its field's value: where, and why.
+    pub unreadable: Option<(YamlPath, String)>,
+    /// The inventory's fleet and context generations the checks were made at.
+    pub checked: (u64, u64),
 }
 
 impl Wizard {
@@ -100,6 +108,9 @@ impl Wizard {
             picture: Vec::new(),
             names: Vec::new(),
             kept: Vec::new(),
+            namespaces: Vec::new(),
+            unreadable: None,
+            checked: (u64::MAX, u64::MAX),
         }
     }
 
@@ -170,6 +181,9 @@ impl Wizard {
             (Purpose::Recreate { .. }, "Compute pool name") => {
                 Some("the pool is recreated under its own name")
             }
+            (Purpose::Edit { .. } | Purpose::Recreate { .. }, "Namespace") => Some(
+                "a pool stays in its namespace: to have one in another, write a new pool there (n)",
+            ),
             _ => None,
         }
     }
@@ -180,6 +194,23 @@ impl Wizard {
             .iter()
             .zip(&self.owners)
             .filter(|(_, owner)| **owner == Some((line.spec, line.worker)))
+            .map(|(finding, _)| finding)
+            .collect()
+    }
+
+    /// The findings of the current step that no line shows (about the worker pools when
+    /// there are none, say): shown under the step's fields.
+    pub fn unplaced(&self) -> Vec<&Finding> {
+        let lines = self.lines();
+        self.findings
+            .iter()
+            .zip(&self.owners)
+            .filter(|(_, owner)| {
+                owner.is_some_and(|(spec, worker)| {
+                    spec.step == self.step
+                        && !lines.iter().any(|l| l.spec == spec && l.worker == worker)
+                })
+            })
             .map(|(finding, _)| finding)
             .collect()
     }
@@ -290,72 +321,31 @@ pub fn owner(path: &YamlPath) -> Option<(&'static FieldSpec, usize)> {
         })
         .max_by_key(|(_, _, depth)| *depth)
         .map(|(spec, index, _)| (spec, index))
+        // About a place above the fields (the worker pools list, the whole profileBundleRef):
+        // the first field under it owns it, so its step counts it.
+        .or_else(|| {
+            FIELDS
+                .iter()
+                .find(|spec| spec.at(0).starts_with(path))
+                .map(|spec| (spec, 0))
+        })
 }
 
+/// A new pool's namespace: the one the console was asked to show (`-n`; the selected row's
+/// when it is one of them), else the selected row's, else the context's.
 fn namespace_in_view(app: &App) -> String {
-    app.shown
+    let selected = app
+        .shown
         .row(app.selected)
         .map(|r| r.id.namespace.to_string())
-        .filter(|ns| !ns.is_empty())
-        .or_else(|| match &app.namespaces {
-            super::ports::Namespaces::Only(list) => list.first().cloned(),
-            super::ports::Namespaces::All => None,
-        })
-        .unwrap_or_else(|| "default".into())
-}
-
-/// Re-runs the rules on the draft and saves it.
-fn changed(app: &mut App) {
-    let Some(Overlay::Wizard(wizard)) = app.overlays.last_mut() else {
-        return;
-    };
-    wizard.draft.keep_policy_in_step();
-    let old = wizard.old_pool();
-    wizard.findings = match &wizard.purpose {
-        // Checked as a create among the pools that stay: its own name and VIP are free.
-        Purpose::Recreate { old } => {
-            let at = |p: &str| old.pointer(p).and_then(Value::as_str).unwrap_or("");
-            let without = crate::domain::rules::Without {
-                pools: &app.inventory,
-                namespace: at("/metadata/namespace"),
-                name: at("/metadata/name"),
-            };
-            wizard.draft.findings(None, &without)
-        }
-        _ => wizard.draft.findings(old.as_ref(), &app.inventory),
-    };
-    match &wizard.purpose {
-        Purpose::Create => {
-            wizard
-                .findings
-                .extend(quota_findings(&wizard.draft, None, &app.inventory));
-            wizard
-                .findings
-                .extend(host_findings(&wizard.draft, &app.inventory));
-        }
-        // The pool's own GPUs are counted in the Project's usage (and come back when a
-        // recreate deletes it): what counts is the increase. Its hosts are not "available",
-        // so the host picture is for new pools only.
-        Purpose::Edit { old } | Purpose::Recreate { old } => wizard
-            .findings
-            .extend(quota_findings(&wizard.draft, Some(old), &app.inventory)),
+        .filter(|ns| !ns.is_empty());
+    match &app.namespaces {
+        super::ports::Namespaces::Only(list) => selected
+            .filter(|ns| list.contains(ns))
+            .or_else(|| list.first().cloned()),
+        super::ports::Namespaces::All => selected,
     }
-    wizard.owners = wizard.findings.iter().map(|f| owner(&f.path)).collect();
-    wizard.yaml = wizard.draft.to_yaml();
-    wizard.kept = wizard
-        .draft
-        .kept_as_is()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    wizard.names = names_in(&wizard.draft, &app.inventory);
-    wizard.picture = if app.offline.is_some() {
-        Vec::new()
-    } else {
-        picture(&wizard.draft, &app.inventory)
-    };
-    wizard.dry_run = None;
-    app.effects.push(Effect::SaveDraft(wizard.draft.clone()));
+    .unwrap_or_else(|| app.home_namespace.clone())
 }
 
 /// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).

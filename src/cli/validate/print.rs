@@ -129,6 +129,7 @@ pub(super) fn print_rules(out: &mut impl Write) -> std::io::Result<()> {
         .chain(rules::scaling_policy::RULES.iter().copied())
         .chain(crate::domain::quota::RULES.iter().copied())
         .chain(crate::domain::hosts::RULES.iter().copied())
+        .chain(crate::domain::exists::RULES.iter().copied())
         .chain(INPUT_RULES.iter().copied())
     {
         writeln!(
@@ -144,8 +145,8 @@ pub(super) fn print_rules(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "\nAn error is what the API refuses, what keeps the pool from working or what exposes a \
-         secret; a warning is accepted and may be deliberate, but looks wrong. quota.* and \
-         hosts.* need a cluster: the wizard and the console check them.\n\
+         secret; a warning is accepted and may be deliberate, but looks wrong. quota.*, hosts.*, \
+         reference.exists, reference.unchecked and policy.name-taken need a cluster: the wizard and the console check them.\n\
          ComputePools are {API_VERSION}, kind {KIND}."
     )
 }

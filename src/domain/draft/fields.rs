@@ -62,6 +62,8 @@ pub enum Entry {
     /// The name of an object of this kind in the pool's namespace (a choice from the cluster,
     /// or typed).
     Named(crate::domain::kind::Kind),
+    /// The pool's namespace: a choice among those pooldeck can see (Projects first), or typed.
+    Namespace,
 }
 
 impl Entry {
@@ -140,6 +142,12 @@ pub const FIELDS: &[FieldSpec] = &[
         "Compute pool name",
         "metadata.name",
         Entry::Text,
+    ),
+    field(
+        Step::General,
+        "Namespace",
+        "metadata.namespace",
+        Entry::Namespace,
     ),
     field(
         Step::General,

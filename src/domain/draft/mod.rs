@@ -198,6 +198,41 @@ impl Draft {
         index
     }
 
+    /// The namespace the pool goes to.
+    pub fn namespace(&self) -> &str {
+        self.pool
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// Moves the draft to another namespace: the pool, the policy written with it, and the
+    /// references that must name the pool's own namespace (its Profile Bundle's, its
+    /// ScalingPolicy's) when they named the old one or none.
+    pub fn move_to(&mut self, namespace: &str) {
+        let old = self.namespace().to_owned();
+        self.set(
+            &YamlPath::keys("metadata.namespace"),
+            Some(json!(namespace)),
+        );
+        for reference in [
+            "spec.profileBundleRef.namespace",
+            "spec.clusterVariant.dedicated.scalingPolicyRef.namespace",
+        ] {
+            let at = YamlPath::keys(reference);
+            let named = self.get(&at).and_then(Value::as_str).unwrap_or("");
+            if (named.is_empty() || named == old) && self.get(&at.parent()).is_some() {
+                self.set(&at, Some(json!(namespace)));
+            }
+        }
+        if self.policy.is_some() {
+            self.set(
+                &YamlPath::keys("policy.metadata.namespace"),
+                Some(json!(namespace)),
+            );
+        }
+    }
+
     /// The pool as the rules read it.
     pub fn model(&self) -> Option<(ComputePool, Vec<crate::domain::field::Issue>)> {
         read_owned::<ComputePool>(self.pool.clone()).ok()

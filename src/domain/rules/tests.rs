@@ -863,7 +863,8 @@ fn every_severity_follows_its_stated_basis() {
         .into_iter()
         .chain(crate::domain::rules::scaling_policy::RULES.iter().copied())
         .chain(crate::domain::quota::RULES.iter().copied())
-        .chain(crate::domain::hosts::RULES.iter().copied());
+        .chain(crate::domain::hosts::RULES.iter().copied())
+        .chain(crate::domain::exists::RULES.iter().copied());
     for rule in all {
         assert_eq!(
             rule.severity,

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::tests::fleet_app;
 use super::*;
-use crate::app::{Msg, update};
+use crate::app::{Effect, Msg, update};
 use crate::domain::Outcome;
 
 fn key(code: KeyCode) -> Msg {
@@ -396,6 +396,7 @@ fn answer_all(app: &mut App) -> Vec<Operation> {
 }
 
 mod editing;
+mod namespace;
 mod policy;
 
 #[test]
@@ -438,4 +439,32 @@ fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
         wizard(&app).yaml.contains("futureField"),
         "written back as it is"
     );
+}
+
+#[test]
+fn a_finding_above_every_field_is_counted_and_shown_on_its_step() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    // A dedicated control plane without a worker pool: said on Node Config, not only Review.
+    let w = wizard(&app);
+    assert!(
+        w.count(Step::NodeConfig, Severity::Error) >= 1,
+        "{:#?}",
+        w.findings
+    );
+    to_step(&mut app, Step::NodeConfig);
+    let unplaced: Vec<String> = wizard(&app)
+        .unplaced()
+        .iter()
+        .map(|f| f.message.clone())
+        .collect();
+    assert!(
+        unplaced
+            .iter()
+            .any(|m| m.contains("at least one worker pool")),
+        "{unplaced:?}"
+    );
+    // Added: the error goes.
+    update(&mut app, key(KeyCode::Char('a')));
+    assert!(wizard(&app).unplaced().is_empty());
 }

@@ -207,3 +207,59 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
             .any(|e| matches!(e, Effect::DiscardDraft(_)))
     );
 }
+
+#[test]
+fn policy_references_name_what_exists_and_a_new_policy_takes_a_free_name() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    set_field(&mut app, "Compute pool name", 0, "fresh");
+    to_step(&mut app, Step::Autoscaling);
+    // A misspelt policy: an error on the field, saying what is there.
+    set_field(&mut app, "Scaling policy", 0, "gpu-scalng");
+    let said = said_on(&app, "Scaling policy", 0);
+    assert!(
+        said.iter()
+            .any(|m| m
+                .contains("no ScalingPolicy named gpu-scalng in ml-research (there: gpu-scaling)")),
+        "{said:?}"
+    );
+    // Written here on, then off: the reference it pointed at the new policy goes with it.
+    set_field(&mut app, "Scaling policy", 0, "");
+    to_field(&mut app, "Write a new policy", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+    assert_eq!(
+        wizard(&app).draft.get(&reference.key("name")),
+        Some(&Value::from("fresh-scaling"))
+    );
+    assert!(said_on(&app, "Scaling policy", 0).is_empty());
+    to_field(&mut app, "Write a new policy", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert!(wizard(&app).draft.policy.is_none());
+    assert_eq!(wizard(&app).draft.get(&reference), None, "nothing dangles");
+    assert!(
+        wizard(&app)
+            .findings
+            .iter()
+            .all(|f| !f.rule.id.starts_with("reference"))
+    );
+
+    // A new policy under a name the namespace has: an error before any dry run.
+    set_field(&mut app, "Scaling policy", 0, "gpu-scaling");
+    assert!(said_on(&app, "Scaling policy", 0).is_empty(), "it exists");
+    to_field(&mut app, "Write a new policy", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    let said = said_on(&app, "Scaling policy", 0);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("a ScalingPolicy named gpu-scaling already exists in ml-research")),
+        "{said:?}"
+    );
+    // Off again: the existing policy stays named.
+    to_field(&mut app, "Write a new policy", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert_eq!(
+        wizard(&app).draft.get(&reference.key("name")),
+        Some(&Value::from("gpu-scaling"))
+    );
+}

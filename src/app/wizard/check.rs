@@ -1,0 +1,279 @@
+//! Checking the draft: the rules `pooldeck validate` runs, against the watched pools; the
+//! references against what the pool's namespace has; quota and hosts against its Project.
+//! Run on every change (and every keystroke, on the text being typed), and again when the
+//! hub's picture changes under an open wizard. A namespace the console does not watch is
+//! watched as well once the draft names it, so every check follows the draft's namespace.
+
+use super::context::{host_findings, names_in, picture, quota_findings};
+use super::{Offered, Overlay, Purpose, Wizard, owner};
+use crate::app::ports::Namespaces;
+use crate::app::{App, Effect};
+use crate::domain::Kind;
+use crate::domain::exists::{self, Known};
+use crate::domain::rules::{Basis, Finding, Rule, Severity};
+use crate::inventory::{Inventory, SourceState};
+
+/// Text typed into a field that cannot be read as its value (a label line without `=`, a
+/// namespace name the API refuses): said on the field while it is typed.
+pub const UNREADABLE: Rule = Rule {
+    id: "wizard.typing",
+    severity: Severity::Error,
+    basis: Basis::Input,
+    section: "UI Field to YAML Mapping",
+    summary: "what is typed into a field can be read as its value",
+};
+
+/// What a check reads beside the draft.
+struct Seen<'a> {
+    inventory: &'a Inventory,
+    offline: Option<&'a str>,
+    namespaces: &'a Namespaces,
+}
+
+impl Seen<'_> {
+    /// What the hub is known to have of a kind in a namespace.
+    fn known<'n>(
+        &self,
+        names: &'n [(Kind, Vec<Offered>)],
+        kind: Kind,
+        namespace: &str,
+    ) -> Known<'n> {
+        if let Some(why) = self.offline {
+            return Known::Unreadable(format!("no cluster ({why})"));
+        }
+        if let Namespaces::Only(list) = self.namespaces
+            && !list.iter().any(|n| n == namespace)
+        {
+            return Known::Unreadable(format!("{namespace} is not watched"));
+        }
+        let state = self
+            .inventory
+            .health()
+            .find(|((k, scope), _)| *k == kind && scope.as_deref().is_none_or(|s| s == namespace))
+            .map(|(_, health)| &health.state);
+        let plural = kind.api().plural;
+        match state {
+            Some(SourceState::Live) => Known::Names(
+                names
+                    .iter()
+                    .find(|(k, _)| *k == kind)
+                    .map(|(_, offered)| offered.iter().map(|(n, _)| n.as_str()).collect())
+                    .unwrap_or_default(),
+            ),
+            Some(SourceState::Forbidden { .. }) => {
+                Known::Unreadable(format!("you may not list {plural} there"))
+            }
+            Some(SourceState::NotInstalled) => {
+                Known::Unreadable(format!("the hub serves no {plural}"))
+            }
+            _ => Known::Unreadable(format!("{plural} are still loading")),
+        }
+    }
+}
+
+/// Every check on the wizard's draft, made once per change (never while drawing).
+fn check(w: &mut Wizard, seen: &Seen) {
+    let inventory = seen.inventory;
+    let old = w.old_pool();
+    w.findings = match &w.purpose {
+        // Checked as a create among the pools that stay: its own name and VIP are free.
+        Purpose::Recreate { old } => {
+            let at = |p: &str| {
+                old.pointer(p)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("")
+            };
+            let without = crate::domain::rules::Without {
+                pools: inventory,
+                namespace: at("/metadata/namespace"),
+                name: at("/metadata/name"),
+            };
+            w.draft.findings(None, &without)
+        }
+        _ => w.draft.findings(old.as_ref(), inventory),
+    };
+    match &w.purpose {
+        Purpose::Create => {
+            w.findings.extend(quota_findings(&w.draft, None, inventory));
+            w.findings.extend(host_findings(&w.draft, inventory));
+        }
+        // The pool's own GPUs are counted in the Project's usage (and come back when a
+        // recreate deletes it): what counts is the increase. Its hosts are not "available",
+        // so the host picture is for new pools only.
+        Purpose::Edit { old } | Purpose::Recreate { old } => {
+            w.findings
+                .extend(quota_findings(&w.draft, Some(old), inventory))
+        }
+    }
+    let names = names_in(&w.draft, inventory);
+    let namespace = w.draft.namespace().to_owned();
+    let live = match &w.purpose {
+        Purpose::Edit { old } | Purpose::Recreate { old } => Some(old),
+        Purpose::Create => None,
+    };
+    w.findings.extend(exists::check(&w.draft, live, |kind| {
+        seen.known(&names, kind, &namespace)
+    }));
+    w.names = names;
+    if let Some((path, problem)) = &w.unreadable {
+        w.findings
+            .push(Finding::new(&UNREADABLE, path.clone(), problem.clone()));
+    }
+    w.owners = w.findings.iter().map(|f| owner(&f.path)).collect();
+    w.yaml = w.draft.to_yaml();
+    w.kept = w
+        .draft
+        .kept_as_is()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    w.picture = if seen.offline.is_some() {
+        Vec::new()
+    } else {
+        picture(&w.draft, inventory)
+    };
+    w.namespaces = offered_namespaces(inventory, seen.namespaces, &namespace);
+    w.checked = (inventory.fleet_generation(), inventory.context_generation());
+}
+
+/// The namespaces a new pool may go to: the Projects' (what a pool belongs to) first, then
+/// those watched, then the draft's own.
+fn offered_namespaces(
+    inventory: &Inventory,
+    namespaces: &Namespaces,
+    current: &str,
+) -> Vec<Offered> {
+    let mut projects: Vec<String> = inventory
+        .objects(Kind::Project)
+        .map(|o| o.namespace().to_owned())
+        .collect();
+    projects.sort();
+    let watched = match namespaces {
+        Namespaces::Only(list) => list.clone(),
+        Namespaces::All => Vec::new(),
+    };
+    let mut out: Vec<Offered> = Vec::new();
+    for (namespace, project) in projects
+        .into_iter()
+        .map(|n| (n, true))
+        .chain(watched.into_iter().map(|n| (n, false)))
+        .chain(std::iter::once((current.to_owned(), false)))
+    {
+        if !namespace.is_empty() && !out.iter().any(|(n, _)| *n == namespace) {
+            out.push((namespace, Some(project)));
+        }
+    }
+    out
+}
+
+/// After a change of the draft: every check again, the dry run forgotten, the draft saved,
+/// and its namespace watched if it is not yet.
+pub(super) fn changed(app: &mut App) {
+    let App {
+        overlays,
+        inventory,
+        offline,
+        namespaces,
+        effects,
+        ..
+    } = app;
+    let Some(Overlay::Wizard(w)) = overlays.last_mut() else {
+        return;
+    };
+    w.draft.keep_policy_in_step();
+    let seen = Seen {
+        inventory,
+        offline: offline.as_deref(),
+        namespaces,
+    };
+    check(w, &seen);
+    w.dry_run = None;
+    effects.push(Effect::SaveDraft(w.draft.clone()));
+    let namespace = w.draft.namespace().to_owned();
+    watch_also(app, &namespace);
+}
+
+/// When the hub's picture changed under an open wizard (a list arrived, a pool took a VIP,
+/// a Project's usage moved): its checks again, nothing else.
+pub fn recheck(app: &mut App) {
+    let App {
+        overlays,
+        inventory,
+        offline,
+        namespaces,
+        ..
+    } = app;
+    let now = (inventory.fleet_generation(), inventory.context_generation());
+    let Some(w) = overlays.iter_mut().rev().find_map(|o| match o {
+        Overlay::Wizard(w) => Some(w),
+        _ => None,
+    }) else {
+        return;
+    };
+    if w.checked == now {
+        return;
+    }
+    let seen = Seen {
+        inventory,
+        offline: offline.as_deref(),
+        namespaces,
+    };
+    check(w, &seen);
+}
+
+/// Watches `namespace` as well when the console watches a list of namespaces without it:
+/// the wizard's choices and checks then see what is there.
+fn watch_also(app: &mut App, namespace: &str) {
+    let Namespaces::Only(list) = &app.namespaces else {
+        return;
+    };
+    if app.offline.is_some()
+        || list.iter().any(|n| n == namespace)
+        || crate::domain::rules::names::namespace_problem(namespace).is_some()
+    {
+        return;
+    }
+    let mut list = list.clone();
+    list.push(namespace.to_owned());
+    let namespaces = Namespaces::Only(list);
+    app.connection.scope = namespaces.words();
+    app.namespaces = namespaces.clone();
+    // The picture starts over with the wider watch; the checks run again as it arrives.
+    app.inventory = Inventory::new();
+    app.effects.push(Effect::Watch(namespaces));
+    app.message = Some(format!(
+        "watching {namespace} too, for the wizard's choices and checks"
+    ));
+}
+
+/// `pooldeck new` watches every namespace; when the hub refuses pools across namespaces, the
+/// draft's own namespace is watched instead (once), and the footer says so. Whether it did:
+/// the refusal then belongs to the old watch and is not applied.
+pub fn narrow(app: &mut App, event: &crate::inventory::SourceEvent) -> bool {
+    let crate::inventory::SourceEvent::State {
+        kind: Kind::Pool,
+        scope: None,
+        state: SourceState::Forbidden { .. },
+    } = event
+    else {
+        return false;
+    };
+    if !app.wizard_only || app.namespaces != Namespaces::All {
+        return false;
+    }
+    let Some(namespace) = app.overlays.iter().rev().find_map(|o| match o {
+        Overlay::Wizard(w) => Some(w.draft.namespace().to_owned()),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let namespaces = Namespaces::Only(vec![namespace.clone()]);
+    app.connection.scope = namespaces.words();
+    app.namespaces = namespaces.clone();
+    app.inventory = Inventory::new();
+    app.effects.push(Effect::Watch(namespaces));
+    app.message = Some(format!(
+        "you may not list pools across namespaces: watching {namespace}, the draft's"
+    ));
+    true
+}
