@@ -64,10 +64,14 @@ pub fn activate(app: &mut App) {
             let path = line.path();
             match entry::read(entry, &editor.text(), w.draft.get(&path)) {
                 Ok(Some(Value::String(namespace))) if entry == Entry::Namespace => {
+                    w.before = None;
+                    w.unreadable = None;
                     w.draft.move_to(&namespace);
                     changed(app);
                 }
                 Ok(value) => {
+                    w.before = None;
+                    w.unreadable = None;
                     w.draft.set(&path, value);
                     changed(app);
                 }
@@ -80,10 +84,35 @@ pub fn activate(app: &mut App) {
         }
         (None, Entry::Choice(_) | Entry::Toggle) => cycle(app),
         (None, entry) => {
-            let text = entry::text_of(entry, w.draft.get(&line.path()));
+            let value = w.draft.get(&line.path()).cloned();
+            let text = entry::text_of(entry, value.as_ref());
             w.editing = Some(Editor::new(&text, entry.multi_line()));
+            w.before = Some(value);
         }
     }
+}
+
+/// After a keystroke or a paste into a field: what is typed goes into the draft at once
+/// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
+/// text that cannot be read as the field's value is said on the field as an error, the
+/// draft keeping its last readable value.
+fn typed(app: &mut App) {
+    let Some(w) = wizard(app) else {
+        return;
+    };
+    let (Some(editor), Some(line)) = (&w.editing, w.lines().get(w.cursor).copied()) else {
+        return;
+    };
+    let path = line.path();
+    match entry::read(line.spec.entry, &editor.text(), w.draft.get(&path)) {
+        Ok(_) if line.spec.entry == Entry::Namespace => w.unreadable = None,
+        Ok(value) => {
+            w.unreadable = None;
+            w.draft.set(&path, value);
+        }
+        Err(problem) => w.unreadable = Some((path, problem)),
+    }
+    changed(app);
 }
 
 /// Space: the next choice, or the toggle flipped.
@@ -211,7 +240,12 @@ pub fn cycle(app: &mut App) {
 pub fn edit_key(app: &mut App, key: KeyEvent) -> bool {
     match wizard(app).and_then(|w| w.editing.as_mut()) {
         Some(editor) => {
+            let before = editor.text();
             editor.key(key);
+            // A cursor move changes nothing to check.
+            if editor.text() != before {
+                typed(app);
+            }
             true
         }
         None => false,
@@ -223,6 +257,7 @@ pub fn paste(app: &mut App, text: &str) -> bool {
     match wizard(app).and_then(|w| w.editing.as_mut()) {
         Some(editor) => {
             editor.paste(text);
+            typed(app);
             true
         }
         None => false,
@@ -235,6 +270,14 @@ pub fn escape(app: &mut App) {
     if let Some(w) = wizard(app)
         && w.editing.take().is_some()
     {
+        // What was typed is dropped: the field's value as it was before goes back.
+        if let (Some(before), Some(line)) = (w.before.take(), w.lines().get(w.cursor).copied())
+            && line.spec.entry != Entry::Namespace
+        {
+            w.draft.set(&line.path(), before);
+        }
+        w.unreadable = None;
+        changed(app);
         return;
     }
     if let Some(Overlay::Wizard(_)) = app.overlays.pop() {

@@ -88,6 +88,9 @@ pub struct Wizard {
     pub namespaces: Vec<Offered>,
     /// The text being typed that cannot be read as its field's value: where, and why.
     pub unreadable: Option<(YamlPath, String)>,
+    /// The value of the field being typed into as it was before (Esc puts it back: what is
+    /// typed goes into the draft at once, so the rules check it on every keystroke).
+    pub before: Option<Option<Value>>,
     /// The inventory's fleet and context generations the checks were made at.
     pub checked: (u64, u64),
 }
@@ -110,6 +113,7 @@ impl Wizard {
             kept: Vec::new(),
             namespaces: Vec::new(),
             unreadable: None,
+            before: None,
             checked: (u64::MAX, u64::MAX),
         }
     }

@@ -120,3 +120,41 @@ fn a_paste_goes_into_the_field_and_never_acts_as_keys() {
         .map(Vec::len);
     assert_eq!(keys, Some(2));
 }
+
+#[test]
+fn errors_come_and_go_while_typing_and_esc_puts_the_value_back() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    set_field(&mut app, "Compute pool name", 0, "good");
+    assert_eq!(errors_on(&app, "Compute pool name", 0), 0);
+    to_field(&mut app, "Compute pool name", 0);
+    update(&mut app, key(KeyCode::Enter));
+    // An underscore: the error is there before Enter...
+    typed(&mut app, "_x");
+    assert!(wizard(&app).editing.is_some(), "still typing");
+    assert!(
+        errors_on(&app, "Compute pool name", 0) > 0,
+        "{:#?}",
+        wizard(&app).findings
+    );
+    // ...and gone as it is erased, still before Enter.
+    update(&mut app, key(KeyCode::Backspace));
+    update(&mut app, key(KeyCode::Backspace));
+    assert_eq!(errors_on(&app, "Compute pool name", 0), 0);
+    typed(&mut app, "-two");
+    assert_eq!(wizard(&app).draft.pool["metadata"]["name"], "good-two");
+    // Esc drops what was typed: the name as it was before.
+    update(&mut app, key(KeyCode::Esc));
+    assert!(wizard(&app).editing.is_none());
+    assert_eq!(wizard(&app).draft.pool["metadata"]["name"], "good");
+
+    // Text that cannot be read as labels yet: said on the field while typed.
+    to_field(&mut app, "Labels", 0);
+    update(&mut app, key(KeyCode::Enter));
+    typed(&mut app, "team");
+    let said = said_on(&app, "Labels", 0);
+    assert!(said.iter().any(|m| m.contains("has no =")), "{said:?}");
+    typed(&mut app, "=ml");
+    assert!(said_on(&app, "Labels", 0).is_empty());
+    assert_eq!(wizard(&app).draft.pool["metadata"]["labels"]["team"], "ml");
+}
