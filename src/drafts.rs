@@ -1,16 +1,22 @@
-//! Wizard drafts kept on disk so nothing typed is lost: each change is written to
-//! `$XDG_STATE_HOME/pooldeck/drafts/` (default `~/.local/state/pooldeck/drafts/`, directory
-//! mode 0700, files 0600 written as a new file moved into place), and the next wizard offers
-//! the newest one to resume. A draft is the manifest itself (the pool, then its
-//! ScalingPolicy), so a resumed draft is read by the same parser as any manifest.
+//! Wizard drafts kept on disk so nothing typed is lost: each change (each keystroke) is
+//! written to `$XDG_STATE_HOME/pooldeck/drafts/` (default `~/.local/state/pooldeck/drafts/`,
+//! directory mode 0700, files 0600 written as a new file moved into place), one file per
+//! namespace, name and aim (new or edit). A draft is the manifest itself after one comment
+//! line saying what it is for ([`Saved`]), so any manifest reader reads it. Renaming a draft
+//! moves its file; applying or discarding it removes it. `pooldeck new --drafts` lists them.
 //!
 //! Must not import the console or the runtime.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::domain::draft::Draft;
+use crate::domain::draft::Saved;
+
+/// How many drafts are read at most (the newest first): a directory filled by accident does
+/// not hold the console up.
+pub const MOST: usize = 500;
 
 /// The drafts directory (created private).
 pub fn dir() -> Result<PathBuf, String> {
@@ -41,42 +47,20 @@ pub fn existing_dir() -> Option<PathBuf> {
         .map(|_| dir)
 }
 
-/// The file a draft lives in: one per namespace and name (`new` while it has none).
-pub fn path_in(dir: &Path, draft: &Draft) -> PathBuf {
-    let text = |pointer: &str| {
-        draft
-            .pool
-            .pointer(pointer)
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty())
-            .unwrap_or("new")
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(63)
-            .collect::<String>()
-    };
-    dir.join(format!(
-        "{}.{}.yaml",
-        text("/metadata/namespace"),
-        text("/metadata/name")
-    ))
-}
-
-/// Writes the draft (privately, as a whole new file moved into place).
-pub fn save(dir: &Path, draft: &Draft) -> Result<PathBuf, String> {
-    let path = path_in(dir, draft);
-    crate::files::write_private(&path, draft.to_yaml().as_bytes())?;
+/// Writes the draft (privately, as a whole new file moved into place); when it was kept
+/// under another file before (renamed, moved to another namespace), that file goes.
+pub fn save(dir: &Path, saved: &Saved, replaces: Option<&str>) -> Result<PathBuf, String> {
+    let name = saved.file_name();
+    let path = dir.join(&name);
+    crate::files::write_private(&path, saved.to_text().as_bytes())?;
+    if let Some(old) = replaces.filter(|old| *old != name) {
+        discard(dir, old)?;
+    }
     Ok(path)
 }
 
 /// Reads a draft back.
-pub fn load(path: &Path) -> Result<Draft, String> {
+pub fn load(path: &Path) -> Result<Saved, String> {
     let text = crate::files::read_text(path, crate::files::SMALL_FILE_BYTES)
         .map_err(|e| format!("cannot read the draft {}: {e}", path.display()))?;
     let objects: Vec<Value> = crate::manifest::parse(&text)
@@ -84,24 +68,50 @@ pub fn load(path: &Path) -> Result<Draft, String> {
         .iter()
         .map(|d| d.root.to_json())
         .collect();
-    Draft::from_objects(&objects)
-        .ok_or_else(|| format!("the draft {} holds no ComputePool", path.display()))
+    Saved::from_parts(&text, &objects).map_err(|e| format!("the draft {}: {e}", path.display()))
 }
 
-/// The newest draft in the directory, to offer for resuming.
-pub fn newest(dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
+/// One file of the drafts directory, read or not.
+pub struct Listed {
+    pub file: String,
+    pub modified: Option<SystemTime>,
+    pub draft: Result<Saved, String>,
+}
+
+/// The drafts in the directory, newest first (at most [`MOST`]).
+pub fn list(dir: &Path) -> Vec<Listed> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(Option<SystemTime>, PathBuf)> = entries
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "yaml"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max_by_key(|(modified, _)| *modified)
-        .map(|(_, path)| path)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| (e.metadata().ok().and_then(|m| m.modified().ok()), e.path()))
+        .collect();
+    files.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    files
+        .into_iter()
+        .take(MOST)
+        .map(|(modified, path)| Listed {
+            file: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            modified,
+            draft: load(&path),
+        })
+        .collect()
 }
 
-/// Forgets a draft (after it was applied, or discarded on purpose).
-pub fn discard(path: &Path) -> Result<(), String> {
-    match std::fs::remove_file(path) {
+/// Forgets a draft (its pool was applied, or it was discarded on purpose). A name that is
+/// not a plain file name in the directory is refused.
+pub fn discard(dir: &Path, file: &str) -> Result<(), String> {
+    if file.contains('/') || file.starts_with('.') || !file.ends_with(".yaml") {
+        return Err(format!("{file} is not a draft's file name"));
+    }
+    let path = dir.join(file);
+    match std::fs::remove_file(&path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("cannot remove the draft {}: {e}", path.display())),
@@ -111,42 +121,51 @@ pub fn discard(path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::draft::{Aim, Draft};
+    use crate::domain::path::YamlPath;
     use serde_json::json;
 
-    #[test]
-    fn a_saved_draft_comes_back_whole_and_private() {
-        let dir = tempfile::tempdir().expect("temp dir");
+    fn saved(name: &str) -> Saved {
         let mut draft = Draft::new("ml-research");
-        draft.set(
-            &crate::domain::path::YamlPath::keys("metadata.name"),
-            Some(json!("gpu-pool")),
-        );
+        draft.set(&YamlPath::keys("metadata.name"), Some(json!(name)));
         draft.add_worker_pool("a100s");
-        draft.policy = Some(
-            json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ScalingPolicy",
-            "metadata": {"name": "p", "namespace": "ml-research"},
-            "spec": {"cpu": {"scaleUpThreshold": 80}}}),
-        );
-        let path = save(dir.path(), &draft).expect("saved");
+        Saved {
+            aim: Aim::New,
+            resource_version: None,
+            started: "20261201T141800".into(),
+            typing: None,
+            draft,
+        }
+    }
+
+    #[test]
+    fn a_saved_draft_comes_back_whole_and_private_and_a_rename_moves_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let unnamed = saved("");
+        let first = save(dir.path(), &unnamed, None).expect("saved");
         assert_eq!(
-            path.file_name().and_then(|n| n.to_str()),
-            Some("ml-research.gpu-pool.yaml")
+            first.file_name().and_then(|n| n.to_str()),
+            Some("ml-research.unnamed-20261201T141800.new.yaml")
         );
-        assert_eq!(load(&path).expect("loaded"), draft);
-        assert_eq!(newest(dir.path()), Some(path.clone()));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+            let mode = std::fs::metadata(&first)
+                .expect("meta")
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
-        discard(&path).expect("discarded");
-        assert_eq!(newest(dir.path()), None);
-        // A name that would escape the directory stays inside it.
-        draft.set(
-            &crate::domain::path::YamlPath::keys("metadata.name"),
-            Some(json!("../../etc/x")),
-        );
-        assert!(path_in(dir.path(), &draft).starts_with(dir.path()));
+        // Named: the file moves; no stray unnamed file stays.
+        let named = saved("gpu-pool");
+        let path = save(dir.path(), &named, Some(&unnamed.file_name())).expect("saved");
+        assert!(!first.exists(), "the unnamed draft's file is gone");
+        assert_eq!(load(&path).expect("loaded"), named);
+        let listed = list(dir.path());
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].file, "ml-research.gpu-pool.new.yaml");
+        discard(dir.path(), &listed[0].file).expect("discarded");
+        assert!(list(dir.path()).is_empty());
+        assert!(discard(dir.path(), "../x.yaml").is_err());
     }
 }

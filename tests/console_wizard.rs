@@ -210,6 +210,9 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
     let again = Pane::demo_in("hangup-again", state);
     again.wait_for("Compute Pools (12)");
     again.keys(&["n"]);
+    // The drafts are offered, the newest under the cursor.
+    again.wait_for("Resume ml-research/kept-pool");
+    again.keys(&["Enter"]);
     again.wait_for("resumed the draft of");
     again.wait_for("kept-pool");
     again.wait_for("team=ml (+1 more)");
@@ -315,6 +318,122 @@ fn global_flags_never_swallow_new() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("pooldeck demo serve"));
+}
+
+/// An edit's draft survives a killed terminal, the text being typed included; `e` on the
+/// pool in the next console offers it with what it changes against the live pool, and
+/// resumes it with the field open again.
+#[test]
+fn an_edit_draft_survives_a_killed_terminal_and_is_offered_with_its_diff() {
+    let Some(pane) = Pane::demo("edit-draft") else {
+        return;
+    };
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["/"]);
+    pane.type_text("recsys");
+    pane.keys(&["Enter"]);
+    pane.wait_for("Compute Pools (1)");
+    pane.keys(&["e"]);
+    pane.wait_for("Edit Compute Pool retail-edge/recsys");
+    // The description, typed and never kept with Enter.
+    pane.keys(&["j", "j", "Enter"]);
+    pane.type_text(" for the spring sale");
+    pane.wait_for("for the spring sale▏");
+    let pid = pane.console_pid();
+    let mut pane = pane;
+    let state = pane.state.take().expect("the state directory");
+    // The terminal is killed: the session and its pane go.
+    drop(pane);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Command::new("kill")
+        .args(["-0", &pid])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the console outlived its terminal"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let again = Pane::demo_in("edit-draft-again", state);
+    again.wait_for("Compute Pools (12)");
+    again.keys(&["/"]);
+    again.type_text("recsys");
+    again.keys(&["Enter"]);
+    again.wait_for("Compute Pools (1)");
+    again.keys(&["e"]);
+    let offered = again.wait_for("A draft of retail-edge/recsys");
+    assert!(
+        offered.contains("What the draft changes against the live pool"),
+        "{offered}"
+    );
+    assert!(offered.contains("for the spring sale"), "{offered}");
+    again.keys(&["Enter"]);
+    again.wait_for("resumed the draft of retail-edge/recsys");
+    again.wait_for("for the spring sale▏");
+}
+
+/// `pooldeck new --drafts` lists the drafts kept, `--resume` opens the wizard on one and
+/// `--discard` removes it.
+#[test]
+fn new_drafts_lists_resumes_and_discards() {
+    if !common::tmux::available() {
+        return;
+    }
+    let state = tempfile::tempdir().expect("temp dir");
+    let home = state.path().to_owned();
+    let pooldeck = assert_cmd::cargo::cargo_bin("pooldeck");
+    let command = format!(
+        "env XDG_STATE_HOME={} {} --demo new -n vision-lab; echo EXIT=$?; sleep 60",
+        home.display(),
+        pooldeck.display(),
+    );
+    let pane = Pane::run("drafts-cli", &command, state);
+    pane.wait_for("New Compute Pool in vision-lab");
+    pane.enter("listed-pool");
+    pane.wait_for("listed-pool");
+    pane.keys(&["Escape"]);
+    pane.wait_for("EXIT=0");
+    let run = |args: &[&str]| {
+        Command::new(&pooldeck)
+            .args(args)
+            .env("XDG_STATE_HOME", &home)
+            .output()
+            .expect("runs")
+    };
+    let listed = run(&["new", "--drafts"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("vision-lab/listed-pool") && l.contains("new")),
+        "{text}"
+    );
+    let command = format!(
+        "env XDG_STATE_HOME={} {} --demo new --resume listed-pool; echo EXIT=$?; sleep 60",
+        home.display(),
+        pooldeck.display(),
+    );
+    let resumed = Pane::run("drafts-resume", &command, tempfile::tempdir().expect("dir"));
+    resumed.wait_for("resumed the draft of vision-lab/listed-pool");
+    resumed.keys(&["Escape"]);
+    resumed.wait_for("EXIT=0");
+    let gone = run(&["new", "--discard", "vision-lab/listed-pool"]);
+    assert!(
+        gone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gone.stderr)
+    );
+    let again = run(&["new", "--drafts"]);
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("no drafts kept"),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    let unknown = run(&["new", "--resume", "nothing-here"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("--drafts lists them"));
 }
 
 /// Every example manifest loaded with `pooldeck new --from` and written unchanged with `w`

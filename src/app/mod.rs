@@ -15,6 +15,7 @@ use crossterm::event::KeyEvent;
 pub mod commands;
 pub mod confirm;
 pub mod doctor;
+pub mod drafts;
 mod keys;
 pub mod logs;
 pub mod ports;
@@ -97,11 +98,15 @@ pub enum Effect {
         text: String,
         what: String,
     },
-    /// Keep the wizard's draft on disk (every change); answered by `Msg::DraftSaved` only
+    /// Keep the wizard's draft on disk (every change, every keystroke), removing the file it
+    /// was kept in before when that differs (renamed); answered by `Msg::DraftNotSaved` only
     /// when it could not be kept.
-    SaveDraft(crate::domain::draft::Draft),
-    /// Forget the draft (its pool was applied).
-    DiscardDraft(crate::domain::draft::Draft),
+    SaveDraft {
+        saved: crate::domain::draft::Saved,
+        replaces: Option<String>,
+    },
+    /// Forget the draft kept in this file (its pool was applied, or it was discarded).
+    DiscardDraft(String),
     /// Follow the hue controller's log for a pool's view; answered by `Msg::Logs`, until
     /// [`Effect::StopLogs`].
     FollowLogs {
@@ -127,6 +132,8 @@ pub enum Overlay {
     Wizard(Box<wizard::Wizard>),
     /// The controller's log beside a pool.
     Logs(Box<logs::LogView>),
+    /// The drafts `n` or `e` offer to resume.
+    Drafts(Box<drafts::Chooser>),
 }
 
 /// What the keyboard is editing, if anything.
@@ -197,8 +204,11 @@ pub struct App {
     pub pending: std::collections::HashMap<RequestId, requests::Awaiting>,
     /// The terminal's size (columns, rows), as the last resize said; `None` before the first.
     pub size: Option<(u16, u16)>,
-    /// A draft an earlier wizard left (a crash, a hangup): `n` offers it first.
-    pub resumable: Option<crate::domain::draft::Draft>,
+    /// The drafts wizards left on disk (a crash, a hangup, Esc), newest first: `n` and `e`
+    /// offer them.
+    pub drafts: Vec<drafts::Kept>,
+    /// `pooldeck new --resume` of an edit: opened once its pool is in the picture.
+    pub resuming: Option<drafts::Kept>,
     /// No cluster could be reached (`pooldeck new` without a hub): why.
     pub offline: Option<String>,
     /// Where the wizard's Review writes the manifest (`pooldeck new -o FILE`).
@@ -241,7 +251,8 @@ impl App {
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
             size: None,
-            resumable: None,
+            drafts: Vec::new(),
+            resuming: None,
             offline: None,
             output: None,
             wizard_only: false,
@@ -296,6 +307,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.inventory.apply(event, app.now);
                 wizard::recreate::when_gone(app);
                 wizard::recheck(app);
+                drafts::open_pending(app);
             }
         }
         Msg::Key(key) => keys::on_key(app, key),

@@ -64,20 +64,18 @@ pub fn leave(app: &mut App) -> Vec<String> {
                     .filter(|n| !n.is_empty())
                     .unwrap_or("a new pool")
                     .to_owned();
-                // A new pool's draft is what `n` offers next; an edit's stays on disk only.
-                let new = wizard.draft.pool.pointer("/metadata/uid").is_none();
-                if new {
-                    app.resumable = Some(wizard.draft.clone());
-                }
+                // The draft stays: `n` offers a new pool's, `e` on the pool an edit's.
+                let new = matches!(wizard.purpose, super::wizard::Purpose::Create);
                 cancelled.push(format!(
-                    "the wizard for {name} (its draft is kept{})",
-                    if new { ": n resumes it" } else { " on disk" }
+                    "the wizard for {name} (its draft is kept: {} resumes it)",
+                    if new { "n" } else { "e on the pool" }
                 ));
             }
             Overlay::Logs(_) => {
                 app.effects.push(Effect::StopLogs);
                 cancelled.push("the controller's log".to_owned());
             }
+            Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),
             Overlay::Help { .. } => {}
         }
     }
@@ -205,9 +203,11 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
         && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
         && operation.target() == Some(crate::domain::fixes::pool_ref(&wizard.draft.pool))
     {
-        let draft = wizard.draft.clone();
+        let file = wizard.saved_as.clone();
         app.overlays.pop();
-        app.effects.push(super::Effect::DiscardDraft(draft));
+        if let Some(file) = file {
+            super::drafts::forget(app, &file);
+        }
     }
     let text = match outcome {
         Outcome::Done { message } => message,

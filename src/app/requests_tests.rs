@@ -257,7 +257,7 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
             hub: app.hub(),
             request: None,
             object: crate::app::wizard::recreate::fresh(&pool),
-            draft: crate::domain::draft::Draft::from_object(pool.clone(), None),
+            file: None,
             stage: crate::app::wizard::recreate::RecreateStage::Waiting,
         });
         if switch == "ctx" {

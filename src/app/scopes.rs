@@ -12,6 +12,7 @@ impl App {
             Some(Overlay::Help { .. }) => return vec![Scope::Help],
             Some(Overlay::Logs(view)) if view.searching => return vec![Scope::LogSearch],
             Some(Overlay::Logs(_)) => return vec![Scope::Logs],
+            Some(Overlay::Drafts(_)) => return vec![Scope::Drafts],
             Some(Overlay::Confirm(confirm)) if confirm.focus == confirm::Focus::Field => {
                 return vec![Scope::ConfirmField];
             }

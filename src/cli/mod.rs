@@ -227,6 +227,10 @@ pub fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
         // The console's flags given before `new` count as if given after it.
+        Some(Command::New(args)) if args.drafts => new::list_drafts(),
+        Some(Command::New(args)) if args.discard.is_some() => {
+            new::discard_draft(args.discard.as_deref().unwrap_or_default())
+        }
         Some(Command::New(args)) => {
             let namespace = args
                 .namespace

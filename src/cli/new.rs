@@ -2,6 +2,8 @@
 //! ComputePool (and ScalingPolicy) of `--from FILE`, kept whole (unknown fields included).
 //! Review's `w` writes the manifest to `-o FILE`. With a reachable cluster the rules also see
 //! its pools and Review dry-runs and applies; without one the rules still check the draft.
+//! `--drafts` lists the drafts kept, `--resume` opens the wizard on one, `--discard` removes
+//! one.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +32,132 @@ pub struct NewArgs {
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
+    /// List the drafts kept (namespace, name, new or edit, age), then exit.
+    #[arg(long, conflicts_with_all = ["from", "resume", "discard", "namespace"])]
+    pub drafts: bool,
+    /// Open the wizard on a kept draft: NS/NAME as --drafts lists it (NAME alone when one
+    /// draft has it). An edit's draft opens against the live pool once it is read.
+    #[arg(long, value_name = "NS/NAME", conflicts_with_all = ["from", "discard", "namespace"])]
+    pub resume: Option<String>,
+    /// Remove a kept draft (NS/NAME as --drafts lists it), then exit.
+    #[arg(long, value_name = "NS/NAME", conflicts_with_all = ["from", "namespace"])]
+    pub discard: Option<String>,
+}
+
+/// `--drafts`: the drafts kept, newest first, as a table (exit 0; none is not an error).
+pub fn list_drafts() -> ExitCode {
+    let Some(dir) = crate::drafts::existing_dir() else {
+        crate::say::say!("no drafts kept");
+        return ExitCode::SUCCESS;
+    };
+    let listed = crate::drafts::list(&dir);
+    if listed.is_empty() {
+        crate::say::say!("no drafts kept in {}", dir.display());
+        return ExitCode::SUCCESS;
+    }
+    let now = std::time::SystemTime::now();
+    let mut rows = vec![[
+        "DRAFT".to_owned(),
+        "FOR".to_owned(),
+        "AGE".to_owned(),
+        "FILE".to_owned(),
+    ]];
+    for entry in &listed {
+        let age = entry
+            .modified
+            .and_then(|m| now.duration_since(m).ok())
+            .and_then(|d| chrono::TimeDelta::from_std(d).ok())
+            .map(crate::domain::words::age)
+            .unwrap_or_else(|| "?".into());
+        let (id, aim) = match &entry.draft {
+            Ok(saved) => (saved.id(), saved.aim.word().to_owned()),
+            Err(why) => ("(unreadable)".to_owned(), why.clone()),
+        };
+        rows.push([
+            crate::domain::inert::line(&id).into_owned(),
+            crate::domain::inert::line(&aim).into_owned(),
+            age,
+            crate::domain::inert::line(&entry.file).into_owned(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..4)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    for row in rows {
+        crate::say::say!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2]
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// The kept draft a name given on the command line means: `NS/NAME` (or the draft's file
+/// name), or a NAME only one draft has. Said on stderr when none or several.
+pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
+    let dir = crate::drafts::existing_dir().ok_or("no drafts kept")?;
+    let kept: Vec<crate::app::drafts::Kept> = crate::drafts::list(&dir)
+        .into_iter()
+        .filter_map(|listed| {
+            Some(crate::app::drafts::Kept {
+                file: listed.file,
+                saved: listed.draft.ok()?,
+                at: listed.modified.map(chrono::DateTime::<chrono::Utc>::from),
+            })
+        })
+        .collect();
+    let matching: Vec<&crate::app::drafts::Kept> = kept
+        .iter()
+        .filter(|k| {
+            k.saved.id() == asked
+                || k.file == asked
+                || (!asked.contains('/') && k.saved.name() == asked)
+        })
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(format!(
+            "no draft named {asked}; pooldeck new --drafts lists them"
+        )),
+        several => Err(format!(
+            "{} drafts are named {asked}: name one as NS/NAME ({})",
+            several.len(),
+            several
+                .iter()
+                .map(|k| format!("{} ({})", k.saved.id(), k.saved.aim.word()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// `--discard`: the draft's file removed (exit 0), or why not (exit 1).
+pub fn discard_draft(asked: &str) -> ExitCode {
+    let found = find_draft(asked).and_then(|kept| {
+        let dir = crate::drafts::dir()?;
+        crate::drafts::discard(&dir, &kept.file)?;
+        Ok(kept)
+    });
+    match found {
+        Ok(kept) => {
+            crate::say::say!(
+                "discarded the draft of {} ({})",
+                crate::domain::inert::line(&kept.saved.id()),
+                kept.file
+            );
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why));
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The wizard's start, or the exit status when the arguments cannot be used. `namespace` is
@@ -45,6 +173,18 @@ pub fn start(args: &NewArgs, namespace: Option<&str>) -> Result<WizardStart, Exi
     if let Some(output) = &args.output {
         crate::files::writable(output)
             .map_err(|e| refuse(format!("cannot write {}: {e}", output.display())))?;
+    }
+    if let Some(asked) = &args.resume {
+        let kept = find_draft(asked).map_err(|why| {
+            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why));
+            ExitCode::from(1)
+        })?;
+        return Ok(WizardStart {
+            draft: Some(kept.saved.draft.clone()),
+            namespace: None,
+            output: args.output.clone(),
+            resume: Some(kept),
+        });
     }
     let draft = match &args.from {
         None => None,
@@ -79,5 +219,6 @@ pub fn start(args: &NewArgs, namespace: Option<&str>) -> Result<WizardStart, Exi
         draft,
         namespace: namespace.map(str::to_owned),
         output: args.output.clone(),
+        resume: None,
     })
 }

@@ -23,6 +23,22 @@ pub fn agrees<'w>(count: impl Display, singular: &'w str, plural: &'w str) -> &'
     }
 }
 
+/// A time span to the minute, as a person says an age: `2d3h`, `4h10m`, `7m`, "under a
+/// minute" (a negative span is under a minute).
+pub fn age(elapsed: chrono::TimeDelta) -> String {
+    let minutes = elapsed.num_minutes().max(0);
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    if days > 0 {
+        format!("{days}d{hours}h")
+    } else if hours > 0 {
+        format!("{hours}h{minutes}m")
+    } else if minutes > 0 {
+        format!("{minutes}m")
+    } else {
+        "under a minute".to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,8 @@ pub struct WizardStart {
     pub namespace: Option<String>,
     /// Where Review's `w` writes the manifest (`-o FILE`).
     pub output: Option<std::path::PathBuf>,
+    /// `--resume`: the kept draft the wizard opens on (an edit's once its pool is read).
+    pub resume: Option<crate::app::drafts::Kept>,
 }
 
 /// The async runtime, or the exit status when it cannot start.
@@ -221,10 +223,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     app.home_namespace = home;
     // A draft a wizard left behind (crash, hangup, Ctrl-C) is offered by the next `n`; drafts
     // of edits are not (the live pool is opened again instead).
-    app.resumable = crate::drafts::existing_dir()
-        .and_then(|dir| crate::drafts::newest(&dir))
-        .and_then(|path| crate::drafts::load(&path).ok())
-        .filter(|draft| draft.pool.pointer("/metadata/uid").is_none());
+    app.drafts = kept_drafts();
     if !options.warnings.is_empty() {
         app.message = Some(options.warnings.join("; "));
     }
@@ -252,8 +251,16 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         app.offline = offline.clone();
         app.output = start.output.clone();
         app.wizard_only = true;
-        if let Some(draft) = draft {
-            crate::app::wizard::open_with(&mut app, draft);
+        match (start.resume.clone(), draft) {
+            (Some(kept), _)
+                if kept.saved.aim == crate::domain::draft::Aim::Edit && offline.is_none() =>
+            {
+                app.resuming = Some(kept);
+                app.message = Some("reading the pool this edit's draft is for…".into());
+            }
+            (Some(kept), _) => crate::app::drafts::resume(&mut app, kept, None),
+            (None, Some(draft)) => crate::app::wizard::open_with(&mut app, draft),
+            (None, None) => {}
         }
         if let Some(why) = &offline {
             app.message = Some(format!(
@@ -294,6 +301,24 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             ExitCode::from(1)
         }
     }
+}
+
+/// The drafts wizards left (a crash, a hangup, Esc), newest first, for `n` and `e` to offer;
+/// those that cannot be read are left out here (`pooldeck new --drafts` names them).
+pub fn kept_drafts() -> Vec<crate::app::drafts::Kept> {
+    let Some(dir) = crate::drafts::existing_dir() else {
+        return Vec::new();
+    };
+    crate::drafts::list(&dir)
+        .into_iter()
+        .filter_map(|listed| {
+            Some(crate::app::drafts::Kept {
+                file: listed.file,
+                saved: listed.draft.ok()?,
+                at: listed.modified.map(chrono::DateTime::<Utc>::from),
+            })
+        })
+        .collect()
 }
 
 /// SIGHUP's number: the console ends with 128 + it when its terminal hangs up or is gone.

@@ -308,9 +308,10 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
         // (runtime::event_loop).
         Effect::Suspend | Effect::Copy { .. } => {}
         // Drafts are small local files: written at once, an error said back.
-        Effect::SaveDraft(draft) => {
-            let saved = crate::drafts::dir().and_then(|dir| crate::drafts::save(&dir, &draft));
-            if let Err(why) = saved {
+        Effect::SaveDraft { saved, replaces } => {
+            let kept = crate::drafts::dir()
+                .and_then(|dir| crate::drafts::save(&dir, &saved, replaces.as_deref()));
+            if let Err(why) = kept {
                 let _ = answers.send(Msg::DraftNotSaved(why));
             }
         }
@@ -319,9 +320,10 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
                 .map(|()| path.display().to_string());
             let _ = answers.send(Msg::Written(written));
         }
-        Effect::DiscardDraft(draft) => {
-            if let Ok(dir) = crate::drafts::dir() {
-                let _ = crate::drafts::discard(&crate::drafts::path_in(&dir, &draft));
+        Effect::DiscardDraft(file) => {
+            let gone = crate::drafts::dir().and_then(|dir| crate::drafts::discard(&dir, &file));
+            if let Err(why) = gone {
+                let _ = answers.send(Msg::DraftNotSaved(why));
             }
         }
         Effect::Watch(namespaces) => port.watch(namespaces),

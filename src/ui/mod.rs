@@ -14,6 +14,7 @@ pub mod cells;
 mod confirm;
 mod detail;
 mod diagnose;
+mod drafts;
 mod header;
 mod logs;
 mod overview;
@@ -67,6 +68,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Confirm(confirm) => confirm::render(confirm, theme, frame, body),
             Overlay::Wizard(state) => wizard::render(state, theme, frame, body),
             Overlay::Logs(view) => logs::render(view, theme, frame, body),
+            Overlay::Drafts(chooser) => drafts::render(chooser, app.now, theme, frame, body),
         }
     }
     if theme.ascii {

@@ -89,3 +89,56 @@ fn a_policy_written_here_and_a_multi_line_editor() {
     insta::assert_snapshot!("wizard_policy_80x24", draw(&app, 80, 24));
     insta::assert_snapshot!("wizard_policy_160x48", draw(&app, 160, 48));
 }
+
+/// The drafts offered: `n` with two new pools' drafts (one unnamed), and `e` on a pool with
+/// an edit's draft that changes its description, the pool having moved on since (its
+/// resourceVersion 41 when the draft started, 42 now).
+#[test]
+fn drafts_offered() {
+    let mut app = fleet_app();
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    for c in "a100-batch".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('n'));
+    insta::assert_snapshot!("drafts_new_80x24", draw(&app, 80, 24));
+    press(&mut app, KeyCode::Esc);
+    // The first row's pool, edited: its description typed, then closed.
+    press(&mut app, KeyCode::Char('e'));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Enter);
+    for c in " (resized)".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Esc);
+    if let Some(kept) = app.drafts.first_mut() {
+        kept.saved.resource_version = Some("41".into());
+    }
+    let live = app
+        .inventory
+        .get(crate::domain::Kind::Pool, "ml-research", "llm-finetune")
+        .map(|o| (*o.value()).clone());
+    if let Some(mut live) = live {
+        live["metadata"]["resourceVersion"] = "42".into();
+        update(
+            &mut app,
+            Msg::Source(crate::inventory::SourceEvent::Applied {
+                kind: crate::domain::Kind::Pool,
+                object: live,
+            }),
+        );
+    }
+    press(&mut app, KeyCode::Char('e'));
+    insta::assert_snapshot!("drafts_edit_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("drafts_edit_160x48", draw(&app, 160, 48));
+}

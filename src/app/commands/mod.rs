@@ -87,6 +87,8 @@ pub enum Command {
     Apply,
     /// In the wizard's Review: write the manifest to the file given (`pooldeck new -o`).
     Write,
+    /// Among the drafts offered: discard the one under the cursor (asked twice).
+    DiscardDraft,
 }
 
 /// Where the keys go: the top of the modal stack decides.
@@ -126,6 +128,8 @@ pub enum Scope {
     Logs,
     /// The controller's log, typing a search.
     LogSearch,
+    /// The drafts `n` or `e` offer.
+    Drafts,
 }
 
 impl Scope {
@@ -149,6 +153,7 @@ impl Scope {
             Scope::WizardReview => "The wizard's Review step",
             Scope::Logs => "The controller's log (l)",
             Scope::LogSearch => "The controller's log, typing a search",
+            Scope::Drafts => "The drafts offered (n, e)",
         }
     }
 
@@ -245,6 +250,11 @@ pub const BINDINGS: &[Binding] = &[
     bind!(LogSearch, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "drop the search"),
     bind!(LogSearch, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // The wizard.
+    bind!(Drafts, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "choose")), Down, "the next entry"),
+    bind!(Drafts, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "the previous entry"),
+    bind!(Drafts, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Activate, "open the wizard: afresh, or on the draft chosen"),
+    bind!(Drafts, [ch('d')], "d", Some(("d d", "discard")), DiscardDraft, "discard the draft under the cursor (press it twice; its file is removed)"),
+    bind!(Drafts, [key(KeyCode::Esc)], "Esc", Some(("Esc", "close")), Close, "close: nothing opened, nothing discarded"),
     bind!(WizardField, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep what was typed (the rules check it at once)"),
     bind!(WizardField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "drop")), Cancel, "drop what was typed"),
     bind!(WizardLines, [(KeyCode::Char('s'), CONTROL)], "Ctrl-S", Some(("^S", "keep")), Accept, "keep the lines typed (the rules check them at once)"),

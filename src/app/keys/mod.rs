@@ -153,6 +153,10 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         in_wizard(app, command);
         return;
     }
+    if matches!(app.overlays.last(), Some(Overlay::Drafts(_))) {
+        overlays::in_drafts(app, command);
+        return;
+    }
     let scopes = app.scopes();
     let in_help = scopes.contains(&Scope::Help);
     let in_dialog = scopes.contains(&Scope::Confirm) || scopes.contains(&Scope::ConfirmField);
@@ -268,8 +272,9 @@ fn apply(app: &mut App, command: Command, key: &KeyEvent) {
         Command::Copy => copy(app),
         Command::NewPool => super::wizard::open(app, false),
         Command::EditPool => super::wizard::open(app, true),
-        // The wizard's own commands come through `in_wizard`.
-        Command::NextStep
+        // The wizard's own commands come through `in_wizard`, the chooser's `in_drafts`.
+        Command::DiscardDraft
+        | Command::NextStep
         | Command::PreviousStep
         | Command::Cycle
         | Command::AddEntry

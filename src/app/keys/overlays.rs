@@ -28,6 +28,20 @@ pub(super) fn in_wizard(app: &mut App, command: Command) {
     }
 }
 
+/// A command while the drafts offered are on top.
+pub(super) fn in_drafts(app: &mut App, command: Command) {
+    use super::super::drafts;
+    match command {
+        Command::Down | Command::Up => drafts::move_cursor(app, command == Command::Down),
+        Command::Activate => drafts::choose(app),
+        Command::DiscardDraft => drafts::discard(app),
+        Command::Close | Command::Cancel => drafts::close(app),
+        Command::Quit => app.quit = true,
+        Command::Suspend => app.effects.push(Effect::Suspend),
+        _ => {}
+    }
+}
+
 /// A command while the controller's log is on top.
 pub(super) fn in_logs(app: &mut App, command: Command) {
     use super::super::logs;

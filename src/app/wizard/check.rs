@@ -188,8 +188,15 @@ pub(super) fn changed(app: &mut App) {
     };
     check(w, &seen);
     w.dry_run = None;
-    effects.push(Effect::SaveDraft(w.draft.clone()));
+    let saved = w.saved();
+    let file = saved.file_name();
+    let replaces = w.saved_as.replace(file);
+    effects.push(Effect::SaveDraft {
+        saved: saved.clone(),
+        replaces: replaces.clone(),
+    });
     let namespace = w.draft.namespace().to_owned();
+    crate::app::drafts::kept(app, saved, replaces.as_deref());
     watch_also(app, &namespace);
 }
 

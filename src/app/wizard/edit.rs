@@ -96,7 +96,7 @@ pub fn activate(app: &mut App) {
 /// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
 /// text that cannot be read as the field's value is said on the field as an error, the
 /// draft keeping its last readable value.
-fn typed(app: &mut App) {
+pub(super) fn retyped(app: &mut App) {
     let Some(w) = wizard(app) else {
         return;
     };
@@ -244,7 +244,7 @@ pub fn edit_key(app: &mut App, key: KeyEvent) -> bool {
             editor.key(key);
             // A cursor move changes nothing to check.
             if editor.text() != before {
-                typed(app);
+                retyped(app);
             }
             true
         }
@@ -257,7 +257,7 @@ pub fn paste(app: &mut App, text: &str) -> bool {
     match wizard(app).and_then(|w| w.editing.as_mut()) {
         Some(editor) => {
             editor.paste(text);
-            typed(app);
+            retyped(app);
             true
         }
         None => false,

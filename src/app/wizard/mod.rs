@@ -93,6 +93,10 @@ pub struct Wizard {
     pub before: Option<Option<Value>>,
     /// The inventory's fleet and context generations the checks were made at.
     pub checked: (u64, u64),
+    /// When a new pool's draft was started (keeps drafts with no name yet apart).
+    pub started: String,
+    /// The file the draft was last saved as (a rename moves it).
+    pub saved_as: Option<String>,
 }
 
 impl Wizard {
@@ -115,6 +119,8 @@ impl Wizard {
             unreadable: None,
             before: None,
             checked: (u64::MAX, u64::MAX),
+            started: String::new(),
+            saved_as: None,
         }
     }
 
@@ -238,6 +244,34 @@ impl Wizard {
             .count()
     }
 
+    /// The draft as it is kept on disk: what it is for, and the field being typed with its
+    /// text (kept with Enter or not).
+    pub fn saved(&self) -> crate::domain::draft::Saved {
+        use crate::domain::draft::{Aim, Saved, Typing};
+        let (aim, resource_version) = match &self.purpose {
+            Purpose::Create => (Aim::New, None),
+            Purpose::Edit { old } | Purpose::Recreate { old } => (
+                Aim::Edit,
+                old.pointer("/metadata/resourceVersion")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            ),
+        };
+        let typing = self.editing.as_ref().and_then(|editor| {
+            self.lines().get(self.cursor).map(|line| Typing {
+                path: line.path().to_string(),
+                text: editor.text(),
+            })
+        });
+        Saved {
+            aim,
+            resource_version,
+            started: self.started.clone(),
+            typing,
+            draft: self.draft.clone(),
+        }
+    }
+
     fn old_pool(&self) -> Option<crate::domain::model::ComputePool> {
         match &self.purpose {
             Purpose::Edit { old } => crate::domain::model::read_owned(old.clone())
@@ -354,74 +388,98 @@ fn namespace_in_view(app: &App) -> String {
 
 /// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
 pub fn open_with(app: &mut App, draft: Draft) {
-    let wizard = Wizard::new(draft, Purpose::Create);
+    let mut wizard = Wizard::new(draft, Purpose::Create);
+    wizard.started = super::drafts::started(app);
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
     changed(app);
 }
 
-/// `n`: a new pool; `e`: the selected pool.
-pub fn open(app: &mut App, edit: bool) {
-    let wizard = if edit {
-        let Some(pool) = app
-            .shown
-            .row(app.selected)
-            .filter(|_| app.view == View::Pools)
-            .and_then(|row| {
-                app.inventory
-                    .get(Kind::Pool, &row.id.namespace, &row.id.name)
-            })
-            .map(|o| (*o.value()).clone())
-        else {
-            app.message = Some("e edits the selected pool: select one in the pools list".into());
-            return;
-        };
-        if let Some(since) = pool
-            .pointer("/metadata/deletionTimestamp")
-            .and_then(Value::as_str)
-        {
-            app.message = Some(format!(
-                "{} is being deleted (since {since}): an edit would be lost with it; Enter opens \
-                 its detail, u unblocks a deletion that is stuck",
-                crate::domain::inert::line(
-                    pool.pointer("/metadata/name")
-                        .and_then(Value::as_str)
-                        .unwrap_or("the pool")
-                )
-            ));
-            return;
-        }
-        let mut object = pool.clone();
-        // What the server owns is not the wizard's to write back.
-        if let Some(map) = object.as_object_mut() {
-            map.shift_remove("status");
-        }
-        crate::domain::json::drop_managed_fields(&mut object);
-        Wizard::new(
-            Draft::from_object(object, None),
-            Purpose::Edit { old: pool },
-        )
-    } else if let Some(draft) = app.resumable.take() {
-        // The draft an earlier wizard left: resumed whole; n again starts afresh.
-        app.message = Some(format!(
-            "resumed the draft of {}/{}; Esc closes it (kept), n then starts a new pool",
-            draft
-                .pool
-                .pointer("/metadata/namespace")
-                .and_then(Value::as_str)
-                .unwrap_or(""),
-            draft
-                .pool
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .filter(|n| !n.is_empty())
-                .unwrap_or("(unnamed)")
-        ));
-        Wizard::new(draft, Purpose::Create)
-    } else {
-        Wizard::new(Draft::new(&namespace_in_view(app)), Purpose::Create)
-    };
+/// A new pool in the namespace in view.
+pub fn open_fresh(app: &mut App) {
+    open_with(app, Draft::new(&namespace_in_view(app)));
+}
+
+/// An edit of the live pool as it is now.
+pub fn open_live(app: &mut App, pool: Value) {
+    let mut object = pool.clone();
+    // What the server owns is not the wizard's to write back.
+    if let Some(map) = object.as_object_mut() {
+        map.shift_remove("status");
+    }
+    crate::domain::json::drop_managed_fields(&mut object);
+    let wizard = Wizard::new(
+        Draft::from_object(object, None),
+        Purpose::Edit { old: pool },
+    );
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
     changed(app);
+}
+
+/// A resumed wizard: the field that was being typed opens again on its step with its text
+/// (and the checks run on it), then the draft is checked and saved.
+pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing>) {
+    if let (Some(typing), Some(w)) = (typing, wizard(app)) {
+        let found = crate::domain::draft::Step::ALL.iter().find_map(|step| {
+            let mut probe = Wizard::new(w.draft.clone(), w.purpose.clone());
+            probe.step = *step;
+            probe
+                .lines()
+                .iter()
+                .position(|l| l.path().to_string() == typing.path)
+                .map(|at| (*step, at, probe.lines()[at]))
+        });
+        if let Some((step, at, line)) = found {
+            w.step = step;
+            w.cursor = at;
+            w.before = Some(w.draft.get(&line.path()).cloned());
+            w.editing = Some(Editor::new(&typing.text, line.spec.entry.multi_line()));
+            edit::retyped(app);
+            return;
+        }
+    }
+    changed(app);
+}
+
+/// `n`: a new pool (or the drafts to resume, when there are); `e`: the selected pool (or
+/// its draft, offered with what it changes).
+pub fn open(app: &mut App, edit: bool) {
+    if !edit {
+        if !super::drafts::offer_new(app) {
+            open_fresh(app);
+        }
+        return;
+    }
+    let Some(pool) = app
+        .shown
+        .row(app.selected)
+        .filter(|_| app.view == View::Pools)
+        .and_then(|row| {
+            app.inventory
+                .get(Kind::Pool, &row.id.namespace, &row.id.name)
+        })
+        .map(|o| (*o.value()).clone())
+    else {
+        app.message = Some("e edits the selected pool: select one in the pools list".into());
+        return;
+    };
+    if let Some(since) = pool
+        .pointer("/metadata/deletionTimestamp")
+        .and_then(Value::as_str)
+    {
+        app.message = Some(format!(
+            "{} is being deleted (since {since}): an edit would be lost with it; Enter opens \
+             its detail, u unblocks a deletion that is stuck",
+            crate::domain::inert::line(
+                pool.pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the pool")
+            )
+        ));
+        return;
+    }
+    if !super::drafts::offer_edit(app, &pool) {
+        open_live(app, pool);
+    }
 }
 
 fn wizard(app: &mut App) -> Option<&mut Wizard> {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{Purpose, wizard};
 use crate::app::requests::Awaiting;
-use crate::app::{App, Effect, Overlay};
+use crate::app::{App, Overlay};
 use crate::domain::fixes::{self, Fix};
 use crate::domain::{Hub, Kind, ObjectRef, Operation, Outcome, Request, RequestId, Run};
 
@@ -23,7 +23,8 @@ pub struct Recreating {
     pub request: Option<RequestId>,
     /// The pool to create, as the wizard wrote it (without what the server owns).
     pub object: Value,
-    pub draft: crate::domain::draft::Draft,
+    /// The file its draft is kept in, until the pool is created again.
+    pub file: Option<String>,
     pub stage: RecreateStage,
 }
 
@@ -124,7 +125,7 @@ pub fn confirmed(app: &mut App, request: Option<RequestId>) {
         hub: app.hub(),
         request,
         object: fresh(&w.draft.pool),
-        draft: w.draft.clone(),
+        file: w.saved_as.clone(),
         stage: RecreateStage::Deleting,
     });
 }
@@ -153,9 +154,11 @@ pub fn performed(app: &mut App, request: &Request, outcome: &Outcome) -> bool {
             when_gone(app);
         }
         (RecreateStage::Creating, Operation::Create { .. }, Outcome::Done { .. }) => {
-            let draft = recreating.draft.clone();
+            let file = recreating.file.clone();
             app.recreating = None;
-            app.effects.push(Effect::DiscardDraft(draft));
+            if let Some(file) = file {
+                crate::app::drafts::forget(app, &file);
+            }
             app.message = Some(format!("{name}: recreated"));
         }
         (_, _, Outcome::Failed(error)) => {

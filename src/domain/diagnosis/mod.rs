@@ -117,17 +117,7 @@ fn time(value: &Value) -> Option<DateTime<Utc>> {
 /// How long ago, to the minute: a finding's words then stay true for a minute, which is how
 /// often the console works time-dependent findings out again ([`changes_at`]).
 fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
-    let minutes = (now - then).num_minutes().max(0);
-    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    if days > 0 {
-        format!("{days}d{hours}h")
-    } else if hours > 0 {
-        format!("{hours}h{minutes}m")
-    } else if minutes > 0 {
-        format!("{minutes}m")
-    } else {
-        "under a minute".to_owned()
-    }
+    crate::domain::words::age(now - then)
 }
 
 /// The next instant the findings of this picture may read differently with nothing else

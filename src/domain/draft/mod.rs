@@ -14,11 +14,14 @@ use super::model::{ComputePool, read_owned};
 use super::path::{Segment, YamlPath};
 use super::rules::{self, Context, Finding, Fleet, Pools};
 
+pub mod diff;
 mod fields;
 mod kept;
 mod policy;
+mod saved;
 
 pub use fields::*;
+pub use saved::{Aim, Saved, Typing};
 
 /// A ComputePool being written, and the ScalingPolicy written with it, if any.
 #[derive(Clone, Debug, PartialEq)]

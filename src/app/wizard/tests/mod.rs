@@ -136,7 +136,7 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
     );
     assert!(
         app.effects.iter().any(
-            |e| matches!(e, Effect::SaveDraft(d) if d.pool["metadata"]["name"] == "gpu-pool-two")
+            |e| matches!(e, Effect::SaveDraft { saved, .. } if saved.name() == "gpu-pool-two")
         ),
         "every change is saved as a draft"
     );
@@ -395,6 +395,7 @@ fn answer_all(app: &mut App) -> Vec<Operation> {
     seen
 }
 
+mod drafts;
 mod editing;
 mod namespace;
 mod policy;

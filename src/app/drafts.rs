@@ -1,0 +1,316 @@
+//! The drafts the wizard left, as the console knows them (read from disk at start, kept in
+//! step as the wizard saves, applies and discards), and the chooser `n` and `e` open when
+//! there is a draft to offer: `n` every new-pool draft (and an edit's whose pool is gone),
+//! `e` the selected pool's own draft with what it changes against the live pool and a
+//! warning when the pool changed since the draft started. Part of `update`.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::wizard::{self, Purpose, Wizard};
+use super::{App, Effect, Overlay};
+use crate::domain::Kind;
+use crate::domain::draft::diff::{Change, changes};
+use crate::domain::draft::{Aim, Draft, Saved};
+
+/// A draft on disk: its file, what it holds, when it was saved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kept {
+    pub file: String,
+    pub saved: Saved,
+    pub at: Option<DateTime<Utc>>,
+}
+
+/// What the chooser is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Offer {
+    /// `n`: a new pool, or one of these drafts.
+    New { drafts: Vec<Kept> },
+    /// `e`: the live pool, or its draft; what the draft changes against it.
+    Edit {
+        live: Value,
+        draft: Box<Kept>,
+        changes: Vec<Change>,
+        /// The pool changed since the draft started: (the draft's version, the live one).
+        moved: Option<(String, String)>,
+    },
+}
+
+/// The chooser on the modal stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chooser {
+    pub offer: Offer,
+    /// 0: start afresh (a new pool, or from the live pool); then the drafts.
+    pub cursor: usize,
+    /// `d` was pressed once on this entry: a second `d` discards it.
+    pub discarding: Option<usize>,
+}
+
+impl Chooser {
+    /// The entries, as the list shows them.
+    pub fn entries(&self, now: DateTime<Utc>) -> Vec<String> {
+        let age = |kept: &Kept| {
+            kept.at
+                .map(|at| crate::domain::words::age(now - at))
+                .unwrap_or_else(|| "?".into())
+        };
+        match &self.offer {
+            Offer::New { drafts } => std::iter::once("Start a new pool".to_owned())
+                .chain(drafts.iter().map(|kept| {
+                    format!(
+                        "Resume {}  {}  saved {} ago",
+                        kept.saved.id(),
+                        match kept.saved.aim {
+                            Aim::New => "new pool",
+                            Aim::Edit => "edit of a pool that is gone",
+                        },
+                        age(kept)
+                    )
+                }))
+                .collect(),
+            Offer::Edit { draft, .. } => vec![
+                "Start from the live pool (the draft is replaced as you type)".to_owned(),
+                format!("Resume the draft saved {} ago", age(draft)),
+            ],
+        }
+    }
+}
+
+/// The draft kept for a pool's edit, if any.
+fn edit_draft<'a>(app: &'a App, namespace: &str, name: &str) -> Option<&'a Kept> {
+    app.drafts.iter().find(|k| {
+        k.saved.aim == Aim::Edit && k.saved.namespace() == namespace && k.saved.name() == name
+    })
+}
+
+/// The drafts `n` offers: new pools', and edits' whose pool is gone (a recreate that
+/// stopped half way), newest first.
+fn new_drafts(app: &App) -> Vec<Kept> {
+    app.drafts
+        .iter()
+        .filter(|k| match k.saved.aim {
+            Aim::New => true,
+            Aim::Edit => app
+                .inventory
+                .get(Kind::Pool, k.saved.namespace(), k.saved.name())
+                .is_none(),
+        })
+        .cloned()
+        .collect()
+}
+
+/// `n`: the chooser when there are drafts to offer; whether it opened.
+pub fn offer_new(app: &mut App) -> bool {
+    let drafts = new_drafts(app);
+    if drafts.is_empty() {
+        return false;
+    }
+    app.overlays.push(Overlay::Drafts(Box::new(Chooser {
+        offer: Offer::New { drafts },
+        cursor: 1,
+        discarding: None,
+    })));
+    true
+}
+
+/// `e` on a pool with a draft: the chooser, with what the draft changes; whether it opened.
+pub fn offer_edit(app: &mut App, live: &Value) -> bool {
+    let at = |p: &str| live.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let Some(kept) = edit_draft(app, at("/metadata/namespace"), at("/metadata/name")).cloned()
+    else {
+        return false;
+    };
+    let now_version = at("/metadata/resourceVersion").to_owned();
+    let moved = kept
+        .saved
+        .resource_version
+        .clone()
+        .filter(|v| !v.is_empty() && !now_version.is_empty() && *v != now_version)
+        .map(|v| (v, now_version));
+    let changes = changes(live, &kept.saved.draft.pool);
+    app.overlays.push(Overlay::Drafts(Box::new(Chooser {
+        offer: Offer::Edit {
+            live: live.clone(),
+            draft: Box::new(kept),
+            changes,
+            moved,
+        },
+        cursor: 1,
+        discarding: None,
+    })));
+    true
+}
+
+fn chooser(app: &mut App) -> Option<&mut Chooser> {
+    match app.overlays.last_mut() {
+        Some(Overlay::Drafts(chooser)) => Some(chooser),
+        _ => None,
+    }
+}
+
+/// ↑↓: the entry under the cursor.
+pub fn move_cursor(app: &mut App, down: bool) {
+    let now = app.now;
+    if let Some(c) = chooser(app) {
+        let last = c.entries(now).len().saturating_sub(1);
+        c.cursor = if down {
+            (c.cursor + 1).min(last)
+        } else {
+            c.cursor.saturating_sub(1)
+        };
+        c.discarding = None;
+    }
+}
+
+/// Enter: the wizard, afresh or on the draft chosen.
+pub fn choose(app: &mut App) {
+    let Some(Overlay::Drafts(chooser)) = app.overlays.pop() else {
+        return;
+    };
+    match (chooser.offer, chooser.cursor) {
+        (Offer::New { .. }, 0) => wizard::open_fresh(app),
+        (Offer::New { drafts }, at) => {
+            if let Some(kept) = drafts.into_iter().nth(at - 1) {
+                resume(app, kept, None);
+            }
+        }
+        (Offer::Edit { live, .. }, 0) => wizard::open_live(app, live),
+        (Offer::Edit { live, draft, .. }, _) => resume(app, *draft, Some(live)),
+    }
+}
+
+/// The wizard on a kept draft: a new pool (or an edit whose pool is gone) as a create, an
+/// edit against the live pool; the field being typed opens again with its text.
+pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
+    let purpose = match live {
+        Some(old) => Purpose::Edit { old },
+        None => Purpose::Create,
+    };
+    let mut w = Wizard::new(kept.saved.draft.clone(), purpose);
+    w.started = kept.saved.started.clone();
+    w.saved_as = Some(kept.file.clone());
+    app.message = Some(format!(
+        "resumed the draft of {}; Esc closes it (kept)",
+        crate::domain::inert::line(&kept.saved.id())
+    ));
+    app.overlays.push(Overlay::Wizard(Box::new(w)));
+    wizard::reopen_typing(app, kept.saved.typing.as_ref());
+}
+
+/// `d` twice: the draft under the cursor is discarded (its file removed).
+pub fn discard(app: &mut App) {
+    let now = app.now;
+    let Some(c) = chooser(app) else {
+        return;
+    };
+    if c.cursor == 0 {
+        return;
+    }
+    if c.discarding != Some(c.cursor) {
+        c.discarding = Some(c.cursor);
+        let entry = c.entries(now).get(c.cursor).cloned().unwrap_or_default();
+        app.message = Some(format!("d again discards it: {entry}"));
+        return;
+    }
+    let file = match &mut c.offer {
+        Offer::New { drafts } => {
+            let kept = drafts.remove(c.cursor - 1);
+            c.cursor = c.cursor.min(drafts.len());
+            c.discarding = None;
+            kept.file
+        }
+        Offer::Edit { draft, .. } => {
+            let file = draft.file.clone();
+            app.overlays.pop();
+            file
+        }
+    };
+    forget(app, &file);
+    app.message = Some(format!("the draft {file} is discarded"));
+    if matches!(app.overlays.last(), Some(Overlay::Drafts(c)) if matches!(&c.offer, Offer::New { drafts } if drafts.is_empty()))
+    {
+        app.overlays.pop();
+    }
+}
+
+/// Esc: nothing opened, nothing discarded.
+pub fn close(app: &mut App) {
+    if let Some(Overlay::Drafts(_)) = app.overlays.last() {
+        app.overlays.pop();
+    }
+}
+
+/// The draft's file goes (applied, discarded): from disk and from the list.
+pub fn forget(app: &mut App, file: &str) {
+    app.drafts.retain(|k| k.file != file);
+    app.effects.push(Effect::DiscardDraft(file.to_owned()));
+}
+
+/// The wizard's draft saved: the list holds it under its file (a renamed draft's old file
+/// is dropped).
+pub fn kept(app: &mut App, saved: Saved, replaces: Option<&str>) {
+    let file = saved.file_name();
+    app.drafts
+        .retain(|k| k.file != file && Some(k.file.as_str()) != replaces);
+    app.drafts.insert(
+        0,
+        Kept {
+            file,
+            saved,
+            at: Some(app.now),
+        },
+    );
+}
+
+/// A new draft's start time, which keeps unnamed drafts apart: to the second, with a
+/// number after it when a draft kept already started in that second.
+pub fn started(app: &App) -> String {
+    let second = app.now.format("%Y%m%dT%H%M%S").to_string();
+    let taken = |candidate: &str| app.drafts.iter().any(|k| k.saved.started == candidate);
+    if !taken(&second) {
+        return second;
+    }
+    (2..)
+        .map(|n| format!("{second}-{n}"))
+        .find(|candidate| !taken(candidate))
+        .unwrap_or(second)
+}
+
+/// `pooldeck new --resume` of an edit: opened once its pool is in the picture (or as a new
+/// pool once the pools are listed and it is not).
+pub fn open_pending(app: &mut App) {
+    let Some(kept) = &app.resuming else {
+        return;
+    };
+    let live = app
+        .inventory
+        .get(Kind::Pool, kept.saved.namespace(), kept.saved.name())
+        .map(|o| (*o.value()).clone());
+    let listed = app
+        .inventory
+        .health_of(Kind::Pool)
+        .any(|h| h.state.settled());
+    if live.is_none() && !listed {
+        return;
+    }
+    let Some(kept) = app.resuming.take() else {
+        return;
+    };
+    let gone = live.is_none();
+    resume(app, kept, live);
+    if gone {
+        app.message =
+            Some("the pool this edit was for is gone: the draft opens as a new pool".to_owned());
+    }
+}
+
+/// A draft from a file of an older pooldeck or a hand-made manifest: taken as a new pool.
+pub fn plain(draft: Draft, started: String) -> Saved {
+    Saved {
+        aim: Aim::New,
+        resource_version: None,
+        started,
+        typing: None,
+        draft,
+    }
+}

@@ -1,0 +1,140 @@
+//! Drafts as an operator meets them: an edit's draft survives a dropped session (the text
+//! being typed too) and `e` offers it with what it changes and whether the pool moved on; `n`
+//! offers every new pool's draft and discards one on `d d`; a draft renamed moves its file.
+
+use super::*;
+use crate::app::drafts::{Chooser, Offer};
+
+fn chooser(app: &App) -> &Chooser {
+    match app.overlays.last() {
+        Some(Overlay::Drafts(chooser)) => chooser,
+        other => panic!("no drafts offered: {other:?}"),
+    }
+}
+
+fn select(app: &mut App, name: &str) {
+    update(app, key(KeyCode::Char('/')));
+    typed(app, name);
+    update(app, key(KeyCode::Enter));
+}
+
+#[test]
+fn an_edit_draft_survives_a_dropped_session_and_is_offered_with_its_changes() {
+    let mut app = fleet_app();
+    select(&mut app, "llm-train");
+    update(&mut app, key(KeyCode::Char('e')));
+    assert!(matches!(wizard(&app).purpose, Purpose::Edit { .. }));
+    // The description typed, not kept with Enter: the session drops here.
+    to_field(&mut app, "Description", 0);
+    update(&mut app, key(KeyCode::Enter));
+    typed(&mut app, " (moved to H100s)");
+    let saved = app
+        .effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Effect::SaveDraft { saved, .. } => Some(saved.clone()),
+            _ => None,
+        })
+        .expect("saved on the keystroke");
+    assert_eq!(saved.aim, crate::domain::draft::Aim::Edit);
+    let typing = saved.typing.clone().expect("the text being typed is kept");
+    assert!(typing.text.ends_with("(moved to H100s)"), "{typing:?}");
+
+    // A new session with what was on disk; the pool moved on meanwhile.
+    let mut kept = app.drafts.clone();
+    assert_eq!(kept.len(), 1);
+    kept[0].saved.resource_version = Some("1".into());
+    let mut again = fleet_app();
+    again.drafts = kept;
+    let mut live = (*again
+        .inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("llm-train")
+        .value())
+    .clone();
+    live["metadata"]["resourceVersion"] = "7".into();
+    update(
+        &mut again,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: live,
+        }),
+    );
+    select(&mut again, "llm-train");
+    update(&mut again, key(KeyCode::Char('e')));
+    let offered = chooser(&again);
+    let Offer::Edit { changes, moved, .. } = &offered.offer else {
+        panic!("an edit's draft is offered");
+    };
+    assert!(
+        changes.iter().any(|c| c.path.contains("description")
+            && c.draft
+                .as_deref()
+                .is_some_and(|d| d.ends_with("(moved to H100s)"))),
+        "{changes:?}"
+    );
+    assert!(
+        moved.as_ref().is_some_and(|(then, _)| then == "1"),
+        "{moved:?}"
+    );
+    // Enter resumes it: the field being typed is open again with its text.
+    update(&mut again, key(KeyCode::Enter));
+    let w = wizard(&again);
+    assert!(matches!(w.purpose, Purpose::Edit { .. }));
+    assert_eq!(w.step, Step::General);
+    assert!(
+        w.editing
+            .as_ref()
+            .is_some_and(|e| e.text().ends_with("(moved to H100s)")),
+        "{:?}",
+        w.editing
+    );
+    // Esc then drops the typing, as it would have before the session dropped.
+    update(&mut again, key(KeyCode::Esc));
+    assert!(wizard(&again).editing.is_none());
+}
+
+#[test]
+fn n_offers_every_new_pool_draft_and_d_twice_discards_one() {
+    let mut app = fleet_app();
+    for name in ["first-pool", "second-pool"] {
+        update(&mut app, key(KeyCode::Char('n')));
+        if matches!(app.overlays.last(), Some(Overlay::Drafts(_))) {
+            // Start a new pool: the entry above the drafts.
+            update(&mut app, key(KeyCode::Up));
+            update(&mut app, key(KeyCode::Enter));
+        }
+        set_field(&mut app, "Compute pool name", 0, name);
+        update(&mut app, key(KeyCode::Esc));
+        assert!(app.overlays.is_empty(), "closed, the draft kept");
+    }
+    // Each draft is kept under its name; no unnamed file stays.
+    let files: Vec<String> = app.drafts.iter().map(|k| k.file.clone()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files.iter().all(|f| !f.contains("unnamed")), "{files:?}");
+    update(&mut app, key(KeyCode::Char('n')));
+    let entries = chooser(&app).entries(app.now);
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    assert!(
+        entries[1].contains("ml-research/second-pool"),
+        "{entries:?}"
+    );
+    assert!(entries[2].contains("ml-research/first-pool"), "{entries:?}");
+    // d once asks; d again discards (its file removed).
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char('d')));
+    assert!(app.effects.is_empty());
+    update(&mut app, key(KeyCode::Char('d')));
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::DiscardDraft(f) if f.contains("second-pool"))),
+        "{:?}",
+        app.effects
+    );
+    assert_eq!(chooser(&app).entries(app.now).len(), 2);
+    // Enter on the one left resumes it.
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(wizard(&app).draft.pool["metadata"]["name"], "first-pool");
+}
