@@ -320,6 +320,70 @@ fn global_flags_never_swallow_new() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("pooldeck demo serve"));
 }
 
+/// Errors while typing, as a person sees them: a bad name's error appears before Enter and
+/// goes as it is fixed; an edit that asks for more H100s than ml-research's caps leave says
+/// so naming the lowest; a ScalingPolicy reference to nothing is an error.
+#[test]
+fn errors_appear_while_typing_and_on_edits() {
+    let Some(pane) = Pane::demo("typing") else {
+        return;
+    };
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["n"]);
+    pane.wait_for("New Compute Pool in ml-research");
+    pane.keys(&["Enter"]);
+    pane.type_text("Bad_");
+    pane.wait("the name's error while typing", |s| {
+        s.contains("Bad_▏")
+            && s.lines()
+                .any(|l| l.contains("error:") && l.contains("Bad_"))
+    });
+    pane.keys(&["BSpace", "BSpace", "BSpace", "BSpace"]);
+    pane.type_text("good-name");
+    pane.wait("the error gone while typing", |s| {
+        s.contains("good-name▏")
+            && !s
+                .lines()
+                .any(|l| l.contains("error:") && l.contains("name"))
+    });
+    pane.keys(&["Enter", "Escape"]);
+    pane.wait_for("the wizard is closed");
+
+    // llm-train: 16 H100s; ml-research's own limit leaves none.
+    pane.keys(&["/"]);
+    pane.type_text("llm-train");
+    pane.keys(&["Enter"]);
+    pane.wait_for("Compute Pools (1)");
+    pane.keys(&["e"]);
+    pane.wait_for("Edit Compute Pool ml-research/llm-train");
+    pane.keys(&["Tab", "Tab", "Tab"]);
+    pane.wait_for("› Node Config");
+    for _ in 0..13 {
+        pane.keys(&["j"]);
+    }
+    pane.keys(&["Enter", "End"]);
+    pane.type_text("0");
+    pane.wait_for("160▏");
+    let screen = pane.wait_for("more than the pool has now");
+    // (The lowest of ml-research's caps is named: the Tenant's projectLimits for it.)
+    assert!(
+        screen.contains("the lowest cap is Tenant acme's projectLimits"),
+        "{screen}"
+    );
+    assert!(screen.contains("so the pool cannot get them"), "{screen}");
+    pane.keys(&["Escape"]);
+    pane.wait("the count as it was", |s| {
+        !s.contains("more than the pool has now")
+    });
+
+    // Autoscaling: the policy's name misspelt is an error on the field, while typed.
+    pane.keys(&["Tab", "Tab"]);
+    pane.wait_for("› Autoscaling");
+    pane.keys(&["Enter", "End"]);
+    pane.type_text("x");
+    pane.wait_for("no ScalingPolicy named gpu-scalingx in ml-research");
+}
+
 /// An edit's draft survives a killed terminal, the text being typed included; `e` on the
 /// pool in the next console offers it with what it changes against the live pool, and
 /// resumes it with the field open again.
