@@ -131,6 +131,7 @@ mod tests {
         draft.add_worker_pool("a100s");
         Saved {
             aim: Aim::New,
+            context: "hub-a".into(),
             resource_version: None,
             started: "20261201T141800".into(),
             typing: None,
@@ -163,7 +164,10 @@ mod tests {
         assert_eq!(load(&path).expect("loaded"), named);
         let listed = list(dir.path());
         assert_eq!(listed.len(), 1);
-        assert_eq!(listed[0].file, "ml-research.gpu-pool.new.yaml");
+        assert_eq!(
+            listed[0].file,
+            "ml-research.gpu-pool.20261201T141800.new.yaml"
+        );
         discard(dir.path(), &listed[0].file).expect("discarded");
         assert!(list(dir.path()).is_empty());
         assert!(discard(dir.path(), "../x.yaml").is_err());

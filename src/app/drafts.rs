@@ -11,7 +11,7 @@ use super::wizard::{self, Purpose, Wizard};
 use super::{App, Effect, Overlay};
 use crate::domain::Kind;
 use crate::domain::draft::diff::{Change, changes};
-use crate::domain::draft::{Aim, Draft, Saved};
+use crate::domain::draft::{Aim, Saved};
 
 /// A draft on disk: its file, what it holds, when it was saved.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,31 +69,45 @@ impl Chooser {
                 }))
                 .collect(),
             Offer::Edit { draft, .. } => vec![
-                "Start from the live pool (the draft is replaced as you type)".to_owned(),
+                "Start from the live pool (the draft is replaced once you change something)"
+                    .to_owned(),
                 format!("Resume the draft saved {} ago", age(draft)),
             ],
         }
     }
 }
 
-/// The draft kept for a pool's edit, if any.
+/// Whether a draft was written on the hub in use (one of unknown hub, from an older
+/// pooldeck, is offered everywhere).
+fn on_this_hub(app: &App, kept: &Kept) -> bool {
+    kept.saved.context.is_empty() || kept.saved.context == app.connection.context
+}
+
+/// The draft kept for a pool's edit on this hub, if any.
 fn edit_draft<'a>(app: &'a App, namespace: &str, name: &str) -> Option<&'a Kept> {
     app.drafts.iter().find(|k| {
-        k.saved.aim == Aim::Edit && k.saved.namespace() == namespace && k.saved.name() == name
+        k.saved.aim == Aim::Edit
+            && on_this_hub(app, k)
+            && k.saved.namespace() == namespace
+            && k.saved.name() == name
     })
 }
 
-/// The drafts `n` offers: new pools', and edits' whose pool is gone (a recreate that
-/// stopped half way), newest first.
+/// The drafts `n` offers on this hub: new pools', and edits' whose pool is gone (a recreate
+/// that stopped half way: gone as a live list of its namespace says), newest first.
 fn new_drafts(app: &App) -> Vec<Kept> {
     app.drafts
         .iter()
+        .filter(|k| on_this_hub(app, k))
         .filter(|k| match k.saved.aim {
             Aim::New => true,
-            Aim::Edit => app
-                .inventory
-                .get(Kind::Pool, k.saved.namespace(), k.saved.name())
-                .is_none(),
+            Aim::Edit => {
+                app.inventory.listed_in(Kind::Pool, k.saved.namespace())
+                    && app
+                        .inventory
+                        .get(Kind::Pool, k.saved.namespace(), k.saved.name())
+                        .is_none()
+            }
         })
         .cloned()
         .collect()
@@ -182,18 +196,34 @@ pub fn choose(app: &mut App) {
 /// The wizard on a kept draft: a new pool (or an edit whose pool is gone) as a create, an
 /// edit against the live pool; the field being typed opens again with its text.
 pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
-    let purpose = match live {
-        Some(old) => Purpose::Edit { old },
-        None => Purpose::Create,
+    let mut w = match (live, kept.saved.aim) {
+        (Some(old), _) => {
+            let mut w = Wizard::new(kept.saved.draft.clone(), Purpose::Edit { old });
+            // Said on Review when the pool moved on since the draft started.
+            w.base_version = kept.saved.resource_version.clone().or(w.base_version);
+            w
+        }
+        // An edit whose pool is gone: a new pool now, without what the server owned.
+        (None, Aim::Edit) => {
+            let pool = wizard::recreate::fresh(&kept.saved.draft.pool);
+            let mut draft = kept.saved.draft.clone();
+            draft.pool = pool;
+            let mut w = Wizard::new(draft, Purpose::Create);
+            w.started = started(app);
+            w
+        }
+        (None, Aim::New) => {
+            let mut w = Wizard::new(kept.saved.draft.clone(), Purpose::Create);
+            w.started = kept.saved.started.clone();
+            w
+        }
     };
-    let mut w = Wizard::new(kept.saved.draft.clone(), purpose);
-    w.started = kept.saved.started.clone();
     w.saved_as = Some(kept.file.clone());
     app.message = Some(format!(
         "resumed the draft of {}; Esc closes it (kept)",
         crate::domain::inert::line(&kept.saved.id())
     ));
-    app.overlays.push(Overlay::Wizard(Box::new(w)));
+    wizard::show(app, w);
     wizard::reopen_typing(app, kept.saved.typing.as_ref());
 }
 
@@ -286,31 +316,28 @@ pub fn open_pending(app: &mut App) {
         .inventory
         .get(Kind::Pool, kept.saved.namespace(), kept.saved.name())
         .map(|o| (*o.value()).clone());
-    let listed = app
-        .inventory
-        .health_of(Kind::Pool)
-        .any(|h| h.state.settled());
+    let listed = app.inventory.listed_in(Kind::Pool, kept.saved.namespace());
     if live.is_none() && !listed {
         return;
     }
     let Some(kept) = app.resuming.take() else {
         return;
     };
+    if let Some(since) = live
+        .as_ref()
+        .and_then(|l| l.pointer("/metadata/deletionTimestamp"))
+        .and_then(Value::as_str)
+    {
+        app.message = Some(format!(
+            "{} is being deleted (since {since}): its edit's draft is kept, not opened",
+            crate::domain::inert::line(&kept.saved.id())
+        ));
+        return;
+    }
     let gone = live.is_none();
     resume(app, kept, live);
     if gone {
         app.message =
             Some("the pool this edit was for is gone: the draft opens as a new pool".to_owned());
-    }
-}
-
-/// A draft from a file of an older pooldeck or a hand-made manifest: taken as a new pool.
-pub fn plain(draft: Draft, started: String) -> Saved {
-    Saved {
-        aim: Aim::New,
-        resource_version: None,
-        started,
-        typing: None,
-        draft,
     }
 }

@@ -268,9 +268,24 @@ fn unswallowed(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::f
         .get_subcommands()
         .map(|c| c.get_name().to_owned())
         .collect();
+    // The console's flags that take a value: their value is never a subcommand.
+    const VALUED: &[&str] = &[
+        "--theme",
+        "--context",
+        "--kubeconfig",
+        "-n",
+        "--namespace",
+        "--speed",
+        "--audit-log",
+    ];
     let mut out: Vec<std::ffi::OsString> = Vec::new();
     let mut args = args.into_iter().peekable();
     while let Some(arg) = args.next() {
+        if arg.to_str().is_some_and(|a| VALUED.contains(&a)) {
+            out.push(arg);
+            out.extend(args.next());
+            continue;
+        }
         if arg == "--demo"
             && args
                 .peek()
@@ -393,4 +408,38 @@ fn console(
         },
         wizard,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unswallowed;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        unswallowed(args.iter().map(std::ffi::OsString::from))
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn demo_never_takes_a_subcommand_as_its_scenario() {
+        assert_eq!(
+            words(&["pooldeck", "--demo", "new", "-n", "ml"]),
+            ["pooldeck", "--demo=fleet", "new", "-n", "ml"]
+        );
+        // A scenario named is kept; a flag's value that reads as a subcommand is a value.
+        assert_eq!(
+            words(&["pooldeck", "--demo", "scale-up"]),
+            ["pooldeck", "--demo", "scale-up"]
+        );
+        assert_eq!(
+            words(&["pooldeck", "--context", "demo", "--demo", "new"]),
+            ["pooldeck", "--context", "demo", "--demo=fleet", "new"]
+        );
+        // After the subcommand, its own arguments are left alone.
+        assert_eq!(
+            words(&["pooldeck", "new", "--demo", "get"]),
+            ["pooldeck", "new", "--demo", "get"]
+        );
+    }
 }

@@ -101,17 +101,7 @@ pub fn list_drafts() -> ExitCode {
 /// The kept draft a name given on the command line means: `NS/NAME` (or the draft's file
 /// name), or a NAME only one draft has. Said on stderr when none or several.
 pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
-    let dir = crate::drafts::existing_dir().ok_or("no drafts kept")?;
-    let kept: Vec<crate::app::drafts::Kept> = crate::drafts::list(&dir)
-        .into_iter()
-        .filter_map(|listed| {
-            Some(crate::app::drafts::Kept {
-                file: listed.file,
-                saved: listed.draft.ok()?,
-                at: listed.modified.map(chrono::DateTime::<chrono::Utc>::from),
-            })
-        })
-        .collect();
+    let kept = crate::runtime::kept_drafts();
     let matching: Vec<&crate::app::drafts::Kept> = kept
         .iter()
         .filter(|k| {
@@ -126,11 +116,11 @@ pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
             "no draft named {asked}; pooldeck new --drafts lists them"
         )),
         several => Err(format!(
-            "{} drafts are named {asked}: name one as NS/NAME ({})",
+            "{} drafts are named {asked}: name one by its file ({})",
             several.len(),
             several
                 .iter()
-                .map(|k| format!("{} ({})", k.saved.id(), k.saved.aim.word()))
+                .map(|k| k.file.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -139,18 +129,23 @@ pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
 
 /// `--discard`: the draft's file removed (exit 0), or why not (exit 1).
 pub fn discard_draft(asked: &str) -> ExitCode {
-    let found = find_draft(asked).and_then(|kept| {
-        let dir = crate::drafts::dir()?;
-        crate::drafts::discard(&dir, &kept.file)?;
-        Ok(kept)
+    // A file that cannot be read as a draft is discarded by its file name.
+    let unreadable = crate::drafts::existing_dir().filter(|dir| {
+        crate::drafts::list(dir)
+            .iter()
+            .any(|l| l.file == asked && l.draft.is_err())
     });
+    let found = match unreadable {
+        Some(dir) => crate::drafts::discard(&dir, asked).map(|()| asked.to_owned()),
+        None => find_draft(asked).and_then(|kept| {
+            let dir = crate::drafts::dir()?;
+            crate::drafts::discard(&dir, &kept.file)?;
+            Ok(format!("{} ({})", kept.saved.id(), kept.file))
+        }),
+    };
     match found {
-        Ok(kept) => {
-            crate::say::say!(
-                "discarded the draft of {} ({})",
-                crate::domain::inert::line(&kept.saved.id()),
-                kept.file
-            );
+        Ok(what) => {
+            crate::say::say!("discarded the draft {}", crate::domain::inert::line(&what));
             ExitCode::SUCCESS
         }
         Err(why) => {
@@ -198,6 +193,13 @@ pub fn start(args: &NewArgs, namespace: Option<&str>) -> Result<WizardStart, Exi
                 .collect();
             let draft = Draft::from_objects(&objects)
                 .ok_or_else(|| refuse(format!("{} holds no ComputePool", path.display())))?;
+            // The file's namespace goes into watch paths: checked as a named one is.
+            if let Some(problem) = (!draft.namespace().is_empty())
+                .then(|| crate::domain::rules::names::namespace_problem(draft.namespace()))
+                .flatten()
+            {
+                return Err(refuse(format!("{}: {problem}", path.display())));
+            }
             // As kubectl does: a namespace asked for that the file contradicts is refused,
             // not silently chosen between.
             if let Some(asked) = namespace

@@ -40,7 +40,7 @@ pub const POLICY_TAKEN: Rule = Rule {
     summary: "a ScalingPolicy written with the pool takes a name no ScalingPolicy in its namespace has",
 };
 
-/// The three rules, for `--list-rules`.
+/// The rules, for `--list-rules`.
 pub const RULES: &[&Rule] = &[&MISSING, &UNCHECKED, &STILL_MISSING, &POLICY_TAKEN];
 
 /// What pooldeck knows of one kind in the draft's namespace.

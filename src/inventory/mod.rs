@@ -382,6 +382,21 @@ impl Inventory {
         self.health.iter()
     }
 
+    /// The state of the source that lists `kind` in `namespace` (the one across every
+    /// namespace, or the namespace's own), if one does.
+    pub fn state_in(&self, kind: Kind, namespace: &str) -> Option<&SourceState> {
+        self.health
+            .iter()
+            .find(|((k, scope), _)| *k == kind && scope.as_deref().is_none_or(|s| s == namespace))
+            .map(|(_, health)| &health.state)
+    }
+
+    /// Whether the picture of `kind` in `namespace` is complete and live: what it lacks, the
+    /// hub lacks.
+    pub fn listed_in(&self, kind: Kind, namespace: &str) -> bool {
+        self.state_in(kind, namespace) == Some(&SourceState::Live)
+    }
+
     pub fn health_of(&self, kind: Kind) -> impl Iterator<Item = &Health> {
         self.health
             .iter()

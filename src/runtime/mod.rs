@@ -221,8 +221,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     );
     app.namespaces = namespaces.clone();
     app.home_namespace = home;
-    // A draft a wizard left behind (crash, hangup, Ctrl-C) is offered by the next `n`; drafts
-    // of edits are not (the live pool is opened again instead).
+    // The drafts wizards left behind (crash, hangup, Ctrl-C, Esc): `n` and `e` offer them.
     app.drafts = kept_drafts();
     if !options.warnings.is_empty() {
         app.message = Some(options.warnings.join("; "));
@@ -257,6 +256,12 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             {
                 app.resuming = Some(kept);
                 app.message = Some("reading the pool this edit's draft is for…".into());
+            }
+            // Without a cluster an edit's draft opens against itself: the rules check it and
+            // `w` writes it; it stays an edit's draft.
+            (Some(kept), _) if kept.saved.aim == crate::domain::draft::Aim::Edit => {
+                let pool = kept.saved.draft.pool.clone();
+                crate::app::drafts::resume(&mut app, kept, Some(pool));
             }
             (Some(kept), _) => crate::app::drafts::resume(&mut app, kept, None),
             (None, Some(draft)) => crate::app::wizard::open_with(&mut app, draft),

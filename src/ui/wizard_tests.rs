@@ -96,7 +96,19 @@ fn a_policy_written_here_and_a_multi_line_editor() {
 #[test]
 fn drafts_offered() {
     let mut app = fleet_app();
+    // A wizard opened and closed unchanged leaves no draft; one with a description typed does.
     press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Esc);
+    assert!(app.drafts.is_empty());
+    press(&mut app, KeyCode::Char('n'));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Enter);
+    for c in "batch jobs".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('n'));
     press(&mut app, KeyCode::Up);

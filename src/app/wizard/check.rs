@@ -23,6 +23,16 @@ pub const UNREADABLE: Rule = Rule {
     summary: "what is typed into a field can be read as its value",
 };
 
+/// An edit's draft resumed after the pool changed: applying replaces the pool as it is now
+/// with the draft, putting back what changed since (the chooser listed it).
+pub const MOVED: Rule = Rule {
+    id: "wizard.pool-moved-on",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: "pooldeck new",
+    summary: "an edit's draft resumed after the pool changed since it started",
+};
+
 /// What a check reads beside the draft.
 struct Seen<'a> {
     inventory: &'a Inventory,
@@ -46,11 +56,7 @@ impl Seen<'_> {
         {
             return Known::Unreadable(format!("{namespace} is not watched"));
         }
-        let state = self
-            .inventory
-            .health()
-            .find(|((k, scope), _)| *k == kind && scope.as_deref().is_none_or(|s| s == namespace))
-            .map(|(_, health)| &health.state);
+        let state = self.inventory.state_in(kind, namespace);
         let plural = kind.api().plural;
         match state {
             Some(SourceState::Live) => Known::Names(
@@ -115,6 +121,40 @@ fn check(w: &mut Wizard, seen: &Seen) {
         seen.known(&names, kind, &namespace)
     }));
     w.names = names;
+    if let (Purpose::Edit { old }, Some(base)) = (&w.purpose, &w.base_version) {
+        let at = |v: &serde_json::Value, p: &str| {
+            v.pointer(p)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let (live_version, live_uid) = (
+            at(old, "/metadata/resourceVersion"),
+            at(old, "/metadata/uid"),
+        );
+        let draft_uid = at(&w.draft.pool, "/metadata/uid");
+        let said = if !draft_uid.is_empty() && !live_uid.is_empty() && draft_uid != live_uid {
+            Some(format!(
+                "this draft was written for another pool of this name (uid {draft_uid}; the \
+                 pool now has {live_uid}): applying replaces the new pool with it"
+            ))
+        } else if !live_version.is_empty() && *base != live_version {
+            Some(format!(
+                "the pool changed since this draft was started (resourceVersion {base} → \
+                 {live_version}): applying puts back what changed since; e, then \"Start from \
+                 the live pool\", starts again from it"
+            ))
+        } else {
+            None
+        };
+        if let Some(said) = said {
+            w.findings.push(Finding::new(
+                &MOVED,
+                crate::domain::path::YamlPath::keys("metadata.resourceVersion"),
+                said,
+            ));
+        }
+    }
     if let Some((path, problem)) = &w.unreadable {
         w.findings
             .push(Finding::new(&UNREADABLE, path.clone(), problem.clone()));
@@ -188,6 +228,10 @@ pub(super) fn changed(app: &mut App) {
     };
     check(w, &seen);
     w.dry_run = None;
+    // A wizard opened and closed unchanged leaves no draft behind.
+    if w.saved_as.is_none() && w.editing.is_none() && w.draft == w.origin {
+        return;
+    }
     let saved = w.saved();
     let file = saved.file_name();
     let replaces = w.saved_as.replace(file);
@@ -242,15 +286,26 @@ fn watch_also(app: &mut App, namespace: &str) {
     }
     let mut list = list.clone();
     list.push(namespace.to_owned());
-    let namespaces = Namespaces::Only(list);
+    rewatch(
+        app,
+        Namespaces::Only(list),
+        format!("watching {namespace} too, for the wizard's choices and checks"),
+    );
+}
+
+/// Watches other namespaces for the wizard, without leaving it: the picture starts over,
+/// and the checks run again as it arrives.
+fn rewatch(app: &mut App, namespaces: Namespaces, message: String) {
     app.connection.scope = namespaces.words();
     app.namespaces = namespaces.clone();
-    // The picture starts over with the wider watch; the checks run again as it arrives.
     app.inventory = Inventory::new();
+    for overlay in &mut app.overlays {
+        if let Overlay::Wizard(w) = overlay {
+            w.checked = (u64::MAX, u64::MAX);
+        }
+    }
     app.effects.push(Effect::Watch(namespaces));
-    app.message = Some(format!(
-        "watching {namespace} too, for the wizard's choices and checks"
-    ));
+    app.message = Some(message);
 }
 
 /// `pooldeck new` watches every namespace; when the hub refuses pools across namespaces, the
@@ -268,19 +323,29 @@ pub fn narrow(app: &mut App, event: &crate::inventory::SourceEvent) -> bool {
     if !app.wizard_only || app.namespaces != Namespaces::All {
         return false;
     }
-    let Some(namespace) = app.overlays.iter().rev().find_map(|o| match o {
-        Overlay::Wizard(w) => Some(w.draft.namespace().to_owned()),
-        _ => None,
-    }) else {
+    // The wizard's draft, or the one `--resume` waits to open.
+    let namespace = app
+        .overlays
+        .iter()
+        .rev()
+        .find_map(|o| match o {
+            Overlay::Wizard(w) => Some(w.draft.namespace().to_owned()),
+            _ => None,
+        })
+        .or_else(|| {
+            app.resuming
+                .as_ref()
+                .map(|k| k.saved.namespace().to_owned())
+        });
+    let Some(namespace) =
+        namespace.filter(|n| crate::domain::rules::names::namespace_problem(n).is_none())
+    else {
         return false;
     };
-    let namespaces = Namespaces::Only(vec![namespace.clone()]);
-    app.connection.scope = namespaces.words();
-    app.namespaces = namespaces.clone();
-    app.inventory = Inventory::new();
-    app.effects.push(Effect::Watch(namespaces));
-    app.message = Some(format!(
-        "you may not list pools across namespaces: watching {namespace}, the draft's"
-    ));
+    rewatch(
+        app,
+        Namespaces::Only(vec![namespace.clone()]),
+        format!("you may not list pools across namespaces: watching {namespace}, the draft's"),
+    );
     true
 }

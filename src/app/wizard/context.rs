@@ -18,7 +18,7 @@ pub(super) fn quota_findings(
     old: Option<&Value>,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<Finding> {
-    let Some((project, tenant)) = inventory.project_and_tenant(namespace_of(draft)) else {
+    let Some((project, tenant)) = inventory.project_and_tenant(draft.namespace()) else {
         return Vec::new();
     };
     let mut asked = asked_gpus(draft);
@@ -35,17 +35,9 @@ pub(super) fn quota_findings(
     crate::domain::quota::check(&asked, &project, tenant.as_deref(), old.is_some())
 }
 
-fn namespace_of(draft: &Draft) -> &str {
-    draft
-        .pool
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
-
 /// The hosts the Compute objects of the draft's namespace offer.
 fn offer(draft: &Draft, inventory: &crate::inventory::Inventory) -> hosts::Offer {
-    let computes = inventory.values_in(Kind::Compute, namespace_of(draft));
+    let computes = inventory.values_in(Kind::Compute, draft.namespace());
     hosts::Offer::of(computes.iter().map(|c| &**c))
 }
 
@@ -61,7 +53,7 @@ pub(super) fn host_findings(
 /// Review's picture: for each node pool, the available hosts that meet it against what it
 /// asks; for each GPU variant asked, every cap with what it leaves.
 pub(super) fn picture(draft: &Draft, inventory: &crate::inventory::Inventory) -> Vec<String> {
-    let namespace = namespace_of(draft);
+    let namespace = draft.namespace();
     let mut out = Vec::new();
     let offer = offer(draft, inventory);
     if offer.computes == 0 {
@@ -135,7 +127,7 @@ pub(super) fn names_in(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<(Kind, Vec<Offered>)> {
-    let namespace = namespace_of(draft);
+    let namespace = draft.namespace();
     [Kind::ProfileBundle, Kind::Settings, Kind::ScalingPolicy]
         .into_iter()
         .map(|kind| {

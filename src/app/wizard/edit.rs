@@ -72,7 +72,7 @@ pub fn activate(app: &mut App) {
                 Ok(value) => {
                     w.before = None;
                     w.unreadable = None;
-                    w.draft.set(&path, value);
+                    put(w, &line, value);
                     changed(app);
                 }
                 Err(problem) => {
@@ -92,6 +92,21 @@ pub fn activate(app: &mut App) {
     }
 }
 
+/// A field's value into the draft. A Settings or ScalingPolicy reference emptied goes
+/// whole: a reference naming nothing is not the same as none.
+fn put(w: &mut super::Wizard, line: &super::Line, value: Option<Value>) {
+    let path = line.path();
+    let reference = matches!(
+        line.spec.entry,
+        Entry::Named(Kind::Settings | Kind::ScalingPolicy)
+    );
+    if value.is_none() && reference {
+        w.draft.set(&path.parent(), None);
+    } else {
+        w.draft.set(&path, value);
+    }
+}
+
 /// After a keystroke or a paste into a field: what is typed goes into the draft at once
 /// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
 /// text that cannot be read as the field's value is said on the field as an error, the
@@ -108,7 +123,7 @@ pub(super) fn retyped(app: &mut App) {
         Ok(_) if line.spec.entry == Entry::Namespace => w.unreadable = None,
         Ok(value) => {
             w.unreadable = None;
-            w.draft.set(&path, value);
+            put(w, &line, value);
         }
         Err(problem) => w.unreadable = Some((path, problem)),
     }
@@ -129,26 +144,14 @@ pub fn cycle(app: &mut App) {
     let path = line.path();
     match line.spec.entry {
         Entry::Toggle if line.spec.path == draft::POLICY => {
-            if let Some(policy) = w.draft.policy.take() {
-                // The reference turning it on pointed at the new policy goes with it, unless
-                // it names a policy the namespace has.
-                let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
-                let named = w
-                    .draft
-                    .get(&reference.key("name"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
-                let existing = w
-                    .names
-                    .iter()
-                    .find(|(k, _)| *k == Kind::ScalingPolicy)
-                    .is_some_and(|(_, names)| names.iter().any(|(n, _)| Some(n) == named.as_ref()));
-                if named.as_deref() == policy.pointer("/metadata/name").and_then(Value::as_str)
-                    && !existing
-                {
-                    w.draft.set(&reference, None);
+            let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+            if w.draft.policy.take().is_some() {
+                // The reference as it was before the policy was written here comes back.
+                if let Some(before) = w.ref_before_policy.take() {
+                    w.draft.set(&reference, before);
                 }
             } else {
+                w.ref_before_policy = Some(w.draft.get(&reference).cloned());
                 w.draft.start_policy();
             }
         }

@@ -1,10 +1,12 @@
-//! The wizard: a ComputePool draft written step by step in the product's order, every change
-//! re-checked by the rules `pooldeck validate` runs (against the watched fleet, so a VIP
-//! another pool uses is named while it is typed), each finding shown on its field. `n` starts
-//! a new pool in the selected pool's namespace; `e` edits the selected pool, its name and VIP
-//! locked (the reference makes the VIP immutable). Every change is saved as a draft (an
-//! effect the runtime carries out), so a dropped session loses nothing. The Review step
-//! sends a dry run and applies behind the same confirmation as the fixes. Part of `update`.
+//! The wizard: a ComputePool draft written step by step in the product's order, every
+//! keystroke re-checked by the rules `pooldeck validate` runs (against the watched fleet, so a
+//! VIP another pool uses is named while it is typed), each finding shown on its field. The
+//! namespace is part of the draft, and every choice and check follows it. `n` starts a new
+//! pool (or offers the drafts kept); `e` edits the selected pool (or offers its draft), its
+//! name, namespace and VIP locked (the reference makes the VIP immutable). Every change is
+//! saved as a draft (an effect the runtime carries out), so a dropped session loses nothing.
+//! The Review step sends a dry run and applies behind the same confirmation as the fixes.
+//! Part of `update`.
 
 use serde_json::Value;
 
@@ -97,12 +99,34 @@ pub struct Wizard {
     pub started: String,
     /// The file the draft was last saved as (a rename moves it).
     pub saved_as: Option<String>,
+    /// The draft as the wizard opened on it: until it changes, nothing is saved (opening and
+    /// closing the wizard leaves no draft behind).
+    pub origin: Draft,
+    /// The hub (kubeconfig context) the wizard works on: its draft is offered there only.
+    pub context: String,
+    /// For an edit: the resourceVersion the draft started from (the live one's, or the
+    /// resumed draft's: a pool that moved on since is said on Review).
+    pub base_version: Option<String>,
+    /// The pool's scalingPolicyRef before "Write a new policy" was turned on: turned off, it
+    /// is put back as it was.
+    pub ref_before_policy: Option<Option<Value>>,
 }
 
 impl Wizard {
     /// A wizard at its first step.
     pub fn new(draft: Draft, purpose: Purpose) -> Wizard {
+        let base_version = match &purpose {
+            Purpose::Edit { old } | Purpose::Recreate { old } => old
+                .pointer("/metadata/resourceVersion")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            Purpose::Create => None,
+        };
         Wizard {
+            origin: draft.clone(),
+            context: String::new(),
+            base_version,
+            ref_before_policy: None,
             draft,
             purpose,
             step: Step::General,
@@ -248,23 +272,21 @@ impl Wizard {
     /// text (kept with Enter or not).
     pub fn saved(&self) -> crate::domain::draft::Saved {
         use crate::domain::draft::{Aim, Saved, Typing};
-        let (aim, resource_version) = match &self.purpose {
-            Purpose::Create => (Aim::New, None),
-            Purpose::Edit { old } | Purpose::Recreate { old } => (
-                Aim::Edit,
-                old.pointer("/metadata/resourceVersion")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            ),
+        let aim = match &self.purpose {
+            Purpose::Create => Aim::New,
+            Purpose::Edit { .. } | Purpose::Recreate { .. } => Aim::Edit,
         };
         let typing = self.editing.as_ref().and_then(|editor| {
             self.lines().get(self.cursor).map(|line| Typing {
                 path: line.path().to_string(),
                 text: editor.text(),
+                before: self.before.clone().flatten(),
             })
         });
+        let resource_version = self.base_version.clone();
         Saved {
             aim,
+            context: self.context.clone(),
             resource_version,
             started: self.started.clone(),
             typing,
@@ -390,8 +412,14 @@ fn namespace_in_view(app: &App) -> String {
 pub fn open_with(app: &mut App, draft: Draft) {
     let mut wizard = Wizard::new(draft, Purpose::Create);
     wizard.started = super::drafts::started(app);
-    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    show(app, wizard);
     changed(app);
+}
+
+/// Puts a wizard on the modal stack, bound to the hub in use.
+pub fn show(app: &mut App, mut wizard: Wizard) {
+    wizard.context = app.connection.context.clone();
+    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
 }
 
 /// A new pool in the namespace in view.
@@ -411,7 +439,7 @@ pub fn open_live(app: &mut App, pool: Value) {
         Draft::from_object(object, None),
         Purpose::Edit { old: pool },
     );
-    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    show(app, wizard);
     changed(app);
 }
 
@@ -431,7 +459,12 @@ pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing
         if let Some((step, at, line)) = found {
             w.step = step;
             w.cursor = at;
-            w.before = Some(w.draft.get(&line.path()).cloned());
+            w.before = Some(
+                typing
+                    .before
+                    .clone()
+                    .or_else(|| w.draft.get(&line.path()).cloned()),
+            );
             w.editing = Some(Editor::new(&typing.text, line.spec.entry.multi_line()));
             edit::retyped(app);
             return;

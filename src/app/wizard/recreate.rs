@@ -192,10 +192,8 @@ pub fn when_gone(app: &mut App) {
         return;
     }
     let target = &recreating.target;
-    let live = app
-        .inventory
-        .health_of(Kind::Pool)
-        .any(|h| h.state == crate::inventory::SourceState::Live);
+    // Gone means: the source that lists the pool's own namespace is live and lacks it.
+    let live = app.inventory.listed_in(Kind::Pool, &target.namespace);
     if !live
         || app
             .inventory

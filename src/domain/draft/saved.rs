@@ -1,7 +1,7 @@
 //! A draft as it is kept on disk: the manifest itself (so any manifest reader reads it),
-//! after one comment line that says what it is for: a new pool or an edit, its namespace and
-//! name, the resourceVersion an edit started from, and the field being typed with its text,
-//! kept or not. The comment is one line of JSON with every character outside ASCII escaped,
+//! after one comment line that says what it is for: a new pool or an edit, the hub (context)
+//! it was written on, its namespace and name, the resourceVersion an edit started from, and
+//! the field being typed with its text, kept or not. The comment is one line of JSON with every character outside ASCII escaped,
 //! so no text typed can end it or start a YAML line of its own.
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,9 @@ impl Aim {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Header {
     aim: Aim,
+    /// The kubeconfig context it was written on ("" when not known).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    context: String,
     namespace: String,
     name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -47,12 +50,18 @@ pub struct Typing {
     /// The field's path, as the wizard writes paths.
     pub path: String,
     pub text: String,
+    /// The field's value before the typing began (Esc puts it back, after a resume too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Value>,
 }
 
 /// A draft with what it is for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Saved {
     pub aim: Aim,
+    /// The kubeconfig context it was written on ("" when not known): a draft is offered on
+    /// that hub only.
+    pub context: String,
     /// For an edit: the live resourceVersion it started from.
     pub resource_version: Option<String>,
     /// A new pool's start time (`20261201T141800`), for one with no name yet.
@@ -78,18 +87,23 @@ impl Saved {
             .unwrap_or("")
     }
 
+    /// The name as the lists say it: the pool's, or `unnamed-<started>` while it has none.
+    fn shown_name(&self) -> String {
+        match self.name().trim() {
+            "" => format!("unnamed-{}", self.started),
+            name => name.to_owned(),
+        }
+    }
+
     /// What names the draft for `--resume` and the lists: `namespace/name`, or
     /// `namespace/unnamed-<started>` for a new pool with no name yet.
     pub fn id(&self) -> String {
-        let name = match self.name().trim() {
-            "" => format!("unnamed-{}", self.started),
-            name => name.to_owned(),
-        };
-        format!("{}/{name}", self.namespace())
+        format!("{}/{}", self.namespace(), self.shown_name())
     }
 
-    /// Its file's name: one per namespace, name and aim; only letters, digits and `-`
-    /// (anything else becomes `_`), so no name can leave the drafts directory.
+    /// Its file's name: a new pool's draft per namespace, name and start (two drafts of the
+    /// same name never share a file), an edit's per namespace and pool; only letters, digits
+    /// and `-` (anything else becomes `_`), so no name can leave the drafts directory.
     pub fn file_name(&self) -> String {
         let safe = |text: &str| -> String {
             text.chars()
@@ -103,22 +117,28 @@ impl Saved {
                 .take(63)
                 .collect()
         };
-        let name = match self.name().trim() {
-            "" => format!("unnamed-{}", self.started),
-            name => name.to_owned(),
-        };
-        format!(
-            "{}.{}.{}.yaml",
-            safe(self.namespace()),
-            safe(&name),
-            self.aim.word()
-        )
+        let name = self.shown_name();
+        match self.aim {
+            Aim::New if !self.name().trim().is_empty() && !self.started.is_empty() => format!(
+                "{}.{}.{}.new.yaml",
+                safe(self.namespace()),
+                safe(&name),
+                safe(&self.started)
+            ),
+            aim => format!(
+                "{}.{}.{}.yaml",
+                safe(self.namespace()),
+                safe(&name),
+                aim.word()
+            ),
+        }
     }
 
     /// The file's text: the comment line, then the manifest.
     pub fn to_text(&self) -> String {
         let header = Header {
             aim: self.aim,
+            context: self.context.clone(),
             namespace: self.namespace().to_owned(),
             name: self.name().to_owned(),
             resource_version: self.resource_version.clone(),
@@ -156,12 +176,14 @@ impl Saved {
         Ok(match header {
             Some(header) => Saved {
                 aim: header.aim,
+                context: header.context,
                 resource_version: header.resource_version,
                 started: header.started,
                 typing: header.typing,
                 draft,
             },
             None => Saved {
+                context: String::new(),
                 aim: if draft.pool.pointer("/metadata/uid").is_some() {
                     Aim::Edit
                 } else {
@@ -200,12 +222,14 @@ mod tests {
         draft.set(&YamlPath::keys("metadata.name"), Some(json!("gpu-lab-01")));
         let saved = Saved {
             aim: Aim::Edit,
+            context: "hub-a".into(),
             resource_version: Some("1234".into()),
             started: String::new(),
             // A line break, a YAML document marker and text outside ASCII: all inert.
             typing: Some(Typing {
                 path: "metadata.annotations['spectrocloud.com/description']".into(),
                 text: "two A100\n---\nkind: Secret \u{2028} é".into(),
+                before: Some(json!("two")),
             }),
             draft,
         };
@@ -223,6 +247,7 @@ mod tests {
         let mut draft = Draft::new("../../etc");
         let mut saved = Saved {
             aim: Aim::New,
+            context: String::new(),
             resource_version: None,
             started: "20261201T141800".into(),
             typing: None,
@@ -236,6 +261,8 @@ mod tests {
         draft.set(&YamlPath::keys("metadata.name"), Some(json!("a/b")));
         saved.draft = draft;
         assert!(!saved.file_name().contains('/'));
+        // Named: the start stays in the file's name, so another draft of that name is safe.
+        assert_eq!(saved.file_name(), "______etc.a_b.20261201T141800.new.yaml");
         // A draft an older pooldeck wrote (no comment line): read as what it holds.
         let plain = "apiVersion: spectrocloud.com/v1alpha1\nkind: ComputePool\nmetadata: {name: p, namespace: n}\n";
         let back = Saved::from_parts(plain, &objects(plain)).expect("read");

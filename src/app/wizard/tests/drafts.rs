@@ -138,3 +138,134 @@ fn n_offers_every_new_pool_draft_and_d_twice_discards_one() {
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(wizard(&app).draft.pool["metadata"]["name"], "first-pool");
 }
+
+#[test]
+fn a_draft_is_offered_on_its_own_hub_and_a_moved_pool_is_said_on_review() {
+    let mut app = fleet_app();
+    select(&mut app, "llm-train");
+    update(&mut app, key(KeyCode::Char('e')));
+    set_field(&mut app, "Description", 0, "for the spring sale");
+    update(&mut app, key(KeyCode::Esc));
+    let kept = app.drafts.clone();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        kept[0].saved.context, "pooldeck-demo",
+        "the hub it was written on"
+    );
+
+    // Another hub's pool of the same namespace and name: its draft is not offered there.
+    let mut elsewhere = fleet_app();
+    elsewhere.connection.context = "hub-b".into();
+    elsewhere.drafts = kept.clone();
+    select(&mut elsewhere, "llm-train");
+    update(&mut elsewhere, key(KeyCode::Char('e')));
+    assert!(
+        matches!(elsewhere.overlays.last(), Some(Overlay::Wizard(_))),
+        "the live pool opens, not hub-a's draft"
+    );
+
+    // On its hub, resumed after the pool moved on: said on Review, as a warning.
+    let mut again = fleet_app();
+    let mut moved = kept;
+    moved[0].saved.resource_version = Some("1".into());
+    again.drafts = moved;
+    let mut live = (*again
+        .inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("llm-train")
+        .value())
+    .clone();
+    live["metadata"]["resourceVersion"] = "7".into();
+    update(
+        &mut again,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: live,
+        }),
+    );
+    select(&mut again, "llm-train");
+    update(&mut again, key(KeyCode::Char('e')));
+    update(&mut again, key(KeyCode::Enter));
+    let w = wizard(&again);
+    let said = w
+        .findings
+        .iter()
+        .find(|f| f.rule.id == "wizard.pool-moved-on")
+        .expect("the move is said");
+    assert_eq!(said.rule.severity, Severity::Warning);
+    assert!(
+        said.message.contains("resourceVersion 1 → 7"),
+        "{}",
+        said.message
+    );
+    // The draft keeps the version it started from: the warning outlives another session.
+    assert_eq!(w.saved().resource_version.as_deref(), Some("1"));
+}
+
+#[test]
+fn resume_of_an_edit_waits_for_its_namespace_and_never_opens_a_deleting_pool() {
+    let mut app = fleet_app();
+    select(&mut app, "retired-cluster");
+    // retired-cluster is being deleted: `e` refuses, so its draft is made by hand.
+    let pool = (*app
+        .inventory
+        .get(Kind::Pool, "ml-research", "retired-cluster")
+        .expect("retired-cluster")
+        .value())
+    .clone();
+    let saved = crate::domain::draft::Saved {
+        aim: crate::domain::draft::Aim::Edit,
+        context: "pooldeck-demo".into(),
+        resource_version: None,
+        started: String::new(),
+        typing: None,
+        draft: crate::domain::draft::Draft::from_object(pool, None),
+    };
+    app.resuming = Some(crate::app::drafts::Kept {
+        file: saved.file_name(),
+        saved,
+        at: None,
+    });
+    crate::app::drafts::open_pending(&mut app);
+    assert!(app.resuming.is_none());
+    assert!(
+        app.overlays.is_empty(),
+        "nothing opened on a pool being deleted"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("is being deleted")),
+        "{:?}",
+        app.message
+    );
+
+    // A pool in a namespace not listed yet: the resume waits rather than call it gone.
+    let mut waiting = fleet_app();
+    let mut draft = crate::domain::draft::Draft::new("elsewhere");
+    draft.set(
+        &YamlPath::keys("metadata.name"),
+        Some(serde_json::json!("far-pool")),
+    );
+    let saved = crate::domain::draft::Saved {
+        aim: crate::domain::draft::Aim::Edit,
+        context: String::new(),
+        resource_version: None,
+        started: String::new(),
+        typing: None,
+        draft,
+    };
+    waiting.namespaces = crate::app::ports::Namespaces::Only(vec!["ml-research".into()]);
+    waiting.inventory = crate::inventory::Inventory::new();
+    waiting.resuming = Some(crate::app::drafts::Kept {
+        file: saved.file_name(),
+        saved,
+        at: None,
+    });
+    crate::app::drafts::open_pending(&mut waiting);
+    assert!(
+        waiting.resuming.is_some(),
+        "still waiting for its namespace"
+    );
+    assert!(waiting.overlays.is_empty());
+}

@@ -223,7 +223,7 @@ fn policy_references_name_what_exists_and_a_new_policy_takes_a_free_name() {
                 .contains("no ScalingPolicy named gpu-scalng in ml-research (there: gpu-scaling)")),
         "{said:?}"
     );
-    // Written here on, then off: the reference it pointed at the new policy goes with it.
+    // Written here on, then off: the reference is put back as it was before.
     set_field(&mut app, "Scaling policy", 0, "");
     to_field(&mut app, "Write a new policy", 0);
     update(&mut app, key(KeyCode::Char(' ')));
@@ -236,12 +236,18 @@ fn policy_references_name_what_exists_and_a_new_policy_takes_a_free_name() {
     to_field(&mut app, "Write a new policy", 0);
     update(&mut app, key(KeyCode::Char(' ')));
     assert!(wizard(&app).draft.policy.is_none());
-    assert_eq!(wizard(&app).draft.get(&reference), None, "nothing dangles");
+    assert_eq!(
+        wizard(&app).draft.get(&reference),
+        None,
+        "the reference is as it was before: none (the field was emptied)"
+    );
     assert!(
         wizard(&app)
             .findings
             .iter()
-            .all(|f| !f.rule.id.starts_with("reference"))
+            .all(|f| !f.rule.id.starts_with("reference")),
+        "{:#?}",
+        wizard(&app).findings
     );
 
     // A new policy under a name the namespace has: an error before any dry run.
