@@ -51,6 +51,14 @@ impl Pane {
         }
     }
 
+    /// The pools list filtered down to one pool.
+    fn select(&self, name: &str) {
+        self.keys(&["/"]);
+        self.type_text(name);
+        self.keys(&["Enter"]);
+        self.wait_for("Compute Pools (1)");
+    }
+
     /// Enter, the text, Enter: a field typed and kept.
     fn enter(&self, text: &str) {
         self.keys(&["Enter"]);
@@ -140,10 +148,7 @@ fn an_edit_finds_the_vip_locked_and_applies_unchanged() {
         return;
     };
     pane.wait_for("Compute Pools (12)");
-    pane.keys(&["/"]);
-    pane.type_text("recsys");
-    pane.keys(&["Enter"]);
-    pane.wait_for("Compute Pools (1)");
+    pane.select("recsys");
     pane.keys(&["e"]);
     pane.wait_for("Edit Compute Pool retail-edge/recsys");
     pane.keys(&["Tab", "Tab", "Tab", "Tab"]);
@@ -350,10 +355,7 @@ fn errors_appear_while_typing_and_on_edits() {
     pane.wait_for("the wizard is closed");
 
     // llm-train: 16 H100s; ml-research's own limit leaves none.
-    pane.keys(&["/"]);
-    pane.type_text("llm-train");
-    pane.keys(&["Enter"]);
-    pane.wait_for("Compute Pools (1)");
+    pane.select("llm-train");
     pane.keys(&["e"]);
     pane.wait_for("Edit Compute Pool ml-research/llm-train");
     pane.keys(&["Tab", "Tab", "Tab"]);
@@ -393,10 +395,7 @@ fn an_edit_draft_survives_a_killed_terminal_and_is_offered_with_its_diff() {
         return;
     };
     pane.wait_for("Compute Pools (12)");
-    pane.keys(&["/"]);
-    pane.type_text("recsys");
-    pane.keys(&["Enter"]);
-    pane.wait_for("Compute Pools (1)");
+    pane.select("recsys");
     pane.keys(&["e"]);
     pane.wait_for("Edit Compute Pool retail-edge/recsys");
     // The description, typed and never kept with Enter.
@@ -422,10 +421,7 @@ fn an_edit_draft_survives_a_killed_terminal_and_is_offered_with_its_diff() {
     }
     let again = Pane::demo_in("edit-draft-again", state);
     again.wait_for("Compute Pools (12)");
-    again.keys(&["/"]);
-    again.type_text("recsys");
-    again.keys(&["Enter"]);
-    again.wait_for("Compute Pools (1)");
+    again.select("recsys");
     again.keys(&["e"]);
     let offered = again.wait_for("A draft of retail-edge/recsys");
     assert!(

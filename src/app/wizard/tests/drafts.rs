@@ -12,6 +12,19 @@ fn chooser(app: &App) -> &Chooser {
     }
 }
 
+/// The ml-research pool `name` as the watch would bring it after a change: at `version`.
+fn moved_on(app: &mut App, name: &str, version: &str) {
+    let mut live = live_pool(app, "ml-research", name);
+    live["metadata"]["resourceVersion"] = version.into();
+    update(
+        app,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: live,
+        }),
+    );
+}
+
 fn select(app: &mut App, name: &str) {
     update(app, key(KeyCode::Char('/')));
     typed(app, name);
@@ -47,20 +60,7 @@ fn an_edit_draft_survives_a_dropped_session_and_is_offered_with_its_changes() {
     kept[0].saved.resource_version = Some("1".into());
     let mut again = fleet_app();
     again.drafts = kept;
-    let mut live = (*again
-        .inventory
-        .get(Kind::Pool, "ml-research", "llm-train")
-        .expect("llm-train")
-        .value())
-    .clone();
-    live["metadata"]["resourceVersion"] = "7".into();
-    update(
-        &mut again,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: live,
-        }),
-    );
+    moved_on(&mut again, "llm-train", "7");
     select(&mut again, "llm-train");
     update(&mut again, key(KeyCode::Char('e')));
     let offered = chooser(&again);
@@ -169,20 +169,7 @@ fn a_draft_is_offered_on_its_own_hub_and_a_moved_pool_is_said_on_review() {
     let mut moved = kept;
     moved[0].saved.resource_version = Some("1".into());
     again.drafts = moved;
-    let mut live = (*again
-        .inventory
-        .get(Kind::Pool, "ml-research", "llm-train")
-        .expect("llm-train")
-        .value())
-    .clone();
-    live["metadata"]["resourceVersion"] = "7".into();
-    update(
-        &mut again,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: live,
-        }),
-    );
+    moved_on(&mut again, "llm-train", "7");
     select(&mut again, "llm-train");
     update(&mut again, key(KeyCode::Char('e')));
     update(&mut again, key(KeyCode::Enter));
@@ -207,12 +194,7 @@ fn resume_of_an_edit_waits_for_its_namespace_and_never_opens_a_deleting_pool() {
     let mut app = fleet_app();
     select(&mut app, "retired-cluster");
     // retired-cluster is being deleted: `e` refuses, so its draft is made by hand.
-    let pool = (*app
-        .inventory
-        .get(Kind::Pool, "ml-research", "retired-cluster")
-        .expect("retired-cluster")
-        .value())
-    .clone();
+    let pool = live_pool(&app, "ml-research", "retired-cluster");
     let saved = crate::domain::draft::Saved {
         aim: crate::domain::draft::Aim::Edit,
         context: "pooldeck-demo".into(),

@@ -19,6 +19,16 @@ fn typed(app: &mut App, text: &str) {
     }
 }
 
+/// A pool as the console holds it.
+fn live_pool(app: &App, namespace: &str, name: &str) -> Value {
+    (*app
+        .inventory
+        .get(Kind::Pool, namespace, name)
+        .unwrap_or_else(|| panic!("{namespace}/{name} in the picture"))
+        .value())
+    .clone()
+}
+
 fn wizard(app: &App) -> &Wizard {
     match app.overlays.last() {
         Some(Overlay::Wizard(wizard)) => wizard,
@@ -397,75 +407,6 @@ fn answer_all(app: &mut App) -> Vec<Operation> {
 
 mod drafts;
 mod editing;
+mod guards;
 mod namespace;
 mod policy;
-
-#[test]
-fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
-    let mut app = fleet_app();
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, "retired-cluster");
-    update(&mut app, key(KeyCode::Enter));
-    app.effects.clear();
-    update(&mut app, key(KeyCode::Char('e')));
-    assert!(app.overlays.is_empty(), "no wizard on a pool being deleted");
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("retired-cluster is being deleted")),
-        "{:?}",
-        app.message
-    );
-    assert!(app.effects.is_empty(), "no draft saved, nothing sent");
-
-    // A pool from a file with a field the wizard has none for: kept and named on Review.
-    update(&mut app, key(KeyCode::Esc));
-    let mut pool = (*app
-        .inventory
-        .get(Kind::Pool, "ml-research", "llm-train")
-        .expect("llm-train")
-        .value())
-    .clone();
-    pool["spec"]["futureField"] = serde_json::json!({"mode": "fast"});
-    super::open_with(
-        &mut app,
-        crate::domain::draft::Draft::from_object(pool, None),
-    );
-    assert!(
-        wizard(&app).kept.iter().any(|p| p == "spec.futureField"),
-        "{:?}",
-        wizard(&app).kept
-    );
-    assert!(
-        wizard(&app).yaml.contains("futureField"),
-        "written back as it is"
-    );
-}
-
-#[test]
-fn a_finding_above_every_field_is_counted_and_shown_on_its_step() {
-    let mut app = fleet_app();
-    update(&mut app, key(KeyCode::Char('n')));
-    // A dedicated control plane without a worker pool: said on Node Config, not only Review.
-    let w = wizard(&app);
-    assert!(
-        w.count(Step::NodeConfig, Severity::Error) >= 1,
-        "{:#?}",
-        w.findings
-    );
-    to_step(&mut app, Step::NodeConfig);
-    let unplaced: Vec<String> = wizard(&app)
-        .unplaced()
-        .iter()
-        .map(|f| f.message.clone())
-        .collect();
-    assert!(
-        unplaced
-            .iter()
-            .any(|m| m.contains("at least one worker pool")),
-        "{unplaced:?}"
-    );
-    // Added: the error goes.
-    update(&mut app, key(KeyCode::Char('a')));
-    assert!(wizard(&app).unplaced().is_empty());
-}
