@@ -78,8 +78,8 @@ pub struct Listed {
     pub draft: Result<Saved, String>,
 }
 
-/// The drafts in the directory, newest first (at most [`MOST`]).
-pub fn list(dir: &Path) -> Vec<Listed> {
+/// The drafts in the directory, newest first (at most `most`: the console reads [`MOST`]).
+pub fn list(dir: &Path, most: usize) -> Vec<Listed> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -92,7 +92,7 @@ pub fn list(dir: &Path) -> Vec<Listed> {
     files.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
     files
         .into_iter()
-        .take(MOST)
+        .take(most)
         .map(|(modified, path)| Listed {
             file: path
                 .file_name()
@@ -162,14 +162,14 @@ mod tests {
         let path = save(dir.path(), &named, Some(&unnamed.file_name())).expect("saved");
         assert!(!first.exists(), "the unnamed draft's file is gone");
         assert_eq!(load(&path).expect("loaded"), named);
-        let listed = list(dir.path());
+        let listed = list(dir.path(), MOST);
         assert_eq!(listed.len(), 1);
         assert_eq!(
             listed[0].file,
             "ml-research.gpu-pool.20261201T141800.new.yaml"
         );
         discard(dir.path(), &listed[0].file).expect("discarded");
-        assert!(list(dir.path()).is_empty());
+        assert!(list(dir.path(), MOST).is_empty());
         assert!(discard(dir.path(), "../x.yaml").is_err());
     }
 }

@@ -219,6 +219,8 @@ pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
         }
     };
     w.saved_as = Some(kept.file.clone());
+    w.resumed = true;
+    w.context = kept.saved.context.clone();
     app.message = Some(format!(
         "resumed the draft of {}; Esc closes it (kept)",
         crate::domain::inert::line(&kept.saved.id())

@@ -217,6 +217,9 @@ pub struct App {
     pub wizard_only: bool,
     /// The context's own namespace (a new pool's last default).
     pub home_namespace: String,
+    /// The namespaces watched before a wizard added its draft's: watched again once it
+    /// closes.
+    pub before_wizard: Option<Namespaces>,
     /// A pool being recreated (an immutable field changed in the wizard).
     pub recreating: Option<wizard::recreate::Recreating>,
 }
@@ -257,6 +260,7 @@ impl App {
             output: None,
             wizard_only: false,
             home_namespace: "default".into(),
+            before_wizard: None,
             recreating: None,
         }
     }
@@ -284,6 +288,7 @@ impl App {
     /// (dialogs, the wizard, a recreate, marks) is cancelled, said in the footer.
     fn watch(&mut self, namespaces: Namespaces) {
         let cancelled = requests::leave(self);
+        self.before_wizard = None;
         self.connection.scope = namespaces.words();
         self.message = Some(requests::with_cancelled(
             format!("watching {}", self.connection.scope),
@@ -353,6 +358,18 @@ pub fn update(app: &mut App, msg: Msg) {
             });
         }
         Msg::DraftNotSaved(why) => {
+            // Not on disk: not offered as if it were, and said again when the wizard closes.
+            if let Some(Overlay::Wizard(w)) = app
+                .overlays
+                .iter_mut()
+                .rev()
+                .find(|o| matches!(o, Overlay::Wizard(_)))
+            {
+                w.unsaved = Some(why.clone());
+                if let Some(file) = &w.saved_as {
+                    app.drafts.retain(|k| &k.file != file);
+                }
+            }
             app.message = Some(format!("the draft could not be kept on disk: {why}"));
         }
         Msg::Copied { what, result } => {
@@ -362,6 +379,7 @@ pub fn update(app: &mut App, msg: Msg) {
             });
         }
     }
+    wizard::restore(app);
     app.refresh();
     // The permissions the fix keys need for the pool under the cursor are asked before a key
     // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).

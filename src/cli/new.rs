@@ -50,7 +50,7 @@ pub fn list_drafts() -> ExitCode {
         crate::say::say!("no drafts kept");
         return ExitCode::SUCCESS;
     };
-    let listed = crate::drafts::list(&dir);
+    let listed = crate::drafts::list(&dir, usize::MAX);
     if listed.is_empty() {
         crate::say::say!("no drafts kept in {}", dir.display());
         return ExitCode::SUCCESS;
@@ -71,7 +71,7 @@ pub fn list_drafts() -> ExitCode {
             .unwrap_or_else(|| "?".into());
         let (id, aim) = match &entry.draft {
             Ok(saved) => (saved.id(), saved.aim.word().to_owned()),
-            Err(why) => ("(unreadable)".to_owned(), why.clone()),
+            Err(_) => ("(unreadable)".to_owned(), "?".to_owned()),
         };
         rows.push([
             crate::domain::inert::line(&id).into_owned(),
@@ -95,13 +95,19 @@ pub fn list_drafts() -> ExitCode {
             w2 = widths[2]
         );
     }
+    // Why a file could not be read, after the table (--discard FILE removes one).
+    for entry in &listed {
+        if let Err(why) = &entry.draft {
+            crate::say::say!("{}", crate::domain::inert::line(why));
+        }
+    }
     ExitCode::SUCCESS
 }
 
 /// The kept draft a name given on the command line means: `NS/NAME` (or the draft's file
 /// name), or a NAME only one draft has. Said on stderr when none or several.
 pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
-    let kept = crate::runtime::kept_drafts();
+    let kept = crate::runtime::kept_drafts(usize::MAX);
     let matching: Vec<&crate::app::drafts::Kept> = kept
         .iter()
         .filter(|k| {
@@ -112,9 +118,14 @@ pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
         .collect();
     match matching.as_slice() {
         [one] => Ok((*one).clone()),
-        [] => Err(format!(
-            "no draft named {asked}; pooldeck new --drafts lists them"
-        )),
+        [] => Err(crate::drafts::existing_dir()
+            .into_iter()
+            .flat_map(|dir| crate::drafts::list(&dir, usize::MAX))
+            .find(|l| l.file == asked)
+            .and_then(|l| l.draft.err())
+            .unwrap_or_else(|| {
+                format!("no draft named {asked}; pooldeck new --drafts lists them")
+            })),
         several => Err(format!(
             "{} drafts are named {asked}: name one by its file ({})",
             several.len(),
@@ -131,7 +142,7 @@ pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
 pub fn discard_draft(asked: &str) -> ExitCode {
     // A file that cannot be read as a draft is discarded by its file name.
     let unreadable = crate::drafts::existing_dir().filter(|dir| {
-        crate::drafts::list(dir)
+        crate::drafts::list(dir, usize::MAX)
             .iter()
             .any(|l| l.file == asked && l.draft.is_err())
     });

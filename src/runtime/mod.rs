@@ -222,7 +222,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     app.namespaces = namespaces.clone();
     app.home_namespace = home;
     // The drafts wizards left behind (crash, hangup, Ctrl-C, Esc): `n` and `e` offer them.
-    app.drafts = kept_drafts();
+    app.drafts = kept_drafts(crate::drafts::MOST);
     if !options.warnings.is_empty() {
         app.message = Some(options.warnings.join("; "));
     }
@@ -308,13 +308,14 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     }
 }
 
-/// The drafts wizards left (a crash, a hangup, Esc), newest first, for `n` and `e` to offer;
-/// those that cannot be read are left out here (`pooldeck new --drafts` names them).
-pub fn kept_drafts() -> Vec<crate::app::drafts::Kept> {
+/// The drafts wizards left (a crash, a hangup, Esc), newest first (at most `most`), for `n`
+/// and `e` to offer; those that cannot be read are left out here (`pooldeck new --drafts`
+/// names them).
+pub fn kept_drafts(most: usize) -> Vec<crate::app::drafts::Kept> {
     let Some(dir) = crate::drafts::existing_dir() else {
         return Vec::new();
     };
-    crate::drafts::list(&dir)
+    crate::drafts::list(&dir, most)
         .into_iter()
         .filter_map(|listed| {
             Some(crate::app::drafts::Kept {

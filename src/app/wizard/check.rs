@@ -33,6 +33,16 @@ pub const MOVED: Rule = Rule {
     summary: "an edit's draft resumed after the pool changed since it started",
 };
 
+/// A new pool in a namespace with no Project, where Projects can be read: pools belong to a
+/// Project's namespace.
+pub const NO_PROJECT: Rule = Rule {
+    id: "wizard.no-project",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: "Complete ComputePool Example",
+    summary: "a new pool's namespace has no Project",
+};
+
 /// What a check reads beside the draft.
 struct Seen<'a> {
     inventory: &'a Inventory,
@@ -102,6 +112,19 @@ fn check(w: &mut Wizard, seen: &Seen) {
         Purpose::Create => {
             w.findings.extend(quota_findings(&w.draft, None, inventory));
             w.findings.extend(host_findings(&w.draft, inventory));
+            let namespace = w.draft.namespace();
+            if inventory.listed_in(Kind::Project, namespace)
+                && inventory.project_and_tenant(namespace).is_none()
+            {
+                w.findings.push(Finding::new(
+                    &NO_PROJECT,
+                    crate::domain::path::YamlPath::keys("metadata.namespace"),
+                    format!(
+                        "{namespace} has no Project: a pool belongs in its Project's namespace \
+                         (Space on Namespace offers them)"
+                    ),
+                ));
+            }
         }
         // The pool's own GPUs are counted in the Project's usage (and come back when a
         // recreate deletes it): what counts is the increase. Its hosts are not "available",
@@ -273,24 +296,55 @@ pub fn recheck(app: &mut App) {
 }
 
 /// Watches `namespace` as well when the console watches a list of namespaces without it:
-/// the wizard's choices and checks then see what is there.
+/// the wizard's choices and checks then see what is there. One namespace at a time: the
+/// console's own list plus the draft's, back to its own once the wizard closes
+/// ([`restore`]).
 fn watch_also(app: &mut App, namespace: &str) {
-    let Namespaces::Only(list) = &app.namespaces else {
+    let own = app
+        .before_wizard
+        .clone()
+        .unwrap_or_else(|| app.namespaces.clone());
+    let Namespaces::Only(list) = &own else {
         return;
     };
-    if app.offline.is_some()
+    let wanted = if app.offline.is_some()
         || list.iter().any(|n| n == namespace)
         || crate::domain::rules::names::namespace_problem(namespace).is_some()
     {
+        own.clone()
+    } else {
+        let mut list = list.clone();
+        list.push(namespace.to_owned());
+        Namespaces::Only(list)
+    };
+    if wanted == app.namespaces {
         return;
     }
-    let mut list = list.clone();
-    list.push(namespace.to_owned());
+    app.before_wizard = (wanted != own).then_some(own);
     rewatch(
         app,
-        Namespaces::Only(list),
+        wanted,
         format!("watching {namespace} too, for the wizard's choices and checks"),
     );
+}
+
+/// Once no wizard is open (nor a recreate waiting), the console watches its own namespaces
+/// again if a wizard widened them.
+pub fn restore(app: &mut App) {
+    if app.before_wizard.is_none()
+        || app.recreating.is_some()
+        || app.overlays.iter().any(|o| matches!(o, Overlay::Wizard(_)))
+    {
+        return;
+    }
+    if let Some(own) = app.before_wizard.take() {
+        let said = format!("watching {} again", own.words());
+        let message = match app.message.take() {
+            Some(before) => format!("{before}; {said}"),
+            None => said,
+        };
+        rewatch(app, own, message);
+    }
 }
 
 /// Watches other namespaces for the wizard, without leaving it: the picture starts over,

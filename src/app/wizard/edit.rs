@@ -283,8 +283,20 @@ pub fn escape(app: &mut App) {
         changed(app);
         return;
     }
-    if let Some(Overlay::Wizard(_)) = app.overlays.pop() {
-        app.message = Some("the wizard is closed; its draft is kept".into());
+    if let Some(Overlay::Wizard(w)) = app.overlays.pop() {
+        app.message = Some(match (&w.unsaved, w.blank(), &w.saved_as) {
+            // Nothing written that a draft would keep: none is left behind.
+            (_, true, saved) => {
+                if let Some(file) = saved {
+                    crate::app::drafts::forget(app, file);
+                }
+                "the wizard is closed; nothing was changed, so no draft is kept".to_owned()
+            }
+            (Some(why), false, _) => {
+                format!("the wizard is closed; its draft could not be kept on disk ({why})")
+            }
+            (None, false, _) => "the wizard is closed; its draft is kept".to_owned(),
+        });
         // `pooldeck new` is the wizard alone: closing it ends the program.
         if app.wizard_only {
             app.quit = true;

@@ -27,7 +27,7 @@ mod review;
 pub use editor::Editor;
 
 use check::changed;
-pub use check::{UNREADABLE, narrow, recheck};
+pub use check::{UNREADABLE, narrow, recheck, restore};
 pub use edit::{
     activate, add_entry, cycle, edit_key, escape, move_cursor, paste, remove_entry, step,
 };
@@ -112,6 +112,10 @@ pub struct Wizard {
     /// The pool's scalingPolicyRef before "Write a new policy" was turned on: turned off, it
     /// is put back as it was.
     pub ref_before_policy: Option<Option<Value>>,
+    /// Opened on a kept draft (closing it unchanged keeps it).
+    pub resumed: bool,
+    /// The draft could not be kept on disk: why (said when the wizard closes).
+    pub unsaved: Option<String>,
 }
 
 impl Wizard {
@@ -129,6 +133,8 @@ impl Wizard {
             context: String::new(),
             base_version,
             ref_before_policy: None,
+            resumed: false,
+            unsaved: None,
             draft,
             purpose,
             step: Step::General,
@@ -294,6 +300,16 @@ impl Wizard {
             typing,
             draft: self.draft.clone(),
         }
+    }
+
+    /// Whether closing leaves nothing worth a draft: not resumed, and unchanged since it
+    /// opened (a new pool: nothing but its namespace chosen).
+    pub fn blank(&self) -> bool {
+        !self.resumed
+            && self.editing.is_none()
+            && (self.draft == self.origin
+                || (self.purpose == Purpose::Create
+                    && self.draft == Draft::new(self.draft.namespace())))
     }
 
     fn old_pool(&self) -> Option<crate::domain::model::ComputePool> {

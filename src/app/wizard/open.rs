@@ -36,7 +36,10 @@ pub fn open_with(app: &mut App, draft: Draft) {
 
 /// Puts a wizard on the modal stack, bound to the hub in use.
 pub fn show(app: &mut App, mut wizard: Wizard) {
-    wizard.context = app.connection.context.clone();
+    // Without a cluster the hub is not known: a resumed draft keeps the one it was for.
+    if app.offline.is_none() {
+        wizard.context = app.connection.context.clone();
+    }
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
 }
 

@@ -105,8 +105,12 @@ impl Saved {
     /// same name never share a file), an edit's per namespace and pool; only letters, digits
     /// and `-` (anything else becomes `_`), so no name can leave the drafts directory.
     pub fn file_name(&self) -> String {
+        // A part kept as it is when it can be; otherwise its first letters and a hash of it
+        // whole, so two names that differ only after the cut (or in what was replaced)
+        // never share a file.
         let safe = |text: &str| -> String {
-            text.chars()
+            let plain: String = text
+                .chars()
                 .map(|c| {
                     if c.is_ascii_alphanumeric() || c == '-' {
                         c
@@ -114,8 +118,15 @@ impl Saved {
                         '_'
                     }
                 })
-                .take(63)
-                .collect()
+                .collect();
+            if plain == text && plain.len() <= 63 {
+                return plain;
+            }
+            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let head: String = plain.chars().take(46).collect();
+            format!("{head}-{hash:016x}")
         };
         let name = self.shown_name();
         match self.aim {
@@ -253,16 +264,38 @@ mod tests {
             typing: None,
             draft: draft.clone(),
         };
-        assert_eq!(
-            saved.file_name(),
-            "______etc.unnamed-20261201T141800.new.yaml"
+        let file = saved.file_name();
+        assert!(file.starts_with("______etc-"), "{file}");
+        assert!(
+            file.ends_with(".unnamed-20261201T141800.new.yaml"),
+            "{file}"
         );
         assert_eq!(saved.id(), "../../etc/unnamed-20261201T141800");
         draft.set(&YamlPath::keys("metadata.name"), Some(json!("a/b")));
         saved.draft = draft;
         assert!(!saved.file_name().contains('/'));
         // Named: the start stays in the file's name, so another draft of that name is safe.
-        assert_eq!(saved.file_name(), "______etc.a_b.20261201T141800.new.yaml");
+        let file = saved.file_name();
+        assert!(file.contains(".a_b-"), "{file}");
+        assert!(file.ends_with(".20261201T141800.new.yaml"), "{file}");
+        // Names alike up to the cut, or alike once replaced, keep their own files.
+        let named = |name: &str| {
+            let mut draft = Draft::new("ml");
+            draft.set(&YamlPath::keys("metadata.name"), Some(json!(name)));
+            Saved {
+                aim: Aim::Edit,
+                context: String::new(),
+                resource_version: None,
+                started: String::new(),
+                typing: None,
+                draft,
+            }
+            .file_name()
+        };
+        let long = "a".repeat(63);
+        assert_ne!(named(&format!("{long}-one")), named(&format!("{long}-two")));
+        assert_ne!(named("a.b"), named("a_b"));
+        assert_eq!(named("gpu-lab-01"), "ml.gpu-lab-01.edit.yaml");
         // A draft an older pooldeck wrote (no comment line): read as what it holds.
         let plain = "apiVersion: spectrocloud.com/v1alpha1\nkind: ComputePool\nmetadata: {name: p, namespace: n}\n";
         let back = Saved::from_parts(plain, &objects(plain)).expect("read");

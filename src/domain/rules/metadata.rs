@@ -49,6 +49,22 @@ pub const NAMESPACE_MISSING: Rule = Rule {
     section: "Complete ComputePool Example",
     summary: "without metadata.namespace the pool lands in whatever namespace kubectl uses",
 };
+pub const NAMESPACE_FORMAT: Rule = Rule {
+    id: "metadata.namespace.format",
+    severity: Severity::Error,
+    basis: Basis::Refused,
+    section: "Complete ComputePool Example",
+    summary: "metadata.namespace is a DNS-1123 label (the API refuses other names)",
+};
+pub const ANNOTATIONS_SIZE: Rule = Rule {
+    id: "metadata.annotations.size",
+    severity: Severity::Error,
+    basis: Basis::Refused,
+    section: "UI Field to YAML Mapping",
+    summary: "a pool's annotations (the description among them) total at most 256 KiB",
+};
+/// What the API server allows annotations in total, keys and values (256 KiB).
+pub const ANNOTATIONS_MOST: usize = 256 * 1024;
 pub const LABEL_SYNTAX: Rule = Rule {
     id: "metadata.labels.syntax",
     severity: Severity::Error,
@@ -105,8 +121,10 @@ pub const RULES: &[&Rule] = &[
     &NAME_UI,
     &NAME_UNIQUE,
     &NAMESPACE_MISSING,
+    &NAMESPACE_FORMAT,
     &LABEL_SYNTAX,
     &ANNOTATION_SYNTAX,
+    &ANNOTATIONS_SIZE,
     &PAUSE_NOT_TRUE,
     &PAUSED,
     &DESCRIPTION_LEGACY,
@@ -162,12 +180,39 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
             }
         }
     }
-    if meta.namespace().is_none_or(str::is_empty) {
-        out.push(Finding::new(
+    match meta.namespace() {
+        None | Some("") => out.push(Finding::new(
             &NAMESPACE_MISSING,
             YamlPath::keys("metadata"),
             "metadata.namespace is not set: the pool would land in kubectl's current namespace, \
              which must be the Project's namespace",
+        )),
+        Some(namespace) => {
+            if let Some(problem) = super::names::namespace_problem(namespace) {
+                out.push(Finding::new(
+                    &NAMESPACE_FORMAT,
+                    YamlPath::keys("metadata.namespace"),
+                    problem,
+                ));
+            }
+        }
+    }
+    let annotated: usize = meta
+        .annotations
+        .get()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| k.len() + v.get().map_or(0, |v| v.len()))
+        .sum();
+    if annotated > ANNOTATIONS_MOST {
+        out.push(Finding::new(
+            &ANNOTATIONS_SIZE,
+            YamlPath::keys("metadata.annotations"),
+            format!(
+                "the annotations total {} KiB; the API refuses more than 256 KiB (a description \
+                 is one of them: keep it short)",
+                annotated.div_ceil(1024)
+            ),
         ));
     }
     check_labels(&meta.labels, &YamlPath::keys("metadata.labels"), out);

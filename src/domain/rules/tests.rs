@@ -161,6 +161,22 @@ fn cases() -> Vec<Case> {
             "metadata",
         ),
         case(
+            "metadata.namespace.format",
+            |v| put(v, "/metadata/namespace", json!("../../api/v1")),
+            "metadata.namespace",
+        ),
+        case(
+            "metadata.annotations.size",
+            |v| {
+                put(
+                    v,
+                    "/metadata/annotations",
+                    json!({"spectrocloud.com/description": "x".repeat(300 * 1024)}),
+                )
+            },
+            "metadata.annotations",
+        ),
+        case(
             "metadata.labels.syntax",
             |v| put(v, "/metadata/labels/team", json!("ml platform")),
             "metadata.labels.team",

@@ -67,3 +67,61 @@ fn a_finding_above_every_field_is_counted_and_shown_on_its_step() {
     update(&mut app, key(KeyCode::Char('a')));
     assert!(wizard(&app).unplaced().is_empty());
 }
+
+#[test]
+fn a_wizard_closed_unchanged_leaves_no_draft_and_one_not_kept_says_so() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('e')));
+    to_field(&mut app, "Description", 0);
+    update(&mut app, key(KeyCode::Enter));
+    typed(&mut app, "Z");
+    update(&mut app, key(KeyCode::Backspace));
+    update(&mut app, key(KeyCode::Esc));
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+    assert!(app.drafts.is_empty(), "{:?}", app.drafts);
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::DiscardDraft(_))),
+        "the file the keystrokes wrote goes: {:?}",
+        app.effects
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("no draft is kept")),
+        "{:?}",
+        app.message
+    );
+
+    // A draft the disk refused: not offered, and said when the wizard closes.
+    update(&mut app, key(KeyCode::Char('n')));
+    set_field(&mut app, "Compute pool name", 0, "unkept");
+    update(
+        &mut app,
+        Msg::DraftNotSaved("the drafts directory is a symlink".into()),
+    );
+    assert!(app.drafts.is_empty());
+    update(&mut app, key(KeyCode::Esc));
+    assert!(
+        app.message.as_deref().is_some_and(
+            |m| m.contains("could not be kept on disk (the drafts directory is a symlink)")
+        ),
+        "{:?}",
+        app.message
+    );
+}
+
+#[test]
+fn a_new_pool_in_a_namespace_without_a_project_is_warned() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('n')));
+    set_field(&mut app, "Namespace", 0, "default");
+    let said = said_on(&app, "Namespace", 0);
+    assert!(
+        said.iter().any(|m| m.contains("default has no Project")),
+        "{said:?}"
+    );
+}

@@ -128,6 +128,34 @@ fn a_namespace_the_console_does_not_watch_is_watched_for_the_checks() {
     );
     assert!(settings_ref(&app).is_empty(), "{:?}", settings_ref(&app));
     assert!(app.overlays.len() == 1, "the wizard stays open");
+
+    // Another namespace typed: it replaces the first one added, it does not pile up.
+    to_step(&mut app, Step::General);
+    set_field(&mut app, "Namespace", 0, "retail-edge");
+    assert_eq!(
+        app.namespaces,
+        Namespaces::Only(vec!["vision-lab".into(), "retail-edge".into()])
+    );
+    // The wizard closed: the console's own namespaces again.
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+    let own = Namespaces::Only(vec!["vision-lab".into()]);
+    assert_eq!(app.namespaces, own);
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Watch(n) if *n == own)),
+        "{:?}",
+        app.effects
+    );
+    assert!(
+        app.message.as_deref().is_some_and(
+            |m| m.contains("its draft is kept") && m.contains("watching vision-lab again")
+        ),
+        "{:?}",
+        app.message
+    );
 }
 
 #[test]
