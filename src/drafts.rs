@@ -1,5 +1,5 @@
-//! Wizard drafts kept on disk so nothing typed is lost: each change (each keystroke) is
-//! written to `$XDG_STATE_HOME/pooldeck/drafts/` (default `~/.local/state/pooldeck/drafts/`,
+//! Wizard drafts kept on disk so nothing typed is lost: each change (each keystroke; the
+//! console's writer thread writes a burst once) goes to `$XDG_STATE_HOME/pooldeck/drafts/` (default `~/.local/state/pooldeck/drafts/`,
 //! directory mode 0700, files 0600 written as a new file moved into place), one file per
 //! namespace, name and aim (new or edit). A draft is the manifest itself after one comment
 //! line saying what it is for ([`Saved`]), so any manifest reader reads it. Renaming a draft

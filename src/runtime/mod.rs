@@ -6,6 +6,7 @@
 //! with `ui::render` once the queued messages are drained. Must not import `cli`.
 
 mod clipboard;
+mod drafts;
 mod logs;
 pub mod port;
 mod terminal;
@@ -346,6 +347,7 @@ fn run_effects(
     app: &mut App,
     screen: &mut Screen,
     clipboards: &mut clipboard::Clipboards,
+    drafts: &drafts::Writer,
     port: &Arc<dyn ClusterPort>,
     answers: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) -> Result<bool, String> {
@@ -363,6 +365,9 @@ fn run_effects(
                 let result = clipboards.copy(&text, screen.terminal.backend_mut());
                 let _ = answers.send(Msg::Copied { what, result });
             }
+            // Drafts are written off the loop, a burst of keystrokes once.
+            Effect::SaveDraft { saved, replaces } => drafts.save(saved, replaces),
+            Effect::DiscardDraft(file) => drafts.discard(file),
             effect => port::execute(port, effect, answers),
         }
     }
@@ -383,6 +388,8 @@ async fn event_loop(
     let mut stop = Signals::new();
     let mut dirty = true;
     let mut clipboards = clipboard::Clipboards::new(clipboard);
+    // Dropped when the loop ends, however it ends: what is queued is written first.
+    let drafts = drafts::Writer::start(answers.clone());
     loop {
         if dirty {
             let drawn = match screen
@@ -464,7 +471,7 @@ async fn event_loop(
                 }
             },
         }
-        if run_effects(app, screen, &mut clipboards, &port, &answers)? {
+        if run_effects(app, screen, &mut clipboards, &drafts, &port, &answers)? {
             dirty = true;
         }
     }

@@ -304,27 +304,16 @@ async fn heartbeat(client: kube::Client, epoch: u64, events: UnboundedSender<Tag
 /// answer comes back through `answers`. Never waits.
 pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedSender<Msg>) {
     match effect {
-        // The terminal is the event loop's: it suspends itself and copies through it
-        // (runtime::event_loop).
-        Effect::Suspend | Effect::Copy { .. } => {}
-        // Drafts are small local files: written at once, an error said back.
-        Effect::SaveDraft { saved, replaces } => {
-            let kept = crate::drafts::dir()
-                .and_then(|dir| crate::drafts::save(&dir, &saved, replaces.as_deref()));
-            if let Err(why) = kept {
-                let _ = answers.send(Msg::DraftNotSaved(why));
-            }
-        }
+        // The terminal is the event loop's: it suspends itself and copies through it; drafts
+        // go to its writer thread (runtime::event_loop).
+        Effect::Suspend
+        | Effect::Copy { .. }
+        | Effect::SaveDraft { .. }
+        | Effect::DiscardDraft(_) => {}
         Effect::WriteManifest { path, text } => {
             let written = crate::files::write_output(&path, text.as_bytes())
                 .map(|()| path.display().to_string());
             let _ = answers.send(Msg::Written(written));
-        }
-        Effect::DiscardDraft(file) => {
-            let gone = crate::drafts::dir().and_then(|dir| crate::drafts::discard(&dir, &file));
-            if let Err(why) = gone {
-                let _ = answers.send(Msg::DraftNotSaved(why));
-            }
         }
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),
