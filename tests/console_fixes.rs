@@ -6,6 +6,8 @@
 //! refused, read-only mode with no write at all, the audit log, and `c` copying through OSC 52
 //! into tmux's buffer. Each wait has its own deadline.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 mod common;
 
 use std::process::Command;

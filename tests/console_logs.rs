@@ -3,6 +3,8 @@
 //! scripted ones) and followed lines arriving, every line with `a`, a search with `/`, and Esc
 //! back to the list. Each wait has its own deadline.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 mod common;
 
 use common::tmux::Session;

@@ -4,6 +4,8 @@
 //! lives on past all of them. Each test runs over real TLS with short deadlines and has its
 //! own timeout, so a server that waits for ever fails the test rather than hanging it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

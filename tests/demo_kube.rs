@@ -2,6 +2,8 @@
 //! pages, watches from a resourceVersion, 410 Gone after compaction and the relist, bookmarks,
 //! patches, deletion with finalizers and preconditions, dry runs, and the read-only viewer.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::time::Duration;
 
 use futures::{StreamExt, TryStreamExt};

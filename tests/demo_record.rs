@@ -1,6 +1,8 @@
 //! A recording made from a running scenario replays to the same objects, through the library
 //! and through `pooldeck record` and `pooldeck demo serve --replay`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::collections::BTreeMap;
 use std::time::Duration;
 

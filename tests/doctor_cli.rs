@@ -3,6 +3,8 @@
 //! again until it shows, within a deadline), the healthy pools of `fleet` yield none, and the
 //! exit status says error (1), nothing above a warning (0), or no cluster (2).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 mod common;
 
 use std::time::{Duration, Instant};

@@ -2,6 +2,8 @@
 //! dead server) runs on a task and answers later as a `Msg`; the key path never waits. A
 //! fake cluster port stands in for the server, so this needs none.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

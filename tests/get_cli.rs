@@ -2,6 +2,8 @@
 //! wide, JSON and YAML Lists, a name, --watch, the viewer's forbidden cluster-wide read, a
 //! missing CRD, a malformed object, and connection errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 

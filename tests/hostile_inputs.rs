@@ -2,6 +2,8 @@
 //! loops. Each is refused in words, quickly, without reading it; a test that would hang fails
 //! by its own timeout.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;

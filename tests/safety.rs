@@ -6,6 +6,8 @@
 //! losing its terminal (exit 129, no panic, its draft kept); a screen too small to show a
 //! dialog sending nothing; a settings file that cannot be read making the console read-only.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 mod common;
 
 use std::path::Path;

@@ -2,6 +2,8 @@
 //! nothing into a file, starts nothing. (TERM=dumb needs a real terminal to reach its check:
 //! tests/console_e2e.rs.)
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
 use std::time::Duration;
 
 use assert_cmd::Command;

@@ -68,7 +68,8 @@ pub fn summary(entry: Entry, value: Option<&Value>) -> String {
                     } else {
                         ""
                     };
-                    format!("{first}{more} (+{} more)", n - 1).replace(" (+0 more)", "")
+                    format!("{first}{more} (+{} more)", n.saturating_sub(1))
+                        .replace(" (+0 more)", "")
                 }
             }
         }
@@ -101,12 +102,15 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
                 let Some((key, value)) = line.split_once('=') else {
                     return Err(format!(
                         "line {}: write key=value (\"{line}\" has no =)",
-                        number + 1
+                        number.saturating_add(1)
                     ));
                 };
                 let key = key.trim();
                 if key.is_empty() {
-                    return Err(format!("line {}: the key before = is empty", number + 1));
+                    return Err(format!(
+                        "line {}: the key before = is empty",
+                        number.saturating_add(1)
+                    ));
                 }
                 map.insert(key.to_owned(), json!(value.trim()));
             }
@@ -126,7 +130,7 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
                 if key.is_empty() {
                     return Err(format!(
                         "line {}: write key=value:Effect, for example gpu=true:NoSchedule",
-                        number + 1
+                        number.saturating_add(1)
                     ));
                 }
                 let mut taint = Map::new();

@@ -150,7 +150,7 @@ pub fn check<'a>(
 fn shortened(names: &[&str]) -> String {
     let mut said = names.iter().take(5).copied().collect::<Vec<_>>().join(", ");
     if names.len() > 5 {
-        said.push_str(&format!(" and {} more", names.len() - 5));
+        said.push_str(&format!(" and {} more", names.len().saturating_sub(5)));
     }
     said
 }

@@ -37,7 +37,7 @@ pub fn text(raw: &str) -> Cow<'_, str> {
     if !raw.chars().any(|c| c == '\r' || acts(c)) {
         return Cow::Borrowed(raw);
     }
-    let mut out = String::with_capacity(raw.len() + 8);
+    let mut out = String::with_capacity(raw.len().saturating_add(8));
     for c in raw.chars() {
         if c == '\r' || acts(c) {
             escape(c, &mut out);
@@ -57,7 +57,7 @@ pub fn line(raw: &str) -> Cow<'_, str> {
     {
         return Cow::Borrowed(raw);
     }
-    let mut out = String::with_capacity(raw.len() + 8);
+    let mut out = String::with_capacity(raw.len().saturating_add(8));
     for c in raw.chars() {
         match c {
             '\n' | '\t' => out.push(' '),
@@ -76,7 +76,7 @@ pub fn json(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| c != '\r' && acts(c)) {
         return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(text.len() + 16);
+    let mut out = String::with_capacity(text.len().saturating_add(16));
     for c in text.chars() {
         if c != '\r' && acts(c) {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
@@ -107,7 +107,7 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
         }
     }
     fn marked(text: &str) -> String {
-        let mut out = String::with_capacity(text.len() + 16);
+        let mut out = String::with_capacity(text.len().saturating_add(16));
         for c in text.chars() {
             if c == MARK || (acts(c) && !c.is_control()) {
                 let _ = write!(out, "{MARK}{:04X}{MARK}", u32::from(c));
@@ -141,7 +141,7 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
     let mut rest = text.as_str();
     while let Some(at) = rest.find(written) {
         let backslashes = rest[..at].chars().rev().take_while(|c| *c == '\\').count();
-        let after = &rest[at + written.len()..];
+        let after = &rest[at.saturating_add(written.len())..];
         let hex = after
             .get(..4)
             .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
@@ -150,10 +150,10 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
                 out.push_str(&rest[..at]);
                 out.push_str("\\u");
                 out.push_str(hex);
-                rest = &after[4 + written.len()..];
+                rest = &after[written.len().saturating_add(4)..];
             }
             _ => {
-                out.push_str(&rest[..at + written.len()]);
+                out.push_str(&rest[..at.saturating_add(written.len())]);
                 rest = after;
             }
         }

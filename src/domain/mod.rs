@@ -5,6 +5,10 @@
 //! pooldeck imports from here; this module imports nothing of ours (checked by
 //! `tests/architecture.rs`).
 
+// Numbers come from the API: checked or saturating arithmetic only (a test may do as it likes).
+#![deny(clippy::arithmetic_side_effects)]
+#![cfg_attr(test, allow(clippy::arithmetic_side_effects))]
+
 pub mod diagnosis;
 pub mod draft;
 pub mod duration;

@@ -15,7 +15,7 @@ pub enum MemoryUnit {
 impl MemoryUnit {
     fn parse(text: &str) -> Option<MemoryUnit> {
         let lower = text.to_ascii_lowercase();
-        let power = |prefix: char| "kmgtpe".find(prefix).map(|i| i as u32 + 1);
+        let power = |prefix: char| "kmgtpe".find(prefix).map(|i| (i as u32).saturating_add(1));
         match lower.as_str() {
             "b" => Some(MemoryUnit::Bytes),
             // Single letters are only taken in the Kubernetes spelling (K, M, G, ...), since a

@@ -43,7 +43,11 @@ pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(Stri
         .unwrap_or("");
     let mut out = Vec::new();
     if let Some(limit) = count(project.at("/spec/gpuResources/limits"), variant) {
-        out.push((format!("Project {name}'s limit"), limit, limit - used));
+        out.push((
+            format!("Project {name}'s limit"),
+            limit,
+            limit.saturating_sub(used),
+        ));
     }
     if let Some(tenant) = tenant {
         let tenant_name = tenant
@@ -57,7 +61,7 @@ pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(Stri
             out.push((
                 format!("Tenant {tenant_name}'s projectLimits for {name}"),
                 limit,
-                limit - used,
+                limit.saturating_sub(used),
             ));
         }
         if let Some(limit) = count(tenant.at("/spec/gpuResources/limits"), variant) {
@@ -66,8 +70,8 @@ pub fn caps(project: &Value, tenant: Option<&Value>, variant: &str) -> Vec<(Stri
             let in_use = count(tenant.at("/status/gpuUsage"), variant).unwrap_or(0);
             out.push((
                 format!("Tenant {tenant_name}'s limit less its reservations"),
-                limit - reserved,
-                limit - reserved - in_use,
+                limit.saturating_sub(reserved),
+                limit.saturating_sub(reserved).saturating_sub(in_use),
             ));
         }
     }
@@ -106,13 +110,13 @@ pub fn check(
                     "{asks}; the lowest cap is {cap}: {left} of {limit} left, so the pool cannot get them"
                 ),
             ));
-        } else if (left - gpus) * 10 < limit {
+        } else if left.saturating_sub(*gpus).saturating_mul(10) < limit {
             out.push(Finding::new(
                 &NEAR_QUOTA,
                 path.clone(),
                 format!(
                     "{asks}; that leaves {} of {limit} under the lowest cap, {cap}",
-                    left - gpus
+                    left.saturating_sub(*gpus)
                 ),
             ));
         }

@@ -11,7 +11,7 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
     let Some(since) = pool.value.at("/metadata/deletionTimestamp").and_then(time) else {
         return;
     };
-    let minutes = (picture.now - since).num_minutes();
+    let minutes = picture.now.signed_duration_since(since).num_minutes();
     let refs: Vec<ObjectRef> = crate::domain::fixes::workload_refs(pool.value);
     let workloads: Vec<String> = refs
         .iter()
@@ -123,7 +123,11 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
         ))
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let nodes = if single { 1 } else { control + workers };
+    let nodes = if single {
+        1
+    } else {
+        control.saturating_add(workers)
+    };
     // The guide: 1 for a single node, 2 for two, 3 for three or more.
     let fits = nodes.clamp(1, 3);
     if replicas > nodes {
@@ -159,10 +163,13 @@ pub(super) fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<
         return None;
     }
     match value {
-        Value::Object(map) => map
-            .get(key)
-            .or_else(|| map.values().find_map(|v| find_key(v, key, depth + 1))),
-        Value::Array(items) => items.iter().find_map(|v| find_key(v, key, depth + 1)),
+        Value::Object(map) => map.get(key).or_else(|| {
+            map.values()
+                .find_map(|v| find_key(v, key, depth.saturating_add(1)))
+        }),
+        Value::Array(items) => items
+            .iter()
+            .find_map(|v| find_key(v, key, depth.saturating_add(1))),
         _ => None,
     }
 }

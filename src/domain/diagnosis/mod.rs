@@ -117,7 +117,14 @@ fn time(value: &Value) -> Option<DateTime<Utc>> {
 /// How long ago, to the minute: a finding's words then stay true for a minute, which is how
 /// often the console works time-dependent findings out again ([`changes_at`]).
 fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
-    crate::domain::words::age(now - then)
+    crate::domain::words::age(now.signed_duration_since(then))
+}
+
+/// `minutes` after `at`; a time the calendar cannot hold (a timestamp from the API near the
+/// end of time) stays the latest one.
+fn later(at: DateTime<Utc>, minutes: i64) -> DateTime<Utc> {
+    at.checked_add_signed(chrono::TimeDelta::minutes(minutes))
+        .unwrap_or(DateTime::<Utc>::MAX_UTC)
 }
 
 /// The next instant the findings of this picture may read differently with nothing else
@@ -125,10 +132,10 @@ fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
 /// while a finding says an age, the next minute. `None`: only a change of the objects does.
 pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
     let now = picture.now;
-    let next_minute = now + chrono::TimeDelta::minutes(1);
+    let next_minute = later(now, 1);
     let mut soonest: Option<DateTime<Utc>> = None;
     let mut consider = |since: DateTime<Utc>, threshold_minutes: i64| {
-        let crossing = since + chrono::TimeDelta::minutes(threshold_minutes);
+        let crossing = later(since, threshold_minutes);
         let at = if crossing > now {
             crossing
         } else {
@@ -176,7 +183,7 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
     }
     // Every host Provisioning now: measured from `now` plus the threshold, each is "stuck".
     let mut stuck = Vec::new();
-    let far = now + chrono::TimeDelta::minutes(STUCK_HOST_MINUTES);
+    let far = later(now, STUCK_HOST_MINUTES);
     nodes::collect_stuck_hosts(picture.pool, far, &mut stuck, 0);
     for (_, since) in stuck {
         consider(since, STUCK_HOST_MINUTES);

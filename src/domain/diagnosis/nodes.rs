@@ -86,17 +86,17 @@ pub(super) fn collect_stuck_hosts(
         for (key, child) in map {
             if child.get("status").and_then(Value::as_str) == Some("Provisioning")
                 && let Some(since) = child.get("statusUpdatedAt").and_then(time)
-                && (now - since).num_minutes() >= STUCK_HOST_MINUTES
+                && now.signed_duration_since(since).num_minutes() >= STUCK_HOST_MINUTES
                 && child.get("architecture").is_some()
             {
                 out.push((key.clone(), since));
             } else {
-                collect_stuck_hosts(child, now, out, depth + 1);
+                collect_stuck_hosts(child, now, out, depth.saturating_add(1));
             }
         }
     } else if let Value::Array(items) = value {
         for item in items {
-            collect_stuck_hosts(item, now, out, depth + 1);
+            collect_stuck_hosts(item, now, out, depth.saturating_add(1));
         }
     }
 }

@@ -218,7 +218,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     .and_then(|d| chrono::TimeDelta::from_std(d).ok());
                 if let (Some(started), Some(abort)) = (started, abort)
                     && up
-                    && picture.now - started > abort
+                    && picture.now.signed_duration_since(started) > abort
                 {
                     out.push(Diagnosis {
                         id: "scaling.stuck",
@@ -259,7 +259,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 // The guide calls it temporary: blocked for longer than an operation takes is
                 // a problem to look at, not a state to wait out.
                 let long = since.is_some_and(|t| {
-                    (picture.now - t).num_minutes() >= BLOCKED_TOO_LONG_MINUTES
+                    picture.now.signed_duration_since(t).num_minutes() >= BLOCKED_TOO_LONG_MINUTES
                 });
                 out.push(Diagnosis {
                     id: "scaling.blocked",
@@ -303,7 +303,9 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             .into_iter()
             .flatten()
             .filter_map(|(host, at)| Some((host.clone(), time(at)?)))
-            .filter(|(_, at)| (picture.now - *at).num_minutes() >= STALE_METRICS_MINUTES)
+            .filter(|(_, at)| {
+                picture.now.signed_duration_since(*at).num_minutes() >= STALE_METRICS_MINUTES
+            })
             .collect();
         if !stale.is_empty() {
             out.push(Diagnosis {

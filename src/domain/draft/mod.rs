@@ -121,7 +121,8 @@ fn set_in(document: &mut Value, segments: &[Segment], value: Option<Value>) {
         };
         let mut at = document;
         for (i, segment) in parents.iter().enumerate() {
-            let next_is_index = matches!(segments.get(i + 1), Some(Segment::Index(_)));
+            let next_is_index =
+                matches!(segments.get(i.saturating_add(1)), Some(Segment::Index(_)));
             let empty = || if next_is_index { json!([]) } else { json!({}) };
             at = match segment {
                 Segment::Key(key) => {

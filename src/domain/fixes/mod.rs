@@ -240,7 +240,7 @@ pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
             "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not paused.".to_owned(),
         ]
     };
-    let skipped = pools.len() - chosen.len();
+    let skipped = pools.len().saturating_sub(chosen.len());
     if skipped > 0 {
         explanation.push(format!(
             "{} already paused: left as is.",

@@ -183,7 +183,10 @@ impl Need {
         let gpus: i64 = self
             .hosts(offer)
             .filter(|m| meets_all(m))
-            .map(|m| m.available * m.gpu.as_ref().map_or(0, |(_, n)| *n))
+            .map(|m| {
+                m.available
+                    .saturating_mul(m.gpu.as_ref().map_or(0, |(_, n)| *n))
+            })
             .sum();
         let unmet = requirements
             .iter()

@@ -67,7 +67,7 @@ impl Offer {
     pub fn of<'a>(computes: impl IntoIterator<Item = &'a Value>) -> Offer {
         let mut offer = Offer::default();
         for compute in computes {
-            offer.computes += 1;
+            offer.computes = offer.computes.saturating_add(1);
             let list = |key: &str| -> Vec<Machines> {
                 compute
                     .at(&format!("/status/{key}"))

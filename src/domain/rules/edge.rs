@@ -199,7 +199,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
             let message = if total == 1 {
                 format!("VIP \"{v}\" is already used by ComputePool {first}")
             } else {
-                let more = total - named.len();
+                let more = total.saturating_sub(named.len());
                 format!(
                     "VIP \"{v}\" is already used by {total} other ComputePools: {}{}",
                     named.join(", "),

@@ -202,7 +202,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         .get()
         .into_iter()
         .flatten()
-        .map(|(k, v)| k.len() + v.get().map_or(0, |v| v.len()))
+        .map(|(k, v)| k.len().saturating_add(v.get().map_or(0, |v| v.len())))
         .sum();
     if annotated > ANNOTATIONS_MOST {
         out.push(Finding::new(
