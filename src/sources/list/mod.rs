@@ -158,7 +158,7 @@ fn ask_for<T: Send + 'static>(ask: Arc<Ask<T>>, limit: usize, token: Option<Stri
 /// One page, read and parsed on a worker; the page after it is asked for as soon as this
 /// one's metadata is read, so the server prepares it while this one is parsed.
 async fn fetch<T: Send + 'static>(ask: Arc<Ask<T>>, url: String) -> Result<Page<T>, kube::Error> {
-    let request = axum::http::Request::get(&url)
+    let request = http::Request::get(&url)
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
     let permit = ask
