@@ -168,7 +168,7 @@ pub fn open(app: &mut App) {
             return;
         }
     };
-    app.effects.push(Effect::FollowLogs { pool: pool.clone() });
+    app.effects.push(Effect::FollowLogs);
     app.overlays
         .push(Overlay::Logs(Box::new(LogView::new(pool))));
 }
@@ -288,9 +288,7 @@ mod tests {
         let pool = app.shown.row(app.selected).expect("a pool").id.clone();
         update(&mut app, key(KeyCode::Char('l')));
         assert!(
-            app.effects
-                .iter()
-                .any(|e| *e == Effect::FollowLogs { pool: pool.clone() }),
+            app.effects.contains(&Effect::FollowLogs),
             "{:?}",
             app.effects
         );

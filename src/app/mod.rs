@@ -107,11 +107,9 @@ pub enum Effect {
     },
     /// Forget the draft kept in this file (its pool was applied, or it was discarded).
     DiscardDraft(String),
-    /// Follow the hue controller's log for a pool's view; answered by `Msg::Logs`, until
-    /// [`Effect::StopLogs`].
-    FollowLogs {
-        pool: crate::domain::ObjectRef,
-    },
+    /// Follow the hue controller's log (all of it: the log view keeps the lines about its
+    /// pool, or every line on `a`); answered by `Msg::Logs`, until [`Effect::StopLogs`].
+    FollowLogs,
     StopLogs,
     /// Write the manifest to a file; answered by `Msg::Written`.
     WriteManifest {

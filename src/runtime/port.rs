@@ -325,7 +325,7 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
                 let _ = answers.send(Msg::Connected { context, result });
             });
         }
-        Effect::FollowLogs { .. } => {
+        Effect::FollowLogs => {
             let answers = answers.clone();
             port.follow_logs(Box::new(move |event| {
                 let _ = answers.send(Msg::Logs(event));
