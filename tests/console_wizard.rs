@@ -13,6 +13,19 @@ use std::time::{Duration, Instant};
 
 use common::tmux::Session;
 
+/// Waits until process `pid` has ended (15 s at most, else `why`).
+fn gone(pid: &str, why: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Command::new("kill")
+        .args(["-0", pid])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        assert!(Instant::now() < deadline, "{why}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// The console on `--demo` in tmux, with its state directory (drafts).
 struct Pane {
     tmux: Session,
@@ -198,18 +211,7 @@ fn a_hangup_mid_edit_loses_nothing_the_next_n_resumes_the_draft() {
         .status()
         .expect("kill");
     assert!(sent.success());
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while Command::new("kill")
-        .args(["-0", &pid])
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the console did not end on SIGHUP"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    gone(&pid, "the console did not end on SIGHUP");
     let mut pane = pane;
     let state = pane.state.take().expect("the state directory");
     drop(pane);
@@ -409,18 +411,7 @@ fn an_edit_draft_survives_a_killed_terminal_and_is_offered_with_its_diff() {
     let state = pane.state.take().expect("the state directory");
     // The terminal is killed: the session and its pane go.
     drop(pane);
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while Command::new("kill")
-        .args(["-0", &pid])
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the console outlived its terminal"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    gone(&pid, "the console outlived its terminal");
     let again = Pane::demo_in("edit-draft-again", state);
     again.wait_for("Compute Pools (12)");
     again.select("recsys");
