@@ -9,21 +9,17 @@
 mod common;
 
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use common::tmux::Session;
 
-/// Waits until process `pid` has ended (15 s at most, else `why`).
+/// Waits until process `pid` has ended (`why` if it does not).
 fn gone(pid: &str, why: &str) {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while Command::new("kill")
-        .args(["-0", pid])
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        assert!(Instant::now() < deadline, "{why}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    common::eventually(why, || {
+        !Command::new("kill")
+            .args(["-0", pid])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
 }
 
 /// The console on `--demo` in tmux, with its state directory (drafts).
