@@ -140,6 +140,25 @@ fn coalesce(batch: Vec<Job>) -> Vec<Step> {
     out
 }
 
+/// The drafts wizards left (a crash, a hangup, Esc), newest first (at most `most`), for `n`
+/// and `e` to offer; those that cannot be read are left out here (`pooldeck new --drafts`
+/// names them).
+pub fn kept_drafts(most: usize) -> Vec<crate::app::drafts::Kept> {
+    let Some(dir) = crate::drafts::existing_dir() else {
+        return Vec::new();
+    };
+    crate::drafts::list(&dir, most)
+        .into_iter()
+        .filter_map(|listed| {
+            Some(crate::app::drafts::Kept {
+                file: listed.file,
+                saved: listed.draft.ok()?,
+                at: listed.modified.map(chrono::DateTime::<chrono::Utc>::from),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@
 
 mod clipboard;
 mod drafts;
+pub use drafts::kept_drafts;
 mod logs;
 pub mod port;
 mod terminal;
@@ -307,25 +308,6 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             ExitCode::from(1)
         }
     }
-}
-
-/// The drafts wizards left (a crash, a hangup, Esc), newest first (at most `most`), for `n`
-/// and `e` to offer; those that cannot be read are left out here (`pooldeck new --drafts`
-/// names them).
-pub fn kept_drafts(most: usize) -> Vec<crate::app::drafts::Kept> {
-    let Some(dir) = crate::drafts::existing_dir() else {
-        return Vec::new();
-    };
-    crate::drafts::list(&dir, most)
-        .into_iter()
-        .filter_map(|listed| {
-            Some(crate::app::drafts::Kept {
-                file: listed.file,
-                saved: listed.draft.ok()?,
-                at: listed.modified.map(chrono::DateTime::<Utc>::from),
-            })
-        })
-        .collect()
 }
 
 /// SIGHUP's number: the console ends with 128 + it when its terminal hangs up or is gone.

@@ -23,16 +23,18 @@ mod editor;
 mod open;
 pub mod recreate;
 mod review;
+mod watch;
 
 pub use editor::Editor;
 
 use check::changed;
-pub use check::{UNREADABLE, narrow, recheck, restore};
+pub use check::{UNREADABLE, recheck};
 pub use edit::{
     activate, add_entry, cycle, edit_key, escape, move_cursor, paste, remove_entry, step,
 };
 pub use open::{open, open_fresh, open_live, open_with, reopen_typing, show};
 pub use review::{DryRun, apply, dry_run, performed, write};
+pub use watch::{narrow, restore};
 
 /// A name the cluster offers for a field, and (for a ProfileBundle) whether it is Ready.
 pub type Offered = (String, Option<bool>);
