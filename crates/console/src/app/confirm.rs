@@ -1,0 +1,353 @@
+//! Fixes in the console: a key builds a [`Plan`] (pause or resume, delete, unblock a stuck
+//! deletion) from the pools on screen and opens a confirmation holding it. Before anything is
+//! sent the dialog knows whether the user may do it (access reviews, asked once per
+//! namespace, verb and kind, and kept until the context changes); then it sends the plan's dry
+//! runs and shows their answers; only a confirmation (Cancel has the focus; a delete needs the
+//! pool's name typed, removing a finalizer an acknowledgement) sends the real requests. In
+//! read-only mode nothing is sent, not even a dry run. The rows change when the watch reports
+//! the change, never here. A dialog is bound to the hub it was opened on: its access reviews
+//! and dry runs are answered by that hub, routed back by request id, and moving to another
+//! hub or namespace closes it (`requests::leave`). Part of `update`: no I/O.
+
+use std::collections::HashMap;
+
+use super::requests::Awaiting;
+use super::{App, Overlay};
+use crate::domain::fixes::{self, Fix, Permission, Plan};
+use crate::domain::{Hub, Kind, ObjectRef, RequestId};
+
+/// What is known of one permission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Asking,
+    Allowed,
+    Denied,
+    /// The review itself failed: the server will say at the dry run.
+    Unknown,
+}
+
+/// Answers to access reviews, for the current context.
+pub type AccessCache = HashMap<Permission, Access>;
+
+/// Which part of the dialog has the focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    Cancel,
+    /// The text to type (the pool's name, or the acknowledgement).
+    Field,
+    Confirm,
+}
+
+/// Where the dialog stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stage {
+    /// It cannot run: read-only mode, a missing permission, or the plan's own reason.
+    Blocked(String),
+    /// Waiting for the access reviews.
+    Checking,
+    /// The dry runs are out; this many answers are still to come.
+    DryRun {
+        left: usize,
+        answers: Vec<String>,
+    },
+    DryRunFailed(String),
+    /// The server accepted every dry run.
+    Ready(Vec<String>),
+}
+
+/// A confirmation on the modal stack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirm {
+    /// This dialog's id: its dry runs' answers name it.
+    pub id: RequestId,
+    /// The hub it was opened on: its reviews and dry runs were answered there, and only
+    /// there may its requests go.
+    pub hub: Hub,
+    pub plan: Plan,
+    pub focus: Focus,
+    pub typed: String,
+    pub stage: Stage,
+    pub scroll: u16,
+}
+
+impl Confirm {
+    /// The text that must be typed, if any.
+    pub fn needs_typing(&self) -> Option<&str> {
+        self.plan
+            .type_to_confirm
+            .as_deref()
+            .or(self.plan.acknowledge)
+    }
+
+    /// Whether the Confirm button works now.
+    pub fn ready(&self) -> bool {
+        matches!(self.stage, Stage::Ready(_)) && self.needs_typing().is_none_or(|t| self.typed == t)
+    }
+
+    /// The focus after `forward` (Tab) or back (Shift-Tab); the field only when there is one.
+    pub fn step(&mut self, forward: bool) {
+        let mut order = vec![Focus::Cancel];
+        if self.needs_typing().is_some() {
+            order.push(Focus::Field);
+        }
+        order.push(Focus::Confirm);
+        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let n = order.len();
+        self.focus = order[if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        }];
+    }
+}
+
+/// The pool a fix acts on: the open pool in its detail, else the row under the cursor in the
+/// pools list.
+fn pool_in_view(app: &App) -> Option<ObjectRef> {
+    if let Some(detail) = &app.detail {
+        return Some(ObjectRef::new(
+            Kind::Pool,
+            detail.namespace.clone(),
+            detail.name.clone(),
+        ));
+    }
+    if !app.view.pools {
+        return None;
+    }
+    app.shown.row(app.selected).map(|row| row.id.clone())
+}
+
+/// Whether a fix takes the marked pools: pause and resume do, in the pools list, when there
+/// are marks; every other fix takes the pool in view.
+fn by_marks(app: &App, fix: Fix) -> bool {
+    matches!(fix, Fix::Pause | Fix::Resume)
+        && app.detail.is_none()
+        && app.view.pools
+        && !app.marked.is_empty()
+}
+
+/// The pools a fix applies to: the marked ones ([`by_marks`]), else the pool in view.
+fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
+    if by_marks(app, fix) {
+        return app.marked.iter().cloned().collect();
+    }
+    pool_in_view(app).into_iter().collect()
+}
+
+/// The permissions the fixes need for the pool under the cursor, for the footer and for
+/// asking before the key is pressed.
+pub fn permissions_in_view(app: &App) -> Vec<Permission> {
+    let Some(pool) = pool_in_view(app) else {
+        return Vec::new();
+    };
+    ["patch", "delete"]
+        .into_iter()
+        .map(|verb| Permission {
+            verb,
+            kind: Kind::Pool,
+            namespace: pool.namespace.to_string(),
+        })
+        .collect()
+}
+
+/// Asks for the permissions not known yet (never in read-only mode: nothing can be done).
+pub fn ask(app: &mut App, permissions: &[Permission]) {
+    if app.read_only {
+        return;
+    }
+    for permission in permissions {
+        if !app.access.contains_key(permission) {
+            app.access.insert(permission.clone(), Access::Asking);
+            app.send(permission.review(), Awaiting::Access(permission.clone()));
+        }
+    }
+}
+
+/// Whether a fix key can do anything for the pool under the cursor (a denied permission
+/// leaves it out of the footer; the key then says what is missing).
+pub fn denied(app: &App, verb: &str) -> Option<Permission> {
+    permissions_in_view(app)
+        .into_iter()
+        .find(|p| p.verb == verb && app.access.get(p) == Some(&Access::Denied))
+}
+
+/// `p`, Ctrl-D and `u`: builds the plan for the chosen pools and opens its confirmation.
+pub fn open(app: &mut App, fix: Fix) {
+    if let Some(context) = &app.connecting {
+        app.message = Some(format!(
+            "switching to context {context}: try again once it is connected"
+        ));
+        return;
+    }
+    let targets = chosen_pools(app, fix);
+    let mut gone = Vec::new();
+    let pools: Vec<_> = targets
+        .iter()
+        .filter_map(|t| {
+            let found = app.inventory.get(Kind::Pool, &t.namespace, &t.name);
+            if found.is_none() {
+                gone.push(format!("{}/{}", t.namespace, t.name));
+            }
+            found
+        })
+        .map(|o| o.value())
+        .collect();
+    let Some(first) = pools.first() else {
+        app.message = Some(
+            "no Compute Pool selected: fixes work on the pools list or a pool's detail".into(),
+        );
+        return;
+    };
+    let mut plan = match fix {
+        Fix::Pause | Fix::Resume => {
+            let values: Vec<&serde_json::Value> = pools.iter().map(|p| &**p).collect();
+            fixes::pause_or_resume(&values)
+        }
+        Fix::Delete => fixes::delete(first),
+        Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
+        Fix::Apply | Fix::Recreate => return,
+    };
+    // Marks act only on what the dialog lists: a marked pool the list does not show now (a
+    // filter hides it) is named as such, and one no longer there is said.
+    if by_marks(app, fix) {
+        let shown: std::collections::HashSet<&ObjectRef> =
+            app.shown.rows().map(|row| &row.id).collect();
+        let hidden: Vec<String> = targets
+            .iter()
+            .filter(|t| {
+                !shown.contains(t) && !gone.contains(&format!("{}/{}", t.namespace, t.name))
+            })
+            .map(|t| format!("{}/{}", t.namespace, t.name))
+            .collect();
+        if !hidden.is_empty() {
+            plan.explanation.push(format!(
+                "Marked but not shown now (the filter hides {}): {}",
+                if hidden.len() == 1 { "it" } else { "them" },
+                hidden.join(", ")
+            ));
+        }
+    }
+    if !gone.is_empty() {
+        plan.explanation.push(format!(
+            "Marked but no longer on the hub, left out: {}",
+            gone.join(", ")
+        ));
+    }
+    open_plan(app, plan);
+}
+
+/// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
+pub fn open_plan(app: &mut App, plan: Plan) {
+    // With a name to type, the letters go into its field at once (no action key can take
+    // them); without one, Cancel has the focus. Either way Enter sends nothing until the
+    // name matches and the Confirm button is chosen.
+    let focus = if plan.type_to_confirm.is_some() || plan.acknowledge.is_some() {
+        Focus::Field
+    } else {
+        Focus::Cancel
+    };
+    let mut confirm = Confirm {
+        id: app.ids.fresh(),
+        hub: app.hub(),
+        plan,
+        focus,
+        typed: String::new(),
+        stage: Stage::Checking,
+        scroll: 0,
+    };
+    advance(app, &mut confirm);
+    // A dialog that cannot run has nothing to type for: Cancel, and c copies the kubectl
+    // equivalent as the dialog says.
+    if matches!(confirm.stage, Stage::Blocked(_)) {
+        confirm.focus = Focus::Cancel;
+    }
+    app.overlays.push(Overlay::Confirm(Box::new(confirm)));
+}
+
+/// Moves a dialog on as far as what is known allows: permissions, then dry runs.
+pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
+    if app.read_only {
+        confirm.stage = Stage::Blocked(
+            "read-only mode: nothing will be sent (c copies the kubectl equivalent)".into(),
+        );
+        return;
+    }
+    if let Some(why) = &confirm.plan.blocked {
+        confirm.stage = Stage::Blocked(why.clone());
+        return;
+    }
+    if confirm.stage != Stage::Checking {
+        return;
+    }
+    ask(app, &confirm.plan.permissions);
+    let missing: Vec<String> = confirm
+        .plan
+        .permissions
+        .iter()
+        .filter(|p| app.access.get(*p) == Some(&Access::Denied))
+        .map(Permission::words)
+        .collect();
+    if !missing.is_empty() {
+        confirm.stage = Stage::Blocked(format!(
+            "not permitted in context {}: needs {}",
+            app.connection.context,
+            missing.join(", ")
+        ));
+        return;
+    }
+    if confirm
+        .plan
+        .permissions
+        .iter()
+        .any(|p| app.access.get(p) == Some(&Access::Asking))
+    {
+        return;
+    }
+    let dry_runs = confirm.plan.dry_runs();
+    confirm.stage = Stage::DryRun {
+        left: dry_runs.len(),
+        answers: Vec::new(),
+    };
+    for operation in dry_runs {
+        app.send(operation, Awaiting::DryRun { dialog: confirm.id });
+    }
+}
+
+/// Enter on Confirm: sends the real requests and closes the dialog.
+pub fn confirm(app: &mut App) {
+    let Some(Overlay::Confirm(confirm)) = app.overlays.last() else {
+        return;
+    };
+    if !confirm.ready() || app.read_only {
+        return;
+    }
+    // The dialog's dry runs and reviews were answered by its hub; nothing goes to another.
+    if confirm.hub != app.hub() {
+        let title = confirm.plan.title.clone();
+        app.overlays.pop();
+        app.message = Some(format!(
+            "cancelled {title}: it was previewed on another hub; nothing was sent"
+        ));
+        return;
+    }
+    let plan = confirm.plan.clone();
+    app.overlays.pop();
+    let mut sent = Vec::new();
+    for operation in &plan.operations {
+        sent.push(app.send(operation.clone(), Awaiting::Real { fix: plan.fix }));
+    }
+    if plan.fix == Fix::Recreate {
+        super::wizard::recreate::confirmed(app, sent.first().copied());
+    }
+    if matches!(plan.fix, Fix::Pause | Fix::Resume) {
+        app.marked.clear();
+    }
+    app.message = Some(format!(
+        "{}: sent to context {}; the list changes when the hub reports it",
+        plan.title, app.connection.context
+    ));
+}
+
+#[cfg(test)]
+#[path = "confirm_tests.rs"]
+pub(crate) mod tests;

@@ -1,0 +1,402 @@
+//! The console's state machine: [`App`] holds everything the screen shows, [`update`] is the
+//! only place it changes, one [`Msg`] at a time. No I/O, no terminal, no awaiting: the runtime
+//! feeds messages in, carries out the [`Effect`]s `update` leaves (each on a task, its answer
+//! coming back as a `Msg`), and draws what `ui::render` makes of the state.
+//!
+//! Keys go through one registry ([`commands`]) to a [`commands::Command`]; overlays (the help
+//! now) stack in [`App::overlays`] and the top one takes the keys. Costly things the screen
+//! shows (rows, column widths, rule findings, a pool's YAML) are derived here when their
+//! inputs change ([`shown`]), never while drawing. Must not import `ui`, `sources` or
+//! `runtime`.
+
+use chrono::{DateTime, Utc};
+use crossterm::event::KeyEvent;
+
+pub mod commands;
+pub mod confirm;
+pub mod doctor;
+pub mod drafts;
+mod keys;
+pub mod logs;
+pub mod ports;
+pub mod requests;
+pub mod rows;
+mod scopes;
+pub mod shown;
+mod unblock;
+mod view;
+pub mod wizard;
+
+use self::ports::{Connected, Namespaces};
+pub use self::shown::{DetailData, Shown};
+pub use self::view::{Detail, Tab, View};
+use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
+use crate::inventory::{Inventory, SourceEvent};
+
+/// The smallest terminal the console draws on; below it the screen says so and only Esc and
+/// quit are read, so no key acts on something that is not drawn.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Something that happened: a key, a change from a source, the clock, or the answer to an
+/// effect.
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste): it goes into the field being typed, never
+    /// read as keys.
+    Paste(String),
+    /// What the controller's log stream reports (after [`Effect::FollowLogs`]).
+    Logs(logs::LogEvent),
+    Source(SourceEvent),
+    Tick(DateTime<Utc>),
+    /// The answer to [`Effect::Connect`].
+    Connected {
+        context: String,
+        result: Result<Connected, ClusterError>,
+    },
+    /// The answer to [`Effect::Perform`], for the request it names.
+    Performed {
+        request: Request,
+        outcome: Outcome,
+    },
+    /// The terminal's size now (at start and on every resize).
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// The process was asked to stop for now (SIGTSTP from outside).
+    Suspend,
+    /// A draft could not be kept on disk: why.
+    DraftNotSaved(String),
+    /// The answer to [`Effect::WriteManifest`].
+    Written(Result<String, String>),
+    /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
+    Copied {
+        what: String,
+        result: Result<String, String>,
+    },
+}
+
+/// What `update` asks the runtime to do: the I/O it may not do itself.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Watch these namespaces (`:ns NAME`, `:ns all`, or again after a context switch).
+    Watch(Namespaces),
+    /// Connect with another kubeconfig context (`:ctx NAME`); answered by `Msg::Connected`.
+    Connect(String),
+    /// Use the connection made for this context from now on (after `Msg::Connected`).
+    UseContext(String),
+    /// Carry out a request on the hub it is bound to (never another); answered by
+    /// `Msg::Performed` with the same request.
+    Perform(Request),
+    /// Give the terminal back and stop until the shell continues the console.
+    Suspend,
+    /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
+    /// names it for the footer. Answered by `Msg::Copied`.
+    Copy {
+        text: String,
+        what: String,
+    },
+    /// Keep the wizard's draft on disk (every change, every keystroke), removing the file it
+    /// was kept in before when that differs (renamed); answered by `Msg::DraftNotSaved` only
+    /// when it could not be kept.
+    SaveDraft {
+        saved: crate::domain::draft::Saved,
+        replaces: Option<String>,
+    },
+    /// Forget the draft kept in this file (its pool was applied, or it was discarded).
+    DiscardDraft(String),
+    /// Follow the hue controller's log (all of it: the log view keeps the lines about its
+    /// pool, or every line on `a`); answered by `Msg::Logs`, until [`Effect::StopLogs`].
+    FollowLogs,
+    StopLogs,
+    /// Write the manifest to a file; answered by `Msg::Written`.
+    WriteManifest {
+        path: std::path::PathBuf,
+        text: String,
+    },
+}
+
+/// What lies over the screen, top last. The top one takes the keys; Esc pops it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Overlay {
+    Help {
+        scroll: u16,
+    },
+    /// A fix waiting for confirmation.
+    Confirm(Box<confirm::Confirm>),
+    /// The wizard, writing a pool.
+    Wizard(Box<wizard::Wizard>),
+    /// The controller's log beside a pool.
+    Logs(Box<logs::LogView>),
+    /// The drafts `n` or `e` offer to resume.
+    Drafts(Box<drafts::Chooser>),
+}
+
+/// What the keyboard is editing, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    None,
+    Filter(String),
+    Command(String),
+    /// Searching a pool's YAML.
+    Search(String),
+}
+
+/// Where the console is connected, for the header.
+#[derive(Clone, Debug, Default)]
+pub struct Connection {
+    pub context: String,
+    pub server: String,
+    /// The kubeconfig user's name.
+    pub user: String,
+    pub scope: String,
+}
+
+/// Everything the screen shows.
+pub struct App {
+    pub inventory: Inventory,
+    pub connection: Connection,
+    /// The namespaces watched now.
+    pub namespaces: Namespaces,
+    pub view: View,
+    pub selected: usize,
+    /// The selected row's identity: the selection follows it when live updates reorder rows.
+    pub selected_id: Option<(ObjectRef, Option<String>)>,
+    /// The live filter: a substring, `!text` to invert, `-l key=value` on labels.
+    pub filter: String,
+    pub input: Input,
+    /// Sort by this column of the current view (0 = none: the natural order).
+    pub sort_column: usize,
+    pub sort_descending: bool,
+    /// The modal stack, top last.
+    pub overlays: Vec<Overlay>,
+    pub message: Option<String>,
+    pub now: DateTime<Utc>,
+    pub quit: bool,
+    /// The pool opened with Enter; Esc goes back to the list.
+    pub detail: Option<Detail>,
+    /// The events view shows only warnings.
+    pub warnings_only: bool,
+    /// Text searched for in a pool's YAML.
+    pub search: String,
+    /// A context switch under way (`:ctx`), shown in the footer until it answers.
+    pub connecting: Option<String>,
+    /// What the screen shows, derived in `update` and read by `render`.
+    pub shown: Shown,
+    /// What the runtime should do after this update; it takes them.
+    pub effects: Vec<Effect>,
+    /// No request that changes anything leaves pooldeck (the header says READ-ONLY).
+    pub read_only: bool,
+    /// Why, for the header (`--readonly`, the settings file, or a settings file that could
+    /// not be read).
+    pub read_only_why: Option<String>,
+    /// Pools marked with space: a fix applies to all of them.
+    pub marked: std::collections::BTreeSet<ObjectRef>,
+    /// What the access reviews answered, for this context.
+    pub access: confirm::AccessCache,
+    /// Hands out the ids requests are sent under.
+    pub ids: crate::domain::request::Ids,
+    /// What each request sent and not answered yet is awaited for, by its id.
+    pub pending: std::collections::HashMap<RequestId, requests::Awaiting>,
+    /// The terminal's size (columns, rows), as the last resize said; `None` before the first.
+    pub size: Option<(u16, u16)>,
+    /// The drafts wizards left on disk (a crash, a hangup, Esc), newest first: `n` and `e`
+    /// offer them.
+    pub drafts: Vec<drafts::Kept>,
+    /// `pooldeck new --resume` of an edit: opened once its pool is in the picture.
+    pub resuming: Option<drafts::Kept>,
+    /// No cluster could be reached (`pooldeck new` without a hub): why.
+    pub offline: Option<String>,
+    /// Where the wizard's Review writes the manifest (`pooldeck new -o FILE`).
+    pub output: Option<std::path::PathBuf>,
+    /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
+    pub wizard_only: bool,
+    /// The context's own namespace (a new pool's last default).
+    pub home_namespace: String,
+    /// The namespaces watched before a wizard added its draft's: watched again once it
+    /// closes.
+    pub before_wizard: Option<Namespaces>,
+    /// A pool being recreated (an immutable field changed in the wizard).
+    pub recreating: Option<wizard::recreate::Recreating>,
+}
+
+impl App {
+    pub fn new(connection: Connection, now: DateTime<Utc>) -> App {
+        App {
+            inventory: Inventory::new(),
+            namespaces: Namespaces::All,
+            connection,
+            view: View::POOLS,
+            selected: 0,
+            selected_id: None,
+            filter: String::new(),
+            input: Input::None,
+            sort_column: 0,
+            sort_descending: false,
+            overlays: Vec::new(),
+            message: None,
+            now,
+            quit: false,
+            detail: None,
+            warnings_only: false,
+            search: String::new(),
+            connecting: None,
+            shown: Shown::default(),
+            effects: Vec::new(),
+            read_only: false,
+            read_only_why: None,
+            marked: std::collections::BTreeSet::new(),
+            access: confirm::AccessCache::new(),
+            ids: crate::domain::request::Ids::default(),
+            pending: std::collections::HashMap::new(),
+            size: None,
+            drafts: Vec::new(),
+            resuming: None,
+            offline: None,
+            output: None,
+            wizard_only: false,
+            home_namespace: "default".into(),
+            before_wizard: None,
+            recreating: None,
+        }
+    }
+
+    /// The top overlay, which takes the keys.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlays.last()
+    }
+
+    /// The key hints the footer shows for the current state, from the registry (made in
+    /// `update`, when the state changes, not per frame).
+    pub fn hints(&self) -> &str {
+        &self.shown.hints
+    }
+
+    /// Whether the screen is too small to draw the console (it then says so, and reads only
+    /// the keys that resize nothing away: Esc and quit).
+    pub fn too_small(&self) -> bool {
+        self.size.is_some_and(|(width, height)| {
+            width < crate::app::MIN_WIDTH || height < crate::app::MIN_HEIGHT
+        })
+    }
+
+    /// Watches other namespaces: the picture starts over, and what was bound to the old one
+    /// (dialogs, the wizard, a recreate, marks) is cancelled, said in the footer.
+    fn watch(&mut self, namespaces: Namespaces) {
+        let cancelled = requests::leave(self);
+        self.before_wizard = None;
+        self.connection.scope = namespaces.words();
+        self.message = Some(requests::with_cancelled(
+            format!("watching {}", self.connection.scope),
+            &cancelled,
+        ));
+        self.namespaces = namespaces.clone();
+        self.inventory = Inventory::new();
+        self.detail = None;
+        self.selected = 0;
+        self.selected_id = None;
+        self.effects.push(Effect::Watch(namespaces));
+    }
+}
+
+/// The one place the state changes.
+pub fn update(app: &mut App, msg: Msg) {
+    match msg {
+        Msg::Tick(now) => app.now = now,
+        Msg::Source(event) => {
+            if !wizard::narrow(app, &event) {
+                app.inventory.apply(event, app.now);
+                wizard::recreate::when_gone(app);
+                wizard::recheck(app);
+                drafts::open_pending(app);
+            }
+        }
+        Msg::Key(key) => keys::on_key(app, key),
+        Msg::Paste(text) => keys::on_paste(app, &text),
+        Msg::Logs(event) => logs::arrived(app, event),
+        Msg::Suspend => app.effects.push(Effect::Suspend),
+        Msg::Connected { context, result } => {
+            // Only the latest request counts; an older answer arriving late is dropped.
+            if app.connecting.as_deref() == Some(context.as_str()) {
+                app.connecting = None;
+                match result {
+                    Ok(connected) => {
+                        // Dialogs, marks, permissions and answers awaited belong to the old
+                        // hub: closed and said before anything is bound to the new one.
+                        let cancelled = requests::leave(app);
+                        app.connection.context = connected.context;
+                        app.connection.server = connected.server;
+                        app.connection.user = connected.user;
+                        app.home_namespace = connected.namespace;
+                        app.read_only = connected.read_only.is_some();
+                        app.read_only_why = connected.read_only;
+                        app.access.clear();
+                        app.effects.push(Effect::UseContext(context.clone()));
+                        let namespaces = app.namespaces.clone();
+                        app.watch(namespaces);
+                        app.message = Some(requests::with_cancelled(
+                            format!("switched to context {context}"),
+                            &cancelled,
+                        ));
+                    }
+                    Err(error) => {
+                        app.message = Some(format!("cannot switch to context {context}: {error}"))
+                    }
+                }
+            }
+        }
+        Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
+        Msg::Resize { width, height } => app.size = Some((width, height)),
+        Msg::Written(result) => {
+            app.message = Some(match result {
+                Ok(path) => format!("the manifest is written to {path}"),
+                Err(why) => format!("the manifest could not be written: {why}"),
+            });
+        }
+        Msg::DraftNotSaved(why) => {
+            // Not on disk: not offered as if it were, and said again when the wizard closes.
+            if let Some(Overlay::Wizard(w)) = app
+                .overlays
+                .iter_mut()
+                .rev()
+                .find(|o| matches!(o, Overlay::Wizard(_)))
+            {
+                w.unsaved = Some(why.clone());
+                if let Some(file) = &w.saved_as {
+                    app.drafts.retain(|k| &k.file != file);
+                }
+            }
+            app.message = Some(format!("the draft could not be kept on disk: {why}"));
+        }
+        Msg::Copied { what, result } => {
+            app.message = Some(match result {
+                Ok(how) => format!("copied {what} ({how})"),
+                Err(why) => format!("cannot copy {what}: {why}"),
+            });
+        }
+    }
+    wizard::restore(app);
+    app.refresh();
+    // The permissions the fix keys need for the pool under the cursor are asked before a key
+    // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
+    let wanted = confirm::permissions_in_view(app);
+    if wanted.iter().any(|p| !app.access.contains_key(p))
+        && app.inventory.count(crate::domain::Kind::Pool) > 0
+    {
+        confirm::ask(app, &wanted);
+        app.refresh();
+    }
+}
+
+#[cfg(test)]
+#[path = "listing_tests.rs"]
+mod listing_tests;
+
+#[cfg(test)]
+pub(crate) mod tests;
+
+#[cfg(test)]
+#[path = "hidden_tests.rs"]
+mod hidden_tests;

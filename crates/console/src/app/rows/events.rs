@@ -1,0 +1,107 @@
+//! The events list, read from the raw objects.
+
+use serde_json::Value;
+
+use crate::inventory::{Inventory, Kind, Object};
+
+use super::column::{self, Column};
+use crate::app::view::{Rows, ViewSpec};
+use super::{Cell, Row, Source, Status, Table, id_of};
+
+pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+    let mut objects: Vec<&std::sync::Arc<Object>> = inventory
+        .objects(Kind::Event)
+        .filter(|e| {
+            name.is_none_or(|n| {
+                e.name() == n
+                    || e.raw()
+                        .and_then(|r| r.pointer("/involvedObject/name"))
+                        .and_then(Value::as_str)
+                        == Some(n)
+            })
+        })
+        .collect();
+    objects.sort_by_key(|e| e.happened());
+    let rows = objects
+        .into_iter()
+        .flat_map(|event| event_rows(inventory, event, wide))
+        .collect();
+    Table {
+        columns: event_headers(wide),
+        rows,
+    }
+}
+
+pub fn event_headers(wide: bool) -> Vec<Column> {
+    let mut headers = vec![
+        column::NAMESPACE,
+        column::LAST_SEEN,
+        column::EVENT_TYPE,
+        column::REASON,
+        column::OBJECT,
+        column::MESSAGE,
+    ];
+    if wide {
+        headers.extend([column::SOURCE, column::COUNT]);
+    }
+    headers
+}
+
+/// The row of one event.
+pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: bool) -> Vec<Row> {
+    let raw = event.value();
+    let text = |p: &str| raw.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let kind = text("/type");
+    let mut cells = vec![
+        Cell::text(event.namespace()),
+        Cell::Since(event.happened()),
+        if kind.is_empty() {
+            Cell::Empty
+        } else {
+            Cell::Status(Status::Event {
+                warning: kind == "Warning",
+                word: kind.into(),
+            })
+        },
+        Cell::text(text("/reason")),
+        Cell::Text(
+            format!(
+                "{}/{}",
+                text("/involvedObject/kind").to_lowercase(),
+                text("/involvedObject/name")
+            )
+            .into(),
+        ),
+        Cell::text(text("/message")),
+    ];
+    if wide {
+        cells.push(Cell::text(text("/source/component")));
+        cells.push(Cell::Count(
+            raw.get("count").and_then(Value::as_i64).unwrap_or(1),
+        ));
+    }
+    vec![Row::new(
+        id_of(event),
+        None,
+        cells,
+        Source::Object(event.clone()),
+    )]
+}
+
+/// The events list, oldest first; `w` keeps the warnings.
+pub static VIEW: ViewSpec = ViewSpec {
+    title: "Events",
+    aliases: &["events", "ev", "event"],
+    source: Kind::Event,
+    rows: Rows::PerObject {
+        owner: Kind::Event,
+        touched_by: &[Kind::Event],
+        rows: event_rows,
+        table: events,
+    },
+    opens: None,
+    pools: false,
+    logs: false,
+    warnings: Some(column::EVENT_TYPE),
+    all_clear: None,
+};

@@ -1,0 +1,65 @@
+//! The open pool's data (its YAML, the reference's findings against the fleet, its row of
+//! the pools list, its hosts), worked out once per change of the inventory.
+
+use crate::app::App;
+use crate::app::rows::{self, Row, Table};
+use crate::domain::ObjectRef;
+use crate::domain::rules::{self, Context, Finding};
+use crate::inventory::{Inventory, Kind};
+
+/// The open pool, derived once per change of the inventory.
+#[derive(Clone, Debug, Default)]
+pub struct DetailData {
+    /// The pool as YAML, a line each.
+    pub yaml: Vec<String>,
+    /// The reference's rules, checked against the watched fleet.
+    pub findings: Vec<Finding>,
+    /// The pool's row of the pools list.
+    pub summary: Option<Row>,
+    /// The pool's hosts.
+    pub hosts: Table,
+}
+
+impl App {
+    pub(super) fn refresh_detail(&mut self) {
+        let Some(open) = &self.detail else {
+            self.shown.detail = None;
+            self.shown.detail_key = None;
+            return;
+        };
+        let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
+        let key = (id, self.inventory.generation());
+        if self.shown.detail_key.as_ref() == Some(&key) {
+            return;
+        }
+        let inventory = &self.inventory;
+        self.shown.detail = inventory
+            .get(Kind::Pool, &open.namespace, &open.name)
+            .map(|object| {
+                let yaml = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
+                DetailData {
+                    yaml: yaml.lines().map(str::to_owned).collect(),
+                    findings: object
+                        .pool()
+                        .map(|pool| {
+                            rules::validate(
+                                pool,
+                                &object.issues,
+                                &Context {
+                                    old: None,
+                                    fleet: inventory,
+                                    self_index: Some(Inventory::identity(object)),
+                                },
+                            )
+                        })
+                        .unwrap_or_default(),
+                    summary: rows::pool_rows(inventory, object, false).into_iter().next(),
+                    hosts: Table {
+                        columns: rows::host_headers(false),
+                        rows: rows::pool_host_rows(inventory, object, false),
+                    },
+                }
+            });
+        self.shown.detail_key = Some(key);
+    }
+}

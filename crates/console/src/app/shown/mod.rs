@@ -1,0 +1,382 @@
+//! What the screen shows, derived from the state when its inputs change: the current view's
+//! rows (filtered, sorted, their column widths), the rule marker of each pool, and the open
+//! pool's YAML, findings, summary row and hosts. `render` only reads these; a tick changes
+//! none of them (time cells are formatted while drawing, for the rows on screen only).
+
+mod base;
+mod detail;
+mod filter;
+mod marks;
+
+use std::collections::{BTreeSet, HashMap};
+
+use self::base::{Base, Natural};
+pub use self::detail::DetailData;
+use self::filter::{Filter, keeps};
+use super::rows::{self, Row, Table};
+use super::view::Rows;
+use super::{App, View};
+use crate::domain::ObjectRef;
+use crate::inventory::{Key, Kind, Object};
+
+/// What makes the base rows over from scratch when it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    view: View,
+    /// The doctor's findings the rows were made from (`:problems`; 0 for the other views).
+    findings: u64,
+}
+
+/// What the order of the shown rows depends on besides the rows, each input by name; made
+/// in one place ([`App::order_key`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct OrderKey {
+    filter: String,
+    sort_column: usize,
+    sort_descending: bool,
+    warnings_only: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Shown {
+    shape: Option<Shape>,
+    /// The inventory generation the base rows are up to date with.
+    generation: u64,
+    /// The doctor's marks the pools list's markers show.
+    marks: u64,
+    base: Base,
+    order_key: Option<OrderKey>,
+    /// The current view's rows, filtered and sorted, as slots of `base`: a keystroke in the
+    /// filter copies no row, and a changed object moves only its own rows.
+    order: Vec<usize>,
+    /// The widest cell of each column (with its header), as drawn in the console.
+    pub widths: Vec<u16>,
+    /// Per pool: the version and the pools sharing its name or VIP it was checked against,
+    /// and whether it breaks a rule.
+    lint: HashMap<ObjectRef, (usize, u64, bool)>,
+    /// The fleet generation the pools list's rule markers were checked at.
+    fleet: u64,
+    detail_key: Option<(ObjectRef, u64)>,
+    /// The open pool's derived data.
+    pub detail: Option<DetailData>,
+    /// How many times the rows were built from scratch.
+    pub builds: u64,
+    /// How many rows were built, from scratch or for a changed object: tests prove that a
+    /// tick builds none and a changed pool only its own.
+    pub rows_built: u64,
+    /// The footer's key hints for the scopes in force.
+    pub hints: String,
+    /// Why the filter cannot be used as typed (a `-l` that is no label selector).
+    pub filter_problem: Option<String>,
+    /// Every pool's findings, kept up to date incrementally.
+    pub doctor: super::doctor::Doctor,
+}
+
+impl Shown {
+    /// The current view's columns.
+    pub fn columns(&self) -> &[rows::Column] {
+        &self.base.columns
+    }
+
+    /// How many rows the current view shows.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The shown row at a position.
+    pub fn row(&self, index: usize) -> Option<&Row> {
+        self.base.row(*self.order.get(index)?)
+    }
+
+    /// The shown rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> + '_ {
+        self.order.iter().filter_map(|i| self.base.row(*i))
+    }
+}
+
+/// Where one object's `index`th row stands in its view's natural order.
+fn natural(owner: &Object, index: usize) -> Natural {
+    let time = (owner.kind == Kind::Event)
+        .then(|| owner.happened())
+        .flatten();
+    (time, owner.key.clone(), index)
+}
+
+impl App {
+    /// Brings the derived rows up to date; cheap when nothing they depend on changed, and
+    /// proportional to the changed objects' rows when a few objects changed.
+    pub fn refresh(&mut self) {
+        self.shown.doctor.update(&self.inventory, self.now);
+        let shape = Shape {
+            view: self.view,
+            findings: match self.view.rows {
+                Rows::Findings(_) => self.shown.doctor.epoch,
+                _ => 0,
+            },
+        };
+        let generation = self.inventory.generation();
+        let mut whole = self.shown.shape != Some(shape);
+        let mut patch: Option<(Vec<usize>, Vec<usize>)> = None;
+        let fleet = self.inventory.fleet_generation();
+        // The pools whose rule markers may read differently: their name or VIP is shared with
+        // a pool that joined, left or changed its VIP.
+        let mut relint: Vec<Key> = Vec::new();
+        if !whole && self.shown.generation != generation {
+            // Owned, so that the rows can be patched while the inventory is read.
+            let mut changed: Option<Vec<(Kind, Key)>> = None;
+            if let Some(changes) = self.inventory.changes_since(self.shown.generation) {
+                if fleet != self.shown.fleet {
+                    relint = self.inventory.fleet_touched(&changes);
+                }
+                changed = Some(changes.iter().map(|c| (c.kind, c.key.clone())).collect());
+            }
+            match changed {
+                None => whole = true,
+                Some(changes) => patch = self.patch_owners(&changes),
+            }
+        }
+        if whole {
+            self.build_base();
+            self.shown.shape = Some(shape);
+        }
+        self.shown.generation = generation;
+        let mut widths = whole || patch.is_some();
+        if self.view.pools && !whole {
+            let marks = self.shown.doctor.marks;
+            if marks != self.shown.marks {
+                self.remark_worst();
+                widths = true;
+            }
+            if !relint.is_empty() {
+                self.relint(&relint);
+                widths = true;
+            }
+        }
+        self.shown.marks = self.shown.doctor.marks;
+        self.shown.fleet = fleet;
+
+        let order_key = self.order_key();
+        let moved = if whole || self.shown.order_key.as_ref() != Some(&order_key) {
+            self.shown.order = self.narrow();
+            self.shown.filter_problem = Filter::parse(self.filter.trim()).err();
+            self.shown.order_key = Some(order_key);
+            widths = true;
+            true
+        } else if let Some((removed, added)) = patch {
+            self.reorder(&removed, &added);
+            true
+        } else {
+            false
+        };
+        if widths {
+            self.shown.widths = self.widths();
+        }
+        // The selection stays on its row when rows move.
+        if moved
+            && let Some(index) = self.selected_id.as_ref().and_then(|(id, part)| {
+                self.shown
+                    .rows()
+                    .position(|r| r.id == *id && r.part == *part)
+            })
+        {
+            self.selected = index;
+        }
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
+        self.selected_id = self
+            .shown
+            .row(self.selected)
+            .map(|r| (r.id.clone(), r.part.clone()));
+        self.refresh_detail();
+        self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
+    }
+
+    /// Makes the current view's rows from scratch.
+    fn build_base(&mut self) {
+        let mut table = self.base_table();
+        if self.view.pools {
+            self.mark_pools(&mut table.rows);
+        }
+        let incremental = matches!(self.view.rows, Rows::PerObject { .. });
+        let mut base = Base::new(table.columns, table.rows.len());
+        let mut previous: Option<(Key, usize)> = None;
+        let count = table.rows.len() as u64;
+        for (i, row) in table.rows.into_iter().enumerate() {
+            let natural = if incremental {
+                let owner = (row.id.namespace.clone(), row.id.name.clone());
+                let index = match &previous {
+                    Some((key, n)) if *key == owner => n + 1,
+                    _ => 0,
+                };
+                previous = Some((owner.clone(), index));
+                let time = match &row.object {
+                    rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+                    _ => None,
+                };
+                (time, owner, index)
+            } else {
+                (None, Key::default(), i)
+            };
+            base.add(row, natural);
+        }
+        self.shown.base = base;
+        self.shown.builds += 1;
+        self.shown.rows_built += count;
+    }
+
+    /// Makes again the rows of the objects these changes touch; returns the slots taken out
+    /// and those put in (`None` when the view has none of them).
+    fn patch_owners(&mut self, changes: &[(Kind, Key)]) -> Option<(Vec<usize>, Vec<usize>)> {
+        let Rows::PerObject {
+            owner,
+            touched_by,
+            rows: make,
+            ..
+        } = self.view.rows
+        else {
+            return None;
+        };
+        let owners: BTreeSet<&Key> = changes
+            .iter()
+            .filter(|(kind, _)| touched_by.contains(kind))
+            .map(|(_, key)| key)
+            .collect();
+        if owners.is_empty() {
+            return None;
+        }
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        for key in owners {
+            removed.extend(self.shown.base.remove_owner(key));
+            let Some(object) = self.inventory.get(owner, &key.0, &key.1).cloned() else {
+                continue;
+            };
+            let mut made = make(&self.inventory, &object, false);
+            if self.view.pools {
+                self.mark_pools(&mut made);
+            }
+            self.shown.rows_built += made.len() as u64;
+            for (index, row) in made.into_iter().enumerate() {
+                added.push(self.shown.base.add(row, natural(&object, index)));
+            }
+        }
+        Some((removed, added))
+    }
+
+    /// Takes the removed slots out of the shown order and puts each added row that passes
+    /// the filter in its place.
+    fn reorder(&mut self, removed: &[usize], added: &[usize]) {
+        if !removed.is_empty() {
+            let gone: std::collections::HashSet<usize> = removed.iter().copied().collect();
+            self.shown.order.retain(|i| !gone.contains(i));
+        }
+        let Ok(filter) = Filter::parse(self.filter.trim()) else {
+            return;
+        };
+        let warnings = self.warnings_column();
+        let column = self.sorted_column();
+        for slot in added {
+            let base = &self.shown.base;
+            let Some(row) = base.row(*slot) else { continue };
+            if !keeps(&filter, warnings, row, base.words(*slot)) {
+                continue;
+            }
+            let at = self
+                .shown
+                .order
+                .partition_point(|j| base.compare(*j, *slot, column).is_lt());
+            self.shown.order.insert(at, *slot);
+        }
+    }
+
+    fn base_table(&mut self) -> Table {
+        match self.view.rows {
+            Rows::PerObject { table, .. } | Rows::Whole(table) => {
+                table(&self.inventory, None, false)
+            }
+            Rows::Findings(table) => table(&self.shown.doctor),
+        }
+    }
+
+    /// What the shown order depends on besides the rows, read by name.
+    fn order_key(&self) -> OrderKey {
+        let App {
+            filter,
+            sort_column,
+            sort_descending,
+            warnings_only,
+            ..
+        } = self;
+        OrderKey {
+            filter: filter.clone(),
+            sort_column: *sort_column,
+            sort_descending: *sort_descending,
+            warnings_only: *warnings_only,
+        }
+    }
+
+    /// The events list's TYPE column, when only warnings are shown.
+    fn warnings_column(&self) -> Option<usize> {
+        let column = self.view.warnings.filter(|_| self.warnings_only)?;
+        self.shown.base.columns.iter().position(|c| *c == column)
+    }
+
+    /// The sorted column's index and whether descending, if one is sorted.
+    fn sorted_column(&self) -> Option<(usize, bool)> {
+        (self.sort_column > 0 && self.sort_column <= self.shown.base.columns.len())
+            .then(|| (self.sort_column - 1, self.sort_descending))
+    }
+
+    /// The slots of the rows that pass the warnings toggle and the filter, sorted.
+    fn narrow(&self) -> Vec<usize> {
+        let base = &self.shown.base;
+        let warnings = self.warnings_column();
+        let filter = match Filter::parse(self.filter.trim()) {
+            Ok(filter) => filter,
+            // Nothing is shown for a filter that cannot match; the title says why.
+            Err(_) => return Vec::new(),
+        };
+        let mut order: Vec<usize> = base
+            .slots()
+            .filter(|slot| {
+                base.row(*slot)
+                    .is_some_and(|row| keeps(&filter, warnings, row, base.words(*slot)))
+            })
+            .collect();
+        let column = self.sorted_column();
+        order.sort_by(|a, b| base.compare(*a, *b, column));
+        order
+    }
+
+    /// The widest cell of each shown column, with its header and the rule marker after a
+    /// pool's name.
+    fn widths(&self) -> Vec<u16> {
+        let base = &self.shown.base;
+        let name = base.columns.iter().position(|c| *c == rows::column::NAME);
+        let mut widths: Vec<u16> = base
+            .columns
+            .iter()
+            .map(|c| u16::try_from(c.header.chars().count()).unwrap_or(u16::MAX))
+            .collect();
+        for slot in &self.shown.order {
+            let Some(row) = base.row(*slot) else { continue };
+            let marked = row.broken || row.worst.is_some();
+            for (i, width) in base.widths(*slot).iter().enumerate() {
+                let width = if marked && Some(i) == name {
+                    width.saturating_add(2)
+                } else {
+                    *width
+                };
+                if let Some(w) = widths.get_mut(i) {
+                    *w = (*w).max(width);
+                }
+            }
+        }
+        widths
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,579 @@
+use chrono::TimeZone;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+
+use super::ports;
+use super::*;
+use crate::demo::scenario::{Scenario, resolve_times_at};
+use crate::inventory::Kind;
+
+pub fn fixed_now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0)
+        .single()
+        .expect("a time")
+}
+
+/// The fleet scenario's pools and evaluations, at a fixed moment.
+pub fn fleet_app() -> App {
+    scenario_app("fleet")
+}
+
+/// The console with every object of a built-in scenario listed, at [`fixed_now`].
+pub fn scenario_app(name: &str) -> App {
+    let now = fixed_now();
+    let scenario = Scenario::builtin(name).expect("a built-in scenario");
+    let mut app = App::new(
+        Connection {
+            context: "pooldeck-demo".into(),
+            server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
+            scope: "all namespaces".into(),
+        },
+        now,
+    );
+    for (kind, name) in [
+        (Kind::Pool, "ComputePool"),
+        (Kind::Evaluation, "ComputePoolEvaluation"),
+        (Kind::Event, "Event"),
+        (Kind::Project, "Project"),
+        (Kind::Tenant, "Tenant"),
+        (Kind::ProfileBundle, "ProfileBundle"),
+        (Kind::ScalingPolicy, "ScalingPolicy"),
+        (Kind::Settings, "Settings"),
+        (Kind::Compute, "Compute"),
+    ] {
+        let objects: Vec<Value> = scenario
+            .objects
+            .iter()
+            .filter(|o| o.get("kind").and_then(Value::as_str) == Some(name))
+            .map(|o| resolve_times_at(o, now))
+            .collect();
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(kind, None, objects)),
+        );
+    }
+    app
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+fn names(app: &App) -> Vec<String> {
+    app.shown.rows().map(|r| r.id.name.to_string()).collect()
+}
+
+/// The effects `update` left, without the access reviews it asks on its own for the pool
+/// under the cursor (tests of fixes look at those).
+fn actions(app: &App) -> Vec<Effect> {
+    app.effects
+        .iter()
+        .filter(|e| {
+            !matches!(
+                e,
+                Effect::Perform(request)
+                    if matches!(request.operation, crate::domain::Operation::AccessReview { .. })
+            )
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn the_filter_narrows_inverts_and_matches_labels() {
+    let mut app = fleet_app();
+    assert_eq!(names(&app).len(), 12);
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "vision");
+    assert_eq!(names(&app).len(), 3, "live while typing");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.input, Input::None);
+    assert_eq!(names(&app).len(), 3, "kept after Enter");
+    update(&mut app, key(KeyCode::Char('/')));
+    for _ in 0..6 {
+        update(&mut app, key(KeyCode::Backspace));
+    }
+    type_text(&mut app, "!vision");
+    assert_eq!(names(&app).len(), 9);
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(names(&app).len(), 12, "Esc clears");
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l team=retail-edge");
+    assert_eq!(names(&app).len(), 4);
+}
+
+#[test]
+fn sort_by_column_and_reverse() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('s')));
+    update(&mut app, key(KeyCode::Char('s')));
+    assert_eq!(app.sort_column, 2, "the second column: NAME");
+    let sorted = names(&app);
+    let mut expected = sorted.clone();
+    expected.sort();
+    assert_eq!(sorted, expected);
+    update(&mut app, key(KeyCode::Char('S')));
+    let reversed = names(&app);
+    expected.reverse();
+    assert_eq!(reversed, expected);
+}
+
+#[test]
+fn the_command_line_switches_views_completes_and_quits() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "cpe");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::EVALUATIONS);
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ho");
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.input, Input::Command("hosts".into()));
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::HOSTS);
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "nodes");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.message.as_deref().is_some_and(|m| m.contains(":nodes")));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "q");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.quit);
+}
+
+#[test]
+fn navigation_stays_in_bounds_and_help_toggles() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Up));
+    assert_eq!(app.selected, 0);
+    update(&mut app, key(KeyCode::Char('G')));
+    assert_eq!(app.selected, 11);
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(app.selected, 11);
+    update(&mut app, key(KeyCode::Char('?')));
+    assert_eq!(app.overlay(), Some(&Overlay::Help { scroll: 0 }));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert!(app.quit);
+}
+
+#[test]
+fn describe_yaml_warnings_and_projects() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('y')));
+    assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Yaml));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('d')));
+    assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Overview));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "events");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.shown.len(), 2);
+    update(&mut app, key(KeyCode::Char('w')));
+    assert_eq!(app.shown.len(), 1, "warnings only");
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "proj");
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.view, View::PROJECTS);
+}
+
+#[test]
+fn pools_show_rule_breaks_and_utilization_history() {
+    let mut app = fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "detector")
+        .expect("pool")
+        .value())
+    .clone();
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
+        ["controlPlanePool"]["nodeCount"] = serde_json::json!(2);
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool,
+        }),
+    );
+    let mut evaluation = (*app
+        .inventory
+        .get(Kind::Evaluation, "vision-lab", "detector")
+        .expect("evaluation")
+        .value())
+    .clone();
+    for (i, u) in [40, 55, 70].iter().enumerate() {
+        let entry = &mut evaluation["spec"]["poolEvaluations"]["detector/worker-pool-0"];
+        entry["evaluatedAt"] = serde_json::json!(format!("2026-11-30T12:0{}:00Z", i + 1));
+        entry["gpu"]["NVIDIA L40S | 48 GB"]["utilization"] = serde_json::json!(u);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Evaluation,
+                object: evaluation.clone(),
+            }),
+        );
+    }
+    let columns = app.shown.columns();
+    let name = columns
+        .iter()
+        .position(|c| *c == crate::app::rows::column::NAME)
+        .expect("NAME");
+    let util = columns
+        .iter()
+        .position(|c| *c == crate::app::rows::column::GPU_UTIL)
+        .expect("GPU UTIL");
+    let row = app
+        .shown
+        .rows()
+        .find(|r| r.id.namespace == "vision-lab" && r.id.name == "detector")
+        .expect("row");
+    assert_eq!(row.cells[name], rows::Cell::text("detector"));
+    assert!(row.broken, "a rule error marks the pool");
+    match &row.cells[util] {
+        rows::Cell::Utilization { current, history } => {
+            assert_eq!(current.first().copied(), Some(70.0));
+            assert!(
+                history.len() >= 2,
+                "a history for the sparkline: {history:?}"
+            );
+        }
+        other => panic!("GPU UTIL holds a utilization: {other:?}"),
+    }
+    let clean = app
+        .shown
+        .rows()
+        .find(|r| r.id.name == "llm-train")
+        .expect("row");
+    assert_eq!(clean.cells[name], rows::Cell::text("llm-train"));
+    assert!(!clean.broken);
+}
+
+#[test]
+fn namespace_and_context_commands_ask_the_runtime() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns vision-lab");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        actions(&app),
+        [Effect::Watch(ports::Namespaces::Only(vec![
+            "vision-lab".into()
+        ]))]
+    );
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns all");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(actions(&app), [Effect::Watch(ports::Namespaces::All)]);
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx pooldeck-demo-viewer");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        actions(&app),
+        [Effect::Connect("pooldeck-demo-viewer".into())]
+    );
+    app.effects.clear();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(actions(&app).is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("all namespaces"))
+    );
+}
+
+#[test]
+fn the_yaml_tab_searches_and_scrolls_to_the_match() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('y')));
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "workerpools");
+    let scroll = app.detail.as_ref().map(|d| d.scroll).unwrap_or(0);
+    assert!(scroll > 5, "scrolled to the match: {scroll}");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.search, "workerpools");
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.detail.is_none());
+    assert_eq!(app.shown.len(), 12, "the search does not filter the list");
+}
+
+#[test]
+fn keys_pressed_on_the_help_never_reach_the_list_behind_it() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('?')));
+    // Each of these acted on the list while the help was open.
+    for code in [
+        KeyCode::Char('j'),
+        KeyCode::Down,
+        KeyCode::Char('G'),
+        KeyCode::Char('s'),
+        KeyCode::Char('/'),
+        KeyCode::Char(':'),
+        KeyCode::Char('d'),
+        KeyCode::Enter,
+        KeyCode::Char('w'),
+    ] {
+        update(&mut app, key(code));
+    }
+    assert_eq!(app.selected, 0, "the selection did not move");
+    assert_eq!(app.sort_column, 0, "the sort did not change");
+    assert_eq!(app.input, Input::None, "no filter or command line opened");
+    assert!(app.detail.is_none(), "no pool opened");
+    assert!(app.overlay().is_some(), "the help is still open");
+    assert!(
+        app.hints().starts_with("Esc close"),
+        "the footer speaks of the help, not the list: {}",
+        app.hints()
+    );
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty(), "Esc pops the help");
+    update(&mut app, key(KeyCode::Char('j')));
+    assert_eq!(
+        app.selected, 1,
+        "with the help closed the list takes keys again"
+    );
+}
+
+#[test]
+fn the_selection_follows_its_row_when_live_updates_reorder_the_list() {
+    let mut app = fleet_app();
+    // Sort by name and select llm-train.
+    update(&mut app, key(KeyCode::Char('s')));
+    update(&mut app, key(KeyCode::Char('s')));
+    let at = names(&app)
+        .iter()
+        .position(|n| n == "llm-train")
+        .expect("llm-train listed");
+    update(&mut app, key(KeyCode::Char('g')));
+    for _ in 0..at {
+        update(&mut app, key(KeyCode::Down));
+    }
+    assert_eq!(names(&app)[app.selected], "llm-train");
+    // Pools that sort before it arrive.
+    let mut first = (*app
+        .inventory
+        .get(Kind::Pool, "ml-research", "llm-train")
+        .expect("pool")
+        .value())
+    .clone();
+    for name in ["aaa-new", "aab-new"] {
+        first["metadata"]["name"] = serde_json::json!(name);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: first.clone(),
+            }),
+        );
+    }
+    assert_eq!(
+        names(&app)[app.selected],
+        "llm-train",
+        "still on the same pool"
+    );
+    assert_eq!(app.selected, at + 2);
+}
+
+#[test]
+fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx slow-hub");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(actions(&app), [Effect::Connect("slow-hub".into())]);
+    app.effects.clear();
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("connecting"))
+    );
+    // The console answers keys while the connection is being made.
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(app.selected, 1);
+    // An answer for a context no longer asked for is dropped.
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "older".into(),
+            result: Ok(ports::Connected {
+                context: "older".into(),
+                namespace: "default".into(),
+                server: "https://old:6443".into(),
+                user: "operator".into(),
+                read_only: None,
+            }),
+        },
+    );
+    assert_eq!(app.connection.context, "pooldeck-demo");
+    assert!(actions(&app).is_empty());
+    // A failure is said in words and changes nothing else.
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "slow-hub".into(),
+            result: Err(crate::domain::ClusterError::Unreachable {
+                server: "https://slow:6443".into(),
+                detail: "timed out".into(),
+            }),
+        },
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("cannot reach the server"))
+    );
+    assert_eq!(app.shown.len(), 12, "the picture is kept");
+    // Asked again, and this time it answers: the picture starts over on the new context.
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx slow-hub");
+    update(&mut app, key(KeyCode::Enter));
+    app.effects.clear();
+    update(
+        &mut app,
+        Msg::Connected {
+            context: "slow-hub".into(),
+            result: Ok(ports::Connected {
+                context: "slow-hub".into(),
+                namespace: "default".into(),
+                server: "https://slow:6443".into(),
+                user: "operator".into(),
+                read_only: None,
+            }),
+        },
+    );
+    assert_eq!(app.connection.context, "slow-hub");
+    assert_eq!(
+        actions(&app),
+        [
+            Effect::UseContext("slow-hub".into()),
+            Effect::Watch(ports::Namespaces::All)
+        ]
+    );
+    assert!(app.shown.is_empty(), "nothing of the old hub is shown");
+}
+
+#[test]
+fn a_tick_rebuilds_no_row() {
+    let mut app = fleet_app();
+    let builds = app.shown.builds;
+    for second in 1..=60 {
+        update(
+            &mut app,
+            Msg::Tick(fixed_now() + chrono::Duration::seconds(second)),
+        );
+    }
+    assert_eq!(
+        app.shown.builds, builds,
+        "time cells are formatted when drawn"
+    );
+}
+
+#[test]
+fn the_console_checks_pools_against_the_watched_fleet() {
+    let mut app = fleet_app();
+    // Give detector the VIP another pool already uses.
+    let vip_of = |app: &App, ns: &str, name: &str| {
+        app.inventory
+            .get(Kind::Pool, ns, name)
+            .and_then(|o| o.pool().and_then(|p| p.effective_vip().map(str::to_owned)))
+    };
+    let (taken_by, vip) = app
+        .inventory
+        .objects(Kind::Pool)
+        .find_map(|o| {
+            let vip = o.pool()?.effective_vip()?.to_owned();
+            (o.name() != "detector").then(|| (o.name().to_owned(), vip))
+        })
+        .expect("a pool with a VIP");
+    assert_ne!(
+        vip_of(&app, "vision-lab", "detector").as_deref(),
+        Some(vip.as_str())
+    );
+    let mut pool = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "detector")
+        .expect("pool")
+        .value())
+    .clone();
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        serde_json::json!(vip);
+    update(
+        &mut app,
+        Msg::Source(SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: pool,
+        }),
+    );
+    let broken: Vec<&str> = app
+        .shown
+        .rows()
+        .filter(|r| r.broken)
+        .map(|r| r.id.name.as_str())
+        .collect();
+    assert!(broken.contains(&"detector"), "{broken:?}");
+    assert!(
+        broken.contains(&taken_by.as_str()),
+        "both users of the VIP: {broken:?}"
+    );
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "detector");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Enter));
+    let findings = &app.shown.detail.as_ref().expect("derived").findings;
+    assert!(
+        findings.iter().any(|f| f.rule.id == "vip.unique"),
+        "the Overview names the conflict: {findings:?}"
+    );
+}
+
+#[test]
+fn namespaces_and_label_selectors_are_checked_before_use() {
+    let mut app = fleet_app();
+    for bad in ["ns ../../apis", "ns bad ns", "ns UPPER"] {
+        update(&mut app, key(KeyCode::Char(':')));
+        type_text(&mut app, bad);
+        update(&mut app, key(KeyCode::Enter));
+        assert!(actions(&app).is_empty(), ":{bad} asked for nothing");
+        assert!(
+            app.message
+                .as_deref()
+                .is_some_and(|m| m.contains("is not a namespace name")),
+            ":{bad}: {:?}",
+            app.message
+        );
+    }
+    assert_eq!(app.shown.len(), 12, "the picture is kept");
+    // A selector that cannot match says why instead of showing an empty list silently.
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l ===");
+    assert!(
+        app.shown
+            .filter_problem
+            .as_deref()
+            .is_some_and(|p| p.contains("give a label key")),
+        "{:?}",
+        app.shown.filter_problem
+    );
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.shown.filter_problem.is_none());
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l team=retail-edge");
+    assert!(app.shown.filter_problem.is_none());
+    assert_eq!(app.shown.len(), 4);
+}

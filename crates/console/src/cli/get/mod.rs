@@ -1,0 +1,328 @@
+//! `pooldeck get`: the live data path without the console. It connects, starts the watchers
+//! the resource needs, waits until they have a picture (or know they cannot have one), prints
+//! a kubectl-like table or List, and with `--watch` prints rows as they change.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use chrono::Utc;
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+
+use crate::app::ports::Namespaces;
+use crate::app::rows::{self, Row, Table};
+use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
+
+use self::watch::{changed_rows, print_changes};
+use super::settle::{Settled, finish, settle};
+use crate::ui::cells::{self, Form};
+
+mod watch;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Resource {
+    #[value(alias = "pool", alias = "cp", alias = "computepools")]
+    Pools,
+    #[value(alias = "evaluation", alias = "cpe", alias = "computepoolevaluations")]
+    Evaluations,
+    #[value(alias = "host")]
+    Hosts,
+    #[value(alias = "event", alias = "ev")]
+    Events,
+    #[value(alias = "project")]
+    Projects,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    Wide,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  pooldeck get pools -A\n  pooldeck get evaluations -n ml-research -o wide\n  \
+    pooldeck get hosts llm-train -n ml-research\n  pooldeck get pools -A -o json | jq '.items[].status.status'\n  \
+    pooldeck get events -A --watch"
+)]
+pub struct GetArgs {
+    /// What to list: pools (cp), evaluations (cpe), hosts, events, projects.
+    #[arg(value_enum)]
+    pub resource: Resource,
+    /// Only this object (for hosts: a host UID or a pool name; for events: an event or the
+    /// object it concerns).
+    pub name: Option<String>,
+    /// Output format: a wider table, or the objects as a kubectl List.
+    #[arg(long, short, value_enum)]
+    pub output: Option<Output>,
+    /// After printing, print rows as they change until Ctrl-C.
+    #[arg(long, short)]
+    pub watch: bool,
+    /// Namespace to read (repeatable); default: the context's namespace.
+    #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
+    pub namespace: Vec<String>,
+    /// Read every namespace.
+    #[arg(long, short = 'A')]
+    pub all_namespaces: bool,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// How long to wait for the first complete picture.
+    #[arg(long, default_value = "30s", allow_hyphen_values = true, value_parser = super::parse_duration)]
+    pub timeout: Duration,
+}
+
+impl Resource {
+    /// The kinds this resource needs (must have), and the ones it uses when readable.
+    fn kinds(self) -> (Vec<Kind>, Vec<Kind>) {
+        match self {
+            Resource::Pools => (vec![Kind::Pool], vec![Kind::Evaluation]),
+            Resource::Evaluations => (vec![Kind::Evaluation], vec![]),
+            Resource::Hosts => (vec![Kind::Pool], vec![]),
+            Resource::Events => (vec![Kind::Event], vec![]),
+            Resource::Projects => (vec![Kind::Project], vec![Kind::Tenant]),
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Resource::Pools => "computepools",
+            Resource::Evaluations => "computepoolevaluations",
+            Resource::Hosts => "hosts",
+            Resource::Events => "events",
+            Resource::Projects => "projects",
+        }
+    }
+
+    pub fn table(self, inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+        match self {
+            Resource::Pools => rows::pools(inventory, name, wide),
+            Resource::Evaluations => rows::evaluations(inventory, name, wide),
+            Resource::Hosts => rows::hosts_table(inventory, name, wide),
+            Resource::Events => rows::events(inventory, name, wide),
+            Resource::Projects => rows::projects(inventory, name, wide),
+        }
+    }
+}
+
+/// The objects as a kubectl List, written straight from the model (no copy of the fleet).
+#[derive(serde::Serialize)]
+pub struct ListDocument<'t> {
+    #[serde(rename = "apiVersion")]
+    api_version: &'static str,
+    items: Vec<&'t rows::Source>,
+    kind: &'static str,
+    metadata: Value,
+}
+
+pub fn list_document(table: &Table) -> ListDocument<'_> {
+    ListDocument {
+        api_version: "v1",
+        items: table.rows.iter().map(|r| &r.object).collect(),
+        kind: "List",
+        metadata: json!({"resourceVersion": ""}),
+    }
+}
+
+/// The rows as plain text cells at `now`.
+fn texts(rows: &[Row], now: chrono::DateTime<Utc>) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|row| {
+            row.cells
+                .iter()
+                .map(|c| cells::text(c, now, Form::Plain))
+                .collect()
+        })
+        .collect()
+}
+
+/// Prints the first picture; returns how many rows it printed and the table's column widths
+/// (which `--watch` keeps, as kubectl does).
+fn print(
+    resource: Resource,
+    args: &GetArgs,
+    inventory: &Inventory,
+    all_namespaces: bool,
+) -> Result<(usize, Vec<usize>), String> {
+    let wide = args.output == Some(Output::Wide);
+    let mut table = resource.table(inventory, args.name.as_deref(), wide);
+    if !all_namespaces && resource != Resource::Hosts {
+        // Like kubectl: the namespace column only when reading every namespace.
+        strip_namespace(&mut table);
+    }
+    let texts = texts(&table.rows, Utc::now());
+    let widths = cells::plain_widths(&table.headers(), &texts);
+    // The objects are written out as they are serialised, not gathered into one text first.
+    let written = match args.output {
+        // Faithful, and inert: what JSON and YAML would leave raw for a terminal to act on
+        // (bidi controls, C1) is written as the format's own escape.
+        Some(Output::Json) => write_out(|out| {
+            let text = serde_json::to_string_pretty(&list_document(&table))
+                .map_err(std::io::Error::other)?;
+            std::io::Write::write_all(out, crate::domain::inert::json(&text).as_bytes())?;
+            std::io::Write::write_all(out, b"\n")
+        }),
+        Some(Output::Yaml) => write_out(|out| {
+            let value =
+                serde_json::to_value(list_document(&table)).map_err(std::io::Error::other)?;
+            let text = crate::domain::inert::yaml(&value).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(out, text.as_bytes())
+        }),
+        _ if table.rows.is_empty() => Ok(()),
+        _ => {
+            print_out(&cells::plain_table(&table.headers(), &texts, Some(&widths)));
+            Ok(())
+        }
+    };
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(e.to_string());
+    }
+    Ok((table.rows.len(), widths))
+}
+
+fn strip_namespace(table: &mut Table) {
+    if table.columns.first() == Some(&crate::app::rows::column::NAMESPACE) {
+        table.columns.remove(0);
+        for row in &mut table.rows {
+            row.cells.remove(0);
+        }
+    }
+}
+
+/// Writes to standard output through a buffer (a closed pipe ends it quietly: the caller
+/// ignores `BrokenPipe`).
+fn write_out(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    write(&mut out)?;
+    out.flush()
+}
+
+pub(crate) fn print_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+pub fn run(args: &GetArgs) -> ExitCode {
+    super::block_on(get(args))
+}
+
+async fn get(args: &GetArgs) -> ExitCode {
+    let (connection, namespaces) = match super::connect_to_read(
+        &args.kubeconfig,
+        &args.context,
+        &args.namespace,
+        args.all_namespaces,
+        1,
+    )
+    .await
+    {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    // A whole list as JSON goes out page by page as the server sends it.
+    let streamed = match args.resource {
+        Resource::Pools => Some(Kind::Pool),
+        Resource::Evaluations => Some(Kind::Evaluation),
+        Resource::Projects => Some(Kind::Project),
+        Resource::Hosts | Resource::Events => None,
+    };
+    if let Some(kind) = streamed
+        && args.output == Some(Output::Json)
+        && args.name.is_none()
+        && !args.watch
+    {
+        return super::stream::list_json(&connection, kind, &namespaces).await;
+    }
+    let (required, mut optional) = args.resource.kinds();
+    // The objects alone are printed: what only the table's columns read is not listed.
+    if matches!(args.output, Some(Output::Json | Output::Yaml)) && !args.watch {
+        optional.clear();
+    }
+    let Settled {
+        mut inventory,
+        tasks,
+        mut receiver,
+    } = match settle(&connection, &required, &optional, &namespaces, args.timeout).await {
+        Ok(settled) => settled,
+        Err(code) => return code,
+    };
+    let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
+    let (printed, widths) = match print(args.resource, args, &inventory, all_namespaces) {
+        Ok(n) => n,
+        Err(e) => {
+            crate::say::complain!("pooldeck: cannot print: {e}");
+            return finish(tasks, 1);
+        }
+    };
+    if printed == 0 && !args.watch {
+        match &args.name {
+            Some(name) => {
+                crate::say::complain!(
+                    "Error from server (NotFound): {} \"{name}\" not found",
+                    args.resource.noun()
+                );
+                return finish(tasks, 1);
+            }
+            None if args.output.is_none() || args.output == Some(Output::Wide) => {
+                let scope = if all_namespaces {
+                    String::new()
+                } else {
+                    format!(
+                        " in {} namespace",
+                        match &namespaces {
+                            Namespaces::Only(n) => n.join(", "),
+                            Namespaces::All => String::new(),
+                        }
+                    )
+                };
+                crate::say::complain!("No resources found{scope}.");
+            }
+            None => {}
+        }
+    }
+    if !args.watch {
+        return finish(tasks, 0);
+    }
+    // Phase two: print rows whose object or values changed, under the first table's columns.
+    let wide = args.output == Some(Output::Wide);
+    let mut previous = HashMap::new();
+    changed_rows(
+        &mut previous,
+        args.resource
+            .table(&inventory, args.name.as_deref(), wide)
+            .rows,
+    );
+    let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
+    loop {
+        tokio::select! {
+            event = receiver.recv() => {
+                let Some(event) = event else { return finish(tasks, 0) };
+                if let SourceEvent::State { kind, state: SourceState::Reconnecting { error, retry_at }, .. } = &event {
+                    crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
+                }
+                inventory.apply(event, Utc::now());
+                let current = args.resource.table(&inventory, args.name.as_deref(), wide).rows;
+                let changed = changed_rows(&mut previous, current);
+                if changed.is_empty() {
+                    continue;
+                }
+                print_changes(args.output, &changed, namespace_shown, &widths);
+            }
+            _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
+        }
+    }
+}

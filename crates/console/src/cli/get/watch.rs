@@ -1,0 +1,160 @@
+//! `get --watch`: after the first picture, only the rows whose object or values changed (and
+//! the ones gone, marked), in the first table's columns, as kubectl prints them.
+
+use std::collections::HashMap;
+
+use chrono::Utc;
+
+use super::{Output, print_out, texts};
+use crate::app::rows::Row;
+use crate::ui::cells;
+
+/// The rows of `current` that are new or changed since `previous` (by object version and
+/// values, not by the clock), then the rows that are gone; `previous` becomes `current`.
+pub(super) fn changed_rows(
+    previous: &mut HashMap<(crate::domain::ObjectRef, Option<String>), Row>,
+    current: Vec<Row>,
+) -> Vec<(Row, bool)> {
+    let mut out = Vec::new();
+    let mut next = HashMap::with_capacity(current.len());
+    for row in current {
+        let key = (row.id.clone(), row.part.clone());
+        if previous
+            .get(&key)
+            .is_none_or(|before| row.changed_from(before))
+        {
+            out.push((row.clone(), false));
+        }
+        next.insert(key, row);
+    }
+    let mut gone: Vec<Row> = previous
+        .iter()
+        .filter(|(key, _)| !next.contains_key(*key))
+        .map(|(_, row)| row.clone())
+        .collect();
+    gone.sort_by(|a, b| (&a.id, &a.part).cmp(&(&b.id, &b.part)));
+    out.extend(gone.into_iter().map(|row| (row, true)));
+    *previous = next;
+    out
+}
+
+/// Prints changed rows: a JSON or YAML document each, or table lines (a removed row marked
+/// `(deleted)`).
+pub(super) fn print_changes(
+    output: Option<Output>,
+    changed: &[(Row, bool)],
+    namespace_shown: bool,
+    widths: &[usize],
+) {
+    match output {
+        Some(Output::Json) => changed.iter().for_each(|(r, _)| {
+            print_out(&format!(
+                "{}\n",
+                crate::domain::inert::json(&serde_json::to_string(&r.object).unwrap_or_default())
+            ))
+        }),
+        Some(Output::Yaml) => changed.iter().for_each(|(r, _)| {
+            print_out(&format!(
+                "---\n{}",
+                serde_json::to_value(&r.object)
+                    .ok()
+                    .and_then(|value| crate::domain::inert::yaml(&value).ok())
+                    .unwrap_or_default()
+            ))
+        }),
+        _ => {
+            let rows: Vec<Row> = changed.iter().map(|(r, _)| r.clone()).collect();
+            let mut lines = texts(&rows, Utc::now());
+            for (line, (_, gone)) in lines.iter_mut().zip(changed) {
+                if !namespace_shown && !line.is_empty() {
+                    line.remove(0);
+                }
+                if *gone && let Some(last) = line.last_mut() {
+                    *last = format!("{last} (deleted)");
+                }
+            }
+            print_out(&cells::plain_table(&[], &lines, Some(widths)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::app::rows;
+    use crate::app::tests::fleet_app;
+    use crate::inventory::{Kind, SourceEvent};
+
+    /// Whether the pool named `name` is among the rows.
+    fn has(changed: &[(Row, bool)], name: &str) -> bool {
+        changed.iter().any(|(r, _)| r.id.name == name)
+    }
+
+    #[test]
+    fn watch_prints_a_row_only_when_its_object_or_values_change() {
+        // On the fleet demo an unchanged paused pool was printed again every few seconds:
+        // its age and countdown cells changed with the clock.
+        let mut app = fleet_app();
+        let paused = app
+            .inventory
+            .objects(Kind::Pool)
+            .find(|o| o.pool().is_some_and(|p| p.is_paused()))
+            .map(|o| o.name().to_owned())
+            .expect("the fleet has a paused pool");
+        let mut previous = HashMap::new();
+        let first = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        assert_eq!(first.len(), 12, "the first picture is every row");
+        // Time passes and another pool changes, many times over.
+        let mut other = (*app
+            .inventory
+            .get(Kind::Pool, "vision-lab", "detector")
+            .expect("pool")
+            .value())
+        .clone();
+        for minute in 1..=20 {
+            other["metadata"]["resourceVersion"] = json!(format!("v{minute}"));
+            app.inventory.apply(
+                SourceEvent::Applied {
+                    kind: Kind::Pool,
+                    object: other.clone(),
+                },
+                app.now + chrono::Duration::minutes(minute),
+            );
+            let changed =
+                changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+            assert!(has(&changed, "detector"), "the changed pool is printed");
+            assert!(!has(&changed, &paused), "the unchanged paused pool is not");
+            assert_eq!(changed.len(), 1);
+        }
+        // A deleted pool is printed once, marked.
+        app.inventory.apply(
+            SourceEvent::Deleted {
+                kind: Kind::Pool,
+                object: other,
+            },
+            app.now,
+        );
+        let changed = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        assert_eq!(changed.len(), 1);
+        assert!(changed[0].1, "marked as gone");
+        assert!(
+            changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows).is_empty()
+        );
+    }
+
+    #[test]
+    fn changed_rows_keep_the_first_tables_columns() {
+        let app = fleet_app();
+        let table = rows::pools(&app.inventory, None, false);
+        let texts = texts(&table.rows, app.now);
+        let headers = table.headers();
+        let widths = cells::plain_widths(&headers, &texts);
+        let first = cells::plain_table(&headers, &texts, Some(&widths));
+        // One row printed alone under the same columns starts its cells where the table did.
+        let alone = cells::plain_table(&[], &texts[3..4], Some(&widths));
+        let line = first.lines().nth(4).expect("the fourth row");
+        assert_eq!(alone.trim_end(), line);
+    }
+}

@@ -1,0 +1,244 @@
+//! A list view as a table: the columns that fit (lower priorities give way whole on a narrow
+//! screen), no column but the last wider than its share, a value cut with a marker, the rows
+//! in the window around the selection, marks and the doctor's markers after a name; or, for an
+//! empty list, why it is empty.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, TableState, Wrap};
+
+use super::cells;
+use crate::app::App;
+use crate::domain::inert;
+use crate::inventory::SourceState;
+use crate::theme::{Meaning, Theme};
+
+pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let table = &app.shown;
+    let headers = table.columns();
+    let title = if app.filter.is_empty() {
+        format!(" {} ({}) ", app.view.title(), table.len())
+    } else {
+        format!(
+            " {} ({}) /{} ",
+            app.view.title(),
+            table.len(),
+            inert::line(&app.filter)
+        )
+    };
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .title(Span::styled(title, theme.style(Meaning::Accent)));
+    if let Some(problem) = &app.shown.filter_problem {
+        frame.render_widget(
+            Paragraph::new(inert::text(&format!("{problem}. Esc clears the filter.")).into_owned())
+                .style(theme.style(Meaning::Warn))
+                .wrap(Wrap { trim: true })
+                .block(block),
+            area,
+        );
+        return;
+    }
+    if table.is_empty() {
+        let kind = app.view.source;
+        // Say why the list is empty: refused, not installed, reconnecting, loading, or empty.
+        let states: Vec<&SourceState> = app.inventory.health_of(kind).map(|h| &h.state).collect();
+        let (text, meaning) = match states.iter().find(|s| !matches!(s, SourceState::Live)) {
+            Some(SourceState::Forbidden { message }) => (
+                format!(
+                    "{message}. Ask for get, list and watch, or try :ns with a namespace you may read."
+                ),
+                Meaning::Error,
+            ),
+            Some(SourceState::NotInstalled) => (
+                format!("{} is not installed on this cluster.", kind.resource_name()),
+                Meaning::Warn,
+            ),
+            Some(SourceState::Reconnecting { error, .. }) => {
+                (format!("Reconnecting: {error}"), Meaning::Warn)
+            }
+            Some(SourceState::Syncing) => (
+                "Waiting for the first list from the cluster…".to_owned(),
+                Meaning::Muted,
+            ),
+            _ if states.is_empty() => (
+                "Waiting for the first list from the cluster…".to_owned(),
+                Meaning::Muted,
+            ),
+            _ if let Some(all_clear) = app.view.all_clear => (all_clear.to_owned(), Meaning::Ok),
+            _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
+        };
+        frame.render_widget(
+            Paragraph::new(inert::text(&text).into_owned())
+                .style(theme.style(meaning))
+                .wrap(Wrap { trim: true })
+                .block(block),
+            area,
+        );
+        return;
+    }
+    // Column widths are derived with the rows, in update; no column but the last takes more
+    // than its share, so a 3,000-character status cannot push the others off the screen.
+    let widths: Vec<u16> = app
+        .shown
+        .widths
+        .iter()
+        .map(|w| (*w).min(COLUMN_AT_MOST))
+        .collect();
+    let widths = &widths;
+    if widths.len() < headers.len() {
+        return;
+    }
+    // On a narrow screen, columns that answer later questions give way, whole, rather than
+    // every column being cut to nothing.
+    let mut shown: Vec<usize> = (0..headers.len()).collect();
+    // The last column (often a message) may be cut; it needs only a useful start.
+    let total = |shown: &[usize]| {
+        let last = shown.last().copied();
+        shown
+            .iter()
+            .map(|i| {
+                if Some(*i) == last {
+                    widths[*i].min(LAST_COLUMN_AT_LEAST) + 2
+                } else {
+                    widths[*i] + 2
+                }
+            })
+            .fold(0u16, u16::saturating_add)
+    };
+    while total(&shown) > area.width && shown.len() > 3 {
+        let across = !matches!(
+            &app.namespaces,
+            crate::app::ports::Namespaces::Only(list) if list.len() <= 1
+        );
+        let Some(drop) = shown
+            .iter()
+            .copied()
+            // The least needed goes first; between equals, the widest.
+            .max_by_key(|i| (headers[*i].gives_way(across), widths[*i]))
+        else {
+            break;
+        };
+        shown.retain(|i| *i != drop);
+    }
+    let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
+    let sorted = app.sort_column;
+    let header = Row::new(shown.iter().map(|&i| {
+        let h = headers[i].header;
+        let mark = if i + 1 == sorted {
+            if app.sort_descending { "↓" } else { "↑" }
+        } else {
+            ""
+        };
+        Cell::from(format!("{h}{mark}"))
+    }))
+    .style(header_style);
+    // Only the rows that fit are built: the window follows the selection.
+    let visible = usize::from(area.height.saturating_sub(2)).max(1);
+    let selected = app.selected.min(table.len() - 1);
+    let first = selected.saturating_sub(visible - 1);
+    let name = headers
+        .iter()
+        .position(|c| *c == crate::app::rows::column::NAME);
+    // While the picture is stale, times stop where the data stopped and are greyed: a
+    // countdown that kept ticking would claim a state nobody has seen.
+    let stale = app.inventory.stale(app.now);
+    let now = stale.as_ref().map_or(app.now, |s| s.since);
+    // The room the last column has once the others are laid out (two spaces between
+    // columns; the block has no side borders): a longer value is cut there, with a marker.
+    let last_room = {
+        let others: u16 = shown
+            .iter()
+            .rev()
+            .skip(1)
+            .map(|&i| widths[i].saturating_add(2))
+            .fold(0u16, u16::saturating_add);
+        let marks = if app.marked.is_empty() { 0 } else { 2 };
+        area.width
+            .saturating_sub(others)
+            .saturating_sub(marks)
+            .max(LAST_COLUMN_AT_LEAST)
+    };
+    let last_shown = shown.last().copied();
+    let rows = table.rows().skip(first).take(visible).map(|row| {
+        let marked = app.marked.contains(&row.id);
+        let row_style = if marked {
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        Row::new(shown.iter().filter_map(|&i| {
+            let cell = row.cells.get(i)?;
+            let mut text = cells::text(cell, now, cells::Form::Console);
+            let room = if Some(i) == last_shown {
+                last_room
+            } else {
+                widths[i]
+            };
+            if text.chars().count() > usize::from(room) {
+                text = inert::cut(&text, usize::from(room)).into_owned();
+            }
+            if Some(i) == name {
+                text.push_str(marker(row));
+            }
+            if marked && Some(i) == name {
+                text.push_str(" *");
+            }
+            let meaning = match cell {
+                crate::app::rows::Cell::Since(_) | crate::app::rows::Cell::Scaling { .. }
+                    if stale.is_some() =>
+                {
+                    Meaning::Muted
+                }
+                _ => cells::meaning(cell),
+            };
+            Some(Cell::from(text).style(theme.style(meaning)))
+        }))
+        .style(row_style)
+    });
+    let last = shown.last().copied();
+    let constraints: Vec<Constraint> = shown
+        .iter()
+        .map(|&i| {
+            // Room for the " *" of a marked row after its name.
+            let width = if Some(i) == name && !app.marked.is_empty() {
+                widths[i].saturating_add(2)
+            } else {
+                widths[i]
+            };
+            if Some(i) == last {
+                Constraint::Min(width.min(LAST_COLUMN_AT_LEAST))
+            } else {
+                Constraint::Length(width)
+            }
+        })
+        .collect();
+    let widget = Table::new(rows, constraints)
+        .header(header)
+        .block(block)
+        .column_spacing(2)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let mut state = TableState::default().with_selected(Some(app.selected.min(table.len() - 1)));
+    frame.render_stateful_widget(widget, area, &mut state);
+}
+
+/// The last column may be cut; it keeps at least this much, a useful start.
+const LAST_COLUMN_AT_LEAST: u16 = 16;
+
+/// No column but the last is wider than this; a longer value is cut with a marker (the
+/// detail views show it whole).
+const COLUMN_AT_MOST: u16 = 48;
+
+/// The marker after a pool's name: ` !` when its spec breaks a rule of the reference or the
+/// doctor finds an error, ` ?` when the doctor's worst is a warning (the Diagnose tab and
+/// `:problems` say what).
+fn marker(row: &crate::app::rows::Row) -> &'static str {
+    use crate::domain::rules::Severity;
+    match (row.broken, row.worst) {
+        (true, _) | (_, Some(Severity::Error)) => " !",
+        (_, Some(_)) => " ?",
+        _ => "",
+    }
+}

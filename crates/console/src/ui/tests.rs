@@ -1,0 +1,666 @@
+//! Whole-screen snapshots of every view and tab, properties of drawing random fleets at
+//! any size, and the colours of the key states (which text snapshots cannot see).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::app::tests::fleet_app;
+use crate::app::{Msg, update};
+use crate::inventory::SourceState;
+
+/// The whole screen as text, drawn on a test terminal (shared by the ui's snapshot tests).
+pub(super) fn draw(app: &App, width: u16, height: u16) -> String {
+    let theme = Theme::builtin("default-dark").expect("theme");
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|frame| render(app, &theme, frame))
+        .expect("draw");
+    terminal.backend().to_string()
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(
+            app,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
+    }
+}
+
+/// A pool the doctor has findings about (a deletion blocked for 40 minutes): its marker in the
+/// list, its Diagnose tab, and Enter on `:problems` landing there.
+#[test]
+fn diagnose_tab_of_a_blocked_deletion() {
+    let mut app = fleet_app();
+    keys(&mut app, ":problems");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let first = app.shown.row(0).map(|r| r.id.name.clone());
+    assert_eq!(first.as_deref(), Some("retired-cluster"), "worst first");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert_eq!(
+        app.detail.as_ref().map(|d| (d.name.as_str(), d.tab)),
+        Some(("retired-cluster", crate::app::Tab::Diagnose))
+    );
+    insta::assert_snapshot!("detail_diagnose_blocked_160x48", draw(&app, 160, 48));
+    insta::assert_snapshot!("detail_diagnose_blocked_80x24", draw(&app, 80, 24));
+}
+
+/// The controller's log beside a pool: lines about it (one an error), at both sizes.
+#[test]
+fn controller_log_view() {
+    let mut app = fleet_app();
+    keys(&mut app, "/retired");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    keys(&mut app, "l");
+    let lines = [
+        "2026-11-30T11:20:00Z\tINFO\tcomputepool\tDeleting ComputePool: waiting for AIWorkloads to be deleted {\"ComputePool\": {\"name\":\"retired-cluster\",\"namespace\":\"ml-research\"}}",
+        "2026-11-30T11:40:00Z\tDEBUG\tcomputepool\tReconciling ComputePool: status Running {\"ComputePool\": {\"name\":\"llm-train\",\"namespace\":\"ml-research\"}}",
+        "2026-11-30T11:50:00Z\tERROR\tcomputepool\tReconciler error: deletion blocked, requeue after 5m0s {\"ComputePool\": {\"name\":\"retired-cluster\",\"namespace\":\"ml-research\"}}",
+    ];
+    update(
+        &mut app,
+        Msg::Logs(crate::app::logs::LogEvent::Started {
+            pods: vec!["hue-controllers-6c9f8d7b5-x2k4p".into()],
+            found: "mural-system, controller.spectrocloud.com/name=hue-controllers".into(),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::Logs(crate::app::logs::LogEvent::Lines {
+            pod: "hue-controllers-6c9f8d7b5-x2k4p".into(),
+            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+        }),
+    );
+    insta::assert_snapshot!("controller_log_160x48", draw(&app, 160, 48));
+    insta::assert_snapshot!("controller_log_80x24", draw(&app, 80, 24));
+}
+
+#[test]
+fn pools_view() {
+    let app = fleet_app();
+    insta::assert_snapshot!("pools_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("pools_160x48", draw(&app, 160, 48));
+}
+
+#[test]
+fn other_views() {
+    for view in ["cpe", "hosts", "events", "projects", "problems"] {
+        let mut app = fleet_app();
+        keys(&mut app, &format!(":{view}"));
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        insta::assert_snapshot!(format!("{view}_80x24"), draw(&app, 80, 24));
+        insta::assert_snapshot!(format!("{view}_160x48"), draw(&app, 160, 48));
+    }
+}
+
+#[test]
+fn pool_detail_tabs() {
+    let mut app = fleet_app();
+    keys(&mut app, "/finetune");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert!(app.detail.is_some(), "Enter opens the selected pool");
+    for (number, tab) in [
+        ("1", "overview"),
+        ("2", "conditions"),
+        ("3", "hosts"),
+        ("4", "scaling"),
+        ("5", "events"),
+        ("6", "yaml"),
+        ("7", "diagnose"),
+    ] {
+        keys(&mut app, number);
+        insta::assert_snapshot!(format!("detail_{tab}_160x48"), draw(&app, 160, 48));
+        insta::assert_snapshot!(format!("detail_{tab}_80x24"), draw(&app, 80, 24));
+    }
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    assert!(app.detail.is_none(), "Esc goes back to the list");
+}
+
+#[test]
+fn an_empty_list_says_why() {
+    let mut app = crate::app::App::new(
+        crate::app::Connection {
+            context: "pooldeck-demo-viewer".into(),
+            server: "https://127.0.0.1:6443".into(),
+            user: "operator".into(),
+            scope: "all namespaces".into(),
+        },
+        crate::app::tests::fixed_now(),
+    );
+    let forbidden = SourceState::Forbidden { message: "cannot list or watch computepools.spectrocloud.com at cluster scope: computepools.spectrocloud.com is forbidden: User \"viewer\" cannot list resource \"computepools\"".into() };
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::State {
+            kind: crate::inventory::Kind::Pool,
+            scope: None,
+            state: forbidden,
+        }),
+    );
+    insta::assert_snapshot!("forbidden_80x24", draw(&app, 80, 24));
+}
+
+#[test]
+fn filter_help_and_a_small_terminal() {
+    let mut app = fleet_app();
+    keys(&mut app, "/vision");
+    insta::assert_snapshot!("filtering_80x24", draw(&app, 80, 24));
+    let mut app = fleet_app();
+    keys(&mut app, "?");
+    insta::assert_snapshot!("help_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("too_small_60x20", draw(&fleet_app(), 60, 20));
+}
+
+#[test]
+fn a_host_provisioning_too_long_is_called_stuck() {
+    let mut app = fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(crate::inventory::Kind::Pool, "vision-lab", "ocr-batch")
+        .expect("pool")
+        .value())
+    .clone();
+    let hosts = pool
+        .pointer_mut("/status/paletteClusterStatuses/0/allocatedMachinePools/1/hosts")
+        .and_then(serde_json::Value::as_object_mut)
+        .expect("worker hosts");
+    for host in hosts.values_mut() {
+        if host["status"] == "Provisioning" {
+            host["statusUpdatedAt"] = serde_json::json!("2026-11-30T11:20:00Z");
+        }
+    }
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: crate::inventory::Kind::Pool,
+            object: pool,
+        }),
+    );
+    let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
+    app.detail = Some(crate::app::Detail {
+        namespace: "vision-lab".into(),
+        name: "ocr-batch".into(),
+        tab: crate::app::Tab::Hosts,
+        scroll: 0,
+    });
+    app.refresh();
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 30)).expect("terminal");
+    terminal
+        .draw(|frame| crate::ui::render(&app, &theme, frame))
+        .expect("draw");
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("← stuck in Provisioning"), "{screen}");
+    assert!(
+        screen.matches("stuck in Provisioning").count() == 1,
+        "only the worker host that is 40 minutes in: {screen}"
+    );
+}
+
+mod properties {
+    use chrono::Duration;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::app::rows::tests::{PLACES, anything, for_evaluation, now, plant, pool};
+    use crate::app::rows::{Cell, Deadline, GpuUse, Load, Status};
+    use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
+    use crate::inventory::{Kind, SourceEvent};
+
+    const NAMES: [&str; 6] = [
+        "alpha-pool",
+        "bravo-pool",
+        "charlie-pool",
+        "delta-pool",
+        "echo-pool",
+        "foxtrot-pool",
+    ];
+
+    /// An app holding six pools (and their evaluations) with random values planted anywhere.
+    fn app_with(plants: Vec<(usize, &'static str, Value)>) -> App {
+        let mut pools: Vec<Value> = NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                pool(
+                    n,
+                    now() - Duration::hours(i as i64),
+                    &[("NVIDIA H100 PCIe | 80 GB", i as i64, 8)],
+                )
+            })
+            .collect();
+        let mut evaluations: Vec<Value> = NAMES
+            .iter()
+            .map(|n| json!({
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
+                "metadata": {"name": n, "namespace": "ns"},
+                "spec": {"cooldownDuration": "15m", "abortDuration": "30m", "poolEvaluations": {"cw": {"gpu": {"H100": {"utilization": 42, "count": 1, "target": 2}}}}},
+                "status": {"poolScalingStates": {"cw": {"state": "Scaling", "stateChangedAt": "2026-11-30T11:59:00Z", "scalingStartedAt": "2026-11-30T11:59:00Z"}}},
+            }))
+            .collect();
+        for (i, at, value) in plants {
+            if for_evaluation(at) {
+                evaluations[i] = plant(evaluations[i].take(), at, value);
+            } else {
+                pools[i] = plant(pools[i].take(), at, value);
+            }
+        }
+        let mut app = App::new(crate::app::Connection::default(), now());
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+        );
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+        );
+        app
+    }
+
+    fn cell() -> impl Strategy<Value = Cell> {
+        let time = (-30 * 86_400i64..100 * 365 * 86_400).prop_map(|s| now() - Duration::seconds(s));
+        let soon = (0i64..30 * 86_400).prop_map(|s| now() + Duration::seconds(s));
+        let number = prop_oneof![any::<i64>(), -1000i64..1000];
+        let percent = prop_oneof![any::<f64>(), -10.0f64..200.0];
+        let word = "[A-Za-z]{0,12}";
+        let status = prop_oneof![
+            word.prop_map(|w| Status::Pool(PoolPhase::parse(&w))),
+            word.prop_map(|w| Status::Host(HostStatus::parse(&w))),
+            word.prop_map(|w| Status::Health {
+                status: HostStatus::parse(&w),
+                word: w.into()
+            }),
+            (any::<bool>(), word).prop_map(|(warning, word)| Status::Event {
+                warning,
+                word: word.into()
+            }),
+            Just(Status::Unreadable),
+        ];
+        prop_oneof![
+            Just(Cell::Empty),
+            "[ -~]{0,30}".prop_map(|t: String| Cell::Text(t.into())),
+            status.clone().prop_map(Cell::Status),
+            prop::collection::vec(status, 0..3).prop_map(Cell::Statuses),
+            prop::collection::vec(
+                ("[A-Za-z0-9 -]{0,14}", number.clone(), number.clone()),
+                0..3
+            )
+            .prop_map(|g| Cell::Gpus(
+                g.into_iter()
+                    .map(|(model, used, capacity)| GpuUse {
+                        model: model.into(),
+                        used,
+                        capacity
+                    })
+                    .collect()
+            )),
+            number.clone().prop_map(Cell::Count),
+            (any::<u64>(), any::<u64>()).prop_map(|(part, whole)| Cell::Ratio { part, whole }),
+            (0.0f64..1e6).prop_map(Cell::Gigabytes),
+            any::<bool>().prop_map(Cell::Flag),
+            prop::option::of(time).prop_map(Cell::Since),
+            (word, prop::option::of((any::<bool>(), soon))).prop_map(|(w, d)| Cell::Scaling {
+                state: ScalingStateKind::parse(&w),
+                deadline: d.map(|(cooldown, t)| if cooldown {
+                    Deadline::CooldownEnds(t)
+                } else {
+                    Deadline::AbortAt(t)
+                }),
+            }),
+            (
+                prop::collection::vec(percent.clone(), 0..4),
+                prop::collection::vec(0.0f64..100.0, 0..12)
+            )
+                .prop_map(|(current, history)| Cell::Utilization { current, history }),
+            prop::collection::vec(
+                (
+                    prop::option::of("[A-Za-z0-9 ]{0,10}"),
+                    percent,
+                    number.clone(),
+                    number
+                ),
+                0..3
+            )
+            .prop_map(|l| Cell::Loads(
+                l.into_iter()
+                    .map(|(variant, utilization, count, target)| Load {
+                        variant,
+                        utilization,
+                        count,
+                        target
+                    })
+                    .collect()
+            )),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// The console lays out columns from `Cell::width` when rows change; no formatted cell
+        /// may be wider than that, or it would be cut (times: within a century of now,
+        /// countdowns: within a month).
+        #[test]
+        fn no_cell_is_wider_than_its_column(cell in cell(), later in 0i64..86_400) {
+            let text = cells::text(&cell, now() + Duration::seconds(later), cells::Form::Console);
+            prop_assert!(
+                text.chars().count() <= cell.width(),
+                "{text:?} is {} wide, the layout gave {} for {cell:?}",
+                text.chars().count(),
+                cell.width()
+            );
+        }
+
+        /// Whatever the pools hold and whatever the terminal's size, drawing never panics;
+        /// from 80×24 up the list counts every pool and shows each exactly once, and below
+        /// it the console says it needs more room.
+        #[test]
+        fn the_pools_view_draws_every_pool_once_at_any_size(
+            plants in prop::collection::vec((0..6usize, prop::sample::select(PLACES), anything()), 0..10),
+            width in 1u16..260,
+            height in 1u16..90,
+        ) {
+            let mut app = app_with(plants);
+            let screen = draw(&app, width, height);
+            if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                prop_assert!(screen.contains("Compute Pools (6)"), "{screen}");
+                for name in NAMES {
+                    prop_assert_eq!(screen.matches(name).count(), 1, "{} in\n{}", name, screen);
+                }
+            } else if width >= 40 && height >= 2 {
+                prop_assert!(screen.contains("needs a terminal"), "{screen}");
+            }
+            // Every other list and every tab of a pool draws the same objects at this size;
+            // a list's title counts its rows.
+            for view in crate::app::View::all() {
+                app.view = view;
+                app.detail = None;
+                app.refresh();
+                let screen = draw(&app, width, height);
+                if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                    let title = format!("{} ({})", view.title(), app.shown.len());
+                    prop_assert!(screen.contains(&title), "{title} in\n{screen}");
+                }
+            }
+            app.view = crate::app::View::POOLS;
+            app.refresh();
+            for tab in crate::app::Tab::ALL {
+                app.detail = Some(crate::app::Detail {
+                    namespace: "ns".into(),
+                    name: NAMES[0].into(),
+                    tab,
+                    scroll: 0,
+                });
+                app.refresh();
+                let screen = draw(&app, width, height);
+                if width >= MIN_WIDTH && height >= MIN_HEIGHT {
+                    prop_assert!(screen.contains(NAMES[0]), "the breadcrumb names the pool: {screen}");
+                }
+            }
+        }
+    }
+}
+
+mod styles {
+    use ratatui::buffer::Buffer;
+    use ratatui::style::{Color, Modifier};
+
+    use super::*;
+
+    fn buffer(app: &App, theme: &Theme) -> Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+        terminal
+            .draw(|frame| render(app, theme, frame))
+            .expect("draw");
+        terminal.backend().buffer().clone()
+    }
+
+    /// The style of the first cell of the first place `text` is drawn.
+    fn style_of(buffer: &Buffer, text: &str) -> ratatui::style::Style {
+        let area = buffer.area;
+        for y in 0..area.height {
+            let line: String = (0..area.width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect();
+            if let Some(at) = line.find(text) {
+                let x = line[..at].chars().count() as u16;
+                return buffer[(x, y)].style();
+            }
+        }
+        panic!("{text:?} is not on the screen");
+    }
+
+    #[test]
+    fn statuses_take_their_colour_from_their_meaning() {
+        let theme = Theme::builtin("default-dark").expect("theme");
+        let app = fleet_app();
+        let screen = buffer(&app, &theme);
+        assert_eq!(style_of(&screen, "Failed").fg, Some(theme.error));
+        assert_eq!(style_of(&screen, "Provisioning").fg, Some(theme.info));
+        assert_eq!(style_of(&screen, "Unhealthy ").fg, Some(theme.warn));
+        assert_eq!(style_of(&screen, "Running").fg, Some(theme.ok));
+        assert_eq!(style_of(&screen, "Blocked").fg, Some(theme.warn));
+        assert_eq!(style_of(&screen, "yes").fg, Some(theme.warn), "PAUSED yes");
+        assert_ne!(theme.warn, theme.error, "warnings read apart from errors");
+    }
+
+    #[test]
+    fn the_selected_row_is_reversed_and_follows_the_keys() {
+        let theme = Theme::builtin("default-dark").expect("theme");
+        let mut app = fleet_app();
+        let first = app.shown.row(0).map(|r| r.id.name.clone()).expect("a row");
+        let second = app.shown.row(1).map(|r| r.id.name.clone()).expect("a row");
+        let screen = buffer(&app, &theme);
+        assert!(
+            style_of(&screen, &first)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        assert!(
+            !style_of(&screen, &second)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)),
+        );
+        let screen = buffer(&app, &theme);
+        assert!(
+            !style_of(&screen, &first)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        assert!(
+            style_of(&screen, &second)
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+    }
+
+    #[test]
+    fn monochrome_marks_errors_without_colour() {
+        let theme = Theme::builtin("monochrome").expect("theme");
+        let screen = buffer(&fleet_app(), &theme);
+        let failed = style_of(&screen, "Failed");
+        assert!(matches!(failed.fg, None | Some(Color::Reset)));
+        assert!(
+            failed
+                .add_modifier
+                .contains(Modifier::BOLD | Modifier::REVERSED),
+            "errors stand out by weight and inversion: {failed:?}"
+        );
+    }
+}
+
+mod stale {
+    use super::*;
+    use crate::domain::ClusterError;
+    use crate::inventory::SourceEvent;
+
+    fn heartbeat(app: &mut App, result: Result<(), ClusterError>) {
+        update(app, Msg::Source(SourceEvent::Heartbeat { result }));
+    }
+
+    #[test]
+    fn a_server_that_stopped_answering_marks_the_picture_stale_and_freezes_countdowns() {
+        let mut app = fleet_app();
+        heartbeat(&mut app, Ok(()));
+        let live = draw(&app, 160, 48);
+        assert!(!live.contains("STALE"), "{live}");
+        let countdown = |screen: &str| -> String {
+            let line = screen
+                .lines()
+                .find(|l| l.contains("mig-inference"))
+                .expect("the cooling-down pool");
+            let at = line.find("Cooldown").expect("a cooldown");
+            line[at..at + 16].to_owned()
+        };
+        // The probe fails (the server was stopped), and time goes on.
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(5)),
+        );
+        heartbeat(
+            &mut app,
+            Err(ClusterError::Unreachable {
+                server: String::new(),
+                detail: "no answer within 5 s".into(),
+            }),
+        );
+        let frozen = countdown(&draw(&app, 160, 48));
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(95)),
+        );
+        let screen = draw(&app, 160, 48);
+        assert!(screen.contains("STALE since 12:00:00"), "{screen}");
+        assert!(screen.contains("no answer within 5 s"), "{screen}");
+        assert_eq!(
+            countdown(&screen),
+            frozen,
+            "the countdown stopped with the data"
+        );
+        // The server answers again: live, and the countdown moves on.
+        heartbeat(&mut app, Ok(()));
+        let screen = draw(&app, 160, 48);
+        assert!(!screen.contains("STALE"), "{screen}");
+        assert_ne!(countdown(&screen), frozen);
+    }
+
+    #[test]
+    fn a_silent_server_is_stale_even_while_its_probe_hangs() {
+        let mut app = fleet_app();
+        heartbeat(&mut app, Ok(()));
+        update(
+            &mut app,
+            Msg::Tick(crate::app::tests::fixed_now() + chrono::Duration::seconds(45)),
+        );
+        let screen = draw(&app, 80, 24);
+        assert!(screen.contains("STALE"), "{screen}");
+        assert!(screen.contains("has not answered"), "{screen}");
+    }
+
+    #[test]
+    fn the_reason_of_a_reconnect_shows_with_rows_on_screen() {
+        let mut app = fleet_app();
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::State {
+                kind: crate::inventory::Kind::Pool,
+                scope: None,
+                state: crate::inventory::SourceState::Reconnecting {
+                    error: ClusterError::Unauthorized {
+                        message: "Unauthorized".into(),
+                    },
+                    retry_at: crate::app::tests::fixed_now(),
+                },
+            }),
+        );
+        let screen = draw(&app, 160, 48);
+        assert!(screen.contains("Compute Pools (12)"), "{screen}");
+        assert!(screen.contains("401 Unauthorized"), "{screen}");
+    }
+}
+
+mod manners {
+    use super::*;
+
+    #[test]
+    fn without_a_utf8_locale_the_screen_is_drawn_in_ascii() {
+        let mut theme = Theme::builtin("default-dark").expect("theme");
+        theme.ascii = true;
+        let mut app = fleet_app();
+        for keys in ["", "?"] {
+            if !keys.is_empty() {
+                self::keys(&mut app, keys);
+            }
+            let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+            terminal
+                .draw(|frame| render(&app, &theme, frame))
+                .expect("draw");
+            let screen = terminal.backend().to_string();
+            let foreign: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+            assert!(foreign.is_empty(), "not ASCII: {foreign:?}\n{screen}");
+            assert!(screen.contains("pooldeck | pooldeck-demo"), "{screen}");
+            let border = if keys.is_empty() {
+                " Compute Pools (12) ----"
+            } else {
+                "+ Keys"
+            };
+            assert!(
+                screen.contains(border),
+                "lines and borders in ASCII: {screen}"
+            );
+        }
+    }
+
+    #[test]
+    fn warnings_read_apart_from_errors_at_every_depth() {
+        use crate::theme::Depth;
+        for name in ["default-dark", "light", "high-contrast"] {
+            for depth in [Depth::TrueColor, Depth::Ansi256, Depth::Ansi16] {
+                let theme = Theme::builtin(name).expect("theme").for_depth(depth);
+                assert_ne!(theme.warn, theme.error, "{name} at {depth:?}");
+                assert_ne!(theme.ok, theme.error, "{name} at {depth:?}");
+            }
+        }
+        // Inside screen without 256 colours, an inherited COLORTERM does not count.
+        assert_eq!(
+            Depth::detect(Some("truecolor"), Some("screen")),
+            Depth::Ansi16
+        );
+        assert_eq!(
+            Depth::detect(Some("truecolor"), Some("tmux-256color")),
+            Depth::TrueColor
+        );
+        assert_eq!(Depth::detect(None, Some("screen-256color")), Depth::Ansi256);
+        assert!(Theme::utf8_locale(None, None, Some("en_US.UTF-8")));
+        assert!(!Theme::utf8_locale(Some("C"), None, Some("en_US.UTF-8")));
+        assert!(!Theme::utf8_locale(None, None, None));
+    }
+}

@@ -1,0 +1,294 @@
+//! The embedded demo cluster: a small, loopback-only HTTP server that speaks enough of the
+//! Kubernetes API for pooldeck's kube client and for a stock `kubectl`, filled from scripted
+//! scenarios or recordings. The console's `--demo` runs the normal live sources against it.
+//!
+//! Owns: the store and its API semantics (`store`), the resources it serves (`registry`,
+//! from `demo/crds/`), the HTTP layer (`api`), Tables (`table`), selectors (`selector`), and
+//! the scenario player with its simulated controllers (`scenario`). Must not import the
+//! console (`app`, `ui`) or the kube client.
+
+pub mod actions;
+pub mod api;
+mod discovery;
+pub mod large;
+pub mod logs;
+pub mod pace;
+pub mod player;
+pub mod protobuf;
+pub mod registry;
+pub mod scenario;
+pub mod selector;
+pub mod serve;
+pub mod status;
+pub mod store;
+pub mod table;
+pub mod tls;
+pub mod watch;
+
+use std::collections::HashMap;
+
+use base64::Engine as _;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use self::api::{Server, User};
+use self::registry::Registry;
+use self::scenario::Scenario;
+use self::store::Store;
+
+/// The kubeconfig context for the admin user, and for the read-only viewer.
+pub const ADMIN_CONTEXT: &str = "pooldeck-demo";
+pub const VIEWER_CONTEXT: &str = "pooldeck-demo-viewer";
+/// The context of an operator who may patch pools (pause, resume) but not delete them.
+pub const OPERATOR_CONTEXT: &str = "pooldeck-demo-operator";
+
+/// How to start a demo cluster.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Port on 127.0.0.1; 0 picks a free one.
+    pub port: u16,
+    /// What to play: a built-in scenario, a scenario or recording file, or nothing.
+    pub scenario: Option<Scenario>,
+    /// Time scale for the scenario: 2.0 plays twice as fast.
+    pub speed: f64,
+    /// How often watches that asked for bookmarks get one.
+    pub bookmark_interval: Duration,
+    /// How much history the server keeps for watches that resume (older: 410 Gone): by
+    /// count, bytes and age, as a real API server compacts.
+    pub history: store::HistoryBounds,
+    /// Kinds not to serve, as if their CRD were not installed.
+    pub without_kinds: Vec<String>,
+    /// Serve with this identity (certificates and tokens) instead of a new one, so clients of
+    /// an earlier server reconnect to this one as to a restarted API server.
+    pub identity: Option<Identity>,
+    /// How long the server waits on a client before closing its connection.
+    pub deadlines: serve::Deadlines,
+    /// How fast lists go out (none: as fast as the demo can).
+    pub pace: Option<pace::Pace>,
+}
+
+/// What clients trust and present: the certificates and the two tokens.
+#[derive(Clone)]
+pub struct Identity {
+    pub certificates: Arc<tls::Certificates>,
+    pub admin_token: String,
+    pub viewer_token: String,
+    pub operator_token: String,
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Identity { .. }")
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            port: 0,
+            scenario: None,
+            speed: 1.0,
+            bookmark_interval: Duration::from_secs(10),
+            history: store::HistoryBounds::default(),
+            without_kinds: Vec::new(),
+            identity: None,
+            deadlines: serve::Deadlines::default(),
+            pace: None,
+        }
+    }
+}
+
+/// A running demo cluster. Dropping it stops the server.
+pub struct DemoCluster {
+    pub address: SocketAddr,
+    pub store: Arc<Store>,
+    pub admin_token: String,
+    pub viewer_token: String,
+    /// The throwaway certificate authority that signed the server's certificate (PEM).
+    pub ca_pem: String,
+    /// Certificates and tokens, to start a successor that clients trust as this server.
+    pub identity: Identity,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<()>>,
+    player: Option<JoinHandle<()>>,
+    /// Timeline steps the scenario player has reached.
+    played: Arc<std::sync::atomic::AtomicUsize>,
+    /// Steps in one pass of the scenario's timeline.
+    steps: usize,
+}
+
+/// Binds 127.0.0.1:port. A port just released by a stopped server may still be held for a
+/// moment while its acceptor winds down, so a busy fixed port is tried again briefly.
+async fn bind(port: u16) -> Result<TcpListener, String> {
+    let mut attempts = 0;
+    loop {
+        match TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => return Ok(listener),
+            Err(e) if port != 0 && e.kind() == std::io::ErrorKind::AddrInUse && attempts < 30 => {
+                attempts += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(format!("cannot listen on 127.0.0.1:{port}: {e}")),
+        }
+    }
+}
+
+impl DemoCluster {
+    /// Starts the server on a loopback port and, if given, the scenario player.
+    pub async fn start(options: Options) -> Result<DemoCluster, String> {
+        let mut registry = Registry::builtin()?;
+        registry
+            .resources
+            .retain(|r| !options.without_kinds.contains(&r.kind));
+        let store = Arc::new(Store::with_bounds(registry, options.history));
+        let identity = match options.identity.clone() {
+            Some(identity) => identity,
+            None => Identity {
+                certificates: Arc::new(tls::generate()?),
+                admin_token: pooldeck_io::files::token()?,
+                viewer_token: pooldeck_io::files::token()?,
+                operator_token: pooldeck_io::files::token()?,
+            },
+        };
+        let admin_token = identity.admin_token.clone();
+        let viewer_token = identity.viewer_token.clone();
+        let mut tokens = HashMap::new();
+        tokens.insert(admin_token.clone(), User::Admin);
+        tokens.insert(viewer_token.clone(), User::Viewer);
+        tokens.insert(identity.operator_token.clone(), User::Operator);
+        let server = Arc::new(Server {
+            store: store.clone(),
+            tokens,
+            bookmark_interval: options.bookmark_interval,
+            body_deadline: options.deadlines.request_body,
+            writes: std::sync::atomic::AtomicU64::new(0),
+            forbidden: std::sync::atomic::AtomicU64::new(0),
+            pace: options.pace,
+            controller_logs: options
+                .scenario
+                .as_ref()
+                .map(|s| s.controller_logs.clone())
+                .unwrap_or_default(),
+        });
+        let listener = bind(options.port).await?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| format!("cannot read the bound address: {e}"))?;
+        let certificates = identity.certificates.clone();
+        for crd in registry::crd_manifests()? {
+            store
+                .put(crd)
+                .map_err(|e| format!("cannot load the CRDs: {}", e.message))?;
+        }
+        let played = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let steps = options.scenario.as_ref().map_or(0, |s| s.steps.len());
+        let player = match &options.scenario {
+            Some(scenario) => {
+                scenario.load_initial(&store)?;
+                logs::seed(&store)?;
+                Some(player::spawn(
+                    scenario.clone(),
+                    store.clone(),
+                    options.speed,
+                    played.clone(),
+                ))
+            }
+            None => None,
+        };
+        let router = api::router(server);
+        let (shutdown, stop) = oneshot::channel::<()>();
+        let watches = store.clone();
+        let tls = certificates.server.clone();
+        let server = tokio::spawn(async move {
+            let stop = async move {
+                let _ = stop.await;
+                // Open watches end, and new ones are refused, so the server can stop.
+                watches.close();
+            };
+            serve::serve(listener, tls, router, options.deadlines, stop).await;
+        });
+        Ok(DemoCluster {
+            address,
+            store,
+            admin_token,
+            viewer_token,
+            ca_pem: certificates.ca_pem.clone(),
+            identity,
+            shutdown: Some(shutdown),
+            server: Some(server),
+            player,
+            played,
+            steps,
+        })
+    }
+
+    /// Whether the scenario's timeline has played through once (every step applied, or
+    /// skipped for a paused pool).
+    pub fn timeline_played(&self) -> bool {
+        self.played.load(std::sync::atomic::Ordering::SeqCst) >= self.steps
+    }
+
+    pub fn url(&self) -> String {
+        format!("https://{}", self.address)
+    }
+
+    /// A kubeconfig with both contexts; the admin one is current.
+    pub fn kubeconfig(&self) -> String {
+        format!(
+            "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
+             clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
+             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n\
+             contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\
+             - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n\
+             - name: {OPERATOR_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: operator\n    namespace: default\n",
+            url = self.url(),
+            ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
+            admin = self.admin_token,
+            viewer = self.viewer_token,
+            operator = self.identity.operator_token,
+        )
+    }
+
+    /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
+    /// moved into place: never through a link or into a file someone else made.
+    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
+        pooldeck_io::files::write_private(path, self.kubeconfig().as_bytes())
+    }
+
+    /// Stops the scenario and the server, ending open watches.
+    pub async fn stop(mut self) {
+        self.store.close();
+        self.halt();
+        if let Some(mut server) = self.server.take() {
+            // Connections finish what they are doing; one that does not is cut after a while.
+            if tokio::time::timeout(Duration::from_secs(5), &mut server)
+                .await
+                .is_err()
+            {
+                server.abort();
+                let _ = server.await;
+            }
+        }
+    }
+
+    fn halt(&mut self) {
+        if let Some(player) = self.player.take() {
+            player.abort();
+        }
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+impl Drop for DemoCluster {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}

@@ -1,0 +1,384 @@
+//! Scenarios: a timeline of object states and Events that the demo cluster plays, from
+//! `demo/scenarios/*.yaml`, a recording, or a generator (`large`). The player also runs the
+//! small controllers the troubleshooting guide describes: a paused pool stops changing, and
+//! deleting a pool force-deletes its AIWorkloads and then releases its finalizer, unless the
+//! scenario says the deletion is stuck.
+//!
+//! Timestamps may be written relative to the moment they are applied: `now`, `now-3d`,
+//! `now+30s` (Go durations, plus `d` for days), so a demo always looks current.
+
+use std::time::Duration;
+
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+pub use super::actions::{apply, record_event};
+pub(crate) use super::actions::{paused, pool_key};
+pub use super::large::{large_fleet_at, large_pool};
+use super::store::Store;
+
+/// One change of a timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Create or replace an object (status included).
+    Put(Value),
+    /// Merge-patch an object named by kind, namespace and name.
+    Merge {
+        kind: String,
+        namespace: String,
+        name: String,
+        patch: Value,
+    },
+    Delete {
+        kind: String,
+        namespace: String,
+        name: String,
+    },
+    /// Record a core/v1 Event about an object.
+    Event {
+        namespace: String,
+        kind: String,
+        name: String,
+        event_type: String,
+        reason: String,
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub at: Duration,
+    pub action: Action,
+}
+
+/// A scenario or recording, ready to play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub objects: Vec<Value>,
+    pub steps: Vec<Step>,
+    /// Random-walk the utilization of every evaluation this often (none: still).
+    pub utilization_every: Option<Duration>,
+    pub utilization_spread: f64,
+    /// Pools (`namespace/name`) whose deletion never completes.
+    pub stuck_deletions: Vec<String>,
+    /// The hue controller's scripted log lines (`controller.logs`: at, level, message, pool).
+    pub controller_logs: Vec<Value>,
+    /// How long the simulated controller takes for each deletion stage.
+    pub deletion_delay: Duration,
+    /// Start the steps again this long after the last one (none: play once).
+    pub repeat_after: Option<Duration>,
+}
+
+/// The built-in scenarios, compiled in.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("fleet", include_str!("../../../demo/scenarios/fleet.yaml")),
+    (
+        "scale-up",
+        include_str!("../../../demo/scenarios/scale-up.yaml"),
+    ),
+    (
+        "scale-abort",
+        include_str!("../../../demo/scenarios/scale-abort.yaml"),
+    ),
+    (
+        "scale-down",
+        include_str!("../../../demo/scenarios/scale-down.yaml"),
+    ),
+    (
+        "stuck-provisioning",
+        include_str!("../../../demo/scenarios/stuck-provisioning.yaml"),
+    ),
+    (
+        "vip-conflict",
+        include_str!("../../../demo/scenarios/vip-conflict.yaml"),
+    ),
+    (
+        "gpu-quota",
+        include_str!("../../../demo/scenarios/gpu-quota.yaml"),
+    ),
+    (
+        "deletion-blocked",
+        include_str!("../../../demo/scenarios/deletion-blocked.yaml"),
+    ),
+    (
+        "stale-metrics",
+        include_str!("../../../demo/scenarios/stale-metrics.yaml"),
+    ),
+];
+
+/// Parses `15m`, `3d`, `1h30m`.
+fn parse_offset(text: &str) -> Result<Duration, String> {
+    if let Some(days) = text.strip_suffix('d') {
+        let days: f64 = days
+            .parse()
+            .map_err(|_| format!("\"{text}\" is not a duration"))?;
+        return Ok(Duration::from_secs_f64(days * 86_400.0));
+    }
+    pooldeck_domain::duration::parse(text).map_err(|e| e.to_string())
+}
+
+fn field_text(value: &Value, field: &str) -> String {
+    value
+        .get(field)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+impl Scenario {
+    pub fn builtin(name: &str) -> Result<Scenario, String> {
+        if let Some(count) = name.strip_prefix("large") {
+            let count = count.trim_start_matches(['-', ':']).parse().unwrap_or(1000);
+            return Ok(Scenario::large(count));
+        }
+        let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+            let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+            format!(
+                "no scenario named \"{name}\"; built in: {}, large",
+                names.join(", ")
+            )
+        })?;
+        Scenario::parse(text).map_err(|e| format!("scenario {name}: {e}"))
+    }
+
+    pub fn from_file(path: &std::path::Path) -> Result<Scenario, String> {
+        let text =
+            pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn parse(text: &str) -> Result<Scenario, String> {
+        let documents = pooldeck_domain::manifest::parse(text).map_err(|e| e.to_string())?;
+        let root = documents
+            .first()
+            .map(|d| d.root.to_json())
+            .ok_or("the scenario is empty")?;
+        let objects = root
+            .get("objects")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut steps = Vec::new();
+        for (i, step) in root
+            .get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let at = parse_offset(step.get("at").and_then(Value::as_str).unwrap_or("0s"))
+                .map_err(|e| format!("steps[{i}].at: {e}"))?;
+            let target = |v: &Value| {
+                (
+                    field_text(v, "kind"),
+                    field_text(v, "namespace"),
+                    field_text(v, "name"),
+                )
+            };
+            let action = if let Some(object) = step.get("put") {
+                Action::Put(object.clone())
+            } else if let Some(merge) = step.get("merge") {
+                let (kind, namespace, name) = target(merge);
+                Action::Merge {
+                    kind,
+                    namespace,
+                    name,
+                    patch: merge.get("patch").cloned().unwrap_or(json!({})),
+                }
+            } else if let Some(delete) = step.get("delete") {
+                let (kind, namespace, name) = target(delete);
+                Action::Delete {
+                    kind,
+                    namespace,
+                    name,
+                }
+            } else if let Some(event) = step.get("event") {
+                Action::Event {
+                    namespace: field_text(event, "namespace"),
+                    kind: field_text(event, "kind"),
+                    name: field_text(event, "name"),
+                    event_type: event
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("Normal")
+                        .to_owned(),
+                    reason: field_text(event, "reason"),
+                    message: field_text(event, "message"),
+                }
+            } else {
+                return Err(format!("steps[{i}] has none of put, merge, delete, event"));
+            };
+            steps.push(Step { at, action });
+        }
+        steps.sort_by_key(|s| s.at);
+        let duration = |pointer: &str| -> Result<Option<Duration>, String> {
+            root.pointer(pointer)
+                .and_then(Value::as_str)
+                .map(parse_offset)
+                .transpose()
+        };
+        Ok(Scenario {
+            name: field_text(&root, "name"),
+            description: field_text(&root, "description"),
+            objects,
+            steps,
+            utilization_every: duration("/live/utilization/every")?,
+            utilization_spread: root
+                .pointer("/live/utilization/spread")
+                .and_then(Value::as_f64)
+                .unwrap_or(5.0),
+            stuck_deletions: root
+                .pointer("/controller/stuckDeletions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            controller_logs: root
+                .pointer("/controller/logs")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            deletion_delay: duration("/controller/deletionDelay")?
+                .unwrap_or(Duration::from_secs(2)),
+            repeat_after: duration("/repeat")?,
+        })
+    }
+
+    /// Puts the initial objects into the store (namespaces first, then the rest).
+    pub fn load_initial(&self, store: &Store) -> Result<(), String> {
+        let mut objects: Vec<Value> = self.objects.iter().map(resolve_times).collect();
+        // Namespaces, then pools (evaluations point at them), then the rest.
+        objects.sort_by_key(|o| match o.get("kind").and_then(Value::as_str) {
+            Some("Namespace") => 0,
+            Some("ComputePool") => 1,
+            _ => 2,
+        });
+        for object in objects {
+            // A kind the server does not serve (its CRD "not installed") is left out.
+            let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+            if store.registry.by_kind(kind).is_none() {
+                continue;
+            }
+            store
+                .put(owned_by_pool(store, object))
+                .map_err(|e| format!("{} {}: {}", self.name, "initial object", e.message))?;
+        }
+        Ok(())
+    }
+
+    /// A synthetic fleet of `count` pools with evaluations, over three projects, with ten hosts
+    /// each, for performance work.
+    pub fn large(count: usize) -> Scenario {
+        let mut objects = Vec::with_capacity(count * 2);
+        for i in 0..count {
+            let (pool, evaluation) = large_pool(i);
+            objects.push(pool);
+            objects.push(evaluation);
+        }
+        Scenario {
+            name: format!("large-{count}"),
+            description: format!("{count} synthetic pools with evaluations and ten hosts each"),
+            objects,
+            steps: Vec::new(),
+            utilization_every: None,
+            utilization_spread: 0.0,
+            stuck_deletions: Vec::new(),
+            controller_logs: Vec::new(),
+            deletion_delay: Duration::from_secs(1),
+            repeat_after: None,
+        }
+    }
+}
+
+/// A ComputePoolEvaluation is owned by the pool of the same name and namespace, as the
+/// Scaling Policy controller creates it; the owner reference carries the pool's uid, which is
+/// only known once the pool exists, so it is filled in here.
+pub(super) fn owned_by_pool(store: &Store, mut object: Value) -> Value {
+    if object.get("kind").and_then(Value::as_str) != Some("ComputePoolEvaluation") {
+        return object;
+    }
+    let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
+        return object;
+    };
+    let namespace = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let Ok(pool) = store.get(&pools, &namespace, &name) else {
+        return object;
+    };
+    let uid = pool
+        .pointer("/metadata/uid")
+        .cloned()
+        .unwrap_or(Value::Null);
+    match object
+        .pointer_mut("/metadata/ownerReferences")
+        .and_then(Value::as_array_mut)
+    {
+        // A recording carries the recorded pool's uid; point it at this pool.
+        Some(references) => {
+            for reference in references.iter_mut() {
+                if reference.get("kind").and_then(Value::as_str) == Some("ComputePool")
+                    && reference.get("name").and_then(Value::as_str) == Some(name.as_str())
+                {
+                    reference["uid"] = uid.clone();
+                }
+            }
+        }
+        None => {
+            object["metadata"]["ownerReferences"] = json!([{
+                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool", "name": name,
+                "uid": uid, "controller": true, "blockOwnerDeletion": true
+            }]);
+        }
+    }
+    object
+}
+
+/// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
+pub fn resolve_times(value: &Value) -> Value {
+    resolve_times_at(value, Utc::now())
+}
+
+/// [`resolve_times`] against a given moment (for stable tests and snapshots).
+pub fn resolve_times_at(value: &Value, now: chrono::DateTime<Utc>) -> Value {
+    match value {
+        Value::String(s) if s == "now" || s.starts_with("now-") || s.starts_with("now+") => {
+            let offset = s
+                .get(4..)
+                .and_then(|d| parse_offset(d).ok())
+                .map(|d| chrono::Duration::from_std(d).unwrap_or_default());
+            let at = match (s.as_bytes().get(3), offset) {
+                (Some(b'-'), Some(d)) => now - d,
+                (Some(b'+'), Some(d)) => now + d,
+                _ => now,
+            };
+            Value::String(at.to_rfc3339_opts(SecondsFormat::Secs, true))
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| resolve_times_at(v, now)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), resolve_times_at(v, now)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+#[path = "scenario_tests.rs"]
+mod tests;

@@ -1,0 +1,210 @@
+//! A pool stuck in Provisioning: its failing conditions with the guide's meaning, the Palette
+//! clusters' state, the ProfileBundle and Settings it names, and Compute's available hosts
+//! requirement by requirement.
+
+use crate::shell::quote;
+use serde_json::Value;
+
+use super::*;
+use crate::hosts;
+
+pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
+    // A pool still coming up, or one whose deployment failed: the same conditions explain it.
+    let phase = status(pool);
+    if !matches!(phase, "Provisioning" | "Failed") {
+        return;
+    }
+    let mut any = false;
+    for (i, c) in conditions(pool.value).into_iter().enumerate() {
+        if c["status"] != "False" {
+            continue;
+        }
+        any = true;
+        out.push(condition_finding(
+            "provisioning.condition",
+            PROVISIONING,
+            pool.value,
+            i,
+            c,
+            phase == "Failed",
+            "",
+            vec![pool.describe()],
+        ));
+    }
+    // The Palette clusters' own state.
+    for (i, cluster) in clusters(pool.value).enumerate() {
+        for c in cluster
+            .get("conditions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|c| c["status"] == "False")
+        {
+            any = true;
+            let state = cluster["status"].as_str().unwrap_or("");
+            let (severity, cause) = false_condition(
+                c["type"].as_str().unwrap_or(""),
+                c["reason"].as_str().unwrap_or(""),
+                matches!(state, "Failed" | "Unhealthy"),
+            );
+            out.push(Diagnosis {
+                id: "provisioning.palette-cluster",
+                fix: None,
+                severity,
+                symptom: PROVISIONING,
+                summary: format!(
+                    "Palette cluster {} is {}: {} {}",
+                    cluster["name"].as_str().unwrap_or("?"),
+                    cluster["status"].as_str().unwrap_or("?"),
+                    c["reason"].as_str().unwrap_or(""),
+                    c["message"].as_str().unwrap_or("")
+                ),
+                evidence: vec![(
+                    format!("status.paletteClusterStatuses[{i}].status"),
+                    cluster["status"].as_str().unwrap_or("").to_owned(),
+                )],
+                cause,
+                next: vec![pool.clusters_command()],
+            });
+        }
+    }
+    // The ProfileBundle.
+    let bundle = text(pool.value, "/spec/profileBundleRef/name").unwrap_or("");
+    let bundle_name = bundle.split('@').next().unwrap_or(bundle);
+    let bundle_next = vec![format!(
+        "kubectl describe profilebundle {} --namespace {}",
+        quote(bundle_name),
+        quote(pool.namespace)
+    )];
+    match picture.profile_bundle {
+        None if picture.profile_bundles_known && !bundle.is_empty() => out.push(Diagnosis {
+            id: "provisioning.profile-bundle-missing",
+            fix: None,
+            severity: Severity::Error,
+            symptom: PROVISIONING,
+            summary: format!(
+                "ProfileBundle {bundle_name} does not exist in {}",
+                pool.namespace
+            ),
+            evidence: vec![("spec.profileBundleRef.name".into(), bundle.to_owned())],
+            cause: "The pool's Profile Bundle must exist in its namespace.".into(),
+            next: bundle_next,
+        }),
+        Some(found) if condition(found, "Ready").is_none_or(|c| c["status"] != "True") => {
+            let ready = condition(found, "Ready");
+            out.push(Diagnosis {
+                id: "provisioning.profile-bundle-not-ready",
+                fix: None,
+                severity: Severity::Error,
+                symptom: PROVISIONING,
+                summary: format!(
+                    "ProfileBundle {bundle_name} is not Ready{}",
+                    ready
+                        .and_then(|c| c["message"].as_str())
+                        .map(|m| format!(": {m}"))
+                        .unwrap_or_default()
+                ),
+                evidence: vec![(
+                    format!("ProfileBundle {bundle_name} status.conditions[Ready]"),
+                    ready
+                        .and_then(|c| c["status"].as_str())
+                        .unwrap_or("absent")
+                        .to_owned(),
+                )],
+                cause: "Validation waits for the referenced ProfileBundle to be Ready.".into(),
+                next: bundle_next,
+            });
+        }
+        _ => {}
+    }
+    let settings = text(
+        pool.value,
+        "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/settingsRef/name",
+    );
+    if let Some(settings) = settings
+        && picture.settings.is_none()
+        && picture.settings_known
+    {
+        out.push(Diagnosis {
+            id: "provisioning.settings-missing",
+            fix: None,
+            severity: Severity::Error,
+            symptom: PROVISIONING,
+            summary: format!("Settings {settings} does not exist in {}", pool.namespace),
+            evidence: vec![(
+                "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.settingsRef.name"
+                    .into(),
+                settings.to_owned(),
+            )],
+            cause: "Validation needs the referenced Settings (Palette integration).".into(),
+            next: vec![format!(
+                "kubectl get settings --namespace {}",
+                quote(pool.namespace)
+            )],
+        });
+    }
+    // Available hosts in Compute, requirement by requirement.
+    let offer = hosts::Offer::of(picture.computes.iter().copied());
+    // The guide's step 2, looking at the list that holds the hosts a requirement needs.
+    let compute_next = |list: &str| {
+        format!(
+            "kubectl get compute --namespace {} --output yaml | grep --after-context=20 {list}",
+            quote(pool.namespace)
+        )
+    };
+    if offer.computes > 0 {
+        for need in hosts::needs(pool.value) {
+            let measure = need.measure(&offer);
+            if measure.matching >= need.nodes {
+                continue;
+            }
+            any = true;
+            let list = match need.role {
+                hosts::Role::ControlPlane => "controlPlaneCompute",
+                _ => "workerCompute",
+            };
+            let detail = if measure.listed == 0 {
+                format!("{list} is empty: no hosts are available with the required resources")
+            } else if measure.matching > 0 {
+                format!(
+                    "only {} of the {} asked {} available",
+                    measure.matching,
+                    need.nodes,
+                    crate::words::agrees(measure.matching, "is", "are")
+                )
+            } else if measure.unmet.is_empty() {
+                "no available host meets every requirement at once".to_owned()
+            } else {
+                format!("no available host has {}", measure.unmet.join(", "))
+            };
+            out.push(Diagnosis {
+                id: "provisioning.no-hosts",
+                fix: None,
+                severity: Severity::Error,
+                symptom: PROVISIONING,
+                summary: format!(
+                    "{} asks for {}; Compute lists {} available that {}: {detail}",
+                    need.what,
+                    crate::words::counted(need.nodes, "host"),
+                    measure.matching,
+                    crate::words::agrees(measure.matching, "matches", "match")
+                ),
+                evidence: vec![(need.count_path.to_string(), need.nodes.to_string())],
+                cause: "No available edge hosts match the resource requirements.".into(),
+                next: vec![compute_next(list)],
+            });
+        }
+    }
+    if !any && phase == "Provisioning" {
+        out.push(Diagnosis {
+            id: "provisioning.pending",
+            fix: None,
+            severity: Severity::Warning,
+            symptom: PROVISIONING,
+            summary: "Provisioning with no failing condition yet".into(),
+            evidence: vec![("status.status".into(), "Provisioning".into())],
+            cause: "The Palette cluster may still be deploying, or network issues may prevent cluster creation.".into(),
+            next: vec![pool.describe(), compute_next("controlPlaneCompute")],
+        });
+    }
+}

@@ -1,0 +1,392 @@
+//! Edge hosts as a Project's Compute lists them (`status.controlPlaneCompute` and
+//! `status.workerCompute`: groups of alike machines, each machine `available` or not), matched
+//! against what a Compute Pool asks for: architecture, CPUs, memory, GPU variant and count,
+//! resource groups. The troubleshooting guide's "Verify Compute resources have available
+//! machines" as a check: how many available hosts meet a node pool's requirements, and when
+//! none does, which requirement no available host meets.
+//!
+//! Warnings only: Compute is a picture of the moment (hosts are added and freed), and the API
+//! accepts a pool the hosts cannot yet serve; it stays Provisioning.
+
+use std::collections::BTreeMap;
+
+use super::json::At;
+use serde_json::Value;
+
+use super::path::YamlPath;
+use super::quantity::Memory;
+use super::rules::{Basis, Finding, Rule, Severity};
+
+pub const TOO_FEW_HOSTS: Rule = Rule {
+    id: "hosts.too-few",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: "Stuck in Provisioning",
+    summary: "fewer available hosts in the Project's Compute meet a node pool's requirements than it asks for",
+};
+
+pub const TOO_FEW_GPUS: Rule = Rule {
+    id: "hosts.gpus",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: "Stuck in Provisioning",
+    summary: "the available hosts that meet a worker pool's requirements have fewer GPUs than it asks for",
+};
+
+pub const UNKNOWN_GROUP: Rule = Rule {
+    id: "hosts.resource-group",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: "Resource Groups",
+    summary: "a resource group no host in the Project's Compute is tagged with",
+};
+
+/// The host rules, for `--list-rules`.
+pub const RULES: &[&Rule] = &[&TOO_FEW_HOSTS, &TOO_FEW_GPUS, &UNKNOWN_GROUP];
+
+pub use self::offer::{Machines, Offer};
+
+mod offer;
+
+const DEPLOYMENT: &str = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig";
+
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn count(value: Option<&Value>) -> Option<i64> {
+    let value = value?;
+    value
+        .as_i64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+fn groups(value: Option<&Value>) -> BTreeMap<String, String> {
+    value
+        .and_then(Value::as_object)
+        .map(|map| {
+            map.iter()
+                .filter_map(|(k, v)| {
+                    let key = k
+                        .strip_prefix(super::model::pool::RESOURCE_GROUP_PREFIX)
+                        .unwrap_or(k);
+                    Some((key.to_owned(), text(v)?))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Which hosts a node pool is chosen from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    ControlPlane,
+    Worker,
+    /// A single-node cluster: its one host serves both roles.
+    Both,
+}
+
+/// What one node pool of a pool asks of its hosts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Need {
+    /// `the control plane` or `worker pool gpu-pool`.
+    pub what: String,
+    pub role: Role,
+    /// Where its node count is written (the finding's place).
+    pub count_path: YamlPath,
+    pub gpu_path: YamlPath,
+    pub nodes: i64,
+    pub architecture: String,
+    pub cpu: Option<i64>,
+    pub memory: Option<Memory>,
+    /// Variant name and GPUs in all across the pool's hosts.
+    pub gpu: Option<(String, i64)>,
+    pub groups: BTreeMap<String, String>,
+}
+
+/// A requirement of a [`Need`], as a phrase, and whether a machine meets it.
+struct Requirement {
+    phrase: String,
+    meets: Box<dyn Fn(&Machines) -> bool>,
+}
+
+fn enough_memory(host: &Memory, asked: &Memory) -> bool {
+    host.bytes() >= asked.bytes() * 0.99 || host.agrees_with(asked)
+}
+
+impl Need {
+    fn requirements(&self) -> Vec<Requirement> {
+        let mut out = Vec::new();
+        let architecture = self.architecture.clone();
+        out.push(Requirement {
+            phrase: format!("architecture {architecture}"),
+            meets: Box::new(move |m| {
+                m.architecture
+                    .as_deref()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(&architecture))
+            }),
+        });
+        if let Some(cpu) = self.cpu {
+            out.push(Requirement {
+                phrase: format!("at least {cpu} CPUs"),
+                meets: Box::new(move |m| m.cpu.is_some_and(|c| c >= cpu)),
+            });
+        }
+        if let Some(memory) = self.memory {
+            out.push(Requirement {
+                phrase: format!("at least {memory} of memory"),
+                meets: Box::new(move |m| {
+                    m.memory
+                        .as_ref()
+                        .is_some_and(|host| enough_memory(host, &memory))
+                }),
+            });
+        }
+        if let Some((variant, _)) = self.gpu.clone() {
+            out.push(Requirement {
+                phrase: format!("GPU variant {variant}"),
+                meets: Box::new(move |m| m.gpu.as_ref().is_some_and(|(v, _)| *v == variant)),
+            });
+        }
+        for (key, value) in &self.groups {
+            let (key, value) = (key.clone(), value.clone());
+            out.push(Requirement {
+                phrase: format!("resource group {key}: '{value}'"),
+                meets: Box::new(move |m| m.groups.get(&key) == Some(&value)),
+            });
+        }
+        out
+    }
+
+    fn hosts<'o>(&self, offer: &'o Offer) -> Box<dyn Iterator<Item = &'o Machines> + 'o> {
+        match self.role {
+            Role::ControlPlane => Box::new(offer.control_plane.iter()),
+            Role::Worker => Box::new(offer.workers.iter()),
+            Role::Both => Box::new(offer.control_plane.iter().chain(&offer.workers)),
+        }
+    }
+
+    /// How the Compute's available hosts measure up to this node pool.
+    pub fn measure(&self, offer: &Offer) -> Measure {
+        let requirements = self.requirements();
+        let meets_all = |m: &Machines| requirements.iter().all(|r| (r.meets)(m));
+        let matching: i64 = self
+            .hosts(offer)
+            .filter(|m| meets_all(m))
+            .map(|m| m.available)
+            .sum();
+        let gpus: i64 = self
+            .hosts(offer)
+            .filter(|m| meets_all(m))
+            .map(|m| {
+                m.available
+                    .saturating_mul(m.gpu.as_ref().map_or(0, |(_, n)| *n))
+            })
+            .sum();
+        let unmet = requirements
+            .iter()
+            .filter(|r| !self.hosts(offer).any(|m| m.available > 0 && (r.meets)(m)))
+            .map(|r| r.phrase.clone())
+            .collect();
+        let listed = self.hosts(offer).map(|m| m.available).sum();
+        Measure {
+            listed,
+            matching,
+            gpus,
+            unmet,
+        }
+    }
+}
+
+/// Available hosts against one node pool's requirements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Measure {
+    /// Available hosts of the role, whatever they are.
+    pub listed: i64,
+    /// Available hosts that meet every requirement.
+    pub matching: i64,
+    /// GPUs on the matching hosts.
+    pub gpus: i64,
+    /// Requirements no available host meets (each alone).
+    pub unmet: Vec<String>,
+}
+
+fn string_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
+    value.at(pointer).and_then(Value::as_str)
+}
+
+/// The node pools of a dedicated pool and what each asks of its hosts. A shared pool (or one
+/// with no node pool requirements) asks nothing of Compute here.
+pub fn needs(pool: &Value) -> Vec<Need> {
+    let pointer = |dotted: &str| format!("/{}", dotted.replace('.', "/"));
+    let Some(requirements) = pool.at(&pointer(&format!("{DEPLOYMENT}.nodePoolRequirements")))
+    else {
+        return Vec::new();
+    };
+    let base = YamlPath::keys(DEPLOYMENT).join("nodePoolRequirements");
+    let cp_groups = groups(pool.at("/spec/clusterVariant/controlPlaneResourceGroups"));
+    let worker_groups = groups(pool.at("/spec/clusterVariant/workerResourceGroups"));
+    let read = |node: &Value, what: String, role, path: YamlPath, nodes, groups| Need {
+        what,
+        role,
+        count_path: path.clone(),
+        gpu_path: YamlPath::root(),
+        nodes,
+        architecture: string_at(node, "/architecture")
+            .unwrap_or("AMD64")
+            .to_owned(),
+        cpu: count(node.at("/cpu/cpuCount")).filter(|c| *c > 0),
+        memory: string_at(node, "/memory/memory").and_then(|m| Memory::parse(m).ok()),
+        gpu: None,
+        groups,
+    };
+    let control_plane = requirements.get("controlPlanePool");
+    let single = control_plane
+        .and_then(|cp| cp.get("singleNodeCluster"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let mut out = Vec::new();
+    if let Some(cp) = control_plane.filter(|_| !single) {
+        let nodes = count(cp.get("nodeCount")).unwrap_or(1).max(1);
+        out.push(read(
+            cp,
+            "the control plane".into(),
+            Role::ControlPlane,
+            base.join("controlPlanePool.nodeCount"),
+            nodes,
+            cp_groups.clone(),
+        ));
+    }
+    let pools = requirements
+        .get("workerPools")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (index, worker) in pools.iter().enumerate() {
+        if single && index > 0 {
+            break;
+        }
+        let at = base.join("workerPools").index(index);
+        let name = string_at(worker, "/name").unwrap_or("(unnamed)");
+        let (role, nodes, groups) = if single {
+            (Role::Both, 1, cp_groups.clone())
+        } else {
+            let nodes = count(worker.get("minWorkerNodes")).unwrap_or(1).max(1);
+            (Role::Worker, nodes, worker_groups.clone())
+        };
+        let mut need = read(
+            worker,
+            format!("worker pool {name}"),
+            role,
+            at.key("minWorkerNodes"),
+            nodes,
+            groups,
+        );
+        need.gpu_path = at.join("gpu.gpuCount");
+        need.gpu = string_at(worker, "/gpu/variant")
+            .filter(|v| !v.trim().is_empty())
+            .map(|v| (v.to_owned(), count(worker.at("/gpu/gpuCount")).unwrap_or(0)));
+        out.push(need);
+    }
+    out
+}
+
+fn hosts_word(role: Role, n: i64) -> &'static str {
+    match (role, n == 1) {
+        (Role::ControlPlane, true) => "control-plane host",
+        (Role::ControlPlane, false) => "control-plane hosts",
+        (Role::Worker, true) => "worker",
+        (Role::Worker, false) => "workers",
+        (Role::Both, true) => "host",
+        (Role::Both, false) => "hosts",
+    }
+}
+
+/// The warnings a pool gets from the hosts its namespace's Compute lists. Nothing is said
+/// when no Compute was read (there is nothing to compare with).
+pub fn check(pool: &Value, offer: &Offer) -> Vec<Finding> {
+    if offer.computes == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for need in needs(pool) {
+        let measure = need.measure(offer);
+        if measure.matching < need.nodes {
+            let mut message = format!(
+                "Compute lists {} matching {}, {} asks for {}",
+                measure.matching,
+                hosts_word(need.role, measure.matching),
+                need.what,
+                need.nodes
+            );
+            if measure.listed == 0 {
+                message.push_str(&format!(
+                    " (no available {} at all)",
+                    hosts_word(need.role, 2)
+                ));
+            } else if !measure.unmet.is_empty() {
+                message.push_str(&format!(
+                    "; no available host has {}",
+                    measure.unmet.join(", ")
+                ));
+            }
+            out.push(Finding::new(
+                &TOO_FEW_HOSTS,
+                need.count_path.clone(),
+                message,
+            ));
+        }
+        if let Some((variant, asked)) = &need.gpu
+            && measure.matching > 0
+            && measure.gpus < *asked
+        {
+            out.push(Finding::new(
+                &TOO_FEW_GPUS,
+                need.gpu_path.clone(),
+                format!(
+                    "the {} matching {} {} {} in all, {} asks for {asked}",
+                    measure.matching,
+                    hosts_word(need.role, measure.matching),
+                    crate::words::agrees(measure.matching, "has", "have"),
+                    crate::words::counted(measure.gpus, &format!("{variant} GPU")),
+                    need.what
+                ),
+            ));
+        }
+    }
+    for (field, role) in [
+        ("controlPlaneResourceGroups", Role::ControlPlane),
+        ("workerResourceGroups", Role::Worker),
+    ] {
+        let asked = groups(pool.at(&format!("/spec/clusterVariant/{field}")));
+        let hosts: Vec<&Machines> = match role {
+            Role::ControlPlane => offer.control_plane.iter().collect(),
+            _ => offer.workers.iter().collect(),
+        };
+        if hosts.is_empty() {
+            continue;
+        }
+        for (key, value) in asked {
+            if !hosts.iter().any(|m| m.groups.get(&key) == Some(&value)) {
+                out.push(Finding::new(
+                    &UNKNOWN_GROUP,
+                    YamlPath::keys("spec.clusterVariant").key(field).key(&key),
+                    format!(
+                        "no {} in Compute is tagged {}{key}: '{value}'",
+                        hosts_word(role, 1),
+                        super::model::pool::RESOURCE_GROUP_PREFIX
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,461 @@
+//! Rules on the cluster's shape: dedicated or shared, the control plane (node count, single-node
+//! and HA control-plane-only topologies), when worker pools may be empty, architecture, CPU and
+//! memory requirements, and resource groups.
+
+use crate::field::{Field, Scalar, Text};
+use crate::model::ComputePool;
+use crate::model::meta::StringMap;
+use crate::model::pool::{
+    ControlPlanePool, CpuRequirement, MemoryRequirement, RESOURCE_GROUP_PREFIX,
+};
+use crate::path::YamlPath;
+use crate::quantity::Memory;
+
+use super::metadata::check_labels;
+use super::names::{label_value, qualified_key};
+use super::paths::{self, at};
+use super::{Basis, Context, Finding, Rule, Severity};
+
+const CONTROL_PLANE: &str = "Control Plane Configuration";
+const EMPTY: &str = "Empty Worker Pools";
+const SINGLE: &str = "Single-Node Clusters";
+const GROUPS: &str = "Resource Groups";
+
+pub const VARIANT_REQUIRED: Rule = Rule {
+    id: "variant.required",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: "UI Field to YAML Mapping",
+    summary: "spec.clusterVariant needs dedicated or shared",
+};
+pub const VARIANT_EXCLUSIVE: Rule = Rule {
+    id: "variant.exclusive",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: "UI Field to YAML Mapping",
+    summary: "dedicated and shared are mutually exclusive",
+};
+pub const STRUCTURE_REQUIRED: Rule = Rule {
+    id: "dedicated.structure",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: "YAML Structure",
+    summary: "a dedicated pool needs paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool",
+};
+pub const NODE_COUNT: Rule = Rule {
+    id: "control-plane.node-count",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: CONTROL_PLANE,
+    summary: "controlPlanePool.nodeCount is 1, 3 or 5",
+};
+pub const SINGLE_NODE: Rule = Rule {
+    id: "single-node.settings",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: SINGLE,
+    summary: "a single-node pool sets singleNodeCluster: true, nodeCount: 1, workerNodeEligible: true and has a worker pool",
+};
+pub const SINGLE_NODE_DAY2: Rule = Rule {
+    id: "single-node.day2",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: SINGLE,
+    summary: "after provisioning, worker pool changes on a single-node pool are not applied",
+};
+pub const WORKER_POOLS_EMPTY: Rule = Rule {
+    id: "worker-pools.empty",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: EMPTY,
+    summary: "workerPools may be empty only for a 3- or 5-node worker-eligible control plane",
+};
+pub const ARCHITECTURE: Rule = Rule {
+    id: "architecture.value",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: CONTROL_PLANE,
+    summary: "architecture is AMD64 or ARM64",
+};
+pub const CPU_COUNT: Rule = Rule {
+    id: "cpu.count",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: CONTROL_PLANE,
+    summary: "cpu.cpuCount is a positive integer",
+};
+pub const CPU_MISSING: Rule = Rule {
+    id: "control-plane.cpu.missing",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: CONTROL_PLANE,
+    summary: "the control plane should set cpu.cpuCount",
+};
+pub const MEMORY_UNITS: Rule = Rule {
+    id: "memory.units",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: CONTROL_PLANE,
+    summary: "memory.memory is a string with units, e.g. '16 GB' or '16384 MiB'",
+};
+pub const GROUP_PREFIX: Rule = Rule {
+    id: "resource-groups.prefix",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: GROUPS,
+    summary: "resource-group keys are written without the palette.ai.rg/ machine-label prefix",
+};
+pub const GROUP_SYNTAX: Rule = Rule {
+    id: "resource-groups.syntax",
+    severity: Severity::Error,
+    basis: Basis::Breaks,
+    section: GROUPS,
+    summary: "resource-group keys and values must be valid machine label keys and values",
+};
+pub const GROUP_SINGLE_NODE: Rule = Rule {
+    id: "resource-groups.single-node",
+    severity: Severity::Warning,
+    basis: Basis::Suspect,
+    section: GROUPS,
+    summary: "single-node pools select hosts with controlPlaneResourceGroups; workerResourceGroups is not used",
+};
+
+pub const RULES: &[&Rule] = &[
+    &VARIANT_REQUIRED,
+    &VARIANT_EXCLUSIVE,
+    &STRUCTURE_REQUIRED,
+    &NODE_COUNT,
+    &SINGLE_NODE,
+    &SINGLE_NODE_DAY2,
+    &WORKER_POOLS_EMPTY,
+    &ARCHITECTURE,
+    &CPU_COUNT,
+    &CPU_MISSING,
+    &MEMORY_UNITS,
+    &GROUP_PREFIX,
+    &GROUP_SYNTAX,
+    &GROUP_SINGLE_NODE,
+];
+
+pub const ARCHITECTURES: &[&str] = &["AMD64", "ARM64"];
+
+pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
+    let Some(spec) = pool.spec() else {
+        if !pool.spec.is_invalid() {
+            out.push(Finding::new(
+                &VARIANT_REQUIRED,
+                YamlPath::keys("spec"),
+                "spec is required",
+            ));
+        }
+        return;
+    };
+    let variant = match &spec.cluster_variant {
+        Field::Valid(variant) => variant,
+        Field::Invalid(_) => return,
+        Field::Missing | Field::Null => {
+            out.push(Finding::new(
+                &VARIANT_REQUIRED,
+                at(paths::VARIANT),
+                "spec.clusterVariant is required, with either dedicated or shared",
+            ));
+            return;
+        }
+    };
+    match (variant.dedicated.is_present(), variant.shared.is_present()) {
+        (true, true) => out.push(Finding::new(
+            &VARIANT_EXCLUSIVE,
+            at(paths::VARIANT),
+            "dedicated and shared are mutually exclusive: keep exactly one",
+        )),
+        (false, false) => out.push(Finding::new(
+            &VARIANT_REQUIRED,
+            at(paths::VARIANT),
+            "clusterVariant needs either dedicated or shared",
+        )),
+        _ => {}
+    }
+    check_resource_groups(
+        pool,
+        &variant.control_plane_resource_groups,
+        "controlPlaneResourceGroups",
+        out,
+    );
+    check_resource_groups(
+        pool,
+        &variant.worker_resource_groups,
+        "workerResourceGroups",
+        out,
+    );
+
+    let Some(dedicated) = variant.dedicated.get() else {
+        return;
+    };
+    let missing = |what: &str, path: &str| {
+        Finding::new(
+            &STRUCTURE_REQUIRED,
+            at(path),
+            format!("a dedicated pool needs {what}"),
+        )
+    };
+    let Some(config) = dedicated.palette_cluster_deployment_config.get() else {
+        if dedicated.palette_cluster_deployment_config.is_missing() {
+            out.push(missing("paletteClusterDeploymentConfig", paths::DEDICATED));
+        }
+        return;
+    };
+    let Some(requirements) = config.node_pool_requirements.get() else {
+        if config.node_pool_requirements.is_missing() {
+            out.push(missing("nodePoolRequirements", paths::DEPLOYMENT));
+        }
+        return;
+    };
+    let Some(control) = requirements.control_plane_pool.get() else {
+        if requirements.control_plane_pool.is_missing() {
+            out.push(missing("controlPlanePool", paths::REQUIREMENTS));
+        }
+        return;
+    };
+    let worker_count = match &requirements.worker_pools {
+        Field::Valid(list) => Some(list.len()),
+        Field::Missing | Field::Null => Some(0),
+        Field::Invalid(_) => None,
+    };
+    check_control_plane(control, worker_count, out);
+    check_single_node_day2(pool, context, out);
+
+    let cp = at(paths::CONTROL_PLANE);
+    check_architecture(&control.architecture, &cp.key("architecture"), out);
+    match control.cpu.get().map(|c| &c.cpu_count) {
+        None | Some(Field::Missing | Field::Null) if !control.cpu.is_invalid() => {
+            out.push(Finding::new(
+                &CPU_MISSING,
+                cp.key("cpu"),
+                "the control plane sets no cpu.cpuCount; any host qualifies on CPU",
+            ))
+        }
+        _ => {}
+    }
+    check_cpu(&control.cpu, &cp.key("cpu"), out);
+    check_memory(&control.memory, &cp.key("memory"), out);
+    check_labels(&control.labels, &cp.key("labels"), out);
+}
+
+fn check_control_plane(
+    control: &ControlPlanePool,
+    worker_pools: Option<usize>,
+    out: &mut Vec<Finding>,
+) {
+    let cp = at(paths::CONTROL_PLANE);
+    let node_count = control.node_count.get().copied();
+    let single = control.single_node_cluster.get().copied().unwrap_or(false);
+    let eligible = control.worker_node_eligible.get().copied().unwrap_or(false);
+    match node_count {
+        Some(1 | 3 | 5) => {}
+        Some(n) => out.push(Finding::new(
+            &NODE_COUNT,
+            cp.key("nodeCount"),
+            format!("nodeCount is {n}; a control plane has 1, 3 or 5 nodes"),
+        )),
+        None if control.node_count.is_missing() => out.push(Finding::new(
+            &NODE_COUNT,
+            cp.key("nodeCount"),
+            "nodeCount is not set; write 1, 3 or 5 so the topology is explicit",
+        )),
+        None => {}
+    }
+
+    if single {
+        if node_count.is_some_and(|n| n != 1) {
+            out.push(Finding::new(
+                &SINGLE_NODE,
+                cp.key("nodeCount"),
+                format!(
+                    "singleNodeCluster is true, so nodeCount must be 1 (it is {})",
+                    node_count.unwrap_or_default()
+                ),
+            ));
+        }
+        if !eligible {
+            out.push(Finding::new(
+                &SINGLE_NODE,
+                cp.key("workerNodeEligible"),
+                "singleNodeCluster is true, so workerNodeEligible must be true; otherwise the \
+                 cluster cannot schedule workloads and never becomes Ready",
+            ));
+        }
+        if worker_pools == Some(0) {
+            out.push(Finding::new(
+                &SINGLE_NODE,
+                at(paths::WORKER_POOLS),
+                "a single-node pool needs at least one worker pool: it is used to select the \
+                 edge host",
+            ));
+        }
+        return;
+    }
+    if node_count == Some(1) {
+        let mut missing = vec!["singleNodeCluster: true"];
+        if !eligible {
+            missing.push("workerNodeEligible: true");
+        }
+        if worker_pools == Some(0) {
+            missing.push("at least one worker pool");
+        }
+        out.push(Finding::new(
+            &SINGLE_NODE,
+            cp.key("nodeCount"),
+            format!(
+                "a one-node control plane is a single-node cluster and needs {}; without them it \
+                 cannot schedule workloads and never becomes Ready",
+                missing.join(", ")
+            ),
+        ));
+        return;
+    }
+    if worker_pools == Some(0) {
+        let why = match (node_count, eligible) {
+            (Some(3 | 5), true) => return,
+            (_, false) => {
+                "the control plane is dedicated (workerNodeEligible is not true), so workloads \
+                 need at least one worker pool"
+            }
+            _ => {
+                "workerPools may be empty only when nodeCount is 3 or 5 and workerNodeEligible is true"
+            }
+        };
+        out.push(Finding::new(
+            &WORKER_POOLS_EMPTY,
+            at(paths::WORKER_POOLS),
+            why,
+        ));
+    }
+}
+
+fn check_single_node_day2(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
+    let Some(old) = context.old else { return };
+    if !old.is_single_node() {
+        return;
+    }
+    let pools = |p: &ComputePool| {
+        p.node_pool_requirements()
+            .map(|n| serde_json::to_value(&n.worker_pools).unwrap_or_default())
+    };
+    if pools(old) != pools(pool) {
+        out.push(Finding::new(
+            &SINGLE_NODE_DAY2,
+            at(paths::WORKER_POOLS),
+            "this is a single-node pool: after provisioning only the control plane machine pool \
+             is managed, so worker pool changes are not applied",
+        ));
+    }
+}
+
+pub fn check_architecture(field: &Field<Text>, path: &YamlPath, out: &mut Vec<Finding>) {
+    if let Some(arch) = field.as_deref()
+        && !ARCHITECTURES.contains(&arch)
+    {
+        let upper = arch.to_ascii_uppercase();
+        let hint = if ARCHITECTURES.contains(&upper.as_str()) {
+            format!(" (write it as {upper})")
+        } else if matches!(upper.as_str(), "X86_64" | "X86-64") {
+            " (x86-64 is AMD64)".to_owned()
+        } else if upper == "AARCH64" {
+            " (aarch64 is ARM64)".to_owned()
+        } else {
+            String::new()
+        };
+        out.push(Finding::new(
+            &ARCHITECTURE,
+            path.clone(),
+            format!("architecture \"{arch}\" is not AMD64 or ARM64{hint}"),
+        ));
+    }
+}
+
+pub fn check_cpu(cpu: &Field<CpuRequirement>, path: &YamlPath, out: &mut Vec<Finding>) {
+    if let Some(count) = cpu.get().and_then(|c| c.cpu_count.get())
+        && *count <= 0
+    {
+        out.push(Finding::new(
+            &CPU_COUNT,
+            path.key("cpuCount"),
+            format!("cpuCount is {count}; it must be a positive number of cores"),
+        ));
+    }
+}
+
+pub fn check_memory(memory: &Field<MemoryRequirement>, path: &YamlPath, out: &mut Vec<Finding>) {
+    let Some(value) = memory.get().and_then(|m| m.memory.get()) else {
+        return;
+    };
+    if let Some(why) = memory_problem(value) {
+        out.push(Finding::new(
+            &MEMORY_UNITS,
+            path.key("memory"),
+            format!("memory {why}"),
+        ));
+    }
+}
+
+/// Why a memory value is not a size with units, if it is not.
+pub fn memory_problem(value: &Scalar) -> Option<String> {
+    match value {
+        Scalar::String(text) => Memory::parse(text).err().map(|e| {
+            format!("\"{text}\" {e}; write a size with units, e.g. '16 GB' or '16384 MiB'")
+        }),
+        Scalar::Integer(n) => Some(format!(
+            "{n} has no unit; write it as a string with units, e.g. '{n} GB' or '{n} MiB'"
+        )),
+        Scalar::Float(n) => Some(format!(
+            "{n} has no unit; write it as a string such as '16 GB'"
+        )),
+        Scalar::Bool(b) => Some(format!("{b} is not a size; write a string such as '16 GB'")),
+    }
+}
+
+fn check_resource_groups(
+    pool: &ComputePool,
+    groups: &Field<StringMap>,
+    name: &str,
+    out: &mut Vec<Finding>,
+) {
+    let Some(groups) = groups.get() else { return };
+    let path = at(paths::VARIANT).key(name);
+    if name == "workerResourceGroups" && !groups.is_empty() && pool.is_single_node() {
+        out.push(Finding::new(
+            &GROUP_SINGLE_NODE,
+            path.clone(),
+            "single-node pools select their host with controlPlaneResourceGroups; these worker \
+             resource groups are not used",
+        ));
+    }
+    for (key, value) in groups {
+        if let Some(bare) = key.strip_prefix(RESOURCE_GROUP_PREFIX) {
+            out.push(Finding::new(
+                &GROUP_PREFIX,
+                path.key(key),
+                format!(
+                    "write the key as \"{bare}\": machines tagged {RESOURCE_GROUP_PREFIX}{bare} match \
+                     a pool key of \"{bare}\", so this key would match no machine and the pool \
+                     would stay Provisioning"
+                ),
+            ));
+            continue;
+        }
+        if let Some(why) = qualified_key(key) {
+            out.push(Finding::new(
+                &GROUP_SYNTAX,
+                path.key(key),
+                format!("resource group key \"{key}\" {why}"),
+            ));
+        }
+        if let Some(why) = value.as_deref().and_then(label_value) {
+            out.push(Finding::new(
+                &GROUP_SYNTAX,
+                path.key(key),
+                format!("resource group \"{key}\": {why}"),
+            ));
+        }
+    }
+}
