@@ -28,6 +28,7 @@ mod view;
 pub mod wizard;
 
 use self::ports::{Connected, Namespaces};
+pub use self::scopes::Availability;
 pub use self::shown::{DetailData, Shown};
 pub use self::view::{Detail, Tab, View};
 use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};

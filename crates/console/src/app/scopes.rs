@@ -2,8 +2,21 @@
 //! field, the detail, the list), and whether a command can do anything here (a disabled one
 //! is left out of the footer, and its key says why). Part of `update`: reads the state only.
 
-use super::commands::{self, Scope};
+use super::commands::{Command, Scope};
 use super::{App, Input, Overlay, Tab, confirm, keys, wizard};
+use crate::domain::draft::Step;
+
+/// Whether a command can act now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Availability {
+    /// Its footer hint shows and its key acts.
+    Enabled,
+    /// Left out of the footer; its key says why (a permission missing, no cluster, a context
+    /// switching, no file to write to).
+    Disabled(String),
+    /// Left out of the footer; its key does nothing (nothing here for it to act on).
+    Hidden,
+}
 
 impl App {
     /// The scopes whose bindings apply now, most specific first.
@@ -49,8 +62,16 @@ impl App {
     }
 
     /// Whether a command can do anything now (a disabled one is left out of the footer).
-    pub fn enabled(&self, command: commands::Command) -> bool {
-        use commands::Command;
+    pub fn enabled(&self, command: Command) -> bool {
+        self.availability(command) == Availability::Enabled
+    }
+
+    /// Whether a command can act now, and if not, whether its key says why: the one place a
+    /// command's conditions are written (the footer, the dispatch and the message a key
+    /// leaves all read it).
+    pub fn availability(&self, command: Command) -> Availability {
+        use Availability::{Disabled, Enabled, Hidden};
+        let when = |yes: bool| if yes { Enabled } else { Hidden };
         match command {
             // While another context connects, nothing is opened that would be bound to
             // either hub.
@@ -62,37 +83,97 @@ impl App {
             | Command::EditPool
                 if self.connecting.is_some() =>
             {
-                false
+                let context = self.connecting.as_deref().unwrap_or_default();
+                Disabled(format!(
+                    "switching to context {context}: try again once it is connected"
+                ))
             }
-            Command::Open | Command::Describe | Command::Yaml => self.view.opens.is_some(),
-            Command::RunFix => keys::fix_in_view(self).is_some(),
-            Command::ControllerLogs => self.detail.is_some() || self.view.logs,
-            Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::Review) => {
-                false
+            Command::Open | Command::Describe | Command::Yaml => when(self.view.opens.is_some()),
+            Command::RunFix => when(keys::fix_in_view(self).is_some()),
+            Command::ControllerLogs => when(self.detail.is_some() || self.view.logs),
+            Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == Step::Review) => {
+                Hidden
             }
-            Command::Write => self.output.is_some(),
-            Command::Recreate => matches!(
+            Command::Write if self.output.is_none() => Disabled(
+                "no file to write to (pooldeck new -o FILE names one); c copies the manifest"
+                    .into(),
+            ),
+            Command::Recreate => when(matches!(
                 self.overlay(),
                 Some(Overlay::Wizard(w)) if matches!(w.purpose, wizard::Purpose::Edit { .. })
-            ),
-            Command::DryRun | Command::Apply => self.offline.is_none(),
-            Command::AddEntry => matches!(
+            )),
+            Command::DryRun | Command::Apply => match &self.offline {
+                Some(why) => Disabled(format!(
+                    "no cluster ({why}): the dry run and apply need one; w writes the manifest, \
+                     c copies it"
+                )),
+                None => Enabled,
+            },
+            Command::AddEntry => when(matches!(
                 self.overlay(),
-                Some(Overlay::Wizard(w)) if w.step == crate::domain::draft::Step::NodeConfig
-                    || (w.step == crate::domain::draft::Step::Autoscaling && w.draft.policy.is_some())
-            ),
+                Some(Overlay::Wizard(w)) if w.step == Step::NodeConfig
+                    || (w.step == Step::Autoscaling && w.draft.policy.is_some())
+            )),
             Command::Mark | Command::NewPool | Command::EditPool => {
-                self.view.pools && self.detail.is_none()
+                when(self.view.pools && self.detail.is_none())
             }
             Command::PauseResume | Command::Delete | Command::Unblock => {
+                if !(self.view.pools || self.detail.is_some()) {
+                    return Hidden;
+                }
                 let verb = if command == Command::Delete {
                     "delete"
                 } else {
                     "patch"
                 };
-                (self.view.pools || self.detail.is_some()) && confirm::denied(self, verb).is_none()
+                match confirm::denied(self, verb) {
+                    Some(missing) => Disabled(format!(
+                        "not permitted in context {}: needs {}",
+                        self.connection.context,
+                        missing.words()
+                    )),
+                    None => Enabled,
+                }
             }
-            _ => true,
+            // Every other command acts wherever its binding is in force.
+            Command::Quit
+            | Command::Suspend
+            | Command::Help
+            | Command::Close
+            | Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::First
+            | Command::Last
+            | Command::Filter
+            | Command::CommandLine
+            | Command::SortNext
+            | Command::SortReverse
+            | Command::WarningsOnly
+            | Command::Back
+            | Command::Clear
+            | Command::NextTab
+            | Command::PreviousTab
+            | Command::JumpTab
+            | Command::PauseLogs
+            | Command::AllLines
+            | Command::NextMatch
+            | Command::Search
+            | Command::Accept
+            | Command::Cancel
+            | Command::Complete
+            | Command::Erase
+            | Command::Copy
+            | Command::FocusNext
+            | Command::FocusPrevious
+            | Command::Activate
+            | Command::NextStep
+            | Command::PreviousStep
+            | Command::Cycle
+            | Command::RemoveEntry
+            | Command::Write
+            | Command::DiscardDraft => Enabled,
         }
     }
 }

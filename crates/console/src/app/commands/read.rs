@@ -1,7 +1,7 @@
 //! What is made from the registry: the footer, the help, README's key table, and the check
 //! that no key is read two ways where it should not be.
 
-use super::{BINDINGS, Command, Scope};
+use super::{BINDINGS, Binding, Command, Scope};
 
 /// The footer for the scopes in force: the prompt of a text field, then each enabled
 /// binding's hint.
@@ -60,9 +60,14 @@ const OVERRIDES: [(Scope, Command, Command); 1] =
 /// commands without meaning to: (scope, key) for each, for the test that keeps the registry
 /// free of them.
 pub fn clashes() -> Vec<String> {
+    clashes_in(BINDINGS)
+}
+
+/// [`clashes`] in any list of bindings (the test plants one).
+fn clashes_in(bindings: &[Binding]) -> Vec<String> {
     let mut out = Vec::new();
-    for (i, a) in BINDINGS.iter().enumerate() {
-        for b in &BINDINGS[i + 1..] {
+    for (i, a) in bindings.iter().enumerate() {
+        for b in &bindings[i + 1..] {
             let together = TOGETHER
                 .iter()
                 .any(|pair| *pair == (a.scope, b.scope) || *pair == (b.scope, a.scope));
@@ -111,6 +116,41 @@ mod tests {
     fn no_key_is_bound_twice_in_one_scope() {
         let clashes = clashes();
         assert!(clashes.is_empty(), "{clashes:#?}");
+    }
+
+    /// The check fails when it should: a key bound twice in one scope, a key a global binding
+    /// hides, and a key two scopes in force together read as two commands are each caught.
+    #[test]
+    fn a_key_bound_twice_is_caught() {
+        let bind = |scope, key: char, command| Binding {
+            scope,
+            keys: Box::leak(Box::new([(KeyCode::Char(key), NONE)])),
+            label: "x",
+            footer: None,
+            command,
+            help: "",
+        };
+        let twice = [
+            bind(Scope::List, 'x', Command::Quit),
+            bind(Scope::List, 'x', Command::Help),
+        ];
+        assert_eq!(clashes_in(&twice).len(), 1, "{:?}", clashes_in(&twice));
+        let hidden = [
+            bind(Scope::Global, 'x', Command::Quit),
+            bind(Scope::Detail, 'x', Command::Help),
+        ];
+        assert_eq!(clashes_in(&hidden).len(), 1);
+        let together = [
+            bind(Scope::Events, 'x', Command::Quit),
+            bind(Scope::List, 'x', Command::Help),
+        ];
+        assert_eq!(clashes_in(&together).len(), 1);
+        // Apart, the same key may mean two things.
+        let apart = [
+            bind(Scope::Logs, 'x', Command::Quit),
+            bind(Scope::List, 'x', Command::Help),
+        ];
+        assert!(clashes_in(&apart).is_empty());
     }
 
     #[test]

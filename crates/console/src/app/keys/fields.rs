@@ -4,6 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::super::commands::Command;
 use super::super::{App, Effect, Input, Overlay};
 
 /// The text field being typed in, if any.
@@ -110,5 +111,47 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
                 crate::app::MIN_HEIGHT
             ));
         }
+    }
+}
+
+/// A command while a filter, a YAML search or the command line is typed.
+pub(super) fn in_field(app: &mut App, command: Command) {
+    match command {
+        Command::Accept => {
+            if let Input::Command(text) = &app.input {
+                let command = text.clone();
+                app.input = Input::None;
+                super::command_line::run_command(app, &command);
+            } else {
+                app.input = Input::None;
+            }
+        }
+        Command::Cancel => {
+            match app.input {
+                Input::Filter(_) => {
+                    app.filter.clear();
+                    app.selected = 0;
+                    app.selected_id = None;
+                }
+                Input::Search(_) => app.search.clear(),
+                _ => {}
+            }
+            app.input = Input::None;
+        }
+        Command::Complete => {
+            if let Input::Command(text) = &mut app.input
+                && let Some(full) = super::command_line::complete(text)
+            {
+                *text = full.to_owned();
+            }
+        }
+        Command::Erase => {
+            if let Some(text) = text_field(app) {
+                text.pop();
+                typed(app);
+            }
+        }
+        // Not bound in a text field's scopes.
+        _ => {}
     }
 }
