@@ -108,12 +108,13 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
     use pooldeck::inventory::{Inventory, Kind, SourceState};
     let client = client_of(cluster).await?;
     let start_resident = resident();
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(pooldeck::sources::watch::QUEUE);
     let start = Instant::now();
     let tasks = pooldeck::sources::watch::spawn(
         &client,
         &[Kind::Pool, Kind::Evaluation],
         &pooldeck::sources::watch::Namespaces::All,
+        0,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -128,7 +129,7 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
         if live(Kind::Pool) && live(Kind::Evaluation) && inventory.count(Kind::Pool) == pools {
             break;
         }
-        let event = tokio::time::timeout_at(deadline, receiver.recv())
+        let (_, event) = tokio::time::timeout_at(deadline, receiver.recv())
             .await
             .ok()??;
         inventory.apply(event, chrono::Utc::now());

@@ -6,8 +6,9 @@
 
 use std::time::Duration;
 
+use pooldeck::sources::watch::{QUEUE, Tagged};
 use serde_json::json;
-use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use tokio::sync::mpsc::{Receiver, channel};
 
 mod common;
 use common::client;
@@ -20,7 +21,7 @@ use pooldeck::sources::watch::{Namespaces, spawn};
 
 /// Applies source events until `done` holds, or fails after ten seconds.
 async fn pump(
-    receiver: &mut UnboundedReceiver<SourceEvent>,
+    receiver: &mut Receiver<Tagged>,
     inventory: &mut Inventory,
     what: &str,
     done: impl Fn(&Inventory) -> bool,
@@ -28,7 +29,7 @@ async fn pump(
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while !done(inventory) {
         match tokio::time::timeout_at(deadline, receiver.recv()).await {
-            Ok(Some(event)) => inventory.apply(event, chrono::Utc::now()),
+            Ok(Some((_, event))) => inventory.apply(event, chrono::Utc::now()),
             Ok(None) => panic!("the sources stopped while waiting for {what}"),
             Err(_) => panic!(
                 "timed out waiting for {what}; health: {:?}",
@@ -60,11 +61,12 @@ async fn initial_sync_then_live_add_modify_delete() {
     .await
     .expect("starts");
     let client = client(&cluster, ADMIN_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
+    let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
         &[Kind::Pool, Kind::Evaluation, Kind::Event],
         &Namespaces::All,
+        0,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -147,11 +149,12 @@ async fn a_410_relists_without_emptying_the_picture() {
     .await
     .expect("starts");
     let client = client(&cluster, ADMIN_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
+    let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
         &[Kind::Pool],
         &Namespaces::Only(vec!["project-1".into()]),
+        0,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -189,7 +192,7 @@ async fn a_410_relists_without_emptying_the_picture() {
     let mut lists = 0;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
-        let event = tokio::time::timeout_at(deadline, receiver.recv())
+        let (_, event) = tokio::time::timeout_at(deadline, receiver.recv())
             .await
             .expect("in time")
             .expect("an event");
@@ -222,8 +225,8 @@ async fn the_server_going_away_and_back_leaves_nothing_stale() {
     let port = first.address.port();
     let identity = first.identity.clone();
     let client = client(&first, ADMIN_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let (sender, mut receiver) = channel(QUEUE);
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the initial sync", |i| {
         i.count(Kind::Pool) == 3
@@ -295,13 +298,14 @@ async fn forbidden_and_missing_resources_are_said_and_the_rest_carries_on() {
     .await
     .expect("starts");
     let viewer = client(&cluster, VIEWER_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
+    let (sender, mut receiver) = channel(QUEUE);
     // The viewer may read inside a namespace but not Tenants (cluster-scoped); Computes are
     // not installed on this server.
     let tasks = spawn(
         &viewer,
         &[Kind::Pool, Kind::Tenant, Kind::Compute],
         &Namespaces::Only(vec!["ml-research".into()]),
+        0,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -342,8 +346,8 @@ async fn a_malformed_object_stays_visible_with_its_error() {
         .expect("the store takes any JSON");
     let _ = pools;
     let client = client(&cluster, ADMIN_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let (sender, mut receiver) = channel(QUEUE);
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the sync", |i| {
         i.count(Kind::Pool) == 2
@@ -433,8 +437,8 @@ async fn a_large_list_shows_its_first_page_before_it_completes() {
     .await
     .expect("starts");
     let client = client(&cluster, ADMIN_CONTEXT).await;
-    let (sender, mut receiver) = unbounded_channel();
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, &sender);
+    let (sender, mut receiver) = channel(QUEUE);
+    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the first page", |i| {
         i.count(Kind::Pool) > 0

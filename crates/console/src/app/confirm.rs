@@ -46,11 +46,13 @@ pub enum Stage {
     /// Waiting for the access reviews.
     Checking,
     /// The dry runs are out; this many answers are still to come.
-    DryRun {
-        left: usize,
-        answers: Vec<String>,
+    DryRun { left: usize, answers: Vec<String> },
+    /// The server refused a dry run: the error as it came, and what changed in the object
+    /// since the dialog looked at it (a refused precondition), as the watch shows it.
+    DryRunFailed {
+        error: crate::domain::ClusterError,
+        changed: Option<String>,
     },
-    DryRunFailed(String),
     /// The server accepted every dry run.
     Ready(Vec<String>),
 }

@@ -267,3 +267,65 @@ fn read_only_mode_sends_nothing_at_all() {
         "not a dry run, not an access review"
     );
 }
+
+/// A dry run refused because the pool changed keeps the typed error in the dialog, with what
+/// changed as the watch shows it; the dialog says to review it again, and Confirm stays off.
+#[test]
+fn a_dry_run_refused_for_a_changed_pool_offers_a_review_with_what_changed() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    let row = app.shown.row(app.selected).expect("a row").id.clone();
+    update(&mut app, key(KeyCode::Char('p')));
+    let dry_runs = answer_reviews(&mut app, true);
+    assert_eq!(dry_runs.len(), 1);
+    // The pool goes away from the picture before the answer comes.
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: crate::inventory::Kind::Pool,
+            object: serde_json::json!({
+                "apiVersion": "spectrocloud.com/v1alpha1",
+                "kind": "ComputePool",
+                "metadata": {"name": row.name.as_str(), "namespace": row.namespace.as_str()},
+            }),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::Performed {
+            request: dry_runs[0].clone(),
+            outcome: Outcome::Failed(ClusterError::Conflict {
+                message: "the object has been modified".into(),
+            }),
+        },
+    );
+    match &dialog(&app).stage {
+        Stage::DryRunFailed { error, changed } => {
+            assert!(matches!(error, ClusterError::Conflict { .. }), "{error:?}");
+            assert_eq!(changed.as_deref(), Some("it is no longer there"));
+        }
+        other => panic!("the dry run is refused: {other:?}"),
+    }
+    assert!(!dialog(&app).ready(), "Confirm stays off");
+    let theme = crate::theme::Theme::builtin("default-dark").expect("a theme");
+    let backend = ratatui::backend::TestBackend::new(160, 48);
+    let mut terminal = ratatui::Terminal::new(backend).expect("a terminal");
+    terminal
+        .draw(|frame| crate::ui::render(&app, &theme, frame))
+        .expect("drawn");
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        screen.contains("it is no longer there"),
+        "what changed is said"
+    );
+    assert!(
+        screen.contains("open it again to review"),
+        "the next step is said"
+    );
+}

@@ -156,7 +156,14 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
             if let super::confirm::Stage::DryRun { left, answers } = &mut confirm.stage {
                 match outcome {
                     Outcome::Failed(error) => {
-                        confirm.stage = super::confirm::Stage::DryRunFailed(error.to_string());
+                        let changed = match &error {
+                            crate::domain::ClusterError::Conflict { .. }
+                            | crate::domain::ClusterError::NotFound { .. } => {
+                                what_changed(&app.inventory, &request.operation)
+                            }
+                            _ => None,
+                        };
+                        confirm.stage = super::confirm::Stage::DryRunFailed { error, changed };
                     }
                     Outcome::Done { message } => {
                         answers.push(message);
@@ -217,7 +224,7 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
                 .target()
                 .map_or_else(|| operation.kubectl(), |t| t.to_string());
             let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
-                .then(|| what_changed(app, operation))
+                .then(|| what_changed(&app.inventory, operation))
                 .flatten()
                 .map(|c| format!(" ({c})"))
                 .unwrap_or_default();
@@ -233,13 +240,13 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
 
 /// How the object a refused request named differs now from what it was looked at, as the
 /// watch shows it.
-fn what_changed(app: &App, operation: &crate::domain::Operation) -> Option<String> {
+fn what_changed(
+    inventory: &crate::inventory::Inventory,
+    operation: &crate::domain::Operation,
+) -> Option<String> {
     let target = operation.target()?;
     let preconditions = operation.preconditions();
-    match app
-        .inventory
-        .get(target.kind, &target.namespace, &target.name)
-    {
+    match inventory.get(target.kind, &target.namespace, &target.name) {
         None => Some("it is no longer there".to_owned()),
         Some(object) => preconditions.changed(
             object.uid().as_deref(),

@@ -21,8 +21,8 @@ pub(crate) async fn settle(
     timeout: std::time::Duration,
 ) -> Result<Settled, ExitCode> {
     let kinds: Vec<Kind> = required.iter().chain(optional.iter()).copied().collect();
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-    let tasks = spawn(&connection.client, &kinds, namespaces, &sender);
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
+    let tasks = spawn(&connection.client, &kinds, namespaces, 0, &sender);
     drop(sender);
     let expected: usize = kinds.iter().map(|k| namespaces.scopes(*k).len()).sum();
     let mut inventory = Inventory::new();
@@ -38,7 +38,7 @@ pub(crate) async fn settle(
             break;
         }
         let event = match tokio::time::timeout_at(deadline, receiver.recv()).await {
-            Ok(Some(event)) => event,
+            Ok(Some((_, event))) => event,
             Ok(None) => break,
             Err(_) => {
                 crate::say::complain!(
@@ -101,7 +101,8 @@ pub(crate) async fn settle(
 pub(crate) struct Settled {
     pub inventory: Inventory,
     pub tasks: Vec<tokio::task::JoinHandle<()>>,
-    pub receiver: tokio::sync::mpsc::UnboundedReceiver<SourceEvent>,
+    /// The sources' events, tagged with watch 0 (the only one).
+    pub receiver: tokio::sync::mpsc::Receiver<crate::sources::watch::Tagged>,
 }
 
 pub(crate) fn finish(tasks: Vec<tokio::task::JoinHandle<()>>, code: u8) -> ExitCode {

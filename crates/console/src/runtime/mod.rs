@@ -228,7 +228,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     if !options.warnings.is_empty() {
         app.message = Some(options.warnings.join("; "));
     }
-    let (events, mut sources) = tokio::sync::mpsc::unbounded_channel();
+    let (events, mut sources) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
     let (port, kube): (Arc<dyn ClusterPort>, Option<Arc<KubePort>>) = match &connection {
         Some(connection) => {
             let kube = KubePort::new(
@@ -361,7 +361,7 @@ async fn event_loop(
     theme: &Theme,
     screen: &mut Screen,
     port: Arc<dyn ClusterPort>,
-    sources: &mut tokio::sync::mpsc::UnboundedReceiver<port::Tagged>,
+    sources: &mut tokio::sync::mpsc::Receiver<port::Tagged>,
     clipboard: crate::settings::Clipboard,
 ) -> Result<Option<i32>, String> {
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();

@@ -38,7 +38,7 @@ pub const WATCHED: [Kind; 10] = [
 
 /// A source event tagged with the watch it came from: events of replaced watches are
 /// dropped by the loop.
-pub type Tagged = (u64, SourceEvent);
+pub use crate::sources::watch::{Sink, Tagged};
 
 struct Current {
     client: kube::Client,
@@ -105,7 +105,7 @@ pub struct KubePort {
     current: Mutex<Current>,
     acting: Acting,
     epoch: Arc<AtomicU64>,
-    events: UnboundedSender<Tagged>,
+    events: Sink,
     me: std::sync::Weak<KubePort>,
     /// The controller's log being followed.
     logs: Mutex<Option<JoinHandle<()>>>,
@@ -117,7 +117,7 @@ impl KubePort {
         target: Target,
         context: &str,
         acting: Acting,
-        events: UnboundedSender<Tagged>,
+        events: Sink,
     ) -> Arc<KubePort> {
         let session = acting.session(&client, &target, context);
         Arc::new_cyclic(|me| KubePort {
@@ -217,16 +217,9 @@ impl ClusterPort for KubePort {
         for task in current.tasks.drain(..) {
             task.abort();
         }
-        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-        current.tasks = spawn(&current.client, &WATCHED, &namespaces, &sender);
-        let events = self.events.clone();
-        current.tasks.push(tokio::spawn(async move {
-            while let Some(event) = receiver.recv().await {
-                if events.send((epoch, event)).is_err() {
-                    return;
-                }
-            }
-        }));
+        // The watchers tag their events with this watch's epoch and send them straight to
+        // the loop's bounded queue (no relay task).
+        current.tasks = spawn(&current.client, &WATCHED, &namespaces, epoch, &self.events);
         let probe = tokio::spawn(heartbeat(
             current.client.clone(),
             epoch,
@@ -279,7 +272,7 @@ const HEARTBEAT_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
 /// Asks the server for its version every [`HEARTBEAT_EVERY`]: a watch on a server that
 /// stopped (SIGSTOP, a dead link) stays open and silent, and only this tells the picture is
 /// stale.
-async fn heartbeat(client: kube::Client, epoch: u64, events: UnboundedSender<Tagged>) {
+async fn heartbeat(client: kube::Client, epoch: u64, events: Sink) {
     loop {
         let result = match tokio::time::timeout(HEARTBEAT_WITHIN, client.apiserver_version()).await
         {
@@ -292,6 +285,7 @@ async fn heartbeat(client: kube::Client, epoch: u64, events: UnboundedSender<Tag
         };
         if events
             .send((epoch, SourceEvent::Heartbeat { result }))
+            .await
             .is_err()
         {
             return;
@@ -310,10 +304,15 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
         | Effect::Copy { .. }
         | Effect::SaveDraft { .. }
         | Effect::DiscardDraft(_) => {}
+        // A file on a slow or network disk must not hold up the keys: written on a blocking
+        // thread, answered when done.
         Effect::WriteManifest { path, text } => {
-            let written = crate::files::write_output(&path, text.as_bytes())
-                .map(|()| path.display().to_string());
-            let _ = answers.send(Msg::Written(written));
+            let answers = answers.clone();
+            tokio::task::spawn_blocking(move || {
+                let written = crate::files::write_output(&path, text.as_bytes())
+                    .map(|()| path.display().to_string());
+                let _ = answers.send(Msg::Written(written));
+            });
         }
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),

@@ -14,7 +14,6 @@ use kube::api::{Api, DynamicObject, WatchEvent, WatchParams};
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::runtime::watcher::DefaultBackoff;
 use serde_json::Value;
-use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use super::errors::classify;
@@ -27,6 +26,17 @@ const SLOW_RETRY: Duration = Duration::from_secs(60);
 
 pub use crate::app::ports::Namespaces;
 
+/// A source event tagged with the watch it came from (the console drops the events of a
+/// replaced watch).
+pub type Tagged = (u64, SourceEvent);
+
+/// Where the sources send their events: a bounded queue, so a flood of changes waits in the
+/// server's stream (and the TCP window) instead of in memory while the console catches up.
+pub type Sink = tokio::sync::mpsc::Sender<Tagged>;
+
+/// How many events wait for the console at most (a list page is one event).
+pub const QUEUE: usize = 1024;
+
 pub fn api_resource(kind: Kind) -> ApiResource {
     let api = kind.api();
     ApiResource::from_gvk_with_plural(
@@ -35,12 +45,14 @@ pub fn api_resource(kind: Kind) -> ApiResource {
     )
 }
 
-/// Starts a watcher for every kind in every scope; events go to `sender` until it closes.
+/// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `epoch`,
+/// until it closes.
 pub fn spawn(
     client: &Client,
     kinds: &[Kind],
     namespaces: &Namespaces,
-    sender: &UnboundedSender<SourceEvent>,
+    epoch: u64,
+    sink: &Sink,
 ) -> Vec<JoinHandle<()>> {
     let mut tasks = Vec::new();
     for kind in kinds {
@@ -49,7 +61,8 @@ pub fn spawn(
                 client.clone(),
                 *kind,
                 scope,
-                sender.clone(),
+                epoch,
+                sink.clone(),
             )));
         }
     }
@@ -130,7 +143,7 @@ enum Next {
     Stop,
 }
 
-async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<SourceEvent>) {
+async fn run(client: Client, kind: Kind, scope: Scope, epoch: u64, sink: Sink) {
     let resource = api_resource(kind);
     let api: Api<DynamicObject> = match &scope {
         Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
@@ -141,11 +154,12 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
     let mut source = Source {
         kind,
         scope,
-        sender,
+        epoch,
+        sink,
         backoff: DefaultBackoff::default(),
     };
     loop {
-        if !source.send_state(SourceState::Syncing) {
+        if !source.send_state(SourceState::Syncing).await {
             return;
         }
         let next = match source.list(&client, selector).await {
@@ -164,34 +178,38 @@ async fn run(client: Client, kind: Kind, scope: Scope, sender: UnboundedSender<S
 struct Source {
     kind: Kind,
     scope: Scope,
-    sender: UnboundedSender<SourceEvent>,
+    epoch: u64,
+    sink: Sink,
     backoff: DefaultBackoff,
 }
 
 impl Source {
-    fn send(&self, event: SourceEvent) -> bool {
-        self.sender.send(event).is_ok()
+    /// Waits for room in the queue; false when the console is gone.
+    async fn send(&self, event: SourceEvent) -> bool {
+        self.sink.send((self.epoch, event)).await.is_ok()
     }
 
-    fn send_state(&self, state: SourceState) -> bool {
+    async fn send_state(&self, state: SourceState) -> bool {
         self.send(SourceEvent::State {
             kind: self.kind,
             scope: self.scope.clone(),
             state,
         })
+        .await
     }
 
     /// Says an error and how long until the next try.
-    fn failed(&mut self, error: ClusterError) -> Option<Duration> {
+    async fn failed(&mut self, error: ClusterError) -> Option<Duration> {
         let delay = self.backoff.next().unwrap_or(SLOW_RETRY);
         let retry_at = Utc::now() + chrono::Duration::from_std(delay).unwrap_or_default();
         self.send_state(SourceState::Reconnecting { error, retry_at })
+            .await
             .then_some(delay)
     }
 
     /// Says an error and waits until the next try; false when the receiver is gone.
     async fn wait_after(&mut self, error: ClusterError) -> bool {
-        match self.failed(error) {
+        match self.failed(error).await {
             Some(delay) => {
                 tokio::time::sleep(delay).await;
                 true
@@ -216,7 +234,7 @@ impl Source {
         while let Some(page) = pager.next().await {
             let page = match page {
                 Ok(page) => page,
-                Err(error) => return Err(self.list_failed(&error)),
+                Err(error) => return Err(self.list_failed(&error).await),
             };
             let objects = page.items;
             let event = if page.more {
@@ -233,7 +251,7 @@ impl Source {
                     objects,
                 }
             };
-            if !self.send(event) {
+            if !self.send(event).await {
                 return Err(Next::Stop);
             }
             if !page.more {
@@ -244,10 +262,10 @@ impl Source {
         Err(Next::Relist)
     }
 
-    fn list_failed(&mut self, error: &kube::Error) -> Next {
+    async fn list_failed(&mut self, error: &kube::Error) -> Next {
         if let Some(state) = refused(self.kind, &self.scope, error) {
             // Said, and asked about again slowly while the other sources carry on.
-            return if self.send_state(state) {
+            return if self.send_state(state).await {
                 Next::RelistAfter(SLOW_RETRY)
             } else {
                 Next::Stop
@@ -257,7 +275,7 @@ impl Source {
             // A continue token expired: the list starts again.
             return Next::Relist;
         }
-        match self.failed(classify(error)) {
+        match self.failed(classify(error)).await {
             Some(delay) => Next::RelistAfter(delay),
             None => Next::Stop,
         }
@@ -295,7 +313,7 @@ impl Source {
             if failing {
                 failing = false;
                 self.backoff = DefaultBackoff::default();
-                if !self.send_state(SourceState::Live) {
+                if !self.send_state(SourceState::Live).await {
                     return Next::Stop;
                 }
             }
@@ -310,6 +328,7 @@ impl Source {
                             kind: self.kind,
                             object: to_value(self.kind, object),
                         })
+                        .await
                     }
                     Ok(WatchEvent::Deleted(object)) => {
                         version = object.metadata.resource_version.clone().unwrap_or(version);
@@ -317,6 +336,7 @@ impl Source {
                             kind: self.kind,
                             object: to_value(self.kind, object),
                         })
+                        .await
                     }
                     Ok(WatchEvent::Bookmark(mark)) => {
                         version = mark.metadata.resource_version;

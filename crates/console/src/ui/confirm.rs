@@ -41,10 +41,7 @@ fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
                 crate::domain::words::counted(left, "answer")
             ),
         ),
-        Stage::DryRunFailed(why) => (
-            Meaning::Error,
-            format!("Dry run refused: {why}. Nothing was changed."),
-        ),
+        Stage::DryRunFailed { error, changed } => (Meaning::Error, refused(error, changed)),
         Stage::Ready(answers) => (
             Meaning::Ok,
             format!(
@@ -57,6 +54,27 @@ fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
         crate::domain::inert::line(&text).into_owned(),
         theme.style(meaning),
     )
+}
+
+/// A refused dry run in words, with what to do next: an object that changed since the dialog
+/// looked is reviewed again (the plan was made from what it was).
+fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> String {
+    use crate::domain::ClusterError;
+    let changed = changed
+        .as_deref()
+        .map(|c| format!(" ({c})"))
+        .unwrap_or_default();
+    match error {
+        ClusterError::Conflict { .. } | ClusterError::NotFound { .. } => format!(
+            "Dry run refused: {error}{changed}. Nothing was changed. It changed since you \
+             looked: Esc, then open it again to review it as it is now."
+        ),
+        ClusterError::Forbidden { .. } => format!(
+            "Dry run refused: {error}. Nothing was changed. Ask for the permission, or copy the \
+             kubectl command (c) for someone who has it."
+        ),
+        _ => format!("Dry run refused: {error}. Nothing was changed."),
+    }
 }
 
 pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {

@@ -310,7 +310,7 @@ async fn get(args: &GetArgs) -> ExitCode {
     loop {
         tokio::select! {
             event = receiver.recv() => {
-                let Some(event) = event else { return finish(tasks, 0) };
+                let Some((_, event)) = event else { return finish(tasks, 0) };
                 if let SourceEvent::State { kind, state: SourceState::Reconnecting { error, retry_at }, .. } = &event {
                     crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
