@@ -35,6 +35,7 @@ pub mod quota;
 pub mod request;
 pub mod rules;
 pub mod shell;
+pub mod time;
 pub mod words;
 
 pub use error::ClusterError;

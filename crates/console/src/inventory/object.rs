@@ -177,11 +177,7 @@ impl Object {
 }
 
 /// An RFC 3339 time as the API writes it.
-pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
-}
+pub use crate::domain::time::parse as parse_time;
 
 pub fn key_of(object: &Value) -> Key {
     let text = |p: &str| {

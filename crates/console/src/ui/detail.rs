@@ -19,8 +19,7 @@ pub(super) fn ago(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
 }
 
 pub(super) fn time(text: Option<&str>) -> Option<DateTime<Utc>> {
-    text.and_then(|s| DateTime::parse_from_rfc3339(s).ok())
-        .map(|t| t.with_timezone(&Utc))
+    text.and_then(crate::domain::time::parse)
 }
 
 pub(super) fn short(variant: &str) -> String {
@@ -131,7 +130,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         (Tab::Conditions, Some(pool)) => tabs::conditions(pool, theme, app.now),
         (Tab::Hosts, Some(_)) => tabs::hosts(app, derived, theme),
         (Tab::Scaling, Some(pool)) => {
-            super::scaling::tab(&app.inventory, object, pool, theme, app.now)
+            super::scaling::tab(&app.inventory, derived, object, pool, theme, app.now)
         }
         (Tab::Events, Some(_)) => tabs::events(&app.inventory, object, theme, app.now),
         (Tab::Yaml, Some(_)) => tabs::yaml_lines(derived, app.search.trim(), theme),

@@ -9,8 +9,7 @@ use super::detail::{ago, bar, label, short, sparkline, time};
 
 use crate::domain::duration;
 use crate::domain::model::ComputePool;
-use crate::domain::model::evaluation::{ComputePoolEvaluation, Decision, split_pool_key};
-use crate::domain::model::vocabulary::ScalingStateKind;
+use crate::domain::model::evaluation::{ComputePoolEvaluation, Deadline, Decision, split_pool_key};
 use crate::inventory::{Inventory, Object, SeriesKey};
 use crate::theme::{Meaning, Theme};
 
@@ -19,6 +18,7 @@ const STALE_AFTER_SECONDS: i64 = 300;
 
 pub(super) fn tab<'a>(
     inventory: &Inventory,
+    derived: Option<&crate::app::DetailData>,
     object: &Object,
     pool: &'a ComputePool,
     theme: &Theme,
@@ -40,11 +40,13 @@ pub(super) fn tab<'a>(
         };
         return vec![Line::from(Span::styled(text, theme.style(Meaning::Muted)))];
     };
-    scaling_lines(inventory, object, evaluation, theme, now)
+    let hosts = derived.map(|d| &d.action_hosts);
+    scaling_lines(inventory, hosts, object, evaluation, theme, now)
 }
 
 fn scaling_lines<'a>(
     inventory: &Inventory,
+    action_hosts: Option<&std::collections::HashMap<String, String>>,
     object: &Object,
     evaluation: &ComputePoolEvaluation,
     theme: &Theme,
@@ -148,38 +150,22 @@ fn scaling_lines<'a>(
                 resource_line(short(variant), variant, gpu, "GPUs");
             }
         }
-        if let Some(state) = status
-            .and_then(|s| s.pool_scaling_states.get())
-            .and_then(|m| m.get(key))
-            .and_then(|s| s.get())
-        {
-            let word = state.state.as_deref().unwrap_or("-").to_owned();
-            let left = |start: Option<&str>, length: Option<&str>| -> Option<String> {
-                // Checked: a start and a length from the API may add up past any date.
-                let end = time(start)?.checked_add_signed(
-                    chrono::Duration::from_std(duration::parse(length?).ok()?).ok()?,
-                )?;
-                Some(duration::format((end - now).to_std().unwrap_or_default()))
+        if let Some(scaling) = evaluation.scaling_of(key) {
+            let state = scaling.state;
+            // The deadline was worked out in the domain; only the time left is made here.
+            let left = |at: DateTime<Utc>| {
+                duration::format(at.signed_duration_since(now).to_std().unwrap_or_default())
             };
-            let countdown = match ScalingStateKind::parse(&word) {
-                ScalingStateKind::Cooldown => left(
-                    state.state_changed_at.as_deref(),
-                    spec.cooldown_duration.as_deref(),
-                )
-                .map(|l| format!("  {l} of cooldown left")),
-                ScalingStateKind::Scaling => left(
-                    state.scaling_started_at.as_deref(),
-                    spec.abort_duration.as_deref(),
-                )
-                .map(|l| format!("  aborts in {l} if not done")),
-                _ => None,
-            }
-            .unwrap_or_default();
+            let countdown = match scaling.deadline {
+                Some(Deadline::CooldownEnds(at)) => format!("  {} of cooldown left", left(at)),
+                Some(Deadline::AbortAt(at)) => format!("  aborts in {} if not done", left(at)),
+                None => String::new(),
+            };
             lines.push(Line::from(vec![
                 label(theme, "  State "),
                 Span::styled(
-                    word.clone(),
-                    theme.style(super::cells::scaling(&ScalingStateKind::parse(&word))),
+                    scaling.word.to_owned(),
+                    theme.style(super::cells::scaling(&scaling.kind)),
                 ),
                 Span::raw(countdown),
             ]));
@@ -194,11 +180,10 @@ fn scaling_lines<'a>(
                 .filter_map(|a| a.get())
             {
                 let host = action.host_uid.as_deref().unwrap_or("?");
-                let host_status = inventory
-                    .hosts()
-                    .find(|h| h.uid == host)
-                    .map(|h| h.status)
-                    .unwrap_or_else(|| "not in the pool yet".into());
+                // Looked up when the pool's data was derived, not per frame.
+                let host_status = action_hosts
+                    .and_then(|hosts| hosts.get(host))
+                    .map_or("not in the pool yet", String::as_str);
                 lines.push(Line::from(format!(
                     "    {} {host}: {host_status}",
                     action.type_.as_deref().unwrap_or("?")

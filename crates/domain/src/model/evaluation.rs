@@ -99,6 +99,72 @@ model! {
 }
 
 /// Splits a pool evaluation key `<cluster-name>/<worker-pool-name>`.
+/// When a worker pool's scaling state ends by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// The cooldown after a scale ends then.
+    CooldownEnds(chrono::DateTime<chrono::Utc>),
+    /// A scale still in progress then is aborted.
+    AbortAt(chrono::DateTime<chrono::Utc>),
+}
+
+impl Deadline {
+    pub fn at(self) -> chrono::DateTime<chrono::Utc> {
+        match self {
+            Deadline::CooldownEnds(t) | Deadline::AbortAt(t) => t,
+        }
+    }
+}
+
+/// A worker pool's scaling state, read once: its kind, the word as written, and when it ends
+/// by itself (the state's start plus the evaluation's cooldown or abort duration).
+#[derive(Clone, Debug)]
+pub struct Scaling<'a> {
+    pub kind: super::vocabulary::ScalingStateKind,
+    pub word: &'a str,
+    pub deadline: Option<Deadline>,
+    pub state: &'a ScalingState,
+}
+
+impl ComputePoolEvaluation {
+    /// The scaling state of the worker pool `key` (`cluster/worker-pool`), if it has one.
+    pub fn scaling_of(&self, key: &str) -> Option<Scaling<'_>> {
+        use super::vocabulary::ScalingStateKind;
+        let state = self
+            .status
+            .get()
+            .and_then(|s| s.pool_scaling_states.get())
+            .and_then(|m| m.get(key))
+            .and_then(|s| s.get())?;
+        let word = state.state.as_deref()?;
+        let kind = ScalingStateKind::parse(word);
+        let spec = self.spec.get();
+        let end = |start: Option<&str>, length: Option<&str>| {
+            let start = crate::time::parse(start?)?;
+            crate::time::after(start, crate::duration::parse(length?).ok()?)
+        };
+        let deadline = match kind {
+            ScalingStateKind::Cooldown => end(
+                state.state_changed_at.as_deref(),
+                spec.and_then(|s| s.cooldown_duration.as_deref()),
+            )
+            .map(Deadline::CooldownEnds),
+            ScalingStateKind::Scaling => end(
+                state.scaling_started_at.as_deref(),
+                spec.and_then(|s| s.abort_duration.as_deref()),
+            )
+            .map(Deadline::AbortAt),
+            _ => None,
+        };
+        Some(Scaling {
+            kind,
+            word,
+            deadline,
+            state,
+        })
+    }
+}
+
 pub fn split_pool_key(key: &str) -> (&str, &str) {
     key.split_once('/').unwrap_or(("", key))
 }

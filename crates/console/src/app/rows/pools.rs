@@ -2,14 +2,14 @@
 
 use crate::domain::model::ComputePool;
 use crate::domain::model::evaluation::ComputePoolEvaluation;
-use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
+use crate::domain::model::vocabulary::{HostStatus, PoolPhase};
 use crate::domain::quantity::GpuVariant;
 use crate::inventory::{Inventory, Kind, Object, Series};
 
 use super::cell::{SPARK_SAMPLES, scaling_rank};
 use super::column::{self, Column};
 use crate::app::view::{Rows, Tab, ViewSpec};
-use super::{Cell, Deadline, GpuUse, Row, Source, Status, Table, id_of};
+use super::{Cell, GpuUse, Row, Source, Status, Table, id_of};
 
 pub(super) fn short(variant: &str) -> String {
     GpuVariant::parse(variant).short_name().to_owned()
@@ -104,41 +104,12 @@ fn hosts(pool: &ComputePool) -> Cell {
 
 /// The state of one worker pool of an evaluation, with when it ends by itself.
 pub(super) fn scaling_state(evaluation: &ComputePoolEvaluation, key: &str) -> Cell {
-    let Some(state) = evaluation
-        .status
-        .get()
-        .and_then(|s| s.pool_scaling_states.get())
-        .and_then(|m| m.get(key))
-        .and_then(|s| s.get())
-    else {
-        return Cell::Empty;
-    };
-    let Some(word) = state.state.as_deref() else {
-        return Cell::Empty;
-    };
-    let kind = ScalingStateKind::parse(word);
-    let spec = evaluation.spec.get();
-    let end = |start: Option<&str>, length: Option<&str>| {
-        let start = crate::inventory::parse_time(start?)?;
-        let length = crate::domain::duration::parse(length?).ok()?;
-        start.checked_add_signed(chrono::Duration::from_std(length).ok()?)
-    };
-    let deadline = match kind {
-        ScalingStateKind::Cooldown => end(
-            state.state_changed_at.as_deref(),
-            spec.and_then(|s| s.cooldown_duration.as_deref()),
-        )
-        .map(Deadline::CooldownEnds),
-        ScalingStateKind::Scaling => end(
-            state.scaling_started_at.as_deref(),
-            spec.and_then(|s| s.abort_duration.as_deref()),
-        )
-        .map(Deadline::AbortAt),
-        _ => None,
-    };
-    Cell::Scaling {
-        state: kind,
-        deadline,
+    match evaluation.scaling_of(key) {
+        Some(scaling) => Cell::Scaling {
+            state: scaling.kind,
+            deadline: scaling.deadline,
+        },
+        None => Cell::Empty,
     }
 }
 

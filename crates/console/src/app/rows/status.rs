@@ -2,8 +2,6 @@
 //! from their meaning: pool phases, host and health statuses, event types, findings; and the
 //! scaling states with when they end by themselves.
 
-use chrono::{DateTime, Utc};
-
 use crate::domain::field::Text;
 use crate::domain::model::vocabulary::{HostStatus, PoolPhase, ScalingStateKind};
 
@@ -108,17 +106,5 @@ pub fn scaling_word(state: &ScalingStateKind) -> &str {
     }
 }
 
-/// When a scaling state ends by itself: a cooldown runs out, a scale-up is aborted.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Deadline {
-    CooldownEnds(DateTime<Utc>),
-    AbortAt(DateTime<Utc>),
-}
-
-impl Deadline {
-    pub fn at(&self) -> DateTime<Utc> {
-        match self {
-            Deadline::CooldownEnds(t) | Deadline::AbortAt(t) => *t,
-        }
-    }
-}
+/// When a scaling state ends by itself: worked out in the domain when the row is made.
+pub use crate::domain::model::evaluation::Deadline;

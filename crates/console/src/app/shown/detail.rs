@@ -18,6 +18,35 @@ pub struct DetailData {
     pub summary: Option<Row>,
     /// The pool's hosts.
     pub hosts: Table,
+    /// The status of each host the pool's scaling actions name, by uid, wherever in the fleet
+    /// it is (the Scaling tab reads it instead of scanning every host per frame).
+    pub action_hosts: std::collections::HashMap<String, String>,
+}
+
+/// The hosts the evaluation's scaling actions name, with their status now.
+fn action_hosts(
+    inventory: &Inventory,
+    object: &crate::inventory::Object,
+) -> std::collections::HashMap<String, String> {
+    let named: std::collections::HashSet<&str> = inventory
+        .evaluation_for(object)
+        .and_then(|e| e.status.get())
+        .and_then(|s| s.pool_scaling_states.get())
+        .into_iter()
+        .flat_map(|states| states.values())
+        .filter_map(|s| s.get())
+        .flat_map(|s| s.actions.get().into_iter().flatten())
+        .filter_map(|a| a.get())
+        .filter_map(|a| a.host_uid.as_deref())
+        .collect();
+    if named.is_empty() {
+        return std::collections::HashMap::new();
+    }
+    inventory
+        .hosts()
+        .filter(|h| named.contains(h.uid.as_str()))
+        .map(|h| (h.uid.to_string(), h.status.to_string()))
+        .collect()
 }
 
 impl App {
@@ -58,6 +87,7 @@ impl App {
                         columns: rows::host_headers(false),
                         rows: rows::pool_host_rows(inventory, object, false),
                     },
+                    action_hosts: action_hosts(inventory, object),
                 }
             });
         self.shown.detail_key = Some(key);
