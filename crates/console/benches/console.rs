@@ -255,12 +255,10 @@ fn main() {
     for _ in 0..3 {
         update(&mut app, key(KeyCode::Char('j')));
     }
-    app.effects.clear();
     let mut times = Vec::new();
     update(&mut app, key(KeyCode::Enter));
     for round in 0..40 {
         update(&mut app, key(KeyCode::Backspace));
-        app.effects.clear();
         let start = Instant::now();
         update(
             &mut app,
@@ -268,7 +266,6 @@ fn main() {
         );
         let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
         times.push(start.elapsed());
-        app.effects.clear();
     }
     update(&mut app, key(KeyCode::Enter));
     times.sort();

@@ -85,14 +85,14 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
         },
         chrono::Utc::now(),
     );
-    update(&mut app, key(':'));
+    let mut effects = update(&mut app, key(':'));
     for c in "ctx slow".chars() {
-        update(&mut app, key(c));
+        effects.extend(update(&mut app, key(c)));
     }
-    update(&mut app, enter());
-    // The runtime hands the effects to the executor, which returns at once.
+    effects.extend(update(&mut app, enter()));
+    // The runtime hands the effects update returned to the executor, which returns at once.
     let started = std::time::Instant::now();
-    for effect in std::mem::take(&mut app.effects) {
+    for effect in effects {
         pooldeck::runtime::port::execute(&port, effect, &answers);
     }
     assert!(
@@ -110,10 +110,10 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
         .await
         .expect("the answer arrives")
         .expect("a message");
-    update(&mut app, msg);
+    let effects = update(&mut app, msg);
     assert_eq!(app.connection.context, "slow");
     assert_eq!(app.connection.server, "https://slow.example:6443");
-    for effect in std::mem::take(&mut app.effects) {
+    for effect in effects {
         pooldeck::runtime::port::execute(&port, effect, &answers);
     }
     assert_eq!(*fake.used.lock().expect("lock"), ["slow"]);

@@ -227,10 +227,10 @@ fn console_keys() {
             let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
             for (code, modifiers) in keys {
                 // Ctrl-C and q quit; the stream goes on as if a new console opened.
-                update(&mut app, Msg::Key(KeyEvent::new(code, modifiers)));
+                let effects = update(&mut app, Msg::Key(KeyEvent::new(code, modifiers)));
                 // The cluster answers what the keys asked (permissions, dry runs, requests),
                 // so the fix dialogs move on as they would.
-                for effect in std::mem::take(&mut app.effects) {
+                for effect in effects {
                     if let pooldeck::app::Effect::Perform(request) = effect {
                         let outcome = match &request.operation {
                             pooldeck::domain::Operation::AccessReview { .. } => {
@@ -243,7 +243,6 @@ fn console_keys() {
                         update(&mut app, Msg::Performed { request, outcome });
                     }
                 }
-                app.effects.clear();
                 app.quit = false;
                 terminal
                     .draw(|frame| pooldeck::ui::render(&app, &theme, frame))

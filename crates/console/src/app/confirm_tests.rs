@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::super::tests::fleet_app;
 use super::*;
 use crate::app::Effect;
-use crate::app::{Msg, update};
+use crate::app::Msg;
+use crate::app::script::{forget_returned, returned, take_returned, update};
 use crate::domain::{ClusterError, Operation, Outcome, Request, Run};
 
 pub(crate) fn key(code: KeyCode) -> Msg {
@@ -24,8 +25,8 @@ pub(crate) fn typed(app: &mut App, text: &str) {
 }
 
 /// The requests `update` asked the runtime to send, taken.
-pub(crate) fn sent(app: &mut App) -> Vec<Request> {
-    std::mem::take(&mut app.effects)
+pub(crate) fn sent() -> Vec<Request> {
+    take_returned()
         .into_iter()
         .filter_map(|e| match e {
             Effect::Perform(operation) => Some(operation),
@@ -37,7 +38,7 @@ pub(crate) fn sent(app: &mut App) -> Vec<Request> {
 /// Answers every access review with `allowed` and returns the other operations.
 fn answer_reviews(app: &mut App, allowed: bool) -> Vec<Request> {
     let mut rest = Vec::new();
-    for request in sent(app) {
+    for request in sent() {
         if matches!(request.operation, Operation::AccessReview { .. }) {
             update(
                 app,
@@ -50,7 +51,7 @@ fn answer_reviews(app: &mut App, allowed: bool) -> Vec<Request> {
             rest.push(request);
         }
     }
-    rest.extend(sent(app));
+    rest.extend(sent());
     rest
 }
 
@@ -94,18 +95,14 @@ fn pause_asks_permission_then_dry_runs_and_sends_only_on_confirm() {
     // Enter on Cancel: closed, nothing real sent.
     update(&mut app, key(KeyCode::Enter));
     assert!(app.overlays.is_empty());
-    assert!(
-        sent(&mut app)
-            .iter()
-            .all(|o| o.operation.run() != Some(Run::Real))
-    );
+    assert!(sent().iter().all(|o| o.operation.run() != Some(Run::Real)));
 
     update(&mut app, key(KeyCode::Char('p')));
     let dry_runs = answer_reviews(&mut app, true);
     pass_dry_runs(&mut app, dry_runs);
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
-    let real = sent(&mut app);
+    let real = sent();
     assert_eq!(real.len(), 1, "{real:?}");
     assert!(
         matches!(&real[0].operation, Operation::SetLabel { value, run: Run::Real, .. } if value == "true")
@@ -127,7 +124,7 @@ fn marked_pools_are_paused_in_one_confirmation() {
     pass_dry_runs(&mut app, dry_runs);
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
-    let real = sent(&mut app);
+    let real = sent();
     assert_eq!(real.len(), targets, "one request per pool to pause");
     assert!(targets >= 2, "at least the unpaused marked pools");
     assert!(app.marked.is_empty(), "marks clear once sent");
@@ -149,7 +146,7 @@ fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
     typed(&mut app, "c");
     assert_eq!(dialog(&app).typed, "c");
     assert!(
-        !app.effects.iter().any(|e| matches!(e, Effect::Copy { .. })),
+        !returned().iter().any(|e| matches!(e, Effect::Copy { .. })),
         "nothing copied"
     );
     update(&mut app, key(KeyCode::Backspace));
@@ -162,11 +159,11 @@ fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
         !app.overlays.is_empty(),
         "a name typed wrong confirms nothing"
     );
-    assert!(sent(&mut app).is_empty());
+    assert!(sent().is_empty());
     // Tab past the field to Confirm: it does not work yet; back to the field.
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
-    assert!(sent(&mut app).is_empty());
+    assert!(sent().is_empty());
     update(&mut app, key(KeyCode::BackTab));
     assert_eq!(dialog(&app).focus, Focus::Field);
     typed(&mut app, &name[name.len() - 1..]);
@@ -175,7 +172,7 @@ fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(dialog(&app).focus, Focus::Confirm);
     update(&mut app, key(KeyCode::Enter));
-    let real = sent(&mut app);
+    let real = sent();
     // (The fixture's pools carry no uid; fixes::tests and tests/cluster_operations.rs show
     // the uid and resourceVersion travelling with the request.)
     assert!(
@@ -210,11 +207,7 @@ fn esc_cancels_anywhere_in_the_dialog() {
     typed(&mut app, "abc");
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
-    assert!(
-        sent(&mut app)
-            .iter()
-            .all(|o| o.operation.run() != Some(Run::Real))
-    );
+    assert!(sent().iter().all(|o| o.operation.run() != Some(Run::Real)));
 }
 
 #[test]
@@ -235,14 +228,14 @@ fn a_denied_permission_disables_the_key_and_sends_no_write() {
         "{:?}",
         app.message
     );
-    assert!(sent(&mut app).is_empty());
+    assert!(sent().is_empty());
 }
 
 #[test]
 fn read_only_mode_sends_nothing_at_all() {
     let mut app = fleet_app();
     app.read_only = true;
-    app.effects.clear();
+    forget_returned();
     for msg in [
         key(KeyCode::Char(' ')),
         key(KeyCode::Char('p')),
@@ -262,10 +255,7 @@ fn read_only_mode_sends_nothing_at_all() {
     }
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char('u')));
-    assert!(
-        sent(&mut app).is_empty(),
-        "not a dry run, not an access review"
-    );
+    assert!(sent().is_empty(), "not a dry run, not an access review");
 }
 
 /// A dry run refused because the pool changed keeps the typed error in the dialog, with what

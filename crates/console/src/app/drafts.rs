@@ -275,7 +275,7 @@ pub fn close(app: &mut App) {
 /// The draft's file goes (applied, discarded): from disk and from the list.
 pub fn forget(app: &mut App, file: &str) {
     app.drafts.retain(|k| k.file != file);
-    app.effects.push(Effect::DiscardDraft(file.to_owned()));
+    app.outbox.push(Effect::DiscardDraft(file.to_owned()));
 }
 
 /// The wizard's draft saved: the list holds it under its file (a renamed draft's old file

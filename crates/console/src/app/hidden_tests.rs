@@ -3,11 +3,12 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::app::Msg;
 use crate::app::confirm::Focus;
 use crate::app::confirm::tests::{key, sent, typed};
 use crate::app::requests::tests::{answer_all, dialog};
+use crate::app::script::update;
 use crate::app::tests::fleet_app;
-use crate::app::{Msg, update};
 use crate::domain::Run;
 
 /// Marks act only on what the dialog lists: a marked pool the filter hides now is named as
@@ -64,9 +65,7 @@ fn a_screen_too_small_reads_no_key_that_acts() {
     }
     assert_eq!(dialog(&app).map(|d| d.focus), Some(Focus::Cancel));
     assert!(
-        !sent(&mut app)
-            .iter()
-            .any(|r| r.operation.run() == Some(Run::Real)),
+        !sent().iter().any(|r| r.operation.run() == Some(Run::Real)),
         "nothing is sent"
     );
     assert!(

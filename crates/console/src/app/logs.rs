@@ -168,7 +168,7 @@ pub fn open(app: &mut App) {
             return;
         }
     };
-    app.effects.push(Effect::FollowLogs);
+    app.outbox.push(Effect::FollowLogs);
     app.overlays
         .push(Overlay::Logs(Box::new(LogView::new(pool))));
 }
@@ -194,7 +194,7 @@ pub fn close(app: &mut App) {
     }
     if let Some(Overlay::Logs(_)) = app.overlays.last() {
         app.overlays.pop();
-        app.effects.push(Effect::StopLogs);
+        app.outbox.push(Effect::StopLogs);
     }
 }
 
@@ -279,19 +279,16 @@ mod tests {
 
     #[test]
     fn l_starts_the_stream_esc_stops_it_and_lines_land_in_the_view() {
+        use crate::app::Msg;
+        use crate::app::script::{forget_returned, returned, update};
         use crate::app::tests::fleet_app;
-        use crate::app::{Msg, update};
         use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
         let key = |c| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
         let mut app = fleet_app();
-        app.effects.clear();
+        forget_returned();
         let pool = app.shown.row(app.selected).expect("a pool").id.clone();
         update(&mut app, key(KeyCode::Char('l')));
-        assert!(
-            app.effects.contains(&Effect::FollowLogs),
-            "{:?}",
-            app.effects
-        );
+        assert!(returned().contains(&Effect::FollowLogs), "{:?}", returned());
         update(
             &mut app,
             Msg::Logs(LogEvent::Lines {
@@ -308,7 +305,7 @@ mod tests {
         assert!(matches!(app.overlays.last(), Some(Overlay::Logs(_))));
         update(&mut app, key(KeyCode::Esc));
         assert!(app.overlays.is_empty());
-        assert!(app.effects.contains(&Effect::StopLogs));
+        assert!(returned().contains(&Effect::StopLogs));
     }
 
     #[test]

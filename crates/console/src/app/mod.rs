@@ -186,8 +186,10 @@ pub struct App {
     pub connecting: Option<String>,
     /// What the screen shows, derived in `update` and read by `render`.
     pub shown: Shown,
-    /// What the runtime should do after this update; it takes them.
-    pub effects: Vec<Effect>,
+    /// What the message being handled asks the runtime to do; [`update`] hands it back, so
+    /// nothing outside the app reads or clears it (setup code opening the wizard before the
+    /// loop takes it with [`App::take_effects`]).
+    pub(crate) outbox: Vec<Effect>,
     /// No request that changes anything leaves pooldeck (the header says READ-ONLY).
     pub read_only: bool,
     /// Why, for the header (`--readonly`, the settings file, or a settings file that could
@@ -245,7 +247,7 @@ impl App {
             search: String::new(),
             connecting: None,
             shown: Shown::default(),
-            effects: Vec::new(),
+            outbox: Vec::new(),
             read_only: false,
             read_only_why: None,
             marked: std::collections::BTreeSet::new(),
@@ -262,6 +264,11 @@ impl App {
             before_wizard: None,
             recreating: None,
         }
+    }
+
+    /// What was asked of the runtime outside `update` (opening the wizard before the loop).
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.outbox)
     }
 
     /// The top overlay, which takes the keys.
@@ -298,12 +305,13 @@ impl App {
         self.detail = None;
         self.selected = 0;
         self.selected_id = None;
-        self.effects.push(Effect::Watch(namespaces));
+        self.outbox.push(Effect::Watch(namespaces));
     }
 }
 
-/// The one place the state changes.
-pub fn update(app: &mut App, msg: Msg) {
+/// The one place the state changes; returns what the runtime is to do about it (each effect
+/// that expects an answer comes back as a later `Msg`).
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => {
@@ -317,7 +325,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
         Msg::Logs(event) => logs::arrived(app, event),
-        Msg::Suspend => app.effects.push(Effect::Suspend),
+        Msg::Suspend => app.outbox.push(Effect::Suspend),
         Msg::Connected { context, result } => {
             // Only the latest request counts; an older answer arriving late is dropped.
             if app.connecting.as_deref() == Some(context.as_str()) {
@@ -334,7 +342,7 @@ pub fn update(app: &mut App, msg: Msg) {
                         app.read_only = connected.read_only.is_some();
                         app.read_only_why = connected.read_only;
                         app.access.clear();
-                        app.effects.push(Effect::UseContext(context.clone()));
+                        app.outbox.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);
                         app.message = Some(requests::with_cancelled(
@@ -389,6 +397,7 @@ pub fn update(app: &mut App, msg: Msg) {
         confirm::ask(app, &wanted);
         app.refresh();
     }
+    std::mem::take(&mut app.outbox)
 }
 
 #[cfg(test)]
@@ -397,6 +406,9 @@ mod listing_tests;
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+#[cfg(test)]
+pub(crate) mod script;
 
 #[cfg(test)]
 #[path = "hidden_tests.rs"]

@@ -38,7 +38,7 @@ impl App {
     pub fn send(&mut self, operation: Operation, awaiting: Awaiting) -> RequestId {
         let id = self.ids.fresh();
         self.pending.insert(id, awaiting);
-        self.effects.push(Effect::Perform(Request {
+        self.outbox.push(Effect::Perform(Request {
             id,
             hub: self.hub(),
             operation,
@@ -72,7 +72,7 @@ pub fn leave(app: &mut App) -> Vec<String> {
                 ));
             }
             Overlay::Logs(_) => {
-                app.effects.push(Effect::StopLogs);
+                app.outbox.push(Effect::StopLogs);
                 cancelled.push("the controller's log".to_owned());
             }
             Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),

@@ -8,7 +8,8 @@ use super::super::tests::fleet_app;
 use super::*;
 use crate::app::confirm::Stage;
 use crate::app::confirm::tests::{key, sent, typed};
-use crate::app::{Msg, ports, update};
+use crate::app::script::update;
+use crate::app::{Msg, ports};
 use crate::domain::{ClusterError, Operation, Outcome, Run};
 
 fn answer(app: &mut App, request: Request) {
@@ -24,7 +25,7 @@ fn answer(app: &mut App, request: Request) {
 /// Answers every review and dry run asked, as a hub that allows and accepts them.
 pub(crate) fn answer_all(app: &mut App) {
     for _ in 0..3 {
-        for request in sent(app) {
+        for request in sent() {
             answer(app, request);
         }
     }
@@ -64,7 +65,7 @@ fn every_request_is_bound_to_the_hub_on_screen_under_its_own_id() {
     let mut app = fleet_app();
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Char('p')));
-    let requests = sent(&mut app);
+    let requests = sent();
     assert!(!requests.is_empty());
     let hub = app.hub();
     assert!(requests.iter().all(|r| r.hub == hub), "{requests:?}");
@@ -82,7 +83,7 @@ fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
     answer_all(&mut app);
     // A dialog on hub-a, its dry run still out.
     update(&mut app, key(KeyCode::Char('p')));
-    let dry_runs: Vec<Request> = sent(&mut app)
+    let dry_runs: Vec<Request> = sent()
         .into_iter()
         .filter(|r| r.operation.run() == Some(Run::DryRun))
         .collect();
@@ -90,7 +91,7 @@ fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
     update(&mut app, key(KeyCode::Esc));
     // Reopened, so an old dialog's answers are also in the air.
     update(&mut app, key(KeyCode::Char('p')));
-    let second: Vec<Request> = sent(&mut app);
+    let second: Vec<Request> = sent();
     // An answer for the closed first dialog does not move the open one on.
     for request in dry_runs.clone() {
         answer(&mut app, request);
@@ -139,7 +140,7 @@ fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
     );
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Char('p')));
-    let asked = sent(&mut app);
+    let asked = sent();
     assert!(!asked.is_empty());
     assert!(asked.iter().all(|r| r.hub.context == "hub-b"), "{asked:?}");
 }
@@ -164,9 +165,7 @@ fn a_switch_with_a_dialog_open_says_what_it_cancelled() {
         "{message}"
     );
     assert!(
-        !sent(&mut app)
-            .iter()
-            .any(|r| r.operation.run() == Some(Run::Real)),
+        !sent().iter().any(|r| r.operation.run() == Some(Run::Real)),
         "nothing real was sent"
     );
 }
@@ -178,7 +177,7 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
     let mut app = fleet_app();
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Char('p')));
-    let out = sent(&mut app);
+    let out = sent();
     update(&mut app, key(KeyCode::Esc));
     let before = (
         app.message.clone(),
@@ -281,7 +280,7 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
             )),
         );
         assert!(
-            !sent(&mut app)
+            !sent()
                 .iter()
                 .any(|r| matches!(r.operation, Operation::Create { .. })),
             "{switch}: no create"
@@ -294,7 +293,7 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
 #[test]
 fn an_answer_never_takes_away_what_is_on_top() {
     let mut app = fleet_app();
-    let reviews = sent(&mut app);
+    let reviews = sent();
     assert!(!reviews.is_empty(), "the footer's permissions are asked");
     update(&mut app, key(KeyCode::Char('?')));
     for request in reviews {
@@ -304,7 +303,7 @@ fn an_answer_never_takes_away_what_is_on_top() {
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char('n')));
     assert!(matches!(app.overlays.last(), Some(Overlay::Wizard(_))));
-    for request in sent(&mut app) {
+    for request in sent() {
         answer(&mut app, request);
     }
     assert!(matches!(app.overlays.last(), Some(Overlay::Wizard(_))));
@@ -315,7 +314,7 @@ fn an_answer_never_takes_away_what_is_on_top() {
 #[test]
 fn a_review_cut_short_by_a_switch_is_asked_again() {
     let mut app = fleet_app();
-    let _unanswered = sent(&mut app);
+    let _unanswered = sent();
     assert!(
         app.access
             .values()

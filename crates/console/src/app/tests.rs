@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::ports;
 use super::*;
+use crate::app::script::{forget_returned, returned, update};
 use crate::demo::scenario::{Scenario, resolve_times_at};
 use crate::inventory::Kind;
 
@@ -72,8 +73,8 @@ fn names(app: &App) -> Vec<String> {
 
 /// The effects `update` left, without the access reviews it asks on its own for the pool
 /// under the cursor (tests of fixes look at those).
-fn actions(app: &App) -> Vec<Effect> {
-    app.effects
+fn actions() -> Vec<Effect> {
+    returned()
         .iter()
         .filter(|e| {
             !matches!(
@@ -268,29 +269,26 @@ fn namespace_and_context_commands_ask_the_runtime() {
     type_text(&mut app, "ns vision-lab");
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(
-        actions(&app),
+        actions(),
         [Effect::Watch(ports::Namespaces::Only(vec![
             "vision-lab".into()
         ]))]
     );
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ns all");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(actions(&app), [Effect::Watch(ports::Namespaces::All)]);
-    app.effects.clear();
+    assert_eq!(actions(), [Effect::Watch(ports::Namespaces::All)]);
+    forget_returned();
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ctx pooldeck-demo-viewer");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(
-        actions(&app),
-        [Effect::Connect("pooldeck-demo-viewer".into())]
-    );
-    app.effects.clear();
+    assert_eq!(actions(), [Effect::Connect("pooldeck-demo-viewer".into())]);
+    forget_returned();
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ns");
     update(&mut app, key(KeyCode::Enter));
-    assert!(actions(&app).is_empty());
+    assert!(actions().is_empty());
     assert!(
         app.message
             .as_deref()
@@ -396,8 +394,8 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ctx slow-hub");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(actions(&app), [Effect::Connect("slow-hub".into())]);
-    app.effects.clear();
+    assert_eq!(actions(), [Effect::Connect("slow-hub".into())]);
+    forget_returned();
     assert!(
         app.message
             .as_deref()
@@ -421,7 +419,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
         },
     );
     assert_eq!(app.connection.context, "pooldeck-demo");
-    assert!(actions(&app).is_empty());
+    assert!(actions().is_empty());
     // A failure is said in words and changes nothing else.
     update(
         &mut app,
@@ -443,7 +441,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ctx slow-hub");
     update(&mut app, key(KeyCode::Enter));
-    app.effects.clear();
+    forget_returned();
     update(
         &mut app,
         Msg::Connected {
@@ -459,7 +457,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
     );
     assert_eq!(app.connection.context, "slow-hub");
     assert_eq!(
-        actions(&app),
+        actions(),
         [
             Effect::UseContext("slow-hub".into()),
             Effect::Watch(ports::Namespaces::All)
@@ -549,7 +547,7 @@ fn namespaces_and_label_selectors_are_checked_before_use() {
         update(&mut app, key(KeyCode::Char(':')));
         type_text(&mut app, bad);
         update(&mut app, key(KeyCode::Enter));
-        assert!(actions(&app).is_empty(), ":{bad} asked for nothing");
+        assert!(actions().is_empty(), ":{bad} asked for nothing");
         assert!(
             app.message
                 .as_deref()

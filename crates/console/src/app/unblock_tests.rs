@@ -3,10 +3,11 @@
 
 use crossterm::event::KeyCode;
 
+use crate::app::Msg;
 use crate::app::confirm::tests::{key, typed};
 use crate::app::requests::tests::{answer_all, dialog};
+use crate::app::script::update;
 use crate::app::tests::fleet_app;
-use crate::app::{Msg, update};
 
 /// An AIWorkload the pool's status names, in a namespace no live watch covers, is not taken
 /// for gone: the unblock stays at step 1 (delete it by name), never jumping to removing the

@@ -5,8 +5,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 use super::View;
+use crate::app::script::update;
 use crate::app::tests::fixed_now;
-use crate::app::{App, Connection, Msg, update};
+use crate::app::{App, Connection, Msg};
 use crate::inventory::{Kind, SourceEvent};
 
 fn typed(app: &mut App, text: &str) {

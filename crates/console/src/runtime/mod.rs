@@ -323,10 +323,10 @@ fn terminal_gone(error: &std::io::Error) -> bool {
         )
 }
 
-/// Hands the effects `update` left to the executor; suspending is the loop's own. Says
+/// Hands the effects `update` returned to the executor; suspending is the loop's own. Says
 /// whether the screen must be drawn again.
 fn run_effects(
-    app: &mut App,
+    effects: Vec<Effect>,
     screen: &mut Screen,
     clipboards: &mut clipboard::Clipboards,
     drafts: &drafts::Writer,
@@ -334,7 +334,7 @@ fn run_effects(
     answers: &tokio::sync::mpsc::UnboundedSender<Msg>,
 ) -> Result<bool, String> {
     let mut redraw = false;
-    for effect in std::mem::take(&mut app.effects) {
+    for effect in effects {
         match effect {
             Effect::Suspend => {
                 screen
@@ -372,6 +372,9 @@ async fn event_loop(
     let mut clipboards = clipboard::Clipboards::new(clipboard);
     // Dropped when the loop ends, however it ends: what is queued is written first.
     let drafts = drafts::Writer::start(answers.clone());
+    // What the updates asked for, carried out after each turn of the loop (the wizard opened
+    // before the loop may have asked already).
+    let mut effects = app.take_effects();
     loop {
         if dirty {
             let drawn = match screen
@@ -388,13 +391,13 @@ async fn event_loop(
             // Keys are read for the screen as drawn: too small a screen shows no dialog, so
             // no key may act on one.
             if app.size != Some((drawn.width, drawn.height)) {
-                update(
+                effects.extend(update(
                     app,
                     Msg::Resize {
                         width: drawn.width,
                         height: drawn.height,
                     },
-                );
+                ));
                 dirty = true;
                 continue;
             }
@@ -405,15 +408,15 @@ async fn event_loop(
         tokio::select! {
             event = keys.next() => match event {
                 Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
-                    update(app, Msg::Key(key));
+                    effects.extend(update(app, Msg::Key(key)));
                     dirty = true;
                 }
                 Some(Ok(Event::Paste(text))) => {
-                    update(app, Msg::Paste(text));
+                    effects.extend(update(app, Msg::Paste(text)));
                     dirty = true;
                 }
                 Some(Ok(Event::Resize(width, height))) => {
-                    update(app, Msg::Resize { width, height });
+                    effects.extend(update(app, Msg::Resize { width, height }));
                     dirty = true;
                 }
                 Some(Ok(_)) => {}
@@ -427,33 +430,34 @@ async fn event_loop(
                 let mut next = Some((epoch, event));
                 while let Some((epoch, event)) = next {
                     if epoch == port.epoch() {
-                        update(app, Msg::Source(event));
+                        effects.extend(update(app, Msg::Source(event)));
                         dirty = true;
                     }
                     // A new watch asked for (the wizard's namespace): it starts before any
                     // more of the old one's events are read, which it then drops.
-                    if app.effects.iter().any(|e| matches!(e, crate::app::Effect::Watch(_))) {
+                    if effects.iter().any(|e| matches!(e, Effect::Watch(_))) {
                         break;
                     }
                     next = sources.try_recv().ok();
                 }
             }
             Some(msg) = answered.recv() => {
-                update(app, msg);
+                effects.extend(update(app, msg));
                 dirty = true;
             }
             _ = clock.tick() => {
-                update(app, Msg::Tick(Utc::now()));
+                effects.extend(update(app, Msg::Tick(Utc::now())));
                 dirty = true;
             }
             asked = stop.next() => match asked {
                 Asked::End(signal) => return Ok(Some(signal)),
                 Asked::Suspend => {
-                    update(app, Msg::Suspend);
+                    effects.extend(update(app, Msg::Suspend));
                 }
             },
         }
-        if run_effects(app, screen, &mut clipboards, &drafts, &port, &answers)? {
+        let asked = std::mem::take(&mut effects);
+        if run_effects(asked, screen, &mut clipboards, &drafts, &port, &answers)? {
             dirty = true;
         }
     }

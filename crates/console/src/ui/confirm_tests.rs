@@ -4,8 +4,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::app::script::{forget_returned, take_returned, update};
 use crate::app::tests::fleet_app;
-use crate::app::{App, Effect, Msg, update};
+use crate::app::{App, Effect, Msg};
 use crate::domain::{Operation, Outcome, Run};
 use crate::ui::tests::draw;
 
@@ -16,7 +17,7 @@ fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
 /// Answers every request as a cluster that allows it and accepts every dry run would.
 fn answer_all(app: &mut App) {
     for _ in 0..3 {
-        for effect in std::mem::take(&mut app.effects) {
+        for effect in take_returned() {
             let Effect::Perform(request) = effect else {
                 continue;
             };
@@ -63,7 +64,7 @@ fn deleting_with_the_name_half_typed() {
 fn read_only_says_so_and_blocks() {
     let mut app = fleet_app();
     app.read_only = true;
-    app.effects.clear();
+    forget_returned();
     let now = app.now;
     update(&mut app, Msg::Tick(now));
     insta::assert_snapshot!("read_only_pools_80x24", draw(&app, 80, 24));

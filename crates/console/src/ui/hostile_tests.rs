@@ -13,8 +13,9 @@ use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 use super::*;
+use crate::app::Msg;
+use crate::app::script::{returned, update};
 use crate::app::tests::fleet_app;
-use crate::app::{Msg, update};
 use crate::inventory::{Kind, SourceEvent};
 
 const TITLE: &str = "\u{1b}]0;pwned\u{7}";
@@ -171,8 +172,7 @@ fn hostile_text_is_shown_escaped_in_every_view() {
     let dialog = drawn(&app, 160, 48);
     assert!(dialog.contains("does not act on"), "{dialog}");
     insta::assert_snapshot!("hostile_unblock_dialog_160x48", dialog);
-    let sent: Vec<String> = app
-        .effects
+    let sent: Vec<String> = returned()
         .iter()
         .filter_map(|e| match e {
             crate::app::Effect::Perform(request) => Some(request.operation.kubectl()),

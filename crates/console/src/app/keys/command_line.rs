@@ -58,7 +58,7 @@ pub(super) fn run_command(app: &mut App, command: &str) {
             // The connection is made on a task; the console keeps answering keys meanwhile.
             app.connecting = Some(context.to_owned());
             app.message = Some(format!("connecting to context {context}…"));
-            app.effects.push(Effect::Connect(context.to_owned()));
+            app.outbox.push(Effect::Connect(context.to_owned()));
         }
         return;
     }

@@ -100,7 +100,7 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
                 app.overlays.push(overlay);
                 crate::app::wizard::escape(app);
             }
-            Some(Overlay::Logs(_)) => app.effects.push(Effect::StopLogs),
+            Some(Overlay::Logs(_)) => app.outbox.push(Effect::StopLogs),
             Some(Overlay::Help { .. } | Overlay::Drafts(_)) | None => app.input = Input::None,
         },
         _ => {

@@ -58,7 +58,7 @@ fn copy(app: &mut App) {
             None => return,
         },
     };
-    app.effects.push(Effect::Copy { text, what });
+    app.outbox.push(Effect::Copy { text, what });
 }
 
 /// The fix of the open pool's first finding that has one, on its Diagnose tab.
@@ -103,7 +103,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
 fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
     match scope {
         Scope::Global => match command {
-            Command::Suspend => app.effects.push(Effect::Suspend),
+            Command::Suspend => app.outbox.push(Effect::Suspend),
             _ => app.quit = true,
         },
         Scope::Help => screens::in_help(app, command),

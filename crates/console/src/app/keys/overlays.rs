@@ -23,7 +23,7 @@ pub(super) fn in_wizard(app: &mut App, command: Command) {
         Command::Write => wizard::write(app),
         Command::Copy => copy(app),
         Command::Quit => app.quit = true,
-        Command::Suspend => app.effects.push(Effect::Suspend),
+        Command::Suspend => app.outbox.push(Effect::Suspend),
         _ => {}
     }
 }
@@ -37,7 +37,7 @@ pub(super) fn in_drafts(app: &mut App, command: Command) {
         Command::DiscardDraft => drafts::discard(app),
         Command::Close | Command::Cancel => drafts::close(app),
         Command::Quit => app.quit = true,
-        Command::Suspend => app.effects.push(Effect::Suspend),
+        Command::Suspend => app.outbox.push(Effect::Suspend),
         _ => {}
     }
 }
@@ -63,7 +63,7 @@ pub(super) fn in_logs(app: &mut App, command: Command) {
         Command::PageDown => logs::scroll(app, page),
         Command::Last => logs::scroll(app, isize::MAX),
         Command::Quit => app.quit = true,
-        Command::Suspend => app.effects.push(Effect::Suspend),
+        Command::Suspend => app.outbox.push(Effect::Suspend),
         _ => {}
     }
 }

@@ -5,8 +5,9 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+use crate::app::script::update;
 use crate::app::tests::{fixed_now, fleet_app};
-use crate::app::{App, Msg, View, update};
+use crate::app::{App, Msg, View};
 use crate::inventory::{Kind, SourceEvent};
 
 fn objects(app: &App, kind: Kind) -> Vec<Value> {

@@ -237,7 +237,7 @@ pub(super) fn changed(app: &mut App) {
         inventory,
         offline,
         namespaces,
-        effects,
+        outbox: effects,
         ..
     } = app;
     let Some(Overlay::Wizard(w)) = overlays.last_mut() else {

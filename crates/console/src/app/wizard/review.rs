@@ -33,7 +33,7 @@ pub fn write(app: &mut App) {
     };
     let text = w.yaml.clone();
     match app.output.clone() {
-        Some(path) => app.effects.push(Effect::WriteManifest { path, text }),
+        Some(path) => app.outbox.push(Effect::WriteManifest { path, text }),
         None => {
             app.message = Some(
                 "no file to write to (pooldeck new -o FILE names one); c copies the manifest"

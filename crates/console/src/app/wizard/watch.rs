@@ -71,7 +71,7 @@ fn rewatch(app: &mut App, namespaces: Namespaces, message: String) {
             w.checked = (u64::MAX, u64::MAX);
         }
     }
-    app.effects.push(Effect::Watch(namespaces));
+    app.outbox.push(Effect::Watch(namespaces));
     app.message = Some(message);
 }
 

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::app::drafts::{Chooser, Offer};
+use crate::app::script::{forget_returned, returned, update};
 
 fn chooser(app: &App) -> &Chooser {
     match app.overlays.last() {
@@ -41,8 +42,7 @@ fn an_edit_draft_survives_a_dropped_session_and_is_offered_with_its_changes() {
     to_field(&mut app, "Description", 0);
     update(&mut app, key(KeyCode::Enter));
     typed(&mut app, " (moved to H100s)");
-    let saved = app
-        .effects
+    let saved = returned()
         .iter()
         .rev()
         .find_map(|e| match e {
@@ -122,16 +122,16 @@ fn n_offers_every_new_pool_draft_and_d_twice_discards_one() {
     );
     assert!(entries[2].contains("ml-research/first-pool"), "{entries:?}");
     // d once asks; d again discards (its file removed).
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Char('d')));
-    assert!(app.effects.is_empty());
+    assert!(returned().is_empty());
     update(&mut app, key(KeyCode::Char('d')));
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::DiscardDraft(f) if f.contains("second-pool"))),
         "{:?}",
-        app.effects
+        returned()
     );
     assert_eq!(chooser(&app).entries(app.now).len(), 2);
     // Enter on the one left resumes it.

@@ -3,6 +3,7 @@
 //! paste that goes into the open field and never acts as keys.
 
 use super::*;
+use crate::app::script::update;
 
 #[test]
 fn lists_and_mappings_are_typed_over_several_lines() {

@@ -2,6 +2,7 @@
 //! for, or keep a finding about a whole step off that step.
 
 use super::*;
+use crate::app::script::{forget_returned, returned, update};
 
 #[test]
 fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
@@ -9,7 +10,7 @@ fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
     update(&mut app, key(KeyCode::Char('/')));
     typed(&mut app, "retired-cluster");
     update(&mut app, key(KeyCode::Enter));
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Char('e')));
     assert!(app.overlays.is_empty(), "no wizard on a pool being deleted");
     assert!(
@@ -19,7 +20,7 @@ fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
         "{:?}",
         app.message
     );
-    assert!(app.effects.is_empty(), "no draft saved, nothing sent");
+    assert!(returned().is_empty(), "no draft saved, nothing sent");
 
     // A pool from a file with a field the wizard has none for: kept and named on Review.
     update(&mut app, key(KeyCode::Esc));
@@ -77,16 +78,16 @@ fn a_wizard_closed_unchanged_leaves_no_draft_and_one_not_kept_says_so() {
     typed(&mut app, "Z");
     update(&mut app, key(KeyCode::Backspace));
     update(&mut app, key(KeyCode::Esc));
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
     assert!(app.drafts.is_empty(), "{:?}", app.drafts);
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::DiscardDraft(_))),
         "the file the keystrokes wrote goes: {:?}",
-        app.effects
+        returned()
     );
     assert!(
         app.message

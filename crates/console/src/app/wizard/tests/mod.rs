@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::tests::fleet_app;
 use super::*;
-use crate::app::{Effect, Msg, update};
+use crate::app::script::{forget_returned, returned, take_returned, update};
+use crate::app::{Effect, Msg};
 use crate::domain::Outcome;
 
 fn key(code: KeyCode) -> Msg {
@@ -125,7 +126,7 @@ fn said_on(app: &App, label: &str, worker: usize) -> Vec<String> {
 #[test]
 fn a_gpu_pool_is_written_from_empty_and_applied() {
     let mut app = fleet_app();
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Char('n')));
     assert_eq!(wizard(&app).step, Step::General);
     assert!(
@@ -145,7 +146,7 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
         "fixed: the error goes"
     );
     assert!(
-        app.effects.iter().any(
+        returned().iter().any(
             |e| matches!(e, Effect::SaveDraft { saved, .. } if saved.name() == "gpu-pool-two")
         ),
         "every change is saved as a draft"
@@ -182,8 +183,7 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
-    let create = app
-        .effects
+    let create = returned()
         .iter()
         .find_map(|e| match e {
             Effect::Perform(request)
@@ -205,7 +205,7 @@ fn a_gpu_pool_is_written_from_empty_and_applied() {
     );
     assert!(app.overlays.is_empty(), "the wizard closes once applied");
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::DiscardDraft(_)))
     );
@@ -237,7 +237,7 @@ fn an_edit_keeps_the_vip_locked_and_says_why() {
     to_step(&mut app, Step::Review);
     update(&mut app, key(KeyCode::Char('d')));
     assert!(
-        app.effects.iter().any(|e| matches!(
+        returned().iter().any(|e| matches!(
             e,
             Effect::Perform(request) if matches!(request.operation, Operation::Update {
                 run: Run::DryRun,
@@ -245,7 +245,7 @@ fn an_edit_keeps_the_vip_locked_and_says_why() {
             })
         )),
         "{:?}",
-        app.effects
+        returned()
     );
 }
 
@@ -387,7 +387,7 @@ fn too_few_hosts_come_from_the_namespaces_compute() {
 fn answer_all(app: &mut App) -> Vec<Operation> {
     let mut seen = Vec::new();
     for _ in 0..3 {
-        for effect in std::mem::take(&mut app.effects) {
+        for effect in take_returned() {
             if let Effect::Perform(request) = effect {
                 let outcome = match &request.operation {
                     Operation::AccessReview { .. } => Outcome::Allowed(true),

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::app::ports::Namespaces;
+use crate::app::script::{forget_returned, returned, update};
 use crate::inventory::SourceEvent;
 
 fn settings_ref(app: &App) -> Vec<String> {
@@ -82,18 +83,18 @@ fn a_namespace_the_console_does_not_watch_is_watched_for_the_checks() {
     let mut app = fleet_app();
     app.namespaces = Namespaces::Only(vec!["vision-lab".into()]);
     update(&mut app, key(KeyCode::Char('n')));
-    app.effects.clear();
+    forget_returned();
     set_field(&mut app, "Namespace", 0, "ml-research");
     assert_eq!(
         app.namespaces,
         Namespaces::Only(vec!["vision-lab".into(), "ml-research".into()])
     );
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::Watch(n) if *n == app.namespaces)),
         "{:?}",
-        app.effects
+        returned()
     );
     assert!(app.connection.scope.contains("ml-research"));
     // Until the watch answers, a reference cannot be checked: a warning, not an error.
@@ -137,17 +138,17 @@ fn a_namespace_the_console_does_not_watch_is_watched_for_the_checks() {
         Namespaces::Only(vec!["vision-lab".into(), "retail-edge".into()])
     );
     // The wizard closed: the console's own namespaces again.
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
     let own = Namespaces::Only(vec!["vision-lab".into()]);
     assert_eq!(app.namespaces, own);
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::Watch(n) if *n == own)),
         "{:?}",
-        app.effects
+        returned()
     );
     assert!(
         app.message.as_deref().is_some_and(
@@ -164,7 +165,7 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
     app.wizard_only = true;
     assert_eq!(app.namespaces, Namespaces::All);
     super::super::open_with(&mut app, crate::domain::draft::Draft::new("vision-lab"));
-    app.effects.clear();
+    forget_returned();
     let refused = SourceEvent::State {
         kind: Kind::Pool,
         scope: None,
@@ -176,7 +177,7 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
     let narrowed = Namespaces::Only(vec!["vision-lab".into()]);
     assert_eq!(app.namespaces, narrowed);
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::Watch(n) if *n == narrowed))
     );
@@ -185,7 +186,7 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
         "the refusal belongs to the old watch: not applied"
     );
     // Once: a refusal in the narrowed watch is the picture's, not a reason to move again.
-    app.effects.clear();
+    forget_returned();
     update(&mut app, Msg::Source(refused));
-    assert!(!app.effects.iter().any(|e| matches!(e, Effect::Watch(_))));
+    assert!(!returned().iter().any(|e| matches!(e, Effect::Watch(_))));
 }

@@ -2,6 +2,7 @@
 //! with it), and a VIP change that recreates the pool once the old one is gone.
 
 use super::*;
+use crate::app::script::{forget_returned, returned, update};
 
 #[test]
 fn a_scaling_policy_is_written_with_the_pool_and_checked_by_the_same_rules() {
@@ -54,7 +55,7 @@ fn a_scaling_policy_is_written_with_the_pool_and_checked_by_the_same_rules() {
     set_field(&mut app, "Cooldown", 0, "10m");
     // The dry run sends both objects; the answer names each.
     to_step(&mut app, Step::Review);
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Char('d')));
     let sent = answer_all(&mut app);
     assert_eq!(sent.len(), 2, "{sent:?}");
@@ -107,7 +108,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
         wizard(&app).findings
     );
     to_step(&mut app, Step::Review);
-    app.effects.clear();
+    forget_returned();
     update(&mut app, key(KeyCode::Enter));
     let dialog = match app.overlays.last() {
         Some(Overlay::Confirm(confirm)) => confirm.clone(),
@@ -144,7 +145,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
         "the wizard closes; its draft stays"
     );
     assert!(
-        !app.effects
+        !returned()
             .iter()
             .any(|e| matches!(e, Effect::DiscardDraft(_))),
         "the draft stays until the pool is created"
@@ -154,7 +155,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     // Still listed (Deleting): nothing is created.
     let now = app.now;
     update(&mut app, Msg::Tick(now));
-    assert!(!app.effects.iter().any(|e| matches!(e, Effect::Perform(_))));
+    assert!(!returned().iter().any(|e| matches!(e, Effect::Perform(_))));
     // The watch reports it gone: the create goes, with the new VIP and nothing the server owns.
     let old = app
         .inventory
@@ -168,8 +169,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
             object: (*old).clone(),
         }),
     );
-    let create = app
-        .effects
+    let create = returned()
         .iter()
         .find_map(|e| match e {
             Effect::Perform(request) if matches!(request.operation, Operation::Create { .. }) => {
@@ -190,7 +190,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     );
     assert!(object.pointer("/metadata/resourceVersion").is_none());
     assert!(object.pointer("/metadata/uid").is_none());
-    app.effects.clear();
+    forget_returned();
     update(
         &mut app,
         Msg::Performed {
@@ -202,7 +202,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     );
     assert!(app.recreating.is_none());
     assert!(
-        app.effects
+        returned()
             .iter()
             .any(|e| matches!(e, Effect::DiscardDraft(_)))
     );
