@@ -7,6 +7,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::commands::{Command, Scope};
+use super::component::{After, Component};
 use super::wizard::{self, Purpose, Wizard};
 use super::{App, Effect, Overlay};
 use crate::domain::Kind;
@@ -155,41 +157,89 @@ pub fn offer_edit(app: &mut App, live: &Value) -> bool {
     true
 }
 
-fn chooser(app: &mut App) -> Option<&mut Chooser> {
-    match app.overlays.last_mut() {
-        Some(Overlay::Drafts(chooser)) => Some(chooser),
-        _ => None,
+impl Component for Chooser {
+    fn scopes(&self) -> Vec<Scope> {
+        vec![Scope::Drafts]
     }
-}
 
-/// ↑↓: the entry under the cursor.
-pub fn move_cursor(app: &mut App, down: bool) {
-    let now = app.now;
-    if let Some(c) = chooser(app) {
-        let last = c.entries(now).len().saturating_sub(1);
-        c.cursor = if down {
-            (c.cursor + 1).min(last)
-        } else {
-            c.cursor.saturating_sub(1)
-        };
-        c.discarding = None;
-    }
-}
-
-/// Enter: the wizard, afresh or on the draft chosen.
-pub fn choose(app: &mut App) {
-    let Some(Overlay::Drafts(chooser)) = app.overlays.pop() else {
-        return;
-    };
-    match (chooser.offer, chooser.cursor) {
-        (Offer::New { .. }, 0) => wizard::open_fresh(app),
-        (Offer::New { drafts }, at) => {
-            if let Some(kept) = drafts.into_iter().nth(at - 1) {
-                resume(app, kept, None);
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        match command {
+            Command::Down | Command::Up => {
+                self.move_cursor(app.now, command == Command::Down);
+                After::Stay
             }
+            Command::Activate => {
+                self.choose(app);
+                After::Close
+            }
+            Command::DiscardDraft => self.discard(app),
+            Command::Close | Command::Cancel => After::Close,
+            // Not bound in the chooser's scope.
+            _ => After::Stay,
         }
-        (Offer::Edit { live, .. }, 0) => wizard::open_live(app, live),
-        (Offer::Edit { live, draft, .. }, _) => resume(app, *draft, Some(live)),
+    }
+}
+
+impl Chooser {
+    /// ↑↓: the entry under the cursor.
+    fn move_cursor(&mut self, now: DateTime<Utc>, down: bool) {
+        let last = self.entries(now).len().saturating_sub(1);
+        self.cursor = if down {
+            (self.cursor + 1).min(last)
+        } else {
+            self.cursor.saturating_sub(1)
+        };
+        self.discarding = None;
+    }
+
+    /// Enter: the wizard, afresh or on the draft chosen (the chooser closes).
+    fn choose(&mut self, app: &mut App) {
+        let offer = std::mem::replace(&mut self.offer, Offer::New { drafts: Vec::new() });
+        match (offer, self.cursor) {
+            (Offer::New { .. }, 0) => wizard::open_fresh(app),
+            (Offer::New { drafts }, at) => {
+                if let Some(kept) = drafts.into_iter().nth(at - 1) {
+                    resume(app, kept, None);
+                }
+            }
+            (Offer::Edit { live, .. }, 0) => wizard::open_live(app, live),
+            (Offer::Edit { live, draft, .. }, _) => resume(app, *draft, Some(live)),
+        }
+    }
+
+    /// `d` twice: the draft under the cursor is discarded (its file removed); the chooser
+    /// closes when nothing is left to offer.
+    fn discard(&mut self, app: &mut App) -> After {
+        if self.cursor == 0 {
+            return After::Stay;
+        }
+        if self.discarding != Some(self.cursor) {
+            self.discarding = Some(self.cursor);
+            let entry = self
+                .entries(app.now)
+                .get(self.cursor)
+                .cloned()
+                .unwrap_or_default();
+            app.message = Some(format!("d again discards it: {entry}"));
+            return After::Stay;
+        }
+        let (file, after) = match &mut self.offer {
+            Offer::New { drafts } => {
+                let kept = drafts.remove(self.cursor - 1);
+                self.cursor = self.cursor.min(drafts.len());
+                self.discarding = None;
+                let after = if drafts.is_empty() {
+                    After::Close
+                } else {
+                    After::Stay
+                };
+                (kept.file, after)
+            }
+            Offer::Edit { draft, .. } => (draft.file.clone(), After::Close),
+        };
+        forget(app, &file);
+        app.message = Some(format!("the draft {file} is discarded"));
+        after
     }
 }
 
@@ -227,49 +277,6 @@ pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
     ));
     wizard::show(app, w);
     wizard::reopen_typing(app, kept.saved.typing.as_ref());
-}
-
-/// `d` twice: the draft under the cursor is discarded (its file removed).
-pub fn discard(app: &mut App) {
-    let now = app.now;
-    let Some(c) = chooser(app) else {
-        return;
-    };
-    if c.cursor == 0 {
-        return;
-    }
-    if c.discarding != Some(c.cursor) {
-        c.discarding = Some(c.cursor);
-        let entry = c.entries(now).get(c.cursor).cloned().unwrap_or_default();
-        app.message = Some(format!("d again discards it: {entry}"));
-        return;
-    }
-    let file = match &mut c.offer {
-        Offer::New { drafts } => {
-            let kept = drafts.remove(c.cursor - 1);
-            c.cursor = c.cursor.min(drafts.len());
-            c.discarding = None;
-            kept.file
-        }
-        Offer::Edit { draft, .. } => {
-            let file = draft.file.clone();
-            app.overlays.pop();
-            file
-        }
-    };
-    forget(app, &file);
-    app.message = Some(format!("the draft {file} is discarded"));
-    if matches!(app.overlays.last(), Some(Overlay::Drafts(c)) if matches!(&c.offer, Offer::New { drafts } if drafts.is_empty()))
-    {
-        app.overlays.pop();
-    }
-}
-
-/// Esc: nothing opened, nothing discarded.
-pub fn close(app: &mut App) {
-    if let Some(Overlay::Drafts(_)) = app.overlays.last() {
-        app.overlays.pop();
-    }
 }
 
 /// The draft's file goes (applied, discarded): from disk and from the list.

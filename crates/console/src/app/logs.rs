@@ -5,6 +5,8 @@
 
 use std::collections::VecDeque;
 
+use super::commands::{Command, Scope};
+use super::component::{After, Component};
 use super::{App, Effect, Overlay};
 use crate::domain::ObjectRef;
 
@@ -147,13 +149,6 @@ impl LogView {
     }
 }
 
-fn view(app: &mut App) -> Option<&mut LogView> {
-    match app.overlays.last_mut() {
-        Some(Overlay::Logs(view)) => Some(view),
-        _ => None,
-    }
-}
-
 /// `l` on a pool: the view opens and the stream starts.
 pub fn open(app: &mut App) {
     let pool = match (&app.detail, app.shown.row(app.selected)) {
@@ -183,85 +178,101 @@ pub fn arrived(app: &mut App, event: LogEvent) {
     }
 }
 
-/// Esc: the search being typed goes, else the view closes and the stream stops.
-pub fn close(app: &mut App) {
-    if let Some(view) = view(app)
-        && view.searching
-    {
-        view.searching = false;
-        view.search.clear();
-        return;
-    }
-    if let Some(Overlay::Logs(_)) = app.overlays.last() {
-        app.overlays.pop();
-        app.outbox.push(Effect::StopLogs);
-    }
-}
-
-pub fn toggle_pause(app: &mut App) {
-    if let Some(view) = view(app) {
-        view.paused = !view.paused;
-        if !view.paused {
-            view.back = 0;
+impl Component for LogView {
+    fn scopes(&self) -> Vec<Scope> {
+        if self.searching {
+            vec![Scope::LogSearch]
+        } else {
+            vec![Scope::Logs]
         }
     }
-}
 
-pub fn toggle_all(app: &mut App) {
-    if let Some(view) = view(app) {
-        view.all = !view.all;
-        view.back = 0;
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        const PAGE: isize = 20;
+        match command {
+            Command::Close | Command::Cancel => return self.close(app),
+            Command::PauseLogs => self.toggle_pause(),
+            Command::AllLines => self.toggle_all(),
+            Command::Search => {
+                self.searching = true;
+                self.search.clear();
+            }
+            Command::NextMatch => self.next_match(),
+            Command::Erase if self.searching => {
+                self.search.pop();
+            }
+            Command::Up => self.scroll(-1),
+            Command::Down => self.scroll(1),
+            Command::PageUp => self.scroll(-PAGE),
+            Command::PageDown => self.scroll(PAGE),
+            Command::Last => self.scroll(isize::MAX),
+            // Not bound in the log's scopes.
+            _ => {}
+        }
+        After::Stay
+    }
+
+    fn typed(&mut self) -> Option<&mut String> {
+        self.searching.then_some(&mut self.search)
     }
 }
 
-/// ↑↓ PgUp PgDn: back through the log, or towards its end (the end follows again).
-pub fn scroll(app: &mut App, lines: isize) {
-    if let Some(view) = view(app) {
-        let total = view.shown().count();
-        view.back = if lines < 0 {
-            (view.back + lines.unsigned_abs()).min(total.saturating_sub(1))
+impl LogView {
+    /// Esc: the search being typed goes, else the view closes and the stream stops.
+    fn close(&mut self, app: &mut App) -> After {
+        if self.searching {
+            self.searching = false;
+            self.search.clear();
+            return After::Stay;
+        }
+        app.outbox.push(Effect::StopLogs);
+        After::Close
+    }
+
+    fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+        if !self.paused {
+            self.back = 0;
+        }
+    }
+
+    fn toggle_all(&mut self) {
+        self.all = !self.all;
+        self.back = 0;
+    }
+
+    /// ↑↓ PgUp PgDn: back through the log, or towards its end (the end follows again).
+    fn scroll(&mut self, lines: isize) {
+        let total = self.shown().count();
+        self.back = if lines < 0 {
+            (self.back + lines.unsigned_abs()).min(total.saturating_sub(1))
         } else {
-            view.back.saturating_sub(lines.unsigned_abs())
+            self.back.saturating_sub(lines.unsigned_abs())
         };
     }
-}
 
-pub fn start_search(app: &mut App) {
-    if let Some(view) = view(app) {
-        view.searching = true;
-        view.search.clear();
-    }
-}
-
-/// The text field of the view, while the search is typed.
-pub fn search_field(app: &mut App) -> Option<&mut String> {
-    view(app).filter(|v| v.searching).map(|v| &mut v.search)
-}
-
-/// Enter keeps the search; `n` goes to the next older line that matches it.
-pub fn next_match(app: &mut App) {
-    let Some(view) = view(app) else {
-        return;
-    };
-    view.searching = false;
-    let needle = view.search.to_lowercase();
-    if needle.is_empty() {
-        return;
-    }
-    let shown: Vec<&LogLine> = view.shown().collect();
-    let newest = shown.len().saturating_sub(1);
-    let from = newest.saturating_sub(view.back);
-    let found = (0..from)
-        .rev()
-        .find(|i| shown[*i].text.to_lowercase().contains(&needle))
-        .or_else(|| {
-            (from..shown.len())
-                .rev()
-                .find(|i| shown[*i].text.to_lowercase().contains(&needle))
-        });
-    match found {
-        Some(i) => view.back = newest - i,
-        None => view.said = Some(format!("\"{}\" is not in the lines shown", view.search)),
+    /// Enter keeps the search; `n` goes to the next older line that matches it.
+    fn next_match(&mut self) {
+        self.searching = false;
+        let needle = self.search.to_lowercase();
+        if needle.is_empty() {
+            return;
+        }
+        let shown: Vec<&LogLine> = self.shown().collect();
+        let newest = shown.len().saturating_sub(1);
+        let from = newest.saturating_sub(self.back);
+        let found = (0..from)
+            .rev()
+            .find(|i| shown[*i].text.to_lowercase().contains(&needle))
+            .or_else(|| {
+                (from..shown.len())
+                    .rev()
+                    .find(|i| shown[*i].text.to_lowercase().contains(&needle))
+            });
+        match found {
+            Some(i) => self.back = newest - i,
+            None => self.said = Some(format!("\"{}\" is not in the lines shown", self.search)),
+        }
     }
 }
 

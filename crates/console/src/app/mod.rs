@@ -13,6 +13,7 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 pub mod commands;
+pub mod component;
 pub mod confirm;
 pub mod doctor;
 pub mod drafts;
@@ -201,6 +202,9 @@ pub struct App {
     pub access: confirm::AccessCache,
     /// Hands out the ids requests are sent under.
     pub ids: crate::domain::request::Ids,
+    /// How many answers arrived for what was no longer there to take them (a dialog closed,
+    /// another hub, an id never sent): dropped, and counted so the drop leaves a trace.
+    pub dropped_answers: u64,
     /// What each request sent and not answered yet is awaited for, by its id.
     pub pending: std::collections::HashMap<RequestId, requests::Awaiting>,
     /// The terminal's size (columns, rows), as the last resize said; `None` before the first.
@@ -254,6 +258,7 @@ impl App {
             access: confirm::AccessCache::new(),
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
+            dropped_answers: 0,
             size: None,
             drafts: Vec::new(),
             resuming: None,

@@ -6,6 +6,7 @@
 //! nothing. Moving to another hub or namespace ([`leave`]) closes what was bound to the old
 //! one and says what was cancelled. Part of `update`: no I/O.
 
+use super::component::{After, Component};
 use super::{App, Effect, Overlay};
 use crate::domain::fixes::{Fix, Permission};
 use crate::domain::{Hub, Operation, Outcome, Request, RequestId};
@@ -120,11 +121,13 @@ pub fn with_cancelled(message: String, cancelled: &[String]) -> String {
 /// closed, the console moved to another hub) changes nothing.
 pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
     let Some(awaiting) = app.pending.remove(&request.id) else {
+        app.dropped_answers = app.dropped_answers.saturating_add(1);
         return;
     };
     match awaiting {
         Awaiting::Access(permission) => {
             if request.hub != app.hub() {
+                app.dropped_answers = app.dropped_answers.saturating_add(1);
                 return;
             }
             let known = match outcome {
@@ -141,40 +144,20 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
                 app.overlays.push(Overlay::Confirm(confirm));
             }
         }
+        // The dialog that asked takes its answer; gone, the answer is dropped.
         Awaiting::DryRun { dialog } => {
-            let Some(Overlay::Confirm(confirm)) = app
+            let Some(index) = app
                 .overlays
-                .iter_mut()
-                .rev()
-                .find(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
+                .iter()
+                .rposition(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
             else {
+                app.dropped_answers = app.dropped_answers.saturating_add(1);
                 return;
             };
-            if confirm.hub != request.hub {
-                return;
-            }
-            if let super::confirm::Stage::DryRun { left, answers } = &mut confirm.stage {
-                match outcome {
-                    Outcome::Failed(error) => {
-                        let changed = match &error {
-                            crate::domain::ClusterError::Conflict { .. }
-                            | crate::domain::ClusterError::NotFound { .. } => {
-                                what_changed(&app.inventory, &request.operation)
-                            }
-                            _ => None,
-                        };
-                        confirm.stage = super::confirm::Stage::DryRunFailed { error, changed };
-                    }
-                    Outcome::Done { message } => {
-                        answers.push(message);
-                        *left = left.saturating_sub(1);
-                        if *left == 0 {
-                            confirm.stage = super::confirm::Stage::Ready(std::mem::take(answers));
-                        }
-                    }
-                    Outcome::Allowed(_) => {}
-                }
-            }
+            super::component::with_overlay(app, index, |overlay, app| {
+                overlay.answer(request, outcome, app);
+                (After::Stay, ())
+            });
         }
         Awaiting::WizardDryRun => {
             let answer = match &outcome {
@@ -240,7 +223,7 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
 
 /// How the object a refused request named differs now from what it was looked at, as the
 /// watch shows it.
-fn what_changed(
+pub(super) fn what_changed(
     inventory: &crate::inventory::Inventory,
     operation: &crate::domain::Operation,
 ) -> Option<String> {

@@ -203,6 +203,12 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
         ),
         before
     );
+    // The dry runs' answers found no dialog to take them: dropped, and counted.
+    let dropped = app.dropped_answers;
+    assert!(
+        dropped > 0,
+        "the closed dialog's answers are dropped with a trace"
+    );
     // An answer under an id never sent, for an access review, grants nothing.
     let forged = Request {
         id: crate::domain::RequestId(999_999),
@@ -221,6 +227,7 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
         },
     );
     assert_eq!(app.access, before.2);
+    assert_eq!(app.dropped_answers, dropped + 1);
 }
 
 #[test]

@@ -21,29 +21,11 @@ pub enum Availability {
 impl App {
     /// The scopes whose bindings apply now, most specific first.
     pub fn scopes(&self) -> Vec<Scope> {
+        // The top overlay takes every key: its scopes are its own to say.
         match self.overlay() {
-            Some(Overlay::Help { .. }) => return vec![Scope::Help],
-            Some(Overlay::Logs(view)) if view.searching => return vec![Scope::LogSearch],
-            Some(Overlay::Logs(_)) => return vec![Scope::Logs],
-            Some(Overlay::Drafts(_)) => return vec![Scope::Drafts],
-            Some(Overlay::Confirm(confirm)) if confirm.focus == confirm::Focus::Field => {
-                return vec![Scope::ConfirmField];
-            }
-            Some(Overlay::Confirm(_)) => return vec![Scope::Confirm],
-            Some(Overlay::Wizard(wizard)) if wizard.editing.is_some() => {
-                return if wizard.editing.as_ref().is_some_and(|e| e.multi_line()) {
-                    vec![Scope::WizardLines]
-                } else {
-                    vec![Scope::WizardField]
-                };
-            }
-            Some(Overlay::Wizard(wizard)) if wizard.step == crate::domain::draft::Step::Review => {
-                return vec![Scope::WizardReview, Scope::Wizard];
-            }
-            Some(Overlay::Wizard(_)) => return vec![Scope::Wizard],
-            None => {}
+            Some(top) => super::component::Component::scopes(top),
+            None => self.scopes_behind(),
         }
-        self.scopes_behind()
     }
 
     /// The scopes of what lies under the overlays: what the help explains.

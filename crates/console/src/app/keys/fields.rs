@@ -9,14 +9,9 @@ use super::super::{App, Effect, Input, Overlay};
 
 /// The text field being typed in, if any.
 pub(super) fn text_field(app: &mut App) -> Option<&mut String> {
-    match app.overlays.last_mut() {
-        Some(Overlay::Confirm(confirm)) => {
-            return (confirm.focus == crate::app::confirm::Focus::Field)
-                .then_some(&mut confirm.typed);
-        }
-        Some(Overlay::Wizard(_)) => return None,
-        Some(Overlay::Logs(view)) => return view.searching.then_some(&mut view.search),
-        _ => {}
+    // The top overlay's own field (a dialog's name, the log's search), if it is typing one.
+    if let Some(top) = app.overlays.last_mut() {
+        return crate::app::component::Component::typed(top);
     }
     match &mut app.input {
         Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),

@@ -10,14 +10,13 @@ use super::{App, Detail, Effect, Overlay, Tab};
 use crate::domain::fixes::Fix;
 
 mod command_line;
-mod dialog;
 mod fields;
 mod overlays;
 mod screens;
 
 pub(super) use fields::on_paste;
 use fields::{on_key_too_small, text_field, typed};
-use overlays::{in_logs, in_wizard};
+use overlays::in_wizard;
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
 /// its scaling tab, from the hosts list on its hosts.
@@ -106,15 +105,18 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
             Command::Suspend => app.outbox.push(Effect::Suspend),
             _ => app.quit = true,
         },
-        Scope::Help => screens::in_help(app, command),
-        Scope::Confirm | Scope::ConfirmField => dialog::in_dialog(app, command),
+        // The overlays are components: each carries out its own commands.
+        Scope::Help
+        | Scope::Confirm
+        | Scope::ConfirmField
+        | Scope::Logs
+        | Scope::LogSearch
+        | Scope::Drafts => super::component::handle_top(app, command),
         Scope::Filter | Scope::Search | Scope::CommandLine => fields::in_field(app, command),
         Scope::Detail | Scope::Yaml => screens::in_detail(app, command, key),
         Scope::List | Scope::Events => screens::in_list(app, command),
         Scope::Wizard | Scope::WizardField | Scope::WizardLines | Scope::WizardReview => {
             in_wizard(app, command)
         }
-        Scope::Logs | Scope::LogSearch => in_logs(app, command),
-        Scope::Drafts => overlays::in_drafts(app, command),
     }
 }

@@ -1,4 +1,5 @@
-//! The keys of the overlays that take every key: the wizard and the controller's log.
+//! The wizard's keys: carried out where it lies on the stack (its functions find it there);
+//! the other overlays are components (`app::component`).
 
 use super::super::commands::Command;
 use super::super::{App, Effect};
@@ -22,46 +23,6 @@ pub(super) fn in_wizard(app: &mut App, command: Command) {
         Command::Apply => wizard::apply(app),
         Command::Write => wizard::write(app),
         Command::Copy => copy(app),
-        Command::Quit => app.quit = true,
-        Command::Suspend => app.outbox.push(Effect::Suspend),
-        _ => {}
-    }
-}
-
-/// A command while the drafts offered are on top.
-pub(super) fn in_drafts(app: &mut App, command: Command) {
-    use super::super::drafts;
-    match command {
-        Command::Down | Command::Up => drafts::move_cursor(app, command == Command::Down),
-        Command::Activate => drafts::choose(app),
-        Command::DiscardDraft => drafts::discard(app),
-        Command::Close | Command::Cancel => drafts::close(app),
-        Command::Quit => app.quit = true,
-        Command::Suspend => app.outbox.push(Effect::Suspend),
-        _ => {}
-    }
-}
-
-/// A command while the controller's log is on top.
-pub(super) fn in_logs(app: &mut App, command: Command) {
-    use super::super::logs;
-    let page = 20;
-    match command {
-        Command::Close | Command::Cancel => logs::close(app),
-        Command::PauseLogs => logs::toggle_pause(app),
-        Command::AllLines => logs::toggle_all(app),
-        Command::Search => logs::start_search(app),
-        Command::NextMatch => logs::next_match(app),
-        Command::Erase => {
-            if let Some(text) = logs::search_field(app) {
-                text.pop();
-            }
-        }
-        Command::Up => logs::scroll(app, -1),
-        Command::Down => logs::scroll(app, 1),
-        Command::PageUp => logs::scroll(app, -page),
-        Command::PageDown => logs::scroll(app, page),
-        Command::Last => logs::scroll(app, isize::MAX),
         Command::Quit => app.quit = true,
         Command::Suspend => app.outbox.push(Effect::Suspend),
         _ => {}

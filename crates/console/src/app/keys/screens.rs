@@ -7,27 +7,6 @@ use super::super::{App, Input, Overlay, Tab};
 use super::{copy, fix_in_view, open_selected};
 use crate::domain::fixes::Fix;
 
-/// A command while the help is on top: it scrolls and closes.
-pub(super) fn in_help(app: &mut App, command: Command) {
-    match command {
-        Command::Close => {
-            app.overlays.pop();
-        }
-        Command::Down | Command::Up | Command::PageDown | Command::PageUp => {
-            if let Some(Overlay::Help { scroll }) = app.overlays.last_mut() {
-                *scroll = match command {
-                    Command::Down => scroll.saturating_add(1),
-                    Command::PageDown => scroll.saturating_add(10),
-                    Command::PageUp => scroll.saturating_sub(10),
-                    _ => scroll.saturating_sub(1),
-                };
-            }
-        }
-        // Not bound in the help's scope.
-        _ => {}
-    }
-}
-
 /// What a list and a pool's detail both do: fixes, the log, copying, the command line, the
 /// help, quitting.
 fn shared(app: &mut App, command: Command) {

@@ -121,6 +121,20 @@ pub struct Wizard {
 }
 
 impl Wizard {
+    /// The scopes whose bindings the wizard reads now: a field being typed (one line or
+    /// several), Review over the wizard's own, or the wizard's.
+    pub fn scopes(&self) -> Vec<crate::app::commands::Scope> {
+        use crate::app::commands::Scope;
+        match &self.editing {
+            Some(editing) if editing.multi_line() => vec![Scope::WizardLines],
+            Some(_) => vec![Scope::WizardField],
+            None if self.step == crate::domain::draft::Step::Review => {
+                vec![Scope::WizardReview, Scope::Wizard]
+            }
+            None => vec![Scope::Wizard],
+        }
+    }
+
     /// A wizard at its first step.
     pub fn new(draft: Draft, purpose: Purpose) -> Wizard {
         let base_version = match &purpose {

@@ -1,0 +1,120 @@
+//! Components: each overlay owns its state and its keys. It says which scopes it reads now
+//! (the footer, the help and the dispatch take its bindings from those), carries out a
+//! command of those scopes, and takes the answers to the requests it sent. While it acts it is
+//! off the modal stack and the rest of the console is lent to it (the inventory, the clock,
+//! the hub, the outbox); it goes back to its place unless it closed. The screens under the
+//! overlays (the lists, a pool's detail, the text fields) are carried out by `keys`.
+
+use super::commands::{Command, Scope};
+use super::{App, Overlay};
+use crate::domain::{Outcome, Request};
+
+/// What becomes of a component once it has acted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    /// It stays where it was on the stack.
+    Stay,
+    /// It closes.
+    Close,
+}
+
+/// An overlay of the console.
+pub trait Component {
+    /// The scopes whose bindings it reads now, most specific first.
+    fn scopes(&self) -> Vec<Scope>;
+
+    /// Carries out a command bound in one of its scopes; `app` is the console without it.
+    fn handle(&mut self, command: Command, app: &mut App) -> After;
+
+    /// An answer to a request it sent (routed by the request's id, bound to its hub).
+    fn answer(&mut self, _request: &Request, _outcome: Outcome, _app: &mut App) {}
+
+    /// The text field a typed character goes into, if one is being typed.
+    fn typed(&mut self) -> Option<&mut String> {
+        None
+    }
+}
+
+/// Runs `act` on the overlay at `index`, taken off the stack meanwhile, and puts it back at
+/// its place unless it closed (what it opened meanwhile stays above it). Returns `None` when
+/// there is no overlay there.
+pub fn with_overlay<T>(
+    app: &mut App,
+    index: usize,
+    act: impl FnOnce(&mut Overlay, &mut App) -> (After, T),
+) -> Option<T> {
+    if index >= app.overlays.len() {
+        return None;
+    }
+    let mut overlay = app.overlays.remove(index);
+    let (after, out) = act(&mut overlay, app);
+    if after == After::Stay {
+        let at = index.min(app.overlays.len());
+        app.overlays.insert(at, overlay);
+    }
+    Some(out)
+}
+
+/// A command for the top overlay.
+pub fn handle_top(app: &mut App, command: Command) {
+    let Some(top) = app.overlays.len().checked_sub(1) else {
+        return;
+    };
+    with_overlay(app, top, |overlay, app| (overlay.handle(command, app), ()));
+}
+
+/// The overlays on the modal stack, each the component it holds. The help is small enough
+/// to be its own variant; the wizard says its scopes here, and its commands are carried out
+/// where it lies on the stack (`keys::overlays::in_wizard`): its functions still find it
+/// there.
+impl Component for Overlay {
+    fn scopes(&self) -> Vec<Scope> {
+        match self {
+            Overlay::Help { .. } => vec![Scope::Help],
+            Overlay::Confirm(confirm) => confirm.scopes(),
+            Overlay::Wizard(wizard) => wizard.scopes(),
+            Overlay::Logs(view) => view.scopes(),
+            Overlay::Drafts(chooser) => chooser.scopes(),
+        }
+    }
+
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        match self {
+            Overlay::Help { scroll } => match command {
+                Command::Close => After::Close,
+                Command::Down | Command::Up | Command::PageDown | Command::PageUp => {
+                    *scroll = match command {
+                        Command::Down => scroll.saturating_add(1),
+                        Command::PageDown => scroll.saturating_add(10),
+                        Command::PageUp => scroll.saturating_sub(10),
+                        _ => scroll.saturating_sub(1),
+                    };
+                    After::Stay
+                }
+                _ => After::Stay,
+            },
+            Overlay::Confirm(confirm) => confirm.handle(command, app),
+            Overlay::Logs(view) => view.handle(command, app),
+            Overlay::Drafts(chooser) => chooser.handle(command, app),
+            // Carried out in place (see above); never taken off the stack for it.
+            Overlay::Wizard(_) => After::Stay,
+        }
+    }
+
+    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
+        match self {
+            Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
+            Overlay::Logs(view) => view.answer(request, outcome, app),
+            Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
+            Overlay::Help { .. } | Overlay::Wizard(_) => {}
+        }
+    }
+
+    fn typed(&mut self) -> Option<&mut String> {
+        match self {
+            Overlay::Confirm(confirm) => confirm.typed(),
+            Overlay::Logs(view) => view.typed(),
+            Overlay::Help { .. } | Overlay::Wizard(_) | Overlay::Drafts(_) => None,
+        }
+    }
+}
