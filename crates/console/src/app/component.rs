@@ -2,8 +2,10 @@
 //! (the footer, the help and the dispatch take its bindings from those), carries out a
 //! command of those scopes, and takes the answers to the requests it sent. While it acts it is
 //! off the modal stack and the rest of the console is lent to it (the inventory, the clock,
-//! the hub, the outbox); it goes back to its place unless it closed. The screens under the
-//! overlays (the lists, a pool's detail, the text fields) are carried out by `keys`.
+//! the hub, the outbox); it goes back to its place unless it closed. The help, a
+//! confirmation, the wizard, the controller's log and the drafts chooser are components; the
+//! screens under them (the lists, a pool's detail, the text fields) are carried out by
+//! `keys`, each by the owner of its scope.
 
 use super::commands::{Command, Scope};
 use super::{App, Overlay};
@@ -63,10 +65,8 @@ pub fn handle_top(app: &mut App, command: Command) {
     with_overlay(app, top, |overlay, app| (overlay.handle(command, app), ()));
 }
 
-/// The overlays on the modal stack, each the component it holds. The help is small enough
-/// to be its own variant; the wizard says its scopes here, and its commands are carried out
-/// where it lies on the stack (`keys::overlays::in_wizard`): its functions still find it
-/// there.
+/// The overlays on the modal stack, each the component it holds (the help is small enough to
+/// be carried out here).
 impl Component for Overlay {
     fn scopes(&self) -> Vec<Scope> {
         match self {
@@ -96,8 +96,7 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.handle(command, app),
             Overlay::Logs(view) => view.handle(command, app),
             Overlay::Drafts(chooser) => chooser.handle(command, app),
-            // Carried out in place (see above); never taken off the stack for it.
-            Overlay::Wizard(_) => After::Stay,
+            Overlay::Wizard(wizard) => wizard.handle(command, app),
         }
     }
 
@@ -106,7 +105,8 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
             Overlay::Logs(view) => view.answer(request, outcome, app),
             Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
-            Overlay::Help { .. } | Overlay::Wizard(_) => {}
+            Overlay::Wizard(wizard) => wizard.answer(request, outcome, app),
+            Overlay::Help { .. } => {}
         }
     }
 

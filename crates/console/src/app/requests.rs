@@ -159,14 +159,8 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
                 (After::Stay, ())
             });
         }
-        Awaiting::WizardDryRun => {
-            let answer = match &outcome {
-                Outcome::Done { message } => message.clone(),
-                Outcome::Allowed(_) => String::new(),
-                Outcome::Failed(error) => format!("refused: {error}"),
-            };
-            super::wizard::performed(app, request, answer);
-        }
+        // The wizard that asked takes its answer (one of an earlier draft it drops).
+        Awaiting::WizardDryRun => super::wizard::performed(app, request, outcome),
         Awaiting::Real { fix } => real_answered(app, request, fix, outcome),
     }
 }

@@ -6,17 +6,15 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::commands::{self, Command, Scope};
-use super::{App, Detail, Effect, Overlay, Tab};
+use super::{App, Detail, Effect, Tab};
 use crate::domain::fixes::Fix;
 
 mod command_line;
 mod fields;
-mod overlays;
 mod screens;
 
 pub(super) use fields::on_paste;
 use fields::{on_key_too_small, text_field, typed};
-use overlays::in_wizard;
 
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
 /// its scaling tab, from the hosts list on its hosts.
@@ -35,24 +33,19 @@ fn open_selected(app: &mut App, on: Option<Tab>) {
     });
 }
 
-/// `c`: what is in view goes to the clipboard: a dialog's kubectl equivalent, a pool's YAML,
-/// or the selected name.
+/// `c` on a list or a pool's detail: the pool's YAML on its YAML tab, else the name in view.
+/// (A dialog copies its kubectl command, the wizard its manifest: each is its own.)
 fn copy(app: &mut App) {
-    let (text, what) = match (app.overlays.last(), &app.detail) {
-        (Some(Overlay::Confirm(confirm)), _) => (
-            confirm.plan.kubectl_on(&confirm.hub.context),
-            "the kubectl command".to_owned(),
-        ),
-        (Some(Overlay::Wizard(wizard)), _) => (wizard.yaml.clone(), "the manifest".to_owned()),
-        (_, Some(detail)) if detail.tab == Tab::Yaml => match &app.shown.detail {
+    let (text, what) = match &app.detail {
+        Some(detail) if detail.tab == Tab::Yaml => match &app.shown.detail {
             Some(data) => (
                 data.yaml.join("\n") + "\n",
                 format!("the YAML of {}", detail.name),
             ),
             None => return,
         },
-        (_, Some(detail)) => (detail.name.clone(), detail.name.clone()),
-        (_, None) => match app.shown.row(app.selected) {
+        Some(detail) => (detail.name.clone(), detail.name.clone()),
+        None => match app.shown.row(app.selected) {
             Some(row) => (row.id.name.to_string(), row.id.name.to_string()),
             None => return,
         },
@@ -111,12 +104,13 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
         | Scope::ConfirmField
         | Scope::Logs
         | Scope::LogSearch
-        | Scope::Drafts => super::component::handle_top(app, command),
+        | Scope::Drafts
+        | Scope::Wizard
+        | Scope::WizardField
+        | Scope::WizardLines
+        | Scope::WizardReview => super::component::handle_top(app, command),
         Scope::Filter | Scope::Search | Scope::CommandLine => fields::in_field(app, command),
         Scope::Detail | Scope::Yaml => screens::in_detail(app, command, key),
         Scope::List | Scope::Events => screens::in_list(app, command),
-        Scope::Wizard | Scope::WizardField | Scope::WizardLines | Scope::WizardReview => {
-            in_wizard(app, command)
-        }
     }
 }

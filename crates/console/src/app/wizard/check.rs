@@ -6,6 +6,7 @@
 
 use super::context::{host_findings, names_in, picture, quota_findings};
 use super::{Offered, Overlay, Purpose, Wizard, owner};
+use crate::app::component::After;
 use crate::app::ports::Namespaces;
 use crate::app::{App, Effect};
 use crate::domain::Kind;
@@ -229,25 +230,24 @@ fn offered_namespaces(
     out
 }
 
+/// After a change of the draft of the wizard on top (one opened just now): [`changed_in`].
+pub(super) fn changed(app: &mut App) {
+    if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
+        super::with_wizard(app, |w, app| {
+            changed_in(w, app);
+            (After::Stay, ())
+        });
+    }
+}
+
 /// After a change of the draft: every check again, the dry run forgotten, the draft saved,
 /// and its namespace watched if it is not yet.
-pub(super) fn changed(app: &mut App) {
-    let App {
-        overlays,
-        inventory,
-        offline,
-        namespaces,
-        outbox: effects,
-        ..
-    } = app;
-    let Some(Overlay::Wizard(w)) = overlays.last_mut() else {
-        return;
-    };
+pub(super) fn changed_in(w: &mut Wizard, app: &mut App) {
     w.draft.keep_policy_in_step();
     let seen = Seen {
-        inventory,
-        offline: offline.as_deref(),
-        namespaces,
+        inventory: &app.inventory,
+        offline: app.offline.as_deref(),
+        namespaces: &app.namespaces,
     };
     check(w, &seen);
     w.dry_run = None;
@@ -258,13 +258,18 @@ pub(super) fn changed(app: &mut App) {
     let saved = w.saved();
     let file = saved.file_name();
     let replaces = w.saved_as.replace(file);
-    effects.push(Effect::SaveDraft {
+    app.outbox.push(Effect::SaveDraft {
         saved: saved.clone(),
         replaces: replaces.clone(),
     });
     let namespace = w.draft.namespace().to_owned();
     crate::app::drafts::kept(app, saved, replaces.as_deref());
+    let watched = app.namespaces.clone();
     super::watch::watch_also(app, &namespace);
+    // Another watch starts the picture over: the checks run again as it arrives.
+    if app.namespaces != watched {
+        w.checked = (u64::MAX, u64::MAX);
+    }
 }
 
 /// When the hub's picture changed under an open wizard (a list arrived, a pool took a VIP,

@@ -5,90 +5,356 @@ use serde_json::{Value, json};
 
 use crossterm::event::KeyEvent;
 
-use super::{Editor, Overlay, Step, changed, wizard};
+use super::{Editor, Step, Wizard, changed_in};
 use crate::app::App;
+use crate::app::component::After;
 use crate::domain::Kind;
 use crate::domain::draft::{self, Entry, Group};
 use crate::domain::entry;
 use crate::domain::path::YamlPath;
 
-/// ↑↓: the field under the cursor.
-pub fn move_cursor(app: &mut App, down: bool) {
-    if let Some(w) = wizard(app) {
-        // On Review the cursor scrolls the findings and the manifest.
-        let last = if w.step == Step::Review {
-            usize::from(u16::MAX)
-        } else {
-            w.lines().len().saturating_sub(1)
-        };
-        w.cursor = if down {
-            (w.cursor + 1).min(last)
-        } else {
-            w.cursor.saturating_sub(1)
-        };
+impl Wizard {
+    /// ↑↓: the field under the cursor.
+    pub fn move_cursor(&mut self, down: bool) {
+        {
+            let w = self;
+            // On Review the cursor scrolls the findings and the manifest.
+            let last = if w.step == Step::Review {
+                usize::from(u16::MAX)
+            } else {
+                w.lines().len().saturating_sub(1)
+            };
+            w.cursor = if down {
+                (w.cursor + 1).min(last)
+            } else {
+                w.cursor.saturating_sub(1)
+            };
+        }
     }
-}
 
-/// Tab / Shift-Tab: the next or previous step.
-pub fn step(app: &mut App, forward: bool) {
-    if let Some(w) = wizard(app) {
-        let at = Step::ALL.iter().position(|s| *s == w.step).unwrap_or(0);
-        let next = if forward {
-            (at + 1).min(Step::ALL.len() - 1)
-        } else {
-            at.saturating_sub(1)
-        };
-        w.step = Step::ALL[next];
-        w.cursor = 0;
+    /// Tab / Shift-Tab: the next or previous step.
+    pub fn step(&mut self, forward: bool) {
+        {
+            let w = self;
+            let at = Step::ALL.iter().position(|s| *s == w.step).unwrap_or(0);
+            let next = if forward {
+                (at + 1).min(Step::ALL.len() - 1)
+            } else {
+                at.saturating_sub(1)
+            };
+            w.step = Step::ALL[next];
+            w.cursor = 0;
+        }
     }
-}
 
-/// Enter: start typing into the field, or keep what was typed; Space on a choice or toggle
-/// moves it on.
-pub fn activate(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    if w.step == Step::Review {
-        return;
-    }
-    let Some(line) = w.lines().get(w.cursor).copied() else {
-        return;
-    };
-    if let Some(why) = w.locked(&line) {
-        app.message = Some(why.to_owned());
-        return;
-    }
-    match (w.editing.take(), line.spec.entry) {
-        (Some(editor), entry) => {
-            let path = line.path();
-            match entry::read(entry, &editor.text(), w.draft.get(&path)) {
-                Ok(Some(Value::String(namespace))) if entry == Entry::Namespace => {
-                    w.before = None;
-                    w.unreadable = None;
-                    w.draft.move_to(&namespace);
-                    changed(app);
-                }
-                Ok(value) => {
-                    w.before = None;
-                    w.unreadable = None;
-                    put(w, &line, value);
-                    changed(app);
-                }
-                Err(problem) => {
-                    // Kept open with the text as typed, to be fixed.
-                    w.editing = Some(editor);
-                    app.message = Some(format!("{}: {problem}", line.spec.label));
+    /// Enter: start typing into the field, or keep what was typed; Space on a choice or toggle
+    /// moves it on.
+    pub fn activate(&mut self, app: &mut App) {
+        let w = self;
+        if w.step == Step::Review {
+            return;
+        }
+        let Some(line) = w.lines().get(w.cursor).copied() else {
+            return;
+        };
+        if let Some(why) = w.locked(&line) {
+            app.message = Some(why.to_owned());
+            return;
+        }
+        match (w.editing.take(), line.spec.entry) {
+            (Some(editor), entry) => {
+                let path = line.path();
+                match entry::read(entry, &editor.text(), w.draft.get(&path)) {
+                    Ok(Some(Value::String(namespace))) if entry == Entry::Namespace => {
+                        w.before = None;
+                        w.unreadable = None;
+                        w.draft.move_to(&namespace);
+                        changed_in(w, app);
+                    }
+                    Ok(value) => {
+                        w.before = None;
+                        w.unreadable = None;
+                        put(w, &line, value);
+                        changed_in(w, app);
+                    }
+                    Err(problem) => {
+                        // Kept open with the text as typed, to be fixed.
+                        w.editing = Some(editor);
+                        app.message = Some(format!("{}: {problem}", line.spec.label));
+                    }
                 }
             }
+            (None, Entry::Choice(_) | Entry::Toggle) => w.cycle(app),
+            (None, entry) => {
+                let value = w.draft.get(&line.path()).cloned();
+                let text = entry::text_of(entry, value.as_ref());
+                w.editing = Some(Editor::new(&text, entry.multi_line()));
+                w.before = Some(value);
+            }
         }
-        (None, Entry::Choice(_) | Entry::Toggle) => cycle(app),
-        (None, entry) => {
-            let value = w.draft.get(&line.path()).cloned();
-            let text = entry::text_of(entry, value.as_ref());
-            w.editing = Some(Editor::new(&text, entry.multi_line()));
-            w.before = Some(value);
+    }
+
+    /// After a keystroke or a paste into a field: what is typed goes into the draft at once
+    /// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
+    /// text that cannot be read as the field's value is said on the field as an error, the
+    /// draft keeping its last readable value.
+    pub(super) fn retyped(&mut self, app: &mut App) {
+        let w = self;
+        let (Some(editor), Some(line)) = (&w.editing, w.lines().get(w.cursor).copied()) else {
+            return;
+        };
+        let path = line.path();
+        match entry::read(line.spec.entry, &editor.text(), w.draft.get(&path)) {
+            Ok(_) if line.spec.entry == Entry::Namespace => w.unreadable = None,
+            Ok(value) => {
+                w.unreadable = None;
+                put(w, &line, value);
+            }
+            Err(problem) => w.unreadable = Some((path, problem)),
         }
+        changed_in(w, app);
+    }
+
+    /// Space: the next choice, or the toggle flipped.
+    pub fn cycle(&mut self, app: &mut App) {
+        let w = self;
+        let Some(line) = w.lines().get(w.cursor).copied() else {
+            return;
+        };
+        if w.locked(&line).is_some() {
+            return;
+        }
+        let path = line.path();
+        match line.spec.entry {
+            Entry::Toggle if line.spec.path == draft::POLICY => {
+                let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
+                if w.draft.policy.take().is_some() {
+                    // The reference as it was before the policy was written here comes back.
+                    if let Some(before) = w.ref_before_policy.take() {
+                        w.draft.set(&reference, before);
+                    }
+                } else {
+                    w.ref_before_policy = Some(w.draft.get(&reference).cloned());
+                    w.draft.start_policy();
+                }
+            }
+            Entry::Toggle => {
+                let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
+                w.draft.set(&path, Some(json!(!on)));
+            }
+            Entry::Namespace => {
+                let names: Vec<String> = w.namespaces.iter().map(|(n, _)| n.clone()).collect();
+                let current = w.draft.namespace().to_owned();
+                let at = names.iter().position(|n| *n == current);
+                match names.get(at.map_or(0, |i| (i + 1) % names.len().max(1))) {
+                    Some(next) if *next != current => {
+                        let next = next.clone();
+                        w.draft.move_to(&next);
+                    }
+                    _ => {
+                        app.message = Some(
+                            "no other namespace that pooldeck can see: Enter types one".into(),
+                        );
+                        return;
+                    }
+                }
+            }
+            Entry::Named(kind) => {
+                let names: Vec<String> = w
+                    .choices(&line)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                if names.is_empty() {
+                    app.message = Some(format!(
+                        "no {} in this namespace that pooldeck can see: Enter types a name",
+                        kind.api().plural
+                    ));
+                    return;
+                }
+                let current = w.shown(&line);
+                let at = names.iter().position(|n| *n == current);
+                let next = names[at.map_or(0, |i| (i + 1) % names.len())].clone();
+                w.draft.set(&path, Some(json!(next)));
+                if kind == Kind::ScalingPolicy {
+                    let namespace = w.draft.pool.pointer("/metadata/namespace").cloned();
+                    w.draft.set(
+                        &YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef.namespace"),
+                        namespace,
+                    );
+                }
+            }
+            Entry::Choice(choices) => {
+                let current = w.shown(&line);
+                let at = choices.iter().position(|c| *c == current);
+                let next = choices[at.map_or(0, |i| (i + 1) % choices.len())];
+                if line.spec.path == "spec.clusterVariant" {
+                    // Shared pools are described by the reference only as far as sharedWith;
+                    // switching keeps the dedicated configuration aside, not lost.
+                    let variant = w
+                        .draft
+                        .get(&YamlPath::keys("spec.clusterVariant"))
+                        .cloned()
+                        .unwrap_or(json!({}));
+                    let (from, to) = if next == "shared" {
+                        ("dedicated", "shared")
+                    } else {
+                        ("shared", "dedicated")
+                    };
+                    let mut variant = variant;
+                    if let Some(map) = variant.as_object_mut() {
+                        let moved = map.shift_remove(from).unwrap_or(json!({}));
+                        map.insert(to.to_owned(), moved);
+                    }
+                    w.draft
+                        .set(&YamlPath::keys("spec.clusterVariant"), Some(variant));
+                } else {
+                    let value = match line.spec.label {
+                        "Control plane nodes" => json!(next.parse::<u64>().unwrap_or(1)),
+                        _ => json!(next),
+                    };
+                    w.draft.set(&path, Some(value));
+                }
+            }
+            _ => return,
+        }
+        changed_in(w, app);
+    }
+
+    /// A key the bindings left to the field being edited (characters, cursor keys, deletion,
+    /// undo). Whether it was taken.
+    pub fn edit_key(&mut self, key: KeyEvent, app: &mut App) -> bool {
+        match self.editing.as_mut() {
+            Some(editor) => {
+                let before = editor.text();
+                editor.key(key);
+                // A cursor move changes nothing to check.
+                if editor.text() != before {
+                    self.retyped(app);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Pasted text into the field being edited. Whether it was taken.
+    pub fn paste(&mut self, text: &str, app: &mut App) -> bool {
+        match self.editing.as_mut() {
+            Some(editor) => {
+                editor.paste(text);
+                self.retyped(app);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Esc: leave the field (what was typed is dropped), or close the wizard (the draft stays
+    /// saved, and `n` offers it again).
+    pub fn escape(&mut self, app: &mut App) -> After {
+        let w = self;
+        if w.editing.take().is_some() {
+            // What was typed is dropped: the field's value as it was before goes back.
+            if let (Some(before), Some(line)) = (w.before.take(), w.lines().get(w.cursor).copied())
+                && line.spec.entry != Entry::Namespace
+            {
+                w.draft.set(&line.path(), before);
+            }
+            w.unreadable = None;
+            changed_in(w, app);
+            return After::Stay;
+        }
+        {
+            app.message = Some(match (&w.unsaved, w.blank(), &w.saved_as) {
+                // Nothing written that a draft would keep: none is left behind.
+                (_, true, saved) => {
+                    if let Some(file) = saved {
+                        crate::app::drafts::forget(app, file);
+                    }
+                    "the wizard is closed; nothing was changed, so no draft is kept".to_owned()
+                }
+                (Some(why), false, _) => {
+                    format!("the wizard is closed; its draft could not be kept on disk ({why})")
+                }
+                (None, false, _) => "the wizard is closed; its draft is kept".to_owned(),
+            });
+            // `pooldeck new` is the wizard alone: closing it ends the program.
+            if app.wizard_only {
+                app.quit = true;
+            }
+        }
+        After::Close
+    }
+
+    /// `a`: a worker pool more (Node Config), or a GPU entry more in the policy written here
+    /// (Autoscaling; its variant the first the worker pools ask for that has none yet).
+    pub fn add_entry(&mut self, app: &mut App) {
+        let w = self;
+        let added = match w.step {
+            Step::NodeConfig => {
+                let n = w.draft.worker_pools();
+                (
+                    Group::WorkerPool,
+                    w.draft.add_worker_pool(&format!("worker-pool-{}", n + 1)),
+                )
+            }
+            Step::Autoscaling if w.draft.policy.is_some() => {
+                let listed: Vec<String> = (0..w.draft.policy_gpus())
+                    .filter_map(|i| {
+                        w.draft
+                            .get(&draft::policy_gpu_path().index(i).key("variant"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    })
+                    .collect();
+                let variant = (0..w.draft.worker_pools())
+                    .filter_map(|i| {
+                        w.draft
+                            .get(&draft::worker_pools_path().index(i).join("gpu.variant"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    })
+                    .find(|v| !listed.contains(v))
+                    .unwrap_or_default();
+                (Group::PolicyGpu, w.draft.add_policy_gpu(&variant))
+            }
+            Step::Autoscaling => {
+                app.message = Some(
+                "a adds a GPU entry to a policy written here: turn on \"Write a new policy\" first"
+                    .into(),
+            );
+                return;
+            }
+            _ => return,
+        };
+        // The cursor goes to the new entry's first field.
+        if let Some(at) = w
+            .lines()
+            .iter()
+            .position(|l| (l.spec.group, l.worker) == added)
+        {
+            w.cursor = at;
+        }
+        changed_in(w, app);
+    }
+
+    /// `x`: removes the worker pool or policy GPU entry under the cursor.
+    pub fn remove_entry(&mut self, app: &mut App) {
+        let w = self;
+        let Some(line) = w.lines().get(w.cursor).copied() else {
+            return;
+        };
+        match line.spec.group {
+            Group::Once => return,
+            Group::WorkerPool => w
+                .draft
+                .set(&draft::worker_pools_path().index(line.worker), None),
+            Group::PolicyGpu => w.draft.remove_policy_gpu(line.worker),
+        }
+        w.cursor = w.cursor.min(w.lines().len().saturating_sub(1));
+        changed_in(w, app);
     }
 }
 
@@ -105,274 +371,4 @@ fn put(w: &mut super::Wizard, line: &super::Line, value: Option<Value>) {
     } else {
         w.draft.set(&path, value);
     }
-}
-
-/// After a keystroke or a paste into a field: what is typed goes into the draft at once
-/// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
-/// text that cannot be read as the field's value is said on the field as an error, the
-/// draft keeping its last readable value.
-pub(super) fn retyped(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    let (Some(editor), Some(line)) = (&w.editing, w.lines().get(w.cursor).copied()) else {
-        return;
-    };
-    let path = line.path();
-    match entry::read(line.spec.entry, &editor.text(), w.draft.get(&path)) {
-        Ok(_) if line.spec.entry == Entry::Namespace => w.unreadable = None,
-        Ok(value) => {
-            w.unreadable = None;
-            put(w, &line, value);
-        }
-        Err(problem) => w.unreadable = Some((path, problem)),
-    }
-    changed(app);
-}
-
-/// Space: the next choice, or the toggle flipped.
-pub fn cycle(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    let Some(line) = w.lines().get(w.cursor).copied() else {
-        return;
-    };
-    if w.locked(&line).is_some() {
-        return;
-    }
-    let path = line.path();
-    match line.spec.entry {
-        Entry::Toggle if line.spec.path == draft::POLICY => {
-            let reference = YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef");
-            if w.draft.policy.take().is_some() {
-                // The reference as it was before the policy was written here comes back.
-                if let Some(before) = w.ref_before_policy.take() {
-                    w.draft.set(&reference, before);
-                }
-            } else {
-                w.ref_before_policy = Some(w.draft.get(&reference).cloned());
-                w.draft.start_policy();
-            }
-        }
-        Entry::Toggle => {
-            let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
-            w.draft.set(&path, Some(json!(!on)));
-        }
-        Entry::Namespace => {
-            let names: Vec<String> = w.namespaces.iter().map(|(n, _)| n.clone()).collect();
-            let current = w.draft.namespace().to_owned();
-            let at = names.iter().position(|n| *n == current);
-            match names.get(at.map_or(0, |i| (i + 1) % names.len().max(1))) {
-                Some(next) if *next != current => {
-                    let next = next.clone();
-                    w.draft.move_to(&next);
-                }
-                _ => {
-                    app.message =
-                        Some("no other namespace that pooldeck can see: Enter types one".into());
-                    return;
-                }
-            }
-        }
-        Entry::Named(kind) => {
-            let names: Vec<String> = w
-                .choices(&line)
-                .unwrap_or(&[])
-                .iter()
-                .map(|(name, _)| name.clone())
-                .collect();
-            if names.is_empty() {
-                app.message = Some(format!(
-                    "no {} in this namespace that pooldeck can see: Enter types a name",
-                    kind.api().plural
-                ));
-                return;
-            }
-            let current = w.shown(&line);
-            let at = names.iter().position(|n| *n == current);
-            let next = names[at.map_or(0, |i| (i + 1) % names.len())].clone();
-            w.draft.set(&path, Some(json!(next)));
-            if kind == Kind::ScalingPolicy {
-                let namespace = w.draft.pool.pointer("/metadata/namespace").cloned();
-                w.draft.set(
-                    &YamlPath::keys("spec.clusterVariant.dedicated.scalingPolicyRef.namespace"),
-                    namespace,
-                );
-            }
-        }
-        Entry::Choice(choices) => {
-            let current = w.shown(&line);
-            let at = choices.iter().position(|c| *c == current);
-            let next = choices[at.map_or(0, |i| (i + 1) % choices.len())];
-            if line.spec.path == "spec.clusterVariant" {
-                // Shared pools are described by the reference only as far as sharedWith;
-                // switching keeps the dedicated configuration aside, not lost.
-                let variant = w
-                    .draft
-                    .get(&YamlPath::keys("spec.clusterVariant"))
-                    .cloned()
-                    .unwrap_or(json!({}));
-                let (from, to) = if next == "shared" {
-                    ("dedicated", "shared")
-                } else {
-                    ("shared", "dedicated")
-                };
-                let mut variant = variant;
-                if let Some(map) = variant.as_object_mut() {
-                    let moved = map.shift_remove(from).unwrap_or(json!({}));
-                    map.insert(to.to_owned(), moved);
-                }
-                w.draft
-                    .set(&YamlPath::keys("spec.clusterVariant"), Some(variant));
-            } else {
-                let value = match line.spec.label {
-                    "Control plane nodes" => json!(next.parse::<u64>().unwrap_or(1)),
-                    _ => json!(next),
-                };
-                w.draft.set(&path, Some(value));
-            }
-        }
-        _ => return,
-    }
-    changed(app);
-}
-
-/// A key the bindings left to the field being edited (characters, cursor keys, deletion,
-/// undo). Whether it was taken.
-pub fn edit_key(app: &mut App, key: KeyEvent) -> bool {
-    match wizard(app).and_then(|w| w.editing.as_mut()) {
-        Some(editor) => {
-            let before = editor.text();
-            editor.key(key);
-            // A cursor move changes nothing to check.
-            if editor.text() != before {
-                retyped(app);
-            }
-            true
-        }
-        None => false,
-    }
-}
-
-/// Pasted text into the field being edited. Whether it was taken.
-pub fn paste(app: &mut App, text: &str) -> bool {
-    match wizard(app).and_then(|w| w.editing.as_mut()) {
-        Some(editor) => {
-            editor.paste(text);
-            retyped(app);
-            true
-        }
-        None => false,
-    }
-}
-
-/// Esc: leave the field (what was typed is dropped), or close the wizard (the draft stays
-/// saved, and `n` offers it again).
-pub fn escape(app: &mut App) {
-    if let Some(w) = wizard(app)
-        && w.editing.take().is_some()
-    {
-        // What was typed is dropped: the field's value as it was before goes back.
-        if let (Some(before), Some(line)) = (w.before.take(), w.lines().get(w.cursor).copied())
-            && line.spec.entry != Entry::Namespace
-        {
-            w.draft.set(&line.path(), before);
-        }
-        w.unreadable = None;
-        changed(app);
-        return;
-    }
-    if let Some(Overlay::Wizard(w)) = app.overlays.pop() {
-        app.message = Some(match (&w.unsaved, w.blank(), &w.saved_as) {
-            // Nothing written that a draft would keep: none is left behind.
-            (_, true, saved) => {
-                if let Some(file) = saved {
-                    crate::app::drafts::forget(app, file);
-                }
-                "the wizard is closed; nothing was changed, so no draft is kept".to_owned()
-            }
-            (Some(why), false, _) => {
-                format!("the wizard is closed; its draft could not be kept on disk ({why})")
-            }
-            (None, false, _) => "the wizard is closed; its draft is kept".to_owned(),
-        });
-        // `pooldeck new` is the wizard alone: closing it ends the program.
-        if app.wizard_only {
-            app.quit = true;
-        }
-    }
-}
-
-/// `a`: a worker pool more (Node Config), or a GPU entry more in the policy written here
-/// (Autoscaling; its variant the first the worker pools ask for that has none yet).
-pub fn add_entry(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    let added = match w.step {
-        Step::NodeConfig => {
-            let n = w.draft.worker_pools();
-            (
-                Group::WorkerPool,
-                w.draft.add_worker_pool(&format!("worker-pool-{}", n + 1)),
-            )
-        }
-        Step::Autoscaling if w.draft.policy.is_some() => {
-            let listed: Vec<String> = (0..w.draft.policy_gpus())
-                .filter_map(|i| {
-                    w.draft
-                        .get(&draft::policy_gpu_path().index(i).key("variant"))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                })
-                .collect();
-            let variant = (0..w.draft.worker_pools())
-                .filter_map(|i| {
-                    w.draft
-                        .get(&draft::worker_pools_path().index(i).join("gpu.variant"))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                })
-                .find(|v| !listed.contains(v))
-                .unwrap_or_default();
-            (Group::PolicyGpu, w.draft.add_policy_gpu(&variant))
-        }
-        Step::Autoscaling => {
-            app.message = Some(
-                "a adds a GPU entry to a policy written here: turn on \"Write a new policy\" first"
-                    .into(),
-            );
-            return;
-        }
-        _ => return,
-    };
-    // The cursor goes to the new entry's first field.
-    if let Some(at) = w
-        .lines()
-        .iter()
-        .position(|l| (l.spec.group, l.worker) == added)
-    {
-        w.cursor = at;
-    }
-    changed(app);
-}
-
-/// `x`: removes the worker pool or policy GPU entry under the cursor.
-pub fn remove_entry(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    let Some(line) = w.lines().get(w.cursor).copied() else {
-        return;
-    };
-    match line.spec.group {
-        Group::Once => return,
-        Group::WorkerPool => w
-            .draft
-            .set(&draft::worker_pools_path().index(line.worker), None),
-        Group::PolicyGpu => w.draft.remove_policy_gpu(line.worker),
-    }
-    w.cursor = w.cursor.min(w.lines().len().saturating_sub(1));
-    changed(app);
 }

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use super::{Editor, Purpose, Wizard, changed, edit, wizard};
+use super::{Editor, Purpose, Wizard, changed};
+use crate::app::component::After;
 use crate::app::{App, Overlay};
 use crate::domain::Kind;
 use crate::domain::draft::Draft;
@@ -67,7 +68,21 @@ pub fn open_live(app: &mut App, pool: Value) {
 /// A resumed wizard: the field that was being typed opens again on its step with its text
 /// (and the checks run on it), then the draft is checked and saved.
 pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing>) {
-    if let (Some(typing), Some(w)) = (typing, wizard(app)) {
+    if let Some(typing) = typing
+        && matches!(app.overlays.last(), Some(Overlay::Wizard(_)))
+    {
+        super::with_wizard(app, |w, app| {
+            reopen_in(w, app, typing);
+            (After::Stay, ())
+        });
+        return;
+    }
+    changed(app);
+}
+
+/// [`reopen_typing`] on the wizard, taken off the stack.
+fn reopen_in(w: &mut Wizard, app: &mut App, typing: &crate::domain::draft::Typing) {
+    {
         let found = crate::domain::draft::Step::ALL.iter().find_map(|step| {
             let mut probe = Wizard::new(w.draft.clone(), w.purpose.clone());
             probe.step = *step;
@@ -87,11 +102,11 @@ pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing
                     .or_else(|| w.draft.get(&line.path()).cloned()),
             );
             w.editing = Some(Editor::new(&typing.text, line.spec.entry.multi_line()));
-            edit::retyped(app);
+            w.retyped(app);
             return;
         }
     }
-    changed(app);
+    super::changed_in(w, app);
 }
 
 /// `n`: a new pool (or the drafts to resume, when there are); `e`: the selected pool (or

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{Purpose, wizard};
+use super::{Purpose, Wizard};
 use crate::app::requests::Awaiting;
 use crate::app::{App, Overlay};
 use crate::domain::fixes::{self, Fix};
@@ -64,21 +64,21 @@ pub fn fresh(object: &Value) -> Value {
     object
 }
 
-/// `R` in an edit: the immutable fields open; Review's apply becomes delete, wait, create.
-pub fn start(app: &mut App) {
-    let Some(w) = wizard(app) else {
-        return;
-    };
-    let Purpose::Edit { old } = &w.purpose else {
-        app.message = Some("R recreates a pool being edited (e on a pool)".into());
-        return;
-    };
-    w.purpose = Purpose::Recreate { old: old.clone() };
-    app.message = Some(
+impl Wizard {
+    /// `R` in an edit: the immutable fields open; Review's apply becomes delete, wait, create.
+    pub fn recreate(&mut self, app: &mut App) {
+        let w = self;
+        let Purpose::Edit { old } = &w.purpose else {
+            app.message = Some("R recreates a pool being edited (e on a pool)".into());
+            return;
+        };
+        w.purpose = Purpose::Recreate { old: old.clone() };
+        app.message = Some(
         "recreate: the VIP can change now; Review's apply deletes the pool safely, waits until it is gone, then creates it (the manifest is kept as a draft all along)"
             .into(),
     );
-    super::changed(app);
+        super::changed_in(w, app);
+    }
 }
 
 /// Review's apply while recreating: the safe delete's confirmation, said as a recreate.
