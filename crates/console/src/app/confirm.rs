@@ -11,12 +11,10 @@
 
 use std::collections::HashMap;
 
-use super::commands::{Command, Scope};
-use super::component::{After, Component};
 use super::requests::Awaiting;
-use super::{App, Effect, Overlay};
+use super::{App, Overlay};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
-use crate::domain::{Hub, Kind, ObjectRef, Outcome, Request, RequestId};
+use crate::domain::{Hub, Kind, ObjectRef, RequestId};
 
 /// What is known of one permission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -314,133 +312,6 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
     };
     for operation in dry_runs {
         app.send(operation, Awaiting::DryRun { dialog: confirm.id });
-    }
-}
-
-impl Component for Confirm {
-    fn scopes(&self) -> Vec<Scope> {
-        if self.focus == Focus::Field {
-            vec![Scope::ConfirmField]
-        } else {
-            vec![Scope::Confirm]
-        }
-    }
-
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
-        match command {
-            Command::Close => {
-                app.message = Some("cancelled: nothing was sent".into());
-                return After::Close;
-            }
-            Command::Down => self.scroll = self.scroll.saturating_add(1),
-            Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::FocusNext | Command::FocusPrevious => {
-                self.step(command == Command::FocusNext);
-            }
-            Command::Erase if self.focus == Focus::Field => {
-                self.typed.pop();
-            }
-            Command::Copy => app.outbox.push(Effect::Copy {
-                text: self.plan.kubectl_on(&self.hub.context),
-                what: "the kubectl command".to_owned(),
-            }),
-            Command::Activate => return self.activate(app),
-            // Not bound in a dialog's scopes.
-            _ => {}
-        }
-        After::Stay
-    }
-
-    /// A dry run's answer, for this dialog only when it came from the hub it was opened on.
-    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
-        if self.hub != request.hub {
-            return;
-        }
-        let Stage::DryRun { left, answers } = &mut self.stage else {
-            return;
-        };
-        match outcome {
-            Outcome::Failed(error) => {
-                let changed = match &error {
-                    crate::domain::ClusterError::Conflict { .. }
-                    | crate::domain::ClusterError::NotFound { .. } => {
-                        super::requests::what_changed(&app.inventory, &request.operation)
-                    }
-                    _ => None,
-                };
-                self.stage = Stage::DryRunFailed { error, changed };
-            }
-            Outcome::Done { message } => {
-                answers.push(message);
-                *left = left.saturating_sub(1);
-                if *left == 0 {
-                    self.stage = Stage::Ready(std::mem::take(answers));
-                }
-            }
-            Outcome::Allowed(_) => {}
-        }
-    }
-
-    fn typed(&mut self) -> Option<&mut String> {
-        (self.focus == Focus::Field).then_some(&mut self.typed)
-    }
-}
-
-impl Confirm {
-    /// Enter: presses the focused control.
-    fn activate(&mut self, app: &mut App) -> After {
-        match self.focus {
-            Focus::Cancel => {
-                app.message = Some("cancelled: nothing was sent".into());
-                After::Close
-            }
-            Focus::Field => {
-                // Enter moves on only once the text matches: a name half typed is not a
-                // choice of the Confirm button.
-                match self.needs_typing() {
-                    Some(text) if self.typed != text => {
-                        app.message = Some(format!(
-                            "type {} exactly first (Esc cancels)",
-                            crate::domain::inert::line(text)
-                        ));
-                    }
-                    _ => self.focus = Focus::Confirm,
-                }
-                After::Stay
-            }
-            Focus::Confirm => self.send(app),
-        }
-    }
-
-    /// Enter on Confirm: sends the real requests and closes the dialog.
-    fn send(&mut self, app: &mut App) -> After {
-        if !self.ready() || app.read_only {
-            return After::Stay;
-        }
-        // The dialog's dry runs and reviews were answered by its hub; nothing goes to another.
-        if self.hub != app.hub() {
-            app.message = Some(format!(
-                "cancelled {}: it was previewed on another hub; nothing was sent",
-                self.plan.title
-            ));
-            return After::Close;
-        }
-        let plan = self.plan.clone();
-        let mut sent = Vec::new();
-        for operation in &plan.operations {
-            sent.push(app.send(operation.clone(), Awaiting::Real { fix: plan.fix }));
-        }
-        if plan.fix == Fix::Recreate {
-            super::wizard::recreate::confirmed(app, sent.first().copied());
-        }
-        if matches!(plan.fix, Fix::Pause | Fix::Resume) {
-            app.marked.clear();
-        }
-        app.message = Some(format!(
-            "{}: sent to context {}; the list changes when the hub reports it",
-            plan.title, app.connection.context
-        ));
-        After::Close
     }
 }
 

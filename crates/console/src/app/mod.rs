@@ -15,6 +15,7 @@ use crossterm::event::KeyEvent;
 pub mod commands;
 pub mod component;
 pub mod confirm;
+mod dialog;
 pub mod doctor;
 pub mod drafts;
 mod keys;

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::super::tests::fleet_app;
 use super::*;
 use crate::app::script::{forget_returned, returned, take_returned, update};
-use crate::app::{Effect, Msg};
+use crate::app::{App, Effect, Msg};
 use crate::domain::Outcome;
 
 fn key(code: KeyCode) -> Msg {

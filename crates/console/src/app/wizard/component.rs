@@ -1,0 +1,112 @@
+//! The wizard as a component: its scopes, its commands carried out on its own state (taken
+//! off the modal stack meanwhile, the rest of the console lent to it), its dry run's answers;
+//! and the ways in from outside a bound key (a key left to the editor, a paste, Esc on a
+//! screen too small, an answer), each through [`with_wizard`].
+
+use super::{Step, Wizard};
+use crate::app::commands::{Command, Scope};
+use crate::app::component::{After, Component};
+use crate::app::{App, Effect, Overlay};
+use crate::domain::{Outcome, Request};
+
+impl Component for Wizard {
+    /// A field being typed (one line or several), Review over the wizard's own, or the
+    /// wizard's.
+    fn scopes(&self) -> Vec<Scope> {
+        match &self.editing {
+            Some(editing) if editing.multi_line() => vec![Scope::WizardLines],
+            Some(_) => vec![Scope::WizardField],
+            None if self.step == Step::Review => vec![Scope::WizardReview, Scope::Wizard],
+            None => vec![Scope::Wizard],
+        }
+    }
+
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        match command {
+            Command::Accept | Command::Activate => self.activate(app),
+            Command::Cancel | Command::Close => return self.escape(app),
+            Command::Down | Command::Up => self.move_cursor(command == Command::Down),
+            Command::NextStep | Command::PreviousStep => self.step(command == Command::NextStep),
+            Command::Cycle => self.cycle(app),
+            Command::AddEntry => self.add_entry(app),
+            Command::Recreate => self.recreate(app),
+            Command::RemoveEntry => self.remove_entry(app),
+            Command::DryRun => self.send_dry_run(app),
+            Command::Apply => self.apply(app),
+            Command::Write => self.write(app),
+            Command::Copy => app.outbox.push(Effect::Copy {
+                text: self.yaml.clone(),
+                what: "the manifest".to_owned(),
+            }),
+            // Not bound in the wizard's scopes.
+            _ => {}
+        }
+        After::Stay
+    }
+
+    /// An answer to the wizard's dry run.
+    fn answer(&mut self, request: &Request, outcome: Outcome, _app: &mut App) {
+        let answer = match &outcome {
+            Outcome::Done { message } => message.clone(),
+            Outcome::Allowed(_) => String::new(),
+            Outcome::Failed(error) => format!("refused: {error}"),
+        };
+        self.dry_run_answered(request, answer);
+    }
+}
+
+/// Where the wizard lies on the stack (the topmost, if ever two).
+fn index(app: &App) -> Option<usize> {
+    app.overlays
+        .iter()
+        .rposition(|o| matches!(o, Overlay::Wizard(_)))
+}
+
+/// Runs `act` on the open wizard, taken off the stack meanwhile (see
+/// [`crate::app::component::with_overlay`]); `None` when no wizard is open.
+pub(super) fn with_wizard<T>(
+    app: &mut App,
+    act: impl FnOnce(&mut Wizard, &mut App) -> (After, T),
+) -> Option<T> {
+    let at = index(app)?;
+    crate::app::component::with_overlay(app, at, |overlay, app| match overlay {
+        Overlay::Wizard(w) => {
+            let (after, out) = act(w, app);
+            (after, Some(out))
+        }
+        _ => (After::Stay, None),
+    })
+    .flatten()
+}
+
+/// A key the bindings left to the field being edited in the wizard on top: whether it was
+/// taken.
+pub fn edit_key(app: &mut App, key: crossterm::event::KeyEvent) -> bool {
+    if !matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
+        return false;
+    }
+    with_wizard(app, |w, app| (After::Stay, w.edit_key(key, app))).unwrap_or(false)
+}
+
+/// Pasted text into the field being edited in the wizard on top: whether it was taken.
+pub fn paste(app: &mut App, text: &str) -> bool {
+    if !matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
+        return false;
+    }
+    with_wizard(app, |w, app| (After::Stay, w.paste(text, app))).unwrap_or(false)
+}
+
+/// Esc on the wizard on top, from a screen too small to show it.
+pub fn escape(app: &mut App) {
+    if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
+        with_wizard(app, |w, app| (w.escape(app), ()));
+    }
+}
+
+/// An answer to the wizard's dry run, for the open wizard.
+pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
+    with_wizard(app, |w, app| {
+        w.answer(request, outcome, app);
+        (After::Stay, ())
+    });
+}
