@@ -113,10 +113,10 @@ fn pool_in_view(app: &App) -> Option<ObjectRef> {
             detail.name.clone(),
         ));
     }
-    if !app.view.pools {
+    if !app.list.view.pools {
         return None;
     }
-    app.shown.row(app.selected).map(|row| row.id.clone())
+    app.shown.row(app.list.selected).map(|row| row.id.clone())
 }
 
 /// Whether a fix takes the marked pools: pause and resume do, in the pools list, when there
@@ -124,14 +124,14 @@ fn pool_in_view(app: &App) -> Option<ObjectRef> {
 fn by_marks(app: &App, fix: Fix) -> bool {
     matches!(fix, Fix::Pause | Fix::Resume)
         && app.detail.is_none()
-        && app.view.pools
-        && !app.marked.is_empty()
+        && app.list.view.pools
+        && !app.list.marked.is_empty()
 }
 
 /// The pools a fix applies to: the marked ones ([`by_marks`]), else the pool in view.
 fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
     if by_marks(app, fix) {
-        return app.marked.iter().cloned().collect();
+        return app.list.marked.iter().cloned().collect();
     }
     pool_in_view(app).into_iter().collect()
 }

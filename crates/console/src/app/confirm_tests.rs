@@ -117,7 +117,7 @@ fn marked_pools_are_paused_in_one_confirmation() {
     for _ in 0..3 {
         update(&mut app, key(KeyCode::Char(' ')));
     }
-    assert_eq!(app.marked.len(), 3);
+    assert_eq!(app.list.marked.len(), 3);
     update(&mut app, key(KeyCode::Char('p')));
     let targets = dialog(&app).plan.targets.len();
     let dry_runs = answer_reviews(&mut app, true);
@@ -127,14 +127,20 @@ fn marked_pools_are_paused_in_one_confirmation() {
     let real = sent();
     assert_eq!(real.len(), targets, "one request per pool to pause");
     assert!(targets >= 2, "at least the unpaused marked pools");
-    assert!(app.marked.is_empty(), "marks clear once sent");
+    assert!(app.list.marked.is_empty(), "marks clear once sent");
 }
 
 #[test]
 fn delete_needs_the_name_typed_and_nothing_real_goes_before() {
     let mut app = fleet_app();
     answer_reviews(&mut app, true);
-    let name = app.shown.row(app.selected).expect("a row").id.name.clone();
+    let name = app
+        .shown
+        .row(app.list.selected)
+        .expect("a row")
+        .id
+        .name
+        .clone();
     update(&mut app, ctrl('d'));
     let dry_runs = answer_reviews(&mut app, true);
     assert_eq!(dry_runs.len(), 1);
@@ -264,7 +270,7 @@ fn read_only_mode_sends_nothing_at_all() {
 fn a_dry_run_refused_for_a_changed_pool_offers_a_review_with_what_changed() {
     let mut app = fleet_app();
     answer_reviews(&mut app, true);
-    let row = app.shown.row(app.selected).expect("a row").id.clone();
+    let row = app.shown.row(app.list.selected).expect("a row").id.clone();
     update(&mut app, key(KeyCode::Char('p')));
     let dry_runs = answer_reviews(&mut app, true);
     assert_eq!(dry_runs.len(), 1);

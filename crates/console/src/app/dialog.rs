@@ -127,7 +127,7 @@ impl Confirm {
             super::wizard::recreate::confirmed(app, sent.first().copied());
         }
         if matches!(plan.fix, Fix::Pause | Fix::Resume) {
-            app.marked.clear();
+            app.list.marked.clear();
         }
         app.message = Some(format!(
             "{}: sent to context {}; the list changes when the hub reports it",

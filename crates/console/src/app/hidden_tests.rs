@@ -35,7 +35,7 @@ fn marks_act_only_on_what_the_dialog_lists() {
     );
     update(&mut app, key(KeyCode::Esc));
     // Ctrl-D: the row under the cursor, not the first mark.
-    let under = app.shown.row(app.selected).expect("a row").id.clone();
+    let under = app.shown.row(app.list.selected).expect("a row").id.clone();
     update(
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),

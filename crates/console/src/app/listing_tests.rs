@@ -70,7 +70,7 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
     }
     update(&mut app, key(KeyCode::Enter));
     update(&mut app, key(KeyCode::Down));
-    let chosen = app.shown.row(app.selected).expect("a row").id.clone();
+    let chosen = app.shown.row(app.list.selected).expect("a row").id.clone();
     let rows = app.shown.rows_built;
     update(
         &mut app,
@@ -84,9 +84,9 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
         app.shown.rows_built > rows,
         "the rest of the list was built into the picture"
     );
-    assert_eq!(app.filter, "ml-research", "the filter stays");
+    assert_eq!(app.list.filter, "ml-research", "the filter stays");
     assert_eq!(
-        app.shown.row(app.selected).map(|r| r.id.clone()),
+        app.shown.row(app.list.selected).map(|r| r.id.clone()),
         Some(chosen),
         "the selection stays on its row"
     );

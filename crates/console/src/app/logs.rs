@@ -151,7 +151,7 @@ impl LogView {
 
 /// `l` on a pool: the view opens and the stream starts.
 pub fn open(app: &mut App) {
-    let pool = match (&app.detail, app.shown.row(app.selected)) {
+    let pool = match (&app.detail, app.shown.row(app.list.selected)) {
         (Some(detail), _) => ObjectRef::new(
             crate::domain::Kind::Pool,
             detail.namespace.clone(),
@@ -297,7 +297,7 @@ mod tests {
         let key = |c| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
         let mut app = fleet_app();
         forget_returned();
-        let pool = app.shown.row(app.selected).expect("a pool").id.clone();
+        let pool = app.shown.row(app.list.selected).expect("a pool").id.clone();
         update(&mut app, key(KeyCode::Char('l')));
         assert!(returned().contains(&Effect::FollowLogs), "{:?}", returned());
         update(

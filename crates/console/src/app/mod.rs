@@ -157,22 +157,49 @@ pub struct Connection {
     pub scope: String,
 }
 
+/// The list screen's own state: which view it shows, the row selected (and its identity, so
+/// the selection follows its row when live updates reorder them), the live filter, the
+/// order, warnings only, and the pools marked for a fix.
+#[derive(Clone, Debug)]
+pub struct ListState {
+    pub view: View,
+    pub selected: usize,
+    pub selected_id: Option<(ObjectRef, Option<String>)>,
+    /// A substring, `!text` to invert, `-l key=value` on labels.
+    pub filter: String,
+    /// Sort by this column of the current view (0 = none: the natural order).
+    pub sort_column: usize,
+    pub sort_descending: bool,
+    /// The events view shows only warnings.
+    pub warnings_only: bool,
+    /// Pools marked with space: a fix applies to all of them.
+    pub marked: std::collections::BTreeSet<ObjectRef>,
+}
+
+impl Default for ListState {
+    fn default() -> ListState {
+        ListState {
+            view: View::POOLS,
+            selected: 0,
+            selected_id: None,
+            filter: String::new(),
+            sort_column: 0,
+            sort_descending: false,
+            warnings_only: false,
+            marked: std::collections::BTreeSet::new(),
+        }
+    }
+}
+
 /// Everything the screen shows.
 pub struct App {
     pub inventory: Inventory,
     pub connection: Connection,
     /// The namespaces watched now.
     pub namespaces: Namespaces,
-    pub view: View,
-    pub selected: usize,
-    /// The selected row's identity: the selection follows it when live updates reorder rows.
-    pub selected_id: Option<(ObjectRef, Option<String>)>,
-    /// The live filter: a substring, `!text` to invert, `-l key=value` on labels.
-    pub filter: String,
+    /// The list screen: which view, the selection, the filter, the order, the marks.
+    pub list: ListState,
     pub input: Input,
-    /// Sort by this column of the current view (0 = none: the natural order).
-    pub sort_column: usize,
-    pub sort_descending: bool,
     /// The modal stack, top last.
     pub overlays: Vec<Overlay>,
     pub message: Option<String>,
@@ -180,8 +207,6 @@ pub struct App {
     pub quit: bool,
     /// The pool opened with Enter; Esc goes back to the list.
     pub detail: Option<Detail>,
-    /// The events view shows only warnings.
-    pub warnings_only: bool,
     /// Text searched for in a pool's YAML.
     pub search: String,
     /// A context switch under way (`:ctx`), shown in the footer until it answers.
@@ -197,8 +222,6 @@ pub struct App {
     /// Why, for the header (`--readonly`, the settings file, or a settings file that could
     /// not be read).
     pub read_only_why: Option<String>,
-    /// Pools marked with space: a fix applies to all of them.
-    pub marked: std::collections::BTreeSet<ObjectRef>,
     /// What the access reviews answered, for this context.
     pub access: confirm::AccessCache,
     /// Hands out the ids requests are sent under.
@@ -235,27 +258,20 @@ impl App {
         App {
             inventory: Inventory::new(),
             namespaces: Namespaces::All,
+            list: ListState::default(),
             connection,
-            view: View::POOLS,
-            selected: 0,
-            selected_id: None,
-            filter: String::new(),
             input: Input::None,
-            sort_column: 0,
-            sort_descending: false,
             overlays: Vec::new(),
             message: None,
             now,
             quit: false,
             detail: None,
-            warnings_only: false,
             search: String::new(),
             connecting: None,
             shown: Shown::default(),
             outbox: Vec::new(),
             read_only: false,
             read_only_why: None,
-            marked: std::collections::BTreeSet::new(),
             access: confirm::AccessCache::new(),
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
@@ -309,8 +325,8 @@ impl App {
         self.namespaces = namespaces.clone();
         self.inventory = Inventory::new();
         self.detail = None;
-        self.selected = 0;
-        self.selected_id = None;
+        self.list.selected = 0;
+        self.list.selected_id = None;
         self.outbox.push(Effect::Watch(namespaces));
     }
 }

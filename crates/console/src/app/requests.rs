@@ -100,9 +100,9 @@ pub fn leave(app: &mut App) -> Vec<String> {
             context = recreating.hub.context
         ));
     }
-    if !app.marked.is_empty() {
-        cancelled.push(crate::domain::words::counted(app.marked.len(), "mark"));
-        app.marked.clear();
+    if !app.list.marked.is_empty() {
+        cancelled.push(crate::domain::words::counted(app.list.marked.len(), "mark"));
+        app.list.marked.clear();
     }
     cancelled
 }

@@ -236,11 +236,11 @@ fn a_namespace_switch_clears_marks_and_stops_a_recreate() {
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Char(' ')));
     update(&mut app, key(KeyCode::Char(' ')));
-    assert_eq!(app.marked.len(), 2);
+    assert_eq!(app.list.marked.len(), 2);
     update(&mut app, key(KeyCode::Char(':')));
     typed(&mut app, "ns ml-research");
     update(&mut app, key(KeyCode::Enter));
-    assert!(app.marked.is_empty());
+    assert!(app.list.marked.is_empty());
     let message = app.message.clone().unwrap_or_default();
     assert!(message.contains("cancelled: 2 marks"), "{message}");
 }

@@ -38,7 +38,9 @@ impl App {
                 vec![Scope::Yaml, Scope::Detail]
             }
             (Input::None, Some(_)) => vec![Scope::Detail],
-            (Input::None, None) if self.view.warnings.is_some() => vec![Scope::Events, Scope::List],
+            (Input::None, None) if self.list.view.warnings.is_some() => {
+                vec![Scope::Events, Scope::List]
+            }
             (Input::None, None) => vec![Scope::List],
         }
     }
@@ -70,9 +72,11 @@ impl App {
                     "switching to context {context}: try again once it is connected"
                 ))
             }
-            Command::Open | Command::Describe | Command::Yaml => when(self.view.opens.is_some()),
+            Command::Open | Command::Describe | Command::Yaml => {
+                when(self.list.view.opens.is_some())
+            }
             Command::RunFix => when(keys::fix_in_view(self).is_some()),
-            Command::ControllerLogs => when(self.detail.is_some() || self.view.logs),
+            Command::ControllerLogs => when(self.detail.is_some() || self.list.view.logs),
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == Step::Review) => {
                 Hidden
             }
@@ -97,10 +101,10 @@ impl App {
                     || (w.step == Step::Autoscaling && w.draft.policy.is_some())
             )),
             Command::Mark | Command::NewPool | Command::EditPool => {
-                when(self.view.pools && self.detail.is_none())
+                when(self.list.view.pools && self.detail.is_none())
             }
             Command::PauseResume | Command::Delete | Command::Unblock => {
-                if !(self.view.pools || self.detail.is_some()) {
+                if !(self.list.view.pools || self.detail.is_some()) {
                     return Hidden;
                 }
                 let verb = if command == Command::Delete {

@@ -115,7 +115,7 @@ fn sort_by_column_and_reverse() {
     let mut app = fleet_app();
     update(&mut app, key(KeyCode::Char('s')));
     update(&mut app, key(KeyCode::Char('s')));
-    assert_eq!(app.sort_column, 2, "the second column: NAME");
+    assert_eq!(app.list.sort_column, 2, "the second column: NAME");
     let sorted = names(&app);
     let mut expected = sorted.clone();
     expected.sort();
@@ -132,13 +132,13 @@ fn the_command_line_switches_views_completes_and_quits() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "cpe");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.view, View::EVALUATIONS);
+    assert_eq!(app.list.view, View::EVALUATIONS);
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ho");
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.input, Input::Command("hosts".into()));
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.view, View::HOSTS);
+    assert_eq!(app.list.view, View::HOSTS);
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "nodes");
     update(&mut app, key(KeyCode::Enter));
@@ -153,11 +153,11 @@ fn the_command_line_switches_views_completes_and_quits() {
 fn navigation_stays_in_bounds_and_help_toggles() {
     let mut app = fleet_app();
     update(&mut app, key(KeyCode::Up));
-    assert_eq!(app.selected, 0);
+    assert_eq!(app.list.selected, 0);
     update(&mut app, key(KeyCode::Char('G')));
-    assert_eq!(app.selected, 11);
+    assert_eq!(app.list.selected, 11);
     update(&mut app, key(KeyCode::Down));
-    assert_eq!(app.selected, 11);
+    assert_eq!(app.list.selected, 11);
     update(&mut app, key(KeyCode::Char('?')));
     assert_eq!(app.overlay(), Some(&Overlay::Help { scroll: 0 }));
     update(&mut app, key(KeyCode::Esc));
@@ -188,7 +188,7 @@ fn describe_yaml_warnings_and_projects() {
     type_text(&mut app, "proj");
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.view, View::PROJECTS);
+    assert_eq!(app.list.view, View::PROJECTS);
 }
 
 #[test]
@@ -329,8 +329,8 @@ fn keys_pressed_on_the_help_never_reach_the_list_behind_it() {
     ] {
         update(&mut app, key(code));
     }
-    assert_eq!(app.selected, 0, "the selection did not move");
-    assert_eq!(app.sort_column, 0, "the sort did not change");
+    assert_eq!(app.list.selected, 0, "the selection did not move");
+    assert_eq!(app.list.sort_column, 0, "the sort did not change");
     assert_eq!(app.input, Input::None, "no filter or command line opened");
     assert!(app.detail.is_none(), "no pool opened");
     assert!(app.overlay().is_some(), "the help is still open");
@@ -343,7 +343,7 @@ fn keys_pressed_on_the_help_never_reach_the_list_behind_it() {
     assert!(app.overlays.is_empty(), "Esc pops the help");
     update(&mut app, key(KeyCode::Char('j')));
     assert_eq!(
-        app.selected, 1,
+        app.list.selected, 1,
         "with the help closed the list takes keys again"
     );
 }
@@ -362,7 +362,7 @@ fn the_selection_follows_its_row_when_live_updates_reorder_the_list() {
     for _ in 0..at {
         update(&mut app, key(KeyCode::Down));
     }
-    assert_eq!(names(&app)[app.selected], "llm-train");
+    assert_eq!(names(&app)[app.list.selected], "llm-train");
     // Pools that sort before it arrive.
     let mut first = (*app
         .inventory
@@ -381,11 +381,11 @@ fn the_selection_follows_its_row_when_live_updates_reorder_the_list() {
         );
     }
     assert_eq!(
-        names(&app)[app.selected],
+        names(&app)[app.list.selected],
         "llm-train",
         "still on the same pool"
     );
-    assert_eq!(app.selected, at + 2);
+    assert_eq!(app.list.selected, at + 2);
 }
 
 #[test]
@@ -403,7 +403,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
     );
     // The console answers keys while the connection is being made.
     update(&mut app, key(KeyCode::Down));
-    assert_eq!(app.selected, 1);
+    assert_eq!(app.list.selected, 1);
     // An answer for a context no longer asked for is dropped.
     update(
         &mut app,

@@ -70,7 +70,7 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
     );
     assert_eq!(app.input, crate::app::Input::Command("tenants".into()));
     enter(&mut app);
-    assert_eq!(app.view, sample, "{:?}", app.message);
+    assert_eq!(app.list.view, sample, "{:?}", app.message);
     let names: Vec<String> = app.shown.rows().map(|r| r.id.name.to_string()).collect();
     assert_eq!(names, ["acme", "zeta"]);
     let headers: Vec<&str> = app.shown.columns().iter().map(|c| c.header).collect();

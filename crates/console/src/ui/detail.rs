@@ -80,7 +80,7 @@ pub(super) fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {
 pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area: Rect) {
     let crumb = format!(
         " {} › {}/{} › {} ",
-        app.view.title(),
+        app.list.view.title(),
         crate::domain::inert::line(&detail.namespace),
         crate::domain::inert::line(&detail.name),
         detail.tab.title()

@@ -48,10 +48,10 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
         ));
     }
-    if !app.marked.is_empty() {
+    if !app.list.marked.is_empty() {
         first.spans.push(Span::styled(" │ ", muted));
         first.spans.push(Span::styled(
-            format!("{} marked", app.marked.len()),
+            format!("{} marked", app.list.marked.len()),
             theme.style(Meaning::Accent),
         ));
     }

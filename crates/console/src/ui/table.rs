@@ -18,14 +18,14 @@ use crate::theme::{Meaning, Theme};
 pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let table = &app.shown;
     let headers = table.columns();
-    let title = if app.filter.is_empty() {
-        format!(" {} ({}) ", app.view.title(), table.len())
+    let title = if app.list.filter.is_empty() {
+        format!(" {} ({}) ", app.list.view.title(), table.len())
     } else {
         format!(
             " {} ({}) /{} ",
-            app.view.title(),
+            app.list.view.title(),
             table.len(),
-            inert::line(&app.filter)
+            inert::line(&app.list.filter)
         )
     };
     let block = Block::default()
@@ -42,7 +42,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         return;
     }
     if table.is_empty() {
-        let kind = app.view.source;
+        let kind = app.list.view.source;
         // Say why the list is empty: refused, not installed, reconnecting, loading, or empty.
         let states: Vec<&SourceState> = app.inventory.health_of(kind).map(|h| &h.state).collect();
         let (text, meaning) = match states.iter().find(|s| !matches!(s, SourceState::Live)) {
@@ -67,7 +67,9 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 "Waiting for the first list from the cluster…".to_owned(),
                 Meaning::Muted,
             ),
-            _ if let Some(all_clear) = app.view.all_clear => (all_clear.to_owned(), Meaning::Ok),
+            _ if let Some(all_clear) = app.list.view.all_clear => {
+                (all_clear.to_owned(), Meaning::Ok)
+            }
             _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
         };
         frame.render_widget(
@@ -124,11 +126,15 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         shown.retain(|i| *i != drop);
     }
     let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
-    let sorted = app.sort_column;
+    let sorted = app.list.sort_column;
     let header = Row::new(shown.iter().map(|&i| {
         let h = headers[i].header;
         let mark = if i + 1 == sorted {
-            if app.sort_descending { "↓" } else { "↑" }
+            if app.list.sort_descending {
+                "↓"
+            } else {
+                "↑"
+            }
         } else {
             ""
         };
@@ -137,7 +143,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     .style(header_style);
     // Only the rows that fit are built: the window follows the selection.
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
-    let selected = app.selected.min(table.len() - 1);
+    let selected = app.list.selected.min(table.len() - 1);
     let first = selected.saturating_sub(visible - 1);
     let name = headers
         .iter()
@@ -155,7 +161,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             .skip(1)
             .map(|&i| widths[i].saturating_add(2))
             .fold(0u16, u16::saturating_add);
-        let marks = if app.marked.is_empty() { 0 } else { 2 };
+        let marks = if app.list.marked.is_empty() { 0 } else { 2 };
         area.width
             .saturating_sub(others)
             .saturating_sub(marks)
@@ -163,7 +169,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     };
     let last_shown = shown.last().copied();
     let rows = table.rows().skip(first).take(visible).map(|row| {
-        let marked = app.marked.contains(&row.id);
+        let marked = app.list.marked.contains(&row.id);
         let row_style = if marked {
             theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
         } else {
@@ -203,7 +209,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|&i| {
             // Room for the " *" of a marked row after its name.
-            let width = if Some(i) == name && !app.marked.is_empty() {
+            let width = if Some(i) == name && !app.list.marked.is_empty() {
                 widths[i].saturating_add(2)
             } else {
                 widths[i]
@@ -220,7 +226,8 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .block(block)
         .column_spacing(2)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let mut state = TableState::default().with_selected(Some(app.selected.min(table.len() - 1)));
+    let mut state =
+        TableState::default().with_selected(Some(app.list.selected.min(table.len() - 1)));
     frame.render_stateful_widget(widget, area, &mut state);
 }
 

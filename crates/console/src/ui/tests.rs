@@ -397,7 +397,7 @@ mod properties {
             // Every other list and every tab of a pool draws the same objects at this size;
             // a list's title counts its rows.
             for view in crate::app::View::all() {
-                app.view = view;
+                app.list.view = view;
                 app.detail = None;
                 app.refresh();
                 let screen = draw(&app, width, height);
@@ -406,7 +406,7 @@ mod properties {
                     prop_assert!(screen.contains(&title), "{title} in\n{screen}");
                 }
             }
-            app.view = crate::app::View::POOLS;
+            app.list.view = crate::app::View::POOLS;
             app.refresh();
             for tab in crate::app::Tab::ALL {
                 app.detail = Some(crate::app::Detail {

@@ -65,11 +65,11 @@ pub(super) fn run_command(app: &mut App, command: &str) {
     match View::named(command) {
         Some(view) => {
             app.detail = None;
-            app.view = view;
-            app.selected = 0;
-            app.selected_id = None;
-            app.sort_column = 0;
-            app.filter.clear();
+            app.list.view = view;
+            app.list.selected = 0;
+            app.list.selected_id = None;
+            app.list.sort_column = 0;
+            app.list.filter.clear();
             app.message = None;
         }
         None => {

@@ -23,9 +23,9 @@ pub(super) fn text_field(app: &mut App) -> Option<&mut String> {
 pub(super) fn typed(app: &mut App) {
     match &app.input {
         Input::Filter(text) => {
-            app.filter = text.clone();
-            app.selected = 0;
-            app.selected_id = None;
+            app.list.filter = text.clone();
+            app.list.selected = 0;
+            app.list.selected_id = None;
         }
         Input::Search(text) => {
             app.search = text.clone();
@@ -124,9 +124,9 @@ pub(super) fn in_field(app: &mut App, command: Command) {
         Command::Cancel => {
             match app.input {
                 Input::Filter(_) => {
-                    app.filter.clear();
-                    app.selected = 0;
-                    app.selected_id = None;
+                    app.list.filter.clear();
+                    app.list.selected = 0;
+                    app.list.selected_id = None;
                 }
                 Input::Search(_) => app.search.clear(),
                 _ => {}

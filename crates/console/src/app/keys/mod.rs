@@ -19,10 +19,10 @@ use fields::{on_key_too_small, text_field, typed};
 /// Opens the selected pool: from the pools list on its overview, from the evaluations list on
 /// its scaling tab, from the hosts list on its hosts.
 fn open_selected(app: &mut App, on: Option<Tab>) {
-    let Some(natural) = app.view.opens else {
+    let Some(natural) = app.list.view.opens else {
         return;
     };
-    let Some(row) = app.shown.row(app.selected) else {
+    let Some(row) = app.shown.row(app.list.selected) else {
         return;
     };
     app.detail = Some(Detail {
@@ -45,7 +45,7 @@ fn copy(app: &mut App) {
             None => return,
         },
         Some(detail) => (detail.name.clone(), detail.name.clone()),
-        None => match app.shown.row(app.selected) {
+        None => match app.shown.row(app.list.selected) {
             Some(row) => (row.id.name.to_string(), row.id.name.to_string()),
             None => return,
         },

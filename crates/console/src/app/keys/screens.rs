@@ -33,41 +33,41 @@ fn shared(app: &mut App, command: Command) {
 pub(super) fn in_list(app: &mut App, command: Command) {
     let last = app.shown.len().saturating_sub(1);
     match command {
-        Command::Down => app.selected = app.selected.saturating_add(1).min(last),
-        Command::Up => app.selected = app.selected.saturating_sub(1),
-        Command::PageDown => app.selected = app.selected.saturating_add(10).min(last),
-        Command::PageUp => app.selected = app.selected.saturating_sub(10),
-        Command::First => app.selected = 0,
-        Command::Last => app.selected = last,
+        Command::Down => app.list.selected = app.list.selected.saturating_add(1).min(last),
+        Command::Up => app.list.selected = app.list.selected.saturating_sub(1),
+        Command::PageDown => app.list.selected = app.list.selected.saturating_add(10).min(last),
+        Command::PageUp => app.list.selected = app.list.selected.saturating_sub(10),
+        Command::First => app.list.selected = 0,
+        Command::Last => app.list.selected = last,
         Command::Open => open_selected(app, None),
         Command::Describe => open_selected(app, Some(Tab::Overview)),
         Command::Yaml => open_selected(app, Some(Tab::Yaml)),
-        Command::Filter => app.input = Input::Filter(app.filter.clone()),
+        Command::Filter => app.input = Input::Filter(app.list.filter.clone()),
         Command::SortNext => {
             let columns = app.shown.columns().len();
-            app.sort_column = if columns == 0 {
+            app.list.sort_column = if columns == 0 {
                 0
             } else {
-                app.sort_column % columns + 1
+                app.list.sort_column % columns + 1
             };
         }
-        Command::SortReverse => app.sort_descending = !app.sort_descending,
+        Command::SortReverse => app.list.sort_descending = !app.list.sort_descending,
         Command::WarningsOnly => {
-            app.warnings_only = !app.warnings_only;
-            app.selected = 0;
-            app.selected_id = None;
+            app.list.warnings_only = !app.list.warnings_only;
+            app.list.selected = 0;
+            app.list.selected_id = None;
         }
         Command::Clear => {
-            app.filter.clear();
+            app.list.filter.clear();
             app.message = None;
         }
         Command::Mark => {
-            if let Some(row) = app.shown.row(app.selected) {
+            if let Some(row) = app.shown.row(app.list.selected) {
                 let id = row.id.clone();
-                if !app.marked.remove(&id) {
-                    app.marked.insert(id);
+                if !app.list.marked.remove(&id) {
+                    app.list.marked.insert(id);
                 }
-                app.selected = app.selected.saturating_add(1).min(last);
+                app.list.selected = app.list.selected.saturating_add(1).min(last);
             }
         }
         Command::NewPool => super::super::wizard::open(app, false),

@@ -112,8 +112,8 @@ impl App {
     pub fn refresh(&mut self) {
         self.shown.doctor.update(&self.inventory, self.now);
         let shape = Shape {
-            view: self.view,
-            findings: match self.view.rows {
+            view: self.list.view,
+            findings: match self.list.view.rows {
                 Rows::Findings(_) => self.shown.doctor.epoch,
                 _ => 0,
             },
@@ -145,7 +145,7 @@ impl App {
         }
         self.shown.generation = generation;
         let mut widths = whole || patch.is_some();
-        if self.view.pools && !whole {
+        if self.list.view.pools && !whole {
             let marks = self.shown.doctor.marks;
             if marks != self.shown.marks {
                 self.remark_worst();
@@ -162,7 +162,7 @@ impl App {
         let order_key = self.order_key();
         let moved = if whole || self.shown.order_key.as_ref() != Some(&order_key) {
             self.shown.order = self.narrow();
-            self.shown.filter_problem = Filter::parse(self.filter.trim()).err();
+            self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
             self.shown.order_key = Some(order_key);
             widths = true;
             true
@@ -177,18 +177,18 @@ impl App {
         }
         // The selection stays on its row when rows move.
         if moved
-            && let Some(index) = self.selected_id.as_ref().and_then(|(id, part)| {
+            && let Some(index) = self.list.selected_id.as_ref().and_then(|(id, part)| {
                 self.shown
                     .rows()
                     .position(|r| r.id == *id && r.part == *part)
             })
         {
-            self.selected = index;
+            self.list.selected = index;
         }
-        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
-        self.selected_id = self
+        self.list.selected = self.list.selected.min(self.shown.len().saturating_sub(1));
+        self.list.selected_id = self
             .shown
-            .row(self.selected)
+            .row(self.list.selected)
             .map(|r| (r.id.clone(), r.part.clone()));
         self.refresh_detail();
         self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
@@ -197,10 +197,10 @@ impl App {
     /// Makes the current view's rows from scratch.
     fn build_base(&mut self) {
         let mut table = self.base_table();
-        if self.view.pools {
+        if self.list.view.pools {
             self.mark_pools(&mut table.rows);
         }
-        let incremental = matches!(self.view.rows, Rows::PerObject { .. });
+        let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
         let mut base = Base::new(table.columns, table.rows.len());
         let mut previous: Option<(Key, usize)> = None;
         let count = table.rows.len() as u64;
@@ -235,7 +235,7 @@ impl App {
             touched_by,
             rows: make,
             ..
-        } = self.view.rows
+        } = self.list.view.rows
         else {
             return None;
         };
@@ -254,7 +254,7 @@ impl App {
                 continue;
             };
             let mut made = make(&self.inventory, &object, false);
-            if self.view.pools {
+            if self.list.view.pools {
                 self.mark_pools(&mut made);
             }
             self.shown.rows_built += made.len() as u64;
@@ -272,7 +272,7 @@ impl App {
             let gone: std::collections::HashSet<usize> = removed.iter().copied().collect();
             self.shown.order.retain(|i| !gone.contains(i));
         }
-        let Ok(filter) = Filter::parse(self.filter.trim()) else {
+        let Ok(filter) = Filter::parse(self.list.filter.trim()) else {
             return;
         };
         let warnings = self.warnings_column();
@@ -292,7 +292,7 @@ impl App {
     }
 
     fn base_table(&mut self) -> Table {
-        match self.view.rows {
+        match self.list.view.rows {
             Rows::PerObject { table, .. } | Rows::Whole(table) => {
                 table(&self.inventory, None, false)
             }
@@ -302,13 +302,13 @@ impl App {
 
     /// What the shown order depends on besides the rows, read by name.
     fn order_key(&self) -> OrderKey {
-        let App {
+        let super::ListState {
             filter,
             sort_column,
             sort_descending,
             warnings_only,
             ..
-        } = self;
+        } = &self.list;
         OrderKey {
             filter: filter.clone(),
             sort_column: *sort_column,
@@ -319,21 +319,25 @@ impl App {
 
     /// The events list's TYPE column, when only warnings are shown.
     fn warnings_column(&self) -> Option<usize> {
-        let column = self.view.warnings.filter(|_| self.warnings_only)?;
+        let column = self
+            .list
+            .view
+            .warnings
+            .filter(|_| self.list.warnings_only)?;
         self.shown.base.columns.iter().position(|c| *c == column)
     }
 
     /// The sorted column's index and whether descending, if one is sorted.
     fn sorted_column(&self) -> Option<(usize, bool)> {
-        (self.sort_column > 0 && self.sort_column <= self.shown.base.columns.len())
-            .then(|| (self.sort_column - 1, self.sort_descending))
+        (self.list.sort_column > 0 && self.list.sort_column <= self.shown.base.columns.len())
+            .then(|| (self.list.sort_column - 1, self.list.sort_descending))
     }
 
     /// The slots of the rows that pass the warnings toggle and the filter, sorted.
     fn narrow(&self) -> Vec<usize> {
         let base = &self.shown.base;
         let warnings = self.warnings_column();
-        let filter = match Filter::parse(self.filter.trim()) {
+        let filter = match Filter::parse(self.list.filter.trim()) {
             Ok(filter) => filter,
             // Nothing is shown for a filter that cannot match; the title says why.
             Err(_) => return Vec::new(),

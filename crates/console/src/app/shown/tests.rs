@@ -43,7 +43,7 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
             crossterm::event::KeyCode::Down,
         )),
     );
-    let selected = app.selected_id.clone();
+    let selected = app.list.selected_id.clone();
     let (builds, rows) = (app.shown.builds, app.shown.rows_built);
     let mut pool = (*app
         .inventory
@@ -56,7 +56,10 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     apply(&mut app, Kind::Pool, pool);
     assert_eq!(app.shown.builds, builds, "nothing built from scratch");
     assert_eq!(app.shown.rows_built, rows + 1, "one pool, one row");
-    assert_eq!(app.selected_id, selected, "the selection stays on its row");
+    assert_eq!(
+        app.list.selected_id, selected,
+        "the selection stays on its row"
+    );
     let row = app
         .shown
         .rows()
@@ -284,20 +287,20 @@ proptest! {
         let mut app = fleet_app();
         let pools = objects(&app, Kind::Pool);
         let evaluations = objects(&app, Kind::Evaluation);
-        app.view = view;
-        app.sort_column = sort;
-        app.sort_descending = descending;
-        app.filter = filter.to_owned();
-        app.warnings_only = warnings;
+        app.list.view = view;
+        app.list.sort_column = sort;
+        app.list.sort_descending = descending;
+        app.list.filter = filter.to_owned();
+        app.list.warnings_only = warnings;
         app.refresh();
         for (step, change) in changes.iter().enumerate() {
             play(&mut app, &pools, &evaluations, change, step);
-            let kept = (shown(&app), app.shown.widths.clone(), app.selected_id.clone());
+            let kept = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
             // From scratch: no row, rule marker or finding kept.
             app.shown.shape = None;
             app.shown.lint.clear();
             app.refresh();
-            let fresh = (shown(&app), app.shown.widths.clone(), app.selected_id.clone());
+            let fresh = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
             prop_assert_eq!(kept, fresh, "after {:?}", change);
             // The findings kept per pool are those worked out from scratch.
             let mut doctor = crate::app::doctor::Doctor::default();

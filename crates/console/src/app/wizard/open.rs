@@ -15,7 +15,7 @@ use crate::domain::draft::Draft;
 fn namespace_in_view(app: &App) -> String {
     let selected = app
         .shown
-        .row(app.selected)
+        .row(app.list.selected)
         .map(|r| r.id.namespace.to_string())
         .filter(|ns| !ns.is_empty());
     match &app.namespaces {
@@ -120,8 +120,8 @@ pub fn open(app: &mut App, edit: bool) {
     }
     let Some(pool) = app
         .shown
-        .row(app.selected)
-        .filter(|_| app.view.pools)
+        .row(app.list.selected)
+        .filter(|_| app.list.view.pools)
         .and_then(|row| {
             app.inventory
                 .get(Kind::Pool, &row.id.namespace, &row.id.name)

@@ -326,7 +326,7 @@ fn a_kind_the_namespace_lacks_is_said_and_nothing_changes() {
     // A namespace with no Settings: vision-lab.
     while app
         .shown
-        .row(app.selected)
+        .row(app.list.selected)
         .is_some_and(|r| r.id.namespace != "vision-lab")
     {
         update(&mut app, key(KeyCode::Down));

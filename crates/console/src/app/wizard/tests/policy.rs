@@ -86,7 +86,7 @@ fn a_scaling_policy_is_written_with_the_pool_and_checked_by_the_same_rules() {
 fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     let mut app = fleet_app();
     answer_all(&mut app);
-    let row = app.shown.row(app.selected).expect("a row").id.clone();
+    let row = app.shown.row(app.list.selected).expect("a row").id.clone();
     update(&mut app, key(KeyCode::Char('e')));
     to_step(&mut app, Step::Deployment);
     to_field(&mut app, "VIP", 0);
