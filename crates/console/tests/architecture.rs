@@ -1,5 +1,5 @@
 //! The layers, checked by reading the code as the compiler does. The workspace's crates are
-//! the first wall (the compiler refuses a name a crate does not depend on; `cargo metadata`
+//! the first wall (the compiler refuses a name a crate does not depend on; `cargo tree`
 //! shows the domain crate's dependencies hold no runtime, client, terminal or HTTP crate).
 //! Within them, every module file reached from a crate's `src/lib.rs` through its `mod`
 //! declarations (test modules left out: they may drive the code with anything) is parsed, and
@@ -186,6 +186,35 @@ const LAYERS: &[Allowed] = &[
             "rustix",
         ],
     },
+    // The command line: the top of the console; it may name every module, none names it.
+    Allowed {
+        module: "cli",
+        krate: None,
+        ours: &[
+            "app",
+            "cluster",
+            "demo",
+            "domain",
+            "drafts",
+            "files",
+            "inventory",
+            "manifest",
+            "runtime",
+            "say",
+            "settings",
+            "sources",
+            "theme",
+            "ui",
+        ],
+        outside: &[
+            "clap",
+            "crossterm",
+            "futures",
+            "kube",
+            "serde_saphyr",
+            "tokio",
+        ],
+    },
 ];
 
 /// The workspace's root.
@@ -226,6 +255,10 @@ fn outside_crates() -> BTreeSet<String> {
     names
 }
 
+/// What a path naming the crate root itself resolves to (`use crate::*`, `use crate as c`,
+/// `super::super::*` up to the root): in no allow-list, so always refused.
+const ROOT: &str = "the crate root (a glob or rename of it)";
+
 /// What one file names: (the top-level module or outside crate, where).
 #[derive(Default)]
 struct Names {
@@ -251,7 +284,8 @@ impl Names {
             "pooldeck_domain" => Some("domain".to_owned()),
             "pooldeck_io" => Some(second.unwrap_or("io").to_owned()),
             "pooldeck_demo" => Some("demo".to_owned()),
-            "crate" => segments.get(1).cloned(),
+            // `use crate as c;` or `use crate::*;` name the whole crate: never allowed.
+            "crate" => Some(segments.get(1).cloned().unwrap_or_else(|| ROOT.to_owned())),
             "super" => {
                 let climbs = segments.iter().take_while(|s| *s == "super").count();
                 let mut module = self.module.clone();
@@ -262,6 +296,7 @@ impl Names {
                     .first()
                     .cloned()
                     .or_else(|| segments.get(climbs).cloned())
+                    .or_else(|| Some(ROOT.to_owned()))
             }
             "self" => self.module.first().cloned(),
             other if self.outside.contains(other) => Some(format!("extern {other}")),
@@ -270,6 +305,48 @@ impl Names {
         if let Some(named) = named {
             self.found
                 .push((named, format!("line {line}: {}", segments.join("::"))));
+        }
+    }
+}
+
+/// Every `a::b::c` path in a stream of tokens, with its line.
+fn paths_in_tokens(tokens: proc_macro2::TokenStream, out: &mut Vec<(Vec<String>, usize)>) {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let colons = |at: usize| {
+        matches!((trees.get(at), trees.get(at + 1)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':')
+    };
+    let mut i = 0;
+    while i < trees.len() {
+        match &trees[i] {
+            TokenTree::Group(group) => {
+                paths_in_tokens(group.stream(), out);
+                i += 1;
+            }
+            TokenTree::Ident(first) => {
+                let line = first.span().start().line;
+                let mut segments = vec![first.to_string()];
+                let mut j = i + 1;
+                while colons(j) {
+                    match trees.get(j + 2) {
+                        Some(TokenTree::Ident(next)) => {
+                            segments.push(next.to_string());
+                            j += 3;
+                        }
+                        // `a::*` or `a::{...}`: the path so far.
+                        _ => {
+                            j += 2;
+                            break;
+                        }
+                    }
+                }
+                if segments.len() > 1 || j > i + 1 {
+                    out.push((segments, line));
+                }
+                i = j;
+            }
+            _ => i += 1,
         }
     }
 }
@@ -357,12 +434,19 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        // A macro's body is tokens: the paths in it are read as far as they parse.
+        // A macro's body is tokens: read as expressions where it parses as them, otherwise
+        // (`vec![x; n]`, a pattern, a `macro_rules!` body) every `a::b` path in its tokens.
         if let Ok(expr) = mac.parse_body_with(
             syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
         ) {
             for e in &expr {
                 self.visit_expr(e);
+            }
+        } else {
+            let mut paths = Vec::new();
+            paths_in_tokens(mac.tokens.clone(), &mut paths);
+            for (segments, line) in paths {
+                self.resolve(&segments, line);
             }
         }
         syn::visit::visit_macro(self, mac);
@@ -493,6 +577,13 @@ fn every_module_names_only_what_its_layer_allows() {
         "the walk reaches the crate: {}",
         files.len()
     );
+    // Every top-level module of the console has a layer: a new one cannot go unchecked.
+    let unruled: BTreeSet<&String> = files
+        .iter()
+        .filter_map(|(m, _)| m.first())
+        .filter(|m| !LAYERS.iter().any(|l| l.module == m.as_str()))
+        .collect();
+    assert!(unruled.is_empty(), "modules without a layer: {unruled:?}");
     let mut found = Vec::new();
     for layer in LAYERS {
         assert!(
@@ -549,6 +640,25 @@ fn the_checker_sees_renames_climbs_and_code_after_a_test_module() {
         ),
         ["ui"]
     );
+    // The crate root renamed or globbed, and a climb to the root with a glob.
+    assert_eq!(
+        refused(&["app", "x"], "use crate as c; fn f() { c::runtime::x(); }"),
+        [ROOT]
+    );
+    assert_eq!(refused(&["app", "x"], "use crate::*;"), [ROOT]);
+    assert_eq!(refused(&["app"], "use super::*;"), [ROOT]);
+    // A macro body that is no list of expressions is read as tokens.
+    assert_eq!(
+        refused(&["app", "x"], "fn f() { let _ = vec![crate::ui::X; 3]; }"),
+        ["ui"]
+    );
+    assert_eq!(
+        refused(
+            &["app", "x"],
+            "macro_rules! m { () => { crate::runtime::go() }; }"
+        ),
+        ["runtime"]
+    );
     // Inside a whole crate, its own paths are its own, however they climb.
     assert!(refused(&["demo", "api", "x"], "use super::super::store::Store;").is_empty());
     assert_eq!(
@@ -593,60 +703,36 @@ const NEVER_IN_THE_DOMAIN: &[&str] = &[
     "futures",
 ];
 
-/// `cargo metadata`'s resolved graph: every package the named one depends on as a normal
-/// dependency (not dev or build), however far down.
+/// Every package the named one depends on as a normal dependency (not dev or build),
+/// however far down, for this platform: `cargo tree` (offline, from the lock file; unlike
+/// `cargo metadata` it needs no other platform's crates downloaded).
 fn normal_dependencies_of(package: &str) -> BTreeSet<String> {
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args([
+            "tree",
+            "-p",
+            package,
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--locked",
+            "--offline",
+        ])
         .current_dir(root())
         .output()
-        .expect("cargo metadata runs");
+        .expect("cargo tree runs");
     assert!(
         output.status.success(),
-        "cargo metadata: {}",
+        "cargo tree: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let name_of = |id: &str| -> String {
-        metadata["packages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|p| p["id"] == id)
-            .and_then(|p| p["name"].as_str())
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let nodes = metadata["resolve"]["nodes"]
-        .as_array()
-        .expect("a resolve graph");
-    let start = nodes
-        .iter()
-        .find(|n| name_of(n["id"].as_str().unwrap_or_default()) == package)
-        .and_then(|n| n["id"].as_str())
-        .expect("the package is in the graph")
-        .to_owned();
-    let mut seen = BTreeSet::new();
-    let mut next = vec![start];
-    while let Some(id) = next.pop() {
-        let Some(node) = nodes.iter().find(|n| n["id"] == id.as_str()) else {
-            continue;
-        };
-        for dep in node["deps"].as_array().into_iter().flatten() {
-            let normal = dep["dep_kinds"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|k| k["kind"].is_null());
-            let Some(pkg) = dep["pkg"].as_str() else {
-                continue;
-            };
-            if normal && seen.insert(name_of(pkg)) {
-                next.push(pkg.to_owned());
-            }
-        }
-    }
-    seen
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]

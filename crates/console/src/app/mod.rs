@@ -3,8 +3,9 @@
 //! feeds messages in, carries out the [`Effect`]s `update` leaves (each on a task, its answer
 //! coming back as a `Msg`), and draws what `ui::render` makes of the state.
 //!
-//! Keys go through one registry ([`commands`]) to a [`commands::Command`]; overlays (the help
-//! now) stack in [`App::overlays`] and the top one takes the keys. Costly things the screen
+//! Keys go through one registry ([`commands`]) to a [`commands::Command`]; overlays (the help,
+//! a confirmation, the wizard, the log, the drafts chooser) stack in [`App::overlays`] and the
+//! top one takes the keys as a [`component::Component`]. Costly things the screen
 //! shows (rows, column widths, rule findings, a pool's YAML) are derived here when their
 //! inputs change ([`shown`]), never while drawing. Must not import `ui`, `sources` or
 //! `runtime`.

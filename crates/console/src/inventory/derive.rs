@@ -61,8 +61,7 @@ pub struct Sample {
 fn time(value: Option<&Value>) -> Option<DateTime<Utc>> {
     value
         .and_then(Value::as_str)
-        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
-        .map(|t| t.with_timezone(&Utc))
+        .and_then(crate::domain::time::parse)
 }
 
 /// When an event last happened (lastTimestamp, eventTime, or creation).
@@ -125,8 +124,7 @@ pub(super) fn host_rows(object: &Object) -> Vec<HostRow> {
                     status_updated_at: host
                         .status_updated_at
                         .as_deref()
-                        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
-                        .map(|t| t.with_timezone(&Utc)),
+                        .and_then(crate::domain::time::parse),
                     architecture: host.architecture.as_deref().unwrap_or("").to_owned(),
                     cpu_count: host.cpu_count.get().copied().unwrap_or(0),
                     memory_gb: host.memory_gb.get().map_or(0.0, |m| m.value()),
@@ -196,8 +194,7 @@ impl Inventory {
             let Some(at) = evaluation
                 .evaluated_at
                 .as_deref()
-                .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
-                .map(|t| t.with_timezone(&Utc))
+                .and_then(crate::domain::time::parse)
             else {
                 continue;
             };

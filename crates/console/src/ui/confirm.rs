@@ -66,8 +66,9 @@ fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> Str
         .unwrap_or_default();
     match error {
         ClusterError::Conflict { .. } | ClusterError::NotFound { .. } => format!(
-            "Dry run refused: {error}{changed}. Nothing was changed. It changed since you \
-             looked: Esc, then open it again to review it as it is now."
+            "Dry run refused: {error}{changed}. Nothing was changed. The server holds it \
+             otherwise than this dialog saw it: Esc, then open it again to review it as it \
+             is now."
         ),
         ClusterError::Forbidden { .. } => format!(
             "Dry run refused: {error}. Nothing was changed. Ask for the permission, or copy the \

@@ -164,7 +164,7 @@ fn scaling_lines<'a>(
             lines.push(Line::from(vec![
                 label(theme, "  State "),
                 Span::styled(
-                    scaling.word.to_owned(),
+                    scaling.word.unwrap_or("-").to_owned(),
                     theme.style(super::cells::scaling(&scaling.kind)),
                 ),
                 Span::raw(countdown),

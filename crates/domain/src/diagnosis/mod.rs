@@ -108,10 +108,7 @@ fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
 }
 
 fn time(value: &Value) -> Option<DateTime<Utc>> {
-    value
-        .as_str()
-        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
-        .map(|t| t.with_timezone(&Utc))
+    value.as_str().and_then(crate::time::parse)
 }
 
 /// How long ago, to the minute: a finding's words then stay true for a minute, which is how

@@ -98,7 +98,6 @@ model! {
     }
 }
 
-/// Splits a pool evaluation key `<cluster-name>/<worker-pool-name>`.
 /// When a worker pool's scaling state ends by itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Deadline {
@@ -116,12 +115,13 @@ impl Deadline {
     }
 }
 
-/// A worker pool's scaling state, read once: its kind, the word as written, and when it ends
-/// by itself (the state's start plus the evaluation's cooldown or abort duration).
+/// A worker pool's scaling state, read once: its kind, the word as written (none when the
+/// state names none: its details and actions still count), and when it ends by itself (the
+/// state's start plus the evaluation's cooldown or abort duration).
 #[derive(Clone, Debug)]
 pub struct Scaling<'a> {
     pub kind: super::vocabulary::ScalingStateKind,
-    pub word: &'a str,
+    pub word: Option<&'a str>,
     pub deadline: Option<Deadline>,
     pub state: &'a ScalingState,
 }
@@ -136,8 +136,8 @@ impl ComputePoolEvaluation {
             .and_then(|s| s.pool_scaling_states.get())
             .and_then(|m| m.get(key))
             .and_then(|s| s.get())?;
-        let word = state.state.as_deref()?;
-        let kind = ScalingStateKind::parse(word);
+        let word = state.state.as_deref();
+        let kind = ScalingStateKind::parse(word.unwrap_or("-"));
         let spec = self.spec.get();
         let end = |start: Option<&str>, length: Option<&str>| {
             let start = crate::time::parse(start?)?;
@@ -165,6 +165,7 @@ impl ComputePoolEvaluation {
     }
 }
 
+/// Splits a pool evaluation key `<cluster-name>/<worker-pool-name>`.
 pub fn split_pool_key(key: &str) -> (&str, &str) {
     key.split_once('/').unwrap_or(("", key))
 }
@@ -191,4 +192,55 @@ pub enum Decision {
     ScaleDown(i64),
     Hold,
     Unknown,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::read;
+    use crate::model::vocabulary::ScalingStateKind;
+
+    fn evaluation(state: serde_json::Value) -> ComputePoolEvaluation {
+        let value = serde_json::json!({
+            "apiVersion": "spectrocloud.com/v1alpha1",
+            "kind": "ComputePoolEvaluation",
+            "metadata": {"name": "e", "namespace": "n"},
+            "spec": {"cooldownDuration": "10m", "abortDuration": "30m"},
+            "status": {"poolScalingStates": {"c/w": state}},
+        });
+        read(&value).expect("an evaluation").0
+    }
+
+    #[test]
+    fn a_state_s_deadline_is_its_start_plus_the_evaluation_s_duration() {
+        let e = evaluation(serde_json::json!({
+            "state": "Cooldown", "stateChangedAt": "2026-11-30T12:00:00Z"
+        }));
+        let s = e.scaling_of("c/w").expect("a state");
+        assert_eq!(s.kind, ScalingStateKind::Cooldown);
+        assert_eq!(
+            s.deadline.map(Deadline::at),
+            crate::time::parse("2026-11-30T12:10:00Z")
+        );
+        let e = evaluation(serde_json::json!({
+            "state": "Scaling", "scalingStartedAt": "2026-11-30T12:00:00Z"
+        }));
+        assert!(matches!(
+            e.scaling_of("c/w").and_then(|s| s.deadline),
+            Some(Deadline::AbortAt(_))
+        ));
+        assert!(e.scaling_of("c/other").is_none());
+    }
+
+    /// A state without its word still has its details and actions to show.
+    #[test]
+    fn a_state_without_a_word_is_still_read() {
+        let e = evaluation(serde_json::json!({
+            "details": "waiting for hosts", "actions": [{"type": "Add", "hostUID": "h1"}]
+        }));
+        let s = e.scaling_of("c/w").expect("the state is there");
+        assert_eq!(s.word, None);
+        assert_eq!(s.deadline, None);
+        assert_eq!(s.state.details.as_deref(), Some("waiting for hosts"));
+    }
 }

@@ -222,6 +222,8 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Help, [key(KeyCode::Esc), ch('?'), ch('q')], "Esc ? q", Some(("Esc", "close")), Close, "close the help"),
     bind!(Help, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
     bind!(Help, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
+    bind!(Help, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
+    bind!(Help, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll a page up"),
     // A confirmation: Cancel has the focus; Esc cancels anywhere.
     bind!(Confirm, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "cancel: nothing is sent"),
     bind!(Confirm, [key(KeyCode::Tab), key(KeyCode::Right)], "Tab →", Some(("Tab", "next")), FocusNext, "the next control"),

@@ -96,7 +96,9 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
     match scope {
         Scope::Global => match command {
             Command::Suspend => app.outbox.push(Effect::Suspend),
-            _ => app.quit = true,
+            Command::Quit => app.quit = true,
+            // Not bound in the global scope.
+            _ => {}
         },
         // The overlays are components: each carries out its own commands.
         Scope::Help

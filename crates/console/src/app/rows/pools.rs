@@ -105,11 +105,11 @@ fn hosts(pool: &ComputePool) -> Cell {
 /// The state of one worker pool of an evaluation, with when it ends by itself.
 pub(super) fn scaling_state(evaluation: &ComputePoolEvaluation, key: &str) -> Cell {
     match evaluation.scaling_of(key) {
-        Some(scaling) => Cell::Scaling {
+        Some(scaling) if scaling.word.is_some() => Cell::Scaling {
             state: scaling.kind,
             deadline: scaling.deadline,
         },
-        None => Cell::Empty,
+        _ => Cell::Empty,
     }
 }
 

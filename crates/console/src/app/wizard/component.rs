@@ -44,14 +44,11 @@ impl Component for Wizard {
         After::Stay
     }
 
-    /// An answer to the wizard's dry run.
-    fn answer(&mut self, request: &Request, outcome: Outcome, _app: &mut App) {
-        let answer = match &outcome {
-            Outcome::Done { message } => message.clone(),
-            Outcome::Allowed(_) => String::new(),
-            Outcome::Failed(error) => format!("refused: {error}"),
-        };
-        self.dry_run_answered(request, answer);
+    /// An answer to the wizard's dry run; one for an earlier draft's is dropped and counted.
+    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
+        if !self.dry_run_answered(request, said(&outcome)) {
+            app.dropped_answers = app.dropped_answers.saturating_add(1);
+        }
     }
 }
 
@@ -103,10 +100,23 @@ pub fn escape(app: &mut App) {
     }
 }
 
-/// An answer to the wizard's dry run, for the open wizard.
+/// What a dry run's answer says on Review.
+fn said(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Done { message } => message.clone(),
+        Outcome::Allowed(_) => String::new(),
+        Outcome::Failed(error) => format!("refused: {error}"),
+    }
+}
+
+/// An answer to the wizard's dry run, for the open wizard; with none open it is dropped and
+/// counted.
 pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
-    with_wizard(app, |w, app| {
+    let taken = with_wizard(app, |w, app| {
         w.answer(request, outcome, app);
         (After::Stay, ())
     });
+    if taken.is_none() {
+        app.dropped_answers = app.dropped_answers.saturating_add(1);
+    }
 }

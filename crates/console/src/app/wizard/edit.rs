@@ -16,35 +16,29 @@ use crate::domain::path::YamlPath;
 impl Wizard {
     /// ↑↓: the field under the cursor.
     pub fn move_cursor(&mut self, down: bool) {
-        {
-            let w = self;
-            // On Review the cursor scrolls the findings and the manifest.
-            let last = if w.step == Step::Review {
-                usize::from(u16::MAX)
-            } else {
-                w.lines().len().saturating_sub(1)
-            };
-            w.cursor = if down {
-                (w.cursor + 1).min(last)
-            } else {
-                w.cursor.saturating_sub(1)
-            };
-        }
+        // On Review the cursor scrolls the findings and the manifest.
+        let last = if self.step == Step::Review {
+            usize::from(u16::MAX)
+        } else {
+            self.lines().len().saturating_sub(1)
+        };
+        self.cursor = if down {
+            (self.cursor + 1).min(last)
+        } else {
+            self.cursor.saturating_sub(1)
+        };
     }
 
     /// Tab / Shift-Tab: the next or previous step.
     pub fn step(&mut self, forward: bool) {
-        {
-            let w = self;
-            let at = Step::ALL.iter().position(|s| *s == w.step).unwrap_or(0);
-            let next = if forward {
-                (at + 1).min(Step::ALL.len() - 1)
-            } else {
-                at.saturating_sub(1)
-            };
-            w.step = Step::ALL[next];
-            w.cursor = 0;
-        }
+        let at = Step::ALL.iter().position(|s| *s == self.step).unwrap_or(0);
+        let next = if forward {
+            (at + 1).min(Step::ALL.len() - 1)
+        } else {
+            at.saturating_sub(1)
+        };
+        self.step = Step::ALL[next];
+        self.cursor = 0;
     }
 
     /// Enter: start typing into the field, or keep what was typed; Space on a choice or toggle

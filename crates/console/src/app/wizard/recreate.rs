@@ -114,7 +114,13 @@ pub fn plan(old: &Value, object: &Value) -> fixes::Plan {
 /// After Confirm on a recreate (its delete sent as `request`): what to create once the pool
 /// is gone.
 pub fn confirmed(app: &mut App, request: Option<RequestId>) {
-    let Some(Overlay::Wizard(w)) = app.overlays.last() else {
+    // The wizard under the dialog that confirmed (wherever it lies on the stack).
+    let Some(Overlay::Wizard(w)) = app
+        .overlays
+        .iter()
+        .rev()
+        .find(|o| matches!(o, Overlay::Wizard(_)))
+    else {
         return;
     };
     let Purpose::Recreate { old } = &w.purpose else {
