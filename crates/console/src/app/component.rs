@@ -83,12 +83,19 @@ impl Component for Overlay {
             Overlay::Help { scroll } => match command {
                 Command::Close => After::Close,
                 Command::Down | Command::Up | Command::PageDown | Command::PageUp => {
+                    // No further than the help's last line.
+                    let lines: usize = super::commands::help(&app.scopes_behind())
+                        .iter()
+                        .map(|(_, bindings)| bindings.len().saturating_add(2))
+                        .sum();
+                    let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
                     *scroll = match command {
                         Command::Down => scroll.saturating_add(1),
                         Command::PageDown => scroll.saturating_add(10),
                         Command::PageUp => scroll.saturating_sub(10),
                         _ => scroll.saturating_sub(1),
-                    };
+                    }
+                    .min(last);
                     After::Stay
                 }
                 _ => After::Stay,

@@ -325,3 +325,49 @@ fn a_dry_run_refused_for_a_changed_pool_offers_a_review_with_what_changed() {
         "the next step is said"
     );
 }
+
+/// The name field takes characters, not chords: Ctrl-H erases (a terminal whose Backspace
+/// sends ^H), Ctrl-W drops a word, Ctrl-U the whole text, and Ctrl-D or Alt-x type nothing.
+#[test]
+fn the_name_field_reads_chords_as_editing_never_as_letters() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    update(&mut app, ctrl('d'));
+    let chord = |c: char, modifiers| Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers));
+    typed(&mut app, "detector");
+    update(&mut app, chord('d', KeyModifiers::CONTROL));
+    update(&mut app, chord('x', KeyModifiers::ALT));
+    assert_eq!(dialog(&app).typed, "detector");
+    update(&mut app, chord('h', KeyModifiers::CONTROL));
+    assert_eq!(dialog(&app).typed, "detecto");
+    typed(&mut app, " two");
+    update(&mut app, chord('w', KeyModifiers::CONTROL));
+    assert_eq!(dialog(&app).typed, "detecto ");
+    update(&mut app, chord('u', KeyModifiers::CONTROL));
+    assert_eq!(dialog(&app).typed, "");
+    // A capital comes with SHIFT and is a character.
+    update(&mut app, chord('D', KeyModifiers::SHIFT));
+    assert_eq!(dialog(&app).typed, "D");
+}
+
+/// Enter on a focused Confirm that cannot act says why instead of doing nothing silently.
+#[test]
+fn enter_on_confirm_before_it_works_says_why() {
+    let mut app = fleet_app();
+    answer_reviews(&mut app, true);
+    update(&mut app, ctrl('d'));
+    // The dry run is out, not answered: Tab moves from the name field to Confirm.
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(dialog(&app).focus, Focus::Confirm);
+    forget_returned();
+    update(&mut app, key(KeyCode::Enter));
+    assert!(!app.overlays.is_empty(), "still open");
+    assert!(sent().iter().all(|r| r.operation.run() != Some(Run::Real)));
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("dry run")),
+        "{:?}",
+        app.message
+    );
+}

@@ -33,10 +33,17 @@ impl Component for Confirm {
             Command::Erase if self.focus == Focus::Field => {
                 self.typed.pop();
             }
-            Command::Copy => app.outbox.push(Effect::Copy {
-                text: self.plan.kubectl_on(&self.hub.context),
-                what: "the kubectl command".to_owned(),
-            }),
+            // A plan that cannot run here is no command to hand on (the unblock of a pool that
+            // is not being deleted would delete a healthy pool's workloads).
+            Command::Copy => match &self.plan.blocked {
+                Some(why) => {
+                    app.message = Some(format!("nothing copied: this cannot run ({why})"));
+                }
+                None => app.outbox.push(Effect::Copy {
+                    text: self.plan.kubectl_on(&self.hub.context),
+                    what: "the kubectl command".to_owned(),
+                }),
+            },
             Command::Activate => return self.activate(app),
             // Not bound in a dialog's scopes.
             _ => {}
@@ -80,6 +87,25 @@ impl Component for Confirm {
 }
 
 impl Confirm {
+    /// Why Confirm does not work yet, in words for the footer.
+    fn why_not_ready(&self) -> String {
+        match &self.stage {
+            Stage::Blocked(why) => format!("cannot run: {why}"),
+            Stage::Checking => "Confirm works once the permissions are checked".to_owned(),
+            Stage::DryRun { .. } => "Confirm works once the dry run has passed".to_owned(),
+            Stage::DryRunFailed { .. } => {
+                "the dry run was refused: nothing can be sent (Esc closes)".to_owned()
+            }
+            Stage::Ready(_) => match self.needs_typing() {
+                Some(text) => format!(
+                    "type {} exactly first (Esc cancels)",
+                    crate::domain::inert::line(text)
+                ),
+                None => "read-only mode: nothing is sent".to_owned(),
+            },
+        }
+    }
+
     /// Enter: presses the focused control.
     fn activate(&mut self, app: &mut App) -> After {
         match self.focus {
@@ -108,6 +134,7 @@ impl Confirm {
     /// Enter on Confirm: sends the real requests and closes the dialog.
     fn send(&mut self, app: &mut App) -> After {
         if !self.ready() || app.read_only {
+            app.message = Some(self.why_not_ready());
             return After::Stay;
         }
         // The dialog's dry runs and reviews were answered by its hub; nothing goes to another.

@@ -165,7 +165,7 @@ impl Component for Chooser {
     fn handle(&mut self, command: Command, app: &mut App) -> After {
         match command {
             Command::Down | Command::Up => {
-                self.move_cursor(app.now, command == Command::Down);
+                self.move_cursor(app, command == Command::Down);
                 After::Stay
             }
             Command::Activate => {
@@ -182,14 +182,17 @@ impl Component for Chooser {
 
 impl Chooser {
     /// ↑↓: the entry under the cursor.
-    fn move_cursor(&mut self, now: DateTime<Utc>, down: bool) {
-        let last = self.entries(now).len().saturating_sub(1);
+    fn move_cursor(&mut self, app: &mut App, down: bool) {
+        let last = self.entries(app.now).len().saturating_sub(1);
         self.cursor = if down {
             (self.cursor + 1).min(last)
         } else {
             self.cursor.saturating_sub(1)
         };
-        self.discarding = None;
+        // A `d` pressed once no longer stands, nor does the footer saying it does.
+        if self.discarding.take().is_some() {
+            app.message = None;
+        }
     }
 
     /// Enter: the wizard, afresh or on the draft chosen (the chooser closes).
@@ -211,6 +214,8 @@ impl Chooser {
     /// closes when nothing is left to offer.
     fn discard(&mut self, app: &mut App) -> After {
         if self.cursor == 0 {
+            app.message =
+                Some("the first entry starts afresh: there is no draft to discard".into());
             return After::Stay;
         }
         if self.discarding != Some(self.cursor) {

@@ -3,6 +3,8 @@
 
 use crossterm::event::KeyCode;
 
+use crate::domain::Kind;
+
 use crate::app::Msg;
 use crate::app::confirm::tests::{key, typed};
 use crate::app::requests::tests::{answer_all, dialog};
@@ -78,5 +80,49 @@ fn the_unblock_never_deletes_another_pools_workload() {
             .is_some_and(|why| why.contains("belongs to ComputePool ml-research/llm-train")),
         "{:?}",
         plan.blocked
+    );
+}
+
+/// `u` on a pool that is not being deleted shows why it cannot run, and its dialog hands on
+/// no command: the first step would delete a healthy pool's workloads.
+#[test]
+fn a_blocked_unblock_copies_no_command() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = crate::app::tests::scenario_app("fleet");
+    let running = app
+        .shown
+        .rows()
+        .position(|r| {
+            app.inventory
+                .get(Kind::Pool, &r.id.namespace, &r.id.name)
+                .is_some_and(|o| o.value().pointer("/metadata/deletionTimestamp").is_none())
+        })
+        .expect("a pool not being deleted");
+    app.list.selected = running;
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE)),
+    );
+    let Some(crate::app::Overlay::Confirm(dialog)) = app.overlays.last() else {
+        panic!("the unblock dialog is open");
+    };
+    assert!(dialog.plan.blocked.is_some());
+    crate::app::script::forget_returned();
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE)),
+    );
+    assert!(
+        !crate::app::script::returned()
+            .iter()
+            .any(|e| matches!(e, crate::app::Effect::Copy { .. })),
+        "nothing copied"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("nothing copied")),
+        "{:?}",
+        app.message
     );
 }

@@ -3,7 +3,7 @@
 //! typed into a text field that no binding claims go into the text. Part of `update`: it
 //! changes the state and nothing else.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::commands::{self, Command, Scope};
 use super::{App, Detail, Effect, Tab};
@@ -82,8 +82,23 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
             if super::wizard::edit_key(app, key) {
                 return;
             }
-            if let (KeyCode::Char(c), Some(text)) = (key.code, text_field(app)) {
-                text.push(c);
+            if let Some(text) = text_field(app) {
+                let plain = (key.modifiers - KeyModifiers::SHIFT).is_empty();
+                let control = key.modifiers == KeyModifiers::CONTROL;
+                match key.code {
+                    KeyCode::Char(c) if plain => text.push(c),
+                    // A terminal whose Backspace sends ^H; the shell's line keys.
+                    KeyCode::Char('h') if control => {
+                        text.pop();
+                    }
+                    KeyCode::Char('u') if control => text.clear(),
+                    KeyCode::Char('w') if control => {
+                        let kept = text.trim_end().rfind(' ').map_or(0, |at| at + 1);
+                        text.truncate(kept);
+                    }
+                    // Any other chord (Ctrl-D, Alt-x) is no character of the text.
+                    _ => return,
+                }
                 typed(app);
             }
         }
