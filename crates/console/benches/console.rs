@@ -66,6 +66,7 @@ fn main() {
             server: "https://127.0.0.1:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         now,
     );

@@ -82,6 +82,7 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
             server: "https://first:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         chrono::Utc::now(),
     );

@@ -17,6 +17,10 @@ pub struct Hub {
     pub server: String,
     /// The kubeconfig user's name.
     pub user: String,
+    /// The kubeconfig file the context was read from, when pooldeck was told one
+    /// (`--kubeconfig`, `KUBECONFIG`): a kubectl command handed on names it, so that pasted
+    /// elsewhere it reaches this hub and not a same-named context of another file.
+    pub kubeconfig: Option<String>,
 }
 
 impl fmt::Display for Hub {

@@ -30,6 +30,16 @@ pub fn quote(word: &str) -> Cow<'_, str> {
 
 /// A kubectl command line bound to the kubeconfig context it was previewed on: pasted, it
 /// reaches that hub whatever kubectl's current context is. Other lines are left as they are.
+/// `line` (a kubectl command) bound to a hub: its kubeconfig file when one was named, and its
+/// context, both quoted for a POSIX shell.
+pub fn on_hub(line: &str, hub: &crate::Hub) -> String {
+    let line = on_context(line, &hub.context);
+    match (line.strip_prefix("kubectl "), &hub.kubeconfig) {
+        (Some(rest), Some(file)) => format!("kubectl --kubeconfig {} {rest}", quote(file)),
+        _ => line,
+    }
+}
+
 pub fn on_context(line: &str, context: &str) -> String {
     match line.strip_prefix("kubectl ") {
         Some(rest) if !context.is_empty() => {
@@ -42,6 +52,25 @@ pub fn on_context(line: &str, context: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_handed_on_names_the_kubeconfig_file_it_was_told() {
+        let mut hub = crate::Hub {
+            context: "prod hub".into(),
+            server: String::new(),
+            user: String::new(),
+            kubeconfig: Some("/home/ops/my configs/hub.yaml".into()),
+        };
+        assert_eq!(
+            on_hub("kubectl delete computepools p -n ns", &hub),
+            "kubectl --kubeconfig '/home/ops/my configs/hub.yaml' --context 'prod hub' delete computepools p -n ns"
+        );
+        hub.kubeconfig = None;
+        assert_eq!(
+            on_hub("kubectl delete computepools p -n ns", &hub),
+            on_context("kubectl delete computepools p -n ns", "prod hub")
+        );
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -40,7 +40,7 @@ impl Component for Confirm {
                     app.message = Some(format!("nothing copied: this cannot run ({why})"));
                 }
                 None => app.outbox.push(Effect::Copy {
-                    text: self.plan.kubectl_on(&self.hub.context),
+                    text: self.plan.kubectl_on(&self.hub),
                     what: "the kubectl command".to_owned(),
                 }),
             },

@@ -34,6 +34,7 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
             server: "https://hub:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         fixed_now(),
     );

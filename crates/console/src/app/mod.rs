@@ -156,6 +156,9 @@ pub struct Connection {
     /// The kubeconfig user's name.
     pub user: String,
     pub scope: String,
+    /// The kubeconfig file named (`--kubeconfig`, `KUBECONFIG`), for the kubectl commands
+    /// the console hands on.
+    pub kubeconfig: Option<String>,
 }
 
 /// The list screen's own state: which view it shows, the row selected (and its identity, so

@@ -31,6 +31,7 @@ impl App {
             context: self.connection.context.clone(),
             server: self.connection.server.clone(),
             user: self.connection.user.clone(),
+            kubeconfig: self.connection.kubeconfig.clone(),
         }
     }
 

@@ -29,6 +29,7 @@ pub fn scenario_app(name: &str) -> App {
             server: "https://127.0.0.1:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         now,
     );

@@ -252,7 +252,7 @@ async fn carry_out(
     dry_run_only: bool,
     confirmed: &dyn Fn(&Plan) -> bool,
 ) -> ExitCode {
-    print_plan(plan, &session.hub.context);
+    print_plan(plan, &session.hub);
     if let Some(why) = &plan.blocked {
         crate::say::complain!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
@@ -328,7 +328,7 @@ async fn what_changed(session: &Session, operation: &Operation) -> Option<String
         .map(|changed| format!("{target}: {changed}"))
 }
 
-fn print_plan(plan: &Plan, context: &str) {
+fn print_plan(plan: &Plan, hub: &crate::domain::Hub) {
     let say = crate::say::out;
     say(&plan.title);
     for line in &plan.explanation {
@@ -345,7 +345,7 @@ fn print_plan(plan: &Plan, context: &str) {
     }
     if !plan.operations.is_empty() {
         say("kubectl equivalent:");
-        for line in plan.kubectl_on(context).lines() {
+        for line in plan.kubectl_on(hub).lines() {
             say(&format!("  {line}"));
         }
     }

@@ -127,6 +127,7 @@ mod tests {
             context: "prod-hub".into(),
             server: "https://hub:6443".into(),
             user: "alice".into(),
+            kubeconfig: None,
         };
         let dry = Outcome::Done {
             message: "dry run: the server accepts this".into(),

@@ -218,6 +218,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             server: server_of(&target).unwrap_or_default(),
             user: crate::sources::connection::user_of(&target).unwrap_or_default(),
             scope: namespaces.words(),
+            kubeconfig: crate::sources::connection::kubeconfig_of(&target),
         },
         Utc::now(),
     );

@@ -139,7 +139,18 @@ pub fn hub_of(target: &Target, context: &str) -> crate::domain::Hub {
         context: context.to_owned(),
         server: server_of(target).unwrap_or_default(),
         user: user_of(target).unwrap_or_default(),
+        kubeconfig: kubeconfig_of(target),
     }
+}
+
+/// The kubeconfig file a target names (none for the embedded demo's, held in memory), as a
+/// kubectl command handed on should name it.
+pub fn kubeconfig_of(target: &Target) -> Option<String> {
+    target
+        .kubeconfig
+        .as_ref()
+        .filter(|_| target.inline.is_none())
+        .map(|path| path.display().to_string())
 }
 
 /// The kubeconfig user the target's context names, for the audit log (a name, never a

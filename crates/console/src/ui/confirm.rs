@@ -103,7 +103,7 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         },
         muted,
     ));
-    for line in confirm.plan.kubectl_on(&confirm.hub.context).lines() {
+    for line in confirm.plan.kubectl_on(&confirm.hub).lines() {
         lines.push(Line::styled(
             format!("  {line}"),
             theme.style(Meaning::Accent),

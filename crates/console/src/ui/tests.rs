@@ -148,6 +148,7 @@ fn an_empty_list_says_why() {
             server: "https://127.0.0.1:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         crate::app::tests::fixed_now(),
     );

@@ -114,11 +114,12 @@ impl Plan {
             .collect()
     }
 
-    /// The kubectl equivalent on a kubeconfig context, one command per line, each naming it.
-    pub fn kubectl_on(&self, context: &str) -> String {
+    /// The kubectl equivalent on a hub, one command per line, each naming its kubeconfig
+    /// file (when one was named) and context.
+    pub fn kubectl_on(&self, hub: &crate::Hub) -> String {
         self.operations
             .iter()
-            .map(|o| super::shell::on_context(&o.kubectl(), context))
+            .map(|o| super::shell::on_hub(&o.kubectl(), hub))
             .collect::<Vec<_>>()
             .join("\n")
     }

@@ -95,6 +95,7 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
             server: "https://127.0.0.1:6443".into(),
             user: "operator".into(),
             scope: "all namespaces".into(),
+            kubeconfig: None,
         },
         now,
     );
