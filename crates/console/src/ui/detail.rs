@@ -132,7 +132,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         (Tab::Scaling, Some(pool)) => {
             super::scaling::tab(&app.inventory, derived, object, pool, theme, app.now)
         }
-        (Tab::Events, Some(_)) => tabs::events(&app.inventory, object, theme, app.now),
+        (Tab::Events, Some(_)) => tabs::events(derived, theme, app.now),
         (Tab::Yaml, Some(_)) => tabs::yaml_lines(derived, app.search.trim(), theme),
         (Tab::Diagnose, Some(_)) => {
             let id = crate::domain::ObjectRef::new(

@@ -10,7 +10,6 @@ use crate::app::rows::{Cell, Row, Status};
 use crate::app::{App, DetailData};
 use crate::domain::model::ComputePool;
 use crate::domain::model::vocabulary::{CONDITION_TYPES, HostStatus};
-use crate::inventory::{Inventory, Object};
 use crate::theme::{Meaning, Theme};
 
 /// The object as YAML, keys muted and values plain; lines holding the filter text (the `/`
@@ -181,13 +180,12 @@ pub(super) fn hosts<'a>(app: &App, derived: Option<&DetailData>, theme: &Theme) 
 }
 
 pub(super) fn events<'a>(
-    inventory: &Inventory,
-    object: &Object,
+    derived: Option<&DetailData>,
     theme: &Theme,
     now: DateTime<Utc>,
 ) -> Vec<Line<'a>> {
-    let mut list = inventory.events_for("ComputePool", object.namespace(), object.name());
-    list.reverse();
+    // Sorted when the pool's data was derived, newest first.
+    let list = derived.map(|d| d.events.as_slice()).unwrap_or_default();
     if list.is_empty() {
         return vec![Line::from("No events about this pool.")];
     }

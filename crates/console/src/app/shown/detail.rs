@@ -21,6 +21,8 @@ pub struct DetailData {
     /// The status of each host the pool's scaling actions name, by uid, wherever in the fleet
     /// it is (the Scaling tab reads it instead of scanning every host per frame).
     pub action_hosts: std::collections::HashMap<String, String>,
+    /// The events about the pool, newest first (sorted here, not per frame).
+    pub events: Vec<std::sync::Arc<crate::inventory::Object>>,
 }
 
 /// The hosts the evaluation's scaling actions name, with their status now.
@@ -88,6 +90,12 @@ impl App {
                         rows: rows::pool_host_rows(inventory, object, false),
                     },
                     action_hosts: action_hosts(inventory, object),
+                    events: inventory
+                        .events_for("ComputePool", object.namespace(), object.name())
+                        .into_iter()
+                        .rev()
+                        .cloned()
+                        .collect(),
                 }
             });
         self.shown.detail_key = Some(key);
