@@ -157,20 +157,25 @@ impl Scope {
         }
     }
 
-    /// What a text scope says before its keys in the footer.
-    pub fn prompt(self) -> Option<&'static str> {
-        match self {
-            Scope::Filter => Some("type to filter  !text invert  -l key=value labels"),
-            Scope::Search => Some("type to search the YAML"),
-            Scope::ConfirmField => Some("type the text shown"),
-            Scope::WizardField => Some("type the value"),
-            Scope::WizardLines => Some("one per line"),
-            Scope::LogSearch => Some("type to search the log"),
+    /// What a text scope says before its keys in the footer (the command line's views from
+    /// the registry).
+    pub fn prompt(self) -> Option<String> {
+        let said = match self {
+            Scope::Filter => "type to filter  !text invert  -l key=value labels",
+            Scope::Search => "type to search the YAML",
+            Scope::ConfirmField => "type the text shown",
+            Scope::WizardField => "type the value",
+            Scope::WizardLines => "one per line",
+            Scope::LogSearch => "type to search the log",
             Scope::CommandLine => {
-                Some(":pools :cpe :hosts :events :projects :problems :ns NAME :ctx NAME :q ")
+                let views: Vec<String> = crate::app::View::all()
+                    .map(|v| format!(":{}", v.name()))
+                    .collect();
+                return Some(format!("{} :ns NAME :ctx NAME :q ", views.join(" ")));
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        Some(said.to_owned())
     }
 }
 
@@ -283,7 +288,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete the command"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: :pools (:cp) :cpe :hosts :events :projects :problems, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (the views are listed with the command line), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.
@@ -328,7 +333,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
     bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
-    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: :pools (:cp) :cpe :hosts :events :projects :problems, :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: a view by name (listed below), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
     bind!(List, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),

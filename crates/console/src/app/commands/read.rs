@@ -6,11 +6,7 @@ use super::{BINDINGS, Binding, Command, Scope};
 /// The footer for the scopes in force: the prompt of a text field, then each enabled
 /// binding's hint.
 pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
-    let mut parts: Vec<String> = scopes
-        .iter()
-        .filter_map(|s| s.prompt())
-        .map(str::to_owned)
-        .collect();
+    let mut parts: Vec<String> = scopes.iter().filter_map(|s| s.prompt()).collect();
     for binding in BINDINGS {
         if !scopes.contains(&binding.scope) || !enabled(binding.command) {
             continue;
@@ -26,20 +22,37 @@ pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
     parts.join("  ")
 }
 
-/// The help: each scope in force (and the global one) with its bindings.
-pub fn help(scopes: &[Scope]) -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+/// The help: each scope in force (and the global one) with its bindings, and where the
+/// command line can be reached, the views it names (from the registry).
+pub fn help(scopes: &[Scope]) -> Vec<(String, Vec<(String, String)>)> {
     let mut sections = Vec::new();
     for scope in scopes.iter().chain([&Scope::Global]) {
         let lines: Vec<_> = BINDINGS
             .iter()
             .filter(|b| b.scope == *scope)
-            .map(|b| (b.label, b.help))
+            .map(|b| (b.label.to_owned(), b.help.to_owned()))
             .collect();
         if !lines.is_empty() {
-            sections.push((scope.title(), lines));
+            sections.push((scope.title().to_owned(), lines));
         }
     }
+    if scopes
+        .iter()
+        .any(|s| matches!(s, Scope::List | Scope::Detail | Scope::CommandLine))
+    {
+        sections.push(("Views (on the command line)".to_owned(), views()));
+    }
     sections
+}
+
+/// Every view of the registry: its names on the command line, and what it shows.
+fn views() -> Vec<(String, String)> {
+    crate::app::View::all()
+        .map(|v| {
+            let names: Vec<String> = v.aliases().iter().map(|a| format!(":{a}")).collect();
+            (names.join(" "), format!("the {} view", v.title()))
+        })
+        .collect()
 }
 
 /// The scopes that are in force together (`App::scopes`), the more specific first: a key
@@ -92,7 +105,7 @@ fn clashes_in(bindings: &[Binding]) -> Vec<String> {
     out
 }
 
-/// README's key table, made from the registry.
+/// README's key table, made from the registry (the views last).
 pub fn markdown() -> String {
     let mut out = String::from("| where | key | does |\n|---|---|---|\n");
     for binding in BINDINGS {
@@ -102,6 +115,15 @@ pub fn markdown() -> String {
             binding.scope.title(),
             keys.join(" "),
             binding.help.replace('|', "\\|")
+        ));
+    }
+    for (names, what) in views() {
+        let keys: Vec<String> = names.split(' ').map(|k| format!("`{k}`")).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            Scope::CommandLine.title(),
+            keys.join(" "),
+            what
         ));
     }
     out
