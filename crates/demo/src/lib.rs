@@ -258,7 +258,10 @@ impl DemoCluster {
     /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
     /// moved into place: never through a link or into a file someone else made.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
-        pooldeck_io::files::write_private(path, self.kubeconfig().as_bytes())
+        Ok(pooldeck_io::files::write_private(
+            path,
+            self.kubeconfig().as_bytes(),
+        )?)
     }
 
     /// Stops the scenario and the server, ending open watches.

@@ -132,6 +132,54 @@ impl fmt::Display for ClusterError {
 
 impl std::error::Error for ClusterError {}
 
+/// Why a file could not be written, kept typed so that the one who reads it can offer the
+/// next step (another path, space on the disk); its `Display` is the sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    pub path: std::path::PathBuf,
+    pub why: Unwritable,
+}
+
+/// What stood in the way of a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unwritable {
+    /// The path is a directory, a link, a device, a FIFO or a socket: pooldeck writes a
+    /// regular file or a new path only; the words say which.
+    NotAFile(String),
+    /// The directory it would go into is missing, or is no directory; the words say which.
+    NoDirectory(String),
+    /// The path names no file.
+    NoName,
+    /// The system refused it (no space, no permission, ...).
+    Refused {
+        kind: std::io::ErrorKind,
+        detail: String,
+    },
+    /// No unpredictable name could be made for the new file.
+    NoRandom(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match &self.why {
+            Unwritable::NoName => write!(f, "{path} names no file"),
+            Unwritable::NotAFile(why)
+            | Unwritable::NoDirectory(why)
+            | Unwritable::NoRandom(why) => {
+                write!(f, "cannot write {path}: {why}")
+            }
+            Unwritable::Refused { detail, .. } => write!(f, "cannot write {path}: {detail}"),
+        }
+    }
+}
+
+impl From<WriteError> for String {
+    fn from(error: WriteError) -> String {
+        error.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

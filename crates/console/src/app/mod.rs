@@ -24,6 +24,7 @@ pub mod logs;
 pub mod ports;
 pub mod requests;
 pub mod rows;
+pub mod said;
 mod scopes;
 pub mod shown;
 mod unblock;
@@ -73,12 +74,15 @@ pub enum Msg {
     Suspend,
     /// A draft could not be kept on disk: why.
     DraftNotSaved(String),
-    /// The answer to [`Effect::WriteManifest`].
-    Written(Result<String, String>),
+    /// The answer to [`Effect::WriteManifest`]: the file, and why it could not be written.
+    Written {
+        path: std::path::PathBuf,
+        result: Result<(), crate::domain::error::WriteError>,
+    },
     /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
     Copied {
         what: String,
-        result: Result<String, String>,
+        result: Result<said::CopiedBy, said::CopyError>,
     },
 }
 
@@ -384,12 +388,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
         Msg::Resize { width, height } => app.size = Some((width, height)),
-        Msg::Written(result) => {
-            app.message = Some(match result {
-                Ok(path) => format!("the manifest is written to {path}"),
-                Err(why) => format!("the manifest could not be written: {why}"),
-            });
-        }
+        Msg::Written { path, result } => app.message = Some(said::written(&path, result)),
         Msg::DraftNotSaved(why) => {
             // Not on disk: not offered as if it were, and said again when the wizard closes.
             if let Some(Overlay::Wizard(w)) = app
@@ -405,12 +404,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             app.message = Some(format!("the draft could not be kept on disk: {why}"));
         }
-        Msg::Copied { what, result } => {
-            app.message = Some(match result {
-                Ok(how) => format!("copied {what} ({how})"),
-                Err(why) => format!("cannot copy {what}: {why}"),
-            });
-        }
+        Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
     }
     wizard::restore(app);
     app.refresh();

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use base64::Engine as _;
 
+use crate::app::said::{CopiedBy, CopyError};
 use crate::settings::Clipboard as Choice;
 
 /// The most OSC 52 carries: terminals drop longer sequences silently, so a longer text is
@@ -29,13 +30,12 @@ fn over_ssh() -> bool {
 
 /// The OSC 52 sequence for `text`, wrapped for GNU screen when inside it (tmux takes the plain
 /// sequence when its set-clipboard option is on).
-pub fn osc52(text: &str) -> Result<Vec<u8>, String> {
+pub fn osc52(text: &str) -> Result<Vec<u8>, CopyError> {
     let encoded = base64::engine::general_purpose::STANDARD.encode(text);
     if encoded.len() > OSC52_LIMIT {
-        return Err(format!(
-            "it is {} KiB, more than the terminal's clipboard takes",
-            text.len() / 1024
-        ));
+        return Err(CopyError::TooLong {
+            kib: text.len() / 1024,
+        });
     }
     let sequence = format!("\x1b]52;c;{encoded}\x07");
     let in_screen = std::env::var_os("TMUX").is_none()
@@ -66,7 +66,7 @@ impl Clipboards {
     }
 
     /// Copies `text`; says how, or why it could not. `terminal` receives OSC 52.
-    pub fn copy(&mut self, text: &str, terminal: &mut impl Write) -> Result<String, String> {
+    pub fn copy(&mut self, text: &str, terminal: &mut impl Write) -> Result<CopiedBy, CopyError> {
         let system_first = match self.choice {
             Choice::System => true,
             Choice::Osc52 => false,
@@ -74,8 +74,8 @@ impl Clipboards {
         };
         if system_first {
             match self.system(text) {
-                Ok(()) => return Ok("system clipboard".into()),
-                Err(e) if self.choice == Choice::System => return Err(e),
+                Ok(()) => return Ok(CopiedBy::System),
+                Err(e) if self.choice == Choice::System => return Err(CopyError::System(e)),
                 Err(_) => {}
             }
         }
@@ -83,8 +83,8 @@ impl Clipboards {
         terminal
             .write_all(&sequence)
             .and_then(|()| terminal.flush())
-            .map_err(|e| format!("the terminal did not take it: {e}"))?;
-        Ok("OSC 52: the terminal's clipboard".into())
+            .map_err(|e| CopyError::Terminal(e.to_string()))?;
+        Ok(CopiedBy::Terminal)
     }
 }
 

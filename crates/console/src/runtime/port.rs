@@ -309,9 +309,8 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
         Effect::WriteManifest { path, text } => {
             let answers = answers.clone();
             tokio::task::spawn_blocking(move || {
-                let written = crate::files::write_output(&path, text.as_bytes())
-                    .map(|()| path.display().to_string());
-                let _ = answers.send(Msg::Written(written));
+                let result = crate::files::write_output(&path, text.as_bytes());
+                let _ = answers.send(Msg::Written { path, result });
             });
         }
         Effect::Watch(namespaces) => port.watch(namespaces),

@@ -13,8 +13,8 @@ use std::path::Path;
 mod write;
 
 pub use write::{
-    append_private, private_dir, private_mkdir, state_dir, writable, writable_target, write_output,
-    write_private,
+    Unwritable, WriteError, append_private, private_dir, private_mkdir, state_dir, writable,
+    writable_target, write_output, write_private,
 };
 
 /// Why a file could not be read, in the user's terms.

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::{token, what};
+pub use pooldeck_domain::error::{Unwritable, WriteError};
 
 /// pooldeck's private directory for files that hold secrets: `$XDG_RUNTIME_DIR/pooldeck`
 /// (per user, emptied at logout), else `$XDG_STATE_HOME/pooldeck`, else
@@ -128,29 +129,35 @@ pub fn writable_target(path: &Path) -> Result<(), String> {
 
 /// Writes a file a person named for output (`-o FILE`): only over a regular file or at a new
 /// path ([`writable_target`]), as [`write_private`] writes.
-pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), String> {
-    writable_target(path).map_err(|why| format!("cannot write {}: {why}", path.display()))?;
+pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
+    writable_target(path).map_err(|why| WriteError {
+        path: path.to_owned(),
+        why: Unwritable::NotAFile(why),
+    })?;
     write_private(path, contents)
 }
 
 /// Writes a file that holds a secret: a new file of mode 0600 with an unpredictable name
 /// beside `path`, created exclusively (an existing file or link there is never opened), then
 /// moved over `path` (a link at `path` is replaced, its target untouched).
-pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
+pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     use std::io::Write;
+    let error = |why: Unwritable| WriteError {
+        path: path.to_owned(),
+        why,
+    };
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{} names no file", path.display()))?;
-    let refused = |why: String| format!("cannot write {}: {why}", path.display());
+    let name = path.file_name().ok_or_else(|| error(Unwritable::NoName))?;
     if path.is_dir() {
-        return Err(refused("it is a directory; give a file name".into()));
+        return Err(error(Unwritable::NotAFile(
+            "it is a directory; give a file name".into(),
+        )));
     }
-    directory_exists(dir).map_err(refused)?;
-    let suffix = token()?;
+    directory_exists(dir).map_err(|why| error(Unwritable::NoDirectory(why)))?;
+    let suffix = token().map_err(|why| error(Unwritable::NoRandom(why)))?;
     let temporary = dir.join(format!(".{}.{}", name.to_string_lossy(), &suffix[..16]));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -167,7 +174,10 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), String> {
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(&temporary);
-        format!("cannot write {}: {e}", path.display())
+        error(Unwritable::Refused {
+            kind: e.kind(),
+            detail: e.to_string(),
+        })
     })
 }
 
