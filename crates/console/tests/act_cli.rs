@@ -84,7 +84,13 @@ fn pause_and_resume_set_the_label_and_log_each_request() {
     let audit = dir.path().join("audit.log");
     let (code, out, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("kubectl --context pooldeck-demo label computepools free-pool -n vision-lab controller.spectrocloud.com/pause=true --overwrite"), "the kubectl equivalent names the context: {out}");
+    assert!(out.contains("--context pooldeck-demo label computepools free-pool -n vision-lab controller.spectrocloud.com/pause=true --overwrite"), "the kubectl equivalent names the context: {out}");
+    // And the kubeconfig file it was reached through (KUBECONFIG here), so that pasted
+    // anywhere it reaches this hub.
+    assert!(
+        out.contains("kubectl --kubeconfig /"),
+        "and the kubeconfig file: {out}"
+    );
     assert_eq!(
         free_pool(&served).pointer("/metadata/labels/controller.spectrocloud.com~1pause"),
         Some(&Value::String("true".into()))

@@ -430,9 +430,15 @@ fn c_copies_through_osc52_into_tmuxs_buffer() {
     console.wait_for("Pause 1 Compute Pool");
     console.keys(&["c"]);
     console.wait("copied", |_| {
-        tmux(&["show-buffer"])
-            .contains("kubectl --context pooldeck-demo label computepools stuck-pool")
+        tmux(&["show-buffer"]).contains("--context pooldeck-demo label computepools stuck-pool")
     });
+    // It names the kubeconfig file the console was given too: pasted anywhere, it reaches
+    // this hub.
+    assert!(
+        tmux(&["show-buffer"]).starts_with("kubectl --kubeconfig /"),
+        "{}",
+        tmux(&["show-buffer"])
+    );
 }
 
 #[test]

@@ -28,8 +28,6 @@ pub fn quote(word: &str) -> Cow<'_, str> {
     }
 }
 
-/// A kubectl command line bound to the kubeconfig context it was previewed on: pasted, it
-/// reaches that hub whatever kubectl's current context is. Other lines are left as they are.
 /// `line` (a kubectl command) bound to a hub: its kubeconfig file when one was named, and its
 /// context, both quoted for a POSIX shell.
 pub fn on_hub(line: &str, hub: &crate::Hub) -> String {
@@ -40,6 +38,8 @@ pub fn on_hub(line: &str, hub: &crate::Hub) -> String {
     }
 }
 
+/// A kubectl command line bound to the kubeconfig context it was previewed on: pasted, it
+/// reaches that hub whatever kubectl's current context is. Other lines are left as they are.
 pub fn on_context(line: &str, context: &str) -> String {
     match line.strip_prefix("kubectl ") {
         Some(rest) if !context.is_empty() => {

@@ -269,9 +269,13 @@ pub fn open_plan(app: &mut App, plan: Plan) {
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.
 pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
     if app.read_only {
-        confirm.stage = Stage::Blocked(
-            "read-only mode: nothing will be sent (c copies the kubectl equivalent)".into(),
-        );
+        // A plan that cannot run anyway has no kubectl equivalent to copy.
+        confirm.stage = Stage::Blocked(match &confirm.plan.blocked {
+            Some(why) => {
+                format!("read-only mode: nothing will be sent; nor could this run ({why})")
+            }
+            None => "read-only mode: nothing will be sent (c copies the kubectl equivalent)".into(),
+        });
         return;
     }
     if let Some(why) = &confirm.plan.blocked {

@@ -343,7 +343,11 @@ fn print_plan(plan: &Plan, hub: &crate::domain::Hub) {
             say(&format!("  {line}"));
         }
     }
-    if !plan.operations.is_empty() {
+    if let Some(why) = &plan.blocked {
+        say(&format!(
+            "kubectl equivalent: none, this cannot run ({why})"
+        ));
+    } else if !plan.operations.is_empty() {
         say("kubectl equivalent:");
         for line in plan.kubectl_on(hub).lines() {
             say(&format!("  {line}"));

@@ -106,7 +106,14 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         );
         return finish(tasks, 2);
     }
-    // Next steps name the context they were worked out on: pasted, they reach this hub.
+    // Next steps name the kubeconfig file and context they were worked out on: pasted, they
+    // reach this hub.
+    let hub = crate::domain::Hub {
+        context: connection.context.clone(),
+        server: String::new(),
+        user: String::new(),
+        kubeconfig: crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref()),
+    };
     let reports: Vec<PoolReport> = pools
         .iter()
         .map(|p| PoolReport {
@@ -117,7 +124,7 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
                 .into_iter()
                 .map(|mut finding| {
                     for step in &mut finding.next {
-                        *step = crate::domain::shell::on_context(step, &connection.context);
+                        *step = crate::domain::shell::on_hub(step, &hub);
                     }
                     finding
                 })

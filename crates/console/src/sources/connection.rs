@@ -146,11 +146,32 @@ pub fn hub_of(target: &Target, context: &str) -> crate::domain::Hub {
 /// The kubeconfig file a target names (none for the embedded demo's, held in memory), as a
 /// kubectl command handed on should name it.
 pub fn kubeconfig_of(target: &Target) -> Option<String> {
-    target
-        .kubeconfig
-        .as_ref()
-        .filter(|_| target.inline.is_none())
-        .map(|path| path.display().to_string())
+    if target.inline.is_some() {
+        return None;
+    }
+    kubeconfig_named(target.kubeconfig.as_deref())
+}
+
+/// The kubeconfig file to name in a kubectl command handed on: `--kubeconfig`'s, else
+/// KUBECONFIG's when it lists one file; made absolute (pasted in another directory it is the
+/// same file). None when there is none to name, when it is no UTF-8 text, or when it holds a
+/// control character (a clipboard would carry it raw): the command then names the context.
+pub fn kubeconfig_named(flag: Option<&std::path::Path>) -> Option<String> {
+    let from_env;
+    let path = match flag {
+        Some(path) => path,
+        None => {
+            from_env = std::env::var_os("KUBECONFIG")?;
+            let listed: Vec<_> = std::env::split_paths(&from_env).collect();
+            let [only] = listed.as_slice() else {
+                return None;
+            };
+            return kubeconfig_named(Some(only)).filter(|_| !only.as_os_str().is_empty());
+        }
+    };
+    let absolute = std::path::absolute(path).ok()?;
+    let text = absolute.to_str()?;
+    (!text.chars().any(char::is_control)).then(|| text.to_owned())
 }
 
 /// The kubeconfig user the target's context names, for the audit log (a name, never a
@@ -293,4 +314,28 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
         default_namespace,
         context,
     })
+}
+
+#[cfg(test)]
+mod kubeconfig_tests {
+    use super::kubeconfig_named;
+    use std::path::Path;
+
+    /// The file a handed-on command names is absolute (pasted in another directory it is the
+    /// same file) and never carries a control character into a clipboard.
+    #[test]
+    fn the_kubeconfig_named_is_absolute_and_inert() {
+        let named = kubeconfig_named(Some(Path::new("configs/hub.yaml"))).expect("named");
+        assert!(Path::new(&named).is_absolute(), "{named}");
+        assert!(named.ends_with("configs/hub.yaml"), "{named}");
+        assert_eq!(
+            kubeconfig_named(Some(Path::new("/etc/hub.yaml"))).as_deref(),
+            Some("/etc/hub.yaml")
+        );
+        assert_eq!(kubeconfig_named(Some(Path::new("/tmp/a\nb.yaml"))), None);
+        assert_eq!(
+            kubeconfig_named(Some(Path::new("/tmp/\u{1b}]52;c;x\u{7}"))),
+            None
+        );
+    }
 }

@@ -94,20 +94,29 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
             lines.push(Line::raw(format!("  {line}")));
         }
     }
-    lines.push(Line::styled(
-        if confirm.focus == Focus::Field {
-            // While the name is typed, c is a letter of it.
-            "kubectl equivalent (Tab to a button, then c copies it)"
-        } else {
-            "kubectl equivalent (c copies it)"
-        },
-        muted,
-    ));
-    for line in confirm.plan.kubectl_on(&confirm.hub).lines() {
+    if let Some(why) = &confirm.plan.blocked {
+        // A plan that cannot run here hands on no command (the unblock of a pool that is not
+        // being deleted would delete a healthy pool's workloads).
         lines.push(Line::styled(
-            format!("  {line}"),
-            theme.style(Meaning::Accent),
+            format!("kubectl equivalent: none, this cannot run ({why})"),
+            muted,
         ));
+    } else {
+        lines.push(Line::styled(
+            if confirm.focus == Focus::Field {
+                // While the name is typed, c is a letter of it.
+                "kubectl equivalent (Tab to a button, then c copies it)"
+            } else {
+                "kubectl equivalent (c copies it)"
+            },
+            muted,
+        ));
+        for line in confirm.plan.kubectl_on(&confirm.hub).lines() {
+            lines.push(Line::styled(
+                format!("  {line}"),
+                theme.style(Meaning::Accent),
+            ));
+        }
     }
     // Targets, impact and the kubectl lines name the cluster's objects: inert.
     let lines = super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE));

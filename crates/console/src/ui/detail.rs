@@ -140,12 +140,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
                 detail.namespace.clone(),
                 detail.name.clone(),
             );
-            super::diagnose::diagnose(
-                app.shown.doctor.findings(&id),
-                derived,
-                &app.connection.context,
-                theme,
-            )
+            super::diagnose::diagnose(app.shown.doctor.findings(&id), derived, &app.hub(), theme)
         }
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);

@@ -20,7 +20,7 @@ fn meaning(severity: Severity) -> Meaning {
 pub(super) fn diagnose<'a>(
     findings: &[Diagnosis],
     derived: Option<&DetailData>,
-    context: &str,
+    hub: &crate::domain::Hub,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let muted = theme.style(Meaning::Muted);
@@ -91,8 +91,8 @@ pub(super) fn diagnose<'a>(
         for step in &finding.next {
             out.push(Line::from(vec![
                 Span::styled("  next: ", muted),
-                // Naming the context on screen: pasted, it reaches this hub.
-                Span::raw(crate::domain::shell::on_context(step, context)),
+                // Naming the kubeconfig file and context: pasted, it reaches this hub.
+                Span::raw(crate::domain::shell::on_hub(step, hub)),
             ]));
         }
         if finding.fix.is_some() {

@@ -288,7 +288,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete the command"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (the views are listed with the command line), :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.

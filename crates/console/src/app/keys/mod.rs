@@ -83,7 +83,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
                 return;
             }
             if let Some(text) = text_field(app) {
-                let plain = (key.modifiers - KeyModifiers::SHIFT).is_empty();
+                // AltGr characters come as Ctrl+Alt on some systems: they are text too.
+                let altgr = key
+                    .modifiers
+                    .contains(KeyModifiers::CONTROL | KeyModifiers::ALT);
+                let plain = (key.modifiers - KeyModifiers::SHIFT).is_empty() || altgr;
                 let control = key.modifiers == KeyModifiers::CONTROL;
                 match key.code {
                     KeyCode::Char(c) if plain => text.push(c),
