@@ -59,13 +59,20 @@ pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> P
     let mut plan = fixes::remove_finalizer(pool, left.len(), pending);
     if let Some(first) = left.first() {
         let target = fixes::pool_ref(pool);
+        // The command names the hub (kubeconfig file, context): pasted, it looks there.
+        let look = crate::domain::shell::on_hub(
+            &format!(
+                "kubectl get computepool {} -n {} -o yaml",
+                crate::domain::shell::quote(target.name.as_str()),
+                crate::domain::shell::quote(target.namespace.as_str()),
+            ),
+            &app.hub(),
+        );
         plan.blocked = Some(format!(
             "status.aiWorkloadRefs still holds {} that pooldeck does not act on ({first}); the \
              finalizer stays until every AIWorkload is gone: look at the pool's status with \
-             kubectl get computepool {} -n {} -o yaml",
+             {look}",
             crate::domain::words::counted(left.len(), "reference"),
-            crate::domain::shell::quote(target.name.as_str()),
-            crate::domain::shell::quote(target.namespace.as_str()),
         ));
     }
     plan

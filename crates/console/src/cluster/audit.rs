@@ -80,7 +80,7 @@ impl Record<'_> {
             "dryRun": operation.run() == Some(Run::DryRun),
             "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
             "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
-            "kubectl": crate::domain::shell::on_context(&operation.kubectl(), &self.at.context),
+            "kubectl": crate::domain::shell::on_hub(&operation.kubectl(), self.at),
         });
         if let Some(outcome) = self.outcome {
             record["dryRunAnswer"] = self.dry_run_answer.map_or(Value::Null, outcome_json);
