@@ -12,7 +12,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::domain::draft::Saved;
+use crate::domain::draft::{NotKept, Saved};
 
 /// How many drafts are read at most (the newest first): a directory filled by accident does
 /// not hold the console up.
@@ -49,12 +49,12 @@ pub fn existing_dir() -> Option<PathBuf> {
 
 /// Writes the draft (privately, as a whole new file moved into place); when it was kept
 /// under another file before (renamed, moved to another namespace), that file goes.
-pub fn save(dir: &Path, saved: &Saved, replaces: Option<&str>) -> Result<PathBuf, String> {
+pub fn save(dir: &Path, saved: &Saved, replaces: Option<&str>) -> Result<PathBuf, NotKept> {
     let name = saved.file_name();
     let path = dir.join(&name);
-    crate::files::write_private(&path, saved.to_text().as_bytes())?;
+    crate::files::write_private(&path, saved.to_text().as_bytes()).map_err(NotKept::Written)?;
     if let Some(old) = replaces.filter(|old| *old != name) {
-        discard(dir, old)?;
+        discard(dir, old).map_err(NotKept::Removed)?;
     }
     Ok(path)
 }

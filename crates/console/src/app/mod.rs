@@ -72,8 +72,8 @@ pub enum Msg {
     },
     /// The process was asked to stop for now (SIGTSTP from outside).
     Suspend,
-    /// A draft could not be kept on disk: why.
-    DraftNotSaved(String),
+    /// A draft could not be kept on disk: what stood in the way.
+    DraftNotSaved(crate::domain::draft::NotKept),
     /// The answer to [`Effect::WriteManifest`]: the file, and why it could not be written.
     Written {
         path: std::path::PathBuf,
@@ -397,12 +397,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 .rev()
                 .find(|o| matches!(o, Overlay::Wizard(_)))
             {
-                w.unsaved = Some(why.clone());
+                w.unsaved = Some(why.to_string());
                 if let Some(file) = &w.saved_as {
                     app.drafts.retain(|k| &k.file != file);
                 }
             }
-            app.message = Some(format!("the draft could not be kept on disk: {why}"));
+            app.message = Some(said::not_kept(&why));
         }
         Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
     }

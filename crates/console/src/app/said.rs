@@ -50,6 +50,29 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
     format!("the manifest could not be written: {error}; {next} (c copies it meanwhile)")
 }
 
+/// The footer when a draft could not be kept on disk, with what to do meanwhile.
+pub fn not_kept(why: &crate::domain::draft::NotKept) -> String {
+    use crate::domain::draft::NotKept;
+    let next = match why {
+        NotKept::Directory(_) => {
+            "fix the drafts directory (XDG_STATE_HOME/pooldeck/drafts) for the next ones"
+        }
+        NotKept::Written(WriteError {
+            why:
+                Unwritable::Refused {
+                    kind: std::io::ErrorKind::StorageFull,
+                    ..
+                },
+            ..
+        }) => "free some space on that disk",
+        NotKept::Written(_) | NotKept::Removed(_) => "it is tried again at the next change",
+    };
+    format!(
+        "the draft could not be kept on disk: {why}; {next} (c copies the manifest meanwhile, on \
+         Review)"
+    )
+}
+
 /// The footer after `c`.
 pub fn copied(what: &str, result: Result<CopiedBy, CopyError>) -> String {
     match result {
@@ -112,5 +135,16 @@ mod tests {
             copied("llm-train", Ok(CopiedBy::Terminal)),
             "copied llm-train (OSC 52: the terminal's clipboard)"
         );
+        use crate::domain::draft::NotKept;
+        let dir = not_kept(&NotKept::Directory("it is a link".into()));
+        assert!(
+            dir.contains("it is a link") && dir.contains("drafts directory"),
+            "{dir}"
+        );
+        let full = not_kept(&NotKept::Written(error(Unwritable::Refused {
+            kind: std::io::ErrorKind::StorageFull,
+            detail: "No space left on device".into(),
+        })));
+        assert!(full.contains("free some space"), "{full}");
     }
 }

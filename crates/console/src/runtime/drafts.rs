@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::Msg;
-use crate::domain::draft::Saved;
+use crate::domain::draft::{NotKept, Saved};
 
 /// How long dropping the writer waits for what is queued to be written.
 const FLUSH_WITHIN: Duration = Duration::from_secs(3);
@@ -80,6 +80,17 @@ impl Drop for Writer {
     }
 }
 
+/// One draft saved, and the files it was kept in before removed; what stood in the way.
+fn keep(saved: &Saved, remove: &[String]) -> Result<(), NotKept> {
+    let dir = crate::drafts::dir().map_err(NotKept::Directory)?;
+    crate::drafts::save(&dir, saved, None)?;
+    let kept = saved.file_name();
+    for file in remove.iter().filter(|f| **f != kept) {
+        crate::drafts::discard(&dir, file).map_err(NotKept::Removed)?;
+    }
+    Ok(())
+}
+
 /// Writes what arrives until the queue closes.
 fn write_all(queue: &Receiver<Job>, answers: &UnboundedSender<Msg>) {
     while let Ok(first) = queue.recv() {
@@ -87,17 +98,10 @@ fn write_all(queue: &Receiver<Job>, answers: &UnboundedSender<Msg>) {
         batch.extend(queue.try_iter());
         for job in coalesce(batch) {
             let done = match job {
-                Step::Save { saved, remove } => crate::drafts::dir().and_then(|dir| {
-                    crate::drafts::save(&dir, &saved, None)?;
-                    let kept = saved.file_name();
-                    for file in remove.iter().filter(|f| **f != kept) {
-                        crate::drafts::discard(&dir, file)?;
-                    }
-                    Ok(())
-                }),
-                Step::Discard(file) => {
-                    crate::drafts::dir().and_then(|dir| crate::drafts::discard(&dir, &file))
-                }
+                Step::Save { saved, remove } => keep(&saved, &remove),
+                Step::Discard(file) => crate::drafts::dir()
+                    .map_err(NotKept::Directory)
+                    .and_then(|dir| crate::drafts::discard(&dir, &file).map_err(NotKept::Removed)),
             };
             if let Err(why) = done {
                 let _ = answers.send(Msg::DraftNotSaved(why));

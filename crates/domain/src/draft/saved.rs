@@ -213,6 +213,26 @@ impl Saved {
     }
 }
 
+/// Why a draft could not be kept on disk, kept typed for the footer's next step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotKept {
+    /// The drafts directory cannot be used (no state directory, a link, not a directory).
+    Directory(String),
+    /// The draft's file could not be written.
+    Written(crate::error::WriteError),
+    /// A file the draft was kept in before could not be removed.
+    Removed(String),
+}
+
+impl std::fmt::Display for NotKept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotKept::Directory(why) | NotKept::Removed(why) => f.write_str(why),
+            NotKept::Written(error) => write!(f, "{error}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -102,7 +102,9 @@ fn a_wizard_closed_unchanged_leaves_no_draft_and_one_not_kept_says_so() {
     set_field(&mut app, "Compute pool name", 0, "unkept");
     update(
         &mut app,
-        Msg::DraftNotSaved("the drafts directory is a symlink".into()),
+        Msg::DraftNotSaved(crate::domain::draft::NotKept::Directory(
+            "the drafts directory is a symlink".into(),
+        )),
     );
     assert!(app.drafts.is_empty());
     update(&mut app, key(KeyCode::Esc));
