@@ -342,6 +342,10 @@ impl App {
 /// The one place the state changes; returns what the runtime is to do about it (each effect
 /// that expects an answer comes back as a later `Msg`).
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    // A footer message said before an overlay opened or closed is not about what is on top
+    // now: it gives way to the new top's key hints (one said by this message stays).
+    let top = app.overlays.len();
+    let said_before = app.message.clone();
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => {
@@ -405,6 +409,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.message = Some(said::not_kept(&why));
         }
         Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
+    }
+    if app.overlays.len() != top && app.message == said_before {
+        app.message = None;
     }
     wizard::restore(app);
     app.refresh();

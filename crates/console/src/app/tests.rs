@@ -576,3 +576,25 @@ fn namespaces_and_label_selectors_are_checked_before_use() {
     assert!(app.shown.filter_problem.is_none());
     assert_eq!(app.shown.len(), 4);
 }
+
+/// A footer message said before an overlay opened or closed gives way to the new top's key
+/// hints; one said by the key that opened or closed it stays.
+#[test]
+fn an_older_message_gives_way_when_an_overlay_opens_or_closes() {
+    let mut app = fleet_app();
+    app.message = Some("an older word".into());
+    update(&mut app, key(KeyCode::Char('?')));
+    assert!(matches!(app.overlay(), Some(Overlay::Help { .. })));
+    assert_eq!(app.message, None, "the help's hints show, not the old word");
+    update(&mut app, key(KeyCode::Esc));
+    app.message = Some("another older word".into());
+    update(&mut app, key(KeyCode::Char('p')));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
+    assert_eq!(app.message, None);
+    // Esc closes the dialog and says so: that word is this key's, and it stays.
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.message.as_deref(), Some("cancelled: nothing was sent"));
+    // A key that opens nothing leaves the message alone.
+    update(&mut app, key(KeyCode::Char('j')));
+    assert_eq!(app.message.as_deref(), Some("cancelled: nothing was sent"));
+}
