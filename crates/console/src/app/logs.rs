@@ -218,9 +218,10 @@ impl Component for LogView {
 }
 
 impl LogView {
-    /// Esc: the search being typed goes, else the view closes and the stream stops.
+    /// Esc: the search being typed, or the one kept, goes first; then the view closes and
+    /// the stream stops.
     fn close(&mut self, app: &mut App) -> After {
-        if self.searching {
+        if self.searching || !self.search.is_empty() {
             self.searching = false;
             self.search.clear();
             return After::Stay;
@@ -314,6 +315,15 @@ mod tests {
         // A key that acts in the list does nothing here: `n` is the search's.
         update(&mut app, key(KeyCode::Char('n')));
         assert!(matches!(app.overlays.last(), Some(Overlay::Logs(_))));
+        // A search kept with Enter goes with the first Esc; the second closes the view.
+        update(&mut app, key(KeyCode::Char('/')));
+        update(&mut app, key(KeyCode::Char('x')));
+        update(&mut app, key(KeyCode::Enter));
+        update(&mut app, key(KeyCode::Esc));
+        match app.overlays.last() {
+            Some(Overlay::Logs(view)) => assert!(view.search.is_empty() && !view.searching),
+            other => panic!("the log view stays: {other:?}"),
+        }
         update(&mut app, key(KeyCode::Esc));
         assert!(app.overlays.is_empty());
         assert!(returned().contains(&Effect::StopLogs));
