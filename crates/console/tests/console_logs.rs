@@ -1,7 +1,7 @@
 //! The controller's log beside a pool, as a person uses it: the real binary in tmux on
 //! `--demo deletion-blocked`, `l` on the pool whose deletion is stuck, its lines (the scenario's
-//! scripted ones) and followed lines arriving, every line with `a`, a search with `/`, and Esc
-//! back to the list. Each wait has its own deadline.
+//! scripted ones) and followed lines arriving, every line with `a`, a search with `/` (Esc
+//! drops it), and Esc back to the list. Each wait has its own deadline.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
 
@@ -49,6 +49,15 @@ fn l_follows_the_controllers_lines_about_the_pool() {
     pane.type_text("Finalizer");
     pane.keys(&["Enter"]);
     pane.wait_for("scrolled back");
+    // The first Esc drops the search kept with Enter and the view stays: `/` then opens a new
+    // search in it, which Esc drops too. The next Esc closes the view.
+    pane.keys(&["Escape"]);
+    pane.keys(&["/"]);
+    pane.wait_for("search /");
+    pane.keys(&["Escape"]);
+    pane.wait("the search prompt gone", |s| {
+        s.contains("Controller log") && !s.contains("search /")
+    });
     pane.keys(&["Escape"]);
     pane.wait("the list again", |s| {
         s.contains("Compute Pools (1)") && !s.contains("Controller log")
