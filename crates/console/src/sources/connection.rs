@@ -157,16 +157,14 @@ pub fn kubeconfig_of(target: &Target) -> Option<String> {
 /// same file). None when there is none to name, when it is no UTF-8 text, or when it holds a
 /// control character (a clipboard would carry it raw): the command then names the context.
 pub fn kubeconfig_named(flag: Option<&std::path::Path>) -> Option<String> {
-    let from_env;
     let path = match flag {
-        Some(path) => path,
+        Some(path) => path.to_owned(),
         None => {
-            from_env = std::env::var_os("KUBECONFIG")?;
-            let listed: Vec<_> = std::env::split_paths(&from_env).collect();
-            let [only] = listed.as_slice() else {
-                return None;
-            };
-            return kubeconfig_named(Some(only)).filter(|_| !only.as_os_str().is_empty());
+            let listed: Vec<_> = std::env::split_paths(&std::env::var_os("KUBECONFIG")?).collect();
+            match listed.as_slice() {
+                [only] if !only.as_os_str().is_empty() => only.clone(),
+                _ => return None,
+            }
         }
     };
     let absolute = std::path::absolute(path).ok()?;
