@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::Kind;
 use super::draft::Draft;
+use super::model::ComputePool;
 use super::path::YamlPath;
 use super::rules::{Basis, Finding, Rule, Severity};
 
@@ -71,11 +72,26 @@ fn references() -> [(Kind, YamlPath); 3] {
     ]
 }
 
+/// The name a live pool's reference of a kind holds.
+fn reference_of(pool: &ComputePool, kind: Kind) -> Option<&str> {
+    match kind {
+        Kind::ProfileBundle => pool.spec()?.profile_bundle_ref.get()?.name.as_deref(),
+        Kind::Settings => pool
+            .deployment_config()?
+            .settings_ref
+            .get()?
+            .name
+            .as_deref(),
+        Kind::ScalingPolicy => pool.dedicated()?.scaling_policy_ref.get()?.name.as_deref(),
+        _ => None,
+    }
+}
+
 /// The findings on the draft's references, from what is known of each kind. `old` is the
 /// live pool an edit started from: a reference it already makes is not the edit's doing.
 pub fn check<'a>(
     draft: &Draft,
-    old: Option<&Value>,
+    old: Option<&ComputePool>,
     known: impl Fn(Kind) -> Known<'a>,
 ) -> Vec<Finding> {
     let namespace = draft.namespace();
@@ -114,10 +130,8 @@ pub fn check<'a>(
             // The policy written with the pool is created with it.
             _ if kind == Kind::ScalingPolicy && written == Some(name) => {}
             Known::Names(names) if !names.contains(&object) => {
-                let before = old
-                    .and_then(|o| Draft::from_object(o.clone(), None).get(&path).cloned())
-                    .and_then(|v| v.as_str().map(str::trim).map(str::to_owned));
-                let (rule, tail) = if before.as_deref() == Some(name) {
+                let before = old.and_then(|o| reference_of(o, kind)).map(str::trim);
+                let (rule, tail) = if before == Some(name) {
                     (&STILL_MISSING, "; the live pool names it already")
                 } else {
                     (&MISSING, ": the pool would wait for it")
@@ -195,7 +209,7 @@ mod tests {
         assert!(offline.iter().all(|f| f.rule.severity == Severity::Warning));
 
         // An edit that keeps the live pool's own dangling reference: a warning, not a block.
-        let live = draft().pool;
+        let (live, _) = draft().model().expect("a pool");
         let kept = check(&draft(), Some(&live), |_| Known::Names(vec!["edge-bundle"]));
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].rule.id, "reference.still-missing");

@@ -192,19 +192,16 @@ pub fn open(app: &mut App, fix: Fix) {
             }
             found
         })
-        .map(|o| o.value())
+        .filter_map(|o| o.pool())
         .collect();
-    let Some(first) = pools.first() else {
+    let Some(&first) = pools.first() else {
         app.message = Some(
             "no Compute Pool selected: fixes work on the pools list or a pool's detail".into(),
         );
         return;
     };
     let mut plan = match fix {
-        Fix::Pause | Fix::Resume => {
-            let values: Vec<&serde_json::Value> = pools.iter().map(|p| &**p).collect();
-            fixes::pause_or_resume(&values)
-        }
+        Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
         Fix::Delete => fixes::delete(first),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
         Fix::Apply | Fix::Recreate => return,

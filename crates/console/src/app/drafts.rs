@@ -253,7 +253,7 @@ impl Chooser {
 pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
     let mut w = match (live, kept.saved.aim) {
         (Some(old), _) => {
-            let mut w = Wizard::new(kept.saved.draft.clone(), Purpose::Edit { old });
+            let mut w = Wizard::new(kept.saved.draft.clone(), Purpose::edit(old));
             // Said on Review when the pool moved on since the draft started.
             w.base_version = kept.saved.resource_version.clone().or(w.base_version);
             w

@@ -186,7 +186,7 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
         && fix == Fix::Apply
         && matches!(outcome, Outcome::Done { .. })
         && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
-        && operation.target() == Some(crate::domain::fixes::pool_ref(&wizard.draft.pool))
+        && operation.target() == wizard.draft.target()
     {
         let file = wizard.saved_as.clone();
         app.overlays.pop();

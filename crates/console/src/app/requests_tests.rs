@@ -259,7 +259,11 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
             .value())
         .clone();
         app.recreating = Some(crate::app::wizard::recreate::Recreating {
-            target: crate::domain::fixes::pool_ref(&pool),
+            target: crate::domain::ObjectRef::new(
+                crate::domain::Kind::Pool,
+                "ml-research",
+                "llm-train",
+            ),
             hub: app.hub(),
             request: None,
             object: crate::app::wizard::recreate::fresh(&pool),

@@ -7,10 +7,11 @@ use chrono::{DateTime, Utc};
 
 use super::App;
 use crate::domain::fixes::{self, Plan};
+use crate::domain::model::ComputePool;
 use crate::domain::{Kind, ObjectRef, Preconditions};
 
 /// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
-pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> Plan {
+pub(super) fn plan(app: &App, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
     use fixes::Workload;
     let judge = |w: &ObjectRef| -> Workload {
         if let Some(verdict) = fixes::unreadable(w) {
@@ -18,7 +19,10 @@ pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> P
         }
         match app.inventory.get(Kind::AIWorkload, &w.namespace, &w.name) {
             // Read from the hub: one that names another pool as its own is not this one's.
-            Some(object) => match fixes::belongs_elsewhere(pool, &object.value()) {
+            Some(object) => match object
+                .raw()
+                .and_then(|workload| fixes::belongs_elsewhere(pool, workload))
+            {
                 Some(why) => Workload::LeftAlone(why),
                 None => Workload::Delete(Preconditions::of(object.uid().as_deref(), None)),
             },
@@ -36,7 +40,8 @@ pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> P
             None => Workload::Gone,
         }
     };
-    if pool.pointer("/metadata/deletionTimestamp").is_none() {
+    let deletion = pool.meta().map(|m| &m.deletion_timestamp);
+    if deletion.is_none_or(|at| at.is_absent()) {
         let mut plan = fixes::delete_workloads(pool, &judge);
         plan.blocked = Some(
             "the pool is not being deleted: unblocking is for a deletion that does not complete"
@@ -48,9 +53,8 @@ pub(super) fn plan(app: &App, pool: &serde_json::Value, now: DateTime<Utc>) -> P
     if !step1.operations.is_empty() {
         return step1;
     }
-    let pending = pool
-        .pointer("/metadata/deletionTimestamp")
-        .and_then(serde_json::Value::as_str)
+    let pending = deletion
+        .and_then(|at| at.as_deref())
         .and_then(crate::inventory::parse_time)
         .map(|since| (now - since).num_minutes());
     // A reference left alone (not a Kubernetes name, or a workload of another pool) is not

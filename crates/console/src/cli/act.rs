@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::cluster::{Mode, Session, audit};
 use crate::domain::fixes::{self, Plan};
+use crate::domain::model::ComputePool;
 use crate::domain::{Kind, Operation, Outcome, Request};
 
 /// Where the named pools are: the connection and namespace flags every verb takes.
@@ -101,7 +102,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
             Ok(ready) => ready,
             Err(code) => return code,
         };
-        let pools: Vec<&Value> = pools.iter().collect();
+        let pools: Vec<&ComputePool> = pools.iter().collect();
         let plan = fixes::pause_label(&pools, verb == Verb::Resume);
         // Already as asked: nothing to send, and nothing wrong (kubectl label says "not
         // labeled" and succeeds too).
@@ -170,7 +171,10 @@ struct Target<'a> {
 }
 
 /// Connects, decides read-only mode and the audit log, and reads the named pools.
-async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<Value>), ExitCode> {
+async fn prepare(
+    target: &Target<'_>,
+    global: &Global,
+) -> Result<(Session, Vec<ComputePool>), ExitCode> {
     for name in target.names {
         if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
             crate::say::complain!(
@@ -224,7 +228,7 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
     let mut pools = Vec::new();
     for name in target.names {
         match api.get_opt(name).await {
-            Ok(Some(pool)) => pools.push(to_value(pool)),
+            Ok(Some(pool)) => pools.push(to_pool(pool)),
             Ok(None) => {
                 crate::say::complain!("pooldeck: ComputePool {namespace}/{name} was not found");
                 return Err(ExitCode::from(1));
@@ -241,8 +245,13 @@ async fn prepare(target: &Target<'_>, global: &Global) -> Result<(Session, Vec<V
     ))
 }
 
-fn to_value(object: DynamicObject) -> Value {
-    serde_json::to_value(object).unwrap_or(Value::Null)
+/// A pool as the hub sent it, read through the model (a field of the wrong shape is kept as
+/// written and read as absent).
+fn to_pool(object: DynamicObject) -> ComputePool {
+    let value = serde_json::to_value(object).unwrap_or(Value::Null);
+    crate::domain::model::read_owned::<ComputePool>(value)
+        .map(|(pool, _)| pool)
+        .unwrap_or_default()
 }
 
 /// Prints the plan, sends its dry runs, asks, and sends the real requests.

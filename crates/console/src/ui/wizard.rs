@@ -260,12 +260,8 @@ pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
             } else {
                 "Recreate"
             },
-            old.pointer("/metadata/namespace")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or(""),
-            old.pointer("/metadata/name")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("")
+            old.namespace().unwrap_or(""),
+            old.name()
         ),
     };
     let block = Block::default().borders(Borders::ALL).title(Span::styled(

@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
 use super::Diagnosis;
+use crate::model::ComputePool;
+use crate::model::status::Condition;
 use crate::rules::Severity;
 
 /// The reasons the troubleshooting guide gives for a condition that failed ("Validated /
@@ -59,16 +59,16 @@ pub(super) fn false_condition(
 pub(super) fn condition_finding(
     id: &'static str,
     symptom: &'static str,
-    pool: &Value,
+    pool: &ComputePool,
     i: usize,
-    condition: &Value,
+    condition: &Condition,
     gave_up: bool,
     prefix: &str,
     next: Vec<String>,
 ) -> Diagnosis {
-    let kind = condition["type"].as_str().unwrap_or("?");
-    let reason = condition["reason"].as_str().unwrap_or("");
-    let message = condition["message"].as_str().unwrap_or("");
+    let kind = condition.type_.as_deref().unwrap_or("?");
+    let reason = condition.reason.as_deref().unwrap_or("");
+    let message = condition.message.as_deref().unwrap_or("");
     let (mut severity, mut cause) = false_condition(kind, reason, gave_up);
     if let Some(here) = specific_cause(message) {
         cause = format!("{} Here {here}.", cause.trim_end_matches('.')).into();
@@ -159,20 +159,17 @@ fn specific_cause(message: &str) -> Option<String> {
 /// Why a condition's message no longer describes the pool, if it does not: written for an
 /// earlier generation of the spec (`observedGeneration`), or naming a VIP the spec no longer
 /// has.
-pub(super) fn stale(pool: &Value, condition: &Value) -> Option<String> {
-    use crate::json::At;
-    let generation = pool.at("/metadata/generation").and_then(Value::as_i64);
-    if let (Some(now), Some(then)) = (generation, condition["observedGeneration"].as_i64())
+pub(super) fn stale(pool: &ComputePool, condition: &Condition) -> Option<String> {
+    let generation = pool.meta().and_then(|m| m.generation.get()).copied();
+    if let (Some(now), Some(&then)) = (generation, condition.observed_generation.get())
         && then < now
     {
         return Some(format!(
             "it is for generation {then}, and the spec is at generation {now}"
         ));
     }
-    let message = condition["message"].as_str()?;
-    let vip = pool
-        .at("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip")
-        .and_then(Value::as_str)?;
+    let message = condition.message.as_deref()?;
+    let vip = pool.vip()?;
     let named = super::quota::addresses_in(message);
     let lower = message.to_lowercase();
     let about_vip = lower.contains("vip") || lower.contains("in use");

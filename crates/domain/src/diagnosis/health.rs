@@ -3,8 +3,6 @@
 //! `Maintenance Mode`), with what explains it: a False condition, read with the guide's
 //! meanings, and hosts of its machine pools that are Unhealthy or Failed.
 
-use serde_json::Value;
-
 use super::*;
 
 pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
@@ -16,14 +14,14 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
     }
     let before = out.len();
     if !matches!(phase, "Provisioning" | "Failed") {
-        for (i, c) in conditions(pool.value).into_iter().enumerate() {
-            if c["status"] != "False" {
+        for (i, c) in conditions(pool.model) {
+            if !c.is_false() {
                 continue;
             }
             out.push(condition_finding(
                 "health.condition",
                 HEALTH,
-                pool.value,
+                pool.model,
                 i,
                 c,
                 false,
@@ -32,21 +30,18 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             ));
         }
     }
-    for (i, cluster) in clusters(pool.value).enumerate() {
+    for (i, cluster) in clusters(pool.model) {
         let pools = cluster
-            .get("allocatedMachinePools")
-            .and_then(Value::as_array)
+            .allocated_machine_pools
+            .get()
             .into_iter()
-            .flatten();
-        for (j, machine_pool) in pools.enumerate() {
-            let pool_name = machine_pool["name"].as_str().unwrap_or("?");
-            let hosts = machine_pool
-                .get("hosts")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten();
-            for (host, details) in hosts {
-                let state = details["status"].as_str().unwrap_or("");
+            .flatten()
+            .enumerate()
+            .filter_map(|(j, m)| m.get().map(|m| (j, m)));
+        for (j, machine_pool) in pools {
+            let pool_name = machine_pool.name.as_deref().unwrap_or("?");
+            for (host, details) in machine_pool.hosts() {
+                let state = details.status.as_deref().unwrap_or("");
                 let severity = match state {
                     "Failed" => Severity::Error,
                     "Unhealthy" => Severity::Warning,
@@ -56,7 +51,7 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                     "status.paletteClusterStatuses[{i}].allocatedMachinePools[{j}].hosts['{host}']"
                 );
                 let mut evidence = vec![(format!("{base}.status"), state.to_owned())];
-                if let Some(since) = details["statusUpdatedAt"].as_str() {
+                if let Some(since) = details.status_updated_at.as_deref() {
                     evidence.push((format!("{base}.statusUpdatedAt"), since.to_owned()));
                 }
                 out.push(Diagnosis {
@@ -73,9 +68,8 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
         }
     }
     let explained = out.len() > before;
-    let health: Vec<(usize, &str)> = clusters(pool.value)
-        .enumerate()
-        .filter_map(|(i, c)| Some((i, c["health"].as_str()?)))
+    let health: Vec<(usize, &str)> = clusters(pool.model)
+        .filter_map(|(i, c)| Some((i, c.health.as_deref()?)))
         .collect();
     let evidence = || {
         let mut evidence = vec![("status.status".to_owned(), phase.to_owned())];

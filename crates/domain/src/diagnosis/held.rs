@@ -32,11 +32,32 @@ fn thresholds(policy: Option<&Value>, resource: &str) -> Option<(f64, f64)> {
 
 /// The bounds of a resource as the evaluation copied them (else as the policy says).
 fn bounds(
-    evaluation: &Value,
+    evaluation: &ComputePoolEvaluation,
     policy: Option<&Value>,
     resource: &str,
 ) -> (Option<i64>, Option<i64>) {
-    let read = |spec: &Value| -> Option<(Option<i64>, Option<i64>)> {
+    let copied = || -> Option<(Option<i64>, Option<i64>)> {
+        let spec = evaluation.spec.get()?;
+        if resource == "CPU" {
+            let b = spec.cpu_resource_bounds.get()?;
+            Some((
+                b.min_cpu_count.get().copied(),
+                b.max_cpu_count.get().copied(),
+            ))
+        } else {
+            let b = spec
+                .gpu_resource_bounds
+                .get()?
+                .iter()
+                .filter_map(Field::get)
+                .find(|b| b.variant.as_deref() == Some(resource))?;
+            Some((
+                b.min_gpu_count.get().copied(),
+                b.max_gpu_count.get().copied(),
+            ))
+        }
+    };
+    let in_policy = |spec: &Value| -> Option<(Option<i64>, Option<i64>)> {
         if resource == "CPU" {
             let b = spec.get("cpuResourceBounds")?;
             Some((b["minCPUCount"].as_i64(), b["maxCPUCount"].as_i64()))
@@ -49,10 +70,8 @@ fn bounds(
             Some((b["minGPUCount"].as_i64(), b["maxGPUCount"].as_i64()))
         }
     };
-    evaluation
-        .get("spec")
-        .and_then(read)
-        .or_else(|| policy.and_then(|p| p.get("spec")).and_then(read))
+    copied()
+        .or_else(|| policy.and_then(|p| p.get("spec")).and_then(in_policy))
         .unwrap_or((None, None))
 }
 
@@ -64,7 +83,7 @@ pub(super) fn held_back(
     utilization: Option<f64>,
     count: i64,
     policy: Option<&Value>,
-    evaluation: &Value,
+    evaluation: &ComputePoolEvaluation,
 ) -> Option<Held> {
     let utilization = utilization?;
     let (up, down) = thresholds(policy, resource)?;

@@ -5,25 +5,25 @@ use serde_json::Value;
 
 use super::*;
 use crate::ObjectRef;
+use crate::field::Extra;
 use crate::fixes::Fix;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let Some(since) = pool.value.at("/metadata/deletionTimestamp").and_then(time) else {
+    let Some(since) = deletion_time(pool.model) else {
         return;
     };
     let minutes = picture.now.signed_duration_since(since).num_minutes();
-    let refs: Vec<ObjectRef> = crate::fixes::workload_refs(pool.value);
+    let refs: Vec<ObjectRef> = crate::fixes::workload_refs(pool.model);
     let workloads: Vec<String> = refs
         .iter()
         .map(|w| format!("{}/{}", w.namespace, w.name))
         .collect();
     let finalizers: Vec<String> = pool
-        .value
-        .at("/metadata/finalizers")
-        .and_then(Value::as_array)
+        .model
+        .meta()
         .into_iter()
-        .flatten()
-        .filter_map(|f| f.as_str().map(str::to_owned))
+        .flat_map(|m| m.finalizers())
+        .map(str::to_owned)
         .collect();
     let stuck = minutes >= STUCK_DELETION_MINUTES;
     let mut evidence = vec![
@@ -93,36 +93,34 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
 
 pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
     // Where the pool's data carries the Cluster Profile variable.
-    let replicas = find_key(pool.value, "longhornDefaultReplicaCount", 0).and_then(|v| {
+    let replicas = replica_variable(pool.model).and_then(|v| {
         v.as_i64()
             .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
     });
     let Some(replicas) = replicas else {
         return;
     };
-    let requirements =
-        "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements";
-    let control = pool
-        .value
-        .at(&format!("{requirements}/controlPlanePool/nodeCount"))
-        .and_then(Value::as_i64)
+    let control_plane = pool.model.control_plane();
+    let control = control_plane
+        .and_then(|c| c.node_count.get())
+        .copied()
         .unwrap_or(1);
     let workers: i64 = pool
-        .value
-        .at(&format!("{requirements}/workerPools"))
-        .and_then(Value::as_array)
+        .model
+        .node_pool_requirements()
+        .and_then(|n| n.worker_pools.get())
         .into_iter()
         .flatten()
-        .map(|w| w["minWorkerNodes"].as_i64().unwrap_or(1).max(1))
-        .sum();
+        .map(|w| {
+            w.get()
+                .and_then(|w| w.min_worker_nodes.get())
+                .copied()
+                .unwrap_or(1)
+                .max(1)
+        })
+        .fold(0, i64::saturating_add);
     // A single-node pool is one host in both roles: its worker pool only selects that host.
-    let single = pool
-        .value
-        .at(&format!(
-            "{requirements}/controlPlanePool/singleNodeCluster"
-        ))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
+    let single = pool.model.is_single_node();
     let nodes = if single {
         1
     } else {
@@ -158,7 +156,42 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
     }
 }
 
-pub(super) fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
+/// Where a pool carries the Cluster Profile variable `longhornDefaultReplicaCount`: not a
+/// field of the reference, so wherever the model kept fields it does not know (the spec and
+/// the deployment's parts), or an annotation or label.
+fn replica_variable(pool: &ComputePool) -> Option<Value> {
+    const KEY: &str = "longhornDefaultReplicaCount";
+    let spec = pool.spec()?;
+    let variant = spec.cluster_variant.get();
+    let dedicated = variant.and_then(|v| v.dedicated.get());
+    let config = dedicated.and_then(|d| d.palette_cluster_deployment_config.get());
+    let unknown = [
+        Some(&spec.extra),
+        variant.map(|v| &v.extra),
+        dedicated.map(|d| &d.extra),
+        config.map(|c| &c.extra),
+        config.and_then(|c| c.edge.get()).map(|e| &e.extra),
+    ];
+    unknown
+        .into_iter()
+        .flatten()
+        .flat_map(Extra::iter)
+        .find_map(|(k, v)| {
+            if k == KEY {
+                Some(v)
+            } else {
+                find_key(v, KEY, 0)
+            }
+        })
+        .cloned()
+        .or_else(|| {
+            let meta = pool.meta()?;
+            let written = meta.annotation(KEY).or_else(|| meta.label(KEY))?;
+            Some(Value::String(written.to_owned()))
+        })
+}
+
+fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
     if depth > 12 {
         return None;
     }

@@ -3,8 +3,10 @@
 //! the pools sharing its VIP, its events), what is wrong, the evidence (paths and values), the
 //! likely cause as the guide gives it, and the next steps with names filled in.
 //!
-//! Pure, over JSON values: a field that is missing or of the wrong type is read as absent and,
-//! where the guide needs it, said ("could not read …"). Never panics on what the API sends.
+//! Pure. The pool and its evaluation are read through the typed model (a field missing or of
+//! the wrong type is read as absent and, where the guide needs it, said: "could not read …");
+//! the other objects it looks at (policy, ProfileBundle, Settings, Compute, Project, Tenant,
+//! events) are read as JSON the same way. Never panics on what the API sends.
 
 use crate::shell::quote;
 use std::borrow::Cow;
@@ -14,7 +16,10 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::field::{Field, Text};
 use super::fixes::Fix;
+use super::model::status::{ClusterStatus, Condition, Host, PoolStatus};
+use super::model::{ComputePool, ComputePoolEvaluation};
 use super::rules::Severity;
 use conditions::{condition_finding, condition_meaning, false_condition};
 
@@ -62,8 +67,8 @@ pub struct VipPeer {
 /// Everything the doctor reads about one pool.
 #[derive(Clone, Copy)]
 pub struct Picture<'a> {
-    pub pool: &'a Value,
-    pub evaluation: Option<&'a Value>,
+    pub pool: &'a ComputePool,
+    pub evaluation: Option<&'a ComputePoolEvaluation>,
     /// The ScalingPolicy the pool names, if found; `policy_known`: whether policies are read
     /// at all (a missing one is then really missing).
     pub policy: Option<&'a Value>,
@@ -107,8 +112,8 @@ fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
     value.at(pointer).and_then(Value::as_str)
 }
 
-fn time(value: &Value) -> Option<DateTime<Utc>> {
-    value.as_str().and_then(crate::time::parse)
+fn time_of(text: &str) -> Option<DateTime<Utc>> {
+    crate::time::parse(text)
 }
 
 /// How long ago, to the minute: a finding's words then stay true for a minute, which is how
@@ -140,63 +145,93 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
         };
         soonest = Some(soonest.map_or(at, |s| s.min(at)));
     };
-    if let Some(since) = picture
-        .pool
-        .at("/metadata/deletionTimestamp")
-        .and_then(time)
-    {
+    if let Some(since) = deletion_time(picture.pool) {
         consider(since, STUCK_DELETION_MINUTES);
     }
     if let Some(evaluation) = picture.evaluation {
-        let observed = evaluation
-            .at("/status/metricsLastObservedAt")
-            .and_then(Value::as_object);
-        for hosts in observed
-            .into_iter()
-            .flatten()
-            .filter_map(|(_, h)| h.as_object())
-        {
-            for at in hosts.values().filter_map(time) {
+        let status = evaluation.status.get();
+        let observed = status.and_then(|s| s.metrics_last_observed_at.get());
+        for hosts in observed.into_iter().flatten().filter_map(|(_, h)| h.get()) {
+            for at in hosts.iter().filter_map(|(_, at)| text_time(at)) {
                 consider(at, STALE_METRICS_MINUTES);
             }
         }
-        let scaling = evaluation
-            .at("/status/poolScalingStates")
-            .and_then(Value::as_object);
-        for state in scaling.into_iter().flatten().map(|(_, s)| s) {
-            if state["state"] == "Scaling"
-                && let Some(started) = time(&state["scalingStartedAt"])
+        let scaling = status.and_then(|s| s.pool_scaling_states.get());
+        for state in scaling.into_iter().flatten().filter_map(|(_, s)| s.get()) {
+            let word = state.state.as_deref();
+            if word == Some("Scaling")
+                && let Some(started) = text_time(&state.scaling_started_at)
             {
                 consider(started, 0);
             }
             // "blocked for 3h" says an age (worked out each minute, so it turns a warning
             // at the threshold too).
-            if state["state"] == "Blocked"
-                && let Some(since) = time(&state["stateChangedAt"])
+            if word == Some("Blocked")
+                && let Some(since) = text_time(&state.state_changed_at)
             {
                 consider(since, 0);
             }
         }
     }
     // Every host Provisioning now: measured from `now` plus the threshold, each is "stuck".
-    let mut stuck = Vec::new();
     let far = later(now, STUCK_HOST_MINUTES);
-    nodes::collect_stuck_hosts(picture.pool, far, &mut stuck, 0);
-    for (_, since) in stuck {
+    for (_, since) in status_of(picture.pool)
+        .into_iter()
+        .flat_map(|status| status.clusters())
+        .flat_map(|cluster| nodes::stuck_hosts(cluster, far))
+    {
         consider(since, STUCK_HOST_MINUTES);
     }
     soonest
 }
 
-/// A pool's Palette clusters, as its status lists them.
-fn clusters(pool: &Value) -> impl Iterator<Item = &Value> {
-    pool.at("/status/paletteClusterStatuses")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+/// A time the model read as text, parsed.
+fn text_time(field: &Field<Text>) -> Option<DateTime<Utc>> {
+    field.as_deref().and_then(time_of)
 }
 
-fn conditions(object: &Value) -> Vec<&Value> {
+/// When the pool's deletion was asked for, if it was (and the time can be read).
+fn deletion_time(pool: &ComputePool) -> Option<DateTime<Utc>> {
+    text_time(&pool.meta()?.deletion_timestamp)
+}
+
+fn status_of(pool: &ComputePool) -> Option<&PoolStatus> {
+    pool.status.get()
+}
+
+/// A pool's Palette clusters with their place in `status.paletteClusterStatuses` (an entry
+/// that is not a cluster status keeps its place and is skipped).
+fn clusters(pool: &ComputePool) -> impl Iterator<Item = (usize, &ClusterStatus)> {
+    status_of(pool)
+        .and_then(|s| s.palette_cluster_statuses.get())
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(i, c)| c.get().map(|c| (i, c)))
+}
+
+/// A pool's conditions with their place in `status.conditions`.
+fn conditions(pool: &ComputePool) -> impl Iterator<Item = (usize, &Condition)> {
+    indexed(status_of(pool).and_then(|s| s.conditions.get()))
+}
+
+/// Conditions of a list the model read, with their places.
+fn indexed(list: Option<&Vec<Field<Condition>>>) -> impl Iterator<Item = (usize, &Condition)> {
+    list.into_iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(i, c)| c.get().map(|c| (i, c)))
+}
+
+/// The messages of a pool's False conditions.
+fn failure_messages(pool: &ComputePool) -> impl Iterator<Item = &str> {
+    conditions(pool)
+        .filter(|(_, c)| c.is_false())
+        .filter_map(|(_, c)| c.message.as_deref())
+}
+
+/// A condition of an object read as JSON (a policy, a ProfileBundle).
+fn json_conditions(object: &Value) -> Vec<&Value> {
     object
         .at("/status/conditions")
         .and_then(Value::as_array)
@@ -205,11 +240,18 @@ fn conditions(object: &Value) -> Vec<&Value> {
 }
 
 fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
-    conditions(object).into_iter().find(|c| c["type"] == kind)
+    json_conditions(object)
+        .into_iter()
+        .find(|c| c["type"] == kind)
+}
+
+/// A field as the API wrote it, for evidence: `null` when it is not there.
+fn written<T: Serialize>(field: &Field<T>) -> String {
+    serde_json::to_string(field).unwrap_or_default()
 }
 
 struct Pool<'a> {
-    value: &'a Value,
+    model: &'a ComputePool,
     namespace: &'a str,
     name: &'a str,
 }
@@ -236,9 +278,9 @@ impl Pool<'_> {
 /// Every finding for one pool, worst first.
 pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     let pool = Pool {
-        value: picture.pool,
-        namespace: text(picture.pool, "/metadata/namespace").unwrap_or(""),
-        name: text(picture.pool, "/metadata/name").unwrap_or(""),
+        model: picture.pool,
+        namespace: picture.pool.namespace().unwrap_or(""),
+        name: picture.pool.name(),
     };
     let mut out = Vec::new();
     provisioning::provisioning(&pool, picture, &mut out);
@@ -255,7 +297,9 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
 }
 
 fn status<'a>(pool: &Pool<'a>) -> &'a str {
-    text(pool.value, "/status/status").unwrap_or("")
+    status_of(pool.model)
+        .and_then(|s| s.status.as_deref())
+        .unwrap_or("")
 }
 
 /// What the doctor could not read: a field the findings need that is there but not of the
@@ -270,18 +314,11 @@ fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         Value::Object(_) => "a mapping",
     };
     let mut problems: Vec<(String, String)> = Vec::new();
-    let mut expect = |object: &Value, what: &str, path: &str, list: bool| {
-        let Some(found) = object.at(path) else {
-            return;
-        };
-        let fits = if list {
-            found.is_array()
-        } else {
-            found.is_object()
-        };
-        if !fits && !found.is_null() {
+    // A field the model could not read as the shape it expects keeps what was written.
+    let mut expect = |raw: Option<&Value>, path: &str, list: bool| {
+        if let Some(found) = raw {
             problems.push((
-                format!("{what}{}", path.trim_start_matches('/').replace('/', ".")),
+                path.to_owned(),
                 format!(
                     "{} was expected, found {}",
                     if list { "a list" } else { "a mapping" },
@@ -290,33 +327,54 @@ fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
             ));
         }
     };
-    expect(pool.value, "", "/status", false);
-    expect(pool.value, "", "/status/conditions", true);
-    expect(pool.value, "", "/status/paletteClusterStatuses", true);
-    expect(pool.value, "", "/status/aiWorkloadRefs", true);
-    expect(pool.value, "", "/spec/clusterVariant", false);
-    if let Some(evaluation) = picture.evaluation {
-        expect(evaluation, "evaluation ", "/spec/poolEvaluations", false);
+    let model = pool.model;
+    expect(model.status.raw(), "status", false);
+    if let Some(status) = status_of(model) {
+        expect(status.conditions.raw(), "status.conditions", true);
         expect(
-            evaluation,
-            "evaluation ",
-            "/status/poolScalingStates",
-            false,
+            status.palette_cluster_statuses.raw(),
+            "status.paletteClusterStatuses",
+            true,
         );
-        expect(
-            evaluation,
-            "evaluation ",
-            "/status/metricsLastObservedAt",
-            false,
-        );
+        expect(status.ai_workload_refs.raw(), "status.aiWorkloadRefs", true);
     }
-    if let Some(at) = pool.value.at("/metadata/deletionTimestamp")
-        && time(at).is_none()
-    {
-        problems.push((
-            "metadata.deletionTimestamp".into(),
-            format!("a time was expected, found {at}"),
-        ));
+    if let Some(spec) = model.spec() {
+        expect(spec.cluster_variant.raw(), "spec.clusterVariant", false);
+    }
+    if let Some(evaluation) = picture.evaluation {
+        if let Some(spec) = evaluation.spec.get() {
+            expect(
+                spec.pool_evaluations.raw(),
+                "evaluation spec.poolEvaluations",
+                false,
+            );
+        }
+        if let Some(status) = evaluation.status.get() {
+            expect(
+                status.pool_scaling_states.raw(),
+                "evaluation status.poolScalingStates",
+                false,
+            );
+            expect(
+                status.metrics_last_observed_at.raw(),
+                "evaluation status.metricsLastObservedAt",
+                false,
+            );
+        }
+    }
+    if let Some(meta) = model.meta() {
+        let at = &meta.deletion_timestamp;
+        let unreadable_time = match at {
+            Field::Valid(text) => time_of(text.as_str()).is_none(),
+            Field::Invalid(_) => true,
+            Field::Missing | Field::Null => false,
+        };
+        if unreadable_time {
+            problems.push((
+                "metadata.deletionTimestamp".into(),
+                format!("a time was expected, found {}", written(at)),
+            ));
+        }
     }
     if problems.is_empty() {
         return;

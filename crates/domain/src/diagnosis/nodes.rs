@@ -1,10 +1,9 @@
 //! Node-side problems the hub shows: hosts Provisioning for long (the air-gapped symptom) and
 //! the NVIDIA runtime error in events; the next steps are the guide's commands for the host.
 
-use chrono::{DateTime, Utc};
-use serde_json::Value;
-
 use super::*;
+use crate::model::status::MachinePool;
+use chrono::{DateTime, Utc};
 
 pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     // Events with the guide's NVIDIA runtime error name the host in their message or object.
@@ -30,9 +29,8 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         }
     }
     // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
-    for cluster in clusters(pool.value) {
-        let mut stuck: Vec<(String, DateTime<Utc>)> = Vec::new();
-        collect_stuck_hosts(cluster, picture.now, &mut stuck, 0);
+    for (_, cluster) in clusters(pool.model) {
+        let stuck = stuck_hosts(cluster, picture.now);
         let pulls = picture
             .events
             .iter()
@@ -71,32 +69,26 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
     }
 }
 
-/// Hosts with `status: Provisioning` whose `statusUpdatedAt` is older than the threshold,
-/// wherever a cluster's status lists them.
-pub(super) fn collect_stuck_hosts(
-    value: &Value,
+/// The hosts of a cluster's machine pools with `status: Provisioning` whose
+/// `statusUpdatedAt` is older than the threshold at `now`, with that time.
+pub(super) fn stuck_hosts(
+    cluster: &ClusterStatus,
     now: DateTime<Utc>,
-    out: &mut Vec<(String, DateTime<Utc>)>,
-    depth: usize,
-) {
-    if depth > 8 {
-        return;
+) -> impl Iterator<Item = (String, DateTime<Utc>)> + '_ {
+    cluster
+        .machine_pools()
+        .flat_map(MachinePool::hosts)
+        .filter_map(move |(uid, host)| {
+            let since = provisioning_since(host)?;
+            (now.signed_duration_since(since).num_minutes() >= STUCK_HOST_MINUTES)
+                .then(|| (uid.to_owned(), since))
+        })
+}
+
+/// Since when a host has been Provisioning, if it is (and says since when).
+fn provisioning_since(host: &Host) -> Option<DateTime<Utc>> {
+    if host.status.as_deref() != Some("Provisioning") {
+        return None;
     }
-    if let Value::Object(map) = value {
-        for (key, child) in map {
-            if child.get("status").and_then(Value::as_str) == Some("Provisioning")
-                && let Some(since) = child.get("statusUpdatedAt").and_then(time)
-                && now.signed_duration_since(since).num_minutes() >= STUCK_HOST_MINUTES
-                && child.get("architecture").is_some()
-            {
-                out.push((key.clone(), since));
-            } else {
-                collect_stuck_hosts(child, now, out, depth.saturating_add(1));
-            }
-        }
-    } else if let Value::Array(items) = value {
-        for item in items {
-            collect_stuck_hosts(item, now, out, depth.saturating_add(1));
-        }
-    }
+    text_time(&host.status_updated_at)
 }

@@ -3,7 +3,6 @@
 //! requirement by requirement.
 
 use crate::shell::quote;
-use serde_json::Value;
 
 use super::*;
 use crate::hosts;
@@ -15,15 +14,15 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         return;
     }
     let mut any = false;
-    for (i, c) in conditions(pool.value).into_iter().enumerate() {
-        if c["status"] != "False" {
+    for (i, c) in conditions(pool.model) {
+        if !c.is_false() {
             continue;
         }
         any = true;
         out.push(condition_finding(
             "provisioning.condition",
             PROVISIONING,
-            pool.value,
+            pool.model,
             i,
             c,
             phase == "Failed",
@@ -32,19 +31,14 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         ));
     }
     // The Palette clusters' own state.
-    for (i, cluster) in clusters(pool.value).enumerate() {
-        for c in cluster
-            .get("conditions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|c| c["status"] == "False")
-        {
+    for (i, cluster) in clusters(pool.model) {
+        for (_, c) in indexed(cluster.conditions.get()).filter(|(_, c)| c.is_false()) {
             any = true;
-            let state = cluster["status"].as_str().unwrap_or("");
+            let state = cluster.status.as_deref().unwrap_or("");
+            let reason = c.reason.as_deref().unwrap_or("");
             let (severity, cause) = false_condition(
-                c["type"].as_str().unwrap_or(""),
-                c["reason"].as_str().unwrap_or(""),
+                c.type_.as_deref().unwrap_or(""),
+                reason,
                 matches!(state, "Failed" | "Unhealthy"),
             );
             out.push(Diagnosis {
@@ -53,15 +47,14 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                 severity,
                 symptom: PROVISIONING,
                 summary: format!(
-                    "Palette cluster {} is {}: {} {}",
-                    cluster["name"].as_str().unwrap_or("?"),
-                    cluster["status"].as_str().unwrap_or("?"),
-                    c["reason"].as_str().unwrap_or(""),
-                    c["message"].as_str().unwrap_or("")
+                    "Palette cluster {} is {}: {reason} {}",
+                    cluster.name.as_deref().unwrap_or("?"),
+                    cluster.status.as_deref().unwrap_or("?"),
+                    c.message.as_deref().unwrap_or("")
                 ),
                 evidence: vec![(
                     format!("status.paletteClusterStatuses[{i}].status"),
-                    cluster["status"].as_str().unwrap_or("").to_owned(),
+                    state.to_owned(),
                 )],
                 cause,
                 next: vec![pool.clusters_command()],
@@ -69,7 +62,12 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         }
     }
     // The ProfileBundle.
-    let bundle = text(pool.value, "/spec/profileBundleRef/name").unwrap_or("");
+    let bundle = pool
+        .model
+        .spec()
+        .and_then(|s| s.profile_bundle_ref.get())
+        .and_then(|r| r.name.as_deref())
+        .unwrap_or("");
     let bundle_name = bundle.split('@').next().unwrap_or(bundle);
     let bundle_next = vec![format!(
         "kubectl describe profilebundle {} --namespace {}",
@@ -117,10 +115,11 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         }
         _ => {}
     }
-    let settings = text(
-        pool.value,
-        "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/settingsRef/name",
-    );
+    let settings = pool
+        .model
+        .deployment_config()
+        .and_then(|d| d.settings_ref.get())
+        .and_then(|r| r.name.as_deref());
     if let Some(settings) = settings
         && picture.settings.is_none()
         && picture.settings_known
@@ -153,7 +152,7 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         )
     };
     if offer.computes > 0 {
-        for need in hosts::needs(pool.value) {
+        for need in hosts::needs(pool.model) {
             let measure = need.measure(&offer);
             if measure.matching >= need.nodes {
                 continue;

@@ -1,7 +1,6 @@
 //! What another owner holds: a VIP other pools (or devices) use, and GPU caps a request passes.
 
 use crate::shell::quote;
-use serde_json::Value;
 
 use super::*;
 
@@ -28,16 +27,12 @@ fn about_a_vip(message: &str) -> bool {
 /// the one to recreate with a free VIP; the pool that runs on the address is never advised to
 /// be recreated. A failure message naming an address the spec no longer has is stale.
 pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let path = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
-    let vip = text(pool.value, path).unwrap_or("");
+    let vip = pool.model.vip().unwrap_or("");
     if vip.is_empty() {
         return;
     }
     let ours: Option<std::net::IpAddr> = vip.parse().ok();
-    let messages: Vec<&str> = conditions(pool.value)
-        .into_iter()
-        .filter(|c| c["status"] == "False")
-        .filter_map(|c| c["message"].as_str())
+    let messages: Vec<&str> = failure_messages(pool.model)
         .chain(
             picture
                 .events
@@ -85,7 +80,10 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         return;
     }
     let running = status(pool) == "Running";
-    let created = pool.value.at("/metadata/creationTimestamp").and_then(time);
+    let created = pool
+        .model
+        .meta()
+        .and_then(|m| text_time(&m.creation_timestamp));
     let peer_names: Vec<&str> = peers.iter().map(|p| p.name.as_str()).collect();
     let mut evidence = vec![(field.to_owned(), vip.to_owned())];
     if !peers.is_empty() {
@@ -196,10 +194,7 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
 }
 
 pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let quota_message = conditions(pool.value)
-        .into_iter()
-        .filter(|c| c["status"] == "False")
-        .filter_map(|c| c["message"].as_str())
+    let quota_message = failure_messages(pool.model)
         .chain(picture.events.iter().filter_map(|e| e["message"].as_str()))
         .find(|m| {
             let m = m.to_lowercase();
@@ -212,14 +207,8 @@ pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>
     let mut summary = "GPU quota exceeded".to_owned();
     if let Some(project) = picture.project {
         let mut variants: Vec<String> = Vec::new();
-        for worker in pool
-            .value
-            .at("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/workerPools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(v) = text(worker, "/gpu/variant")
+        for (_, worker) in pool.model.worker_pools() {
+            if let Some(v) = worker.gpu.get().and_then(|g| g.variant.as_deref())
                 && !variants.iter().any(|known| known == v)
             {
                 variants.push(v.to_owned());
@@ -240,7 +229,7 @@ pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>
             }
         }
     }
-    let project = text(pool.value, "/metadata/namespace").unwrap_or("");
+    let project = pool.namespace;
     let tenant = picture
         .project
         .and_then(|p| text(p, "/spec/tenantRef/name"))

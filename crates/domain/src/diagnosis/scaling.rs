@@ -3,26 +3,25 @@
 
 use crate::shell::quote;
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 
 use super::*;
+use crate::field::Num;
+use crate::model::evaluation::ResourceEvaluation;
 
 pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let reference = pool
-        .value
-        .at("/spec/clusterVariant/dedicated/scalingPolicyRef/name")
-        .or_else(|| {
-            pool.value
-                .at("/spec/clusterVariant/shared/scalingPolicyRef/name")
-        })
-        .and_then(Value::as_str);
+        .model
+        .scaling_policy_ref()
+        .and_then(|r| r.name.as_deref());
     let Some(policy_name) = reference else {
         return;
     };
     let describe = pool.describe();
     let Some(evaluation) = picture.evaluation else {
-        let available = condition(pool.value, "ComputePoolEvaluationAvailable");
-        let reason = available.and_then(|c| c["reason"].as_str()).unwrap_or("");
+        let available = conditions(pool.model)
+            .map(|(_, c)| c)
+            .find(|c| c.kind() == "ComputePoolEvaluationAvailable");
+        let reason = available.and_then(|c| c.reason.as_deref()).unwrap_or("");
         let (summary, cause) = if reason == "ScalingPolicyNotFound"
             || (picture.policy.is_none() && picture.policies_known)
         {
@@ -85,34 +84,35 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         quote(pool.name),
         quote(pool.namespace)
     );
-    let evaluations = evaluation
-        .at("/spec/poolEvaluations")
-        .and_then(Value::as_object);
+    let spec = evaluation.spec.get();
+    let evaluations = spec.and_then(|s| s.pool_evaluations.get());
     let states = evaluation
-        .at("/status/poolScalingStates")
-        .and_then(Value::as_object);
+        .status
+        .get()
+        .and_then(|s| s.pool_scaling_states.get());
+    let abort_duration = spec.map_or(&Field::Missing, |s| &s.abort_duration);
     for (key, entry) in evaluations.into_iter().flatten() {
-        let state = states.and_then(|s| s.get(key));
-        let state_name = state.and_then(|s| s["state"].as_str()).unwrap_or("");
-        let details = state.and_then(|s| s["details"].as_str()).unwrap_or("");
+        let key = key.as_str();
+        // An entry that is not a mapping holds no decision; its state and metrics still count.
+        let entry = entry.get();
+        let state = states.and_then(|s| s.get(key)).and_then(Field::get);
+        let state_name = state.and_then(|s| s.state.as_deref()).unwrap_or("");
+        let details = state.and_then(|s| s.details.as_deref()).unwrap_or("");
         // Decisions: target against count, per resource.
-        let mut resources: Vec<(String, &Value)> = Vec::new();
-        if let Some(cpu) = entry.get("cpu") {
-            resources.push(("CPU".into(), cpu));
+        let mut resources: Vec<(&str, &ResourceEvaluation)> = Vec::new();
+        if let Some(cpu) = entry.and_then(|e| e.cpu.get()) {
+            resources.push(("CPU", cpu));
         }
-        for (variant, gpu) in entry
-            .get("gpu")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            resources.push((variant.clone(), gpu));
+        for (variant, gpu) in entry.and_then(|e| e.gpu.get()).into_iter().flatten() {
+            if let Some(gpu) = gpu.get() {
+                resources.push((variant.as_str(), gpu));
+            }
         }
         // Whether a scale-up was decided for this worker pool (a scale-down is never aborted).
         let mut up = false;
         for (resource, numbers) in resources {
-            let count = numbers["count"].as_i64();
-            let target = numbers["target"].as_i64();
+            let count = numbers.count.get().copied();
+            let target = numbers.target.get().copied();
             let (Some(count), Some(target)) = (count, target) else {
                 continue;
             };
@@ -121,8 +121,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             if target == count
                 && !matches!(state_name, "Cooldown" | "Blocked")
                 && let Some(held) = super::held::held_back(
-                    &resource,
-                    numbers["utilization"].as_f64(),
+                    resource,
+                    numbers.utilization.get().map(Num::value),
                     count,
                     picture.policy,
                     evaluation,
@@ -137,7 +137,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     evidence: vec![
                         (
                             format!("spec.poolEvaluations['{key}'].{resource}.utilization"),
-                            numbers["utilization"].to_string(),
+                            written(&numbers.utilization),
                         ),
                         (
                             format!("spec.poolEvaluations['{key}'].{resource}.count"),
@@ -169,12 +169,15 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             }
             if target < count {
                 let wastes: Vec<(String, i64)> = entry
-                    .get("nodeWastes")
-                    .and_then(Value::as_array)
+                    .and_then(|e| e.node_wastes.get())
                     .into_iter()
                     .flatten()
+                    .filter_map(Field::get)
                     .filter_map(|w| {
-                        Some((w["host"].as_str()?.to_owned(), w["wasteScore"].as_i64()?))
+                        Some((
+                            w.host.as_deref()?.to_owned(),
+                            w.waste_score.get()?.0.as_i64()?,
+                        ))
                     })
                     .collect();
                 let first = wastes.iter().max_by_key(|(_, score)| *score);
@@ -210,9 +213,9 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 next: vec![cpe.clone()],
             }),
             "Scaling" => {
-                let started = state.and_then(|s| time(&s["scalingStartedAt"]));
-                let abort = evaluation["spec"]["abortDuration"]
-                    .as_str()
+                let started = state.and_then(|s| text_time(&s.scaling_started_at));
+                let abort = abort_duration
+                    .as_deref()
                     .or_else(|| picture.policy.and_then(|p| p["spec"]["abortDuration"].as_str()))
                     .and_then(|d| crate::duration::parse(d).ok())
                     .and_then(|d| chrono::TimeDelta::from_std(d).ok());
@@ -231,7 +234,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                         ),
                         evidence: vec![
                             (format!("status.poolScalingStates['{key}'].scalingStartedAt"), started.to_rfc3339()),
-                            ("spec.abortDuration".into(), evaluation["spec"]["abortDuration"].to_string()),
+                            ("spec.abortDuration".into(), written(abort_duration)),
                         ],
                         cause: "A scale-up is aborted after abortDuration (pending hosts that never reached Healthy removed, the others kept); one running past it means the controller is not acting.".into(),
                         next: vec![
@@ -255,7 +258,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 });
             }
             "Blocked" => {
-                let since = state.and_then(|s| time(&s["stateChangedAt"]));
+                let since = state.and_then(|s| text_time(&s.state_changed_at));
                 // The guide calls it temporary: blocked for longer than an operation takes is
                 // a problem to look at, not a state to wait out.
                 let long = since.is_some_and(|t| {
@@ -296,13 +299,15 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         }
         // Stale metrics, host by host.
         let observed = evaluation
-            .at("/status/metricsLastObservedAt")
+            .status
+            .get()
+            .and_then(|s| s.metrics_last_observed_at.get())
             .and_then(|m| m.get(key))
-            .and_then(Value::as_object);
+            .and_then(Field::get);
         let stale: Vec<(String, DateTime<Utc>)> = observed
             .into_iter()
             .flatten()
-            .filter_map(|(host, at)| Some((host.clone(), time(at)?)))
+            .filter_map(|(host, at)| Some((host.as_str().to_owned(), text_time(at)?)))
             .filter(|(_, at)| {
                 picture.now.signed_duration_since(*at).num_minutes() >= STALE_METRICS_MINUTES
             })

@@ -26,17 +26,34 @@ fn pool() -> Value {
     })
 }
 
-fn run<'a>(pool: &'a Value, tweak: impl FnOnce(&mut Picture<'a>)) -> Vec<Diagnosis> {
+/// What a test sets around its pool: the picture's other parts, with the evaluation as JSON
+/// (read through the model, as the console reads it, when the picture is made).
+struct Setup<'a> {
+    evaluation: Option<&'a Value>,
+    policy: Option<&'a Value>,
+    policies_known: bool,
+    profile_bundle: Option<&'a Value>,
+    profile_bundles_known: bool,
+    settings: Option<&'a Value>,
+    settings_known: bool,
+    computes: &'a [&'a Value],
+    project: Option<&'a Value>,
+    tenant: Option<&'a Value>,
+    same_vip: &'a [VipPeer],
+    events: &'a [&'a Value],
+    now: DateTime<Utc>,
+}
+
+fn run<'a>(pool: &'a Value, tweak: impl FnOnce(&mut Setup<'a>)) -> Vec<Diagnosis> {
     with_picture(pool, tweak, diagnose)
 }
 
 fn with_picture<'a, T>(
     pool: &'a Value,
-    tweak: impl FnOnce(&mut Picture<'a>),
-    read: impl FnOnce(&Picture<'a>) -> T,
+    tweak: impl FnOnce(&mut Setup<'a>),
+    read: impl FnOnce(&Picture<'_>) -> T,
 ) -> T {
-    let mut picture = Picture {
-        pool,
+    let mut setup = Setup {
         evaluation: None,
         policy: None,
         policies_known: false,
@@ -51,7 +68,25 @@ fn with_picture<'a, T>(
         events: &[],
         now: now(),
     };
-    tweak(&mut picture);
+    tweak(&mut setup);
+    let pool: ComputePool = crate::model::typed(pool);
+    let evaluation: Option<ComputePoolEvaluation> = setup.evaluation.map(crate::model::typed);
+    let picture = Picture {
+        pool: &pool,
+        evaluation: evaluation.as_ref(),
+        policy: setup.policy,
+        policies_known: setup.policies_known,
+        profile_bundle: setup.profile_bundle,
+        profile_bundles_known: setup.profile_bundles_known,
+        settings: setup.settings,
+        settings_known: setup.settings_known,
+        computes: setup.computes,
+        project: setup.project,
+        tenant: setup.tenant,
+        same_vip: setup.same_vip,
+        events: setup.events,
+        now: setup.now,
+    };
     read(&picture)
 }
 
@@ -825,4 +860,50 @@ fn blocked_autoscaling_says_for_how_long_and_why() {
     // The age in its words is worked out again a minute later.
     let next = with_picture(&p, |pic| pic.evaluation = Some(&evaluation), changes_at);
     assert_eq!(next, Some(now() + chrono::TimeDelta::minutes(1)));
+}
+
+/// The doctor reads the pool through the model: the Cluster Profile variable is found where
+/// the model keeps fields it does not know (directly on the spec, in a block under it) or in
+/// an annotation, and nowhere is it invented.
+#[test]
+fn the_replica_variable_is_found_wherever_the_model_kept_it() {
+    let fires = |p: &Value| ids(&run(p, |_| {})).contains(&"longhorn.replicas");
+    let mut direct = pool();
+    direct["spec"]["longhornDefaultReplicaCount"] = json!(3);
+    assert!(fires(&direct), "directly on the spec");
+    let mut deep = pool();
+    deep["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["profileVariables"] =
+        json!([{"name": "x", "values": {"longhornDefaultReplicaCount": "2"}}]);
+    assert!(fires(&deep), "in a block the model does not know");
+    let mut annotated = pool();
+    annotated["metadata"]["annotations"] = json!({"longhornDefaultReplicaCount": "2"});
+    assert!(fires(&annotated), "as an annotation");
+    assert!(!fires(&pool()), "not set: no finding");
+}
+
+/// A deletion time written as `null` is not set (the pool is not being deleted); one that is
+/// not a time is said as unreadable, with what was written.
+#[test]
+fn a_null_deletion_time_is_unset_and_a_wrong_one_is_said() {
+    let mut unset = pool();
+    unset["metadata"]["deletionTimestamp"] = Value::Null;
+    let found = run(&unset, |_| {});
+    assert!(!ids(&found).contains(&"unreadable"), "{found:?}");
+    assert!(!ids(&found).contains(&"deletion.blocked"), "{found:?}");
+    for (written, said) in [(json!("soon"), "\"soon\""), (json!(7), "7")] {
+        let mut wrong = pool();
+        wrong["metadata"]["deletionTimestamp"] = written;
+        let found = run(&wrong, |_| {});
+        let d = found
+            .iter()
+            .find(|d| d.id == "unreadable")
+            .unwrap_or_else(|| panic!("{found:?}"));
+        assert_eq!(
+            d.evidence,
+            [(
+                "metadata.deletionTimestamp".to_owned(),
+                format!("a time was expected, found {said}")
+            )]
+        );
+    }
 }

@@ -210,6 +210,19 @@ impl Draft {
             .unwrap_or("")
     }
 
+    /// The pool this draft writes: its namespace and name as written.
+    pub fn target(&self) -> Option<crate::ObjectRef> {
+        let name = self
+            .pool
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)?;
+        Some(crate::ObjectRef::new(
+            crate::Kind::Pool,
+            self.namespace(),
+            name,
+        ))
+    }
+
     /// Moves the draft to another namespace: the pool, the policy written with it, and the
     /// references that must name the pool's own namespace (its Profile Bundle's, its
     /// ScalingPolicy's) when they named the old one or none.

@@ -70,6 +70,10 @@ impl Extra {
         self.0.iter().flat_map(|m| m.keys())
     }
 
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().flat_map(|m| m.iter())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.as_ref().is_none_or(|m| m.is_empty())
     }

@@ -7,37 +7,42 @@ use serde_json::Value;
 
 use super::*;
 
-/// The AIWorkloads a pool's status says reference it.
-pub fn workload_refs(pool: &Value) -> Vec<ObjectRef> {
-    let own = text(pool, "/metadata/namespace").unwrap_or("");
-    pool.pointer("/status/aiWorkloadRefs")
-        .and_then(Value::as_array)
-        .map(|refs| {
-            refs.iter()
-                .filter_map(|r| {
-                    let name = r.get("name").and_then(Value::as_str)?;
-                    let namespace = r.get("namespace").and_then(Value::as_str).unwrap_or(own);
-                    Some(ObjectRef::new(Kind::AIWorkload, namespace, name))
-                })
-                .collect()
+/// The AIWorkloads a pool's status says reference it (a reference without a namespace is in
+/// the pool's own).
+pub fn workload_refs(pool: &ComputePool) -> Vec<ObjectRef> {
+    let own = pool.namespace().unwrap_or("");
+    pool.status
+        .get()
+        .into_iter()
+        .flat_map(|s| s.ai_workloads())
+        .filter_map(|r| {
+            let name = r.name.as_deref()?;
+            let namespace = r.namespace.as_deref().unwrap_or(own);
+            Some(ObjectRef::new(Kind::AIWorkload, namespace, name))
         })
-        .unwrap_or_default()
+        .collect()
 }
 
-/// The uid and resourceVersion of an object as it was looked at.
-pub(super) fn preconditions(object: &Value) -> Preconditions {
+/// The uid and resourceVersion of a pool as it was looked at.
+pub(super) fn preconditions(pool: &ComputePool) -> Preconditions {
+    let meta = pool.meta();
     Preconditions::of(
-        text(object, "/metadata/uid"),
-        text(object, "/metadata/resourceVersion"),
+        meta.and_then(|m| m.uid.as_deref()),
+        meta.and_then(|m| m.resource_version.as_deref()),
     )
 }
 
 /// Safe deletion of one pool, with its impact.
-pub fn delete(pool: &Value) -> Plan {
+pub fn delete(pool: &ComputePool) -> Plan {
     let target = pool_ref(pool);
     let workloads = workload_refs(pool);
-    let policy = text(pool, "/spec/deletionPolicy").unwrap_or("delete");
-    let shared = pool.pointer("/spec/clusterVariant/shared").is_some();
+    let spec = pool.spec();
+    let policy = spec
+        .and_then(|s| s.deletion_policy.as_deref())
+        .unwrap_or("delete");
+    let shared = spec
+        .and_then(|s| s.cluster_variant.get())
+        .is_some_and(|v| !v.shared.is_absent());
     let mut impact = vec!["Always deleted:".to_owned()];
     if workloads.is_empty() {
         impact.push("  AIWorkloads: none reference this pool".to_owned());
@@ -67,7 +72,9 @@ pub fn delete(pool: &Value) -> Plan {
             "  the Environment".to_owned()
         });
     }
-    let deleting = pool.pointer("/metadata/deletionTimestamp").is_some();
+    let deleting = pool
+        .meta()
+        .is_some_and(|m| !m.deletion_timestamp.is_absent());
     Plan {
         fix: Fix::Delete,
         title: format!("Delete Compute Pool {}", target.name),
@@ -115,7 +122,7 @@ pub fn unreadable(reference: &ObjectRef) -> Option<Workload> {
 
 /// Why an AIWorkload read from the hub is not this pool's to delete: it names another pool
 /// as its own (`spec.computePoolRef`); `None` when it names this pool or none.
-pub fn belongs_elsewhere(pool: &Value, workload: &Value) -> Option<String> {
+pub fn belongs_elsewhere(pool: &ComputePool, workload: &Value) -> Option<String> {
     let own = pool_ref(pool);
     let named = workload.pointer("/spec/computePoolRef")?;
     let name = named.get("name").and_then(Value::as_str)?;
@@ -135,7 +142,7 @@ pub fn belongs_elsewhere(pool: &Value, workload: &Value) -> Option<String> {
 }
 
 /// The reasons step 1 leaves some AIWorkloads alone: while any stands, the finalizer stays.
-pub fn left_alone(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) -> Vec<String> {
+pub fn left_alone(pool: &ComputePool, judge: &dyn Fn(&ObjectRef) -> Workload) -> Vec<String> {
     workload_refs(pool)
         .iter()
         .filter_map(|w| match judge(w) {
@@ -147,7 +154,7 @@ pub fn left_alone(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) -> Vec<S
 
 /// Step 1 of unblocking: delete the AIWorkloads that still reference a deleting pool, as
 /// `judge` finds each (one not to be acted on is named with the reason).
-pub fn delete_workloads(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) -> Plan {
+pub fn delete_workloads(pool: &ComputePool, judge: &dyn Fn(&ObjectRef) -> Workload) -> Plan {
     let target = pool_ref(pool);
     let mut workloads: Vec<(ObjectRef, Preconditions)> = Vec::new();
     let mut explanation = vec![
@@ -203,12 +210,16 @@ pub fn delete_workloads(pool: &Value, judge: &dyn Fn(&ObjectRef) -> Workload) ->
 
 /// Step 2 of unblocking: remove the Compute Pool finalizer by value, offered only when no
 /// AIWorkload is left and the deletion has been pending for a while.
-pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Option<i64>) -> Plan {
+pub fn remove_finalizer(
+    pool: &ComputePool,
+    workloads_left: usize,
+    pending_minutes: Option<i64>,
+) -> Plan {
     let target = pool_ref(pool);
     let index = pool
-        .pointer("/metadata/finalizers")
-        .and_then(Value::as_array)
-        .and_then(|f| f.iter().position(|v| v.as_str() == Some(POOL_FINALIZER)));
+        .meta()
+        .and_then(|m| m.finalizers.get())
+        .and_then(|f| f.iter().position(|v| v.as_deref() == Some(POOL_FINALIZER)));
     let blocked = if index.is_none() {
         Some(format!("the pool does not hold {POOL_FINALIZER}"))
     } else if workloads_left > 0 {
@@ -245,7 +256,7 @@ pub fn remove_finalizer(pool: &Value, workloads_left: usize, pending_minutes: Op
                 // The incarnation looked at: a pool recreated under the same name keeps its
                 // finalizer. Not the resourceVersion: the controller's status updates would
                 // refuse it for no reason.
-                preconditions: Preconditions::of(text(pool, "/metadata/uid"), None),
+                preconditions: Preconditions::of(pool.meta().and_then(|m| m.uid.as_deref()), None),
                 run: Run::Real,
             })
             .into_iter()

@@ -10,6 +10,7 @@
 use serde_json::Value;
 
 use super::kind::Kind;
+use super::model::ComputePool;
 use super::object::{ObjectRef, Preconditions};
 use super::operation::{Operation, Run};
 use super::words::counted;
@@ -142,25 +143,19 @@ fn text<'v>(object: &'v Value, pointer: &str) -> Option<&'v str> {
     object.pointer(pointer).and_then(Value::as_str)
 }
 
-/// The object reference of a pool, from its JSON.
-pub fn pool_ref(pool: &Value) -> ObjectRef {
-    ObjectRef::new(
-        Kind::Pool,
-        text(pool, "/metadata/namespace").unwrap_or(""),
-        text(pool, "/metadata/name").unwrap_or(""),
-    )
+/// The object reference of a pool.
+pub fn pool_ref(pool: &ComputePool) -> ObjectRef {
+    ObjectRef::new(Kind::Pool, pool.namespace().unwrap_or(""), pool.name())
 }
 
-/// The pause label's value, if the label is there.
-pub fn pause_value(pool: &Value) -> Option<&str> {
-    pool.pointer("/metadata/labels")
-        .and_then(|l| l.get(PAUSE_LABEL))
-        .and_then(Value::as_str)
+/// The pause label's value, if the label is there (as text).
+pub fn pause_value(pool: &ComputePool) -> Option<&str> {
+    pool.meta()?.label(PAUSE_LABEL)
 }
 
 /// Whether the controller skips this pool: the label holds exactly the string "true".
-pub fn is_paused(pool: &Value) -> bool {
-    pause_value(pool) == Some("true")
+pub fn is_paused(pool: &ComputePool) -> bool {
+    pool.is_paused()
 }
 
 fn patch(namespace: &str) -> Permission {
@@ -180,14 +175,14 @@ fn unique(mut permissions: Vec<Permission>) -> Vec<Permission> {
 /// Pause or resume: resume when every pool given is paused, otherwise pause the ones that are
 /// not (a pool whose label holds another value, such as "True", is not paused: its label is
 /// corrected to "true").
-pub fn pause_or_resume(pools: &[&Value]) -> Plan {
+pub fn pause_or_resume(pools: &[&ComputePool]) -> Plan {
     let resume = !pools.is_empty() && pools.iter().all(|p| is_paused(p));
     pause_label(pools, resume)
 }
 
 /// Pause the pools that are not paused (`resume: false`), or resume the ones that are.
-pub fn pause_label(pools: &[&Value], resume: bool) -> Plan {
-    let chosen: Vec<&&Value> = pools.iter().filter(|p| is_paused(p) == resume).collect();
+pub fn pause_label(pools: &[&ComputePool], resume: bool) -> Plan {
+    let chosen: Vec<&&ComputePool> = pools.iter().filter(|p| is_paused(p) == resume).collect();
     let operations = chosen
         .iter()
         .map(|pool| {

@@ -2,6 +2,7 @@
 //! incarnation, the finalizer only when the guide's conditions hold.
 
 use super::*;
+use crate::model::typed;
 use serde_json::json;
 
 fn pool(name: &str, labels: Value) -> Value {
@@ -16,7 +17,7 @@ fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
     let wrong = pool("a", json!({PAUSE_LABEL: "True"}));
     let paused = pool("b", json!({PAUSE_LABEL: "true"}));
     let plain = pool("c", json!({}));
-    let plan = pause_or_resume(&[&wrong, &paused, &plain]);
+    let plan = pause_or_resume(&[&typed(&wrong), &typed(&paused), &typed(&plain)]);
     assert_eq!(plan.fix, Fix::Pause);
     assert_eq!(plan.operations.len(), 2, "the paused pool is left alone");
     assert!(plan.targets[0].contains("\"True\", which does not pause"));
@@ -29,7 +30,7 @@ fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
         plan.kubectl()
             .contains("controller.spectrocloud.com/pause=true --overwrite")
     );
-    let plan = pause_or_resume(&[&paused]);
+    let plan = pause_or_resume(&[&typed(&paused)]);
     assert_eq!(plan.fix, Fix::Resume);
     assert!(
         plan.kubectl()
@@ -48,7 +49,7 @@ fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
 
 #[test]
 fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
-    let plan = delete(&pool("store-042", json!({})));
+    let plan = delete(&typed(&pool("store-042", json!({}))));
     assert_eq!(plan.type_to_confirm.as_deref(), Some("store-042"));
     let impact = plan.impact.join("\n");
     assert!(
@@ -75,17 +76,25 @@ fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
 fn the_finalizer_is_offered_only_when_the_guides_conditions_hold() {
     let mut stuck = pool("p", json!({}));
     stuck["metadata"]["finalizers"] = json!(["other/finalizer", POOL_FINALIZER]);
-    assert!(remove_finalizer(&stuck, 1, Some(60)).blocked.is_some());
-    assert!(remove_finalizer(&stuck, 0, Some(2)).blocked.is_some());
-    assert!(remove_finalizer(&stuck, 0, None).blocked.is_some());
-    let plan = remove_finalizer(&stuck, 0, Some(60));
+    assert!(
+        remove_finalizer(&typed(&stuck), 1, Some(60))
+            .blocked
+            .is_some()
+    );
+    assert!(
+        remove_finalizer(&typed(&stuck), 0, Some(2))
+            .blocked
+            .is_some()
+    );
+    assert!(remove_finalizer(&typed(&stuck), 0, None).blocked.is_some());
+    let plan = remove_finalizer(&typed(&stuck), 0, Some(60));
     assert_eq!(plan.blocked, None);
     assert_eq!(plan.acknowledge, Some(ACKNOWLEDGEMENT));
     match &plan.operations[0] {
         Operation::RemoveFinalizer { index, .. } => assert_eq!(*index, 1, "by value"),
         other => panic!("{other:?}"),
     }
-    let workloads = delete_workloads(&stuck, &|w| {
+    let workloads = delete_workloads(&typed(&stuck), &|w| {
         if w.name == "w1" {
             Workload::Delete(Preconditions::default())
         } else {
@@ -105,7 +114,7 @@ fn a_hostile_workload_reference_is_left_alone_and_said() {
         {"name": "../../../api", "namespace": "retail-edge"},
         {"name": "fine-one", "namespace": "retail-edge"},
     ]);
-    let plan = delete_workloads(&pool, &|w| {
+    let plan = delete_workloads(&typed(&pool), &|w| {
         unreadable(w).unwrap_or(Workload::Delete(Preconditions::default()))
     });
     let targets: Vec<String> = plan
@@ -131,13 +140,15 @@ fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
         "spec": {"computePoolRef": {"name": "healthy-pool", "namespace": "retail-edge"}}});
     let ours = json!({"metadata": {"name": "w2", "namespace": "retail-edge"},
         "spec": {"computePoolRef": {"name": "a", "namespace": "retail-edge"}}});
-    assert!(belongs_elsewhere(&stuck, &theirs).is_some_and(|why| why.contains("healthy-pool")));
-    assert!(belongs_elsewhere(&stuck, &ours).is_none());
+    assert!(
+        belongs_elsewhere(&typed(&stuck), &theirs).is_some_and(|why| why.contains("healthy-pool"))
+    );
+    assert!(belongs_elsewhere(&typed(&stuck), &ours).is_none());
     let judge = |w: &ObjectRef| match w.name.as_str() {
-        "w1" => Workload::LeftAlone(belongs_elsewhere(&stuck, &theirs).unwrap_or_default()),
+        "w1" => Workload::LeftAlone(belongs_elsewhere(&typed(&stuck), &theirs).unwrap_or_default()),
         _ => Workload::Delete(Preconditions::default()),
     };
-    let plan = delete_workloads(&stuck, &judge);
+    let plan = delete_workloads(&typed(&stuck), &judge);
     let names: Vec<String> = plan
         .operations
         .iter()
@@ -149,5 +160,5 @@ fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
             .iter()
             .any(|l| l.contains("belongs to ComputePool retail-edge/healthy-pool"))
     );
-    assert_eq!(left_alone(&stuck, &judge).len(), 1);
+    assert_eq!(left_alone(&typed(&stuck), &judge).len(), 1);
 }

@@ -10,8 +10,12 @@
 
 use std::collections::BTreeMap;
 
-use super::json::At;
 use serde_json::Value;
+
+use super::field::{Field, Scalar, Text};
+use super::model::ComputePool;
+use super::model::meta::StringMap;
+use super::model::pool::{CpuRequirement, MemoryRequirement};
 
 use super::path::YamlPath;
 use super::quantity::Memory;
@@ -216,45 +220,102 @@ pub struct Measure {
     pub unmet: Vec<String>,
 }
 
-fn string_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
-    value.at(pointer).and_then(Value::as_str)
+/// A count as written: a number, or (leniently, as a person may quote it) a string of one.
+fn count_of(field: &Field<i64>) -> Option<i64> {
+    match field {
+        Field::Valid(n) => Some(*n),
+        Field::Invalid(invalid) => count(Some(&invalid.raw)),
+        Field::Missing | Field::Null => None,
+    }
+}
+
+/// A resource group's value as written: text, or an unquoted number or true/false.
+fn loose_text(field: &Field<Text>) -> Option<String> {
+    match field {
+        Field::Valid(t) => Some(t.as_str().to_owned()),
+        Field::Invalid(invalid) => text(&invalid.raw),
+        Field::Missing | Field::Null => None,
+    }
+}
+
+/// The resource groups a pool asks for (the prefix dropped from each key).
+fn groups_of(map: &Field<StringMap>) -> BTreeMap<String, String> {
+    map.get()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| {
+            let key = k
+                .strip_prefix(super::model::pool::RESOURCE_GROUP_PREFIX)
+                .unwrap_or(k);
+            Some((key.to_owned(), loose_text(v)?))
+        })
+        .collect()
+}
+
+/// What a node pool asks of one host, read the same way for the control plane and a worker.
+struct Asks {
+    architecture: String,
+    cpu: Option<i64>,
+    memory: Option<Memory>,
+}
+
+impl Asks {
+    fn of(
+        architecture: &Field<Text>,
+        cpu: &Field<CpuRequirement>,
+        memory: &Field<MemoryRequirement>,
+    ) -> Asks {
+        Asks {
+            architecture: architecture.as_deref().unwrap_or("AMD64").to_owned(),
+            cpu: cpu
+                .get()
+                .and_then(|c| count_of(&c.cpu_count))
+                .filter(|c| *c > 0),
+            memory: memory
+                .get()
+                .and_then(|m| m.memory.get())
+                .and_then(Scalar::as_str)
+                .and_then(|m| Memory::parse(m).ok()),
+        }
+    }
 }
 
 /// The node pools of a dedicated pool and what each asks of its hosts. A shared pool (or one
 /// with no node pool requirements) asks nothing of Compute here.
-pub fn needs(pool: &Value) -> Vec<Need> {
-    let pointer = |dotted: &str| format!("/{}", dotted.replace('.', "/"));
-    let Some(requirements) = pool.at(&pointer(&format!("{DEPLOYMENT}.nodePoolRequirements")))
-    else {
+pub fn needs(pool: &ComputePool) -> Vec<Need> {
+    let Some(requirements) = pool.node_pool_requirements() else {
         return Vec::new();
     };
     let base = YamlPath::keys(DEPLOYMENT).join("nodePoolRequirements");
-    let cp_groups = groups(pool.at("/spec/clusterVariant/controlPlaneResourceGroups"));
-    let worker_groups = groups(pool.at("/spec/clusterVariant/workerResourceGroups"));
-    let read = |node: &Value, what: String, role, path: YamlPath, nodes, groups| Need {
+    let variant = pool.spec().and_then(|s| s.cluster_variant.get());
+    let cp_groups = variant
+        .map(|v| groups_of(&v.control_plane_resource_groups))
+        .unwrap_or_default();
+    let worker_groups = variant
+        .map(|v| groups_of(&v.worker_resource_groups))
+        .unwrap_or_default();
+    let need = |asks: Asks, what: String, role, path: YamlPath, nodes, groups| Need {
         what,
         role,
-        count_path: path.clone(),
+        count_path: path,
         gpu_path: YamlPath::root(),
         nodes,
-        architecture: string_at(node, "/architecture")
-            .unwrap_or("AMD64")
-            .to_owned(),
-        cpu: count(node.at("/cpu/cpuCount")).filter(|c| *c > 0),
-        memory: string_at(node, "/memory/memory").and_then(|m| Memory::parse(m).ok()),
+        architecture: asks.architecture,
+        cpu: asks.cpu,
+        memory: asks.memory,
         gpu: None,
         groups,
     };
-    let control_plane = requirements.get("controlPlanePool");
+    let control_plane = requirements.control_plane_pool.get();
     let single = control_plane
-        .and_then(|cp| cp.get("singleNodeCluster"))
-        .and_then(Value::as_bool)
+        .and_then(|cp| cp.single_node_cluster.get())
+        .copied()
         .unwrap_or(false);
     let mut out = Vec::new();
     if let Some(cp) = control_plane.filter(|_| !single) {
-        let nodes = count(cp.get("nodeCount")).unwrap_or(1).max(1);
-        out.push(read(
-            cp,
+        let nodes = count_of(&cp.node_count).unwrap_or(1).max(1);
+        out.push(need(
+            Asks::of(&cp.architecture, &cp.cpu, &cp.memory),
             "the control plane".into(),
             Role::ControlPlane,
             base.join("controlPlanePool.nodeCount"),
@@ -263,24 +324,28 @@ pub fn needs(pool: &Value) -> Vec<Need> {
         ));
     }
     let pools = requirements
-        .get("workerPools")
-        .and_then(Value::as_array)
+        .worker_pools
+        .get()
         .map(Vec::as_slice)
         .unwrap_or_default();
     for (index, worker) in pools.iter().enumerate() {
         if single && index > 0 {
             break;
         }
+        // A list entry that is not a mapping asks nothing (the rules say what is wrong).
+        let Some(worker) = worker.get() else {
+            continue;
+        };
         let at = base.join("workerPools").index(index);
-        let name = string_at(worker, "/name").unwrap_or("(unnamed)");
+        let name = worker.name().unwrap_or("(unnamed)");
         let (role, nodes, groups) = if single {
             (Role::Both, 1, cp_groups.clone())
         } else {
-            let nodes = count(worker.get("minWorkerNodes")).unwrap_or(1).max(1);
+            let nodes = count_of(&worker.min_worker_nodes).unwrap_or(1).max(1);
             (Role::Worker, nodes, worker_groups.clone())
         };
-        let mut need = read(
-            worker,
+        let mut need = need(
+            Asks::of(&worker.architecture, &worker.cpu, &worker.memory),
             format!("worker pool {name}"),
             role,
             at.key("minWorkerNodes"),
@@ -288,9 +353,14 @@ pub fn needs(pool: &Value) -> Vec<Need> {
             groups,
         );
         need.gpu_path = at.join("gpu.gpuCount");
-        need.gpu = string_at(worker, "/gpu/variant")
+        let gpu = worker.gpu.get();
+        need.gpu = gpu
+            .and_then(|g| g.variant.as_deref())
             .filter(|v| !v.trim().is_empty())
-            .map(|v| (v.to_owned(), count(worker.at("/gpu/gpuCount")).unwrap_or(0)));
+            .map(|v| {
+                let asked = gpu.and_then(|g| count_of(&g.gpu_count)).unwrap_or(0);
+                (v.to_owned(), asked)
+            });
         out.push(need);
     }
     out
@@ -309,7 +379,7 @@ fn hosts_word(role: Role, n: i64) -> &'static str {
 
 /// The warnings a pool gets from the hosts its namespace's Compute lists. Nothing is said
 /// when no Compute was read (there is nothing to compare with).
-pub fn check(pool: &Value, offer: &Offer) -> Vec<Finding> {
+pub fn check(pool: &ComputePool, offer: &Offer) -> Vec<Finding> {
     if offer.computes == 0 {
         return Vec::new();
     }
@@ -359,11 +429,19 @@ pub fn check(pool: &Value, offer: &Offer) -> Vec<Finding> {
             ));
         }
     }
+    let variant = pool.spec().and_then(|s| s.cluster_variant.get());
     for (field, role) in [
         ("controlPlaneResourceGroups", Role::ControlPlane),
         ("workerResourceGroups", Role::Worker),
     ] {
-        let asked = groups(pool.at(&format!("/spec/clusterVariant/{field}")));
+        let asked = variant
+            .map(|v| {
+                groups_of(match role {
+                    Role::ControlPlane => &v.control_plane_resource_groups,
+                    _ => &v.worker_resource_groups,
+                })
+            })
+            .unwrap_or_default();
         let hosts: Vec<&Machines> = match role {
             Role::ControlPlane => offer.control_plane.iter().collect(),
             _ => offer.workers.iter().collect(),

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::model::typed;
 
 /// A Compute shaped as the troubleshooting guide shows it, with `workers` available A100
 /// hosts (2 GPUs each) and one more that is not available.
@@ -72,12 +73,12 @@ fn enough_matching_hosts_say_nothing() {
         offer.workers[0].available, 2,
         "the in-use machine is not counted"
     );
-    assert!(check(&pool(gpu_worker(2, 4)), &offer).is_empty());
+    assert!(check(&typed(&pool(gpu_worker(2, 4))), &offer).is_empty());
 }
 
 #[test]
 fn too_few_matching_workers_are_counted_against_what_is_asked() {
-    let found = check(&pool(gpu_worker(3, 4)), &Offer::of([&compute(2)]));
+    let found = check(&typed(&pool(gpu_worker(3, 4))), &Offer::of([&compute(2)]));
     let said = messages(&found);
     assert_eq!(found.len(), 1, "{said:?}");
     assert_eq!(found[0].rule.id, "hosts.too-few");
@@ -100,7 +101,7 @@ fn the_requirement_no_available_host_meets_is_named() {
     let mut worker = gpu_worker(1, 2);
     worker["gpu"]["variant"] = json!("NVIDIA L40S | 48 GB");
     worker["cpu"]["cpuCount"] = json!(64);
-    let found = check(&pool(worker), &Offer::of([&compute(2)]));
+    let found = check(&typed(&pool(worker)), &Offer::of([&compute(2)]));
     let said = messages(&found);
     assert_eq!(found.len(), 1, "{said:?}");
     assert!(
@@ -123,7 +124,7 @@ fn the_requirement_no_available_host_meets_is_named() {
 
 #[test]
 fn gpus_in_all_are_compared_with_the_pools_gpu_count() {
-    let found = check(&pool(gpu_worker(2, 8)), &Offer::of([&compute(2)]));
+    let found = check(&typed(&pool(gpu_worker(2, 8))), &Offer::of([&compute(2)]));
     let said = messages(&found);
     assert_eq!(found.len(), 1, "{said:?}");
     assert_eq!(found[0].rule.id, "hosts.gpus");
@@ -140,7 +141,7 @@ fn gpus_in_all_are_compared_with_the_pools_gpu_count() {
 fn a_resource_group_no_host_carries_is_named_on_its_key() {
     let mut p = pool(gpu_worker(1, 2));
     p["spec"]["clusterVariant"]["workerResourceGroups"]["gpu-enabled"] = json!("true");
-    let found = check(&p, &Offer::of([&compute(2)]));
+    let found = check(&typed(&p), &Offer::of([&compute(2)]));
     let said = messages(&found);
     let group = found
         .iter()
@@ -169,7 +170,7 @@ fn the_control_plane_is_matched_against_control_plane_hosts() {
     let mut p = pool(gpu_worker(1, 2));
     p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
         ["controlPlanePool"]["nodeCount"] = json!(5);
-    let found = check(&p, &Offer::of([&compute(2)]));
+    let found = check(&typed(&p), &Offer::of([&compute(2)]));
     let said = messages(&found);
     assert_eq!(found.len(), 1, "{said:?}");
     assert!(
@@ -184,7 +185,7 @@ fn the_control_plane_is_matched_against_control_plane_hosts() {
 fn an_empty_worker_list_is_said_as_such() {
     let mut c = compute(0);
     c["status"]["workerCompute"] = json!([]);
-    let found = check(&pool(gpu_worker(1, 2)), &Offer::of([&c]));
+    let found = check(&typed(&pool(gpu_worker(1, 2))), &Offer::of([&c]));
     let said = messages(&found);
     assert!(
         said.iter()
@@ -202,21 +203,21 @@ fn a_single_node_pool_picks_one_host_of_either_list_by_control_plane_groups() {
         json!({"nodeCount": 1, "singleNodeCluster": true, "workerNodeEligible": true});
     // A worker group the hosts lack does not matter: single-node uses the control plane's.
     p["spec"]["clusterVariant"]["workerResourceGroups"] = json!({});
-    let needs = needs(&p);
+    let needs = needs(&typed(&p));
     assert_eq!(needs.len(), 1);
     assert_eq!(needs[0].role, Role::Both);
-    assert!(check(&p, &Offer::of([&compute(1)])).is_empty());
+    assert!(check(&typed(&p), &Offer::of([&compute(1)])).is_empty());
 }
 
 #[test]
 fn no_compute_says_nothing_and_unreadable_status_meets_nothing() {
-    assert!(check(&pool(gpu_worker(1, 2)), &Offer::default()).is_empty());
+    assert!(check(&typed(&pool(gpu_worker(1, 2))), &Offer::default()).is_empty());
     let broken = json!({"status": {"controlPlaneCompute": "nonsense",
         "workerCompute": [{"architecture": 7, "cpuCount": "lots", "machines": ["x"]}, 12]}});
     let offer = Offer::of([&broken]);
     assert_eq!(offer.workers.len(), 2);
     assert!(offer.workers.iter().all(|m| m.available == 0));
-    let found = check(&pool(gpu_worker(1, 2)), &offer);
+    let found = check(&typed(&pool(gpu_worker(1, 2))), &offer);
     assert!(
         messages(&found)
             .iter()
@@ -244,11 +245,25 @@ mod properties {
         #[test]
         fn more_hosts_never_make_it_worse(available in 0usize..6, asked in 1i64..6) {
             let p = pool(gpu_worker(asked, 0));
-            let fewer = check(&p, &Offer::of([&compute(available)]));
-            let more = check(&p, &Offer::of([&compute(available + 1)]));
+            let fewer = check(&typed(&p), &Offer::of([&compute(available)]));
+            let more = check(&typed(&p), &Offer::of([&compute(available + 1)]));
             let short = |f: &[Finding]| f.iter().any(|f| f.rule.id == "hosts.too-few");
             prop_assert_eq!(short(&fewer), (available as i64) < asked);
             prop_assert!(!short(&more) || short(&fewer));
         }
     }
+}
+
+/// A count a person quoted ("3") is read as the number it says, as before the model read it.
+#[test]
+fn a_quoted_count_is_read_as_its_number() {
+    let mut p = pool(gpu_worker(1, 2));
+    p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
+        ["workerPools"][0]["minWorkerNodes"] = json!("3");
+    let needs = needs(&typed(&p));
+    let worker = needs
+        .iter()
+        .find(|n| n.role == Role::Worker)
+        .expect("the worker pool");
+    assert_eq!(worker.nodes, 3);
 }

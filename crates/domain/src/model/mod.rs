@@ -38,6 +38,12 @@ pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>)
     Ok((object, issues))
 }
 
+/// An object read from JSON for a test (one that is not a mapping reads as the default).
+#[cfg(test)]
+pub(crate) fn typed<T: FromJson + Lenient + Default>(value: &Value) -> T {
+    read(value).map(|(object, _)| object).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,19 +95,14 @@ fn check(w: &mut Wizard, seen: &Seen) {
     w.findings = match &w.purpose {
         // Checked as a create among the pools that stay: its own name and VIP are free.
         Purpose::Recreate { old } => {
-            let at = |p: &str| {
-                old.pointer(p)
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("")
-            };
             let without = crate::domain::rules::Without {
                 pools: inventory,
-                namespace: at("/metadata/namespace"),
-                name: at("/metadata/name"),
+                namespace: old.namespace().unwrap_or(""),
+                name: old.name(),
             };
             w.draft.findings(None, &without)
         }
-        _ => w.draft.findings(old.as_ref(), inventory),
+        _ => w.draft.findings(old, inventory),
     };
     match &w.purpose {
         Purpose::Create => {
@@ -138,7 +133,7 @@ fn check(w: &mut Wizard, seen: &Seen) {
     let names = names_in(&w.draft, inventory);
     let namespace = w.draft.namespace().to_owned();
     let live = match &w.purpose {
-        Purpose::Edit { old } | Purpose::Recreate { old } => Some(old),
+        Purpose::Edit { old } | Purpose::Recreate { old } => Some(&**old),
         Purpose::Create => None,
     };
     w.findings.extend(exists::check(&w.draft, live, |kind| {
@@ -146,17 +141,20 @@ fn check(w: &mut Wizard, seen: &Seen) {
     }));
     w.names = names;
     if let (Purpose::Edit { old }, Some(base)) = (&w.purpose, &w.base_version) {
-        let at = |v: &serde_json::Value, p: &str| {
-            v.pointer(p)
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
+        let meta = old.meta();
         let (live_version, live_uid) = (
-            at(old, "/metadata/resourceVersion"),
-            at(old, "/metadata/uid"),
+            meta.and_then(|m| m.resource_version.as_deref())
+                .unwrap_or("")
+                .to_owned(),
+            meta.and_then(|m| m.uid.as_deref()).unwrap_or("").to_owned(),
         );
-        let draft_uid = at(&w.draft.pool, "/metadata/uid");
+        let draft_uid = w
+            .draft
+            .pool
+            .pointer("/metadata/uid")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let said = if !draft_uid.is_empty() && !live_uid.is_empty() && draft_uid != live_uid {
             Some(format!(
                 "this draft was written for another pool of this name (uid {draft_uid}; the \

@@ -7,6 +7,7 @@ use super::{Line, Offered, Wizard};
 use crate::domain::Kind;
 use crate::domain::draft::{self, Draft, Entry};
 use crate::domain::hosts;
+use crate::domain::model::ComputePool;
 use crate::domain::path::YamlPath;
 use crate::domain::rules::Finding;
 
@@ -15,7 +16,7 @@ use crate::domain::rules::Finding;
 /// has now, already counted in the Project's usage).
 pub(super) fn quota_findings(
     draft: &Draft,
-    old: Option<&Value>,
+    old: Option<&ComputePool>,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<Finding> {
     let Some((project, tenant)) = inventory.project_and_tenant(draft.namespace()) else {
@@ -23,16 +24,20 @@ pub(super) fn quota_findings(
     };
     let mut asked = asked_gpus(draft);
     if let Some(old) = old {
-        let had = asked_gpus(&Draft::from_object(old.clone(), None));
         for (variant, gpus, _) in &mut asked {
-            *gpus -= had
-                .iter()
-                .filter(|(v, _, _)| v == variant)
-                .map(|(_, n, _)| n)
-                .sum::<i64>();
+            *gpus -= held_gpus(old, variant);
         }
     }
     crate::domain::quota::check(&asked, &project, tenant.as_deref(), old.is_some())
+}
+
+/// The GPUs of a variant a live pool's worker pools ask for now.
+fn held_gpus(pool: &ComputePool, variant: &str) -> i64 {
+    pool.worker_pools()
+        .filter_map(|(_, w)| w.gpu.get())
+        .filter(|g| g.variant.as_deref() == Some(variant))
+        .filter_map(|g| g.gpu_count.get())
+        .fold(0, |sum, n| sum.saturating_add(*n))
 }
 
 /// The hosts the Compute objects of the draft's namespace offer.
@@ -47,7 +52,10 @@ pub(super) fn host_findings(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<Finding> {
-    hosts::check(&draft.pool, &offer(draft, inventory))
+    match draft.model() {
+        Some((pool, _)) => hosts::check(&pool, &offer(draft, inventory)),
+        None => Vec::new(),
+    }
 }
 
 /// Review's picture: for each node pool, the available hosts that meet it against what it
@@ -61,7 +69,11 @@ pub(super) fn picture(draft: &Draft, inventory: &crate::inventory::Inventory) ->
             "Hosts: no Compute in {namespace} that pooldeck can see; host availability is not known"
         ));
     } else {
-        for need in hosts::needs(&draft.pool) {
+        let needs = draft
+            .model()
+            .map(|(pool, _)| hosts::needs(&pool))
+            .unwrap_or_default();
+        for need in needs {
             let measure = need.measure(&offer);
             let mut line = format!(
                 "Hosts for {}: {} of {} available {}, {} asked",

@@ -10,6 +10,8 @@
 
 use serde_json::Value;
 
+use crate::domain::model::ComputePool;
+
 use super::Overlay;
 use crate::domain::draft::{self, Draft, FIELDS, FieldSpec, Group, Step};
 use crate::domain::path::YamlPath;
@@ -45,13 +47,24 @@ pub enum Purpose {
     Create,
     /// An update of this object as it was when the wizard opened.
     Edit {
-        old: Value,
+        old: Box<ComputePool>,
     },
     /// An edit that changes an immutable field: the object is deleted, then created again
     /// from the draft once it is gone.
     Recreate {
-        old: Value,
+        old: Box<ComputePool>,
     },
+}
+
+impl Purpose {
+    /// An edit of the pool as the hub sent it (read through the model, as everything the
+    /// wizard reads of it is).
+    pub fn edit(live: Value) -> Purpose {
+        let old = crate::domain::model::read_owned::<ComputePool>(live)
+            .map(|(pool, _)| pool)
+            .unwrap_or_default();
+        Purpose::Edit { old: Box::new(old) }
+    }
 }
 
 /// One line of a step: a field, with its worker pool where it repeats.
@@ -125,8 +138,8 @@ impl Wizard {
     pub fn new(draft: Draft, purpose: Purpose) -> Wizard {
         let base_version = match &purpose {
             Purpose::Edit { old } | Purpose::Recreate { old } => old
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
+                .meta()
+                .and_then(|m| m.resource_version.as_deref())
                 .map(str::to_owned),
             Purpose::Create => None,
         };
@@ -314,11 +327,9 @@ impl Wizard {
                     && self.draft == Draft::new(self.draft.namespace())))
     }
 
-    fn old_pool(&self) -> Option<crate::domain::model::ComputePool> {
+    fn old_pool(&self) -> Option<&ComputePool> {
         match &self.purpose {
-            Purpose::Edit { old } => crate::domain::model::read_owned(old.clone())
-                .ok()
-                .map(|(pool, _)| pool),
+            Purpose::Edit { old } => Some(old),
             Purpose::Create | Purpose::Recreate { .. } => None,
         }
     }
@@ -360,8 +371,8 @@ impl Wizard {
                 target: crate::domain::fixes::pool_ref(old),
                 object: self.draft.pool.clone(),
                 resource_version: old
-                    .pointer("/metadata/resourceVersion")
-                    .and_then(Value::as_str)
+                    .meta()
+                    .and_then(|m| m.resource_version.as_deref())
                     .unwrap_or("")
                     .to_owned(),
                 run,

@@ -57,10 +57,7 @@ pub fn open_live(app: &mut App, pool: Value) {
         map.shift_remove("status");
     }
     crate::domain::json::drop_managed_fields(&mut object);
-    let wizard = Wizard::new(
-        Draft::from_object(object, None),
-        Purpose::Edit { old: pool },
-    );
+    let wizard = Wizard::new(Draft::from_object(object, None), Purpose::edit(pool));
     show(app, wizard);
     changed(app);
 }

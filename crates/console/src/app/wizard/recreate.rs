@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::domain::model::ComputePool;
+
 use super::{Purpose, Wizard};
 use crate::app::requests::Awaiting;
 use crate::app::{App, Overlay};
@@ -82,7 +84,7 @@ impl Wizard {
 }
 
 /// Review's apply while recreating: the safe delete's confirmation, said as a recreate.
-pub fn plan(old: &Value, object: &Value) -> fixes::Plan {
+pub fn plan(old: &ComputePool, object: &Value) -> fixes::Plan {
     let mut plan = fixes::delete(old);
     let name = plan
         .targets
