@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::detail::{ago, bar, label, short, sparkline, time};
+use super::detail::{ago, bar, label, short, sparkline};
 
 use crate::domain::duration;
 use crate::domain::model::ComputePool;
@@ -40,13 +40,12 @@ pub(super) fn tab<'a>(
         };
         return vec![Line::from(Span::styled(text, theme.style(Meaning::Muted)))];
     };
-    let hosts = derived.map(|d| &d.action_hosts);
-    scaling_lines(inventory, hosts, object, evaluation, theme, now)
+    scaling_lines(inventory, derived, object, evaluation, theme, now)
 }
 
 fn scaling_lines<'a>(
     inventory: &Inventory,
-    action_hosts: Option<&std::collections::HashMap<String, String>>,
+    derived: Option<&crate::app::DetailData>,
     object: &Object,
     evaluation: &ComputePoolEvaluation,
     theme: &Theme,
@@ -60,6 +59,8 @@ fn scaling_lines<'a>(
     for (key, entry) in spec.pool_evaluations.get().into_iter().flatten() {
         let Some(entry) = entry.get() else { continue };
         let (cluster, worker) = split_pool_key(key);
+        // Parsed and sorted when the data changed, not per frame.
+        let prepared = derived.and_then(|d| d.scaling.get(key.as_str()));
         lines.push(Line::from(Span::styled(
             format!("{worker}  (cluster {cluster})"),
             theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
@@ -152,11 +153,12 @@ fn scaling_lines<'a>(
         }
         if let Some(scaling) = evaluation.scaling_of(key) {
             let state = scaling.state;
-            // The deadline was worked out in the domain; only the time left is made here.
+            // The deadline was worked out when the data changed; only the time left is made
+            // here.
             let left = |at: DateTime<Utc>| {
                 duration::format(at.signed_duration_since(now).to_std().unwrap_or_default())
             };
-            let countdown = match scaling.deadline {
+            let countdown = match prepared.and_then(|p| p.deadline) {
                 Some(Deadline::CooldownEnds(at)) => format!("  {} of cooldown left", left(at)),
                 Some(Deadline::AbortAt(at)) => format!("  aborts in {} if not done", left(at)),
                 None => String::new(),
@@ -181,8 +183,8 @@ fn scaling_lines<'a>(
             {
                 let host = action.host_uid.as_deref().unwrap_or("?");
                 // Looked up when the pool's data was derived, not per frame.
-                let host_status = action_hosts
-                    .and_then(|hosts| hosts.get(host))
+                let host_status = derived
+                    .and_then(|d| d.action_hosts.get(host))
                     .map_or("not in the pool yet", String::as_str);
                 lines.push(Line::from(format!(
                     "    {} {host}: {host_status}",
@@ -190,47 +192,29 @@ fn scaling_lines<'a>(
                 )));
             }
         }
-        let mut wastes: Vec<_> = entry
-            .node_wastes
-            .get()
-            .into_iter()
-            .flatten()
-            .filter_map(|w| w.get())
-            .collect();
-        wastes.sort_by(|a, b| {
-            b.waste_score
-                .or_default()
-                .value()
-                .total_cmp(&a.waste_score.or_default().value())
-        });
+        let wastes = prepared.map_or(&[][..], |p| &p.wastes[..]);
         if !wastes.is_empty() {
             lines.push(Line::from(label(
                 theme,
                 "  Node wastes (highest is removed first)",
             )));
-            for (i, waste) in wastes.iter().enumerate() {
+            for (i, (host, score)) in wastes.iter().enumerate() {
                 let mark = if i == 0 {
                     "  ← next removal on scale-down"
                 } else {
                     ""
                 };
-                lines.push(Line::from(format!(
-                    "    {:<14} {:>8}{mark}",
-                    waste.host.as_deref().unwrap_or("?"),
-                    waste.waste_score.or_default().value()
-                )));
+                lines.push(Line::from(format!("    {host:<14} {score:>8}{mark}")));
             }
         }
-        if let Some(observed) = status
+        let metrics_written = status
             .and_then(|s| s.metrics_last_observed_at.get())
             .and_then(|m| m.get(key))
-            .and_then(|m| m.get())
-        {
+            .is_some_and(|m| m.get().is_some());
+        if metrics_written {
             let mut spans = vec![label(theme, "  Metrics ")];
-            for (host, seen) in observed {
-                let Some(at) = time(seen.as_deref()) else {
-                    continue;
-                };
+            for (host, at) in prepared.map_or(&[][..], |p| &p.observed[..]) {
+                let at = *at;
                 let stale = (now - at).num_seconds() > STALE_AFTER_SECONDS;
                 let text = format!(
                     "{host} {} ago{}  ",

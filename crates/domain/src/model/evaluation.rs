@@ -115,14 +115,14 @@ impl Deadline {
     }
 }
 
-/// A worker pool's scaling state, read once: its kind, the word as written (none when the
-/// state names none: its details and actions still count), and when it ends by itself (the
-/// state's start plus the evaluation's cooldown or abort duration).
+/// A worker pool's scaling state, read once: its kind and the word as written (none when the
+/// state names none: its details and actions still count). When it ends by itself is
+/// [`ComputePoolEvaluation::deadline_of`] (it parses times and durations: worked out when the
+/// data changes, not when it is drawn).
 #[derive(Clone, Debug)]
 pub struct Scaling<'a> {
     pub kind: super::vocabulary::ScalingStateKind,
     pub word: Option<&'a str>,
-    pub deadline: Option<Deadline>,
     pub state: &'a ScalingState,
 }
 
@@ -138,12 +138,20 @@ impl ComputePoolEvaluation {
             .and_then(|s| s.get())?;
         let word = state.state.as_deref();
         let kind = ScalingStateKind::parse(word.unwrap_or("-"));
+        Some(Scaling { kind, word, state })
+    }
+
+    /// When a worker pool's state ends by itself: the state's start plus the evaluation's
+    /// cooldown or abort duration (`None` for other states, or when either cannot be read).
+    pub fn deadline_of(&self, scaling: &Scaling) -> Option<Deadline> {
+        use super::vocabulary::ScalingStateKind;
         let spec = self.spec.get();
+        let state = scaling.state;
         let end = |start: Option<&str>, length: Option<&str>| {
             let start = crate::time::parse(start?)?;
             crate::time::after(start, crate::duration::parse(length?).ok()?)
         };
-        let deadline = match kind {
+        match scaling.kind {
             ScalingStateKind::Cooldown => end(
                 state.state_changed_at.as_deref(),
                 spec.and_then(|s| s.cooldown_duration.as_deref()),
@@ -155,13 +163,14 @@ impl ComputePoolEvaluation {
             )
             .map(Deadline::AbortAt),
             _ => None,
-        };
-        Some(Scaling {
-            kind,
-            word,
-            deadline,
-            state,
-        })
+        }
+    }
+
+    /// [`ComputePoolEvaluation::scaling_of`] with [`ComputePoolEvaluation::deadline_of`].
+    pub fn scaling_until(&self, key: &str) -> Option<(Scaling<'_>, Option<Deadline>)> {
+        let scaling = self.scaling_of(key)?;
+        let deadline = self.deadline_of(&scaling);
+        Some((scaling, deadline))
     }
 }
 
@@ -216,17 +225,17 @@ mod tests {
         let e = evaluation(serde_json::json!({
             "state": "Cooldown", "stateChangedAt": "2026-11-30T12:00:00Z"
         }));
-        let s = e.scaling_of("c/w").expect("a state");
+        let (s, deadline) = e.scaling_until("c/w").expect("a state");
         assert_eq!(s.kind, ScalingStateKind::Cooldown);
         assert_eq!(
-            s.deadline.map(Deadline::at),
+            deadline.map(Deadline::at),
             crate::time::parse("2026-11-30T12:10:00Z")
         );
         let e = evaluation(serde_json::json!({
             "state": "Scaling", "scalingStartedAt": "2026-11-30T12:00:00Z"
         }));
         assert!(matches!(
-            e.scaling_of("c/w").and_then(|s| s.deadline),
+            e.scaling_until("c/w").and_then(|(_, deadline)| deadline),
             Some(Deadline::AbortAt(_))
         ));
         assert!(e.scaling_of("c/other").is_none());
@@ -240,7 +249,7 @@ mod tests {
         }));
         let s = e.scaling_of("c/w").expect("the state is there");
         assert_eq!(s.word, None);
-        assert_eq!(s.deadline, None);
+        assert_eq!(e.deadline_of(&s), None);
         assert_eq!(s.state.details.as_deref(), Some("waiting for hosts"));
     }
 }

@@ -104,10 +104,10 @@ fn hosts(pool: &ComputePool) -> Cell {
 
 /// The state of one worker pool of an evaluation, with when it ends by itself.
 pub(super) fn scaling_state(evaluation: &ComputePoolEvaluation, key: &str) -> Cell {
-    match evaluation.scaling_of(key) {
-        Some(scaling) if scaling.word.is_some() => Cell::Scaling {
+    match evaluation.scaling_until(key) {
+        Some((scaling, deadline)) if scaling.word.is_some() => Cell::Scaling {
             state: scaling.kind,
-            deadline: scaling.deadline,
+            deadline,
         },
         _ => Cell::Empty,
     }

@@ -3,7 +3,10 @@
 
 use crate::app::App;
 use crate::app::rows::{self, Row, Table};
+use chrono::{DateTime, Utc};
+
 use crate::domain::ObjectRef;
+use crate::domain::model::evaluation::Deadline;
 use crate::domain::rules::{self, Context, Finding};
 use crate::inventory::{Inventory, Kind};
 
@@ -23,6 +26,81 @@ pub struct DetailData {
     pub action_hosts: std::collections::HashMap<String, String>,
     /// The events about the pool, newest first (sorted here, not per frame).
     pub events: Vec<std::sync::Arc<crate::inventory::Object>>,
+    /// What the Scaling tab shows of each worker pool (by its evaluation key) that takes
+    /// parsing or sorting, worked out here rather than per frame.
+    pub scaling: std::collections::HashMap<String, WorkerScaling>,
+}
+
+/// A worker pool's scaling as the Scaling tab draws it, worked out when the data changes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkerScaling {
+    /// When its state ends by itself (cooldown over, a scale-up aborted).
+    pub deadline: Option<Deadline>,
+    /// Node wastes, highest (the next removal) first: host, wasteScore.
+    pub wastes: Vec<(String, f64)>,
+    /// When each host's metrics were last seen, for those whose time can be read.
+    pub observed: Vec<(String, DateTime<Utc>)>,
+}
+
+/// The Scaling tab's parsed and sorted parts, per worker pool of the pool's evaluation.
+fn worker_scaling(
+    inventory: &Inventory,
+    object: &crate::inventory::Object,
+) -> std::collections::HashMap<String, WorkerScaling> {
+    let Some(evaluation) = inventory.evaluation_for(object) else {
+        return std::collections::HashMap::new();
+    };
+    let entries = evaluation
+        .spec
+        .get()
+        .and_then(|s| s.pool_evaluations.get())
+        .into_iter()
+        .flatten();
+    let observed = evaluation
+        .status
+        .get()
+        .and_then(|s| s.metrics_last_observed_at.get());
+    entries
+        .map(|(key, entry)| {
+            let key = key.as_str();
+            let mut wastes: Vec<(String, f64)> = entry
+                .get()
+                .and_then(|e| e.node_wastes.get())
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w.get())
+                .map(|w| {
+                    (
+                        w.host.as_deref().unwrap_or("?").to_owned(),
+                        w.waste_score.or_default().value(),
+                    )
+                })
+                .collect();
+            // Stable: hosts with the same score keep the evaluation's order.
+            wastes.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let seen = observed
+                .and_then(|m| m.get(key))
+                .and_then(|m| m.get())
+                .into_iter()
+                .flatten()
+                .filter_map(|(host, at)| {
+                    let at = at.as_deref().and_then(crate::domain::time::parse)?;
+                    Some((host.as_str().to_owned(), at))
+                })
+                .collect();
+            let deadline = evaluation
+                .scaling_until(key)
+                .and_then(|(_, deadline)| deadline);
+            (
+                key.to_owned(),
+                WorkerScaling {
+                    deadline,
+                    wastes,
+                    observed: seen,
+                },
+            )
+        })
+        .collect()
 }
 
 /// The hosts the evaluation's scaling actions name, with their status now.
@@ -90,6 +168,7 @@ impl App {
                         rows: rows::pool_host_rows(inventory, object, false),
                     },
                     action_hosts: action_hosts(inventory, object),
+                    scaling: worker_scaling(inventory, object),
                     events: inventory
                         .events_for("ComputePool", object.namespace(), object.name())
                         .into_iter()
