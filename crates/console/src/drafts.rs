@@ -13,21 +13,25 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::domain::draft::{NotKept, Saved};
+use crate::domain::error::{DirError, DirStep};
 
 /// How many drafts are read at most (the newest first): a directory filled by accident does
 /// not hold the console up.
 pub const MOST: usize = 500;
 
 /// The drafts directory (created private).
-pub fn dir() -> Result<PathBuf, String> {
+pub fn dir() -> Result<PathBuf, DirError> {
     let dir = crate::files::state_dir()?.join("drafts");
     crate::files::private_mkdir(&dir)?;
-    let meta = std::fs::symlink_metadata(&dir)
-        .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
+    let meta = std::fs::symlink_metadata(&dir).map_err(|e| DirError::Refused {
+        path: dir.clone(),
+        step: DirStep::Look,
+        detail: e.to_string(),
+    })?;
     if meta.is_dir() {
         Ok(dir)
     } else {
-        Err(format!("{} is not a directory; remove it", dir.display()))
+        Err(DirError::NotADirectory { path: dir })
     }
 }
 

@@ -39,8 +39,8 @@ pub enum ClusterError {
     NotSent { why: String },
     /// The server's certificate is not signed by an authority the kubeconfig trusts.
     CertificateNotTrusted { server: String, detail: String },
-    /// The kubeconfig or context cannot be used as written.
-    Configuration { message: String },
+    /// The kubeconfig or context cannot be used as written, and how.
+    Configuration(Configuration),
     /// Read-only mode held the request back: nothing was sent.
     ReadOnly,
     /// Anything else the server or client said, verbatim.
@@ -121,7 +121,7 @@ impl fmt::Display for ClusterError {
                 "the server{} presented a certificate the kubeconfig does not trust ({detail}); check certificate-authority-data for this cluster",
                 named(server)
             ),
-            ClusterError::Configuration { message } => f.write_str(message),
+            ClusterError::Configuration(problem) => problem.fmt(f),
             ClusterError::ReadOnly => f.write_str(
                 "pooldeck is in read-only mode (--readonly, or readonly: true for this context in the settings file): nothing was sent",
             ),
@@ -131,6 +131,69 @@ impl fmt::Display for ClusterError {
 }
 
 impl std::error::Error for ClusterError {}
+
+/// Why the kubeconfig or a context cannot be used, typed so that the one who reads it can
+/// offer the next step (the contexts there are, another file); its `Display` is the sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Configuration {
+    /// A kubeconfig file cannot be read, parsed or merged.
+    Unreadable { path: String, detail: String },
+    /// No kubeconfig where kubectl looks (`looked_in` says where that was).
+    NoKubeconfig { looked_in: String },
+    /// The kubeconfig names no current context, and none was asked for.
+    NoCurrentContext,
+    /// The context asked for is not in the kubeconfig.
+    UnknownContext { context: String, known: Vec<String> },
+    /// The context's cluster has a certificate authority that cannot be used: no server
+    /// could be trusted. `problem` says what is wrong with it.
+    Authority { cluster: String, problem: String },
+    /// The client could not be made from the context.
+    Unusable { context: String, detail: String },
+    /// Inside a pod, the service account's configuration cannot be used.
+    InCluster { detail: String },
+    /// The server answered in TLS where the kubeconfig says plain HTTP.
+    PlainHttp,
+    /// There is no cluster at all (an offline wizard), and why.
+    NoCluster { why: String },
+}
+
+impl fmt::Display for Configuration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Configuration::Unreadable { path, detail } => {
+                write!(f, "cannot read the kubeconfig {path}: {detail}")
+            }
+            Configuration::NoKubeconfig { looked_in } => write!(
+                f,
+                "no kubeconfig found ({looked_in}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck --demo`"
+            ),
+            Configuration::NoCurrentContext => {
+                f.write_str("the kubeconfig names no current context; pass --context")
+            }
+            Configuration::UnknownContext { context, known } => write!(
+                f,
+                "there is no context \"{context}\" in the kubeconfig (known: {})",
+                known.join(", ")
+            ),
+            Configuration::Authority { cluster, problem } => write!(
+                f,
+                "the kubeconfig's certificate authority for cluster \"{cluster}\" {problem}; fix \
+                 it or ask for a new kubeconfig"
+            ),
+            Configuration::Unusable { context, detail } => {
+                write!(f, "cannot use context \"{context}\": {detail}")
+            }
+            Configuration::InCluster { detail } => {
+                write!(f, "cannot use the in-cluster configuration: {detail}")
+            }
+            Configuration::PlainHttp => f.write_str(
+                "the server did not answer in plain HTTP (it most likely speaks HTTPS); make the \
+                 kubeconfig's server address start with https://",
+            ),
+            Configuration::NoCluster { why } => write!(f, "no cluster: {why}"),
+        }
+    }
+}
 
 /// Why a file could not be written, kept typed so that the one who reads it can offer the
 /// next step (another path, space on the disk); its `Display` is the sentence.
@@ -226,3 +289,61 @@ mod tests {
         assert!(!conflict.is_transient());
     }
 }
+
+/// Why one of pooldeck's private directories (state, drafts, secrets) cannot be used, kept
+/// typed so that the one who reads it can say what to do; its `Display` is the sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DirError {
+    /// Neither of the variables nor HOME names an absolute directory.
+    NoPlace { variables: String },
+    /// The system refused a step on it.
+    Refused {
+        path: std::path::PathBuf,
+        step: DirStep,
+        detail: String,
+    },
+    /// Something that is not a directory (a link, a file) is where it goes.
+    NotADirectory { path: std::path::PathBuf },
+    /// It belongs to another user.
+    OtherUser { path: std::path::PathBuf },
+}
+
+/// What was being done to a private directory when the system refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirStep {
+    Create,
+    Look,
+    CloseToOthers,
+}
+
+impl fmt::Display for DirError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DirError::NoPlace { variables } => {
+                write!(f, "neither {variables} nor HOME names a directory")
+            }
+            DirError::Refused { path, step, detail } => {
+                let path = path.display();
+                match step {
+                    DirStep::Create => write!(f, "cannot create {path}: {detail}"),
+                    DirStep::Look => write!(f, "cannot use {path}: {detail}"),
+                    DirStep::CloseToOthers => {
+                        write!(f, "cannot close {path} to others: {detail}")
+                    }
+                }
+            }
+            DirError::NotADirectory { path } => write!(
+                f,
+                "{} is not a directory (a link or a file is there); remove it",
+                path.display()
+            ),
+            DirError::OtherUser { path } => write!(
+                f,
+                "{} belongs to another user; remove it or set XDG_RUNTIME_DIR",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DirError {}

@@ -54,6 +54,9 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
 pub fn not_kept(why: &crate::domain::draft::NotKept) -> String {
     use crate::domain::draft::NotKept;
     let next = match why {
+        NotKept::Directory(crate::domain::error::DirError::NoPlace { .. }) => {
+            "set XDG_STATE_HOME (or HOME) to a directory of yours for the next ones"
+        }
         NotKept::Directory(_) => {
             "fix the drafts directory (XDG_STATE_HOME/pooldeck/drafts) for the next ones"
         }
@@ -136,10 +139,22 @@ mod tests {
             "copied llm-train (OSC 52: the terminal's clipboard)"
         );
         use crate::domain::draft::NotKept;
-        let dir = not_kept(&NotKept::Directory("it is a link".into()));
+        use crate::domain::error::DirError;
+        let dir = not_kept(&NotKept::Directory(DirError::NotADirectory {
+            path: "/home/o/.local/state/pooldeck/drafts".into(),
+        }));
         assert!(
-            dir.contains("it is a link") && dir.contains("drafts directory"),
+            dir.contains("drafts is not a directory (a link or a file is there)")
+                && dir.contains("fix the drafts directory"),
             "{dir}"
+        );
+        let nowhere = not_kept(&NotKept::Directory(DirError::NoPlace {
+            variables: "XDG_STATE_HOME".into(),
+        }));
+        assert!(
+            nowhere.contains("neither XDG_STATE_HOME nor HOME names a directory")
+                && nowhere.contains("set XDG_STATE_HOME (or HOME)"),
+            "{nowhere}"
         );
         let full = not_kept(&NotKept::Written(error(Unwritable::Refused {
             kind: std::io::ErrorKind::StorageFull,

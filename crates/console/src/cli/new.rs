@@ -149,7 +149,7 @@ pub fn discard_draft(asked: &str) -> ExitCode {
     let found = match unreadable {
         Some(dir) => crate::drafts::discard(&dir, asked).map(|()| asked.to_owned()),
         None => find_draft(asked).and_then(|kept| {
-            let dir = crate::drafts::dir()?;
+            let dir = crate::drafts::dir().map_err(|e| e.to_string())?;
             crate::drafts::discard(&dir, &kept.file)?;
             Ok(format!("{} ({})", kept.saved.id(), kept.file))
         }),

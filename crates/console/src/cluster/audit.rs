@@ -17,7 +17,8 @@ use crate::domain::{Hub, Operation, Outcome, Run};
 
 /// The default audit log.
 pub fn default_path() -> Result<PathBuf, String> {
-    Ok(crate::files::state_dir()?.join("audit.log"))
+    let dir = crate::files::state_dir().map_err(|e| e.to_string())?;
+    Ok(dir.join("audit.log"))
 }
 
 /// The audit log: the path given (`--audit-log`, else `audit-log:` in the settings file, which

@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 use crate::app::ports::{ClusterPort, Connected, Namespaces, Pending};
 use crate::app::{Effect, Msg};
 use crate::cluster::{Mode, Session};
+use crate::domain::error::Configuration;
 use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::SourceEvent;
 use crate::settings::Settings;
@@ -248,7 +249,11 @@ pub struct OfflinePort {
 impl ClusterPort for OfflinePort {
     fn connect(&self, _context: String) -> Pending<Result<Connected, ClusterError>> {
         let why = self.why.clone();
-        Box::pin(async move { Err(ClusterError::Configuration { message: why }) })
+        Box::pin(async move {
+            Err(ClusterError::Configuration(Configuration::NoCluster {
+                why,
+            }))
+        })
     }
 
     fn use_context(&self, _context: &str) {}
@@ -258,9 +263,9 @@ impl ClusterPort for OfflinePort {
     fn perform(&self, _request: Request) -> Pending<Outcome> {
         let why = self.why.clone();
         Box::pin(async move {
-            Outcome::Failed(ClusterError::Configuration {
-                message: format!("no cluster: {why}"),
-            })
+            Outcome::Failed(ClusterError::Configuration(Configuration::NoCluster {
+                why,
+            }))
         })
     }
 }

@@ -8,6 +8,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use crate::domain::ClusterError;
+use crate::domain::error::Configuration;
 
 /// Where to connect.
 #[derive(Clone, Default)]
@@ -32,11 +33,14 @@ impl std::fmt::Debug for Target {
 
 impl Target {
     /// The kubeconfig this target names, read.
-    fn read(&self) -> Result<Option<Kubeconfig>, String> {
+    fn read(&self) -> Result<Option<Kubeconfig>, Configuration> {
         if let Some(text) = &self.inline {
             return Kubeconfig::from_yaml(text)
                 .map(Some)
-                .map_err(|e| format!("cannot read the demo's kubeconfig: {e}"));
+                .map_err(|e| Configuration::Unreadable {
+                    path: "of the demo".to_owned(),
+                    detail: e.to_string(),
+                });
         }
         match &self.kubeconfig {
             Some(path) => read_kubeconfig(path).map(Some),
@@ -47,9 +51,10 @@ impl Target {
 
 /// Reads one kubeconfig file: only a regular file of a sane size (a FIFO or device named by
 /// mistake is refused, never read), with relative certificate paths taken from its directory.
-fn read_kubeconfig(path: &Path) -> Result<Kubeconfig, String> {
-    let unreadable = |why: &dyn std::fmt::Display| {
-        format!("cannot read the kubeconfig {}: {why}", path.display())
+fn read_kubeconfig(path: &Path) -> Result<Kubeconfig, Configuration> {
+    let unreadable = |why: &dyn std::fmt::Display| Configuration::Unreadable {
+        path: path.display().to_string(),
+        detail: why.to_string(),
     };
     crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|e| unreadable(&e))?;
     Kubeconfig::read_from(path).map_err(|e| match e {
@@ -62,7 +67,7 @@ fn read_kubeconfig(path: &Path) -> Result<Kubeconfig, String> {
 /// The kubeconfig kubectl would use without `--kubeconfig`: the files `KUBECONFIG` lists,
 /// merged (those that do not exist are skipped, as kubectl does), or `~/.kube/config`.
 /// `Ok(None)` when there is none at all.
-fn default_kubeconfig() -> Result<Option<Kubeconfig>, String> {
+fn default_kubeconfig() -> Result<Option<Kubeconfig>, Configuration> {
     let listed: Vec<PathBuf> = std::env::var_os("KUBECONFIG")
         .map(|v| {
             std::env::split_paths(&v)
@@ -87,9 +92,10 @@ fn default_kubeconfig() -> Result<Option<Kubeconfig>, String> {
         let next = read_kubeconfig(&path)?;
         merged = Some(match merged {
             None => next,
-            Some(so_far) => so_far
-                .merge(next)
-                .map_err(|e| format!("cannot merge the kubeconfig {}: {e}", path.display()))?,
+            Some(so_far) => so_far.merge(next).map_err(|e| Configuration::Unreadable {
+                path: path.display().to_string(),
+                detail: format!("it cannot be merged with the others: {e}"),
+            })?,
         });
     }
     Ok(merged)
@@ -193,7 +199,7 @@ pub fn server_of(target: &Target) -> Option<String> {
 /// The kubeconfig's own certificate authority for the context's cluster must be a
 /// certificate: one that is not would make every server certificate look untrusted, and the
 /// fault is here, not at the server.
-fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), String> {
+fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), Configuration> {
     use base64::Engine;
     let Some(cluster_name) = kubeconfig
         .contexts
@@ -212,24 +218,22 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), String>
     else {
         return Ok(());
     };
+    let problem = |problem: String| Configuration::Authority {
+        cluster: cluster_name.clone(),
+        problem,
+    };
     let bytes = match (
         &cluster.certificate_authority_data,
         &cluster.certificate_authority,
     ) {
         (Some(data), _) => base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|_| {
-                format!(
-                    "the kubeconfig's certificate-authority-data for cluster \"{cluster_name}\" \
-                     is not base64; fix it or ask for a new kubeconfig"
-                )
-            })?,
+            .map_err(|_| problem("(certificate-authority-data) is not base64".to_owned()))?,
         (None, Some(path)) => crate::files::read_bounded(std::path::Path::new(path), 1024 * 1024)
             .map_err(|e| {
-            format!(
-                "the kubeconfig's certificate-authority {path} for cluster \"{cluster_name}\" \
-                     cannot be read: {e}"
-            )
+            problem(format!(
+                "(certificate-authority {path}) cannot be read: {e}"
+            ))
         })?,
         (None, None) => return Ok(()),
     };
@@ -238,9 +242,8 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), String>
     if pem || der {
         Ok(())
     } else {
-        Err(format!(
-            "the kubeconfig's certificate authority for cluster \"{cluster_name}\" is not a \
-             certificate, so no server could be trusted; fix it or ask for a new kubeconfig"
+        Err(problem(
+            "is not a certificate, so no server could be trusted".to_owned(),
         ))
     }
 }
@@ -249,10 +252,10 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), String>
 pub async fn connect(target: &Target) -> Result<Connection, ClusterError> {
     connect_with(target)
         .await
-        .map_err(|message| ClusterError::Configuration { message })
+        .map_err(ClusterError::Configuration)
 }
 
-async fn connect_with(target: &Target) -> Result<Connection, String> {
+async fn connect_with(target: &Target) -> Result<Connection, Configuration> {
     let kubeconfig = match target.read()? {
         Some(kubeconfig) => kubeconfig,
         None => match default_kubeconfig()? {
@@ -261,11 +264,13 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
             None if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some()
                 && target.context.is_none() =>
             {
-                let config = Config::incluster()
-                    .map_err(|e| format!("cannot use the in-cluster configuration: {e}"))?;
+                let config = Config::incluster().map_err(|e| Configuration::InCluster {
+                    detail: e.to_string(),
+                })?;
                 let default_namespace = config.default_namespace.clone();
-                let client = Client::try_from(config)
-                    .map_err(|e| format!("cannot build an in-cluster client: {e}"))?;
+                let client = Client::try_from(config).map_err(|e| Configuration::InCluster {
+                    detail: format!("no client can be made from it: {e}"),
+                })?;
                 return Ok(Connection {
                     client,
                     default_namespace,
@@ -273,10 +278,9 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
                 });
             }
             None => {
-                return Err(format!(
-                    "no kubeconfig found ({}); pass --kubeconfig, set KUBECONFIG, or try `pooldeck --demo`",
-                    looked_in()
-                ));
+                return Err(Configuration::NoKubeconfig {
+                    looked_in: looked_in(),
+                });
             }
         },
     };
@@ -284,17 +288,10 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
         .context
         .clone()
         .or_else(|| kubeconfig.current_context.clone())
-        .ok_or("the kubeconfig names no current context; pass --context")?;
+        .ok_or(Configuration::NoCurrentContext)?;
     if !kubeconfig.contexts.iter().any(|c| c.name == context) {
-        let known: Vec<&str> = kubeconfig
-            .contexts
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect();
-        return Err(format!(
-            "there is no context \"{context}\" in the kubeconfig (known: {})",
-            known.join(", ")
-        ));
+        let known = kubeconfig.contexts.iter().map(|c| c.name.clone()).collect();
+        return Err(Configuration::UnknownContext { context, known });
     }
     check_authority(&kubeconfig, &context)?;
     let options = KubeConfigOptions {
@@ -303,10 +300,15 @@ async fn connect_with(target: &Target) -> Result<Connection, String> {
     };
     let config = Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
-        .map_err(|e| format!("cannot use context \"{context}\": {e}"))?;
+        .map_err(|e| Configuration::Unusable {
+            context: context.clone(),
+            detail: e.to_string(),
+        })?;
     let default_namespace = config.default_namespace.clone();
-    let client = Client::try_from(config)
-        .map_err(|e| format!("cannot build a client for \"{context}\": {e}"))?;
+    let client = Client::try_from(config).map_err(|e| Configuration::Unusable {
+        context: context.clone(),
+        detail: format!("no client can be made from it: {e}"),
+    })?;
     Ok(Connection {
         client,
         default_namespace,
@@ -335,5 +337,62 @@ mod kubeconfig_tests {
             kubeconfig_named(Some(Path::new("/tmp/\u{1b}]52;c;x\u{7}"))),
             None
         );
+    }
+}
+
+#[cfg(test)]
+mod configuration_tests {
+    use super::*;
+
+    fn connect_now(target: &Target) -> Result<Connection, Configuration> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(connect_with(target))
+    }
+
+    /// A context the kubeconfig lacks is said as that, with the contexts it has (typed, so
+    /// the console can offer them), before anything is sent.
+    #[test]
+    fn an_unknown_context_names_the_known_ones() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("config");
+        std::fs::write(
+            &path,
+            "apiVersion: v1\nkind: Config\ncurrent-context: a\n\
+             clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n\
+             users: [{name: u, user: {token: t}}]\n\
+             contexts: [{name: a, context: {cluster: c, user: u}}, {name: b, context: {cluster: c, user: u}}]\n",
+        )
+        .expect("written");
+        let target = Target {
+            kubeconfig: Some(path.clone()),
+            context: Some("hub-z".into()),
+            inline: None,
+        };
+        let Err(problem) = connect_now(&target) else {
+            panic!("connected to a context that is not there");
+        };
+        assert_eq!(
+            problem,
+            Configuration::UnknownContext {
+                context: "hub-z".into(),
+                known: vec!["a".into(), "b".into()],
+            }
+        );
+        assert_eq!(
+            problem.to_string(),
+            "there is no context \"hub-z\" in the kubeconfig (known: a, b)"
+        );
+        std::fs::write(&path, "apiVersion: v1\nkind: Config\n").expect("written");
+        let target = Target {
+            context: None,
+            ..target
+        };
+        assert!(matches!(
+            connect_now(&target),
+            Err(Configuration::NoCurrentContext)
+        ));
     }
 }

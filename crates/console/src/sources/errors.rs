@@ -2,7 +2,7 @@
 //! type (a certificate from another authority is not "cannot reach the server") and the
 //! sentence a person reads is made from the type.
 
-use crate::domain::error::{Cause, ClusterError};
+use crate::domain::error::{Cause, ClusterError, Configuration};
 
 /// The whole chain of an error's sources, in one line.
 fn chain(error: &dyn std::error::Error) -> String {
@@ -126,11 +126,7 @@ fn before_sending(detail: &str) -> bool {
 fn transport(detail: &str) -> ClusterError {
     if detail.contains("invalid HTTP version") {
         // A plain-HTTP client talking to a TLS server reads the TLS handshake as garbage.
-        return ClusterError::Configuration {
-            message: "the server did not answer in plain HTTP (it most likely speaks HTTPS); \
-                      make the kubeconfig's server address start with https://"
-                .to_owned(),
-        };
+        return ClusterError::Configuration(Configuration::PlainHttp);
     }
     if about_the_certificate(detail) {
         ClusterError::CertificateNotTrusted {

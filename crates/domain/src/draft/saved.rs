@@ -217,7 +217,7 @@ impl Saved {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NotKept {
     /// The drafts directory cannot be used (no state directory, a link, not a directory).
-    Directory(String),
+    Directory(crate::error::DirError),
     /// The draft's file could not be written.
     Written(crate::error::WriteError),
     /// A file the draft was kept in before could not be removed.
@@ -227,7 +227,8 @@ pub enum NotKept {
 impl std::fmt::Display for NotKept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NotKept::Directory(why) | NotKept::Removed(why) => f.write_str(why),
+            NotKept::Directory(why) => write!(f, "{why}"),
+            NotKept::Removed(why) => f.write_str(why),
             NotKept::Written(error) => write!(f, "{error}"),
         }
     }

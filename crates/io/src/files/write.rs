@@ -6,23 +6,23 @@
 use std::path::Path;
 
 use super::{token, what};
-pub use pooldeck_domain::error::{Unwritable, WriteError};
+pub use pooldeck_domain::error::{DirError, DirStep, Unwritable, WriteError};
 
 /// pooldeck's private directory for files that hold secrets: `$XDG_RUNTIME_DIR/pooldeck`
 /// (per user, emptied at logout), else `$XDG_STATE_HOME/pooldeck`, else
 /// `~/.local/state/pooldeck`. Created with mode 0700; an existing one must be a directory of
 /// ours (not a link) and is closed to others if it was not.
-pub fn private_dir() -> Result<std::path::PathBuf, String> {
+pub fn private_dir() -> Result<std::path::PathBuf, DirError> {
     private_dir_from(&["XDG_RUNTIME_DIR", "XDG_STATE_HOME"])
 }
 
 /// pooldeck's state directory, kept across logins (the audit log, drafts):
 /// `$XDG_STATE_HOME/pooldeck`, else `~/.local/state/pooldeck`; private as [`private_dir`].
-pub fn state_dir() -> Result<std::path::PathBuf, String> {
+pub fn state_dir() -> Result<std::path::PathBuf, DirError> {
     private_dir_from(&["XDG_STATE_HOME"])
 }
 
-fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
+fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, DirError> {
     let absolute = |name: &str| {
         std::env::var_os(name)
             .map(std::path::PathBuf::from)
@@ -32,36 +32,26 @@ fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
         .iter()
         .find_map(|v| absolute(v))
         .or_else(|| absolute("HOME").map(|home| home.join(".local").join("state")))
-        .ok_or_else(|| {
-            format!(
-                "neither {} nor HOME names a directory",
-                variables.join(", ")
-            )
+        .ok_or_else(|| DirError::NoPlace {
+            variables: variables.join(", "),
         })?;
     let dir = base.join("pooldeck");
     // What is missing on the way is created private too ($XDG_STATE_HOME itself, say).
     private_dirs_to(&base)?;
     private_mkdir(&dir)?;
-    let meta = std::fs::symlink_metadata(&dir)
-        .map_err(|e| format!("cannot use {}: {e}", dir.display()))?;
+    let meta = std::fs::symlink_metadata(&dir).map_err(|e| refused(&dir, DirStep::Look, &e))?;
     if !meta.is_dir() {
-        return Err(format!(
-            "{} is not a directory (a link or a file is there); remove it",
-            dir.display()
-        ));
+        return Err(DirError::NotADirectory { path: dir });
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
         if meta.uid() != rustix::process::getuid().as_raw() {
-            return Err(format!(
-                "{} belongs to another user; remove it or set XDG_RUNTIME_DIR",
-                dir.display()
-            ));
+            return Err(DirError::OtherUser { path: dir });
         }
         if meta.mode() & 0o077 != 0 {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
-                .map_err(|e| format!("cannot close {} to others: {e}", dir.display()))?;
+                .map_err(|e| refused(&dir, DirStep::CloseToOthers, &e))?;
         }
     }
     Ok(dir)
@@ -69,7 +59,7 @@ fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, String> {
 
 /// Creates one directory of mode 0700, whatever the umask (the mode is set again after it
 /// is made); one already there is left to the caller to check.
-pub fn private_mkdir(dir: &Path) -> Result<(), String> {
+pub fn private_mkdir(dir: &Path) -> Result<(), DirError> {
     let mut builder = std::fs::DirBuilder::new();
     #[cfg(unix)]
     {
@@ -82,18 +72,26 @@ pub fn private_mkdir(dir: &Path) -> Result<(), String> {
             {
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-                    .map_err(|e| format!("cannot close {} to others: {e}", dir.display()))?;
+                    .map_err(|e| refused(dir, DirStep::CloseToOthers, &e))?;
             }
             Ok(())
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(format!("cannot create {}: {e}", dir.display())),
+        Err(e) => Err(refused(dir, DirStep::Create, &e)),
+    }
+}
+
+fn refused(path: &Path, step: DirStep, error: &std::io::Error) -> DirError {
+    DirError::Refused {
+        path: path.to_owned(),
+        step,
+        detail: error.to_string(),
     }
 }
 
 /// Creates the directories missing on the way to `dir` (and `dir`), each as
 /// [`private_mkdir`]: a directory pooldeck makes is never open to others, under any umask.
-fn private_dirs_to(dir: &Path) -> Result<(), String> {
+fn private_dirs_to(dir: &Path) -> Result<(), DirError> {
     let mut missing = Vec::new();
     let mut at = Some(dir);
     while let Some(path) = at {

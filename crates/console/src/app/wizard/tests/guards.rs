@@ -103,15 +103,18 @@ fn a_wizard_closed_unchanged_leaves_no_draft_and_one_not_kept_says_so() {
     update(
         &mut app,
         Msg::DraftNotSaved(crate::domain::draft::NotKept::Directory(
-            "the drafts directory is a symlink".into(),
+            crate::domain::error::DirError::NotADirectory {
+                path: "/state/pooldeck/drafts".into(),
+            },
         )),
     );
     assert!(app.drafts.is_empty());
     update(&mut app, key(KeyCode::Esc));
     assert!(
-        app.message.as_deref().is_some_and(
-            |m| m.contains("could not be kept on disk (the drafts directory is a symlink)")
-        ),
+        app.message
+            .as_deref()
+            .is_some_and(|m| m
+                .contains("could not be kept on disk (/state/pooldeck/drafts is not a directory")),
         "{:?}",
         app.message
     );
