@@ -53,6 +53,12 @@ impl ClusterPort for SlowPort {
     }
 }
 
+/// The executor's outlets around a test's answers channel (its log queue unread).
+fn outlets(answers: tokio::sync::mpsc::UnboundedSender<Msg>) -> pooldeck::runtime::port::Outlets {
+    let (logs, _unread) = tokio::sync::mpsc::channel(pooldeck::runtime::port::LOG_QUEUE);
+    pooldeck::runtime::port::Outlets { answers, logs }
+}
+
 fn key(c: char) -> Msg {
     Msg::Key(crossterm::event::KeyEvent::new(
         crossterm::event::KeyCode::Char(c),
@@ -76,6 +82,7 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
     });
     let port: Arc<dyn ClusterPort> = fake.clone();
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel();
+    let answers = outlets(answers);
     let mut app = App::new(
         Connection {
             context: "first".into(),
@@ -125,6 +132,7 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
 async fn an_operation_answers_as_a_message() {
     let port: Arc<dyn ClusterPort> = Arc::new(SlowPort::default());
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel();
+    let answers = outlets(answers);
     let operation = Operation::AccessReview {
         verb: "patch".into(),
         kind: pooldeck::domain::Kind::Pool,
@@ -150,4 +158,74 @@ async fn an_operation_answers_as_a_message() {
         }
         other => panic!("unexpected {other:?}"),
     }
+}
+
+/// A port that keeps the log sink it is given, for the test to report through.
+#[derive(Default)]
+struct LogPort {
+    sink: Mutex<Option<pooldeck::app::ports::LogSink>>,
+}
+
+impl ClusterPort for LogPort {
+    fn connect(&self, _context: String) -> Pending<Result<Connected, ClusterError>> {
+        Box::pin(async { Err(ClusterError::ReadOnly) })
+    }
+    fn use_context(&self, _context: &str) {}
+    fn watch(&self, _namespaces: Namespaces) {}
+    fn perform(&self, _request: Request) -> Pending<Outcome> {
+        Box::pin(async { Outcome::Failed(ClusterError::ReadOnly) })
+    }
+    fn follow_logs(&self, sink: pooldeck::app::ports::LogSink) {
+        *self.sink.lock().expect("lock") = Some(sink);
+    }
+}
+
+/// A log that comes faster than the console takes it waits: once the bounded queue is full,
+/// the stream's next report is not done until the console has taken one (the stream then
+/// reads no more from the server), so memory holds at most a queue's worth.
+#[tokio::test]
+async fn a_log_flood_waits_for_the_console() {
+    use futures::FutureExt;
+    use pooldeck::app::logs::LogEvent;
+    let fake = Arc::new(LogPort::default());
+    let port: Arc<dyn ClusterPort> = fake.clone();
+    let (answers, _answered) = tokio::sync::mpsc::unbounded_channel();
+    let (logs, mut logged) = tokio::sync::mpsc::channel(pooldeck::runtime::port::LOG_QUEUE);
+    let outlets = pooldeck::runtime::port::Outlets { answers, logs };
+    pooldeck::runtime::port::execute(&port, Effect::FollowLogs, &outlets);
+    let sink = fake
+        .sink
+        .lock()
+        .expect("lock")
+        .take()
+        .expect("the log was followed");
+    let lines = |n: usize| LogEvent::Lines {
+        pod: "hue-0".into(),
+        lines: vec![format!("line {n}")],
+    };
+    for n in 0..pooldeck::runtime::port::LOG_QUEUE {
+        assert!(
+            sink(lines(n)).now_or_never().is_some(),
+            "room for report {n}"
+        );
+    }
+    let mut waiting = sink(lines(usize::MAX));
+    assert!(
+        (&mut waiting).now_or_never().is_none(),
+        "the queue is full: the stream waits"
+    );
+    // The console takes one: the waiting report goes in.
+    assert!(matches!(logged.recv().await, Some(LogEvent::Lines { .. })));
+    tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("queued once there is room");
+    let mut taken = 0;
+    while logged.try_recv().is_ok() {
+        taken += 1;
+    }
+    assert_eq!(
+        taken,
+        pooldeck::runtime::port::LOG_QUEUE,
+        "nothing was lost"
+    );
 }

@@ -49,8 +49,11 @@ pub struct Connected {
     pub read_only: Option<String>,
 }
 
-/// Where a log stream's reports go (the runtime hands them back as `Msg::Logs`).
-pub type LogSink = Box<dyn Fn(crate::app::logs::LogEvent) + Send + Sync>;
+/// Where a log stream's reports go (the runtime hands them back as `Msg::Logs`). The future
+/// it returns is done once the report is queued: a stream that awaits it reads no faster
+/// than the console takes its lines (the queue is bounded). Dropped unawaited, a report is
+/// still queued when there is room.
+pub type LogSink = Box<dyn Fn(crate::app::logs::LogEvent) -> Pending<()> + Send + Sync>;
 
 /// A future the runtime runs on a task.
 pub type Pending<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -78,9 +81,9 @@ pub trait ClusterPort: Send + Sync {
 
     /// Follows the controller's log (one stream at a time: a new one replaces the last).
     fn follow_logs(&self, sink: LogSink) {
-        sink(crate::app::logs::LogEvent::Failed(
+        drop(sink(crate::app::logs::LogEvent::Failed(
             "no cluster here: the controller's log needs one".into(),
-        ));
+        )));
     }
 
     /// Stops the log stream, if one runs.

@@ -155,14 +155,15 @@ pub async fn follow(client: kube::Client, sink: LogSink) {
     let (namespace, pods, found) = match find(&client).await {
         Ok(found) => found,
         Err(why) => {
-            sink(LogEvent::Failed(why));
+            sink(LogEvent::Failed(why)).await;
             return;
         }
     };
     sink(LogEvent::Started {
         pods: pods.clone(),
         found,
-    });
+    })
+    .await;
     let api: Api<Pod> = Api::namespaced(client, &namespace);
     let mut streams = tokio::task::JoinSet::new();
     for pod in pods {
@@ -184,7 +185,8 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
             sink(LogEvent::Ended {
                 pod,
                 reason: classify(&e).to_string(),
-            });
+            })
+            .await;
             return;
         }
     };
@@ -202,17 +204,19 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
             sink(LogEvent::Lines {
                 pod: pod.clone(),
                 lines,
-            });
+            })
+            .await;
         }
         if let Some(reason) = failure {
-            sink(LogEvent::Ended { pod, reason });
+            sink(LogEvent::Ended { pod, reason }).await;
             return;
         }
     }
     sink(LogEvent::Ended {
         pod,
         reason: "the server closed it".into(),
-    });
+    })
+    .await;
 }
 
 #[cfg(test)]
@@ -278,7 +282,10 @@ mod tests {
             let seen = Arc::new(Mutex::new(Vec::new()));
             let sink = {
                 let seen = seen.clone();
-                Box::new(move |event| seen.lock().unwrap_or_else(|e| e.into_inner()).push(event))
+                Box::new(move |event| {
+                    seen.lock().unwrap_or_else(|e| e.into_inner()).push(event);
+                    Box::pin(std::future::ready(())) as crate::app::ports::Pending<()>
+                })
             };
             let task = tokio::spawn(follow(connection.client, sink));
             let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);

@@ -332,8 +332,9 @@ fn run_effects(
     clipboards: &mut clipboard::Clipboards,
     drafts: &drafts::Writer,
     port: &Arc<dyn ClusterPort>,
-    answers: &tokio::sync::mpsc::UnboundedSender<Msg>,
+    outlets: &port::Outlets,
 ) -> Result<bool, String> {
+    let answers = &outlets.answers;
     let mut redraw = false;
     for effect in effects {
         match effect {
@@ -351,7 +352,7 @@ fn run_effects(
             // Drafts are written off the loop, a burst of keystrokes once.
             Effect::SaveDraft { saved, replaces } => drafts.save(saved, replaces),
             Effect::DiscardDraft(file) => drafts.discard(file),
-            effect => port::execute(port, effect, answers),
+            effect => port::execute(port, effect, outlets),
         }
     }
     Ok(redraw)
@@ -366,6 +367,11 @@ async fn event_loop(
     clipboard: crate::settings::Clipboard,
 ) -> Result<Option<i32>, String> {
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();
+    let (logs, mut logged) = tokio::sync::mpsc::channel(port::LOG_QUEUE);
+    let outlets = port::Outlets {
+        answers: answers.clone(),
+        logs,
+    };
     let mut keys = EventStream::new();
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut stop = Signals::new();
@@ -446,6 +452,22 @@ async fn event_loop(
                 effects.extend(update(app, msg));
                 dirty = true;
             }
+            Some(event) = logged.recv() => {
+                // What is queued already goes in before the one redraw (no more than a
+                // queue's worth: a flood still lets keys and the clock in).
+                let mut next = Some(event);
+                let mut taken = 0;
+                while let Some(event) = next {
+                    effects.extend(update(app, Msg::Logs(event)));
+                    taken += 1;
+                    next = if taken < port::LOG_QUEUE {
+                        logged.try_recv().ok()
+                    } else {
+                        None
+                    };
+                }
+                dirty = true;
+            }
             _ = clock.tick() => {
                 effects.extend(update(app, Msg::Tick(Utc::now())));
                 dirty = true;
@@ -458,7 +480,7 @@ async fn event_loop(
             },
         }
         let asked = std::mem::take(&mut effects);
-        if run_effects(asked, screen, &mut clipboards, &drafts, &port, &answers)? {
+        if run_effects(asked, screen, &mut clipboards, &drafts, &port, &outlets)? {
             dirty = true;
         }
     }

@@ -19,6 +19,7 @@ use crate::inventory::SourceEvent;
 use crate::settings::Settings;
 use crate::sources::connection::{Target, connect, server_of, user_of};
 use crate::sources::watch::spawn;
+use tokio::sync::mpsc::error::TrySendError;
 
 /// The kinds the console watches.
 pub const WATCHED: [Kind; 10] = [
@@ -299,9 +300,21 @@ async fn heartbeat(client: kube::Client, epoch: u64, events: Sink) {
     }
 }
 
+/// Where the answers of effects go: one message per request (unbounded: each was asked for),
+/// and the controller's log, whose lines come as fast as the server sends them (bounded: a
+/// flood waits for the console instead of filling memory).
+pub struct Outlets {
+    pub answers: UnboundedSender<Msg>,
+    pub logs: tokio::sync::mpsc::Sender<crate::app::logs::LogEvent>,
+}
+
+/// Log reports queued for the console at most (each a batch of lines).
+pub const LOG_QUEUE: usize = 64;
+
 /// Carries out one effect: at once when it is cheap and local, otherwise on a task whose
 /// answer comes back through `answers`. Never waits.
-pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedSender<Msg>) {
+pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
+    let answers = &outlets.answers;
     match effect {
         // The terminal is the event loop's: it suspends itself and copies through it; drafts
         // go to its writer thread (runtime::event_loop).
@@ -329,9 +342,19 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, answers: &UnboundedS
             });
         }
         Effect::FollowLogs => {
-            let answers = answers.clone();
+            let logs = outlets.logs.clone();
             port.follow_logs(Box::new(move |event| {
-                let _ = answers.send(Msg::Logs(event));
+                // Queued at once when there is room; when the console is behind, the stream
+                // waits here (and so reads no more from the server) until there is.
+                match logs.try_send(event) {
+                    Ok(()) | Err(TrySendError::Closed(_)) => Box::pin(std::future::ready(())),
+                    Err(TrySendError::Full(event)) => {
+                        let logs = logs.clone();
+                        Box::pin(async move {
+                            let _ = logs.send(event).await;
+                        })
+                    }
+                }
             }));
         }
         Effect::StopLogs => port.stop_logs(),
