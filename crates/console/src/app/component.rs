@@ -1,11 +1,11 @@
-//! Components: each overlay owns its state and its keys. It says which scopes it reads now
-//! (the footer, the help and the dispatch take its bindings from those), carries out a
-//! command of those scopes, and takes the answers to the requests it sent. While it acts it is
-//! off the modal stack and the rest of the console is lent to it (the inventory, the clock,
-//! the hub, the outbox); it goes back to its place unless it closed. The help, a
+//! Components: each screen and overlay owns its state and its keys. It says which scopes it
+//! reads now (the footer, the help and the dispatch take its bindings from those), carries
+//! out a command of those scopes, and takes the answers to the requests it sent. While it acts
+//! it is out of the console and the rest is lent to it (the inventory, the clock, the hub, the
+//! outbox); it goes back to its place unless it closed, and what it asked for beyond itself
+//! ([`Follow`]) is carried out then. The lists and a pool's detail (`screens`), the help, a
 //! confirmation, the wizard, the controller's log and the drafts chooser are components; the
-//! screens under them (the lists, a pool's detail, the text fields) are carried out by
-//! `keys`, each by the owner of its scope.
+//! text fields typed into on the screens are carried out by `keys::fields`.
 
 use super::commands::{Command, Scope};
 use super::{App, Overlay};
@@ -14,10 +14,33 @@ use crate::domain::{Outcome, Request};
 /// What becomes of a component once it has acted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum After {
-    /// It stays where it was on the stack.
+    /// It stays where it was.
     Stay,
     /// It closes.
     Close,
+    /// It stays, and asks for something that reads the console with it back in place.
+    Then(Follow),
+}
+
+/// What a component asks of the console beyond itself: each reads the selection (the list's,
+/// the detail's pool), so it runs once the component is back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Follow {
+    /// A fix's confirmation for the chosen pools.
+    Fix(crate::domain::fixes::Fix),
+    /// The controller's log.
+    Logs,
+    /// The wizard: a new pool, or the selected one edited.
+    Wizard { edit: bool },
+}
+
+/// Carries out what a component asked for.
+pub fn follow(app: &mut App, follow: Follow) {
+    match follow {
+        Follow::Fix(fix) => super::confirm::open(app, fix),
+        Follow::Logs => super::logs::open(app),
+        Follow::Wizard { edit } => super::wizard::open(app, edit),
+    }
 }
 
 /// An overlay of the console.
@@ -50,9 +73,12 @@ pub fn with_overlay<T>(
     }
     let mut overlay = app.overlays.remove(index);
     let (after, out) = act(&mut overlay, app);
-    if after == After::Stay {
+    if after != After::Close {
         let at = index.min(app.overlays.len());
         app.overlays.insert(at, overlay);
+    }
+    if let After::Then(asked) = after {
+        follow(app, asked);
     }
     Some(out)
 }

@@ -26,6 +26,7 @@ pub mod requests;
 pub mod rows;
 pub mod said;
 mod scopes;
+mod screens;
 pub mod shown;
 mod unblock;
 mod view;

@@ -3,7 +3,8 @@
 //! is left out of the footer, and its key says why). Part of `update`: reads the state only.
 
 use super::commands::{Command, Scope};
-use super::{App, Input, Overlay, Tab, confirm, keys, wizard};
+use super::component::Component;
+use super::{App, Input, Overlay, confirm, wizard};
 use crate::domain::draft::Step;
 
 /// Whether a command can act now.
@@ -34,14 +35,9 @@ impl App {
             (Input::Filter(_), _) => vec![Scope::Filter],
             (Input::Search(_), _) => vec![Scope::Search],
             (Input::Command(_), _) => vec![Scope::CommandLine],
-            (Input::None, Some(detail)) if detail.tab == Tab::Yaml => {
-                vec![Scope::Yaml, Scope::Detail]
-            }
-            (Input::None, Some(_)) => vec![Scope::Detail],
-            (Input::None, None) if self.list.view.warnings.is_some() => {
-                vec![Scope::Events, Scope::List]
-            }
-            (Input::None, None) => vec![Scope::List],
+            // The screens say their own.
+            (Input::None, Some(detail)) => Component::scopes(detail),
+            (Input::None, None) => Component::scopes(&self.list),
         }
     }
 
@@ -75,7 +71,12 @@ impl App {
             Command::Open | Command::Describe | Command::Yaml => {
                 when(self.list.view.opens.is_some())
             }
-            Command::RunFix => when(keys::fix_in_view(self).is_some()),
+            Command::RunFix => when(
+                self.detail
+                    .as_ref()
+                    .and_then(|d| d.fix_in_view(self))
+                    .is_some(),
+            ),
             Command::ControllerLogs => when(self.detail.is_some() || self.list.view.logs),
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == Step::Review) => {
                 Hidden

@@ -6,63 +6,14 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::commands::{self, Command, Scope};
-use super::{App, Detail, Effect, Tab};
-use crate::domain::fixes::Fix;
+use super::component::Component;
+use super::{App, Effect, Tab};
 
 mod command_line;
 mod fields;
-mod screens;
 
 pub(super) use fields::on_paste;
 use fields::{on_key_too_small, text_field, typed};
-
-/// Opens the selected pool: from the pools list on its overview, from the evaluations list on
-/// its scaling tab, from the hosts list on its hosts.
-fn open_selected(app: &mut App, on: Option<Tab>) {
-    let Some(natural) = app.list.view.opens else {
-        return;
-    };
-    let Some(row) = app.shown.row(app.list.selected) else {
-        return;
-    };
-    app.detail = Some(Detail {
-        namespace: row.id.namespace.to_string(),
-        name: row.id.name.to_string(),
-        tab: on.unwrap_or(natural),
-        scroll: 0,
-    });
-}
-
-/// `c` on a list or a pool's detail: the pool's YAML on its YAML tab, else the name in view.
-/// (A dialog copies its kubectl command, the wizard its manifest: each is its own.)
-fn copy(app: &mut App) {
-    let (text, what) = match &app.detail {
-        Some(detail) if detail.tab == Tab::Yaml => match &app.shown.detail {
-            Some(data) => (
-                data.yaml.join("\n") + "\n",
-                format!("the YAML of {}", detail.name),
-            ),
-            None => return,
-        },
-        Some(detail) => (detail.name.clone(), detail.name.clone()),
-        None => match app.shown.row(app.list.selected) {
-            Some(row) => (row.id.name.to_string(), row.id.name.to_string()),
-            None => return,
-        },
-    };
-    app.outbox.push(Effect::Copy { text, what });
-}
-
-/// The fix of the open pool's first finding that has one, on its Diagnose tab.
-pub(super) fn fix_in_view(app: &App) -> Option<Fix> {
-    let detail = app.detail.as_ref().filter(|d| d.tab == Tab::Diagnose)?;
-    let id = crate::domain::ObjectRef::new(
-        crate::domain::Kind::Pool,
-        detail.namespace.clone(),
-        detail.name.clone(),
-    );
-    app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
-}
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     if app.too_small() {
@@ -131,7 +82,20 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
         | Scope::WizardLines
         | Scope::WizardReview => super::component::handle_top(app, command),
         Scope::Filter | Scope::Search | Scope::CommandLine => fields::in_field(app, command),
-        Scope::Detail | Scope::Yaml => screens::in_detail(app, command, key),
-        Scope::List | Scope::Events => screens::in_list(app, command),
+        // `1`-`7` name the tab by the key itself.
+        Scope::Detail if command == Command::JumpTab => {
+            if let KeyCode::Char(c @ '1'..='7') = key.code
+                && let Some(&tab) = Tab::ALL.get(usize::from(c as u8 - b'1'))
+            {
+                super::screens::on_detail(app, |detail, _| {
+                    detail.jump(tab);
+                    super::component::After::Stay
+                });
+            }
+        }
+        Scope::Detail | Scope::Yaml => {
+            super::screens::on_detail(app, |detail, app| detail.handle(command, app))
+        }
+        Scope::List | Scope::Events => super::screens::on_list(app, command),
     }
 }

@@ -1,0 +1,209 @@
+//! The screens under the overlays as components: a list (the view, the selection, the filter,
+//! the order, the marks: [`ListState`]) and a pool's detail (which pool, its tab, how far
+//! scrolled: [`Detail`]). Each carries out its own commands on its own state; what reaches
+//! beyond it (a fix's confirmation, the controller's log, the wizard, which all read the
+//! selection) it asks for with [`After::Then`], carried out once it is back in its place.
+
+use super::commands::{Command, Scope};
+use super::component::{After, Component, Follow};
+use super::{App, Detail, Effect, Input, ListState, Overlay, Tab};
+use crate::domain::fixes::Fix;
+
+/// What a list and a pool's detail both do: fixes, the log, the command line, the help,
+/// quitting. `None`: not one of them.
+fn shared(command: Command, app: &mut App) -> Option<After> {
+    let fix = |fix| Some(After::Then(Follow::Fix(fix)));
+    match command {
+        Command::Quit => app.quit = true,
+        Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
+        Command::CommandLine => app.input = Input::Command(String::new()),
+        Command::PauseResume => return fix(Fix::Pause),
+        Command::Delete => return fix(Fix::Delete),
+        Command::Unblock => return fix(Fix::DeleteWorkloads),
+        Command::ControllerLogs => return Some(After::Then(Follow::Logs)),
+        _ => return None,
+    }
+    Some(After::Stay)
+}
+
+impl ListState {
+    /// Opens the selected row's pool: from the pools list on its overview, from the
+    /// evaluations list on its scaling tab, from the hosts list on its hosts.
+    fn open_selected(&self, on: Option<Tab>, app: &mut App) {
+        let Some(natural) = self.view.opens else {
+            return;
+        };
+        let Some(row) = app.shown.row(self.selected) else {
+            return;
+        };
+        app.detail = Some(Detail {
+            namespace: row.id.namespace.to_string(),
+            name: row.id.name.to_string(),
+            tab: on.unwrap_or(natural),
+            scroll: 0,
+        });
+    }
+}
+
+impl Component for ListState {
+    fn scopes(&self) -> Vec<Scope> {
+        if self.view.warnings.is_some() {
+            vec![Scope::Events, Scope::List]
+        } else {
+            vec![Scope::List]
+        }
+    }
+
+    /// A command on a list (the events list's `w` too); `app` is the console without it.
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        let last = app.shown.len().saturating_sub(1);
+        match command {
+            Command::Down => self.selected = self.selected.saturating_add(1).min(last),
+            Command::Up => self.selected = self.selected.saturating_sub(1),
+            Command::PageDown => self.selected = self.selected.saturating_add(10).min(last),
+            Command::PageUp => self.selected = self.selected.saturating_sub(10),
+            Command::First => self.selected = 0,
+            Command::Last => self.selected = last,
+            Command::Open => self.open_selected(None, app),
+            Command::Describe => self.open_selected(Some(Tab::Overview), app),
+            Command::Yaml => self.open_selected(Some(Tab::Yaml), app),
+            Command::Filter => app.input = Input::Filter(self.filter.clone()),
+            Command::SortNext => {
+                let columns = app.shown.columns().len();
+                self.sort_column = if columns == 0 {
+                    0
+                } else {
+                    self.sort_column % columns + 1
+                };
+            }
+            Command::SortReverse => self.sort_descending = !self.sort_descending,
+            Command::WarningsOnly => {
+                self.warnings_only = !self.warnings_only;
+                self.selected = 0;
+                self.selected_id = None;
+            }
+            Command::Clear => {
+                self.filter.clear();
+                app.message = None;
+            }
+            Command::Mark => {
+                if let Some(row) = app.shown.row(self.selected) {
+                    let id = row.id.clone();
+                    if !self.marked.remove(&id) {
+                        self.marked.insert(id);
+                    }
+                    self.selected = self.selected.saturating_add(1).min(last);
+                }
+            }
+            // `c`: the name of the selected row.
+            Command::Copy => {
+                if let Some(row) = app.shown.row(self.selected) {
+                    let name = row.id.name.to_string();
+                    app.outbox.push(Effect::Copy {
+                        text: name.clone(),
+                        what: name,
+                    });
+                }
+            }
+            Command::NewPool => return After::Then(Follow::Wizard { edit: false }),
+            Command::EditPool => return After::Then(Follow::Wizard { edit: true }),
+            other => return shared(other, app).unwrap_or(After::Stay),
+        }
+        After::Stay
+    }
+}
+
+impl Detail {
+    /// `1`-`7`: the tab of that number.
+    pub fn jump(&mut self, tab: Tab) {
+        self.tab = tab;
+        self.scroll = 0;
+    }
+
+    /// The fix of this pool's first finding that has one, on its Diagnose tab.
+    pub fn fix_in_view(&self, app: &App) -> Option<Fix> {
+        if self.tab != Tab::Diagnose {
+            return None;
+        }
+        let id = crate::domain::ObjectRef::new(
+            crate::domain::Kind::Pool,
+            self.namespace.clone(),
+            self.name.clone(),
+        );
+        app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
+    }
+}
+
+impl Component for Detail {
+    fn scopes(&self) -> Vec<Scope> {
+        if self.tab == Tab::Yaml {
+            vec![Scope::Yaml, Scope::Detail]
+        } else {
+            vec![Scope::Detail]
+        }
+    }
+
+    /// A command in a pool's detail (its YAML tab's `/` and `c` too); `app` is the console
+    /// without it. `Close` here is going back to the list.
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        match command {
+            Command::Down => self.scroll = self.scroll.saturating_add(1),
+            Command::Up => self.scroll = self.scroll.saturating_sub(1),
+            Command::PageDown => self.scroll = self.scroll.saturating_add(10),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Command::NextTab => self.jump(self.tab.step(true)),
+            Command::PreviousTab => self.jump(self.tab.step(false)),
+            Command::Back => return After::Close,
+            Command::Search => app.input = Input::Search(app.search.clone()),
+            Command::RunFix => {
+                if let Some(fix) = self.fix_in_view(app) {
+                    return After::Then(Follow::Fix(fix));
+                }
+            }
+            // `c`: the pool's YAML on its YAML tab, else its name.
+            Command::Copy => {
+                let (text, what) = if self.tab == Tab::Yaml {
+                    match &app.shown.detail {
+                        Some(data) => (
+                            data.yaml.join("\n") + "\n",
+                            format!("the YAML of {}", self.name),
+                        ),
+                        None => return After::Stay,
+                    }
+                } else {
+                    (self.name.clone(), self.name.clone())
+                };
+                app.outbox.push(Effect::Copy { text, what });
+            }
+            other => return shared(other, app).unwrap_or(After::Stay),
+        }
+        After::Stay
+    }
+}
+
+/// Runs a command on the list, taken out of the console meanwhile, and what it asks for once
+/// it is back.
+pub fn on_list(app: &mut App, command: Command) {
+    let mut list = std::mem::take(&mut app.list);
+    let after = list.handle(command, app);
+    app.list = list;
+    if let After::Then(follow) = after {
+        super::component::follow(app, follow);
+    }
+}
+
+/// Runs `act` on the open pool's detail, taken out of the console meanwhile; it goes back
+/// unless it closed (Esc: back to the list), then what it asked for is carried out.
+pub fn on_detail(app: &mut App, act: impl FnOnce(&mut Detail, &mut App) -> After) {
+    let Some(mut detail) = app.detail.take() else {
+        return;
+    };
+    let after = act(&mut detail, app);
+    // What it opened meanwhile (another pool's detail) is not overwritten.
+    if after != After::Close && app.detail.is_none() {
+        app.detail = Some(detail);
+    }
+    if let After::Then(follow) = after {
+        super::component::follow(app, follow);
+    }
+}
