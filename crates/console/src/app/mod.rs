@@ -143,9 +143,11 @@ pub enum Overlay {
     Drafts(Box<drafts::Chooser>),
 }
 
-/// What the keyboard is editing, if anything.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the keyboard is editing on the screens, if anything: the text field is a component
+/// (`keys::fields`) with the filter, the YAML search and the command line as its scopes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Input {
+    #[default]
     None,
     Filter(String),
     Command(String),

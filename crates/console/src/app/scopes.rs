@@ -32,9 +32,10 @@ impl App {
     /// The scopes of what lies under the overlays: what the help explains.
     pub fn scopes_behind(&self) -> Vec<Scope> {
         match (&self.input, &self.detail) {
-            (Input::Filter(_), _) => vec![Scope::Filter],
-            (Input::Search(_), _) => vec![Scope::Search],
-            (Input::Command(_), _) => vec![Scope::CommandLine],
+            // The text field being typed, the detail or the list: each says its own.
+            (Input::Filter(_) | Input::Search(_) | Input::Command(_), _) => {
+                Component::scopes(&self.input)
+            }
             // The screens say their own.
             (Input::None, Some(detail)) => Component::scopes(detail),
             (Input::None, None) => Component::scopes(&self.list),

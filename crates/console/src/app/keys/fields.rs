@@ -4,7 +4,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::super::commands::Command;
+use super::super::commands::{Command, Scope};
+use super::super::component::{After, Component};
 use super::super::{App, Effect, Input, Overlay};
 
 /// The text field being typed in, if any.
@@ -13,15 +14,19 @@ pub(super) fn text_field(app: &mut App) -> Option<&mut String> {
     if let Some(top) = app.overlays.last_mut() {
         return crate::app::component::Component::typed(top);
     }
-    match &mut app.input {
-        Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
-        Input::None => None,
-    }
+    app.input.typed()
 }
 
 /// After a text field changed: the filter applies live; a search scrolls to its first match.
 pub(super) fn typed(app: &mut App) {
-    match &app.input {
+    let input = std::mem::take(&mut app.input);
+    after_typing(&input, app);
+    app.input = input;
+}
+
+/// What a field's new text does: `app` is the console without the field.
+fn after_typing(input: &Input, app: &mut App) {
+    match input {
         Input::Filter(text) => {
             app.list.filter = text.clone();
             app.list.selected = 0;
@@ -109,44 +114,73 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
     }
 }
 
-/// A command while a filter, a YAML search or the command line is typed.
-pub(super) fn in_field(app: &mut App, command: Command) {
-    match command {
-        Command::Accept => {
-            if let Input::Command(text) = &app.input {
-                let command = text.clone();
-                app.input = Input::None;
-                super::command_line::run_command(app, &command);
-            } else {
-                app.input = Input::None;
-            }
+/// The text field typed on the screens (a filter, a YAML search, the command line) as a
+/// component: Enter accepts it, Esc cancels it, Tab completes a command, Backspace erases.
+impl Component for Input {
+    fn scopes(&self) -> Vec<Scope> {
+        match self {
+            Input::Filter(_) => vec![Scope::Filter],
+            Input::Search(_) => vec![Scope::Search],
+            Input::Command(_) => vec![Scope::CommandLine],
+            Input::None => Vec::new(),
         }
-        Command::Cancel => {
-            match app.input {
-                Input::Filter(_) => {
-                    app.list.filter.clear();
-                    app.list.selected = 0;
-                    app.list.selected_id = None;
+    }
+
+    /// `app` is the console without the field; `Close` leaves nothing being typed.
+    fn handle(&mut self, command: Command, app: &mut App) -> After {
+        match command {
+            Command::Accept => {
+                if let Input::Command(text) = self {
+                    let command = std::mem::take(text);
+                    super::command_line::run_command(app, &command);
                 }
-                Input::Search(_) => app.search.clear(),
-                _ => {}
+                return After::Close;
             }
-            app.input = Input::None;
-        }
-        Command::Complete => {
-            if let Input::Command(text) = &mut app.input
-                && let Some(full) = super::command_line::complete(text)
-            {
-                *text = full.to_owned();
+            Command::Cancel => {
+                match self {
+                    Input::Filter(_) => {
+                        app.list.filter.clear();
+                        app.list.selected = 0;
+                        app.list.selected_id = None;
+                    }
+                    Input::Search(_) => app.search.clear(),
+                    Input::Command(_) | Input::None => {}
+                }
+                return After::Close;
             }
-        }
-        Command::Erase => {
-            if let Some(text) = text_field(app) {
-                text.pop();
-                typed(app);
+            Command::Complete => {
+                if let Input::Command(text) = self
+                    && let Some(full) = super::command_line::complete(text)
+                {
+                    *text = full.to_owned();
+                }
             }
+            Command::Erase => {
+                if let Some(text) = self.typed() {
+                    text.pop();
+                    after_typing(self, app);
+                }
+            }
+            // Not bound in a text field's scopes.
+            _ => {}
         }
-        // Not bound in a text field's scopes.
-        _ => {}
+        After::Stay
+    }
+
+    fn typed(&mut self) -> Option<&mut String> {
+        match self {
+            Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
+            Input::None => None,
+        }
+    }
+}
+
+/// A command for the text field being typed on the screens: taken out of the console while
+/// it acts, back unless it closed (or what it ran opened another).
+pub(super) fn in_field(app: &mut App, command: Command) {
+    let mut input = std::mem::take(&mut app.input);
+    let after = input.handle(command, app);
+    if after != After::Close && app.input == Input::None {
+        app.input = input;
     }
 }
