@@ -784,3 +784,35 @@ fn the_domain_crate_depends_on_no_runtime_client_terminal_or_http_crate() {
         assert!(console.contains(krate), "{krate} in the console's graph");
     }
 }
+
+/// Drawing reads what `update` derived: no file of `ui` parses a time or a duration, sorts,
+/// or walks the fleet's objects or hosts (each would cost per frame, and a frame is drawn on
+/// every change and every second).
+#[test]
+fn render_parses_no_time_sorts_nothing_and_scans_no_fleet() {
+    let ui = root().join("crates/console/src/ui");
+    let forbidden = [
+        "time::parse",
+        "duration::parse",
+        ".sort(",
+        ".sort_by",
+        ".sort_unstable",
+        ".hosts()",
+        ".objects(",
+    ];
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&ui).expect("the ui directory") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !name.ends_with(".rs") || name == "tests.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable");
+        for word in forbidden {
+            if text.contains(word) {
+                found.push(format!("{name}: {word}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "render does work per frame: {found:?}");
+}

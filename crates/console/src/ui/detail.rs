@@ -18,10 +18,6 @@ pub(super) fn ago(t: DateTime<Utc>, now: DateTime<Utc>) -> String {
     duration::format_age((now - t).to_std().unwrap_or_default())
 }
 
-pub(super) fn time(text: Option<&str>) -> Option<DateTime<Utc>> {
-    text.and_then(crate::domain::time::parse)
-}
-
 pub(super) fn short(variant: &str) -> String {
     GpuVariant::parse(variant).short_name().to_owned()
 }
@@ -127,7 +123,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
             theme.style(Meaning::Error),
         ))],
         (Tab::Overview, Some(pool)) => super::overview::overview(derived, pool, theme),
-        (Tab::Conditions, Some(pool)) => tabs::conditions(pool, theme, app.now),
+        (Tab::Conditions, Some(pool)) => tabs::conditions(derived, pool, theme, app.now),
         (Tab::Hosts, Some(_)) => tabs::hosts(app, derived, theme),
         (Tab::Scaling, Some(pool)) => {
             super::scaling::tab(&app.inventory, derived, object, pool, theme, app.now)

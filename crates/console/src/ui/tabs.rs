@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::cells;
-use super::detail::{ago, time};
+use super::detail::ago;
 use crate::app::rows::{Cell, Row, Status};
 use crate::app::{App, DetailData};
 use crate::domain::model::ComputePool;
@@ -50,6 +50,7 @@ pub(super) fn yaml_lines<'a>(
 }
 
 pub(super) fn conditions<'a>(
+    derived: Option<&crate::app::DetailData>,
     pool: &'a ComputePool,
     theme: &Theme,
     now: DateTime<Utc>,
@@ -71,7 +72,11 @@ pub(super) fn conditions<'a>(
             } else {
                 ("?", Meaning::Warn)
             };
-            let age = time(c.last_transition_time.as_deref())
+            // Parsed when the data was derived, not per frame.
+            let age = c
+                .last_transition_time
+                .as_deref()
+                .and_then(|t| derived?.times.get(t).copied())
                 .map_or(String::new(), |t| format!(" ({} ago)", ago(t, now)));
             lines.push(Line::from(vec![
                 Span::styled(format!("  {mark} {:<32}", c.kind()), theme.style(meaning)),

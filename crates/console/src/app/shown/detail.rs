@@ -29,6 +29,31 @@ pub struct DetailData {
     /// What the Scaling tab shows of each worker pool (by its evaluation key) that takes
     /// parsing or sorting, worked out here rather than per frame.
     pub scaling: std::collections::HashMap<String, WorkerScaling>,
+    /// Every condition's `lastTransitionTime` in the pool's status (its own and its
+    /// clusters'), as written and parsed, for the Conditions tab's ages.
+    pub times: std::collections::HashMap<String, DateTime<Utc>>,
+}
+
+/// The transition times of a pool's conditions (its own and its clusters'), parsed.
+fn condition_times(
+    object: &crate::inventory::Object,
+) -> std::collections::HashMap<String, DateTime<Utc>> {
+    let Some(status) = object.pool().and_then(|p| p.status.get()) else {
+        return std::collections::HashMap::new();
+    };
+    let clusters = status.clusters().flat_map(|c| {
+        c.conditions
+            .get()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get())
+    });
+    status
+        .conditions()
+        .chain(clusters)
+        .filter_map(|c| c.last_transition_time.as_deref())
+        .filter_map(|text| Some((text.to_owned(), crate::domain::time::parse(text)?)))
+        .collect()
 }
 
 /// A worker pool's scaling as the Scaling tab draws it, worked out when the data changes.
@@ -169,6 +194,7 @@ impl App {
                     },
                     action_hosts: action_hosts(inventory, object),
                     scaling: worker_scaling(inventory, object),
+                    times: condition_times(object),
                     events: inventory
                         .events_for("ComputePool", object.namespace(), object.name())
                         .into_iter()
