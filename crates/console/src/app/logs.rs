@@ -15,6 +15,74 @@ pub const KEEP: usize = 10_000;
 /// How many lines of each pod's past the stream starts with.
 pub const TAIL: u32 = 500;
 
+/// Where the troubleshooting guide finds the hue controller's pods.
+pub const NAMESPACE: &str = "mural-system";
+pub const SELECTOR: &str = "controller.spectrocloud.com/name=hue-controllers";
+
+/// Why one pod's log stream ended, typed (its `Display` is the words the view says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogEnd {
+    /// The server closed it.
+    Closed,
+    /// The server or the connection failed it.
+    Error(crate::domain::ClusterError),
+    /// What it sent could not be read.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for LogEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogEnd::Closed => f.write_str("the server closed it"),
+            LogEnd::Error(error) => write!(f, "{error}"),
+            LogEnd::Unreadable(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Why no log can be read at all, typed (its `Display` is the sentence the view says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogFailure {
+    /// A step of finding the pods was refused (`what`: "list pods in mural-system").
+    Refused {
+        what: String,
+        error: crate::domain::ClusterError,
+    },
+    /// No pod has the guide's label, and the fallback (a deployment named like hue) could
+    /// not be looked for.
+    NoLabelledPods { fallback: Box<LogFailure> },
+    /// No pod has the guide's label, and no deployment named like hue has pods.
+    NoControllerPods,
+    /// There is no cluster here.
+    NoCluster,
+}
+
+impl std::fmt::Display for LogFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogFailure::Refused {
+                what,
+                error: crate::domain::ClusterError::Forbidden { .. },
+            } => write!(
+                f,
+                "not permitted to {what}: ask for list on pods and get on pods/log"
+            ),
+            LogFailure::Refused { what, error } => write!(f, "cannot {what}: {error}"),
+            LogFailure::NoLabelledPods { fallback } => write!(
+                f,
+                "no pod in {NAMESPACE} has the label {SELECTOR}, and {fallback}"
+            ),
+            LogFailure::NoControllerPods => write!(
+                f,
+                "no hue controller pods: none in {NAMESPACE} with the label {SELECTOR}, and no \
+                 deployment named like hue (kubectl get deployments --all-namespaces | grep \
+                 --ignore-case hue)"
+            ),
+            LogFailure::NoCluster => f.write_str("no cluster here: the controller's log needs one"),
+        }
+    }
+}
+
 /// What the log stream reports (from the runtime).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogEvent {
@@ -30,10 +98,10 @@ pub enum LogEvent {
     /// One pod's stream ended.
     Ended {
         pod: String,
-        reason: String,
+        reason: LogEnd,
     },
-    /// No log can be read: why, in the operator's terms.
-    Failed(String),
+    /// No log can be read, and why.
+    Failed(LogFailure),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,7 +210,7 @@ impl LogView {
                 self.said = Some(format!("{pod}: the log ended ({reason})"));
             }
             LogEvent::Failed(why) => {
-                self.said = Some(why);
+                self.said = Some(why.to_string());
                 self.failed = true;
             }
         }

@@ -82,7 +82,7 @@ pub trait ClusterPort: Send + Sync {
     /// Follows the controller's log (one stream at a time: a new one replaces the last).
     fn follow_logs(&self, sink: LogSink) {
         drop(sink(crate::app::logs::LogEvent::Failed(
-            "no cluster here: the controller's log needs one".into(),
+            crate::app::logs::LogFailure::NoCluster,
         )));
     }
 

@@ -10,13 +10,12 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ListParams, LogParams};
 
-use crate::app::logs::{LogEvent, TAIL};
+use crate::app::logs::{LogEnd, LogEvent, LogFailure, TAIL};
 use crate::app::ports::LogSink;
 use crate::domain::ClusterError;
 use crate::sources::errors::classify;
 
-pub const NAMESPACE: &str = "mural-system";
-pub const SELECTOR: &str = "controller.spectrocloud.com/name=hue-controllers";
+pub use crate::app::logs::{NAMESPACE, SELECTOR};
 
 /// Lines of one read handed on together at most.
 const BATCH: usize = 512;
@@ -74,18 +73,20 @@ fn line_of(bytes: &[u8], cut: bool) -> String {
     text
 }
 
-fn refused(error: &kube::Error, what: &str) -> Option<String> {
+/// A step of finding the pods refused, typed; `None` when what it looked for is just not
+/// there (the next step may find it).
+fn refused(error: &kube::Error, what: &str) -> Option<LogFailure> {
     match classify(error) {
-        ClusterError::Forbidden { .. } => Some(format!(
-            "not permitted to {what}: ask for list on pods and get on pods/log"
-        )),
         ClusterError::NotFound { .. } => None,
-        other => Some(format!("cannot {what}: {other}")),
+        error => Some(LogFailure::Refused {
+            what: what.to_owned(),
+            error,
+        }),
     }
 }
 
 /// The controller's namespace, its pods and how they were found.
-async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), String> {
+async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), LogFailure> {
     let names = |list: kube::core::ObjectList<Pod>| -> Vec<String> {
         list.items
             .into_iter()
@@ -114,9 +115,9 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), St
         Ok(list) => list.items,
         Err(e) => match refused(&e, "list deployments") {
             Some(why) => {
-                return Err(format!(
-                    "no pod in {NAMESPACE} has the label {SELECTOR}, and {why}"
-                ));
+                return Err(LogFailure::NoLabelledPods {
+                    fallback: Box::new(why),
+                });
             }
             None => Vec::new(),
         },
@@ -144,9 +145,7 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), St
             ));
         }
     }
-    Err(format!(
-        "no hue controller pods: none in {NAMESPACE} with the label {SELECTOR}, and no deployment named like hue (kubectl get deployments --all-namespaces | grep --ignore-case hue)"
-    ))
+    Err(LogFailure::NoControllerPods)
 }
 
 /// Follows every controller pod's log until the task is stopped.
@@ -184,7 +183,7 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
         Err(e) => {
             sink(LogEvent::Ended {
                 pod,
-                reason: classify(&e).to_string(),
+                reason: LogEnd::Error(classify(&e)),
             })
             .await;
             return;
@@ -208,13 +207,17 @@ async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {
             .await;
         }
         if let Some(reason) = failure {
-            sink(LogEvent::Ended { pod, reason }).await;
+            sink(LogEvent::Ended {
+                pod,
+                reason: LogEnd::Unreadable(reason),
+            })
+            .await;
             return;
         }
     }
     sink(LogEvent::Ended {
         pod,
-        reason: "the server closed it".into(),
+        reason: LogEnd::Closed,
     })
     .await;
 }
@@ -323,10 +326,14 @@ mod tests {
     fn no_pods_and_no_hue_deployment_is_said_with_where_it_looked() {
         let events = follow_on_demo(true, |events| !events.is_empty());
         match events.first() {
-            Some(LogEvent::Failed(why)) => assert!(
-                why.contains("no hue controller pods") && why.contains(NAMESPACE),
-                "{why}"
-            ),
+            Some(LogEvent::Failed(why)) => {
+                assert_eq!(*why, LogFailure::NoControllerPods);
+                let said = why.to_string();
+                assert!(
+                    said.contains("no hue controller pods") && said.contains(NAMESPACE),
+                    "{said}"
+                );
+            }
             other => panic!("a clear failure: {other:?}"),
         }
     }
