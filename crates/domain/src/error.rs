@@ -136,8 +136,12 @@ impl std::error::Error for ClusterError {}
 /// offer the next step (the contexts there are, another file); its `Display` is the sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Configuration {
-    /// A kubeconfig file cannot be read, parsed or merged.
+    /// A kubeconfig file cannot be read or parsed.
     Unreadable { path: String, detail: String },
+    /// The kubeconfig the demo handed over cannot be read.
+    DemoUnreadable { detail: String },
+    /// A kubeconfig file KUBECONFIG lists cannot be merged with the ones before it.
+    Unmergeable { path: String, detail: String },
     /// No kubeconfig where kubectl looks (`looked_in` says where that was).
     NoKubeconfig { looked_in: String },
     /// The kubeconfig names no current context, and none was asked for.
@@ -145,16 +149,33 @@ pub enum Configuration {
     /// The context asked for is not in the kubeconfig.
     UnknownContext { context: String, known: Vec<String> },
     /// The context's cluster has a certificate authority that cannot be used: no server
-    /// could be trusted. `problem` says what is wrong with it.
-    Authority { cluster: String, problem: String },
-    /// The client could not be made from the context.
+    /// could be trusted.
+    Authority {
+        cluster: String,
+        problem: AuthorityProblem,
+    },
+    /// The context cannot be turned into a configuration.
     Unusable { context: String, detail: String },
-    /// Inside a pod, the service account's configuration cannot be used.
-    InCluster { detail: String },
+    /// No client can be made from the context's configuration.
+    NoClient { context: String, detail: String },
+    /// Inside a pod, the service account's configuration cannot be used (`client`: it was
+    /// read, but no client could be made from it).
+    InCluster { detail: String, client: bool },
     /// The server answered in TLS where the kubeconfig says plain HTTP.
     PlainHttp,
     /// There is no cluster at all (an offline wizard), and why.
     NoCluster { why: String },
+}
+
+/// What is wrong with a kubeconfig's certificate authority.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthorityProblem {
+    /// `certificate-authority-data` is not base64.
+    NotBase64,
+    /// The `certificate-authority` file cannot be read.
+    Unreadable { path: String, detail: String },
+    /// What it holds is not a certificate.
+    NotACertificate,
 }
 
 impl fmt::Display for Configuration {
@@ -162,6 +183,12 @@ impl fmt::Display for Configuration {
         match self {
             Configuration::Unreadable { path, detail } => {
                 write!(f, "cannot read the kubeconfig {path}: {detail}")
+            }
+            Configuration::DemoUnreadable { detail } => {
+                write!(f, "cannot read the demo's kubeconfig: {detail}")
+            }
+            Configuration::Unmergeable { path, detail } => {
+                write!(f, "cannot merge the kubeconfig {path}: {detail}")
             }
             Configuration::NoKubeconfig { looked_in } => write!(
                 f,
@@ -175,17 +202,38 @@ impl fmt::Display for Configuration {
                 "there is no context \"{context}\" in the kubeconfig (known: {})",
                 known.join(", ")
             ),
-            Configuration::Authority { cluster, problem } => write!(
-                f,
-                "the kubeconfig's certificate authority for cluster \"{cluster}\" {problem}; fix \
-                 it or ask for a new kubeconfig"
-            ),
+            Configuration::Authority { cluster, problem } => match problem {
+                AuthorityProblem::NotBase64 => write!(
+                    f,
+                    "the kubeconfig's certificate-authority-data for cluster \"{cluster}\" is \
+                     not base64; fix it or ask for a new kubeconfig"
+                ),
+                AuthorityProblem::Unreadable { path, detail } => write!(
+                    f,
+                    "the kubeconfig's certificate-authority {path} for cluster \"{cluster}\" \
+                     cannot be read: {detail}"
+                ),
+                AuthorityProblem::NotACertificate => write!(
+                    f,
+                    "the kubeconfig's certificate authority for cluster \"{cluster}\" is not a \
+                     certificate, so no server could be trusted; fix it or ask for a new \
+                     kubeconfig"
+                ),
+            },
             Configuration::Unusable { context, detail } => {
                 write!(f, "cannot use context \"{context}\": {detail}")
             }
-            Configuration::InCluster { detail } => {
-                write!(f, "cannot use the in-cluster configuration: {detail}")
+            Configuration::NoClient { context, detail } => {
+                write!(f, "cannot build a client for \"{context}\": {detail}")
             }
+            Configuration::InCluster {
+                detail,
+                client: false,
+            } => write!(f, "cannot use the in-cluster configuration: {detail}"),
+            Configuration::InCluster {
+                detail,
+                client: true,
+            } => write!(f, "cannot build an in-cluster client: {detail}"),
             Configuration::PlainHttp => f.write_str(
                 "the server did not answer in plain HTTP (it most likely speaks HTTPS); make the \
                  kubeconfig's server address start with https://",
@@ -304,8 +352,12 @@ pub enum DirError {
     },
     /// Something that is not a directory (a link, a file) is where it goes.
     NotADirectory { path: std::path::PathBuf },
-    /// It belongs to another user.
-    OtherUser { path: std::path::PathBuf },
+    /// It belongs to another user; `instead` names the variable that would place it
+    /// elsewhere.
+    OtherUser {
+        path: std::path::PathBuf,
+        instead: String,
+    },
 }
 
 /// What was being done to a private directory when the system refused.
@@ -337,9 +389,9 @@ impl fmt::Display for DirError {
                 "{} is not a directory (a link or a file is there); remove it",
                 path.display()
             ),
-            DirError::OtherUser { path } => write!(
+            DirError::OtherUser { path, instead } => write!(
                 f,
-                "{} belongs to another user; remove it or set XDG_RUNTIME_DIR",
+                "{} belongs to another user; remove it or set {instead}",
                 path.display()
             ),
         }

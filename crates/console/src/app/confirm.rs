@@ -183,21 +183,30 @@ pub fn open(app: &mut App, fix: Fix) {
     }
     let targets = chosen_pools(app, fix);
     let mut gone = Vec::new();
+    // An object the hub holds that cannot be read as a pool is not acted on: said, not
+    // dropped in silence.
+    let mut unreadable = Vec::new();
     let pools: Vec<_> = targets
         .iter()
         .filter_map(|t| {
             let found = app.inventory.get(Kind::Pool, &t.namespace, &t.name);
-            if found.is_none() {
-                gone.push(format!("{}/{}", t.namespace, t.name));
+            match found.map(|o| o.pool()) {
+                None => gone.push(format!("{}/{}", t.namespace, t.name)),
+                Some(None) => unreadable.push(format!("{}/{}", t.namespace, t.name)),
+                Some(Some(_)) => {}
             }
-            found
+            found.and_then(|o| o.pool())
         })
-        .filter_map(|o| o.pool())
         .collect();
     let Some(&first) = pools.first() else {
-        app.message = Some(
-            "no Compute Pool selected: fixes work on the pools list or a pool's detail".into(),
-        );
+        app.message = Some(if unreadable.is_empty() {
+            "no Compute Pool selected: fixes work on the pools list or a pool's detail".into()
+        } else {
+            format!(
+                "{} cannot be read as a Compute Pool (its row says why): nothing to act on",
+                unreadable.join(", ")
+            )
+        });
         return;
     };
     let mut plan = match fix {
@@ -230,6 +239,12 @@ pub fn open(app: &mut App, fix: Fix) {
         plan.explanation.push(format!(
             "Marked but no longer on the hub, left out: {}",
             gone.join(", ")
+        ));
+    }
+    if !unreadable.is_empty() {
+        plan.explanation.push(format!(
+            "Marked but not readable as a Compute Pool, left out: {}",
+            unreadable.join(", ")
         ));
     }
     open_plan(app, plan);

@@ -326,10 +326,15 @@ pub fn open_pending(app: &mut App) {
     let Some(kept) = &app.resuming else {
         return;
     };
-    let live = app
+    let object = app
         .inventory
-        .get(Kind::Pool, kept.saved.namespace(), kept.saved.name())
-        .map(|o| (*o.value()).clone());
+        .get(Kind::Pool, kept.saved.namespace(), kept.saved.name());
+    let deleting = object
+        .and_then(|o| o.pool())
+        .and_then(|p| p.meta())
+        .filter(|m| m.is_deleting())
+        .map(|m| m.deletion_timestamp.as_deref().unwrap_or("?").to_owned());
+    let live = object.map(|o| (*o.value()).clone());
     let listed = app.inventory.listed_in(Kind::Pool, kept.saved.namespace());
     if live.is_none() && !listed {
         return;
@@ -337,14 +342,11 @@ pub fn open_pending(app: &mut App) {
     let Some(kept) = app.resuming.take() else {
         return;
     };
-    if let Some(since) = live
-        .as_ref()
-        .and_then(|l| l.pointer("/metadata/deletionTimestamp"))
-        .and_then(Value::as_str)
-    {
+    if let Some(since) = deleting {
         app.message = Some(format!(
-            "{} is being deleted (since {since}): its edit's draft is kept, not opened",
-            crate::domain::inert::line(&kept.saved.id())
+            "{} is being deleted (since {}): its edit's draft is kept, not opened",
+            crate::domain::inert::line(&kept.saved.id()),
+            crate::domain::inert::line(&since)
         ));
         return;
     }

@@ -46,6 +46,8 @@ pub enum LogFailure {
     /// A step of finding the pods was refused (`what`: "list pods in mural-system").
     Refused {
         what: String,
+        /// The permission that would let it (said when it is refused for want of one).
+        needs: String,
         error: crate::domain::ClusterError,
     },
     /// No pod has the guide's label, and the fallback (a deployment named like hue) could
@@ -62,12 +64,10 @@ impl std::fmt::Display for LogFailure {
         match self {
             LogFailure::Refused {
                 what,
+                needs,
                 error: crate::domain::ClusterError::Forbidden { .. },
-            } => write!(
-                f,
-                "not permitted to {what}: ask for list on pods and get on pods/log"
-            ),
-            LogFailure::Refused { what, error } => write!(f, "cannot {what}: {error}"),
+            } => write!(f, "not permitted to {what}: ask for {needs}"),
+            LogFailure::Refused { what, error, .. } => write!(f, "cannot {what}: {error}"),
             LogFailure::NoLabelledPods { fallback } => write!(
                 f,
                 "no pod in {NAMESPACE} has the label {SELECTOR}, and {fallback}"

@@ -40,8 +40,9 @@ pub(super) fn plan(app: &App, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
             None => Workload::Gone,
         }
     };
+    // A deletionTimestamp written as null is not set (as the doctor reads it).
     let deletion = pool.meta().map(|m| &m.deletion_timestamp);
-    if deletion.is_none_or(|at| at.is_absent()) {
+    if !pool.meta().is_some_and(|m| m.is_deleting()) {
         let mut plan = fixes::delete_workloads(pool, &judge);
         plan.blocked = Some(
             "the pool is not being deleted: unblocking is for a deletion that does not complete"

@@ -64,10 +64,7 @@ impl Inventory {
         let evaluation = self
             .get(Kind::Evaluation, namespace, pool.name())
             .and_then(|o| o.evaluation());
-        let policy = named(
-            Kind::ScalingPolicy,
-            model.scaling_policy_ref().and_then(|r| r.name.as_deref()),
-        );
+        let policy = named(Kind::ScalingPolicy, model.scaling_policy_name());
         let bundle = named(
             Kind::ProfileBundle,
             model

@@ -75,11 +75,12 @@ fn line_of(bytes: &[u8], cut: bool) -> String {
 
 /// A step of finding the pods refused, typed; `None` when what it looked for is just not
 /// there (the next step may find it).
-fn refused(error: &kube::Error, what: &str) -> Option<LogFailure> {
+fn refused(error: &kube::Error, what: &str, needs: &str) -> Option<LogFailure> {
     match classify(error) {
         ClusterError::NotFound { .. } => None,
         error => Some(LogFailure::Refused {
             what: what.to_owned(),
+            needs: needs.to_owned(),
             error,
         }),
     }
@@ -104,7 +105,11 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), Lo
         }
         Ok(_) => {}
         Err(e) => {
-            if let Some(why) = refused(&e, &format!("list pods in {NAMESPACE}")) {
+            if let Some(why) = refused(
+                &e,
+                &format!("list pods in {NAMESPACE}"),
+                "list on pods and get on pods/log",
+            ) {
                 return Err(why);
             }
         }
@@ -113,7 +118,11 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), Lo
     let deployments: Api<Deployment> = Api::all(client.clone());
     let listed = match deployments.list(&ListParams::default()).await {
         Ok(list) => list.items,
-        Err(e) => match refused(&e, "list deployments") {
+        Err(e) => match refused(
+            &e,
+            "list deployments",
+            "list on deployments in every namespace",
+        ) {
             Some(why) => {
                 return Err(LogFailure::NoLabelledPods {
                     fallback: Box::new(why),

@@ -8,7 +8,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use crate::domain::ClusterError;
-use crate::domain::error::Configuration;
+use crate::domain::error::{AuthorityProblem, Configuration};
 
 /// Where to connect.
 #[derive(Clone, Default)]
@@ -35,12 +35,11 @@ impl Target {
     /// The kubeconfig this target names, read.
     fn read(&self) -> Result<Option<Kubeconfig>, Configuration> {
         if let Some(text) = &self.inline {
-            return Kubeconfig::from_yaml(text)
-                .map(Some)
-                .map_err(|e| Configuration::Unreadable {
-                    path: "of the demo".to_owned(),
+            return Kubeconfig::from_yaml(text).map(Some).map_err(|e| {
+                Configuration::DemoUnreadable {
                     detail: e.to_string(),
-                });
+                }
+            });
         }
         match &self.kubeconfig {
             Some(path) => read_kubeconfig(path).map(Some),
@@ -92,9 +91,9 @@ fn default_kubeconfig() -> Result<Option<Kubeconfig>, Configuration> {
         let next = read_kubeconfig(&path)?;
         merged = Some(match merged {
             None => next,
-            Some(so_far) => so_far.merge(next).map_err(|e| Configuration::Unreadable {
+            Some(so_far) => so_far.merge(next).map_err(|e| Configuration::Unmergeable {
                 path: path.display().to_string(),
-                detail: format!("it cannot be merged with the others: {e}"),
+                detail: e.to_string(),
             })?,
         });
     }
@@ -218,7 +217,7 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), Configu
     else {
         return Ok(());
     };
-    let problem = |problem: String| Configuration::Authority {
+    let problem = |problem: AuthorityProblem| Configuration::Authority {
         cluster: cluster_name.clone(),
         problem,
     };
@@ -228,12 +227,13 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), Configu
     ) {
         (Some(data), _) => base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|_| problem("(certificate-authority-data) is not base64".to_owned()))?,
+            .map_err(|_| problem(AuthorityProblem::NotBase64))?,
         (None, Some(path)) => crate::files::read_bounded(std::path::Path::new(path), 1024 * 1024)
             .map_err(|e| {
-            problem(format!(
-                "(certificate-authority {path}) cannot be read: {e}"
-            ))
+            problem(AuthorityProblem::Unreadable {
+                path: path.clone(),
+                detail: e.to_string(),
+            })
         })?,
         (None, None) => return Ok(()),
     };
@@ -242,9 +242,7 @@ fn check_authority(kubeconfig: &Kubeconfig, context: &str) -> Result<(), Configu
     if pem || der {
         Ok(())
     } else {
-        Err(problem(
-            "is not a certificate, so no server could be trusted".to_owned(),
-        ))
+        Err(problem(AuthorityProblem::NotACertificate))
     }
 }
 
@@ -266,10 +264,12 @@ async fn connect_with(target: &Target) -> Result<Connection, Configuration> {
             {
                 let config = Config::incluster().map_err(|e| Configuration::InCluster {
                     detail: e.to_string(),
+                    client: false,
                 })?;
                 let default_namespace = config.default_namespace.clone();
                 let client = Client::try_from(config).map_err(|e| Configuration::InCluster {
-                    detail: format!("no client can be made from it: {e}"),
+                    detail: e.to_string(),
+                    client: true,
                 })?;
                 return Ok(Connection {
                     client,
@@ -305,9 +305,9 @@ async fn connect_with(target: &Target) -> Result<Connection, Configuration> {
             detail: e.to_string(),
         })?;
     let default_namespace = config.default_namespace.clone();
-    let client = Client::try_from(config).map_err(|e| Configuration::Unusable {
+    let client = Client::try_from(config).map_err(|e| Configuration::NoClient {
         context: context.clone(),
-        detail: format!("no client can be made from it: {e}"),
+        detail: e.to_string(),
     })?;
     Ok(Connection {
         client,

@@ -7,6 +7,7 @@ use super::*;
 use crate::ObjectRef;
 use crate::field::Extra;
 use crate::fixes::Fix;
+use crate::model::pool::PoolSpec;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let Some(since) = deletion_time(pool.model) else {
@@ -157,24 +158,24 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
 }
 
 /// Where a pool carries the Cluster Profile variable `longhornDefaultReplicaCount`: not a
-/// field of the reference, so wherever the model kept fields it does not know (the spec and
-/// the deployment's parts), or an annotation or label.
+/// field of the reference, so in an annotation or a label, or wherever the model kept fields
+/// it does not know, anywhere in the metadata and the spec (searched in the order they are
+/// written: the metadata first).
 fn replica_variable(pool: &ComputePool) -> Option<Value> {
     const KEY: &str = "longhornDefaultReplicaCount";
-    let spec = pool.spec()?;
-    let variant = spec.cluster_variant.get();
-    let dedicated = variant.and_then(|v| v.dedicated.get());
-    let config = dedicated.and_then(|d| d.palette_cluster_deployment_config.get());
-    let unknown = [
-        Some(&spec.extra),
-        variant.map(|v| &v.extra),
-        dedicated.map(|d| &d.extra),
-        config.map(|c| &c.extra),
-        config.and_then(|c| c.edge.get()).map(|e| &e.extra),
-    ];
+    let meta = pool.meta();
+    if let Some(written) = meta.and_then(|m| m.annotation(KEY).or_else(|| m.label(KEY))) {
+        return Some(Value::String(written.to_owned()));
+    }
+    let mut unknown: Vec<&Extra> = Vec::new();
+    if let Some(meta) = meta {
+        unknown.push(&meta.extra);
+    }
+    if let Some(spec) = pool.spec() {
+        spec_unknowns(spec, &mut unknown);
+    }
     unknown
         .into_iter()
-        .flatten()
         .flat_map(Extra::iter)
         .find_map(|(k, v)| {
             if k == KEY {
@@ -184,11 +185,54 @@ fn replica_variable(pool: &ComputePool) -> Option<Value> {
             }
         })
         .cloned()
-        .or_else(|| {
-            let meta = pool.meta()?;
-            let written = meta.annotation(KEY).or_else(|| meta.label(KEY))?;
-            Some(Value::String(written.to_owned()))
-        })
+}
+
+/// The fields the model did not know, in every part of a pool's spec, in document order.
+fn spec_unknowns<'p>(spec: &'p PoolSpec, out: &mut Vec<&'p Extra>) {
+    out.push(&spec.extra);
+    if let Some(bundle) = spec.profile_bundle_ref.get() {
+        out.push(&bundle.extra);
+    }
+    let Some(variant) = spec.cluster_variant.get() else {
+        return;
+    };
+    out.push(&variant.extra);
+    if let Some(dedicated) = variant.dedicated.get() {
+        out.push(&dedicated.extra);
+        if let Some(config) = dedicated.palette_cluster_deployment_config.get() {
+            out.push(&config.extra);
+            if let Some(requirements) = config.node_pool_requirements.get() {
+                out.push(&requirements.extra);
+                if let Some(cp) = requirements.control_plane_pool.get() {
+                    out.push(&cp.extra);
+                    out.extend(cp.cpu.get().map(|c| &c.extra));
+                    out.extend(cp.memory.get().map(|m| &m.extra));
+                }
+                for worker in requirements
+                    .worker_pools
+                    .get()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|w| w.get())
+                {
+                    out.push(&worker.extra);
+                    out.extend(worker.cpu.get().map(|c| &c.extra));
+                    out.extend(worker.memory.get().map(|m| &m.extra));
+                    out.extend(worker.gpu.get().map(|g| &g.extra));
+                }
+            }
+            if let Some(edge) = config.edge.get() {
+                out.push(&edge.extra);
+                out.extend(edge.network_overlay_config.get().map(|o| &o.extra));
+            }
+            out.extend(config.settings_ref.get().map(|r| &r.extra));
+        }
+        out.extend(dedicated.scaling_policy_ref.get().map(|r| &r.extra));
+    }
+    if let Some(shared) = variant.shared.get() {
+        out.push(&shared.extra);
+        out.extend(shared.scaling_policy_ref.get().map(|r| &r.extra));
+    }
 }
 
 fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {

@@ -9,10 +9,7 @@ use crate::field::Num;
 use crate::model::evaluation::ResourceEvaluation;
 
 pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let reference = pool
-        .model
-        .scaling_policy_ref()
-        .and_then(|r| r.name.as_deref());
+    let reference = pool.model.scaling_policy_name();
     let Some(policy_name) = reference else {
         return;
     };

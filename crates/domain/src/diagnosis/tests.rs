@@ -878,6 +878,27 @@ fn the_replica_variable_is_found_wherever_the_model_kept_it() {
     let mut annotated = pool();
     annotated["metadata"]["annotations"] = json!({"longhornDefaultReplicaCount": "2"});
     assert!(fires(&annotated), "as an annotation");
+    let requirements =
+        "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements";
+    for place in [
+        "",
+        "/controlPlanePool",
+        "/workerPools/0",
+        "/workerPools/0/gpu",
+    ] {
+        let mut nested = pool();
+        let at = nested
+            .pointer_mut(&format!("{requirements}{place}"))
+            .and_then(Value::as_object_mut)
+            .expect("the block");
+        at.insert("longhornDefaultReplicaCount".into(), json!(2));
+        assert!(fires(&nested), "under {place}");
+    }
+    // The metadata is read first, as written: an annotation's count wins over the spec's.
+    let mut both = pool();
+    both["metadata"]["annotations"] = json!({"longhornDefaultReplicaCount": "1"});
+    both["spec"]["longhornDefaultReplicaCount"] = json!(3);
+    assert!(!fires(&both), "the annotation's 1 fits a single node");
     assert!(!fires(&pool()), "not set: no finding");
 }
 

@@ -72,9 +72,8 @@ pub fn delete(pool: &ComputePool) -> Plan {
             "  the Environment".to_owned()
         });
     }
-    let deleting = pool
-        .meta()
-        .is_some_and(|m| !m.deletion_timestamp.is_absent());
+    // A deletionTimestamp written as null is not set (as the doctor reads it).
+    let deleting = pool.meta().is_some_and(|m| m.is_deleting());
     Plan {
         fix: Fix::Delete,
         title: format!("Delete Compute Pool {}", target.name),

@@ -162,3 +162,14 @@ fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
     );
     assert_eq!(left_alone(&typed(&stuck), &judge).len(), 1);
 }
+
+/// A deletionTimestamp written as null is not set, as the doctor reads it: the delete is not
+/// blocked as "already being deleted"; a real one blocks it.
+#[test]
+fn a_null_deletion_time_does_not_block_a_delete() {
+    let mut p = pool("a", json!({}));
+    p["metadata"]["deletionTimestamp"] = Value::Null;
+    assert_eq!(delete(&typed(&p)).blocked, None);
+    p["metadata"]["deletionTimestamp"] = json!("2026-07-03T10:00:00Z");
+    assert!(delete(&typed(&p)).blocked.is_some());
+}

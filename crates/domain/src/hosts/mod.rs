@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::field::{Field, Scalar, Text};
 use super::model::ComputePool;
 use super::model::meta::StringMap;
-use super::model::pool::{CpuRequirement, MemoryRequirement};
+use super::model::pool::{CpuRequirement, MemoryRequirement, WorkerPool};
 
 use super::path::YamlPath;
 use super::quantity::Memory;
@@ -332,10 +332,10 @@ pub fn needs(pool: &ComputePool) -> Vec<Need> {
         if single && index > 0 {
             break;
         }
-        // A list entry that is not a mapping asks nothing (the rules say what is wrong).
-        let Some(worker) = worker.get() else {
-            continue;
-        };
+        // A list entry that is not a mapping is read as one with nothing written (the rules
+        // say what is wrong): it still asks for its hosts, and keeps its place.
+        let unwritten = WorkerPool::default();
+        let worker = worker.get().unwrap_or(&unwritten);
         let at = base.join("workerPools").index(index);
         let name = worker.name().unwrap_or("(unnamed)");
         let (role, nodes, groups) = if single {

@@ -267,3 +267,19 @@ fn a_quoted_count_is_read_as_its_number() {
         .expect("the worker pool");
     assert_eq!(worker.nodes, 3);
 }
+
+/// A worker entry that is not a mapping keeps its place: a single-node pool still asks for its
+/// one host (the rules say what is wrong with the entry).
+#[test]
+fn an_unreadable_worker_entry_still_asks_for_its_hosts() {
+    let mut p = pool(gpu_worker(1, 2));
+    let requirements = &mut p["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]
+        ["nodePoolRequirements"];
+    requirements["controlPlanePool"] =
+        json!({"nodeCount": 1, "singleNodeCluster": true, "workerNodeEligible": true});
+    requirements["workerPools"] = json!(["not a mapping", {"name": "second"}]);
+    let needs = needs(&typed(&p));
+    assert_eq!(needs.len(), 1, "{needs:?}");
+    assert_eq!(needs[0].role, Role::Both);
+    assert_eq!(needs[0].what, "worker pool (unnamed)");
+}

@@ -286,6 +286,29 @@ impl ComputePool {
 
     /// The deletion policy in force: the top-level field, then the deprecated nested one,
     /// then the documented default `delete`.
+    /// The ScalingPolicy's name: the dedicated variant's, else the shared one's (a reference
+    /// without a name does not hide the other's).
+    pub fn scaling_policy_name(&self) -> Option<&str> {
+        fn name(reference: Option<&ObjectRef>) -> Option<&str> {
+            reference.and_then(|r| r.name.as_deref())
+        }
+        let variant = self.spec()?.cluster_variant.get()?;
+        name(
+            variant
+                .dedicated
+                .get()
+                .and_then(|d| d.scaling_policy_ref.get()),
+        )
+        .or_else(|| {
+            name(
+                variant
+                    .shared
+                    .get()
+                    .and_then(|s| s.scaling_policy_ref.get()),
+            )
+        })
+    }
+
     pub fn deletion_policy(&self) -> &str {
         self.spec()
             .and_then(|s| s.deletion_policy.as_deref())

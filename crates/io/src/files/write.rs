@@ -47,7 +47,10 @@ fn private_dir_from(variables: &[&str]) -> Result<std::path::PathBuf, DirError> 
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
         if meta.uid() != rustix::process::getuid().as_raw() {
-            return Err(DirError::OtherUser { path: dir });
+            return Err(DirError::OtherUser {
+                path: dir,
+                instead: variables.first().copied().unwrap_or("HOME").to_owned(),
+            });
         }
         if meta.mode() & 0o077 != 0 {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))

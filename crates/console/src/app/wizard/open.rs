@@ -115,7 +115,7 @@ pub fn open(app: &mut App, edit: bool) {
         }
         return;
     }
-    let Some(pool) = app
+    let Some(object) = app
         .shown
         .row(app.list.selected)
         .filter(|_| app.list.view.pools)
@@ -123,26 +123,27 @@ pub fn open(app: &mut App, edit: bool) {
             app.inventory
                 .get(Kind::Pool, &row.id.namespace, &row.id.name)
         })
-        .map(|o| (*o.value()).clone())
     else {
         app.message = Some("e edits the selected pool: select one in the pools list".into());
         return;
     };
-    if let Some(since) = pool
-        .pointer("/metadata/deletionTimestamp")
-        .and_then(Value::as_str)
-    {
+    let Some(model) = object.pool() else {
         app.message = Some(format!(
-            "{} is being deleted (since {since}): an edit would be lost with it; Enter opens \
+            "{} cannot be read as a Compute Pool (its row says why): there is nothing to edit",
+            crate::domain::inert::line(object.name())
+        ));
+        return;
+    };
+    if let Some(meta) = model.meta().filter(|m| m.is_deleting()) {
+        app.message = Some(format!(
+            "{} is being deleted (since {}): an edit would be lost with it; Enter opens \
              its detail, u unblocks a deletion that is stuck",
-            crate::domain::inert::line(
-                pool.pointer("/metadata/name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("the pool")
-            )
+            crate::domain::inert::line(model.name()),
+            crate::domain::inert::line(meta.deletion_timestamp.as_deref().unwrap_or("?"))
         ));
         return;
     }
+    let pool = (*object.value()).clone();
     if !crate::app::drafts::offer_edit(app, &pool) {
         open_live(app, pool);
     }
