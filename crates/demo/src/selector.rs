@@ -3,19 +3,11 @@
 
 use serde_json::Value;
 
-#[derive(Clone, Debug, PartialEq)]
-enum LabelRequirement {
-    Exists(String),
-    NotExists(String),
-    Equals(String, String),
-    NotEquals(String, String),
-    In(String, Vec<String>),
-    NotIn(String, Vec<String>),
-}
-
-/// A parsed label selector; the empty selector matches everything.
+/// A label selector as the API server reads `labelSelector`: pooldeck's one parser (the same
+/// that `pooldeck get -l` and the console's `/ -l` use), so kubectl against the demo and
+/// pooldeck refuse a selector with the same words.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct LabelSelector(Vec<LabelRequirement>);
+pub struct LabelSelector(pooldeck_domain::selector::LabelSelector);
 
 /// Splits on commas that are not inside parentheses.
 fn split_top_level(text: &str) -> Vec<&str> {
@@ -41,88 +33,17 @@ fn split_top_level(text: &str) -> Vec<&str> {
         .collect()
 }
 
-fn set_values(text: &str) -> Option<Vec<String>> {
-    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
-    Some(
-        inner
-            .split(',')
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty())
-            .collect(),
-    )
-}
-
 impl LabelSelector {
     pub fn parse(text: &str) -> Result<LabelSelector, String> {
-        let mut requirements = Vec::new();
-        for part in split_top_level(text) {
-            let requirement = if let Some(key) = part.strip_prefix('!') {
-                LabelRequirement::NotExists(key.trim().to_owned())
-            } else if let Some((key, values)) = part.split_once(" notin ") {
-                LabelRequirement::NotIn(
-                    key.trim().to_owned(),
-                    set_values(values).ok_or_else(|| format!("invalid set in \"{part}\""))?,
-                )
-            } else if let Some((key, values)) = part.split_once(" in ") {
-                LabelRequirement::In(
-                    key.trim().to_owned(),
-                    set_values(values).ok_or_else(|| format!("invalid set in \"{part}\""))?,
-                )
-            } else if let Some((key, value)) = part.split_once("!=") {
-                LabelRequirement::NotEquals(key.trim().to_owned(), value.trim().to_owned())
-            } else if let Some((key, value)) = part.split_once("==") {
-                LabelRequirement::Equals(key.trim().to_owned(), value.trim().to_owned())
-            } else if let Some((key, value)) = part.split_once('=') {
-                LabelRequirement::Equals(key.trim().to_owned(), value.trim().to_owned())
-            } else {
-                LabelRequirement::Exists(part.to_owned())
-            };
-            let key = match &requirement {
-                LabelRequirement::Exists(k)
-                | LabelRequirement::NotExists(k)
-                | LabelRequirement::Equals(k, _)
-                | LabelRequirement::NotEquals(k, _)
-                | LabelRequirement::In(k, _)
-                | LabelRequirement::NotIn(k, _) => k,
-            };
-            if key.is_empty() || key.contains(char::is_whitespace) {
-                return Err(format!("unable to parse requirement: \"{part}\""));
-            }
-            // As the API server does: keys and values must be valid label syntax.
-            if let Some(why) = pooldeck_domain::rules::names::qualified_key(key) {
-                return Err(format!(
-                    "unable to parse requirement: \"{part}\": the key \"{key}\" {why}"
-                ));
-            }
-            let values: Vec<&String> = match &requirement {
-                LabelRequirement::Equals(_, v) | LabelRequirement::NotEquals(_, v) => vec![v],
-                LabelRequirement::In(_, vs) | LabelRequirement::NotIn(_, vs) => vs.iter().collect(),
-                _ => Vec::new(),
-            };
-            if let Some((value, why)) = values
-                .iter()
-                .find_map(|v| pooldeck_domain::rules::names::label_value(v).map(|why| (v, why)))
-            {
-                return Err(format!(
-                    "unable to parse requirement: \"{part}\": the value \"{value}\" {why}"
-                ));
-            }
-            requirements.push(requirement);
-        }
-        Ok(LabelSelector(requirements))
+        pooldeck_domain::selector::LabelSelector::parse(text)
+            .map(LabelSelector)
+            .map_err(|e| e.to_string())
     }
 
     pub fn matches(&self, object: &Value) -> bool {
         let labels = object.pointer("/metadata/labels");
-        let label = |key: &str| labels.and_then(|l| l.get(key)).and_then(Value::as_str);
-        self.0.iter().all(|requirement| match requirement {
-            LabelRequirement::Exists(k) => label(k).is_some(),
-            LabelRequirement::NotExists(k) => label(k).is_none(),
-            LabelRequirement::Equals(k, v) => label(k) == Some(v.as_str()),
-            LabelRequirement::NotEquals(k, v) => label(k) != Some(v.as_str()),
-            LabelRequirement::In(k, vs) => label(k).is_some_and(|l| vs.iter().any(|v| v == l)),
-            LabelRequirement::NotIn(k, vs) => label(k).is_none_or(|l| !vs.iter().any(|v| v == l)),
-        })
+        self.0
+            .matches(|key| labels.and_then(|l| l.get(key)).and_then(Value::as_str))
     }
 }
 

@@ -34,6 +34,7 @@ pub mod quantity;
 pub mod quota;
 pub mod request;
 pub mod rules;
+pub mod selector;
 pub mod shell;
 pub mod time;
 pub mod words;

@@ -565,7 +565,7 @@ fn namespaces_and_label_selectors_are_checked_before_use() {
         app.shown
             .filter_problem
             .as_deref()
-            .is_some_and(|p| p.contains("give a label key")),
+            .is_some_and(|p| p.contains("-l ===: unable to parse requirement: found '=='")),
         "{:?}",
         app.shown.filter_problem
     );
@@ -575,6 +575,25 @@ fn namespaces_and_label_selectors_are_checked_before_use() {
     type_text(&mut app, "-l team=retail-edge");
     assert!(app.shown.filter_problem.is_none());
     assert_eq!(app.shown.len(), 4);
+    // kubectl's set-based forms, through the same parser as `pooldeck get -l`.
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l team in (retail-edge),team notin (ml)");
+    assert!(app.shown.filter_problem.is_none());
+    assert_eq!(app.shown.len(), 4);
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "-l !team");
+    assert!(app.shown.filter_problem.is_none());
+    assert_eq!(app.shown.len(), 12 - 4 - with_team_not_retail(&app));
+}
+
+/// Pools with a `team` label other than retail-edge, in the fleet picture.
+fn with_team_not_retail(app: &App) -> usize {
+    app.inventory
+        .objects(crate::domain::Kind::Pool)
+        .filter(|o| o.label("team").is_some_and(|t| t != "retail-edge"))
+        .count()
 }
 
 /// A footer message said before an overlay opened or closed gives way to the new top's key

@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::cluster::{Mode, Session, audit};
 use crate::domain::fixes::{self, Plan};
 use crate::domain::model::ComputePool;
+use crate::domain::selector::LabelSelector;
 use crate::domain::{Kind, Operation, Outcome, Request};
 
 /// Where the named pools are: the connection and namespace flags every verb takes.
@@ -35,12 +36,20 @@ pub struct PoolsAt {
     /// Send only the server-side dry run: the server checks the request and changes nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// The pools whose labels match, in kubectl's syntax (`team=retail,tier in (gpu)`),
+    /// instead of names: they are listed first.
+    #[arg(long, short = 'l', value_name = "SELECTOR", allow_hyphen_values = true)]
+    pub selector: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct ActArgs {
-    /// The Compute Pools, by name.
-    #[arg(required = true, value_name = "NAME")]
+    /// The Compute Pools, by name (or -l SELECTOR).
+    #[arg(
+        required_unless_present = "selector",
+        conflicts_with = "selector",
+        value_name = "NAME"
+    )]
     pub names: Vec<String>,
     #[command(flatten)]
     pub at: PoolsAt,
@@ -48,10 +57,15 @@ pub struct ActArgs {
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// The Compute Pool, by name.
-    #[arg(value_name = "NAME")]
-    pub name: String,
-    /// Do not ask for the name (for scripts without a terminal).
+    /// The Compute Pool, by name (or -l SELECTOR: the pools it matches, the count typed to
+    /// confirm).
+    #[arg(
+        required_unless_present = "selector",
+        conflicts_with = "selector",
+        value_name = "NAME"
+    )]
+    pub name: Option<String>,
+    /// Do not ask for the name, or the count (for scripts without a terminal).
     #[arg(long)]
     pub yes: bool,
     #[command(flatten)]
@@ -93,10 +107,15 @@ fn once_each(names: &[String]) -> Vec<String> {
 
 pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode {
     let names = once_each(&args.names);
+    let selector = match super::selector_arg(args.at.selector.as_deref(), 2) {
+        Ok(selector) => selector,
+        Err(code) => return code,
+    };
     super::block_on(async {
         let target = Target {
             names: &names,
             at: &args.at,
+            selector: selector.as_ref(),
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
@@ -133,16 +152,24 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let selector = match super::selector_arg(args.at.selector.as_deref(), 2) {
+        Ok(selector) => selector,
+        Err(code) => return code,
+    };
     super::block_on(async {
-        let names = vec![args.name.clone()];
+        let names: Vec<String> = args.name.iter().cloned().collect();
         let target = Target {
             names: &names,
             at: &args.at,
+            selector: selector.as_ref(),
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
             Err(code) => return code,
         };
+        if selector.is_some() {
+            return delete_matched(&session, &pools, args).await;
+        }
         let Some(pool) = pools.first() else {
             return ExitCode::from(1);
         };
@@ -168,6 +195,46 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
 struct Target<'a> {
     names: &'a [String],
     at: &'a PoolsAt,
+    selector: Option<&'a LabelSelector>,
+}
+
+/// `delete -l`: each matched pool's plan with its dry run, then the number of pools typed (or
+/// `--yes`), then each delete; the worst outcome is the exit code.
+async fn delete_matched(session: &Session, pools: &[ComputePool], args: &DeleteArgs) -> ExitCode {
+    let plans: Vec<Plan> = pools.iter().map(fixes::delete).collect();
+    for plan in &plans {
+        let checked = carry_out(session, plan, true, &|_| true).await;
+        if checked != ExitCode::SUCCESS {
+            crate::say::complain!(
+                "pooldeck: {}: its dry run did not pass, so none is deleted",
+                plan.title
+            );
+            return checked;
+        }
+    }
+    if args.at.dry_run {
+        return ExitCode::SUCCESS;
+    }
+    if !args.yes {
+        let count = pools.len().to_string();
+        crate::say::prompt(&format!(
+            "Type the number of pools ({count}) to delete them all, anything else cancels: "
+        ));
+        let mut typed = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut typed);
+        if typed.trim() != count {
+            crate::say::complain!("pooldeck: cancelled: nothing was changed");
+            return ExitCode::from(1);
+        }
+    }
+    let mut worst = ExitCode::SUCCESS;
+    for plan in &plans {
+        let done = carry_out(session, plan, false, &|_| true).await;
+        if done != ExitCode::SUCCESS {
+            worst = done;
+        }
+    }
+    worst
 }
 
 /// Connects, decides read-only mode and the audit log, and reads the named pools.
@@ -226,6 +293,43 @@ async fn prepare(
         &crate::domain::ObjectRef::new(Kind::Pool, namespace.clone(), ""),
     );
     let mut pools = Vec::new();
+    if let (Some(selector), Some(text)) = (target.selector, target.at.selector.as_deref()) {
+        // Selected on the server as kubectl does, and again here with the same parser.
+        let listed = match api
+            .list(&kube::api::ListParams::default().labels(text))
+            .await
+        {
+            Ok(list) => list.items,
+            Err(e) => {
+                crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
+                return Err(ExitCode::from(1));
+            }
+        };
+        pools.extend(
+            listed
+                .into_iter()
+                .map(to_pool)
+                .filter(|pool| selector.matches(|key| pool.meta().and_then(|m| m.label(key)))),
+        );
+        pools.sort_by(|a, b| a.name().cmp(b.name()));
+        let shown = crate::domain::inert::line(text);
+        if pools.is_empty() {
+            crate::say::complain!(
+                "pooldeck: no Compute Pool in {namespace} matches -l {shown}: nothing was sent"
+            );
+            return Err(ExitCode::from(1));
+        }
+        crate::say::say!(
+            "{} in {namespace} {} -l {shown}: {}",
+            crate::domain::words::counted(pools.len(), "Compute Pool"),
+            crate::domain::words::agrees(pools.len(), "matches", "match"),
+            pools
+                .iter()
+                .map(|p| crate::domain::inert::line(p.name()).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     for name in target.names {
         match api.get_opt(name).await {
             Ok(Some(pool)) => pools.push(to_pool(pool)),

@@ -26,7 +26,11 @@ pub enum Format {
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
     /// Only this pool.
+    #[arg(conflicts_with = "selector")]
     pub name: Option<String>,
+    /// Only the pools whose labels match, in kubectl's syntax (`team=retail,tier in (gpu)`).
+    #[arg(long, short = 'l', value_name = "SELECTOR", allow_hyphen_values = true)]
+    pub selector: Option<String>,
     /// Namespace to read (repeatable); default: the context's namespace.
     #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
     pub namespace: Vec<String>,
@@ -63,6 +67,12 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
 }
 
 async fn doctor(args: &DoctorArgs) -> ExitCode {
+    // Read before the hub is asked anything: a selector that cannot be read is a usage error
+    // (2, as clap's), never taken for an error-level finding (1).
+    let selector = match super::selector_arg(args.selector.as_deref(), 2) {
+        Ok(selector) => selector,
+        Err(code) => return code,
+    };
     let (connection, namespaces) = match super::connect_to_read(
         &args.kubeconfig,
         &args.context,
@@ -96,6 +106,11 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     let mut pools: Vec<_> = inventory
         .objects(Kind::Pool)
         .filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n))
+        .filter(|p| {
+            selector
+                .as_ref()
+                .is_none_or(|s| s.matches(|key| p.label(key)))
+        })
         .collect();
     pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
     if let Some(name) = &args.name

@@ -262,6 +262,26 @@ pub fn main() -> ExitCode {
 
 /// A duration on the command line. clap quotes the value already, so the message says only
 /// why it is not one and what one looks like.
+/// A `-l` selector read before anything is asked of the hub: `None` without one; a selector
+/// that cannot be read is said with the API server's words and ends the command with `code`.
+pub(crate) fn selector_arg(
+    text: Option<&str>,
+    code: u8,
+) -> Result<Option<crate::domain::selector::LabelSelector>, ExitCode> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    crate::domain::selector::LabelSelector::parse(text)
+        .map(Some)
+        .map_err(|e| {
+            crate::say::complain!(
+                "pooldeck: the selector \"{}\" is not valid: {e}",
+                crate::domain::inert::line(text)
+            );
+            ExitCode::from(code)
+        })
+}
+
 pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     crate::domain::duration::parse(text)
         .map_err(|e| format!("{} (a duration is written like 90s, 10m or 1h30m)", e.why))

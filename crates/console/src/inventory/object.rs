@@ -132,6 +132,18 @@ impl Object {
         }
     }
 
+    /// The value of one of its labels, however the object was read (a label whose value is
+    /// not text has none).
+    pub fn label(&self, key: &str) -> Option<&str> {
+        match &self.parsed {
+            Parsed::Pool(pool) => pool.meta()?.label(key),
+            Parsed::Evaluation(evaluation) => evaluation.metadata.get()?.label(key),
+            Parsed::Other(value) | Parsed::Unreadable(value, _) => {
+                value.get("metadata")?.get("labels")?.get(key)?.as_str()
+            }
+        }
+    }
+
     pub fn pool(&self) -> Option<&ComputePool> {
         match &self.parsed {
             Parsed::Pool(pool) => Some(pool),

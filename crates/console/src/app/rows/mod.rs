@@ -127,6 +127,15 @@ pub enum Source {
 }
 
 impl Source {
+    /// A label of the object the row shows; a host's row answers with its pool's labels (a
+    /// selector picks the pools whose hosts are listed).
+    pub fn label(&self, key: &str) -> Option<&str> {
+        match self {
+            Source::Object(object) | Source::Host { pool: object, .. } => object.label(key),
+            Source::Value(value) => value.get("metadata")?.get("labels")?.get(key)?.as_str(),
+        }
+    }
+
     /// Whether both name the same version of the object: the same resourceVersion when the
     /// server gave one, otherwise the same content.
     pub fn same_version(&self, other: &Source) -> bool {

@@ -1,7 +1,9 @@
 //! The live filter of a list: which rows it keeps, from their words (lower case, made when
-//! the rows are built) or, for `-l`, a pool's labels.
+//! the rows are built) or, for `-l`, a label selector on the objects' labels (the parser
+//! `pooldeck get -l` and the API server's use).
 
-use crate::app::rows::{self, Cell, Row, Status};
+use crate::app::rows::{Cell, Row, Status};
+use crate::domain::selector::LabelSelector;
 
 /// Whether a row passes the warnings toggle (the TYPE column, when given) and the filter.
 pub(super) fn keeps(filter: &Filter, warnings: Option<usize>, row: &Row, words: &str) -> bool {
@@ -13,34 +15,30 @@ pub(super) fn keeps(filter: &Filter, warnings: Option<usize>, row: &Row, words: 
     }) && filter.keeps(row, words)
 }
 
-/// The live filter: nothing, `-l key[=value]` on a pool's labels, `!text` to invert, or a
-/// substring of the row's words (without regard to case).
-pub(super) enum Filter<'f> {
+/// The live filter: nothing, `-l SELECTOR` on the objects' labels (kubectl's selectors:
+/// `team=retail,tier in (gpu)`, `!owner`), `!text` to invert, or a substring of the row's
+/// words (without regard to case).
+pub(super) enum Filter {
     All,
-    Label { key: &'f str, value: &'f str },
+    Label(LabelSelector),
     Words { needle: String, invert: bool },
 }
 
-impl<'f> Filter<'f> {
+impl Filter {
     /// The filter as typed, or why `-l` is not a label selector it can use.
-    pub(super) fn parse(filter: &'f str) -> Result<Filter<'f>, String> {
+    pub(super) fn parse(filter: &str) -> Result<Filter, String> {
         if filter.is_empty() {
             return Ok(Filter::All);
         }
         if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
-            let (key, value) = selector.split_once('=').unwrap_or((selector, ""));
-            if key.is_empty() {
-                return Err(format!(
-                    "-l {selector}: give a label key, as in -l team or -l team=retail-edge"
-                ));
+            if selector.is_empty() {
+                return Err(
+                    "-l: give a label selector, as in -l team or -l team=retail-edge".to_owned(),
+                );
             }
-            if let Some(why) = crate::domain::rules::names::qualified_key(key) {
-                return Err(format!("-l {selector}: the label key \"{key}\" {why}"));
-            }
-            if let Some(why) = crate::domain::rules::names::label_value(value) {
-                return Err(format!("-l {selector}: the value \"{value}\" {why}"));
-            }
-            return Ok(Filter::Label { key, value });
+            return LabelSelector::parse(selector)
+                .map(Filter::Label)
+                .map_err(|e| format!("-l {selector}: {e}"));
         }
         Ok(match filter.strip_prefix('!') {
             Some(rest) => Filter::Words {
@@ -57,16 +55,7 @@ impl<'f> Filter<'f> {
     pub(super) fn keeps(&self, row: &Row, words: &str) -> bool {
         match self {
             Filter::All => true,
-            Filter::Label { key, value } => {
-                let label = match &row.object {
-                    rows::Source::Object(object) => object
-                        .pool()
-                        .and_then(|p| p.meta())
-                        .and_then(|m| m.label(key)),
-                    rows::Source::Host { .. } | rows::Source::Value(_) => None,
-                };
-                label.is_some_and(|actual| value.is_empty() || actual == *value)
-            }
+            Filter::Label(selector) => selector.matches(|key| row.object.label(key)),
             Filter::Words { needle, invert } => words.contains(needle.as_str()) != *invert,
         }
     }

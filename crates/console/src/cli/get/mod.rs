@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::app::ports::Namespaces;
 use crate::app::rows::{self, Row, Table};
+use crate::domain::selector::LabelSelector;
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
 
 use self::watch::{changed_rows, print_changes};
@@ -61,6 +62,10 @@ pub struct GetArgs {
     /// After printing, print rows as they change until Ctrl-C.
     #[arg(long, short)]
     pub watch: bool,
+    /// Only objects whose labels match, in kubectl's syntax: `team=retail`, `tier in (gpu,cpu)`,
+    /// `!paused`, joined by commas (hosts: their pool's labels).
+    #[arg(long, short = 'l', value_name = "SELECTOR", allow_hyphen_values = true)]
+    pub selector: Option<String>,
     /// Namespace to read (repeatable); default: the context's namespace.
     #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
     pub namespace: Vec<String>,
@@ -109,6 +114,23 @@ impl Resource {
             Resource::Projects => rows::projects(inventory, name, wide),
         }
     }
+
+    /// [`Resource::table`] with only the rows a label selector keeps.
+    fn selected(
+        self,
+        inventory: &Inventory,
+        args: &GetArgs,
+        selector: Option<&LabelSelector>,
+    ) -> Table {
+        let wide = args.output == Some(Output::Wide);
+        let mut table = self.table(inventory, args.name.as_deref(), wide);
+        if let Some(selector) = selector {
+            table
+                .rows
+                .retain(|row| selector.matches(|key| row.object.label(key)));
+        }
+        table
+    }
 }
 
 /// The objects as a kubectl List, written straight from the model (no copy of the fleet).
@@ -147,11 +169,11 @@ fn texts(rows: &[Row], now: chrono::DateTime<Utc>) -> Vec<Vec<String>> {
 fn print(
     resource: Resource,
     args: &GetArgs,
+    selector: Option<&LabelSelector>,
     inventory: &Inventory,
     all_namespaces: bool,
 ) -> Result<(usize, Vec<usize>), String> {
-    let wide = args.output == Some(Output::Wide);
-    let mut table = resource.table(inventory, args.name.as_deref(), wide);
+    let mut table = resource.selected(inventory, args, selector);
     if !all_namespaces && resource != Resource::Hosts {
         // Like kubectl: the namespace column only when reading every namespace.
         strip_namespace(&mut table);
@@ -221,6 +243,11 @@ pub fn run(args: &GetArgs) -> ExitCode {
 }
 
 async fn get(args: &GetArgs) -> ExitCode {
+    // A selector is read before anything is asked of the hub, with the API server's words.
+    let selector = match super::selector_arg(args.selector.as_deref(), 1) {
+        Ok(selector) => selector,
+        Err(code) => return code,
+    };
     let (connection, namespaces) = match super::connect_to_read(
         &args.kubeconfig,
         &args.context,
@@ -243,6 +270,7 @@ async fn get(args: &GetArgs) -> ExitCode {
     if let Some(kind) = streamed
         && args.output == Some(Output::Json)
         && args.name.is_none()
+        && selector.is_none()
         && !args.watch
     {
         return super::stream::list_json(&connection, kind, &namespaces).await;
@@ -261,7 +289,13 @@ async fn get(args: &GetArgs) -> ExitCode {
         Err(code) => return code,
     };
     let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
-    let (printed, widths) = match print(args.resource, args, &inventory, all_namespaces) {
+    let (printed, widths) = match print(
+        args.resource,
+        args,
+        selector.as_ref(),
+        &inventory,
+        all_namespaces,
+    ) {
         Ok(n) => n,
         Err(e) => {
             crate::say::complain!("pooldeck: cannot print: {e}");
@@ -298,12 +332,11 @@ async fn get(args: &GetArgs) -> ExitCode {
         return finish(tasks, 0);
     }
     // Phase two: print rows whose object or values changed, under the first table's columns.
-    let wide = args.output == Some(Output::Wide);
     let mut previous = HashMap::new();
     changed_rows(
         &mut previous,
         args.resource
-            .table(&inventory, args.name.as_deref(), wide)
+            .selected(&inventory, args, selector.as_ref())
             .rows,
     );
     let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
@@ -315,7 +348,7 @@ async fn get(args: &GetArgs) -> ExitCode {
                     crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
                 inventory.apply(event, Utc::now());
-                let current = args.resource.table(&inventory, args.name.as_deref(), wide).rows;
+                let current = args.resource.selected(&inventory, args, selector.as_ref()).rows;
                 let changed = changed_rows(&mut previous, current);
                 if changed.is_empty() {
                     continue;
