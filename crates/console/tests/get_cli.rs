@@ -189,9 +189,11 @@ fn json_and_yaml_print_kubectl_lists() {
     let yaml = fixture.ok(&["evaluations", "-n", "ml-research", "-o", "yaml"]);
     let documents = pooldeck::manifest::parse(&yaml).expect("YAML");
     assert_eq!(documents[0].root.to_json()["kind"], "List");
+    // A name is the object itself, as kubectl prints it (it was a List of one).
     let one = fixture.ok(&["pools", "llm-train", "-n", "ml-research", "-o", "json"]);
-    let list: Value = serde_json::from_str(&one).expect("JSON");
-    assert_eq!(list["items"].as_array().map(Vec::len), Some(1));
+    let object: Value = serde_json::from_str(&one).expect("JSON");
+    assert_eq!(object["kind"], "ComputePool");
+    assert_eq!(object["metadata"]["name"], "llm-train");
     let missing = fixture.run(&["pools", "nope", "-n", "ml-research"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("\"nope\" not found"));
@@ -350,18 +352,18 @@ fn managed_fields_are_left_out_as_kubectl_leaves_them_out() {
         "the server keeps them"
     );
 
-    // The paged List (-A) and the one-object List (a name) alike.
+    // The paged List (-A) and the object named alike.
     let all: Value =
         serde_json::from_str(&fixture.ok(&["pools", "-A", "-o", "json"])).expect("JSON");
     let one = fixture.ok(&["pools", "written", "-n", "vision-lab", "-o", "yaml"]);
     let one = pooldeck::manifest::parse(&one).expect("YAML")[0]
         .root
         .to_json();
-    for (how, list) in [("-A -o json", &all), ("a name -o yaml", &one)] {
-        let item = list["items"]
-            .as_array()
-            .and_then(|items| items.iter().find(|o| o["metadata"]["name"] == "written"))
-            .unwrap_or_else(|| panic!("{how}: the pool is listed"));
+    let listed = all["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|o| o["metadata"]["name"] == "written"))
+        .expect("-A -o json: the pool is listed");
+    for (how, item) in [("-A -o json", listed), ("a name -o yaml", &one)] {
         assert!(
             item["metadata"].get("managedFields").is_none(),
             "{how}: {item}"

@@ -24,6 +24,7 @@ pub mod fixes;
 pub mod hosts;
 pub mod inert;
 pub mod json;
+pub mod jsonpath;
 pub mod kind;
 pub mod manifest;
 pub mod model;

@@ -109,7 +109,13 @@ impl Row {
     /// Whether anything a reader of `get --watch` cares about changed: the object (by its
     /// resourceVersion) or a value of the row. The clock moving changes neither.
     pub fn changed_from(&self, before: &Row) -> bool {
-        self.cells != before.cells || !self.object.same_version(&before.object)
+        self.shows_other_than(before) || !self.object.same_version(&before.object)
+    }
+
+    /// Whether a table line of it reads differently: a value of the row changed (another
+    /// version of its object with the same values prints the same line).
+    pub fn shows_other_than(&self, before: &Row) -> bool {
+        self.cells != before.cells
     }
 }
 

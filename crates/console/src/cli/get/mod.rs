@@ -36,11 +36,40 @@ pub enum Resource {
     Projects,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// How `get` prints, as kubectl's `-o`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Output {
     Wide,
     Json,
     Yaml,
+    /// `KIND.GROUP/NAME` a line each.
+    Name,
+    /// kubectl's JSONPath template, applied to the List (or the object named).
+    JsonPath(crate::domain::jsonpath::Template),
+}
+
+/// The formats `-o` takes.
+const FORMATS: &str = "wide, json, yaml, name, jsonpath=TEMPLATE";
+
+fn parse_output(text: &str) -> Result<Output, String> {
+    Ok(match text {
+        "wide" => Output::Wide,
+        "json" => Output::Json,
+        "yaml" => Output::Yaml,
+        "name" => Output::Name,
+        _ => match text.strip_prefix("jsonpath=") {
+            Some(template) => Output::JsonPath(
+                crate::domain::jsonpath::Template::parse(template)
+                    .map_err(|e| format!("error parsing jsonpath {template}: {e}"))?,
+            ),
+            None => {
+                return Err(format!(
+                    "unable to match a printer suitable for the output format \"{text}\", \
+                     allowed formats are: {FORMATS}"
+                ));
+            }
+        },
+    })
 }
 
 #[derive(Debug, Args)]
@@ -56,9 +85,17 @@ pub struct GetArgs {
     /// Only this object (for hosts: a host UID or a pool name; for events: an event or the
     /// object it concerns).
     pub name: Option<String>,
-    /// Output format: a wider table, or the objects as a kubectl List.
-    #[arg(long, short, value_enum)]
+    /// Output format: wide (a wider table), json or yaml (the object named, else a kubectl
+    /// List), name (`computepool.spectrocloud.com/NAME`), jsonpath=TEMPLATE (kubectl's).
+    #[arg(long, short, value_parser = parse_output, value_name = "FORMAT")]
     pub output: Option<Output>,
+    /// Print the table without its header line.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// Order by the value at this JSONPath in each object (`.metadata.creationTimestamp`);
+    /// objects without one come last.
+    #[arg(long, value_name = "JSONPATH", value_parser = crate::domain::jsonpath::Path::parse)]
+    pub sort_by: Option<crate::domain::jsonpath::Path>,
     /// After printing, print rows as they change until Ctrl-C.
     #[arg(long, short)]
     pub watch: bool,
@@ -129,8 +166,58 @@ impl Resource {
                 .rows
                 .retain(|row| selector.matches(|key| row.object.label(key)));
         }
+        if let Some(path) = &args.sort_by {
+            sort_by(&mut table.rows, path);
+        }
         table
     }
+}
+
+/// Orders rows by the value at `path` in each one's object: numbers by value, text by its
+/// characters, rows without a value last (stable: otherwise the table's order).
+fn sort_by(rows: &mut Vec<Row>, path: &crate::domain::jsonpath::Path) {
+    let mut keyed: Vec<(Option<Value>, Row)> = std::mem::take(rows)
+        .into_iter()
+        .map(|row| {
+            let object = serde_json::to_value(&row.object).unwrap_or(Value::Null);
+            (path.select(&object).first().map(|v| (*v).clone()), row)
+        })
+        .collect();
+    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+        (Some(a), Some(b)) => match (a.as_f64(), b.as_f64()) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            _ => crate::domain::jsonpath::shown(a).cmp(&crate::domain::jsonpath::shown(b)),
+        },
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    rows.extend(keyed.into_iter().map(|(_, row)| row));
+}
+
+/// `KIND.GROUP` as `-o name` prints it before the name.
+fn name_prefix(resource: Resource) -> &'static str {
+    match resource {
+        Resource::Pools => "computepool.spectrocloud.com",
+        Resource::Evaluations => "computepoolevaluation.spectrocloud.com",
+        Resource::Projects => "project.spectrocloud.com",
+        Resource::Events => "event",
+        Resource::Hosts => "host",
+    }
+}
+
+/// The line `-o name` prints for a row.
+pub(super) fn name_line(resource: Resource, row: &Row) -> String {
+    let name = match resource {
+        // A host is named by its UID, the part of its pool's status it is.
+        Resource::Hosts => row.part.clone().unwrap_or_else(|| row.id.name.to_string()),
+        _ => row.id.name.to_string(),
+    };
+    format!(
+        "{}/{}",
+        name_prefix(resource),
+        crate::domain::inert::line(&name)
+    )
 }
 
 /// The objects as a kubectl List, written straight from the model (no copy of the fleet).
@@ -179,26 +266,56 @@ fn print(
         strip_namespace(&mut table);
     }
     let texts = texts(&table.rows, Utc::now());
-    let widths = cells::plain_widths(&table.headers(), &texts);
+    let headers = if args.no_headers {
+        Vec::new()
+    } else {
+        table.headers()
+    };
+    let widths = cells::plain_widths(&headers, &texts);
+    // `get KIND NAME -o json|yaml|jsonpath` is the object itself, as kubectl prints it; a
+    // list otherwise (and for a name that is more than one row: a pool's hosts).
+    let alone = args.name.is_some() && table.rows.len() == 1;
+    let document = || -> std::io::Result<Value> {
+        match (alone, table.rows.first()) {
+            (true, Some(row)) => serde_json::to_value(&row.object),
+            _ => serde_json::to_value(list_document(&table)),
+        }
+        .map_err(std::io::Error::other)
+    };
     // The objects are written out as they are serialised, not gathered into one text first.
-    let written = match args.output {
+    let written = match &args.output {
         // Faithful, and inert: what JSON and YAML would leave raw for a terminal to act on
         // (bidi controls, C1) is written as the format's own escape.
         Some(Output::Json) => write_out(|out| {
-            let text = serde_json::to_string_pretty(&list_document(&table))
-                .map_err(std::io::Error::other)?;
+            let text = if alone {
+                serde_json::to_string_pretty(&document()?)
+            } else {
+                serde_json::to_string_pretty(&list_document(&table))
+            }
+            .map_err(std::io::Error::other)?;
             std::io::Write::write_all(out, crate::domain::inert::json(&text).as_bytes())?;
             std::io::Write::write_all(out, b"\n")
         }),
         Some(Output::Yaml) => write_out(|out| {
-            let value =
-                serde_json::to_value(list_document(&table)).map_err(std::io::Error::other)?;
-            let text = crate::domain::inert::yaml(&value).map_err(std::io::Error::other)?;
+            let text = crate::domain::inert::yaml(&document()?).map_err(std::io::Error::other)?;
             std::io::Write::write_all(out, text.as_bytes())
+        }),
+        Some(Output::Name) => write_out(|out| {
+            for row in &table.rows {
+                std::io::Write::write_all(out, name_line(resource, row).as_bytes())?;
+                std::io::Write::write_all(out, b"\n")?;
+            }
+            Ok(())
+        }),
+        // What a template prints is the operator's to shape; text from the cluster in it is
+        // still made inert.
+        Some(Output::JsonPath(template)) => write_out(|out| {
+            let text = template.render(&document()?);
+            std::io::Write::write_all(out, crate::domain::inert::text(&text).as_bytes())
         }),
         _ if table.rows.is_empty() => Ok(()),
         _ => {
-            print_out(&cells::plain_table(&table.headers(), &texts, Some(&widths)));
+            print_out(&cells::plain_table(&headers, &texts, Some(&widths)));
             Ok(())
         }
     };
@@ -333,11 +450,15 @@ async fn get(args: &GetArgs) -> ExitCode {
     }
     // Phase two: print rows whose object or values changed, under the first table's columns.
     let mut previous = HashMap::new();
+    // A table prints a line when it would read differently; the objects' formats print each
+    // new version once.
+    let lines = matches!(args.output, None | Some(Output::Wide));
     changed_rows(
         &mut previous,
         args.resource
             .selected(&inventory, args, selector.as_ref())
             .rows,
+        lines,
     );
     let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
     loop {
@@ -349,11 +470,11 @@ async fn get(args: &GetArgs) -> ExitCode {
                 }
                 inventory.apply(event, Utc::now());
                 let current = args.resource.selected(&inventory, args, selector.as_ref()).rows;
-                let changed = changed_rows(&mut previous, current);
+                let changed = changed_rows(&mut previous, current, lines);
                 if changed.is_empty() {
                     continue;
                 }
-                print_changes(args.output, &changed, namespace_shown, &widths);
+                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths);
             }
             _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
         }

@@ -14,15 +14,21 @@ use crate::ui::cells;
 pub(super) fn changed_rows(
     previous: &mut HashMap<(crate::domain::ObjectRef, Option<String>), Row>,
     current: Vec<Row>,
+    lines: bool,
 ) -> Vec<(Row, bool)> {
     let mut out = Vec::new();
     let mut next = HashMap::with_capacity(current.len());
     for row in current {
         let key = (row.id.clone(), row.part.clone());
-        if previous
-            .get(&key)
-            .is_none_or(|before| row.changed_from(before))
-        {
+        // A table prints a line when the line would read differently; the objects' formats
+        // print each new version of the object once.
+        if previous.get(&key).is_none_or(|before| {
+            if lines {
+                row.shows_other_than(before)
+            } else {
+                row.changed_from(before)
+            }
+        }) {
             out.push((row.clone(), false));
         }
         next.insert(key, row);
@@ -41,12 +47,20 @@ pub(super) fn changed_rows(
 /// Prints changed rows: a JSON or YAML document each, or table lines (a removed row marked
 /// `(deleted)`).
 pub(super) fn print_changes(
-    output: Option<Output>,
+    resource: super::Resource,
+    output: Option<&Output>,
     changed: &[(Row, bool)],
     namespace_shown: bool,
     widths: &[usize],
 ) {
     match output {
+        Some(Output::Name) => changed.iter().for_each(|(r, _)| {
+            print_out(&format!("{}\n", super::name_line(resource, r)));
+        }),
+        Some(Output::JsonPath(template)) => changed.iter().for_each(|(r, _)| {
+            let value = serde_json::to_value(&r.object).unwrap_or_default();
+            print_out(&crate::domain::inert::text(&template.render(&value)));
+        }),
         Some(Output::Json) => changed.iter().for_each(|(r, _)| {
             print_out(&format!(
                 "{}\n",
@@ -104,7 +118,11 @@ mod tests {
             .map(|o| o.name().to_owned())
             .expect("the fleet has a paused pool");
         let mut previous = HashMap::new();
-        let first = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        let first = changed_rows(
+            &mut previous,
+            rows::pools(&app.inventory, None, false).rows,
+            false,
+        );
         assert_eq!(first.len(), 12, "the first picture is every row");
         // Time passes and another pool changes, many times over.
         let mut other = (*app
@@ -122,8 +140,11 @@ mod tests {
                 },
                 app.now + chrono::Duration::minutes(minute),
             );
-            let changed =
-                changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+            let changed = changed_rows(
+                &mut previous,
+                rows::pools(&app.inventory, None, false).rows,
+                false,
+            );
             assert!(has(&changed, "detector"), "the changed pool is printed");
             assert!(!has(&changed, &paused), "the unchanged paused pool is not");
             assert_eq!(changed.len(), 1);
@@ -136,12 +157,75 @@ mod tests {
             },
             app.now,
         );
-        let changed = changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows);
+        let changed = changed_rows(
+            &mut previous,
+            rows::pools(&app.inventory, None, false).rows,
+            false,
+        );
         assert_eq!(changed.len(), 1);
         assert!(changed[0].1, "marked as gone");
         assert!(
-            changed_rows(&mut previous, rows::pools(&app.inventory, None, false).rows).is_empty()
+            changed_rows(
+                &mut previous,
+                rows::pools(&app.inventory, None, false).rows,
+                false
+            )
+            .is_empty()
         );
+    }
+
+    /// A table prints a line only when it would read differently: a new version of an
+    /// object whose values are the same (its metrics timestamps moved) prints nothing, where
+    /// `-o json` prints the new version once.
+    #[test]
+    fn a_table_line_is_printed_only_when_it_reads_differently() {
+        let mut app = fleet_app();
+        let mut lines = HashMap::new();
+        let mut objects = HashMap::new();
+        changed_rows(
+            &mut lines,
+            rows::pools(&app.inventory, None, false).rows,
+            true,
+        );
+        changed_rows(
+            &mut objects,
+            rows::pools(&app.inventory, None, false).rows,
+            false,
+        );
+        let mut pool = (*app
+            .inventory
+            .get(Kind::Pool, "vision-lab", "detector")
+            .expect("pool")
+            .value())
+        .clone();
+        pool["metadata"]["resourceVersion"] = json!("v-next");
+        app.inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool.clone(),
+            },
+            app.now,
+        );
+        let current = || rows::pools(&app.inventory, None, false).rows;
+        assert!(changed_rows(&mut lines, current(), true).is_empty());
+        assert_eq!(changed_rows(&mut objects, current(), false).len(), 1);
+        assert!(
+            changed_rows(&mut objects, current(), false).is_empty(),
+            "once"
+        );
+        // A value that shows changes: the line is printed.
+        pool["status"]["status"] = json!("Failed");
+        app.inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            },
+            app.now,
+        );
+        let current = rows::pools(&app.inventory, None, false).rows;
+        let changed = changed_rows(&mut lines, current, true);
+        assert_eq!(changed.len(), 1);
+        assert!(has(&changed, "detector"));
     }
 
     #[test]

@@ -1,0 +1,145 @@
+//! `pooldeck get` printed as kubectl prints the same request, side by side on the demo: the
+//! object for a name, `-o name`, `-o jsonpath=`, `--sort-by`, `--no-headers`, and an unknown
+//! format refused with kubectl's words.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+mod common;
+
+use common::Served;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn have_kubectl() -> bool {
+    let found = Command::new("kubectl")
+        .args(["version", "--client"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        common::skip("kubectl is not installed");
+    }
+    found
+}
+
+fn pooldeck(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .arg("get")
+        .args(args)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .timeout(LIMIT)
+        .output()
+        .expect("runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn kubectl(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new("kubectl")
+        .arg("get")
+        .args(args)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .output()
+        .expect("kubectl runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn get_prints_what_kubectl_prints() {
+    if !have_kubectl() {
+        return;
+    }
+    let served = common::serve("fleet");
+    // The same text for the same request (the fleet scenario moves utilization, which none of
+    // these print).
+    for args in [
+        &["cp", "-A", "-o", "name"][..],
+        &["cp", "-n", "ml-research", "-o", "name"],
+        &["cp", "-A", "-l", "team=retail-edge", "-o", "name"],
+        &[
+            "cp",
+            "-A",
+            "--sort-by=.metadata.creationTimestamp",
+            "-o",
+            "name",
+        ],
+        &["cp", "-A", "--sort-by={.metadata.name}", "-o", "name"],
+        &[
+            "cp",
+            "-A",
+            "-o",
+            "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{\"\\t\"}{.status.status}{\"\\n\"}{end}",
+        ],
+        &[
+            "cp",
+            "llm-train",
+            "-n",
+            "ml-research",
+            "-o",
+            "jsonpath={.spec.clusterVariant.dedicated.scalingPolicyRef.name}",
+        ],
+        &[
+            "cp",
+            "-A",
+            "-o",
+            "jsonpath={.items[?(@.metadata.labels.team==\"vision-lab\")].metadata.name}",
+        ],
+    ] {
+        let ours = pooldeck(&served, args);
+        let theirs = kubectl(&served, args);
+        assert_eq!(ours.0, Some(0), "{args:?}: {}", ours.2);
+        assert_eq!(theirs.0, Some(0), "kubectl {args:?}: {}", theirs.2);
+        assert_eq!(ours.1, theirs.1, "{args:?}");
+    }
+    // A name is the object, not a List of one.
+    for format in ["json", "yaml"] {
+        let (code, out, err) = pooldeck(
+            &served,
+            &["cp", "llm-train", "-n", "ml-research", "-o", format],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            out.contains("kind: ComputePool") || out.contains("\"kind\": \"ComputePool\""),
+            "{out}"
+        );
+        assert!(!out.contains("List"), "{out}");
+    }
+    // Without headers: the rows alone.
+    let (_, with, _) = pooldeck(&served, &["cp", "-n", "ml-research"]);
+    let (_, without, _) = pooldeck(&served, &["cp", "-n", "ml-research", "--no-headers"]);
+    assert!(with.starts_with("NAME"), "{with}");
+    assert_eq!(
+        without.lines().count(),
+        with.lines().count() - 1,
+        "{without}"
+    );
+    assert!(without.starts_with("llm-finetune"), "{without}");
+    // A format neither knows: both name the output format they cannot print.
+    let (code, _, err) = pooldeck(&served, &["cp", "-A", "-o", "xml"]);
+    let (_, _, kerr) = kubectl(&served, &["cp", "-A", "-o", "xml"]);
+    assert_ne!(code, Some(0));
+    let words = "unable to match a printer suitable for the output format \"xml\"";
+    assert!(
+        err.contains(words) && kerr.contains(words),
+        "{err} / {kerr}"
+    );
+    // A template that cannot be read is refused before anything is asked.
+    let (code, _, err) = pooldeck(
+        &served,
+        &["cp", "-A", "-o", "jsonpath={range .items[*]}{.x}"],
+    );
+    assert_ne!(code, Some(0));
+    assert!(err.contains("error parsing jsonpath"), "{err}");
+}
