@@ -208,6 +208,8 @@ const LAYERS: &[Allowed] = &[
         ],
         outside: &[
             "clap",
+            "clap_complete",
+            "clap_mangen",
             "crossterm",
             "futures",
             "kube",

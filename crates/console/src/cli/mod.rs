@@ -5,6 +5,7 @@ pub mod act;
 mod args;
 pub mod demo;
 pub mod doctor;
+mod ecosystem;
 pub mod get;
 pub mod inputs;
 pub mod new;
@@ -90,6 +91,11 @@ pub enum Command {
     /// Write a Compute Pool in the wizard (from a manifest with --from); apply it, or write it
     /// out with -o FILE. Works without a cluster (no dry run or apply then).
     New(new::NewArgs),
+    /// Print the shell completion script: `source <(pooldeck completion bash)`.
+    Completion(ecosystem::CompletionArgs),
+    /// Write the manual pages, one per command, into DIR (without DIR: pooldeck(1) on
+    /// standard output).
+    Man(ecosystem::ManArgs),
 }
 
 /// Runs a one-shot command's body to its exit code on the async runtime (built by the runtime
@@ -227,6 +233,8 @@ pub fn main() -> ExitCode {
         Some(Command::Doctor(args)) => doctor::run(args),
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
+        Some(Command::Completion(args)) => ecosystem::completion(args),
+        Some(Command::Man(args)) => ecosystem::man(args),
         // The console's flags given before `new` count as if given after it.
         Some(Command::New(args)) if args.drafts => new::list_drafts(),
         Some(Command::New(args)) if args.discard.is_some() => {

@@ -1,0 +1,91 @@
+//! pooldeck among an operator's other tools: shell completions (`pooldeck completion bash`)
+//! and manual pages (`pooldeck man DIR`), both made from the command line's own definition,
+//! so they never drift from it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+use super::Cli;
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  source <(pooldeck completion bash)\n  \
+    pooldeck completion zsh > \"${fpath[1]}/_pooldeck\"\n  \
+    pooldeck completion fish > ~/.config/fish/completions/pooldeck.fish")]
+pub struct CompletionArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  pooldeck man ~/.local/share/man/man1 && man pooldeck-get\n  \
+    pooldeck man | man -l -"
+)]
+pub struct ManArgs {
+    /// Where to write pooldeck.1 and a page per command (pooldeck-get.1, ...).
+    pub dir: Option<PathBuf>,
+}
+
+pub fn completion(args: &CompletionArgs) -> ExitCode {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "pooldeck", &mut out);
+    super::get::print_out(&String::from_utf8_lossy(&out));
+    ExitCode::SUCCESS
+}
+
+/// One page as roff, titled `title`.
+fn page(command: clap::Command, title: &str) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(command)
+        .title(title.to_owned())
+        .render(&mut out)?;
+    Ok(out)
+}
+
+pub fn man(args: &ManArgs) -> ExitCode {
+    let mut command = Cli::command();
+    command.build();
+    let Some(dir) = &args.dir else {
+        return match page(command, "pooldeck") {
+            Ok(text) => {
+                super::get::print_out(&String::from_utf8_lossy(&text));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                crate::say::complain!("pooldeck: cannot make the manual page: {e}");
+                ExitCode::from(1)
+            }
+        };
+    };
+    if !dir.is_dir() {
+        crate::say::complain!(
+            "pooldeck: {} is not a directory; make it first (mkdir -p)",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
+    let mut pages = vec![("pooldeck".to_owned(), command.clone())];
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("pooldeck-{}", sub.get_name());
+        pages.push((name, sub.clone()));
+    }
+    let mut written = Vec::new();
+    for (name, command) in pages {
+        let path = dir.join(format!("{name}.1"));
+        let result = page(command, &name)
+            .map_err(|e| e.to_string())
+            .and_then(|text| crate::files::write_output(&path, &text).map_err(|e| e.to_string()));
+        if let Err(e) = result {
+            crate::say::complain!("pooldeck: {e}");
+            return ExitCode::from(1);
+        }
+        written.push(path.display().to_string());
+    }
+    crate::say::say!("wrote {}", written.join(", "));
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,184 @@
+//! pooldeck among the operator's tools: its bash completion loads and completes, its manual
+//! pages are written, and kubectl runs it as the plugin `kubectl pooldeck`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
+use std::process::{Command, Stdio};
+
+mod common;
+
+fn have(tool: &str, version: &[&str]) -> bool {
+    let found = Command::new(tool)
+        .args(version)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        common::skip(&format!("{tool} is not installed"));
+    }
+    found
+}
+
+/// What bash's completion offers for the words typed, through pooldeck's script.
+fn completes(script: &std::path::Path, words: &[&str]) -> Vec<String> {
+    let line = words.join(" ");
+    let program = format!(
+        "source {script}\nCOMP_WORDS=({line})\nCOMP_CWORD={}\nCOMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n\
+         _pooldeck pooldeck \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        words.len() - 1,
+        script = script.display()
+    );
+    let output = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &program])
+        .output()
+        .expect("bash runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_bash_completion_loads_and_completes_commands_and_flags() {
+    if !have("bash", &["--version"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let script = dir.path().join("pooldeck.bash");
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args(["completion", "bash"])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    std::fs::write(&script, &output.stdout).expect("written");
+    assert_eq!(completes(&script, &["pooldeck", "g"]), ["get"]);
+    let flags = completes(&script, &["pooldeck", "get", "--sel"]);
+    assert_eq!(flags, ["--selector"], "{flags:?}");
+    let resources = completes(&script, &["pooldeck", "get", "ev"]);
+    assert!(resources.contains(&"events".to_owned()), "{resources:?}");
+    // Every shell clap knows gets a script.
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let output = assert_cmd::Command::cargo_bin("pooldeck")
+            .expect("the binary")
+            .args(["completion", shell])
+            .output()
+            .expect("runs");
+        assert!(
+            output.status.success() && !output.stdout.is_empty(),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn man_writes_a_page_per_command() {
+    let dir = tempfile::tempdir().expect("dir");
+    let output = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .arg("man")
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for name in [
+        "pooldeck",
+        "pooldeck-get",
+        "pooldeck-doctor",
+        "pooldeck-delete",
+        "pooldeck-new",
+    ] {
+        let page = std::fs::read_to_string(dir.path().join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(page.contains(&format!(".TH {name} 1")), "{name}: {page}");
+    }
+    let get = std::fs::read_to_string(dir.path().join("pooldeck-get.1")).expect("get's page");
+    assert!(get.contains("selector"), "the page has the flags: {get}");
+    assert!(!dir.path().join("pooldeck-help.1").exists());
+    // A directory that is not there is said, not made.
+    let missing = assert_cmd::Command::cargo_bin("pooldeck")
+        .expect("the binary")
+        .args(["man"])
+        .arg(dir.path().join("nowhere"))
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn kubectl_runs_it_as_a_plugin() {
+    if !have("kubectl", &["version", "--client"]) {
+        return;
+    }
+    let plugin = assert_cmd::cargo::cargo_bin("kubectl-pooldeck");
+    let bin = plugin.parent().expect("its directory");
+    let served = common::serve("fleet");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = Command::new("kubectl")
+        .args([
+            "pooldeck",
+            "get",
+            "pools",
+            "-A",
+            "-l",
+            "team=vision-lab",
+            "-o",
+            "name",
+        ])
+        .env("PATH", &path)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .output()
+        .expect("kubectl runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let names = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        names.lines().collect::<Vec<_>>(),
+        [
+            "computepool.spectrocloud.com/detector",
+            "computepool.spectrocloud.com/ocr-batch",
+            "computepool.spectrocloud.com/video-analytics"
+        ]
+    );
+    // kubectl's own flags, given after the plugin's name, reach it.
+    let output = Command::new("kubectl")
+        .args([
+            "pooldeck",
+            "get",
+            "pools",
+            "-n",
+            "vision-lab",
+            "--context",
+            "pooldeck-demo",
+            "-o",
+            "name",
+        ])
+        .env("PATH", &path)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .output()
+        .expect("kubectl runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3);
+}
