@@ -44,41 +44,72 @@ impl Output {
     }
 }
 
-/// `ESC[38;5;Nm` and `ESC[48;5;Nm` with N below 16 as basic SGR codes; the rest unchanged.
+/// Every 256-colour code with N below 16 inside an SGR sequence as its basic code, in
+/// whatever form crossterm writes it (`ESC[38;5;9m`, the combined `ESC[38;5;9;49m`,
+/// `ESC[1;48;5;4;38;5;15m`); the rest of the sequence and of the stream unchanged.
 pub fn basic_colours(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let rest = &bytes[i..];
-        let layer = if rest.starts_with(b"\x1b[38;5;") {
-            Some(30u16)
-        } else if rest.starts_with(b"\x1b[48;5;") {
-            Some(40u16)
-        } else {
-            None
-        };
-        if let Some(base) = layer {
-            let digits: Vec<u8> = rest[7..]
+        if bytes[i] == 0x1b && bytes.get(i + 1) == Some(&b'[') {
+            // A control sequence: parameters up to its final byte (0x40..=0x7e).
+            let start = i + 2;
+            let end = bytes[start..]
                 .iter()
-                .copied()
-                .take_while(u8::is_ascii_digit)
-                .take(3)
-                .collect();
-            let end = 7 + digits.len();
-            if !digits.is_empty() && rest.get(end) == Some(&b'm') {
-                let n: u16 = digits.iter().fold(0, |n, d| n * 10 + u16::from(d - b'0'));
-                if n < 16 {
-                    let code = if n < 8 { base + n } else { base + 60 + n - 8 };
-                    out.extend_from_slice(format!("\x1b[{code}m").as_bytes());
-                    i += end + 1;
-                    continue;
-                }
+                .position(|b| (0x40..=0x7e).contains(b))
+                .map(|p| start + p);
+            if let Some(end) = end
+                && bytes[end] == b'm'
+                && let Ok(params) = std::str::from_utf8(&bytes[start..end])
+                && params.bytes().all(|b| b.is_ascii_digit() || b == b';')
+            {
+                out.extend_from_slice(b"\x1b[");
+                out.extend_from_slice(basic_params(params).as_bytes());
+                out.push(b'm');
+                i = end + 1;
+                continue;
             }
         }
         out.push(bytes[i]);
         i += 1;
     }
     out
+}
+
+/// An SGR sequence's parameters with each `38;5;N` / `48;5;N` (N below 16) as one basic code.
+fn basic_params(params: &str) -> String {
+    let parts: Vec<&str> = params.split(';').collect();
+    let mut out: Vec<String> = Vec::with_capacity(parts.len());
+    let mut k = 0;
+    while k < parts.len() {
+        let base = match parts[k] {
+            "38" => Some(30u16),
+            "48" => Some(40u16),
+            _ => None,
+        };
+        if let Some(base) = base
+            && parts.get(k + 1) == Some(&"5")
+            && let Some(n) = parts.get(k + 2).and_then(|n| n.parse::<u16>().ok())
+        {
+            if n < 16 {
+                out.push((if n < 8 { base + n } else { base + 60 + n - 8 }).to_string());
+            } else {
+                out.extend([parts[k], "5", parts[k + 2]].map(str::to_owned));
+            }
+            k += 3;
+            continue;
+        }
+        // A true colour (`38;2;r;g;b`) passes whole; its numbers are not colour codes.
+        if base.is_some() && parts.get(k + 1) == Some(&"2") {
+            let last = (k + 5).min(parts.len());
+            out.extend(parts[k..last].iter().map(|p| (*p).to_owned()));
+            k = last;
+            continue;
+        }
+        out.push(parts[k].to_owned());
+        k += 1;
+    }
+    out.join(";")
 }
 
 impl std::io::Write for Output {
@@ -250,6 +281,15 @@ mod tests {
         assert_eq!(basic_colours(b"\x1b[38;5;15m"), b"\x1b[97m");
         assert_eq!(basic_colours(b"\x1b[38;5;200m"), b"\x1b[38;5;200m");
         assert_eq!(basic_colours(b"\x1b[38;5;m"), b"\x1b[38;5;m");
+        // The combined forms crossterm writes: foreground and background in one sequence.
+        assert_eq!(basic_colours(b"\x1b[38;5;9;49mE"), b"\x1b[91;49mE");
+        assert_eq!(basic_colours(b"\x1b[1;48;5;4;38;5;15mX"), b"\x1b[1;44;97mX");
+        assert_eq!(
+            basic_colours(b"\x1b[38;2;1;2;3;48;5;1m"),
+            b"\x1b[38;2;1;2;3;41m"
+        );
+        // Other sequences and text pass through.
+        assert_eq!(basic_colours(b"\x1b[2J\x1b[1;1Hok"), b"\x1b[2J\x1b[1;1Hok");
         assert_eq!(
             basic_colours("plain │ text".as_bytes()),
             "plain │ text".as_bytes()

@@ -129,6 +129,20 @@ impl Cell {
         }
     }
 
+    /// Whether the cell shows no value (`-`, an unknown time, nothing measured): such rows go
+    /// last whichever way a column is sorted.
+    pub fn is_blank(&self) -> bool {
+        match self {
+            Cell::Empty | Cell::Since(None) => true,
+            Cell::Text(text) => text.is_empty(),
+            Cell::Statuses(list) => list.is_empty(),
+            Cell::Gpus(list) => list.is_empty(),
+            Cell::Utilization { current, .. } => current.is_empty(),
+            Cell::Loads(list) => list.is_empty(),
+            _ => false,
+        }
+    }
+
     /// Orders two cells of a column as people expect: numbers by value, ages by time, GPU
     /// counts by GPUs, statuses worst first, text with numbers in it naturally (pool-2 before
     /// pool-10). Empty cells go last.

@@ -193,13 +193,7 @@ fn id_of(object: &Object) -> ObjectRef {
 /// Orders rows by one column's values, `descending` reversing it; rows equal there keep
 /// their order (the natural one: namespace, name).
 pub fn sort(rows: &mut [Row], column: usize, descending: bool) {
-    rows.sort_by(|a, b| {
-        let order = match (a.cells.get(column), b.cells.get(column)) {
-            (Some(x), Some(y)) => x.compare(y),
-            (x, y) => x.is_some().cmp(&y.is_some()),
-        };
-        if descending { order.reverse() } else { order }
-    });
+    rows.sort_by(|a, b| compare_by(a, b, column, descending));
 }
 
 /// Orders positions into `rows` by one column's values, as [`sort`] orders the rows.
@@ -210,13 +204,22 @@ pub fn sort_positions(rows: &[Row], order: &mut [usize], column: usize, descendi
     });
 }
 
-/// How two rows order by one column's values, `descending` reversing it.
+/// How two rows order by one column's values, `descending` reversing it; a row without a
+/// value there (no cell, or a blank one) comes last either way.
 pub fn compare_by(a: &Row, b: &Row, column: usize, descending: bool) -> std::cmp::Ordering {
-    let order = match (a.cells.get(column), b.cells.get(column)) {
-        (Some(x), Some(y)) => x.compare(y),
-        (x, y) => x.is_some().cmp(&y.is_some()),
-    };
-    if descending { order.reverse() } else { order }
+    use std::cmp::Ordering;
+    fn valued(row: &Row, column: usize) -> Option<&Cell> {
+        row.cells.get(column).filter(|c| !c.is_blank())
+    }
+    match (valued(a, column), valued(b, column)) {
+        (Some(x), Some(y)) => {
+            let order = x.compare(y);
+            if descending { order.reverse() } else { order }
+        }
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
 }
 
 #[cfg(test)]

@@ -284,3 +284,34 @@ proptest! {
         }
     }
 }
+
+/// A row without a value in the column sorted by comes last in either direction (it came
+/// first when sorting descending).
+#[test]
+fn rows_without_a_value_sort_last_either_way() {
+    let app = crate::app::tests::fleet_app();
+    let mut table = super::pools(&app.inventory, None, false);
+    let header = "GPU UTIL";
+    let column = table
+        .columns
+        .iter()
+        .position(|c| c.header == header)
+        .expect("the column");
+    let blank: Vec<String> = table
+        .rows
+        .iter()
+        .filter(|r| r.cells.get(column).is_none_or(Cell::is_blank))
+        .map(|r| r.id.name.to_string())
+        .collect();
+    assert!(
+        !blank.is_empty(),
+        "the fleet has pools without a utilization"
+    );
+    for descending in [false, true] {
+        let names = sorted_names(&mut table, header, descending);
+        let tail = &names[names.len() - blank.len()..];
+        for name in &blank {
+            assert!(tail.contains(name), "descending {descending}: {names:?}");
+        }
+    }
+}
