@@ -69,7 +69,7 @@ async fn a_recording_replays_to_the_same_objects() {
     let client = client(&original, ADMIN_CONTEXT).await;
     let (_stop, stopped) = tokio::sync::watch::channel(false);
     let scope = Scope {
-        namespace: None,
+        namespaces: Vec::new(),
         duration: Duration::from_secs(7),
     };
     let (recording, skipped) = record(&client, &scope, "test", stopped).await;
@@ -280,5 +280,73 @@ fn record_checks_its_output_first_and_fails_when_resources_are_refused() {
         !stderr.contains("ErrorResponse"),
         "no internal dumps: {stderr}"
     );
+    runtime.block_on(cluster.stop());
+}
+
+/// `-n` is repeatable, as for `get` and the console: each namespace named is recorded, and
+/// no other.
+#[test]
+fn record_takes_several_namespaces() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let cluster = runtime
+        .block_on(DemoCluster::start(Options {
+            scenario: Some(Scenario::builtin("fleet").expect("built in")),
+            ..Options::default()
+        }))
+        .expect("starts");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("kubeconfig");
+    cluster.write_kubeconfig(&kubeconfig).expect("kubeconfig");
+    let output = dir.path().join("two.yaml");
+    let recorded = Command::cargo_bin("pooldeck")
+        .expect("binary")
+        .args([
+            "record",
+            "-n",
+            "ml-research",
+            "-n",
+            "vision-lab",
+            "--duration",
+            "2s",
+            "--kubeconfig",
+        ])
+        .arg(&kubeconfig)
+        .arg("--output")
+        .arg(&output)
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&recorded.stderr);
+    assert!(recorded.status.success(), "{said}");
+    assert!(
+        said.contains("namespaces ml-research, vision-lab"),
+        "{said}"
+    );
+    let scenario = Scenario::parse(&std::fs::read_to_string(&output).expect("written"))
+        .expect("reads as a scenario");
+    let pools: Vec<&str> = scenario
+        .objects
+        .iter()
+        .filter(|o| o["kind"] == "ComputePool")
+        .filter_map(|o| o.pointer("/metadata/namespace").and_then(Value::as_str))
+        .collect();
+    assert!(
+        pools.contains(&"ml-research") && pools.contains(&"vision-lab"),
+        "{pools:?}"
+    );
+    assert!(!pools.contains(&"retail-edge"), "{pools:?}");
+    // A namespace that is no name is refused before anything is asked.
+    let bad = Command::cargo_bin("pooldeck")
+        .expect("binary")
+        .args(["record", "-n", "ml-research", "-n", "../x", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .arg("--output")
+        .arg(dir.path().join("bad.yaml"))
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
     runtime.block_on(cluster.stop());
 }

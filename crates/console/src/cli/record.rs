@@ -24,9 +24,9 @@ pub struct RecordArgs {
     /// The kubeconfig context (default: the current one).
     #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
-    /// Record one namespace (default: the context's namespace).
+    /// Record a namespace (repeatable, as for get and the console; default: the context's).
     #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
-    pub namespace: Option<String>,
+    pub namespace: Vec<String>,
     /// Record every namespace.
     #[arg(long, short = 'A')]
     pub all_namespaces: bool,
@@ -45,25 +45,35 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // Checked as the API server would, before any becomes part of a URL.
+    if let Err(code) = super::check_namespaces(&args.namespace, 2) {
+        return code;
+    }
     super::block_on(async {
         let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
             Ok(c) => c,
             Err(code) => return code,
         };
-        let namespace = if args.all_namespaces {
-            None
+        let namespaces: Vec<String> = if args.all_namespaces {
+            Vec::new()
+        } else if args.namespace.is_empty() {
+            vec![connection.default_namespace.clone()]
         } else {
-            Some(
-                args.namespace
-                    .clone()
-                    .unwrap_or(connection.default_namespace.clone()),
-            )
+            let mut named: Vec<String> = Vec::new();
+            for ns in &args.namespace {
+                if !named.contains(ns) {
+                    named.push(ns.clone());
+                }
+            }
+            named
         };
         crate::say::complain!(
             "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
-            namespace
-                .as_deref()
-                .map_or("all namespaces".to_owned(), |n| format!("namespace {n}")),
+            match namespaces.as_slice() {
+                [] => "all namespaces".to_owned(),
+                [one] => format!("namespace {one}"),
+                many => format!("namespaces {}", many.join(", ")),
+            },
             connection.context,
             crate::domain::duration::format(args.duration)
         );
@@ -74,7 +84,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             }
         });
         let scope = Scope {
-            namespace,
+            namespaces,
             duration: args.duration,
         };
         let (recording, skipped) =

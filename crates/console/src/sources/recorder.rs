@@ -17,8 +17,8 @@ pub const REDACTED: &str = "REDACTED";
 /// What a recording covers.
 #[derive(Clone, Debug)]
 pub struct Scope {
-    /// `None`: all namespaces.
-    pub namespace: Option<String>,
+    /// The namespaces recorded; none: all of them.
+    pub namespaces: Vec<String>,
     pub duration: Duration,
 }
 
@@ -176,25 +176,34 @@ pub async fn record(
     for (group, version, kind, plural, namespaced) in RESOURCES {
         let resource =
             ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
-        let api: Api<DynamicObject> = match (&scope.namespace, namespaced) {
-            (Some(ns), true) => Api::namespaced_with(client.clone(), ns, &resource),
-            _ => Api::all_with(client.clone(), &resource),
+        let apis: Vec<Api<DynamicObject>> = if *namespaced && !scope.namespaces.is_empty() {
+            scope
+                .namespaces
+                .iter()
+                .map(|ns| Api::namespaced_with(client.clone(), ns, &resource))
+                .collect()
+        } else {
+            vec![Api::all_with(client.clone(), &resource)]
         };
-        // Probe once, so an absent CRD or a missing permission is said and skipped.
-        if let Err(e) = api.list(&kube::api::ListParams::default().limit(1)).await {
-            skipped.push(Skipped {
-                resource: (*plural).to_owned(),
-                error: super::errors::classify(&e),
-            });
-            continue;
+        for api in apis {
+            // Probe once, so an absent CRD or a missing permission is said and skipped.
+            if let Err(e) = api.list(&kube::api::ListParams::default().limit(1)).await {
+                skipped.push(Skipped {
+                    resource: (*plural).to_owned(),
+                    error: super::errors::classify(&e),
+                });
+                continue;
+            }
+            let kind = (*kind).to_owned();
+            let api_version = resource.api_version.clone();
+            // Each stream's first list is told apart by its own number (one per namespace).
+            let stream = streams.len();
+            streams.push(
+                watcher(api, watcher::Config::default())
+                    .map(move |event| (stream, kind.clone(), api_version.clone(), event))
+                    .boxed(),
+            );
         }
-        let kind = (*kind).to_owned();
-        let api_version = resource.api_version.clone();
-        streams.push(
-            watcher(api, watcher::Config::default())
-                .map(move |event| (kind.clone(), api_version.clone(), event))
-                .boxed(),
-        );
     }
     let mut merged = futures::stream::select_all(streams);
     let start = tokio::time::Instant::now();
@@ -213,16 +222,16 @@ pub async fn record(
             next = tokio::time::timeout_at(deadline, merged.next()) => next,
             _ = stop.changed() => break,
         };
-        let Ok(Some((kind, api_version, event))) = next else {
+        let Ok(Some((stream, kind, api_version, event))) = next else {
             break;
         };
         let at = offset(start.elapsed());
         match event {
-            Ok(watcher::Event::InitApply(object)) if !initialised.contains(&kind) => {
+            Ok(watcher::Event::InitApply(object)) if !initialised.contains(&stream) => {
                 objects.push(to_value(&kind, &api_version, object));
             }
             Ok(watcher::Event::InitDone) => {
-                initialised.insert(kind);
+                initialised.insert(stream);
             }
             Ok(watcher::Event::Apply(object) | watcher::Event::InitApply(object)) => {
                 steps.push(json!({"at": at, "put": to_value(&kind, &api_version, object)}));
