@@ -32,6 +32,8 @@ pub enum Follow {
     Logs,
     /// The wizard: a new pool, or the selected one edited.
     Wizard { edit: bool },
+    /// Every namespace watched (the picture starts over, the list with it).
+    AllNamespaces,
 }
 
 /// Carries out what a component asked for.
@@ -40,6 +42,7 @@ pub fn follow(app: &mut App, follow: Follow) {
         Follow::Fix(fix) => super::confirm::open(app, fix),
         Follow::Logs => super::logs::open(app),
         Follow::Wizard { edit } => super::wizard::open(app, edit),
+        Follow::AllNamespaces => app.watch(super::ports::Namespaces::All),
     }
 }
 

@@ -150,7 +150,9 @@ pub enum Input {
     #[default]
     None,
     Filter(String),
-    Command(String),
+    /// The command line's text, and while Tab cycles through completions, what was typed
+    /// before the first Tab.
+    Command(String, Option<String>),
     /// Searching a pool's YAML.
     Search(String),
 }
@@ -257,6 +259,8 @@ pub struct App {
     pub wizard_only: bool,
     /// The context's own namespace (a new pool's last default).
     pub home_namespace: String,
+    /// The contexts the kubeconfig names (`:ctx` completes them).
+    pub contexts: Vec<String>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
     /// closes.
     pub before_wizard: Option<Namespaces>,
@@ -294,6 +298,7 @@ impl App {
             output: None,
             wizard_only: false,
             home_namespace: "default".into(),
+            contexts: Vec::new(),
             before_wizard: None,
             recreating: None,
         }

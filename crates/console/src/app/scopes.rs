@@ -33,7 +33,7 @@ impl App {
     pub fn scopes_behind(&self) -> Vec<Scope> {
         match (&self.input, &self.detail) {
             // The text field being typed, the detail or the list: each says its own.
-            (Input::Filter(_) | Input::Search(_) | Input::Command(_), _) => {
+            (Input::Filter(_) | Input::Search(_) | Input::Command(..), _) => {
                 Component::scopes(&self.input)
             }
             // The screens say their own.
@@ -69,6 +69,11 @@ impl App {
                     "switching to context {context}: try again once it is connected"
                 ))
             }
+            // Shown while some namespaces only are watched.
+            Command::AllNamespaces => when(!matches!(
+                self.namespaces,
+                crate::app::ports::Namespaces::All
+            )),
             Command::Open | Command::Describe | Command::Yaml => {
                 when(self.list.view.opens.is_some())
             }

@@ -16,7 +16,7 @@ fn shared(command: Command, app: &mut App) -> Option<After> {
     match command {
         Command::Quit => app.quit = true,
         Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
-        Command::CommandLine => app.input = Input::Command(String::new()),
+        Command::CommandLine => app.input = Input::Command(String::new(), None),
         Command::PauseResume => return fix(Fix::Pause),
         Command::Delete => return fix(Fix::Delete),
         Command::Unblock => return fix(Fix::DeleteWorkloads),
@@ -105,6 +105,7 @@ impl Component for ListState {
                     });
                 }
             }
+            Command::AllNamespaces => return After::Then(Follow::AllNamespaces),
             Command::NewPool => return After::Then(Follow::Wizard { edit: false }),
             Command::EditPool => return After::Then(Follow::Wizard { edit: true }),
             other => return shared(other, app).unwrap_or(After::Stay),

@@ -137,7 +137,7 @@ fn the_command_line_switches_views_completes_and_quits() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "ho");
     update(&mut app, key(KeyCode::Tab));
-    assert_eq!(app.input, Input::Command("hosts".into()));
+    assert_eq!(app.input, Input::Command("hosts".into(), Some("ho".into())));
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(app.list.view, View::HOSTS);
     update(&mut app, key(KeyCode::Char(':')));
@@ -616,4 +616,92 @@ fn an_older_message_gives_way_when_an_overlay_opens_or_closes() {
     // A key that opens nothing leaves the message alone.
     update(&mut app, key(KeyCode::Char('j')));
     assert_eq!(app.message.as_deref(), Some("cancelled: nothing was sent"));
+}
+
+/// `:` Tab completes and then cycles: commands and views, the namespaces the objects name,
+/// the kubeconfig's contexts; an unknown namespace (when every one is watched) or context is
+/// refused with the nearest names; `0` watches every namespace.
+#[test]
+fn the_command_line_cycles_completions_and_refuses_unknown_names() {
+    let mut app = fleet_app();
+    app.namespaces = Namespaces::All;
+    app.contexts = vec!["hub-eu".into(), "hub-us".into(), "pooldeck-demo".into()];
+    let tab = |app: &mut App| update(app, key(KeyCode::Tab));
+    let line = |app: &App| match &app.input {
+        Input::Command(text, _) => text.clone(),
+        other => panic!("not typing a command: {other:?}"),
+    };
+    // Commands: each Tab the next one that starts with what was typed.
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "p");
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        tab(&mut app);
+        seen.push(line(&app));
+    }
+    assert!(seen.iter().all(|s| s.starts_with('p')), "{seen:?}");
+    let distinct: std::collections::BTreeSet<&String> = seen.iter().collect();
+    assert!(distinct.len() > 1, "Tab cycles: {seen:?}");
+    assert_eq!(seen[0], seen[distinct.len()], "and comes round: {seen:?}");
+    // Typing ends the cycle; namespaces complete after `ns `.
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns vi");
+    tab(&mut app);
+    assert_eq!(line(&app), "ns vision-lab");
+    update(&mut app, key(KeyCode::Esc));
+    // A namespace nothing names, every namespace being watched: refused, the nearest said.
+    forget_returned();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns vision");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::Watch(_)))
+    );
+    let said = app.message.clone().unwrap_or_default();
+    assert!(
+        said.contains("nearest: vision-lab") && said.contains(":ns vision!"),
+        "{said}"
+    );
+    // `!` watches it anyway.
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ns vision!");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        crate::app::script::take_returned().iter().any(
+            |e| matches!(e, Effect::Watch(Namespaces::Only(ns)) if ns == &["vision".to_owned()])
+        )
+    );
+    // Contexts complete, and one the kubeconfig lacks is refused before connecting.
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx hub");
+    tab(&mut app);
+    assert_eq!(line(&app), "ctx hub-eu");
+    tab(&mut app);
+    assert_eq!(line(&app), "ctx hub-us");
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "ctx hub-ue");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::Connect(_)))
+    );
+    let said = app.message.clone().unwrap_or_default();
+    assert!(
+        said.contains("no context \"hub-ue\"") && said.contains("nearest: hub-us, hub-eu"),
+        "{said}"
+    );
+    // `0`: every namespace again.
+    assert!(!matches!(app.namespaces, Namespaces::All));
+    update(&mut app, key(KeyCode::Char('0')));
+    assert!(matches!(app.namespaces, Namespaces::All));
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .any(|e| matches!(e, Effect::Watch(Namespaces::All)))
+    );
 }

@@ -68,7 +68,10 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)),
     );
-    assert_eq!(app.input, crate::app::Input::Command("tenants".into()));
+    assert_eq!(
+        app.input,
+        crate::app::Input::Command("tenants".into(), Some("tena".into()))
+    );
     enter(&mut app);
     assert_eq!(app.list.view, sample, "{:?}", app.message);
     let names: Vec<String> = app.shown.rows().map(|r| r.id.name.to_string()).collect();

@@ -315,6 +315,16 @@ impl Inventory {
         }
     }
 
+    /// Every namespace the watched objects name (the namespaces the command line knows).
+    pub fn namespaces_seen(&self) -> std::collections::BTreeSet<&str> {
+        Kind::ALL
+            .into_iter()
+            .flat_map(|kind| self.objects(kind))
+            .map(|o| o.namespace())
+            .filter(|ns| !ns.is_empty())
+            .collect()
+    }
+
     pub fn objects(&self, kind: Kind) -> impl Iterator<Item = &Arc<Object>> {
         self.objects.get(&kind).into_iter().flat_map(|m| m.values())
     }

@@ -118,6 +118,19 @@ pub struct Connection {
     pub context: String,
 }
 
+/// The contexts the target's kubeconfig names (for the command line's completion); none when
+/// it cannot be read.
+pub fn context_names(target: &Target) -> Vec<String> {
+    let kubeconfig = match target.read() {
+        Ok(Some(kubeconfig)) => Some(kubeconfig),
+        Ok(None) => default_kubeconfig().ok().flatten(),
+        Err(_) => None,
+    };
+    kubeconfig
+        .map(|k| k.contexts.into_iter().map(|c| c.name).collect())
+        .unwrap_or_default()
+}
+
 /// The context a target uses, as the kubeconfig has it.
 fn context_of(target: &Target) -> Option<(Kubeconfig, kube::config::Context)> {
     let kubeconfig = match target.read().ok()? {

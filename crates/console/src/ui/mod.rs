@@ -148,7 +148,7 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             Span::raw(inert::line(text).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
-        Input::Command(text) => Line::from(vec![
+        Input::Command(text, _) => Line::from(vec![
             Span::styled(":", theme.style(Meaning::Accent)),
             Span::raw(inert::line(text).into_owned()),
             Span::styled("▏", theme.style(Meaning::Accent)),

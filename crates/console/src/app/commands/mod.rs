@@ -43,6 +43,8 @@ pub enum Command {
     RunFix,
     /// The controller's log beside a pool.
     ControllerLogs,
+    /// Watch every namespace (`0`, as k9s).
+    AllNamespaces,
     PauseLogs,
     AllLines,
     NextMatch,
@@ -321,7 +323,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"),
     bind!(List, [ch('d')], "d", None, Describe, "open the pool on its Overview"),
     bind!(List, [ch('y')], "y", None, Yaml, "open the pool on its YAML"),
-    bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l key=value on labels"),
+    bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l SELECTOR on labels"),
     bind!(List, [ch(' ')], "Space", None, Mark, "mark or unmark the pool (p then pauses every marked pool)"),
     bind!(List, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation of the pool (or the marked pools), or resume it"),
     bind!(List, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
@@ -333,6 +335,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
     bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
+    bind!(List, [ch('0')], "0", None, AllNamespaces, "watch every namespace (as :ns all)"),
     bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: a view by name (listed below), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),

@@ -3,12 +3,60 @@
 use super::super::ports::Namespaces;
 use super::super::{App, Effect, View};
 
-pub(super) fn complete(prefix: &str) -> Option<&'static str> {
-    View::all()
-        .flat_map(|v| v.aliases().iter())
-        .chain(["ns", "ctx", "q", "quit"].iter())
-        .find(|alias| alias.starts_with(prefix))
-        .copied()
+/// What Tab offers for `typed`, in order: a view or command word; after `ns `, the
+/// namespaces the watched objects name (and `all`); after `ctx `, the kubeconfig's contexts.
+pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut offer = |choice: String| {
+        if !out.contains(&choice) {
+            out.push(choice);
+        }
+    };
+    if let Some(partial) = typed.strip_prefix("ns ") {
+        let partial = partial.trim_start();
+        for namespace in app
+            .inventory
+            .namespaces_seen()
+            .into_iter()
+            .chain(["all"])
+            .filter(|ns| ns.starts_with(partial))
+        {
+            offer(format!("ns {namespace}"));
+        }
+    } else if let Some(partial) = typed.strip_prefix("ctx ") {
+        let partial = partial.trim_start();
+        for context in app.contexts.iter().filter(|c| c.starts_with(partial)) {
+            offer(format!("ctx {context}"));
+        }
+    } else {
+        for word in View::all()
+            .flat_map(|v| v.aliases().iter())
+            .chain(["ns", "ctx", "q", "quit"].iter())
+            .filter(|alias| alias.starts_with(typed))
+        {
+            offer((*word).to_owned());
+        }
+    }
+    out
+}
+
+/// The names among `known` nearest to `asked` (sharing its start, or containing it), at most
+/// three.
+fn nearest<'k>(asked: &str, known: impl Iterator<Item = &'k str>) -> Vec<&'k str> {
+    let asked_lower = asked.to_lowercase();
+    let mut close: Vec<(usize, &str)> = known
+        .filter_map(|name| {
+            let lower = name.to_lowercase();
+            let shared = lower
+                .chars()
+                .zip(asked_lower.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            (shared > 0 || lower.contains(&asked_lower)).then_some((shared, name))
+        })
+        .collect();
+    close.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    close.into_iter().take(3).map(|(_, name)| name).collect()
 }
 
 /// A word the command line takes after `name`: `Some("")` for the bare word, the rest
@@ -37,9 +85,31 @@ pub(super) fn run_command(app: &mut App, command: &str) {
             }
             "all" | "-A" | "*" => Namespaces::All,
             name => {
+                // `NAME!`: watched even though nothing here names it yet.
+                let (name, insist) = match name.strip_suffix('!') {
+                    Some(name) => (name, true),
+                    None => (name, false),
+                };
                 // Checked as the API server would, before it becomes part of a URL.
                 if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
                     app.message = Some(format!("{problem}; :ns NAME or :ns all"));
+                    return;
+                }
+                // Only when every namespace is watched do the objects say which namespaces
+                // there are (pooldeck does not list Namespaces): otherwise it is taken as named.
+                let seen = app.inventory.namespaces_seen();
+                let every = matches!(app.namespaces, Namespaces::All);
+                if every && !insist && !seen.is_empty() && !seen.contains(name) {
+                    let near = nearest(name, seen.iter().copied());
+                    app.message = Some(format!(
+                        "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it \
+                         anyway",
+                        if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (nearest: {})", near.join(", "))
+                        }
+                    ));
                     return;
                 }
                 Namespaces::Only(vec![name.to_owned()])
@@ -53,6 +123,17 @@ pub(super) fn run_command(app: &mut App, command: &str) {
             app.message = Some(format!(
                 "context {}; :ctx NAME switches",
                 app.connection.context
+            ));
+        } else if !app.contexts.is_empty() && !app.contexts.iter().any(|c| c == context) {
+            // The kubeconfig's contexts are known: one it lacks is refused before connecting.
+            let near = nearest(context, app.contexts.iter().map(String::as_str));
+            app.message = Some(format!(
+                "there is no context \"{context}\" in the kubeconfig{}",
+                if near.is_empty() {
+                    format!(" (known: {})", app.contexts.join(", "))
+                } else {
+                    format!(" (nearest: {})", near.join(", "))
+                }
             ));
         } else {
             // The connection is made on a task; the console keeps answering keys meanwhile.

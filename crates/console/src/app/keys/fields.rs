@@ -47,7 +47,7 @@ fn after_typing(input: &Input, app: &mut App) {
                 detail.scroll = u16::try_from(line).unwrap_or(u16::MAX);
             }
         }
-        Input::Command(_) | Input::None => {}
+        Input::Command(..) | Input::None => {}
     }
 }
 
@@ -121,7 +121,7 @@ impl Component for Input {
         match self {
             Input::Filter(_) => vec![Scope::Filter],
             Input::Search(_) => vec![Scope::Search],
-            Input::Command(_) => vec![Scope::CommandLine],
+            Input::Command(..) => vec![Scope::CommandLine],
             Input::None => Vec::new(),
         }
     }
@@ -130,7 +130,7 @@ impl Component for Input {
     fn handle(&mut self, command: Command, app: &mut App) -> After {
         match command {
             Command::Accept => {
-                if let Input::Command(text) = self {
+                if let Input::Command(text, _) = self {
                     let command = std::mem::take(text);
                     super::command_line::run_command(app, &command);
                 }
@@ -144,15 +144,26 @@ impl Component for Input {
                         app.list.selected_id = None;
                     }
                     Input::Search(_) => app.search.clear(),
-                    Input::Command(_) | Input::None => {}
+                    Input::Command(..) | Input::None => {}
                 }
                 return After::Close;
             }
+            // Tab: the first completion of what was typed, then the next one each time.
             Command::Complete => {
-                if let Input::Command(text) = self
-                    && let Some(full) = super::command_line::complete(text)
-                {
-                    *text = full.to_owned();
+                if let Input::Command(text, stem) = self {
+                    let typed = stem.get_or_insert_with(|| text.clone()).clone();
+                    let choices = super::command_line::completions(app, &typed);
+                    let next = match choices.iter().position(|c| c == text) {
+                        Some(at) => choices.get(at.saturating_add(1)).or(choices.first()),
+                        None => choices.first(),
+                    };
+                    match next {
+                        Some(choice) => *text = choice.clone(),
+                        None => {
+                            app.message = Some(format!("nothing completes \"{typed}\""));
+                            *stem = None;
+                        }
+                    }
                 }
             }
             Command::Erase => {
@@ -167,9 +178,15 @@ impl Component for Input {
         After::Stay
     }
 
+    /// What is typed into: the text; typing ends a Tab cycle (the next Tab completes what is
+    /// there then).
     fn typed(&mut self) -> Option<&mut String> {
         match self {
-            Input::Filter(text) | Input::Search(text) | Input::Command(text) => Some(text),
+            Input::Filter(text) | Input::Search(text) => Some(text),
+            Input::Command(text, stem) => {
+                *stem = None;
+                Some(text)
+            }
             Input::None => None,
         }
     }
