@@ -143,3 +143,56 @@ fn get_prints_what_kubectl_prints() {
     assert_ne!(code, Some(0));
     assert!(err.contains("error parsing jsonpath"), "{err}");
 }
+
+/// `describe pool NAME`: the pool as a page, each failing condition with its meaning in the
+/// guide's words, its hosts, its evaluation and what the doctor finds; a pool not there is
+/// said as kubectl says it.
+#[test]
+fn describe_reads_as_a_page() {
+    let served = common::serve("fleet");
+    let run = |args: &[&str]| {
+        let output = assert_cmd::Command::cargo_bin("pooldeck")
+            .expect("the binary")
+            .arg("describe")
+            .args(args)
+            .env("KUBECONFIG", &served.kubeconfig)
+            .timeout(LIMIT)
+            .output()
+            .expect("runs");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (code, page, err) = run(&["pool", "rl-sim", "-n", "ml-research"]);
+    assert_eq!(code, Some(0), "{err}");
+    for section in [
+        "Name:",
+        "Spec:",
+        "Status:",
+        "Conditions:",
+        "Hosts:",
+        "Evaluation:",
+        "Findings:",
+        "Events:",
+    ] {
+        assert!(page.contains(section), "{section}: {page}");
+    }
+    assert!(
+        page.contains("MachinePoolsReady")
+            && page.contains("means: One or more machine pool hosts"),
+        "{page}"
+    );
+    assert!(
+        page.contains("edge-0016") && page.contains("Unhealthy"),
+        "{page}"
+    );
+    assert!(page.contains("[scaling.blocked]"), "{page}");
+    let (code, _, err) = run(&["cp", "nope", "-n", "ml-research"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("computepools.spectrocloud.com \"nope\" not found"),
+        "{err}"
+    );
+}

@@ -4,6 +4,7 @@
 pub mod act;
 mod args;
 pub mod demo;
+mod describe;
 pub mod doctor;
 mod ecosystem;
 pub mod get;
@@ -91,6 +92,9 @@ pub enum Command {
     /// Write a Compute Pool in the wizard (from a manifest with --from); apply it, or write it
     /// out with -o FILE. Works without a cluster (no dry run or apply then).
     New(new::NewArgs),
+    /// Describe a Compute Pool as a page to read: spec, status with each condition
+    /// explained, hosts, evaluation, the doctor's findings, recent events.
+    Describe(describe::DescribeArgs),
     /// Print the shell completion script: `source <(pooldeck completion bash)`.
     Completion(ecosystem::CompletionArgs),
     /// Write the manual pages, one per command, into DIR (without DIR: pooldeck(1) on
@@ -233,6 +237,7 @@ pub fn main() -> ExitCode {
         Some(Command::Doctor(args)) => doctor::run(args),
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
+        Some(Command::Describe(args)) => describe::run(args),
         Some(Command::Completion(args)) => ecosystem::completion(args),
         Some(Command::Man(args)) => ecosystem::man(args),
         // The console's flags given before `new` count as if given after it.

@@ -32,6 +32,11 @@ mod provisioning;
 mod quota;
 mod scaling;
 
+/// What a failing condition of this type means, in the troubleshooting guide's words.
+pub fn condition_meaning_of(kind: &str) -> &'static str {
+    condition_meaning(kind)
+}
+
 /// One finding of the doctor about one pool.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnosis {

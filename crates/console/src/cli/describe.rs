@@ -1,0 +1,373 @@
+//! `pooldeck describe pool NAME`: one pool as a page to read, as `kubectl describe` shows an
+//! object: who it is, its spec in words, its status with each condition explained in the
+//! troubleshooting guide's words when it fails, its hosts, its scaling evaluation, what the
+//! doctor finds, and its recent events.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use clap::{Args, ValueEnum};
+
+use super::settle::{Settled, finish, settle};
+use crate::app::rows;
+use crate::domain::inert;
+use crate::inventory::{Inventory, Kind, Object};
+use crate::ui::cells::{self, Form};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Describable {
+    #[value(
+        alias = "pools",
+        alias = "cp",
+        alias = "computepool",
+        alias = "computepools"
+    )]
+    Pool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  pooldeck describe pool llm-train -n ml-research\n  \
+    kubectl pooldeck describe cp edge-store-042 -n retail-edge"
+)]
+pub struct DescribeArgs {
+    /// What to describe: a Compute Pool (pool, cp).
+    #[arg(value_enum)]
+    pub resource: Describable,
+    /// The pool's name.
+    pub name: String,
+    /// The pool's namespace (default: the context's).
+    #[arg(long, short, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// How long to wait for the complete picture.
+    #[arg(long, default_value = "30s", allow_hyphen_values = true, value_parser = super::parse_duration)]
+    pub timeout: Duration,
+}
+
+pub fn run(args: &DescribeArgs) -> ExitCode {
+    super::block_on(describe(args))
+}
+
+async fn describe(args: &DescribeArgs) -> ExitCode {
+    if let Some(problem) = crate::domain::rules::names::dns_subdomain(&args.name) {
+        crate::say::complain!(
+            "pooldeck: the name \"{}\" is not a Compute Pool name: it {problem}",
+            inert::line(&args.name)
+        );
+        return ExitCode::from(2);
+    }
+    let named: Vec<String> = args.namespace.iter().cloned().collect();
+    let (connection, namespaces) =
+        match super::connect_to_read(&args.kubeconfig, &args.context, &named, false, 1).await {
+            Ok(opened) => opened,
+            Err(code) => return code,
+        };
+    // Everything the page reads beside the pool; what cannot be read is left out, said.
+    let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
+    let Settled {
+        inventory, tasks, ..
+    } = match settle(
+        &connection,
+        &[Kind::Pool],
+        &optional,
+        &namespaces,
+        args.timeout,
+    )
+    .await
+    {
+        Ok(settled) => settled,
+        Err(code) => return code,
+    };
+    let Some(pool) = inventory
+        .objects(Kind::Pool)
+        .find(|p| p.name() == args.name)
+        .cloned()
+    else {
+        crate::say::complain!(
+            "Error from server (NotFound): computepools.spectrocloud.com \"{}\" not found",
+            inert::line(&args.name)
+        );
+        return finish(tasks, 1);
+    };
+    super::get::print_out(&page(&inventory, &pool, Utc::now()));
+    finish(tasks, 0)
+}
+
+/// A label and its value, aligned as kubectl describe aligns them.
+fn field(out: &mut String, indent: usize, label: &str, value: &str) {
+    let pad = 18usize.saturating_sub(label.len().saturating_add(1));
+    out.push_str(&format!(
+        "{:indent$}{label}:{:pad$} {}\n",
+        "",
+        "",
+        inert::line(value)
+    ));
+}
+
+fn ago(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
+    then.map_or_else(
+        || "-".to_owned(),
+        |t| crate::domain::words::age(now.signed_duration_since(t)),
+    )
+}
+
+/// A table under a section, in kubectl's plain form, indented.
+fn table(out: &mut String, table: &rows::Table, now: DateTime<Utc>) {
+    if table.rows.is_empty() {
+        out.push_str("  <none>\n");
+        return;
+    }
+    let texts: Vec<Vec<String>> = table
+        .rows
+        .iter()
+        .map(|row| {
+            row.cells
+                .iter()
+                .map(|c| cells::text(c, now, Form::Plain))
+                .collect()
+        })
+        .collect();
+    let headers = table.headers();
+    for line in cells::plain_table(&headers, &texts, None).lines() {
+        out.push_str("  ");
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// The page for one pool.
+pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTime<Utc>) -> String {
+    let mut out = String::new();
+    field(&mut out, 0, "Name", object.name());
+    field(&mut out, 0, "Namespace", object.namespace());
+    let Some(pool) = object.pool() else {
+        field(
+            &mut out,
+            0,
+            "Problem",
+            &object.problem().unwrap_or_default(),
+        );
+        return out;
+    };
+    let meta = pool.meta();
+    let pairs = |map: Option<&crate::domain::model::meta::StringMap>| -> String {
+        let listed: Vec<String> = map
+            .into_iter()
+            .flat_map(|m| m.iter())
+            .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("?")))
+            .collect();
+        if listed.is_empty() {
+            "<none>".to_owned()
+        } else {
+            listed.join(", ")
+        }
+    };
+    field(
+        &mut out,
+        0,
+        "Labels",
+        &pairs(meta.and_then(|m| m.labels.get())),
+    );
+    field(
+        &mut out,
+        0,
+        "Description",
+        pool.description().unwrap_or("<none>"),
+    );
+    let created = meta
+        .and_then(|m| m.creation_timestamp.as_deref())
+        .and_then(crate::domain::time::parse);
+    field(
+        &mut out,
+        0,
+        "Created",
+        &format!(
+            "{} ({} ago)",
+            created.map_or_else(|| "-".to_owned(), |t| t.to_rfc3339()),
+            ago(now, created)
+        ),
+    );
+    if let Some(since) = meta
+        .filter(|m| m.is_deleting())
+        .and_then(|m| m.deletion_timestamp.as_deref())
+    {
+        field(&mut out, 0, "Deleting since", since);
+    }
+    field(
+        &mut out,
+        0,
+        "Paused",
+        if pool.is_paused() {
+            "yes (controller.spectrocloud.com/pause: the controller skips it)"
+        } else {
+            "no"
+        },
+    );
+    out.push_str("Spec:\n");
+    let mode = if pool.dedicated().is_some() {
+        "dedicated"
+    } else {
+        "shared"
+    };
+    field(&mut out, 2, "Mode", mode);
+    field(&mut out, 2, "Deletion policy", pool.deletion_policy());
+    field(
+        &mut out,
+        2,
+        "Profile bundle",
+        pool.spec()
+            .and_then(|s| s.profile_bundle_ref.get())
+            .and_then(|r| r.name.as_deref())
+            .unwrap_or("<none>"),
+    );
+    field(
+        &mut out,
+        2,
+        "Scaling policy",
+        pool.scaling_policy_name()
+            .unwrap_or("<none: not autoscaled>"),
+    );
+    if let Some(vip) = pool.vip() {
+        field(&mut out, 2, "VIP", vip);
+    }
+    if let Some(cp) = pool.control_plane() {
+        field(
+            &mut out,
+            2,
+            "Control plane",
+            &format!(
+                "{} node(s){}, {}",
+                cp.node_count.get().copied().unwrap_or(1),
+                if pool.is_single_node() {
+                    " (single-node)"
+                } else {
+                    ""
+                },
+                cp.architecture.as_deref().unwrap_or("AMD64")
+            ),
+        );
+    }
+    for (_, worker) in pool.worker_pools() {
+        let gpu = worker
+            .gpu
+            .get()
+            .map(|g| {
+                format!(
+                    ", {} GPU(s) {}",
+                    g.gpu_count.get().copied().unwrap_or(0),
+                    g.variant.as_deref().unwrap_or("?")
+                )
+            })
+            .unwrap_or_default();
+        field(
+            &mut out,
+            2,
+            &format!("Worker pool {}", worker.name().unwrap_or("(unnamed)")),
+            &format!(
+                "at least {} node(s){gpu}",
+                worker.min_worker_nodes.get().copied().unwrap_or(1)
+            ),
+        );
+    }
+    out.push_str("Status:\n");
+    let status = pool.status.get();
+    field(
+        &mut out,
+        2,
+        "Phase",
+        status.and_then(|s| s.status.as_deref()).unwrap_or("<none>"),
+    );
+    for cluster in status.into_iter().flat_map(|s| s.clusters()) {
+        field(
+            &mut out,
+            2,
+            &format!("Cluster {}", cluster.name.as_deref().unwrap_or("?")),
+            &format!(
+                "{}, health {}",
+                cluster.status.as_deref().unwrap_or("?"),
+                cluster.health.as_deref().unwrap_or("?")
+            ),
+        );
+    }
+    out.push_str("Conditions:\n");
+    let conditions: Vec<_> = status.into_iter().flat_map(|s| s.conditions()).collect();
+    if conditions.is_empty() {
+        out.push_str("  <none>\n");
+    }
+    for condition in conditions {
+        let when = condition
+            .last_transition_time
+            .as_deref()
+            .and_then(crate::domain::time::parse);
+        out.push_str(&format!(
+            "  {:<28} {:<7} {:<26} {}\n",
+            inert::line(condition.kind()),
+            inert::line(condition.status.as_deref().unwrap_or("?")),
+            inert::line(condition.reason.as_deref().unwrap_or("")),
+            ago(now, when)
+        ));
+        if let Some(message) = condition.message.as_deref().filter(|m| !m.is_empty()) {
+            out.push_str(&format!("    {}\n", inert::line(message)));
+        }
+        if condition.is_false() {
+            out.push_str(&format!(
+                "    means: {}\n",
+                crate::domain::diagnosis::condition_meaning_of(condition.kind())
+            ));
+        }
+    }
+    out.push_str("Hosts:\n");
+    let hosts = rows::Table {
+        columns: rows::host_headers(false),
+        rows: rows::pool_host_rows(inventory, object, false),
+    };
+    table(&mut out, &hosts, now);
+    out.push_str("Evaluation:\n");
+    let mut evaluation = rows::evaluations(inventory, Some(object.name()), false);
+    evaluation
+        .rows
+        .retain(|row| row.id.namespace.as_str() == object.namespace());
+    table(&mut out, &evaluation, now);
+    out.push_str("Findings:\n");
+    let findings = inventory.diagnose(object, now);
+    if findings.is_empty() {
+        out.push_str("  nothing wrong\n");
+    }
+    for finding in findings {
+        out.push_str(&format!(
+            "  {:?}: {} [{}]\n",
+            finding.severity,
+            inert::line(&finding.summary),
+            finding.id
+        ));
+    }
+    out.push_str("Events:\n");
+    let events = inventory.events_for("ComputePool", object.namespace(), object.name());
+    if events.is_empty() {
+        out.push_str("  <none>\n");
+    }
+    for event in events.iter().rev().take(10) {
+        let raw = event.raw();
+        let text = |pointer: &str| {
+            raw.and_then(|v| v.pointer(pointer))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("")
+        };
+        out.push_str(&format!(
+            "  {:<8} {:<24} {:<6} {}\n",
+            inert::line(text("/type")),
+            inert::line(text("/reason")),
+            ago(now, event.happened()),
+            inert::line(text("/message"))
+        ));
+    }
+    out
+}
