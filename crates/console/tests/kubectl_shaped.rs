@@ -4,56 +4,27 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
 
-use std::process::{Command, Stdio};
-use std::time::Duration;
-
 mod common;
 
 use common::Served;
 
-const LIMIT: Duration = Duration::from_secs(120);
-
 fn have_kubectl() -> bool {
-    let found = Command::new("kubectl")
-        .args(["version", "--client"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        common::skip("kubectl is not installed");
-    }
-    found
+    common::have("kubectl", &["version", "--client"])
 }
 
+/// `pooldeck get ARGS` against the served demo.
 fn pooldeck(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = assert_cmd::Command::cargo_bin("pooldeck")
-        .expect("the binary")
-        .arg("get")
-        .args(args)
-        .env("KUBECONFIG", &served.kubeconfig)
-        .timeout(LIMIT)
-        .output()
-        .expect("runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let state = tempfile::tempdir().expect("dir");
+    let mut all = vec!["get"];
+    all.extend_from_slice(args);
+    common::pooldeck_on(served, state.path(), &all)
 }
 
+/// `kubectl get ARGS` against the served demo.
 fn kubectl(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new("kubectl")
-        .arg("get")
-        .args(args)
-        .env("KUBECONFIG", &served.kubeconfig)
-        .output()
-        .expect("kubectl runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let mut all = vec!["get"];
+    all.extend_from_slice(args);
+    common::kubectl(served, &all)
 }
 
 #[test]
@@ -150,20 +121,11 @@ fn get_prints_what_kubectl_prints() {
 #[test]
 fn describe_reads_as_a_page() {
     let served = common::serve("fleet");
+    let state = tempfile::tempdir().expect("dir");
     let run = |args: &[&str]| {
-        let output = assert_cmd::Command::cargo_bin("pooldeck")
-            .expect("the binary")
-            .arg("describe")
-            .args(args)
-            .env("KUBECONFIG", &served.kubeconfig)
-            .timeout(LIMIT)
-            .output()
-            .expect("runs");
-        (
-            output.status.code(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
+        let mut all = vec!["describe"];
+        all.extend_from_slice(args);
+        common::pooldeck_on(&served, state.path(), &all)
     };
     let (code, page, err) = run(&["pool", "rl-sim", "-n", "ml-research"]);
     assert_eq!(code, Some(0), "{err}");

@@ -5,59 +5,21 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
 mod common;
 
 use common::Served;
 
-/// Any one run's limit: a hung command fails the test instead of holding it.
-const LIMIT: Duration = Duration::from_secs(120);
-
 fn have_kubectl() -> bool {
-    let found = Command::new("kubectl")
-        .arg("version")
-        .arg("--client")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        common::skip("kubectl is not installed");
-    }
-    found
+    common::have("kubectl", &["version", "--client"])
 }
 
-/// (exit code, stdout, stderr) of pooldeck with the served kubeconfig.
 fn pooldeck(served: &Served, state: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = assert_cmd::Command::cargo_bin("pooldeck")
-        .expect("the binary")
-        .args(args)
-        .env("KUBECONFIG", &served.kubeconfig)
-        .env("XDG_CONFIG_HOME", state)
-        .env("XDG_STATE_HOME", state)
-        .timeout(LIMIT)
-        .output()
-        .expect("runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::pooldeck_on(served, state, args)
 }
 
 fn kubectl(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new("kubectl")
-        .args(args)
-        .env("KUBECONFIG", &served.kubeconfig)
-        .output()
-        .expect("kubectl runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    common::kubectl(served, args)
 }
 
 /// The names in the NAME column of a table pooldeck printed across namespaces.

@@ -33,6 +33,64 @@ pub fn skip(reason: &str) {
     eprintln!("SKIPPED: {reason}");
 }
 
+/// Whether a tool runs here (`tool version...` succeeds); says why not, through [`skip`].
+#[allow(dead_code)]
+pub fn have(tool: &str, version: &[&str]) -> bool {
+    let found = std::process::Command::new(tool)
+        .args(version)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        skip(&format!("{tool} is not installed"));
+    }
+    found
+}
+
+/// (exit code, stdout, stderr) of a finished command.
+#[allow(dead_code)]
+pub fn outcome(output: std::process::Output) -> (Option<i32>, String, String) {
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// kubectl against a served demo cluster.
+#[allow(dead_code)]
+pub fn kubectl(served: &Served, args: &[&str]) -> (Option<i32>, String, String) {
+    outcome(
+        std::process::Command::new("kubectl")
+            .args(args)
+            .env("KUBECONFIG", &served.kubeconfig)
+            .output()
+            .expect("kubectl runs"),
+    )
+}
+
+/// pooldeck against a served demo cluster, its settings and state in `state` (two minutes
+/// at most: a hung command fails the test instead of holding it).
+#[allow(dead_code)]
+pub fn pooldeck_on(
+    served: &Served,
+    state: &std::path::Path,
+    args: &[&str],
+) -> (Option<i32>, String, String) {
+    outcome(
+        assert_cmd::Command::cargo_bin("pooldeck")
+            .expect("the binary")
+            .args(args)
+            .env("KUBECONFIG", &served.kubeconfig)
+            .env("XDG_CONFIG_HOME", state)
+            .env("XDG_STATE_HOME", state)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .expect("runs"),
+    )
+}
+
 /// Waits until `test` holds, asking again every 50 ms (60 s at most, for a loaded machine).
 #[allow(dead_code)]
 pub fn eventually(what: &str, test: impl Fn() -> bool) {
