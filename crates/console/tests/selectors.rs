@@ -190,3 +190,85 @@ fn the_verbs_list_what_they_matched_and_a_delete_by_selector_is_confirmed_by_its
         out.trim().is_empty()
     });
 }
+
+/// Connection flags given before the command (as `kubectl pooldeck --context X ...` passes
+/// them) reach it, never ignored: the command acts on the hub named, or is refused. A blank
+/// selector never selects every pool for a verb that acts; a name and -l together are refused.
+#[test]
+fn flags_before_the_command_reach_it_and_a_blank_selector_acts_on_nothing() {
+    let served = common::serve("fleet");
+    let state = tempfile::tempdir().expect("dir");
+    let dir = state.path();
+    // An unknown context before the command: refused as it is after it.
+    let (code, _, err) = pooldeck(&served, dir, &["--context", "nosuch", "get", "pools", "-A"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no context \"nosuch\""), "{err}");
+    let (code, _, err) = pooldeck(
+        &served,
+        dir,
+        &[
+            "--context",
+            "nosuch",
+            "pause",
+            "recsys",
+            "-n",
+            "retail-edge",
+            "--dry-run",
+        ],
+    );
+    assert_ne!(code, Some(0), "{err}");
+    assert!(err.contains("no context \"nosuch\""), "{err}");
+    // The viewer's context before the command: its pause is the viewer's, refused.
+    let before = common::counts(&served).0;
+    let (code, _, err) = pooldeck(
+        &served,
+        dir,
+        &[
+            "--context",
+            "pooldeck-demo-viewer",
+            "pause",
+            "recsys",
+            "-n",
+            "retail-edge",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not permitted"), "{err}");
+    assert_eq!(common::counts(&served).0, before, "nothing was sent");
+    // -n before the command.
+    let (code, out, err) = pooldeck(
+        &served,
+        dir,
+        &["-n", "vision-lab", "get", "pools", "-o", "name"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    // Given twice, differently: refused.
+    let (code, _, err) = pooldeck(
+        &served,
+        dir,
+        &["--context", "a", "get", "pools", "--context", "b"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    // A blank selector (an unset variable) acts on nothing.
+    for verb in ["pause", "resume", "delete"] {
+        for blank in ["", " "] {
+            let (code, out, err) = pooldeck(
+                &served,
+                dir,
+                &[verb, "-n", "retail-edge", "-l", blank, "--dry-run"],
+            );
+            assert_eq!(code, Some(2), "{verb} -l {blank:?}: {out}{err}");
+            assert!(err.contains("empty selector"), "{err}");
+        }
+    }
+    assert_eq!(common::counts(&served).0, before, "nothing was sent");
+    // A name and a selector together: refused, as kubectl refuses them.
+    let (code, _, _) = pooldeck(
+        &served,
+        dir,
+        &["get", "cp", "recsys", "-n", "retail-edge", "-l", "team=x"],
+    );
+    assert_eq!(code, Some(2));
+}

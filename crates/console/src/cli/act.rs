@@ -107,7 +107,7 @@ fn once_each(names: &[String]) -> Vec<String> {
 
 pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode {
     let names = once_each(&args.names);
-    let selector = match super::selector_arg(args.at.selector.as_deref(), 2) {
+    let selector = match super::selector_arg(args.at.selector.as_deref(), 2, true) {
         Ok(selector) => selector,
         Err(code) => return code,
     };
@@ -152,7 +152,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let selector = match super::selector_arg(args.at.selector.as_deref(), 2) {
+    let selector = match super::selector_arg(args.at.selector.as_deref(), 2, true) {
         Ok(selector) => selector,
         Err(code) => return code,
     };

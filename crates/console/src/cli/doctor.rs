@@ -69,7 +69,7 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
 async fn doctor(args: &DoctorArgs) -> ExitCode {
     // Read before the hub is asked anything: a selector that cannot be read is a usage error
     // (2, as clap's), never taken for an error-level finding (1).
-    let selector = match super::selector_arg(args.selector.as_deref(), 2) {
+    let selector = match super::selector_arg(args.selector.as_deref(), 2, false) {
         Ok(selector) => selector,
         Err(code) => return code,
     };

@@ -200,9 +200,99 @@ pub(crate) async fn connect_to_read(
     Ok((connection, namespaces))
 }
 
+/// The connection flags given before a command (`pooldeck --context hub-b pause ...`, as
+/// `kubectl pooldeck --context hub-b ...` passes them) carried into it: a command must never
+/// act on another hub than the one named. A flag given both before and after the command
+/// with different values is refused.
+fn inherit(cli: &mut Cli) -> Result<(), String> {
+    let context = cli.context.clone();
+    let kubeconfig = cli.kubeconfig.clone();
+    let namespaces = cli.namespace.clone();
+    let all = cli.all_namespaces;
+    fn one<T: Clone + PartialEq + std::fmt::Debug>(
+        flag: &str,
+        before: &Option<T>,
+        after: &mut Option<T>,
+    ) -> Result<(), String> {
+        match (before, after.as_ref()) {
+            (Some(b), Some(a)) if b != a => Err(format!(
+                "{flag} is given twice with different values ({b:?} before the command, {a:?} \
+                 after it): give it once"
+            )),
+            (Some(b), None) => {
+                *after = Some(b.clone());
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    let single_namespace = |after: &mut Option<String>| -> Result<(), String> {
+        if all {
+            return Err("-A does not apply to this command: name the namespace with -n".into());
+        }
+        match namespaces.as_slice() {
+            [] => Ok(()),
+            [one_ns] => one("-n", &Some(one_ns.clone()), after),
+            _ => Err("this command takes one namespace: give -n once".into()),
+        }
+    };
+    let many_namespaces = |after: &mut Vec<String>, after_all: &mut bool| -> Result<(), String> {
+        if !namespaces.is_empty() && !after.is_empty() && *after != namespaces {
+            return Err("-n is given before and after the command: give it in one place".into());
+        }
+        if after.is_empty() {
+            after.clone_from(&namespaces);
+        }
+        *after_all |= all;
+        if *after_all && !after.is_empty() {
+            return Err("-A and -n cannot be used together".into());
+        }
+        Ok(())
+    };
+    match &mut cli.command {
+        Some(Command::Get(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Doctor(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Record(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Pause(a) | Command::Resume(a)) => {
+            one("--context", &context, &mut a.at.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
+            single_namespace(&mut a.at.namespace)?;
+        }
+        Some(Command::Delete(a)) => {
+            one("--context", &context, &mut a.at.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
+            single_namespace(&mut a.at.namespace)?;
+        }
+        Some(Command::Describe(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            single_namespace(&mut a.namespace)?;
+        }
+        // `new` reads the console's flags itself (below); the rest reach no hub.
+        Some(Command::New(_)) | None => {}
+        Some(_) if context.is_some() || kubeconfig.is_some() || !namespaces.is_empty() || all => {
+            return Err("--context, --kubeconfig, -n and -A do not apply to this command".into());
+        }
+        Some(_) => {}
+    }
+    Ok(())
+}
+
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(args::unswallowed(std::env::args_os())) {
+    let mut cli = match Cli::try_parse_from(args::unswallowed(std::env::args_os())) {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and usage errors itself; usage errors exit 2.
@@ -222,6 +312,10 @@ pub fn main() -> ExitCode {
             "pooldeck: --demo opens the console (or `new`) on the demo cluster; for other \
              commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
         );
+        return ExitCode::from(2);
+    }
+    if let Err(why) = inherit(&mut cli) {
+        crate::say::complain!("pooldeck: {why}");
         return ExitCode::from(2);
     }
     let global = act::Global {
@@ -277,13 +371,23 @@ pub fn main() -> ExitCode {
 /// why it is not one and what one looks like.
 /// A `-l` selector read before anything is asked of the hub: `None` without one; a selector
 /// that cannot be read is said with the API server's words and ends the command with `code`.
+/// `acts`: the command changes what it selects, and a blank selector (which selects
+/// everything: an unset shell variable) is refused, as kubectl refuses it for delete and label.
 pub(crate) fn selector_arg(
     text: Option<&str>,
     code: u8,
+    acts: bool,
 ) -> Result<Option<crate::domain::selector::LabelSelector>, ExitCode> {
     let Some(text) = text else {
         return Ok(None);
     };
+    if acts && text.trim().is_empty() {
+        crate::say::complain!(
+            "pooldeck: an empty selector would select every pool in the namespace: give one, \
+             as in -l team=retail-edge (nothing was sent)"
+        );
+        return Err(ExitCode::from(code));
+    }
     crate::domain::selector::LabelSelector::parse(text)
         .map(Some)
         .map_err(|e| {

@@ -83,7 +83,8 @@ pub struct GetArgs {
     #[arg(value_enum)]
     pub resource: Resource,
     /// Only this object (for hosts: a host UID or a pool name; for events: an event or the
-    /// object it concerns).
+    /// object it concerns). Not with -l, as kubectl.
+    #[arg(conflicts_with = "selector")]
     pub name: Option<String>,
     /// Output format: wide (a wider table), json or yaml (the object named, else a kubectl
     /// List), name (`computepool.spectrocloud.com/NAME`), jsonpath=TEMPLATE (kubectl's).
@@ -282,6 +283,13 @@ fn print(
         }
         .map_err(std::io::Error::other)
     };
+    // Watching objects: each one bare from the start, as the changes that follow are printed
+    // (kubectl's `-w -o json` prints no List either).
+    if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
+        let changed: Vec<(Row, bool)> = table.rows.iter().map(|r| (r.clone(), false)).collect();
+        watch::print_changes(resource, args.output.as_ref(), &changed, true, &widths);
+        return Ok((table.rows.len(), widths));
+    }
     // The objects are written out as they are serialised, not gathered into one text first.
     let written = match &args.output {
         // Faithful, and inert: what JSON and YAML would leave raw for a terminal to act on
@@ -361,7 +369,7 @@ pub fn run(args: &GetArgs) -> ExitCode {
 
 async fn get(args: &GetArgs) -> ExitCode {
     // A selector is read before anything is asked of the hub, with the API server's words.
-    let selector = match super::selector_arg(args.selector.as_deref(), 1) {
+    let selector = match super::selector_arg(args.selector.as_deref(), 1, false) {
         Ok(selector) => selector,
         Err(code) => return code,
     };

@@ -26,7 +26,7 @@ pub(super) fn changed_rows(
             if lines {
                 row.shows_other_than(before)
             } else {
-                row.changed_from(before)
+                !row.object.same_version(&before.object)
             }
         }) {
             out.push((row.clone(), false));
@@ -226,6 +226,41 @@ mod tests {
         let changed = changed_rows(&mut lines, current, true);
         assert_eq!(changed.len(), 1);
         assert!(has(&changed, "detector"));
+        changed_rows(
+            &mut objects,
+            rows::pools(&app.inventory, None, false).rows,
+            false,
+        );
+        // What the pool's row shows changes with its evaluation (GPU utilization), the pool
+        // object itself does not: -o json prints nothing, a table prints the line.
+        let mut evaluation = (*app
+            .inventory
+            .get(Kind::Evaluation, "ml-research", "llm-train")
+            .expect("an evaluation")
+            .value())
+        .clone();
+        evaluation["metadata"]["resourceVersion"] = json!("e-next");
+        let entry = &mut evaluation["spec"]["poolEvaluations"];
+        let key = entry
+            .as_object()
+            .and_then(|m| m.keys().next().cloned())
+            .expect("a worker pool");
+        for (_, gpu) in entry[&key]["gpu"].as_object_mut().expect("gpus").iter_mut() {
+            gpu["utilization"] = json!(3);
+        }
+        app.inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Evaluation,
+                object: evaluation,
+            },
+            app.now,
+        );
+        let current = || rows::pools(&app.inventory, None, false).rows;
+        assert!(
+            changed_rows(&mut objects, current(), false).is_empty(),
+            "the pool object did not change"
+        );
+        assert!(has(&changed_rows(&mut lines, current(), true), "llm-train"));
     }
 
     #[test]
