@@ -326,6 +326,9 @@ fn unescape(text: &str) -> String {
 impl Template {
     /// Reads a template (the text after `jsonpath=`).
     pub fn parse(text: &str) -> Result<Template, String> {
+        if text.trim().is_empty() {
+            return Err("the template is empty".to_owned());
+        }
         let mut stack: Vec<(Path, Vec<Node>)> = Vec::new();
         let mut nodes: Vec<Node> = Vec::new();
         let mut rest = text;

@@ -143,19 +143,26 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         crate::say::complain!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
         return ExitCode::from(2);
     }
-    // Without a terminal nobody can type the name: refuse before touching the hub.
-    let terminal = std::io::stdin().is_terminal();
-    if !args.yes && !args.at.dry_run && !terminal {
-        crate::say::complain!(
-            "pooldeck: delete asks for the pool's name on a terminal, and there is none; \
-             run it on a terminal, or pass --yes (after --dry-run shows what goes)"
-        );
-        return ExitCode::from(2);
-    }
+    // The selector is read first: one that cannot be read is said as that.
     let selector = match super::selector_arg(args.at.selector.as_deref(), 2, true) {
         Ok(selector) => selector,
         Err(code) => return code,
     };
+    // Without a terminal nobody can type the name (or the count): refuse before touching
+    // the hub.
+    let terminal = std::io::stdin().is_terminal();
+    if !args.yes && !args.at.dry_run && !terminal {
+        crate::say::complain!(
+            "pooldeck: delete asks for {} on a terminal, and there is none; run it on a \
+             terminal, or pass --yes (after --dry-run shows what goes)",
+            if selector.is_some() {
+                "the number of pools matched"
+            } else {
+                "the pool's name"
+            }
+        );
+        return ExitCode::from(2);
+    }
     super::block_on(async {
         let names: Vec<String> = args.name.iter().cloned().collect();
         let target = Target {

@@ -63,10 +63,12 @@ pub fn man(args: &ManArgs) -> ExitCode {
         };
     };
     if !dir.is_dir() {
-        crate::say::complain!(
-            "pooldeck: {} is not a directory; make it first (mkdir -p)",
-            dir.display()
-        );
+        let why = if dir.exists() {
+            "is not a directory: name a directory for the pages"
+        } else {
+            "does not exist; make it first (mkdir -p)"
+        };
+        crate::say::complain!("pooldeck: {} {why}", dir.display());
         return ExitCode::from(2);
     }
     let mut pages = vec![("pooldeck".to_owned(), command.clone())];

@@ -292,7 +292,24 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
 
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
-    let mut cli = match Cli::try_parse_from(args::unswallowed(std::env::args_os())) {
+    // Run as kubectl's plugin, the usage lines name it as it is typed.
+    let plugin = std::env::args_os()
+        .next()
+        .and_then(|first| {
+            std::path::Path::new(&first)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .is_some_and(|name| name.starts_with("kubectl-pooldeck"));
+    let command = if plugin {
+        <Cli as clap::CommandFactory>::command().bin_name("kubectl pooldeck")
+    } else {
+        <Cli as clap::CommandFactory>::command()
+    };
+    let parsed = command
+        .try_get_matches_from(args::unswallowed(std::env::args_os()))
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let mut cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and usage errors itself; usage errors exit 2.
