@@ -104,6 +104,7 @@ impl Component for Overlay {
             Overlay::Wizard(wizard) => wizard.scopes(),
             Overlay::Logs(view) => view.scopes(),
             Overlay::Drafts(chooser) => chooser.scopes(),
+            Overlay::Event(view) => view.scopes(),
         }
     }
 
@@ -132,6 +133,7 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.handle(command, app),
             Overlay::Logs(view) => view.handle(command, app),
             Overlay::Drafts(chooser) => chooser.handle(command, app),
+            Overlay::Event(view) => view.handle(command, app),
             Overlay::Wizard(wizard) => wizard.handle(command, app),
         }
     }
@@ -141,6 +143,7 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
             Overlay::Logs(view) => view.answer(request, outcome, app),
             Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
+            Overlay::Event(_) => {}
             Overlay::Wizard(wizard) => wizard.answer(request, outcome, app),
             Overlay::Help { .. } => {}
         }
@@ -150,7 +153,9 @@ impl Component for Overlay {
         match self {
             Overlay::Confirm(confirm) => confirm.typed(),
             Overlay::Logs(view) => view.typed(),
-            Overlay::Help { .. } | Overlay::Wizard(_) | Overlay::Drafts(_) => None,
+            Overlay::Help { .. } | Overlay::Wizard(_) | Overlay::Drafts(_) | Overlay::Event(_) => {
+                None
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod confirm;
 mod dialog;
 pub mod doctor;
 pub mod drafts;
+pub mod event_view;
 mod keys;
 pub mod logs;
 pub mod ports;
@@ -141,6 +142,8 @@ pub enum Overlay {
     Logs(Box<logs::LogView>),
     /// The drafts `n` or `e` offer to resume.
     Drafts(Box<drafts::Chooser>),
+    /// One event read whole (Enter on the events list).
+    Event(Box<event_view::EventView>),
 }
 
 /// What the keyboard is editing on the screens, if anything: the text field is a component

@@ -74,9 +74,11 @@ impl App {
                 self.namespaces,
                 crate::app::ports::Namespaces::All
             )),
-            Command::Open | Command::Describe | Command::Yaml => {
-                when(self.list.view.opens.is_some())
+            // The events list opens the event itself.
+            Command::Open => {
+                when(self.list.view.opens.is_some() || self.list.view.warnings.is_some())
             }
+            Command::Describe | Command::Yaml => when(self.list.view.opens.is_some()),
             Command::RunFix => when(
                 self.detail
                     .as_ref()

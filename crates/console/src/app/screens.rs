@@ -64,6 +64,10 @@ impl Component for ListState {
             Command::PageUp => self.selected = self.selected.saturating_sub(10),
             Command::First => self.selected = 0,
             Command::Last => self.selected = last,
+            // On the events list: the event read whole.
+            Command::Open if self.view.warnings.is_some() => {
+                super::event_view::open(app, self.selected)
+            }
             Command::Open => self.open_selected(None, app),
             Command::Describe => self.open_selected(Some(Tab::Overview), app),
             Command::Yaml => self.open_selected(Some(Tab::Yaml), app),

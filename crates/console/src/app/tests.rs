@@ -705,3 +705,44 @@ fn the_command_line_cycles_completions_and_refuses_unknown_names() {
             .any(|e| matches!(e, Effect::Watch(Namespaces::All)))
     );
 }
+
+/// Enter on the events list opens the event whole (its message, however long, and the object
+/// it concerns); Enter there goes to the pool's detail, Esc back to the list.
+#[test]
+fn an_event_opens_whole_and_leads_to_its_object() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "events");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.list.view.warnings.is_some(), "the events list");
+    let row = (0..app.shown.len())
+        .find(|i| {
+            app.shown
+                .row(*i)
+                .is_some_and(|r| r.id.name.contains("video-analytics"))
+        })
+        .expect("an event about video-analytics");
+    app.list.selected = row;
+    update(&mut app, key(KeyCode::Enter));
+    let view = match app.overlay() {
+        Some(Overlay::Event(view)) => view.clone(),
+        other => panic!("the event: {other:?}"),
+    };
+    assert_eq!(view.object.0, "ComputePool");
+    assert_eq!(view.object.2, "video-analytics");
+    assert!(
+        view.message.contains("no available edge hosts"),
+        "{}",
+        view.message
+    );
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlay().is_none(), "Esc closes it");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.overlay().is_none());
+    let detail = app.detail.as_ref().expect("the pool's detail");
+    assert_eq!(
+        (detail.namespace.as_str(), detail.name.as_str(), detail.tab),
+        ("vision-lab", "video-analytics", Tab::Overview)
+    );
+}

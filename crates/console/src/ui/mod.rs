@@ -15,6 +15,7 @@ mod confirm;
 mod detail;
 mod diagnose;
 mod drafts;
+mod event;
 mod header;
 mod logs;
 mod overview;
@@ -69,6 +70,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Wizard(state) => wizard::render(state, theme, frame, body),
             Overlay::Logs(view) => logs::render(view, theme, frame, body),
             Overlay::Drafts(chooser) => drafts::render(chooser, app.now, theme, frame, body),
+            Overlay::Event(view) => event::render(view, app.now, theme, frame, body),
         }
     }
     if theme.ascii {

@@ -132,6 +132,8 @@ pub enum Scope {
     LogSearch,
     /// The drafts `n` or `e` offer.
     Drafts,
+    /// One event read whole.
+    Event,
 }
 
 impl Scope {
@@ -156,6 +158,7 @@ impl Scope {
             Scope::Logs => "The controller's log (l)",
             Scope::LogSearch => "The controller's log, typing a search",
             Scope::Drafts => "The drafts offered (n, e)",
+            Scope::Event => "An event read whole (Enter on the events list)",
         }
     }
 
@@ -259,6 +262,13 @@ pub const BINDINGS: &[Binding] = &[
     bind!(LogSearch, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "drop the search"),
     bind!(LogSearch, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // The wizard.
+    bind!(Event, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
+    bind!(Event, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
+    bind!(Event, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "a page down"),
+    bind!(Event, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "a page up"),
+    bind!(Event, [key(KeyCode::Enter)], "Enter", Some(("Enter", "go to object")), Activate, "open the object the event concerns (a pool: its detail)"),
+    bind!(Event, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the message"),
+    bind!(Event, [key(KeyCode::Esc), ch('q')], "Esc q", Some(("Esc", "close")), Close, "close"),
     bind!(Drafts, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "choose")), Down, "the next entry"),
     bind!(Drafts, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "the previous entry"),
     bind!(Drafts, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Activate, "open the wizard: afresh, or on the draft chosen"),
@@ -320,7 +330,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "a page up"),
     bind!(List, [ch('g'), key(KeyCode::Home)], "g Home", None, First, "the first row"),
     bind!(List, [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)], "G End", None, Last, "the last row"),
-    bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open the pool (from pools on Overview, from evaluations on Scaling, from hosts on Hosts)"),
+    bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open: the pool (from pools on Overview, evaluations on Scaling, hosts on Hosts), an event read whole"),
     bind!(List, [ch('d')], "d", None, Describe, "open the pool on its Overview"),
     bind!(List, [ch('y')], "y", None, Yaml, "open the pool on its YAML"),
     bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l SELECTOR on labels"),

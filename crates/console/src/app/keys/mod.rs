@@ -77,6 +77,7 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
         | Scope::Logs
         | Scope::LogSearch
         | Scope::Drafts
+        | Scope::Event
         | Scope::Wizard
         | Scope::WizardField
         | Scope::WizardLines
