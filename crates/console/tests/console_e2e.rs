@@ -218,8 +218,11 @@ fn a_signal_from_outside_restores_the_terminal_and_exits_128_plus_its_number() {
                 !text.contains("Compute Pools"),
                 "the alternate screen is gone after SIG{signal}: {text}"
             );
+            // The shell makes the file before stty has written into it: wait for its words.
             let deadline = Instant::now() + Duration::from_secs(5);
-            while !marker.exists() && Instant::now() < deadline {
+            while std::fs::read_to_string(&marker).map_or(true, |m| !m.contains("icanon"))
+                && Instant::now() < deadline
+            {
                 std::thread::sleep(Duration::from_millis(100));
             }
             let modes = std::fs::read_to_string(&marker).expect("stty ran after the console");

@@ -106,6 +106,20 @@ fn get_prints_what_kubectl_prints() {
         err.contains(words) && kerr.contains(words),
         "{err} / {kerr}"
     );
+    // An index past the end fails, as kubectl's does (a script gets a failure, not an empty
+    // string); a missing field prints nothing, as kubectl's does.
+    let past = ["cp", "-A", "-o", "jsonpath={.items[40].metadata.name}"];
+    let (code, _, err) = pooldeck(&served, &past);
+    let (kcode, _, kerr) = kubectl(&served, &past);
+    assert_eq!((code, kcode), (Some(1), Some(1)), "{err} / {kerr}");
+    let words = "array index out of bounds: index 40, length 12";
+    assert!(err.contains(words) && kerr.contains(words), "{err}");
+    let missing = ["cp", "-A", "-o", "jsonpath={.items[0].metadata.nothing}"];
+    assert_eq!(pooldeck(&served, &missing).0, Some(0));
+    // A --sort-by path no object has is refused (it would sort by nothing in silence).
+    let (code, _, err) = pooldeck(&served, &["cp", "-A", "--sort-by=.nope"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("--sort-by"), "{err}");
     // A template that cannot be read is refused before anything is asked.
     let (code, _, err) = pooldeck(
         &served,

@@ -203,6 +203,12 @@ fn literal(text: &str) -> Result<Value, String> {
 }
 
 fn select<'v>(steps: &[Step], value: &'v Value) -> Vec<&'v Value> {
+    walk(steps, value, false).unwrap_or_default()
+}
+
+/// The values the steps select; `strict`: an index past the end of a list is an error, as
+/// kubectl's template makes it (a missing field is not: it prints nothing).
+fn walk<'v>(steps: &[Step], value: &'v Value, strict: bool) -> Result<Vec<&'v Value>, String> {
     let mut current = vec![value];
     for step in steps {
         let mut next = Vec::new();
@@ -219,7 +225,16 @@ fn select<'v>(steps: &[Step], value: &'v Value) -> Vec<&'v Value> {
                         } else {
                             usize::try_from(*index).ok()
                         };
-                        next.extend(at.and_then(|at| items.get(at)));
+                        match at.and_then(|at| items.get(at)) {
+                            Some(item) => next.push(item),
+                            None if strict => {
+                                return Err(format!(
+                                    "array index out of bounds: index {index}, length {}",
+                                    items.len()
+                                ));
+                            }
+                            None => {}
+                        }
                     }
                 }
                 Step::All => match value {
@@ -248,7 +263,7 @@ fn select<'v>(steps: &[Step], value: &'v Value) -> Vec<&'v Value> {
         }
         current = next;
     }
-    current
+    Ok(current)
 }
 
 fn anywhere<'v>(value: &'v Value, key: &str, out: &mut Vec<&'v Value>, depth: usize) {
@@ -367,10 +382,11 @@ impl Template {
     }
 
     /// The template applied to `value`.
-    pub fn render(&self, value: &Value) -> String {
+    /// The template applied to `value`; an index past the end of a list is an error.
+    pub fn render(&self, value: &Value) -> Result<String, String> {
         let mut out = String::new();
-        render(&self.0, value, &mut out);
-        out
+        render(&self.0, value, &mut out)?;
+        Ok(out)
     }
 }
 
@@ -389,21 +405,23 @@ fn closing_brace(text: &str) -> Option<usize> {
     None
 }
 
-fn render(nodes: &[Node], value: &Value, out: &mut String) {
+fn render(nodes: &[Node], value: &Value, out: &mut String) -> Result<(), String> {
     for node in nodes {
         match node {
             Node::Text(text) => out.push_str(text),
             Node::Path(path) => {
-                let found: Vec<String> = path.select(value).into_iter().map(shown).collect();
+                let found: Vec<String> =
+                    walk(&path.0, value, true)?.into_iter().map(shown).collect();
                 out.push_str(&found.join(" "));
             }
             Node::Range(path, body) => {
-                for item in path.select(value) {
-                    render(body, item, out);
+                for item in walk(&path.0, value, true)? {
+                    render(body, item, out)?;
                 }
             }
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -450,12 +468,26 @@ mod tests {
                 "{.items[0].status.conditions[0]}",
                 r#"{"status":"True","type":"Ready"}"#,
             ),
-            ("{.items[5].metadata.name}", ""),
         ];
         for (template, printed) in cases {
             let parsed = Template::parse(template).unwrap_or_else(|e| panic!("{template}: {e}"));
-            assert_eq!(parsed.render(&list()), printed, "{template}");
+            assert_eq!(parsed.render(&list()).as_deref(), Ok(printed), "{template}");
         }
+    }
+
+    /// As kubectl: an index past the end is an error (a script gets a failure, not an empty
+    /// string); a missing field prints nothing.
+    #[test]
+    fn an_index_past_the_end_is_an_error_and_a_missing_field_is_empty() {
+        let past = Template::parse("{.items[5].metadata.name}").expect("parses");
+        assert_eq!(
+            past.render(&list()),
+            Err("array index out of bounds: index 5, length 2".to_owned())
+        );
+        let back = Template::parse("{.items[-3].metadata.name}").expect("parses");
+        assert!(back.render(&list()).is_err());
+        let missing = Template::parse("{.items[0].metadata.nothing}").expect("parses");
+        assert_eq!(missing.render(&list()).as_deref(), Ok(""));
     }
 
     #[test]

@@ -172,6 +172,16 @@ impl Resource {
         }
         table
     }
+
+    /// Whether `--sort-by`'s path names a value in any of the objects (kubectl refuses one
+    /// that names nothing: a misspelt path would otherwise sort silently by nothing).
+    fn sortable(table: &Table, path: &crate::domain::jsonpath::Path) -> bool {
+        table.rows.is_empty()
+            || table.rows.iter().any(|row| {
+                let object = serde_json::to_value(&row.object).unwrap_or(Value::Null);
+                !path.select(&object).is_empty()
+            })
+    }
 }
 
 /// Orders rows by the value at `path` in each one's object: numbers by value, text by its
@@ -262,6 +272,13 @@ fn print(
     all_namespaces: bool,
 ) -> Result<(usize, Vec<usize>), String> {
     let mut table = resource.selected(inventory, args, selector);
+    if let Some(path) = &args.sort_by
+        && !Resource::sortable(&table, path)
+    {
+        return Err(
+            "couldn't find any field with the --sort-by path in the list of objects".to_owned(),
+        );
+    }
     if !all_namespaces && resource != Resource::Hosts {
         // Like kubectl: the namespace column only when reading every namespace.
         strip_namespace(&mut table);
@@ -318,7 +335,9 @@ fn print(
         // What a template prints is the operator's to shape; text from the cluster in it is
         // still made inert.
         Some(Output::JsonPath(template)) => write_out(|out| {
-            let text = template.render(&document()?);
+            let text = template
+                .render(&document()?)
+                .map_err(std::io::Error::other)?;
             std::io::Write::write_all(out, crate::domain::inert::text(&text).as_bytes())
         }),
         _ if table.rows.is_empty() => Ok(()),

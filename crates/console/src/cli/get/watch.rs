@@ -59,7 +59,11 @@ pub(super) fn print_changes(
         }),
         Some(Output::JsonPath(template)) => changed.iter().for_each(|(r, _)| {
             let value = serde_json::to_value(&r.object).unwrap_or_default();
-            print_out(&crate::domain::inert::text(&template.render(&value)));
+            match template.render(&value) {
+                Ok(text) => print_out(&crate::domain::inert::text(&text)),
+                // One object the template cannot be applied to: said, the watch goes on.
+                Err(e) => crate::say::complain!("pooldeck: {}: {e}", r.id),
+            }
         }),
         Some(Output::Json) => changed.iter().for_each(|(r, _)| {
             print_out(&format!(
