@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
 
-use super::settle::{Settled, finish, settle};
+use super::settle::{Settled, finish, settle_pools};
 use crate::app::rows;
 use crate::domain::inert;
 use crate::inventory::{Inventory, Kind, Object};
@@ -70,19 +70,9 @@ async fn describe(args: &DescribeArgs) -> ExitCode {
             Ok(opened) => opened,
             Err(code) => return code,
         };
-    // Everything the page reads beside the pool; what cannot be read is left out, said.
-    let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
     let Settled {
         inventory, tasks, ..
-    } = match settle(
-        &connection,
-        &[Kind::Pool],
-        &optional,
-        &namespaces,
-        args.timeout,
-    )
-    .await
-    {
+    } = match settle_pools(&connection, &namespaces, args.timeout).await {
         Ok(settled) => settled,
         Err(code) => return code,
     };

@@ -10,7 +10,7 @@ use chrono::Utc;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::settle::{Settled, finish, settle};
+use super::settle::{Settled, finish, settle_pools};
 use crate::domain::Kind;
 use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;
@@ -85,19 +85,9 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    // Everything a diagnosis reads beside the pools; what cannot be read is warned about.
-    let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
     let Settled {
         inventory, tasks, ..
-    } = match settle(
-        &connection,
-        &[Kind::Pool],
-        &optional,
-        &namespaces,
-        args.timeout,
-    )
-    .await
-    {
+    } = match settle_pools(&connection, &namespaces, args.timeout).await {
         Ok(settled) => settled,
         // settle says why; the doctor's "could not read the cluster" is 2.
         Err(_) => return ExitCode::from(2),

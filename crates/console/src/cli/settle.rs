@@ -98,6 +98,17 @@ pub(crate) async fn settle(
 }
 
 /// What [`settle`] gathered: the picture, the watches still running, and their events.
+/// [`settle`] for the pools and everything a diagnosis reads beside them (what cannot be
+/// read is warned about): the doctor's and describe's picture.
+pub(crate) async fn settle_pools(
+    connection: &crate::sources::connection::Connection,
+    namespaces: &Namespaces,
+    timeout: std::time::Duration,
+) -> Result<Settled, ExitCode> {
+    let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
+    settle(connection, &[Kind::Pool], &optional, namespaces, timeout).await
+}
+
 pub(crate) struct Settled {
     pub inventory: Inventory,
     pub tasks: Vec<tokio::task::JoinHandle<()>>,

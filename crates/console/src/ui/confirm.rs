@@ -137,12 +137,7 @@ pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
         .saturating_add(fixed)
         .saturating_add(2);
     let height = wanted.min(area.height);
-    let popup = Rect {
-        x: area.x + (area.width.saturating_sub(width)) / 2,
-        y: area.y + (area.height.saturating_sub(height)) / 2,
-        width,
-        height,
-    };
+    let popup = super::centered(area, width, height);
     frame.render_widget(Clear, popup);
     let title_style = if confirm.plan.destructive() {
         theme.style(Meaning::Error).add_modifier(Modifier::BOLD)

@@ -87,12 +87,7 @@ pub(super) fn render(
     let height = u16::try_from(wanted + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);
-    let popup = Rect {
-        x: area.x + area.width.saturating_sub(width) / 2,
-        y: area.y + area.height.saturating_sub(height) / 2,
-        width,
-        height,
-    };
+    let popup = super::centered(area, width, height);
     frame.render_widget(Clear, popup);
     let block = Block::default().borders(Borders::ALL).title(Line::styled(
         crate::domain::inert::line(&title).into_owned(),

@@ -21,12 +21,7 @@ pub(super) fn render(
 ) {
     let width = area.width.saturating_sub(8).max(20).min(area.width);
     let height = area.height.saturating_sub(4).max(6).min(area.height);
-    let popup = Rect {
-        x: area.x + (area.width.saturating_sub(width)) / 2,
-        y: area.y + (area.height.saturating_sub(height)) / 2,
-        width,
-        height,
-    };
+    let popup = super::centered(area, width, height);
     frame.render_widget(Clear, popup);
     let (kind, namespace, name) = &view.object;
     let label = |text: &str| Span::styled(text.to_owned(), theme.style(Meaning::Muted));

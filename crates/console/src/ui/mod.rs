@@ -216,3 +216,13 @@ mod tests;
 #[cfg(test)]
 #[path = "hostile_tests.rs"]
 mod hostile_tests;
+
+/// A box of `width`×`height` in the middle of `area` (a dialog, an overlay).
+pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    Rect {
+        x: area.x + area.width.saturating_sub(width) / 2,
+        y: area.y + area.height.saturating_sub(height) / 2,
+        width,
+        height,
+    }
+}
