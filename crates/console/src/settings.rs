@@ -8,6 +8,9 @@
 //!     readonly: true       # this context only
 //! clipboard: auto          # auto | osc52 | system
 //! audit-log: /var/log/me/pooldeck-audit.log
+//! favourites:              # the console's 1-9 watch these namespaces (0: all)
+//!   - ml-research
+//!   - retail-edge
 //! ```
 //!
 //! A missing file is no settings. A file that cannot be read, or does not parse (a duplicate
@@ -44,10 +47,20 @@ pub struct Settings {
     /// `audit-log:`: an absolute path, or why the value cannot be one (then nothing that
     /// changes the hub is sent: the record asked for cannot be written where it was asked).
     pub audit_log: Option<Result<PathBuf, String>>,
+    /// `favourites:` (or `favorites:`): the namespaces the console's `1`-`9` watch, in order.
+    pub favourites: Vec<String>,
 }
 
 /// The settings the file may hold (the theme's is read by `theme`).
-const KNOWN: [&str; 5] = ["theme", "readonly", "contexts", "clipboard", "audit-log"];
+const KNOWN: [&str; 7] = [
+    "theme",
+    "readonly",
+    "contexts",
+    "clipboard",
+    "audit-log",
+    "favourites",
+    "favorites",
+];
 
 /// Why everything is read-only when the file cannot be told apart from one that asks it.
 fn unreadable(what: String) -> String {
@@ -206,6 +219,33 @@ impl Settings {
                 settings.audit_log = Some(Err(why));
             }
         }
+        let favourites = root.get("favourites").or_else(|| root.get("favorites"));
+        match favourites {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(names)) => {
+                for name in names {
+                    match name.as_str() {
+                        Some(name) => match crate::domain::rules::names::namespace_problem(name) {
+                            Some(problem) => warnings.push(format!(
+                                "settings: favourite namespace \"{}\" is ignored: {problem}",
+                                crate::domain::inert::line(name)
+                            )),
+                            None if settings.favourites.len() >= 9 => warnings.push(format!(
+                                "settings: favourite namespace {name} is ignored: 1-9 take the \
+                                 first nine"
+                            )),
+                            None => settings.favourites.push(name.to_owned()),
+                        },
+                        None => warnings.push(format!(
+                            "settings: favourite namespace {name} is ignored: not a name"
+                        )),
+                    }
+                }
+            }
+            Some(other) => warnings.push(format!(
+                "settings: favourites is {other}, not a list of namespaces; ignored"
+            )),
+        }
         (settings, warnings)
     }
 
@@ -245,6 +285,28 @@ mod tests {
         assert!(!settings.read_only("anything"));
         let (settings, warnings) = Settings::parse("clipboard: fax\n");
         assert!(!settings.read_only("anything"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+    }
+
+    /// `favourites:` lists the namespaces `1`-`9` watch; a name the API server would refuse,
+    /// a tenth, or a value that is not a list is said and ignored, never fatal.
+    #[test]
+    fn favourite_namespaces() {
+        let (settings, warnings) = Settings::parse("favourites: [ml-research, retail-edge]\n");
+        assert_eq!(settings.favourites, ["ml-research", "retail-edge"]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (settings, _) = Settings::parse("favorites:\n  - lab\n");
+        assert_eq!(settings.favourites, ["lab"], "the American spelling too");
+        let (settings, warnings) =
+            Settings::parse("favourites: [Bad_NS, ok, 7, a, b, c, d, e, f, g, h, i]\n");
+        assert_eq!(
+            settings.favourites,
+            ["ok", "a", "b", "c", "d", "e", "f", "g", "h"]
+        );
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(!settings.read_only("any"), "not a reason for read-only");
+        let (settings, warnings) = Settings::parse("favourites: ml-research\n");
+        assert!(settings.favourites.is_empty());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 

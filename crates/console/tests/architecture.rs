@@ -68,7 +68,7 @@ const LAYERS: &[Allowed] = &[
     Allowed {
         module: "settings",
         krate: None,
-        ours: &["files", "manifest", "theme"],
+        ours: &["domain", "files", "manifest", "theme"],
         outside: &[],
     },
     Allowed {

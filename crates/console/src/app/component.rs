@@ -105,6 +105,7 @@ impl Component for Overlay {
             Overlay::Logs(view) => view.scopes(),
             Overlay::Drafts(chooser) => chooser.scopes(),
             Overlay::Event(view) => view.scopes(),
+            Overlay::Describe(view) => view.scopes(),
         }
     }
 
@@ -134,6 +135,7 @@ impl Component for Overlay {
             Overlay::Logs(view) => view.handle(command, app),
             Overlay::Drafts(chooser) => chooser.handle(command, app),
             Overlay::Event(view) => view.handle(command, app),
+            Overlay::Describe(view) => view.handle(command, app),
             Overlay::Wizard(wizard) => wizard.handle(command, app),
         }
     }
@@ -143,7 +145,7 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
             Overlay::Logs(view) => view.answer(request, outcome, app),
             Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
-            Overlay::Event(_) => {}
+            Overlay::Event(_) | Overlay::Describe(_) => {}
             Overlay::Wizard(wizard) => wizard.answer(request, outcome, app),
             Overlay::Help { .. } => {}
         }
@@ -153,9 +155,11 @@ impl Component for Overlay {
         match self {
             Overlay::Confirm(confirm) => confirm.typed(),
             Overlay::Logs(view) => view.typed(),
-            Overlay::Help { .. } | Overlay::Wizard(_) | Overlay::Drafts(_) | Overlay::Event(_) => {
-                None
-            }
+            Overlay::Help { .. }
+            | Overlay::Wizard(_)
+            | Overlay::Drafts(_)
+            | Overlay::Event(_)
+            | Overlay::Describe(_) => None,
         }
     }
 }

@@ -16,6 +16,7 @@ use crossterm::event::KeyEvent;
 pub mod commands;
 pub mod component;
 pub mod confirm;
+pub mod describe;
 mod dialog;
 pub mod doctor;
 pub mod drafts;
@@ -144,6 +145,8 @@ pub enum Overlay {
     Drafts(Box<drafts::Chooser>),
     /// One event read whole (Enter on the events list).
     Event(Box<event_view::EventView>),
+    /// A pool described (`d`).
+    Describe(Box<describe::DescribeView>),
 }
 
 /// What the keyboard is editing on the screens, if anything: the text field is a component
@@ -264,6 +267,8 @@ pub struct App {
     pub home_namespace: String,
     /// The contexts the kubeconfig names (`:ctx` completes them).
     pub contexts: Vec<String>,
+    /// The settings' favourite namespaces, in order: `1`-`9` watch them.
+    pub favourites: Vec<String>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
     /// closes.
     pub before_wizard: Option<Namespaces>,
@@ -302,6 +307,7 @@ impl App {
             wizard_only: false,
             home_namespace: "default".into(),
             contexts: Vec::new(),
+            favourites: Vec::new(),
             before_wizard: None,
             recreating: None,
         }

@@ -78,7 +78,7 @@ pub fn leave(app: &mut App) -> Vec<String> {
                 cancelled.push("the controller's log".to_owned());
             }
             Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),
-            Overlay::Event(_) => {}
+            Overlay::Event(_) | Overlay::Describe(_) => {}
             Overlay::Help { .. } => {}
         }
     }

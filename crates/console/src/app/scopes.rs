@@ -78,7 +78,8 @@ impl App {
             Command::Open => {
                 when(self.list.view.opens.is_some() || self.list.view.warnings.is_some())
             }
-            Command::Describe | Command::Yaml => when(self.list.view.opens.is_some()),
+            Command::Describe => when(self.detail.is_some() || self.list.view.opens.is_some()),
+            Command::Yaml => when(self.list.view.opens.is_some()),
             Command::RunFix => when(
                 self.detail
                     .as_ref()
@@ -151,6 +152,7 @@ impl App {
             | Command::NextTab
             | Command::PreviousTab
             | Command::JumpTab
+            | Command::FavouriteNamespace
             | Command::PauseLogs
             | Command::AllLines
             | Command::NextMatch

@@ -69,7 +69,14 @@ impl Component for ListState {
                 super::event_view::open(app, self.selected)
             }
             Command::Open => self.open_selected(None, app),
-            Command::Describe => self.open_selected(Some(Tab::Overview), app),
+            Command::Describe => {
+                if self.view.opens.is_some()
+                    && let Some(row) = app.shown.row(self.selected)
+                {
+                    let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
+                    super::describe::open(app, &namespace, &name);
+                }
+            }
             Command::Yaml => self.open_selected(Some(Tab::Yaml), app),
             Command::Filter => app.input = Input::Filter(self.filter.clone()),
             Command::SortNext => {
@@ -160,6 +167,7 @@ impl Component for Detail {
             Command::PreviousTab => self.jump(self.tab.step(false)),
             Command::Back => return After::Close,
             Command::Search => app.input = Input::Search(app.search.clone()),
+            Command::Describe => super::describe::open(app, &self.namespace, &self.name),
             Command::RunFix => {
                 if let Some(fix) = self.fix_in_view(app) {
                     return After::Then(Follow::Fix(fix));
@@ -183,6 +191,38 @@ impl Component for Detail {
             other => return shared(other, app).unwrap_or(After::Stay),
         }
         After::Stay
+    }
+}
+
+/// `1`-`9` on a list: the favourite namespace of that number watched (as `:ns NAME`).
+pub fn favourite(app: &mut App, index: usize) {
+    match app.favourites.get(index) {
+        Some(namespace) => {
+            let namespaces = super::ports::Namespaces::Only(vec![namespace.clone()]);
+            if app.namespaces != namespaces {
+                app.watch(namespaces);
+            }
+        }
+        None if app.favourites.is_empty() => {
+            app.message = Some(
+                "no favourite namespaces: list them under favourites: in the settings file \
+                 (1-9 then watch them, 0 all)"
+                    .to_owned(),
+            )
+        }
+        None => {
+            let listed: Vec<String> = app
+                .favourites
+                .iter()
+                .enumerate()
+                .map(|(i, ns)| format!("{} {ns}", i + 1))
+                .collect();
+            app.message = Some(format!(
+                "no favourite namespace {}: {}",
+                index + 1,
+                listed.join(", ")
+            ));
+        }
     }
 }
 

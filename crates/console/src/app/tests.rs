@@ -176,8 +176,33 @@ fn describe_yaml_warnings_and_projects() {
     update(&mut app, key(KeyCode::Char('y')));
     assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Yaml));
     update(&mut app, key(KeyCode::Esc));
+    // `d`: the selected pool described, kept up to date while it is open; Enter goes on to
+    // its detail, Esc back to the list.
+    let selected = app
+        .shown
+        .row(app.list.selected)
+        .map(|r| r.id.name.to_string());
     update(&mut app, key(KeyCode::Char('d')));
+    let Some(Overlay::Describe(view)) = app.overlay() else {
+        panic!("d describes: {:?}", app.overlay());
+    };
+    assert_eq!(Some(view.name.clone()), selected);
+    let name = selected.unwrap_or_default();
+    assert!(
+        app.shown.describe.iter().any(|l| l.contains(&name))
+            && app.shown.describe.iter().any(|l| l == "Conditions:"),
+        "{:?}",
+        app.shown.describe
+    );
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.overlays.is_empty());
     assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Overview));
+    // From the detail, `d` describes the open pool; Esc closes it and leaves the detail.
+    update(&mut app, key(KeyCode::Char('d')));
+    assert!(matches!(app.overlay(), Some(Overlay::Describe(_))));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty() && app.detail.is_some());
+    assert!(app.shown.describe.is_empty(), "worked out only while open");
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "events");
@@ -703,6 +728,49 @@ fn the_command_line_cycles_completions_and_refuses_unknown_names() {
         crate::app::script::take_returned()
             .iter()
             .any(|e| matches!(e, Effect::Watch(Namespaces::All)))
+    );
+    // After a view's word, its objects' names complete; Enter shows the view filtered.
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "cp llm");
+    tab(&mut app);
+    assert_eq!(line(&app), "cp llm-finetune");
+    tab(&mut app);
+    assert_eq!(line(&app), "cp llm-train");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.list.view, View::POOLS);
+    assert_eq!(app.list.filter, "llm-train");
+    assert_eq!(app.shown.len(), 1);
+}
+
+/// `1`-`9` watch the settings' favourite namespaces, in order (k9s); one not listed is said
+/// with those that are, and nothing is watched anew.
+#[test]
+fn digits_watch_the_favourite_namespaces() {
+    let mut app = fleet_app();
+    app.namespaces = Namespaces::All;
+    forget_returned();
+    update(&mut app, key(KeyCode::Char('1')));
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("favourites:")),
+        "{:?}",
+        app.message
+    );
+    app.favourites = vec!["ml-research".into(), "retail-edge".into()];
+    update(&mut app, key(KeyCode::Char('2')));
+    assert_eq!(app.namespaces, Namespaces::Only(vec!["retail-edge".into()]));
+    assert!(crate::app::script::take_returned().iter().any(
+        |e| matches!(e, Effect::Watch(Namespaces::Only(ns)) if ns == &["retail-edge".to_owned()])
+    ));
+    update(&mut app, key(KeyCode::Char('5')));
+    let said = app.message.clone().unwrap_or_default();
+    assert!(said.contains("1 ml-research, 2 retail-edge"), "{said}");
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::Watch(_)))
     );
 }
 

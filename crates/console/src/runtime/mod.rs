@@ -225,6 +225,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     app.namespaces = namespaces.clone();
     app.home_namespace = home;
     app.contexts = crate::sources::connection::context_names(&target);
+    app.favourites = options.acting.settings.favourites.clone();
     // The drafts wizards left behind (crash, hangup, Ctrl-C, Esc): `n` and `e` offer them.
     app.drafts = kept_drafts(crate::drafts::MOST);
     if !options.warnings.is_empty() {

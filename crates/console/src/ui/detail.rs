@@ -28,16 +28,7 @@ pub fn bar(percent: f64) -> String {
     format!("{}{}", "█".repeat(filled), "░".repeat(10 - filled))
 }
 
-/// A sparkline of the last samples.
-pub fn sparkline(values: &[f64]) -> String {
-    values.iter().map(|v| spark(*v)).collect()
-}
-
-/// One sparkline cell for a percentage.
-pub fn spark(value: f64) -> char {
-    const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    LEVELS[((value.clamp(0.0, 100.0) / 100.0) * 7.0).round() as usize]
-}
+pub use crate::app::rows::text::{spark, sparkline};
 
 /// A value in a detail view longer than this is cut, saying how much was left out: a
 /// 5,000-character event message would fill the tab.

@@ -12,6 +12,7 @@ use crate::domain::inert;
 
 pub mod cells;
 mod confirm;
+mod describe;
 mod detail;
 mod diagnose;
 mod drafts;
@@ -31,6 +32,15 @@ pub use detail::{bar, spark, sparkline};
 pub use crate::app::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
+    draw(app, theme, frame);
+    // Every screen, the too-small one included.
+    if theme.ascii {
+        asciify(frame.buffer_mut());
+    }
+    inert_cells(frame.buffer_mut());
+}
+
+fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let mut text = format!(
@@ -54,7 +64,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(3),
-        Constraint::Length(1),
+        Constraint::Length(footer_height(app, area.width)),
     ])
     .areas(area);
     header::render(app, theme, frame, header);
@@ -71,12 +81,11 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Logs(view) => logs::render(view, theme, frame, body),
             Overlay::Drafts(chooser) => drafts::render(chooser, app.now, theme, frame, body),
             Overlay::Event(view) => event::render(view, app.now, theme, frame, body),
+            Overlay::Describe(view) => {
+                describe::render(view, &app.shown.describe, theme, frame, body)
+            }
         }
     }
-    if theme.ascii {
-        asciify(frame.buffer_mut());
-    }
-    inert_cells(frame.buffer_mut());
 }
 
 /// The last guard before the terminal: whatever text reached the screen without passing
@@ -105,7 +114,7 @@ fn inert_cells(buffer: &mut ratatui::buffer::Buffer) {
 fn ascii_of(c: char) -> char {
     match c {
         '│' | '┃' | '║' | '▏' => '|',
-        '─' | '━' | '═' => '-',
+        '─' | '━' | '═' | '—' | '–' => '-',
         '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '╭' | '╮' | '╰' | '╯' => {
             '+'
         }
@@ -119,6 +128,8 @@ fn ascii_of(c: char) -> char {
         '←' | '‹' | '«' => '<',
         '↑' => '^',
         '↓' => 'v',
+        '≤' => '<',
+        '≥' => '>',
         '…' | '·' | '•' => '.',
         c if c.is_ascii() => c,
         _ => '?',
@@ -135,6 +146,18 @@ fn asciify(buffer: &mut ratatui::buffer::Buffer) {
         }
         let replaced: String = symbol.chars().take(1).map(ascii_of).collect();
         cell.set_symbol(if replaced.is_empty() { " " } else { &replaced });
+    }
+}
+
+/// A message longer than the screen is wide takes up to three lines (said whole, not cut at
+/// 80 columns); the key hints and a field being typed take one.
+fn footer_height(app: &App, width: u16) -> u16 {
+    match (&app.input, &app.message) {
+        (Input::None, Some(message)) if width > 0 => {
+            let length = inert::line(message).chars().count();
+            u16::try_from(length.div_ceil(usize::from(width)).clamp(1, 3)).unwrap_or(3)
+        }
+        _ => 1,
     }
 }
 
@@ -163,7 +186,7 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             None => Line::from(Span::styled(app.hints(), theme.style(Meaning::Muted))),
         },
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
 }
 
 fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: Rect) {

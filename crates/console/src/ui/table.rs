@@ -83,21 +83,18 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     // Column widths are derived with the rows, in update; no column but the last takes more
     // than its share, so a 3,000-character status cannot push the others off the screen.
-    let widths: Vec<u16> = app
-        .shown
-        .widths
-        .iter()
-        .map(|w| (*w).min(COLUMN_AT_MOST))
-        .collect();
-    let widths = &widths;
-    if widths.len() < headers.len() {
+    let at_most =
+        |widths: &[u16]| -> Vec<u16> { widths.iter().map(|w| (*w).min(COLUMN_AT_MOST)).collect() };
+    let mut widths = at_most(&app.shown.widths);
+    if widths.len() < headers.len() || app.shown.compact_widths.len() < headers.len() {
         return;
     }
-    // On a narrow screen, columns that answer later questions give way, whole, rather than
+    // On a narrow screen the columns first take their compact forms (no bars, no sparklines,
+    // shorter headers), then those that answer later questions give way, whole, rather than
     // every column being cut to nothing.
     let mut shown: Vec<usize> = (0..headers.len()).collect();
     // The last column (often a message) may be cut; it needs only a useful start.
-    let total = |shown: &[usize]| {
+    let total = |shown: &[usize], widths: &[u16]| {
         let last = shown.last().copied();
         shown
             .iter()
@@ -110,7 +107,17 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             })
             .fold(0u16, u16::saturating_add)
     };
-    while total(&shown) > area.width && shown.len() > 3 {
+    let compact = total(&shown, &widths) > area.width;
+    if compact {
+        widths = at_most(&app.shown.compact_widths);
+    }
+    let widths = &widths;
+    let form = if compact {
+        cells::Form::Compact
+    } else {
+        cells::Form::Console
+    };
+    while total(&shown, widths) > area.width && shown.len() > 3 {
         let across = !matches!(
             &app.namespaces,
             crate::app::ports::Namespaces::Only(list) if list.len() <= 1
@@ -128,7 +135,11 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let sorted = app.list.sort_column;
     let header = Row::new(shown.iter().map(|&i| {
-        let h = headers[i].header;
+        let h = if compact {
+            headers[i].compact
+        } else {
+            headers[i].header
+        };
         let mark = if i + 1 == sorted {
             if app.list.sort_descending {
                 "↓"
@@ -177,7 +188,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         };
         Row::new(shown.iter().filter_map(|&i| {
             let cell = row.cells.get(i)?;
-            let mut text = cells::text(cell, now, cells::Form::Console);
+            let mut text = cells::text(cell, now, form);
             let room = if Some(i) == last_shown {
                 last_room
             } else {

@@ -11,13 +11,34 @@ use crate::app::{Msg, update};
 use crate::inventory::SourceState;
 
 /// The whole screen as text, drawn on a test terminal (shared by the ui's snapshot tests).
+/// Every screen snapshotted is also drawn as without a UTF-8 locale: it must be ASCII, and
+/// every glyph the console drew must have its own ASCII form there (a `?` stands only for
+/// the cluster's own text, and the test fleet's is ASCII).
 pub(super) fn draw(app: &App, width: u16, height: u16) -> String {
-    let theme = Theme::builtin("default-dark").expect("theme");
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal
-        .draw(|frame| render(app, &theme, frame))
-        .expect("draw");
-    terminal.backend().to_string()
+    let drawn = |ascii: bool| {
+        let mut theme = Theme::builtin("default-dark").expect("theme");
+        theme.ascii = ascii;
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        terminal
+            .draw(|frame| render(app, &theme, frame))
+            .expect("draw");
+        terminal
+    };
+    let (utf8, ascii) = (drawn(false), drawn(true));
+    let mut missing = std::collections::BTreeSet::new();
+    let pairs = utf8.backend().buffer().content.iter();
+    for (glyph, plain) in pairs.zip(&ascii.backend().buffer().content) {
+        assert!(plain.symbol().is_ascii(), "not ASCII: {:?}", plain.symbol());
+        if !glyph.symbol().is_ascii() && plain.symbol() == "?" {
+            missing.insert(glyph.symbol().to_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "glyphs without an ASCII form (shown as ?): {missing:?}\n{}",
+        ascii.backend()
+    );
+    utf8.backend().to_string()
 }
 
 fn keys(app: &mut App, text: &str) {
@@ -84,6 +105,36 @@ fn controller_log_view() {
     );
     insta::assert_snapshot!("controller_log_160x48", draw(&app, 160, 48));
     insta::assert_snapshot!("controller_log_80x24", draw(&app, 80, 24));
+}
+
+/// `d` on a pool with a failing condition and hosts: the describe page over the list.
+#[test]
+fn describe_page() {
+    let mut app = fleet_app();
+    keys(&mut app, "/rl-sim");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    keys(&mut app, "d");
+    insta::assert_snapshot!("describe_80x24", draw(&app, 80, 24));
+    insta::assert_snapshot!("describe_160x48", draw(&app, 160, 48));
+}
+
+/// Enter on the events list: one event read whole, its message wrapped.
+#[test]
+fn event_read_whole() {
+    let mut app = fleet_app();
+    keys(&mut app, ":events");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    insta::assert_snapshot!("event_80x24", draw(&app, 80, 24));
 }
 
 #[test]

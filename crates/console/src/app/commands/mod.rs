@@ -45,6 +45,8 @@ pub enum Command {
     ControllerLogs,
     /// Watch every namespace (`0`, as k9s).
     AllNamespaces,
+    /// Watch the favourite namespace whose number was typed (`1`-`9`, as k9s).
+    FavouriteNamespace,
     PauseLogs,
     AllLines,
     NextMatch,
@@ -134,6 +136,8 @@ pub enum Scope {
     Drafts,
     /// One event read whole.
     Event,
+    /// A pool described.
+    Describe,
 }
 
 impl Scope {
@@ -159,6 +163,7 @@ impl Scope {
             Scope::LogSearch => "The controller's log, typing a search",
             Scope::Drafts => "The drafts offered (n, e)",
             Scope::Event => "An event read whole (Enter on the events list)",
+            Scope::Describe => "A pool described (d)",
         }
     }
 
@@ -269,6 +274,15 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Event, [key(KeyCode::Enter)], "Enter", Some(("Enter", "go to object")), Activate, "open the object the event concerns (a pool: its detail)"),
     bind!(Event, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the message"),
     bind!(Event, [key(KeyCode::Esc), ch('q')], "Esc q", Some(("Esc", "close")), Close, "close"),
+    bind!(Describe, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
+    bind!(Describe, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
+    bind!(Describe, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "a page down"),
+    bind!(Describe, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "a page up"),
+    bind!(Describe, [ch('g'), key(KeyCode::Home)], "g Home", None, First, "the top"),
+    bind!(Describe, [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)], "G End", None, Last, "the end"),
+    bind!(Describe, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open pool")), Activate, "open the pool's detail (its fixes are there)"),
+    bind!(Describe, [ch('c')], "c", Some(("c", "copy")), Copy, "copy the page"),
+    bind!(Describe, [key(KeyCode::Esc), ch('q'), ch('d')], "Esc q d", Some(("Esc", "close")), Close, "close"),
     bind!(Drafts, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "choose")), Down, "the next entry"),
     bind!(Drafts, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "the previous entry"),
     bind!(Drafts, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Activate, "open the wizard: afresh, or on the draft chosen"),
@@ -299,14 +313,15 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Enter)], "Enter", Some(("Enter", "keep")), Accept, "keep the search"),
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
-    bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete the command"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), :ns NAME or :ns all, :ctx NAME, :q"),
+    bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete: a command, a namespace after ns, a context after ctx, a name after a view's word (Tab again: the next)"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab)], "→ Tab", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
     bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
+    bind!(Detail, [ch('d')], "d", None, Describe, "the pool described: spec, status, conditions explained, hosts, evaluation, findings, events"),
     bind!(Detail, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about this pool"),
     bind!(Detail, [ch('f')], "f", Some(("f", "fix")), RunFix, "run the fix of the doctor's finding that has one (Diagnose tab), behind a confirmation"),
     bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
@@ -331,7 +346,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [ch('g'), key(KeyCode::Home)], "g Home", None, First, "the first row"),
     bind!(List, [ch('G'), (KeyCode::Char('G'), SHIFT), key(KeyCode::End)], "G End", None, Last, "the last row"),
     bind!(List, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), Open, "open: the pool (from pools on Overview, evaluations on Scaling, hosts on Hosts), an event read whole"),
-    bind!(List, [ch('d')], "d", None, Describe, "open the pool on its Overview"),
+    bind!(List, [ch('d')], "d", None, Describe, "the pool described: spec, status, conditions explained, hosts, evaluation, findings, events"),
     bind!(List, [ch('y')], "y", None, Yaml, "open the pool on its YAML"),
     bind!(List, [ch('/')], "/", Some(("/", "filter")), Filter, "filter: a substring, !text to invert, -l SELECTOR on labels"),
     bind!(List, [ch(' ')], "Space", None, Mark, "mark or unmark the pool (p then pauses every marked pool)"),
@@ -346,6 +361,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
     bind!(List, [ch('0')], "0", None, AllNamespaces, "watch every namespace (as :ns all)"),
+    bind!(List, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7'), ch('8'), ch('9')], "1-9", None, FavouriteNamespace, "watch a favourite namespace (favourites: in the settings file, in order)"),
     bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: a view by name (listed below), :ns NAME or :ns all, :ctx NAME, :q"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),

@@ -4,7 +4,8 @@ use super::super::ports::Namespaces;
 use super::super::{App, Effect, View};
 
 /// What Tab offers for `typed`, in order: a view or command word; after `ns `, the
-/// namespaces the watched objects name (and `all`); after `ctx `, the kubeconfig's contexts.
+/// namespaces the watched objects name (and `all`); after `ctx `, the kubeconfig's contexts;
+/// after a view's word (`cp `), the names of its objects.
 pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut offer = |choice: String| {
@@ -27,6 +28,20 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
         let partial = partial.trim_start();
         for context in app.contexts.iter().filter(|c| c.starts_with(partial)) {
             offer(format!("ctx {context}"));
+        }
+    } else if let Some((word, partial)) = typed.split_once(' ')
+        && let Some(view) = View::named(word)
+    {
+        let partial = partial.trim_start();
+        let mut names: Vec<&str> = app
+            .inventory
+            .objects(view.source)
+            .map(|o| o.name())
+            .filter(|name| name.starts_with(partial))
+            .collect();
+        names.sort_unstable();
+        for name in names {
+            offer(format!("{word} {name}"));
         }
     } else {
         for word in View::all()
@@ -143,16 +158,16 @@ pub(super) fn run_command(app: &mut App, command: &str) {
         }
         return;
     }
+    // `:cp NAME`: the view, filtered to the name.
+    if let Some((word, name)) = command.split_once(' ')
+        && let Some(view) = View::named(word)
+    {
+        switch_to(app, view);
+        app.list.filter = name.trim().to_owned();
+        return;
+    }
     match View::named(command) {
-        Some(view) => {
-            app.detail = None;
-            app.list.view = view;
-            app.list.selected = 0;
-            app.list.selected_id = None;
-            app.list.sort_column = 0;
-            app.list.filter.clear();
-            app.message = None;
-        }
+        Some(view) => switch_to(app, view),
         None => {
             let views: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
             app.message = Some(format!(
@@ -161,4 +176,15 @@ pub(super) fn run_command(app: &mut App, command: &str) {
             ))
         }
     }
+}
+
+/// A view by name, from its first row, unfiltered.
+fn switch_to(app: &mut App, view: View) {
+    app.detail = None;
+    app.list.view = view;
+    app.list.selected = 0;
+    app.list.selected_id = None;
+    app.list.sort_column = 0;
+    app.list.filter.clear();
+    app.message = None;
 }

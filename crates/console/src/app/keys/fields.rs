@@ -101,9 +101,13 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
                 crate::app::wizard::escape(app);
             }
             Some(Overlay::Logs(_)) => app.outbox.push(Effect::StopLogs),
-            Some(Overlay::Help { .. } | Overlay::Drafts(_) | Overlay::Event(_)) | None => {
-                app.input = Input::None
-            }
+            Some(
+                Overlay::Help { .. }
+                | Overlay::Drafts(_)
+                | Overlay::Event(_)
+                | Overlay::Describe(_),
+            )
+            | None => app.input = Input::None,
         },
         _ => {
             app.message = Some(format!(

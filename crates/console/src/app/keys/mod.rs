@@ -78,6 +78,7 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
         | Scope::LogSearch
         | Scope::Drafts
         | Scope::Event
+        | Scope::Describe
         | Scope::Wizard
         | Scope::WizardField
         | Scope::WizardLines
@@ -96,6 +97,11 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
         }
         Scope::Detail | Scope::Yaml => {
             super::screens::on_detail(app, |detail, app| detail.handle(command, app))
+        }
+        Scope::List if command == Command::FavouriteNamespace => {
+            if let KeyCode::Char(c @ '1'..='9') = key.code {
+                super::screens::favourite(app, usize::from(c as u8 - b'1'));
+            }
         }
         Scope::List | Scope::Events => super::screens::on_list(app, command),
     }

@@ -249,6 +249,32 @@ impl Cell {
     /// The most columns the console's form of the cell takes, from the value alone, so the
     /// columns can be laid out when rows change, not on every frame (time cells take their
     /// widest form, so they never push a column wider as the clock moves).
+    /// Whether the console has a shorter form of this kind of cell for a narrow screen.
+    pub fn has_compact_form(&self) -> bool {
+        match self {
+            Cell::Gpus(_) | Cell::Utilization { .. } => true,
+            Cell::Statuses(all) => all.iter().any(|s| s.compact_word() != s.word()),
+            _ => false,
+        }
+    }
+
+    /// The most columns the console's compact form takes (no bar, no sparkline).
+    pub fn compact_width(&self) -> usize {
+        match self {
+            Cell::Gpus(all) if !all.is_empty() => self.width().saturating_sub(1 + GPU_BAR),
+            Cell::Statuses(all) if !all.is_empty() => {
+                all.iter()
+                    .map(|s| crate::domain::inert::line(s.compact_word()).chars().count() + 1)
+                    .sum::<usize>()
+                    - 1
+            }
+            Cell::Utilization { history, .. } if history.len() > 1 => self
+                .width()
+                .saturating_sub(1 + history.len().min(SPARK_SAMPLES)),
+            _ => self.width(),
+        }
+    }
+
     pub fn width(&self) -> usize {
         let list = |widths: &mut dyn Iterator<Item = usize>| {
             let (sum, n) = widths.fold((0usize, 0usize), |(s, n), w| (s.saturating_add(w), n + 1));

@@ -9,6 +9,9 @@
 pub struct Column {
     /// What the header says (the console and `pooldeck get`).
     pub header: &'static str,
+    /// What the header says when the console draws the column's compact form (on a narrow
+    /// screen): the same words, shorter.
+    pub compact: &'static str,
     /// How early the column gives way, whole, on a narrow screen: higher goes first (0: never).
     /// Across namespaces a pool is named by namespace and name together, so NAMESPACE then
     /// stays ([`Column::gives_way`]).
@@ -17,7 +20,16 @@ pub struct Column {
 
 impl Column {
     pub const fn new(header: &'static str, gives_way: u8) -> Column {
-        Column { header, gives_way }
+        Column {
+            header,
+            compact: header,
+            gives_way,
+        }
+    }
+
+    /// The column with a shorter header for its compact form.
+    pub const fn compact_as(self, compact: &'static str) -> Column {
+        Column { compact, ..self }
     }
 
     /// How early the column gives way when the list spans namespaces or not.
@@ -36,12 +48,18 @@ pub const HOST: Column = Column::new("HOST", 0);
 // The state an operator reads first.
 pub const STATUS: Column = Column::new("STATUS", 1);
 pub const STATE: Column = Column::new("STATE", 1);
-pub const SCALING: Column = Column::new("SCALING", 1);
+// The pools list keeps NAME, STATUS, HEALTH, GPUS and PAUSED longest (a jump host's 80×24
+// still shows which pools are paused or unhealthy); its SCALING, GPU UTIL, HOSTS, CPU and AGE
+// give way first.
+pub const HEALTH: Column = Column::new("HEALTH", 2);
+pub const PAUSED: Column = Column::new("PAUSED", 2);
+pub const GPUS_USED: Column = Column::new("GPUS (USED/CAPACITY)", 2).compact_as("GPUS");
+pub const SCALING: Column = Column::new("SCALING", 3);
 pub const MESSAGE: Column = Column::new("MESSAGE", 1);
 pub const SEVERITY: Column = Column::new("SEVERITY", 1);
 pub const FINDING: Column = Column::new("FINDING", 1);
 // GPU utilization is what a GPU pool is watched for.
-pub const GPU_UTIL: Column = Column::new("GPU UTIL", 2);
+pub const GPU_UTIL: Column = Column::new("GPU UTIL", 4);
 pub const GPU: Column = Column::new("GPU", 2);
 pub const DECISION: Column = Column::new("DECISION", 2);
 pub const GPU_LIMITS: Column = Column::new("GPU LIMITS", 2);
@@ -53,18 +71,15 @@ pub const POOL: Column = Column::new("POOL", 2);
 pub const REASON: Column = Column::new("REASON", 3);
 pub const WORKER_POOL: Column = Column::new("WORKER POOL", 3);
 pub const TENANT_CAP: Column = Column::new("TENANT CAP", 3);
-pub const GPUS_USED: Column = Column::new("GPUS (USED/CAPACITY)", 4);
 pub const OBJECT: Column = Column::new("OBJECT", 4);
 pub const HOSTS: Column = Column::new("HOSTS", 5);
 pub const GPUS: Column = Column::new("GPUS", 5);
 pub const CPU: Column = Column::new("CPU", 6);
 pub const MACHINE_POOL: Column = Column::new("MACHINE POOL", 6);
 pub const SYMPTOM: Column = Column::new("SYMPTOM", 6);
-pub const HEALTH: Column = Column::new("HEALTH", 7);
 pub const SINCE: Column = Column::new("SINCE", 7);
 /// The object's namespace: first in every list; `get -n` leaves it out.
 pub const NAMESPACE: Column = Column::new("NAMESPACE", 8);
-pub const PAUSED: Column = Column::new("PAUSED", 8);
 pub const MEMORY: Column = Column::new("MEMORY", 8);
 pub const AGE: Column = Column::new("AGE", 9);
 // Only in `get -o wide`.

@@ -8,6 +8,7 @@
 mod cell;
 pub mod column;
 mod status;
+pub mod text;
 
 /// The registry of list views: each name is a module of this directory holding its rows and
 /// its `pub static VIEW: ViewSpec` ([`crate::app::view::ViewSpec`]); the order is the command

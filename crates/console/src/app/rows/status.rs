@@ -50,6 +50,13 @@ impl Status {
     }
 
     /// The word as the controllers write it.
+    /// The word on a narrow screen: the first of several ("Maintenance" for a cluster in
+    /// "Maintenance Mode").
+    pub fn compact_word(&self) -> &str {
+        let word = self.word();
+        word.split(' ').find(|w| !w.is_empty()).unwrap_or(word)
+    }
+
     pub fn word(&self) -> &str {
         match self {
             Status::Pool(phase) => match phase {

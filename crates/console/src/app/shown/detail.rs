@@ -155,6 +155,31 @@ fn action_hosts(
 }
 
 impl App {
+    /// The described pool's page, when the overlay is open.
+    pub(super) fn refresh_describe(&mut self) {
+        let Some(open) = self.overlays.iter().rev().find_map(|o| match o {
+            crate::app::Overlay::Describe(view) => Some(view),
+            _ => None,
+        }) else {
+            self.shown.describe.clear();
+            self.shown.describe_key = None;
+            return;
+        };
+        let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
+        let key = (id, self.inventory.generation(), self.now.timestamp());
+        if self.shown.describe_key.as_ref() == Some(&key) {
+            return;
+        }
+        self.shown.describe = match self.inventory.get(Kind::Pool, &open.namespace, &open.name) {
+            Some(object) => crate::app::describe::page(&self.inventory, object, self.now)
+                .lines()
+                .map(str::to_owned)
+                .collect(),
+            None => Vec::new(),
+        };
+        self.shown.describe_key = Some(key);
+    }
+
     pub(super) fn refresh_detail(&mut self) {
         let Some(open) = &self.detail else {
             self.shown.detail = None;

@@ -51,6 +51,9 @@ pub struct Shown {
     order: Vec<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
+    /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
+    /// shorter header).
+    pub compact_widths: Vec<u16>,
     /// Per pool: the version and the pools sharing its name or VIP it was checked against,
     /// and whether it breaks a rule.
     lint: HashMap<ObjectRef, (usize, u64, bool)>,
@@ -59,6 +62,10 @@ pub struct Shown {
     detail_key: Option<(ObjectRef, u64)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
+    describe_key: Option<(ObjectRef, u64, i64)>,
+    /// The described pool's page (`d`), a line each: worked out when the pool changes or a
+    /// second passes (its ages), not per frame.
+    pub describe: Vec<String>,
     /// How many times the rows were built from scratch.
     pub builds: u64,
     /// How many rows were built, from scratch or for a changed object: tests prove that a
@@ -173,7 +180,7 @@ impl App {
             false
         };
         if widths {
-            self.shown.widths = self.widths();
+            (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
         // The selection stays on its row when rows move.
         if moved
@@ -191,6 +198,7 @@ impl App {
             .row(self.list.selected)
             .map(|r| (r.id.clone(), r.part.clone()));
         self.refresh_detail();
+        self.refresh_describe();
         self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
     }
 
@@ -356,14 +364,14 @@ impl App {
 
     /// The widest cell of each shown column, with its header and the rule marker after a
     /// pool's name.
-    fn widths(&self) -> Vec<u16> {
+    /// The widest cell of each column with its header, in the console's form and its compact
+    /// form.
+    fn widths(&self) -> (Vec<u16>, Vec<u16>) {
         let base = &self.shown.base;
         let name = base.columns.iter().position(|c| *c == rows::column::NAME);
-        let mut widths: Vec<u16> = base
-            .columns
-            .iter()
-            .map(|c| u16::try_from(c.header.chars().count()).unwrap_or(u16::MAX))
-            .collect();
+        let header = |text: &str| u16::try_from(text.chars().count()).unwrap_or(u16::MAX);
+        let mut widths: Vec<u16> = base.columns.iter().map(|c| header(c.header)).collect();
+        let mut compact: Vec<u16> = base.columns.iter().map(|c| header(c.compact)).collect();
         for slot in &self.shown.order {
             let Some(row) = base.row(*slot) else { continue };
             let marked = row.broken || row.worst.is_some();
@@ -376,9 +384,19 @@ impl App {
                 if let Some(w) = widths.get_mut(i) {
                     *w = (*w).max(width);
                 }
+                // Only bars and sparklines shrink: every other cell keeps its width.
+                let small = match row.cells.get(i) {
+                    Some(cell) if cell.has_compact_form() => {
+                        u16::try_from(cell.compact_width()).unwrap_or(u16::MAX)
+                    }
+                    _ => width,
+                };
+                if let Some(w) = compact.get_mut(i) {
+                    *w = (*w).max(small);
+                }
             }
         }
-        widths
+        (widths, compact)
     }
 }
 
