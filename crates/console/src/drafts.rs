@@ -21,7 +21,18 @@ pub const MOST: usize = 500;
 
 /// The drafts directory (created private).
 pub fn dir() -> Result<PathBuf, DirError> {
-    let dir = crate::files::state_dir()?.join("drafts");
+    private_subdir("drafts")
+}
+
+/// Where an edit in the user's editor (`pooldeck edit`, the console's `E`) is kept while it
+/// is under way and after a session that dropped: `$XDG_STATE_HOME/pooldeck/edits/`, created
+/// private like the drafts.
+pub fn edits_dir() -> Result<PathBuf, DirError> {
+    private_subdir("edits")
+}
+
+fn private_subdir(name: &str) -> Result<PathBuf, DirError> {
+    let dir = crate::files::state_dir()?.join(name);
     crate::files::private_mkdir(&dir)?;
     let meta = std::fs::symlink_metadata(&dir).map_err(|e| DirError::Refused {
         path: dir.clone(),

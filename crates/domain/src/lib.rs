@@ -16,6 +16,7 @@
 pub mod diagnosis;
 pub mod draft;
 pub mod duration;
+pub mod edit;
 pub mod entry;
 pub mod error;
 pub mod exists;

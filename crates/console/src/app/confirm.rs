@@ -213,7 +213,7 @@ pub fn open(app: &mut App, fix: Fix) {
         Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
         Fix::Delete => fixes::delete(first),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
-        Fix::Apply | Fix::Recreate => return,
+        Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
     // filter hides it) is named as such, and one no longer there is said.

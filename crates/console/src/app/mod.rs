@@ -20,6 +20,7 @@ pub mod describe;
 mod dialog;
 pub mod doctor;
 pub mod drafts;
+pub mod edit;
 pub mod event_view;
 mod keys;
 pub mod logs;
@@ -87,6 +88,12 @@ pub enum Msg {
         what: String,
         result: Result<said::CopiedBy, said::CopyError>,
     },
+    /// The answer to [`Effect::Edit`]: the file, and what the editor saved there (or why
+    /// nothing can be read: the editor failed or could not start).
+    Edited {
+        path: std::path::PathBuf,
+        result: Result<String, String>,
+    },
 }
 
 /// What `update` asks the runtime to do: the I/O it may not do itself.
@@ -127,6 +134,16 @@ pub enum Effect {
         path: std::path::PathBuf,
         text: String,
     },
+    /// Give the terminal to the user's editor on `text`, kept in `file` of pooldeck's edits
+    /// directory (with `resume`, a file already there from an earlier session is opened as it
+    /// was left instead); answered by `Msg::Edited`.
+    Edit {
+        file: String,
+        text: String,
+        resume: bool,
+    },
+    /// Remove a kept edit: it was applied, or given up.
+    ForgetEdit(std::path::PathBuf),
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -267,6 +284,8 @@ pub struct App {
     pub home_namespace: String,
     /// The contexts the kubeconfig names (`:ctx` completes them).
     pub contexts: Vec<String>,
+    /// An edit in the user's editor under way (`E`).
+    pub editing: Option<edit::Editing>,
     /// The settings' favourite namespaces, in order: `1`-`9` watch them.
     pub favourites: Vec<String>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
@@ -307,6 +326,7 @@ impl App {
             wizard_only: false,
             home_namespace: "default".into(),
             contexts: Vec::new(),
+            editing: None,
             favourites: Vec::new(),
             before_wizard: None,
             recreating: None,
@@ -426,6 +446,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.message = Some(said::not_kept(&why));
         }
         Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
+        Msg::Edited { path, result } => edit::saved(app, path, result),
     }
     if app.overlays.len() != top && app.message == said_before {
         app.message = None;

@@ -195,6 +195,8 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
             super::drafts::forget(app, &file);
         }
     }
+    let edited = fix == Fix::Edit && matches!(operation, crate::domain::Operation::Update { .. });
+    let done = matches!(outcome, Outcome::Done { .. });
     let text = match outcome {
         Outcome::Done { message } => message,
         Outcome::Allowed(_) => operation.kubectl(),
@@ -215,6 +217,9 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
     } else {
         format!("on context {}: {text}", request.hub.context)
     });
+    if edited {
+        super::edit::answered(app, done);
+    }
 }
 
 /// How the object a refused request named differs now from what it was looked at, as the

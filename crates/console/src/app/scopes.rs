@@ -110,6 +110,22 @@ impl App {
                 Some(Overlay::Wizard(w)) if w.step == Step::NodeConfig
                     || (w.step == Step::Autoscaling && w.draft.policy.is_some())
             )),
+            Command::RawEdit => {
+                if !(self.list.view.pools || self.detail.is_some()) {
+                    return Hidden;
+                }
+                if self.read_only {
+                    return Disabled(
+                        "read-only mode: an edit could not be sent, so none is opened (y shows \
+                         the YAML)"
+                            .into(),
+                    );
+                }
+                match &self.offline {
+                    Some(why) => Disabled(format!("no cluster ({why}): an edit needs one")),
+                    None => Enabled,
+                }
+            }
             Command::Mark | Command::NewPool | Command::EditPool => {
                 when(self.list.view.pools && self.detail.is_none())
             }

@@ -119,6 +119,12 @@ impl Component for ListState {
             Command::AllNamespaces => return After::Then(Follow::AllNamespaces),
             Command::NewPool => return After::Then(Follow::Wizard { edit: false }),
             Command::EditPool => return After::Then(Follow::Wizard { edit: true }),
+            Command::RawEdit => {
+                if let Some(row) = app.shown.row(self.selected) {
+                    let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
+                    super::edit::start(app, &namespace, &name);
+                }
+            }
             other => return shared(other, app).unwrap_or(After::Stay),
         }
         After::Stay
@@ -168,6 +174,7 @@ impl Component for Detail {
             Command::Back => return After::Close,
             Command::Search => app.input = Input::Search(app.search.clone()),
             Command::Describe => super::describe::open(app, &self.namespace, &self.name),
+            Command::RawEdit => super::edit::start(app, &self.namespace, &self.name),
             Command::RunFix => {
                 if let Some(fix) = self.fix_in_view(app) {
                     return After::Then(Follow::Fix(fix));

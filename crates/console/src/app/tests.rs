@@ -814,3 +814,152 @@ fn an_event_opens_whole_and_leads_to_its_object() {
         ("vision-lab", "video-analytics", Tab::Overview)
     );
 }
+
+/// `E`: the pool's YAML to the editor, bound to the hub it was read on; what comes back with
+/// errors goes to the editor again with its findings; a valid edit opens the confirmation
+/// whose dry run replaces the version read. Read-only mode opens no editor; an edit that
+/// comes back after the console moved to another hub is not sent.
+#[test]
+fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
+    use crate::domain::{Operation, Run};
+    let edit_of = |effects: Vec<Effect>| {
+        effects.into_iter().find_map(|e| match e {
+            Effect::Edit { file, text, resume } => Some((file, text, resume)),
+            _ => None,
+        })
+    };
+    let open_llm_train = |app: &mut App| {
+        // As the hub sends it: with its version.
+        let mut pool = (*app
+            .inventory
+            .get(Kind::Pool, "ml-research", "llm-train")
+            .expect("pool")
+            .value())
+        .clone();
+        pool["metadata"]["resourceVersion"] = serde_json::json!("4242");
+        update(
+            app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            }),
+        );
+        update(app, key(KeyCode::Char('/')));
+        type_text(app, "llm-train");
+        update(app, key(KeyCode::Enter));
+        forget_returned();
+        update(app, key(KeyCode::Char('E')));
+    };
+    // Read-only: said, and no editor.
+    let mut app = fleet_app();
+    app.read_only = true;
+    open_llm_train(&mut app);
+    assert!(edit_of(crate::app::script::take_returned()).is_none());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("read-only")),
+        "{:?}",
+        app.message
+    );
+    let mut app = fleet_app();
+    open_llm_train(&mut app);
+    let (file, text, resume) = edit_of(crate::app::script::take_returned()).expect("the editor");
+    assert!(resume, "a kept edit of this pool is reopened");
+    assert!(file.contains("ml-research--llm-train"), "{file}");
+    assert!(text.starts_with("# pooldeck: editing ComputePool ml-research/llm-train"));
+    let path = std::path::PathBuf::from("/kept").join(&file);
+    // An error: the editor again, the finding on top.
+    let refused = text.replace("10.40.0.11", "10.40.0.99");
+    assert_ne!(refused, text, "the VIP is in the YAML");
+    update(
+        &mut app,
+        Msg::Edited {
+            path: path.clone(),
+            result: Ok(refused),
+        },
+    );
+    let (_, again, resume) = edit_of(crate::app::script::take_returned()).expect("reopened");
+    assert!(!resume);
+    assert!(again.contains("[vip.immutable]"), "{again}");
+    // Saved again as it was: given up, kept, nothing opened.
+    update(
+        &mut app,
+        Msg::Edited {
+            path: path.clone(),
+            result: Ok(again.clone()),
+        },
+    );
+    assert!(edit_of(crate::app::script::take_returned()).is_none());
+    assert!(app.overlays.is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("nothing was sent") && m.contains("/kept")),
+        "{:?}",
+        app.message
+    );
+    // Valid: the confirmation, its dry run a replace of the version read.
+    update(&mut app, key(KeyCode::Char('E')));
+    let (_, text, _) = edit_of(crate::app::script::take_returned()).expect("the editor");
+    let valid = text.replace("Llm Train pool", "Llm Train pool, edited");
+    update(
+        &mut app,
+        Msg::Edited {
+            path: path.clone(),
+            result: Ok(valid.clone()),
+        },
+    );
+    let Some(Overlay::Confirm(confirm)) = app.overlay() else {
+        panic!("a confirmation: {:?}", app.overlay());
+    };
+    assert_eq!(confirm.plan.fix, crate::domain::fixes::Fix::Edit);
+    assert!(
+        confirm
+            .plan
+            .impact
+            .iter()
+            .any(|l| l.contains("Llm Train pool, edited")),
+        "{:?}",
+        confirm.plan.impact
+    );
+    let live_version = "4242";
+    // Sent once the access review answers (the dialog's own tests follow that far).
+    let dry_runs = confirm.plan.dry_runs();
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::Perform(r) if matches!(r.operation, Operation::Update { run: Run::Real, .. }))),
+        "nothing real before the confirmation"
+    );
+    assert!(
+        matches!(&dry_runs[..], [Operation::Update { resource_version, .. }] if *resource_version == live_version),
+        "{dry_runs:?}"
+    );
+    // Another hub by the time the editor comes back: not sent there.
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('E')));
+    forget_returned();
+    app.connection.context = "hub-eu".into();
+    update(
+        &mut app,
+        Msg::Edited {
+            path,
+            result: Ok(valid),
+        },
+    );
+    assert!(app.overlays.is_empty(), "{:?}", app.overlay());
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::Perform(_))),
+        "nothing sent"
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("hub-eu") && m.contains("nothing sent")),
+        "{:?}",
+        app.message
+    );
+}

@@ -199,10 +199,10 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
     })
 }
 
-struct Target<'a> {
-    names: &'a [String],
-    at: &'a PoolsAt,
-    selector: Option<&'a LabelSelector>,
+pub(super) struct Target<'a> {
+    pub(super) names: &'a [String],
+    pub(super) at: &'a PoolsAt,
+    pub(super) selector: Option<&'a LabelSelector>,
 }
 
 /// `delete -l`: each matched pool's plan with its dry run, then the number of pools typed (or
@@ -249,6 +249,15 @@ async fn prepare(
     target: &Target<'_>,
     global: &Global,
 ) -> Result<(Session, Vec<ComputePool>), ExitCode> {
+    let (session, values) = prepare_values(target, global).await?;
+    Ok((session, values.into_iter().map(to_pool).collect()))
+}
+
+/// As [`prepare`], the pools as the hub sent them (for `edit`).
+pub(super) async fn prepare_values(
+    target: &Target<'_>,
+    global: &Global,
+) -> Result<(Session, Vec<Value>), ExitCode> {
     for name in target.names {
         if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
             crate::say::complain!(
@@ -312,13 +321,15 @@ async fn prepare(
                 return Err(ExitCode::from(1));
             }
         };
-        pools.extend(
-            listed
-                .into_iter()
-                .map(to_pool)
-                .filter(|pool| selector.matches(|key| pool.meta().and_then(|m| m.label(key)))),
-        );
-        pools.sort_by(|a, b| a.name().cmp(b.name()));
+        pools.extend(listed.into_iter().map(to_value).filter(|value| {
+            selector.matches(|key| {
+                value
+                    .pointer("/metadata/labels")
+                    .and_then(|labels| labels.get(key))
+                    .and_then(Value::as_str)
+            })
+        }));
+        pools.sort_by(|a, b| name_of(a).cmp(name_of(b)));
         let shown = crate::domain::inert::line(text);
         if pools.is_empty() {
             crate::say::complain!(
@@ -332,14 +343,14 @@ async fn prepare(
             crate::domain::words::agrees(pools.len(), "matches", "match"),
             pools
                 .iter()
-                .map(|p| crate::domain::inert::line(p.name()).into_owned())
+                .map(|p| crate::domain::inert::line(name_of(p)).into_owned())
                 .collect::<Vec<_>>()
                 .join(", ")
         );
     }
     for name in target.names {
         match api.get_opt(name).await {
-            Ok(Some(pool)) => pools.push(to_pool(pool)),
+            Ok(Some(pool)) => pools.push(to_value(pool)),
             Ok(None) => {
                 crate::say::complain!("pooldeck: ComputePool {namespace}/{name} was not found");
                 return Err(ExitCode::from(1));
@@ -356,17 +367,28 @@ async fn prepare(
     ))
 }
 
+/// An object as the hub sent it.
+fn to_value(object: DynamicObject) -> Value {
+    serde_json::to_value(object).unwrap_or(Value::Null)
+}
+
+fn name_of(value: &Value) -> &str {
+    value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
 /// A pool as the hub sent it, read through the model (a field of the wrong shape is kept as
 /// written and read as absent).
-fn to_pool(object: DynamicObject) -> ComputePool {
-    let value = serde_json::to_value(object).unwrap_or(Value::Null);
+fn to_pool(value: Value) -> ComputePool {
     crate::domain::model::read_owned::<ComputePool>(value)
         .map(|(pool, _)| pool)
         .unwrap_or_default()
 }
 
 /// Prints the plan, sends its dry runs, asks, and sends the real requests.
-async fn carry_out(
+pub(super) async fn carry_out(
     session: &Session,
     plan: &Plan,
     dry_run_only: bool,

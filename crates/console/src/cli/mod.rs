@@ -7,6 +7,7 @@ pub mod demo;
 mod describe;
 pub mod doctor;
 mod ecosystem;
+mod edit;
 pub mod get;
 pub mod inputs;
 pub mod new;
@@ -95,6 +96,10 @@ pub enum Command {
     /// Describe a Compute Pool as a page to read: spec, status with each condition
     /// explained, hosts, evaluation, the doctor's findings, recent events.
     Describe(describe::DescribeArgs),
+    /// Edit a Compute Pool as YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR, vi): checked
+    /// with the reference's rules, reopened with the findings until valid, then its changes,
+    /// a dry run, a confirmation and a replace of the version read.
+    Edit(edit::EditArgs),
     /// Print the shell completion script: `source <(pooldeck completion bash)`.
     Completion(ecosystem::CompletionArgs),
     /// Write the manual pages, one per command, into DIR (without DIR: pooldeck(1) on
@@ -280,6 +285,11 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             single_namespace(&mut a.namespace)?;
         }
+        Some(Command::Edit(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            single_namespace(&mut a.namespace)?;
+        }
         // `new` reads the console's flags itself (below); the rest reach no hub.
         Some(Command::New(_)) | None => {}
         Some(_) if context.is_some() || kubeconfig.is_some() || !namespaces.is_empty() || all => {
@@ -349,6 +359,7 @@ pub fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
         Some(Command::Describe(args)) => describe::run(args),
+        Some(Command::Edit(args)) => edit::run(args, &global),
         Some(Command::Completion(args)) => ecosystem::completion(args),
         Some(Command::Man(args)) => ecosystem::man(args),
         // The console's flags given before `new` count as if given after it.

@@ -29,7 +29,7 @@ pub enum Mode {
     ReadOnly,
 }
 
-fn resource(kind: Kind) -> ApiResource {
+pub fn resource(kind: Kind) -> ApiResource {
     let api = kind.api();
     ApiResource::from_gvk_with_plural(
         &GroupVersionKind::gvk(api.group, api.version, api.kind),

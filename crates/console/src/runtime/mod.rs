@@ -7,6 +7,7 @@
 
 mod clipboard;
 mod drafts;
+pub mod editor;
 pub use drafts::kept_drafts;
 mod logs;
 pub mod port;
@@ -481,9 +482,82 @@ async fn event_loop(
                 }
             },
         }
-        let asked = std::mem::take(&mut effects);
-        if run_effects(asked, screen, &mut clipboards, &drafts, &port, &outlets)? {
-            dirty = true;
+        let mut asked = std::mem::take(&mut effects);
+        // The editor takes the terminal, so it runs here, between frames; what its answer
+        // asks for (the editor again, with findings; a confirmation's dry run) is carried out
+        // at once, before any key is read.
+        loop {
+            let (edits, rest): (Vec<Effect>, Vec<Effect>) = asked
+                .into_iter()
+                .partition(|e| matches!(e, Effect::Edit { .. }));
+            if run_effects(rest, screen, &mut clipboards, &drafts, &port, &outlets)? {
+                dirty = true;
+            }
+            if edits.is_empty() {
+                break;
+            }
+            asked = Vec::new();
+            for edit in edits {
+                let Effect::Edit { file, text, resume } = edit else {
+                    continue;
+                };
+                let answer = match in_editor(screen, &mut keys, &file, text, resume).await {
+                    Ok(answer) => answer,
+                    Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
+                    Err(e) => return Err(format!("cannot take the terminal back: {e}")),
+                };
+                // A Ctrl-C typed in the editor reached the console too: it was the editor's.
+                // A hangup or a termination meanwhile still ends the console.
+                while let Ok(signal) = tokio::time::timeout(Duration::ZERO, stop.next()).await {
+                    if let Asked::End(number) = signal
+                        && number != 2
+                    {
+                        return Ok(Some(number));
+                    }
+                }
+                asked.extend(update(app, answer));
+                dirty = true;
+            }
         }
     }
+}
+
+/// Gives the terminal to the user's editor on an edit kept in pooldeck's edits directory (a
+/// file left there by an earlier session, with `resume`, as it was left), the key reader
+/// stopped meanwhile so that no keystroke of the editor's is read here; the answer for
+/// `update`. An error: the terminal could not be taken back.
+async fn in_editor(
+    screen: &mut Screen,
+    keys: &mut EventStream,
+    file: &str,
+    text: String,
+    resume: bool,
+) -> std::io::Result<Msg> {
+    let path = match crate::drafts::edits_dir() {
+        Ok(dir) => dir.join(file),
+        Err(e) => {
+            return Ok(Msg::Edited {
+                path: std::path::PathBuf::from(file),
+                result: Err(format!("the edit cannot be kept anywhere: {e}")),
+            });
+        }
+    };
+    let text = if resume {
+        crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES).unwrap_or(text)
+    } else {
+        text
+    };
+    // The old reader stops when dropped (its thread, if one waits, is woken and ends); the
+    // new one reads nothing until it is polled again, after the editor. The poll takes the
+    // wake-up the drop leaves when no thread was waiting, which would otherwise cut short
+    // the terminal's answer about the cursor when the screen is taken back.
+    *keys = EventStream::new();
+    let _ = crossterm::event::poll(Duration::ZERO);
+    screen.pause();
+    let at = path.clone();
+    let result = tokio::task::spawn_blocking(move || editor::edit(&at, &text))
+        .await
+        .unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
+    screen.resume()?;
+    Ok(Msg::Edited { path, result })
 }

@@ -321,7 +321,11 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
         Effect::Suspend
         | Effect::Copy { .. }
         | Effect::SaveDraft { .. }
-        | Effect::DiscardDraft(_) => {}
+        | Effect::DiscardDraft(_)
+        | Effect::Edit { .. } => {}
+        Effect::ForgetEdit(path) => {
+            let _ = std::fs::remove_file(path);
+        }
         // A file on a slow or network disk must not hold up the keys: written on a blocking
         // thread, answered when done.
         Effect::WriteManifest { path, text } => {

@@ -197,6 +197,16 @@ impl Screen {
         #[cfg(unix)]
         rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP)?;
         // Here the process has been continued.
+        self.resume()
+    }
+
+    /// Gives the terminal to another program (the user's editor) until [`Screen::resume`].
+    pub fn pause(&mut self) {
+        restore();
+    }
+
+    /// Takes the terminal again and redraws the screen whole.
+    pub fn resume(&mut self) -> std::io::Result<()> {
         enable_raw_mode()?;
         execute!(
             stdout(),

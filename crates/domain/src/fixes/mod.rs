@@ -79,6 +79,8 @@ pub enum Fix {
     RemoveFinalizer,
     /// The wizard's create or update.
     Apply,
+    /// A pool edited as YAML in the user's editor, replaced.
+    Edit,
     /// The wizard's way past an immutable field: the pool deleted, then created again once
     /// the API says it is gone.
     Recreate,

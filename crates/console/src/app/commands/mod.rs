@@ -45,6 +45,8 @@ pub enum Command {
     ControllerLogs,
     /// Watch every namespace (`0`, as k9s).
     AllNamespaces,
+    /// The pool as YAML in the user's editor.
+    RawEdit,
     /// Watch the favourite namespace whose number was typed (`1`-`9`, as k9s).
     FavouriteNamespace,
     PauseLogs,
@@ -322,6 +324,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
     bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
     bind!(Detail, [ch('d')], "d", None, Describe, "the pool described: spec, status, conditions explained, hosts, evaluation, findings, events"),
+    bind!(Detail, [ch('E'), (KeyCode::Char('E'), SHIFT)], "E", None, RawEdit, "edit the pool's YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR): checked, diff, dry run, confirmation"),
     bind!(Detail, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about this pool"),
     bind!(Detail, [ch('f')], "f", Some(("f", "fix")), RunFix, "run the fix of the doctor's finding that has one (Diagnose tab), behind a confirmation"),
     bind!(Detail, [key(KeyCode::Down), ch('j')], "↓ j", Some(("↑↓", "scroll")), Down, "scroll down"),
@@ -357,6 +360,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about the selected pool"),
     bind!(List, [ch('n')], "n", Some(("n", "new")), NewPool, "write a new pool in the wizard"),
     bind!(List, [ch('e')], "e", None, EditPool, "edit the selected pool in the wizard"),
+    bind!(List, [ch('E'), (KeyCode::Char('E'), SHIFT)], "E", None, RawEdit, "edit the selected pool's YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR): checked, diff, dry run, confirmation"),
     bind!(Events, [ch('w')], "w", Some(("w", "warnings only")), WarningsOnly, "warnings only, or all events"),
     bind!(List, [ch('s')], "s", None, SortNext, "sort by the next column"),
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),

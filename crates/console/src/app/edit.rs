@@ -1,0 +1,159 @@
+//! `E`: the pool under the cursor (or open) as YAML in the user's editor, as `pooldeck edit`
+//! does it (`domain::edit`): the runtime gives the terminal to the editor on a private file
+//! and brings back what was saved; an edit with errors goes back to the editor with its
+//! findings on top; one that passes opens the usual confirmation (its changes, the dry run,
+//! a replace naming the resourceVersion read). The edit is bound to the hub it started on;
+//! read-only mode refuses before the editor opens. Part of `update`: no I/O.
+
+use serde_json::Value;
+
+use super::{App, Effect};
+use crate::domain::edit::{self, Checked};
+use crate::domain::{Hub, Kind, ObjectRef};
+use crate::inventory::Inventory;
+
+/// An edit under way: the pool as it was read, the hub it was read on, the file it is kept
+/// in, and the text last sent back with findings (saved again as it was: given up).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Editing {
+    pub target: ObjectRef,
+    pub hub: Hub,
+    pub live: Value,
+    pub file: String,
+    pub refused: Option<String>,
+    /// Where the runtime keeps the file, once it said (for the messages).
+    pub path: Option<std::path::PathBuf>,
+}
+
+/// `E` on a pool: its YAML to the editor.
+pub fn start(app: &mut App, namespace: &str, name: &str) {
+    if app.read_only {
+        app.message = Some(
+            "read-only mode: an edit could not be sent, so none is opened (y shows the YAML)"
+                .into(),
+        );
+        return;
+    }
+    if let Some(why) = &app.offline {
+        app.message = Some(format!("no cluster ({why}): an edit needs one"));
+        return;
+    }
+    let Some(object) = app.inventory.get(Kind::Pool, namespace, name) else {
+        app.message = Some(format!("{namespace}/{name} is no longer on the hub"));
+        return;
+    };
+    let live = (*object.value()).clone();
+    let target = ObjectRef::new(Kind::Pool, namespace.to_owned(), name.to_owned());
+    let hub = app.hub();
+    let version = live
+        .pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
+    let text = edit::opening(&target, &hub.context, &version, &yaml);
+    let file = edit::file_name(&hub.context, &target);
+    app.editing = Some(Editing {
+        target,
+        hub,
+        live,
+        file: file.clone(),
+        refused: None,
+        path: None,
+    });
+    // An edit of this pool kept from a session that dropped is reopened as it was left.
+    app.outbox.push(Effect::Edit {
+        file,
+        text,
+        resume: true,
+    });
+}
+
+/// What the editor saved (or why there is nothing): checked, and sent back to the editor,
+/// given up, or put behind a confirmation.
+pub fn saved(app: &mut App, path: std::path::PathBuf, result: Result<String, String>) {
+    let Some(mut editing) = app.editing.take() else {
+        return;
+    };
+    editing.path = Some(path.clone());
+    let kept = format!("the edit is kept at {}", path.display());
+    let text = match result {
+        Ok(text) => text,
+        Err(why) => {
+            app.message = Some(why);
+            return;
+        }
+    };
+    // The console moved to another hub meanwhile: the edit is not sent there.
+    if editing.hub != app.hub() {
+        app.message = Some(format!(
+            "the edit was of {} on context {}, and the console is on {} now: nothing sent; {kept}",
+            editing.target, editing.hub.context, app.connection.context
+        ));
+        return;
+    }
+    let (fleet, own) = fleet_of(&app.inventory, &editing.target);
+    match edit::check(&text, &editing.live, fleet, own) {
+        Checked::Emptied => {
+            app.outbox.push(Effect::ForgetEdit(path));
+            app.message = Some("edit given up (the file was emptied): nothing was sent".into());
+        }
+        Checked::Unchanged => {
+            app.outbox.push(Effect::ForgetEdit(path));
+            app.message = Some("edit cancelled: nothing was changed, nothing was sent".into());
+        }
+        Checked::Invalid(problems) => {
+            if editing.refused.as_deref() == Some(text.as_str()) {
+                app.message = Some(format!(
+                    "the edit was saved again unchanged, with errors: nothing was sent; {kept} \
+                     (E reopens it)"
+                ));
+                return;
+            }
+            let again = edit::with_findings(&text, &problems);
+            editing.refused = Some(again.clone());
+            app.outbox.push(Effect::Edit {
+                file: editing.file.clone(),
+                text: again,
+                resume: false,
+            });
+            app.editing = Some(editing);
+        }
+        Checked::Valid {
+            object,
+            changes,
+            warnings,
+        } => {
+            let plan = edit::plan(&editing.live, object, &changes, &warnings);
+            app.editing = Some(editing);
+            super::confirm::open_plan(app, plan);
+        }
+    }
+}
+
+/// The fleet the rules across pools compare an edit with (every pool watched), and the
+/// edited pool's own entry there.
+fn fleet_of<'i>(inventory: &'i Inventory, target: &ObjectRef) -> (&'i Inventory, Option<usize>) {
+    let own = inventory
+        .get(Kind::Pool, &target.namespace, &target.name)
+        .map(Inventory::identity);
+    (inventory, own)
+}
+
+/// The edit's replace was answered: done, the kept file goes; refused, it stays and says so.
+pub fn answered(app: &mut App, done: bool) {
+    let Some(editing) = app.editing.take() else {
+        return;
+    };
+    if let Some(path) = editing.path {
+        if done {
+            app.outbox.push(Effect::ForgetEdit(path));
+        } else {
+            let said = app.message.take().unwrap_or_default();
+            app.message = Some(format!(
+                "{said}; the edit is kept at {} (E reopens it)",
+                path.display()
+            ));
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! `pooldeck edit pool NAME`: the pool as YAML in the user's editor, in kubectl edit's manner.
+//! The live pool goes into a private file (pooldeck's edits directory, kept there if the
+//! session drops: the next `edit` of the pool reopens it); what the editor saves is checked
+//! with the same rules as `validate` and the wizard, against the whole fleet the context may
+//! list; an edit with errors goes back into the file with its findings on top and the editor
+//! opens again, until it passes or is given up (emptied, or saved again unchanged). Then its
+//! changes, place by place, the dry run, a confirmation, and a replace that names the
+//! resourceVersion the pool was read at. Read-only mode refuses before anything is opened.
+//!
+//! Exit status: 0 applied, or nothing to apply (unchanged, given up); 1 refused by the hub
+//! or not confirmed; 2 a usage error (a bad name, read-only mode, no editor).
+
+use std::io::{BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::Value;
+
+use super::act::{Global, PoolsAt, Target, carry_out, prepare_values};
+use super::describe::Describable;
+use crate::domain::edit::{self, Checked};
+use crate::domain::fixes::Plan;
+use crate::domain::model::{ComputePool, read_owned};
+use crate::domain::rules::Fleet;
+use crate::domain::{Kind, ObjectRef, inert};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The editor is KUBE_EDITOR, then VISUAL, then EDITOR, then vi.\n\nExamples:\n  \
+    pooldeck edit pool llm-train -n ml-research\n  \
+    EDITOR=nano kubectl pooldeck edit cp edge-store-042 -n retail-edge"
+)]
+pub struct EditArgs {
+    /// What to edit: a Compute Pool (pool, cp).
+    #[arg(value_enum)]
+    pub resource: Describable,
+    /// The pool's name.
+    pub name: String,
+    /// The pool's namespace (default: the context's).
+    #[arg(long, short, value_name = "NS")]
+    pub namespace: Option<String>,
+    /// The kubeconfig context (default: the current one).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Send only the server-side dry run of the edit.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask before sending (the name is still asked for an edit that takes something
+    /// away, unless this is given).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+pub fn run(args: &EditArgs, global: &Global) -> ExitCode {
+    super::block_on(edit(args, global))
+}
+
+async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
+    let at = PoolsAt {
+        namespace: args.namespace.clone(),
+        context: args.context.clone(),
+        kubeconfig: args.kubeconfig.clone(),
+        dry_run: args.dry_run,
+        selector: None,
+    };
+    let names = [args.name.clone()];
+    let target = Target {
+        names: &names,
+        at: &at,
+        selector: None,
+    };
+    // Read-only mode and a bad name are refused here, before any editor opens.
+    let (session, values) = match prepare_values(&target, global).await {
+        Ok(ready) => ready,
+        Err(code) => return code,
+    };
+    let Some(live) = values.into_iter().next() else {
+        return ExitCode::from(1);
+    };
+    let text = |pointer: &str| {
+        live.pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let pool_ref = ObjectRef::new(
+        Kind::Pool,
+        text("/metadata/namespace"),
+        text("/metadata/name"),
+    );
+    let (fleet, self_index, scope) = fleet_around(&session, &live, &pool_ref).await;
+    if let Some(scope) = scope {
+        crate::say::complain!("pooldeck: {scope}");
+    }
+    let path = match crate::drafts::edits_dir() {
+        Ok(dir) => dir.join(edit::file_name(&session.hub.context, &pool_ref)),
+        Err(e) => {
+            crate::say::complain!("pooldeck: the edit cannot be kept anywhere: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // An edit of this pool kept from a session that dropped is reopened as it was left.
+    let mut current = match crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES) {
+        Ok(kept) => {
+            crate::say::complain!(
+                "pooldeck: reopening the edit kept at {} (from an earlier session); the changes \
+                 shown before anything is sent are against the pool as it is now",
+                path.display()
+            );
+            kept
+        }
+        Err(_) => {
+            let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
+            edit::opening(
+                &pool_ref,
+                &session.hub.context,
+                &text("/metadata/resourceVersion"),
+                &yaml,
+            )
+        }
+    };
+    let mut last_refused: Option<String> = None;
+    let plan = loop {
+        let saved = match crate::runtime::editor::edit(&path, &current) {
+            Ok(saved) => saved,
+            Err(why) => {
+                crate::say::complain!("pooldeck: {why}");
+                return ExitCode::from(2);
+            }
+        };
+        match edit::check(&saved, &live, &fleet, self_index) {
+            Checked::Emptied => {
+                let _ = std::fs::remove_file(&path);
+                crate::say::say!("Edit given up (the file was emptied): nothing was sent.");
+                return ExitCode::SUCCESS;
+            }
+            Checked::Unchanged => {
+                let _ = std::fs::remove_file(&path);
+                crate::say::say!("Edit cancelled: nothing was changed, nothing was sent.");
+                return ExitCode::SUCCESS;
+            }
+            Checked::Invalid(problems) => {
+                // Saved again as refused: given up, and kept for later.
+                if last_refused.as_deref() == Some(saved.as_str()) {
+                    crate::say::complain!(
+                        "pooldeck: the edit was saved again unchanged, with errors: nothing was \
+                         sent; it is kept at {} (pooldeck edit reopens it, an emptied file \
+                         gives it up)",
+                        path.display()
+                    );
+                    return ExitCode::from(1);
+                }
+                for problem in &problems {
+                    crate::say::complain!("pooldeck: {}", inert::line(&problem.line()));
+                }
+                current = edit::with_findings(&saved, &problems);
+                last_refused = Some(current.clone());
+            }
+            Checked::Valid {
+                object,
+                changes,
+                warnings,
+            } => break edit::plan(&live, object, &changes, &warnings),
+        }
+    };
+    let terminal = std::io::stdin().is_terminal();
+    let confirmed = |plan: &Plan| {
+        if let Some(name) = &plan.type_to_confirm
+            && !args.yes
+        {
+            crate::say::prompt(&format!(
+                "The edit takes something away: type the pool's name ({name}) to apply it, \
+                 anything else cancels: "
+            ));
+            return read_line().trim() == name;
+        }
+        if args.yes {
+            return true;
+        }
+        if !terminal {
+            crate::say::complain!(
+                "pooldeck: there is no terminal to confirm on; pass --yes (after --dry-run)"
+            );
+            return false;
+        }
+        crate::say::prompt("Apply the edit? [y/N] ");
+        matches!(read_line().trim(), "y" | "Y" | "yes")
+    };
+    let code = carry_out(&session, &plan, args.dry_run, &confirmed).await;
+    if code == ExitCode::SUCCESS && !args.dry_run {
+        let _ = std::fs::remove_file(&path);
+    } else {
+        crate::say::complain!(
+            "pooldeck: the edit is kept at {}: pooldeck edit pool {} -n {} reopens it",
+            path.display(),
+            inert::line(&pool_ref.name),
+            inert::line(&pool_ref.namespace)
+        );
+    }
+    code
+}
+
+fn read_line() -> String {
+    let mut typed = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut typed);
+    typed
+}
+
+/// The pools the rules across pools compare the edit with: every namespace the context may
+/// list, else the pool's own (said); the edited pool's own entry, if listed.
+async fn fleet_around(
+    session: &crate::cluster::Session,
+    live: &Value,
+    pool_ref: &ObjectRef,
+) -> (Fleet, Option<usize>, Option<String>) {
+    let all = kube::Api::<kube::api::DynamicObject>::all_with(
+        session.client.clone(),
+        &crate::cluster::resource(Kind::Pool),
+    );
+    let (listed, scope) = match all.list(&kube::api::ListParams::default()).await {
+        Ok(list) => (list.items, None),
+        Err(_) => {
+            let here = crate::cluster::api_for(&session.client, pool_ref);
+            match here.list(&kube::api::ListParams::default()).await {
+                Ok(list) => (
+                    list.items,
+                    Some(format!(
+                        "pools outside {} cannot be listed here: the rules across pools (a \
+                         unique VIP) compare the edit with {} only",
+                        pool_ref.namespace, pool_ref.namespace
+                    )),
+                ),
+                Err(e) => (
+                    Vec::new(),
+                    Some(format!(
+                        "no pool can be listed ({}): the rules across pools are not checked",
+                        crate::sources::errors::classify(&e)
+                    )),
+                ),
+            }
+        }
+    };
+    let mut self_index = None;
+    let pools: Vec<ComputePool> = listed
+        .into_iter()
+        .filter_map(|object| serde_json::to_value(object).ok())
+        .enumerate()
+        .map(|(i, value)| {
+            if value.pointer("/metadata/uid") == live.pointer("/metadata/uid") {
+                self_index = Some(i);
+            }
+            read_owned::<ComputePool>(value)
+                .map(|(pool, _)| pool)
+                .unwrap_or_default()
+        })
+        .collect();
+    (Fleet::new(pools), self_index, scope)
+}

@@ -1,0 +1,227 @@
+//! A pool edited as YAML in the user's editor, kubectl edit's manner, on `pooldeck demo serve`:
+//! the editor is a script that saves an edit the rules refuse (a new VIP: immutable), is
+//! opened again with the findings on top of the file, then saves a valid edit (a new
+//! description), which is applied after its changes are shown and its dry run passed. The
+//! same through `pooldeck edit pool` and the console's `E` in tmux. Read-only mode opens no
+//! editor; an emptied file sends nothing; every wait has its own deadline.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Served;
+use common::tmux::Session;
+
+/// An editor script in `dir`: each run copies what it was given to `roundN.yaml`; the first
+/// changes the VIP, the next ones put it back and change the description.
+fn editor(dir: &Path) -> PathBuf {
+    let script = dir.join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nd={dir}\nn=$(cat $d/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > $d/count\n\
+             cp \"$1\" \"$d/round$n.yaml\"\n\
+             if [ $n = 1 ]; then sed -i 's/vip: \"10.40.0.11\"/vip: \"10.40.0.99\"/' \"$1\"\n\
+             else sed -i -e 's/vip: \"10.40.0.99\"/vip: \"10.40.0.11\"/' -e 's/Llm Train pool/Llm Train pool, edited/' \"$1\"; fi\n",
+            dir = dir.display()
+        ),
+    )
+    .expect("script");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    }
+    script
+}
+
+fn description(served: &Served) -> String {
+    common::raw(
+        served,
+        "/apis/spectrocloud.com/v1alpha1/namespaces/ml-research/computepools/llm-train",
+    )
+    .and_then(|pool| {
+        pool.pointer("/metadata/annotations/spectrocloud.com~1description")
+            .and_then(|v| v.as_str().map(str::to_owned))
+    })
+    .unwrap_or_default()
+}
+
+/// The second round was given the first's edit back, with the VIP's finding on top at the
+/// line the VIP is on.
+fn second_round_has_the_finding(dir: &Path) {
+    let round = std::fs::read_to_string(dir.join("round2.yaml")).expect("the editor opened again");
+    assert!(
+        round.starts_with("# pooldeck: the edit was NOT sent"),
+        "{round}"
+    );
+    let finding = round
+        .lines()
+        .find(|l| l.contains("[vip.immutable]"))
+        .unwrap_or_else(|| panic!("the VIP's finding: {round}"));
+    let line: usize = finding
+        .split("line ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a line number");
+    assert!(
+        round
+            .lines()
+            .nth(line - 1)
+            .is_some_and(|l| l.contains("10.40.0.99")),
+        "line {line} is the VIP's:\n{round}"
+    );
+}
+
+fn pooldeck(served: &Served, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"));
+    command
+        .args(args)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("KUBE_EDITOR")
+        .env_remove("VISUAL")
+        .env("EDITOR", editor(dir))
+        .stdin(std::process::Stdio::null());
+    command
+}
+
+fn kept_edits(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("state/pooldeck/edits"))
+        .map(|entries| entries.filter_map(|e| Some(e.ok()?.path())).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn pooldeck_edit_reopens_on_findings_then_applies_the_valid_edit() {
+    let served = common::serve("fleet");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (code, out, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research", "--yes"],
+        )
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    second_round_has_the_finding(dir.path());
+    assert!(err.contains("[vip.immutable]"), "the finding said: {err}");
+    // The changes, then the dry run, then the replace.
+    let changes = out.find("1 place changed").expect(&out);
+    let dry = out.find("dry run: the server accepts").expect(&out);
+    let done = out.rfind(": replaced").expect(&out);
+    assert!(changes < dry && dry < done, "{out}");
+    assert_eq!(description(&served), "Llm Train pool, edited");
+    assert!(kept_edits(dir.path()).is_empty(), "applied: nothing kept");
+}
+
+#[test]
+fn read_only_opens_no_editor_and_an_emptied_file_sends_nothing() {
+    let served = common::serve("fleet");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let before = common::counts(&served).0;
+    let (code, _, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &[
+                "--readonly",
+                "edit",
+                "pool",
+                "llm-train",
+                "-n",
+                "ml-research",
+            ],
+        )
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("read-only"), "{err}");
+    assert!(!dir.path().join("count").exists(), "no editor ran");
+    // An editor that empties the file: given up, nothing sent, nothing kept.
+    let emptier = dir.path().join("empty.sh");
+    std::fs::write(&emptier, "#!/bin/sh\n: > \"$1\"\n").expect("script");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&emptier, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    }
+    let (code, out, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research", "--yes"],
+        )
+        .env("EDITOR", &emptier)
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("given up"), "{out}");
+    assert_eq!(common::counts(&served).0, before, "no write at all");
+    assert!(kept_edits(dir.path()).is_empty());
+}
+
+#[test]
+fn e_in_the_console_reopens_on_findings_then_applies_after_the_diff() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("fleet");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env -u KUBE_EDITOR -u VISUAL KUBECONFIG={} XDG_STATE_HOME={dir}/state \
+         XDG_CONFIG_HOME={dir}/config EDITOR={} {} -A; sleep 60",
+        served.kubeconfig.display(),
+        editor(dir.path()).display(),
+        assert_cmd::cargo::cargo_bin("pooldeck").display(),
+        dir = dir.path().display(),
+    );
+    let console = Session::start(
+        format!("pooldeck-edit-{}", std::process::id()),
+        &command,
+        150,
+        45,
+    );
+    console.wait_for("Compute Pools (12)");
+    console.keys(&["/"]);
+    console.type_text("llm-train");
+    console.keys(&["Enter"]);
+    console.wait_for("Compute Pools (1)");
+    let writes = common::counts(&served).0;
+    console.keys(&["E"]);
+    // The editor ran twice (the VIP refused, then the valid edit); the confirmation shows the
+    // change and the dry run's answer, and nothing was written yet.
+    let dialog = console.wait_for("Dry run passed");
+    assert!(
+        dialog.contains("Apply the edit of Compute Pool llm-train")
+            && dialog.contains("1 place changed")
+            && dialog.contains("Llm Train pool, edited"),
+        "{dialog}"
+    );
+    second_round_has_the_finding(dir.path());
+    assert_eq!(
+        common::counts(&served).0,
+        writes + 1,
+        "one request so far: the dry run"
+    );
+    assert_eq!(description(&served), "Llm Train pool");
+    // Cancel has the focus; Tab to Confirm, Enter applies.
+    console.keys(&["Tab", "Enter"]);
+    console.wait_for("replaced");
+    assert_eq!(description(&served), "Llm Train pool, edited");
+    common::eventually("the kept edit is removed", || {
+        kept_edits(dir.path()).is_empty()
+    });
+    // The console is itself again: keys act.
+    console.keys(&["d"]);
+    console.wait_for("Describe ml-research/llm-train");
+}

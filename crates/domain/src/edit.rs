@@ -1,0 +1,470 @@
+//! A pool edited as YAML in the user's editor (`pooldeck edit pool NAME`, the console's `E`),
+//! in kubectl edit's manner: the live pool is written to a private file under a comment header;
+//! what the editor saves is read back and checked with the same rules as `validate` and the
+//! wizard; an edit with errors goes back into the file with its findings in the header, and the
+//! editor opens again; an edit that passes becomes a plan (its changes, place by place, and a
+//! replace naming the resourceVersion it was read at) behind the usual confirmation, dry run
+//! first. An emptied or unchanged file sends nothing. Pure: the callers write the file and run
+//! the editor.
+
+use serde_json::Value;
+
+use crate::draft::diff::{self, Change};
+use crate::fixes::{Fix, Permission, Plan};
+use crate::inert;
+use crate::kind::Kind;
+use crate::model::{ComputePool, read_owned};
+use crate::object::ObjectRef;
+use crate::operation::{Operation, Run};
+use crate::path::YamlPath;
+use crate::rules::{self, Context, Pools, Severity};
+
+/// What every line pooldeck writes into the file starts with: such lines are its own, and go
+/// when it writes the file again (the user's own comments stay).
+const MARK: &str = "# pooldeck:";
+
+/// The text the editor opens first: the header saying what this is and how it ends, then the
+/// pool as YAML.
+pub fn opening(target: &ObjectRef, context: &str, resource_version: &str, yaml: &str) -> String {
+    let mut out = String::new();
+    for line in [
+        format!(
+            "editing ComputePool {}/{} on context {} (resourceVersion {})",
+            target.namespace,
+            target.name,
+            inert::line(context),
+            inert::line(resource_version)
+        ),
+        "save and quit to check it with the configuration reference's rules; an error brings"
+            .to_owned(),
+        "you back here with what is wrong. Nothing is sent before a confirmation and a dry run."
+            .to_owned(),
+        "An unchanged or emptied file sends nothing. Lines starting with # are ignored.".to_owned(),
+    ] {
+        out.push_str(MARK);
+        out.push(' ');
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(yaml);
+    out
+}
+
+/// One thing that keeps an edit from being sent, at a line of the edit (pooldeck's own header
+/// lines not counted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub line: u32,
+    /// "error [rule]: message".
+    pub text: String,
+}
+
+/// The text without pooldeck's header lines: what the user wrote, their comments included.
+fn body(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines().filter(|l| !l.starts_with(MARK)) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The file again, with the problems that keep it from being sent at the top (what pooldeck
+/// wrote there before is replaced; the rest, the user's comments included, is kept as saved),
+/// each at its line in the file as written.
+pub fn with_findings(text: &str, problems: &[Problem]) -> String {
+    let header = u32::try_from(problems.len())
+        .unwrap_or(u32::MAX)
+        .saturating_add(2);
+    let mut out = String::new();
+    out.push_str(MARK);
+    out.push_str(" the edit was NOT sent: fix what follows and save again, or empty the file to\n");
+    out.push_str(MARK);
+    out.push_str(" give up.\n");
+    for problem in problems {
+        out.push_str(&format!(
+            "{MARK}   line {}: {}\n",
+            problem.line.saturating_add(header),
+            inert::line(&problem.text)
+        ));
+    }
+    out.push_str(&body(text));
+    out
+}
+
+impl Problem {
+    /// "line 12: error [rule]: message", the line counted in the edit itself.
+    pub fn line(&self) -> String {
+        format!("line {}: {}", self.line, self.text)
+    }
+}
+
+/// What the saved file amounts to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Checked {
+    /// Nothing but comments and blank lines: the user gave up.
+    Emptied,
+    /// The same pool as it was given (comments aside): nothing to send.
+    Unchanged,
+    /// What keeps it from being sent.
+    Invalid(Vec<Problem>),
+    /// It may be sent: the object, what it changes, and the warnings that do not block it.
+    Valid {
+        object: Value,
+        changes: Vec<Change>,
+        warnings: Vec<String>,
+    },
+}
+
+/// Checks the text the editor saved against the pool it started from (`live`, as the hub
+/// sent it) and the fleet (for the rules across pools; `self_index` is the pool's own entry
+/// there, if it is listed).
+pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usize>) -> Checked {
+    let text = body(text);
+    let meaningful = text
+        .lines()
+        .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    if !meaningful {
+        return Checked::Emptied;
+    }
+    let documents = match crate::manifest::parse(&text) {
+        Ok(documents) => documents,
+        Err(e) => {
+            return Checked::Invalid(vec![Problem {
+                line: e.position.line,
+                text: format!("error [input.yaml]: not YAML: {}", e.message),
+            }]);
+        }
+    };
+    let objects: Vec<_> = documents.iter().flat_map(|d| d.objects()).collect();
+    let [object] = objects.as_slice() else {
+        return Checked::Invalid(vec![Problem {
+            line: 1,
+            text: format!(
+                "error [edit.one]: the file holds {} objects; an edit is of one ComputePool",
+                objects.len()
+            ),
+        }]);
+    };
+    let value = object.value.clone();
+    // Only what the server owns changed (status, the resourceVersion), or nothing: not sent.
+    let changes = diff::changes(live, &value);
+    if changes.is_empty() {
+        return Checked::Unchanged;
+    }
+    let at = |path: &YamlPath| object.locate(path).line;
+    let mut problems = Vec::new();
+    // What names the object may not change: the edit replaces this pool, no other.
+    for (path, pointer) in [
+        ("apiVersion", "/apiVersion"),
+        ("kind", "/kind"),
+        ("metadata.name", "/metadata/name"),
+        ("metadata.namespace", "/metadata/namespace"),
+    ] {
+        let was = live.pointer(pointer);
+        if was != value.pointer(pointer) {
+            problems.push(Problem {
+                line: at(&YamlPath::keys(path)),
+                text: format!(
+                    "error [edit.identity]: {path} cannot change in an edit (it was {}); the \
+                     wizard's R recreates a pool under another name",
+                    was.map_or_else(|| "absent".to_owned(), Value::to_string)
+                ),
+            });
+        }
+    }
+    let old = read_owned::<ComputePool>(live.clone())
+        .map(|(pool, _)| pool)
+        .ok();
+    let (pool, issues) = match read_owned::<ComputePool>(value.clone()) {
+        Ok(read) => read,
+        Err(e) => {
+            problems.push(Problem {
+                line: 1,
+                text: format!("error [edit.shape]: not a ComputePool: {e}"),
+            });
+            return Checked::Invalid(problems);
+        }
+    };
+    let context = Context {
+        old: old.as_ref(),
+        fleet,
+        self_index,
+    };
+    let mut warnings = Vec::new();
+    for finding in rules::validate(&pool, &issues, &context) {
+        let problem = Problem {
+            line: at(&finding.path),
+            text: format!(
+                "{} [{}]: {}",
+                match finding.rule.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "info",
+                },
+                finding.rule.id,
+                finding.message
+            ),
+        };
+        // Notes (status is the controller's, say) are not worth a word before sending.
+        match finding.rule.severity {
+            Severity::Error => problems.push(problem),
+            Severity::Warning => warnings.push(problem.line()),
+            Severity::Info => {}
+        }
+    }
+    if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
+        return Checked::Invalid(problems);
+    }
+    Checked::Valid {
+        object: value,
+        changes,
+        warnings,
+    }
+}
+
+/// The plan that sends an edit: a replace of the version it was read at, its changes listed;
+/// an edit that takes something away (a worker pool, a field) asks for the pool's name typed.
+pub fn plan(live: &Value, object: Value, changes: &[Change], warnings: &[String]) -> Plan {
+    let text = |pointer: &str| {
+        live.pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let (namespace, name) = (text("/metadata/namespace"), text("/metadata/name"));
+    let resource_version = text("/metadata/resourceVersion");
+    let target = ObjectRef::new(Kind::Pool, namespace.clone(), name.clone());
+    // What the server owns is sent as it was read: the edit's own changes to it do not count.
+    let mut object = object;
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.insert(
+            "resourceVersion".to_owned(),
+            Value::String(resource_version.clone()),
+        );
+    }
+    let removes = changes.iter().any(|c| c.draft.is_none());
+    let unversioned = resource_version.is_empty();
+    let mut explanation = vec![
+        format!(
+            "Replaces the pool with the edit, naming the resourceVersion it was read at \
+             ({resource_version}): a pool changed since is refused, not overwritten."
+        ),
+        "status and the fields the server owns are sent as they were read.".to_owned(),
+    ];
+    if removes {
+        explanation.push("The edit takes something away: type the pool's name.".to_owned());
+    }
+    explanation.extend(warnings.iter().map(|w| format!("Not blocking: {w}")));
+    let mut impact = vec![format!(
+        "{} changed:",
+        crate::words::counted(changes.len(), "place")
+    )];
+    impact.extend(changes.iter().map(Change::line));
+    Plan {
+        fix: Fix::Edit,
+        title: format!("Apply the edit of Compute Pool {name}"),
+        explanation,
+        targets: vec![format!("{namespace}/{name}")],
+        impact,
+        operations: vec![Operation::Update {
+            target,
+            object,
+            resource_version,
+            run: Run::Real,
+        }],
+        type_to_confirm: removes.then_some(name),
+        acknowledge: None,
+        permissions: vec![Permission {
+            verb: "update",
+            kind: Kind::Pool,
+            namespace,
+        }],
+        // Never a replace of whatever is there: without the version read, nothing is sent.
+        blocked: unversioned.then(|| {
+            "the pool was read without a resourceVersion, so the edit cannot name the version \
+             it was made on: nothing can be sent"
+                .to_owned()
+        }),
+    }
+}
+
+/// The file an edit is kept in (in pooldeck's private edits directory) while it is under way,
+/// and after a session that dropped: one per context, namespace and pool.
+pub fn file_name(context: &str, target: &ObjectRef) -> String {
+    let safe = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!(
+        "{}--{}--{}.yaml",
+        safe(context),
+        safe(&target.namespace),
+        safe(&target.name)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Fleet;
+    use serde_json::json;
+
+    const SINGLE: &str = include_str!("../../../demo/manifests/single-node.yaml");
+
+    /// A clean pool as the hub sends it: a resourceVersion and a status.
+    fn live() -> Value {
+        let mut value = crate::manifest::parse(SINGLE).expect("example")[0]
+            .root
+            .to_json();
+        value["metadata"]["resourceVersion"] = json!("7");
+        value["status"] = json!({"status": "Running"});
+        value
+    }
+
+    fn yaml(value: &Value) -> String {
+        serde_saphyr::to_string(value).expect("yaml")
+    }
+
+    #[test]
+    fn unchanged_emptied_and_only_server_fields_send_nothing() {
+        let fleet = Fleet::new(Vec::new());
+        let text = yaml(&live());
+        let target = ObjectRef::new(Kind::Pool, "retail-east", "edge-single");
+        let opened = opening(&target, "hub", "7", &text);
+        assert_eq!(check(&opened, &live(), &fleet, None), Checked::Unchanged);
+        assert_eq!(
+            check("# all gone\n\n", &live(), &fleet, None),
+            Checked::Emptied
+        );
+        let mut status = live();
+        status["status"]["status"] = json!("Failed");
+        assert_eq!(
+            check(&yaml(&status), &live(), &fleet, None),
+            Checked::Unchanged
+        );
+    }
+
+    #[test]
+    fn an_edit_that_breaks_a_rule_or_renames_is_refused_with_its_line() {
+        let fleet = Fleet::new(Vec::new());
+        let mut bad = live();
+        bad["spec"]["deletionPolicy"] = json!("maybe");
+        bad["metadata"]["name"] = json!("other");
+        let text = yaml(&bad);
+        let Checked::Invalid(findings) = check(&text, &live(), &fleet, None) else {
+            panic!("refused");
+        };
+        assert!(
+            findings
+                .iter()
+                .any(|f| f.text.contains("metadata.name cannot change")),
+            "{findings:?}"
+        );
+        // Written back: the findings on top, the edit as saved below them, and each line
+        // number names the line of the file as written.
+        let again = with_findings(&text, &findings);
+        assert!(again.starts_with("# pooldeck: the edit was NOT sent"));
+        let lines: Vec<&str> = again.lines().collect();
+        let policy = findings
+            .iter()
+            .find(|f| f.text.contains("deletionPolicy") || f.text.contains("maybe"))
+            .expect("the policy's finding");
+        let header = findings.len() + 2;
+        let named = lines[usize::try_from(policy.line).expect("line") + header - 1];
+        assert!(named.contains("deletionPolicy: maybe"), "{named}\n{again}");
+        assert!(
+            again.contains(&format!("line {}: error", policy.line as usize + header)),
+            "{again}"
+        );
+        // Saved again as it was: the same findings, the same lines, one header.
+        let Checked::Invalid(same) = check(&again, &live(), &fleet, None) else {
+            panic!("still refused");
+        };
+        assert_eq!(same, findings);
+        let twice = with_findings(&again, &same);
+        assert_eq!(twice, again);
+        assert!(check("a: [", &live(), &fleet, None) != Checked::Unchanged);
+    }
+
+    #[test]
+    fn a_valid_edit_is_a_replace_of_the_version_read_with_its_changes() {
+        let fleet = Fleet::new(Vec::new());
+        let mut good = live();
+        good["spec"]["deletionPolicy"] = json!("orphan");
+        good["metadata"]["resourceVersion"] = json!("999");
+        let Checked::Valid {
+            object, changes, ..
+        } = check(&yaml(&good), &live(), &fleet, None)
+        else {
+            panic!("valid");
+        };
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        let plan = plan(&live(), object, &changes, &[]);
+        assert_eq!(plan.type_to_confirm, None, "nothing taken away");
+        match &plan.operations[..] {
+            [
+                Operation::Update {
+                    object,
+                    resource_version,
+                    ..
+                },
+            ] => {
+                assert_eq!(resource_version, "7");
+                assert_eq!(object["metadata"]["resourceVersion"], "7");
+                assert_eq!(object["spec"]["deletionPolicy"], "orphan");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Read without a version: never sent.
+        let mut unversioned = live();
+        unversioned["metadata"]
+            .as_object_mut()
+            .expect("metadata")
+            .remove("resourceVersion");
+        assert!(
+            plan_of(&unversioned, good.clone(), &changes)
+                .blocked
+                .is_some()
+        );
+        // Taking a field away asks for the name.
+        let mut less = live();
+        less["metadata"]
+            .as_object_mut()
+            .expect("metadata")
+            .remove("annotations");
+        let Checked::Valid {
+            object, changes, ..
+        } = check(&yaml(&less), &live(), &fleet, None)
+        else {
+            panic!("valid");
+        };
+        assert_eq!(
+            plan_of(&live(), object, &changes)
+                .type_to_confirm
+                .as_deref(),
+            Some("edge-single")
+        );
+    }
+
+    fn plan_of(live: &Value, object: Value, changes: &[Change]) -> Plan {
+        plan(live, object, changes, &[])
+    }
+
+    #[test]
+    fn file_names_keep_to_safe_characters() {
+        let target = ObjectRef::new(Kind::Pool, "ml", "lab");
+        assert_eq!(
+            file_name("arn:aws/x y", &target),
+            "arn_aws_x_y--ml--lab.yaml"
+        );
+    }
+}
