@@ -254,6 +254,77 @@ fn watch_never_reprints_a_row_whose_object_did_not_change() {
     }
 }
 
+/// `-w -o json --output-watch-events`: each object wrapped in the event that brought it, the
+/// first ones ADDED, a change MODIFIED (kubectl's wrapper).
+#[test]
+fn watch_events_wrap_each_object_in_its_event() {
+    let fixture = Fixture::fleet();
+    let mut child = fixture
+        .command(&[
+            "pools",
+            "-n",
+            "vision-lab",
+            "--watch",
+            "-o",
+            "json",
+            "--output-watch-events",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let receive = common::lines_of(child.stdout.take().expect("stdout"));
+    let event = || -> serde_json::Value {
+        let line = receive
+            .recv_timeout(Duration::from_secs(15))
+            .expect("an event");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    };
+    let mut first = Vec::new();
+    for _ in 0..3 {
+        let added = event();
+        assert_eq!(added["type"], "ADDED", "{added}");
+        assert_eq!(added["object"]["kind"], "ComputePool", "{added}");
+        first.push(
+            added["object"]["metadata"]["name"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned(),
+        );
+    }
+    first.sort();
+    assert_eq!(first, ["detector", "ocr-batch", "video-analytics"]);
+    let pools = fixture
+        .cluster()
+        .store
+        .registry
+        .by_kind("ComputePool")
+        .expect("pools")
+        .clone();
+    fixture
+        .cluster()
+        .store
+        .patch(
+            &pools,
+            "vision-lab",
+            "detector",
+            &Patch::Merge(json!({"metadata": {"labels": {"seen": "yes"}}})),
+            false,
+            false,
+        )
+        .expect("patch");
+    let modified = loop {
+        let next = event();
+        if next["object"]["metadata"]["name"] == "detector" {
+            break next;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(modified["type"], "MODIFIED", "{modified}");
+    assert_eq!(modified["object"]["metadata"]["labels"]["seen"], "yes");
+}
+
 #[test]
 fn watch_prints_rows_as_they_change() {
     let fixture = Fixture::fleet();

@@ -129,6 +129,87 @@ fn get_prints_what_kubectl_prints() {
     assert!(err.contains("error parsing jsonpath"), "{err}");
 }
 
+/// `--field-selector`: the same objects as kubectl's for the fields the API server selects
+/// on; a selector a real server answers 400 (malformed, or a field it does not select on) is
+/// refused with exit 1, before anything is listed.
+#[test]
+fn field_selectors_select_as_the_server_does() {
+    if !have_kubectl() {
+        return;
+    }
+    let served = common::serve("fleet");
+    for args in [
+        &[
+            "cp",
+            "-A",
+            "--field-selector",
+            "metadata.name=llm-train",
+            "-o",
+            "name",
+        ][..],
+        &[
+            "cp",
+            "-A",
+            "--field-selector",
+            "metadata.namespace!=ml-research",
+            "-o",
+            "name",
+        ],
+        &[
+            "cpe",
+            "-A",
+            "--field-selector",
+            "metadata.name==rl-sim",
+            "-o",
+            "name",
+        ],
+        &[
+            "events",
+            "-A",
+            "--field-selector",
+            "type=Warning",
+            "-o",
+            "name",
+        ],
+        &[
+            "events",
+            "-A",
+            "--field-selector",
+            "involvedObject.kind=ComputePool,involvedObject.name=video-analytics",
+            "-o",
+            "name",
+        ],
+    ] {
+        let ours = pooldeck(&served, args);
+        let theirs = kubectl(&served, args);
+        assert_eq!(ours.0, Some(0), "{args:?}: {}", ours.2);
+        assert_eq!(theirs.0, Some(0), "kubectl {args:?}: {}", theirs.2);
+        assert!(!ours.1.is_empty(), "{args:?} selects something");
+        let sorted = |text: &str| {
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines.sort_unstable();
+            lines.join("\n")
+        };
+        assert_eq!(sorted(&ours.1), sorted(&theirs.1), "{args:?}");
+    }
+    for (selector, words) in [
+        ("metadata.name==x==", "unescaped '='"),
+        ("metadata.name", "cannot understand"),
+        ("spec.vip=10.0.0.1", "field label not supported: spec.vip"),
+    ] {
+        let (code, out, err) = pooldeck(&served, &["cp", "-A", "--field-selector", selector]);
+        assert_eq!(code, Some(1), "{selector}: {out}{err}");
+        assert!(err.contains(words), "{selector}: {err}");
+        assert!(out.is_empty(), "{out}");
+    }
+    let (code, _, err) = pooldeck(
+        &served,
+        &["hosts", "-A", "--field-selector", "metadata.name=x"],
+    );
+    assert_eq!(code, Some(1));
+    assert!(err.contains("not API objects"), "{err}");
+}
+
 /// `describe pool NAME`: the pool as a page, each failing condition with its meaning in the
 /// guide's words, its hosts, its evaluation and what the doctor finds; a pool not there is
 /// said as kubectl says it.

@@ -21,6 +21,7 @@ pub mod entry;
 pub mod error;
 pub mod exists;
 pub mod field;
+pub mod field_selector;
 pub mod fixes;
 pub mod hosts;
 pub mod inert;

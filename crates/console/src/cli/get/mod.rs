@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use crate::app::ports::Namespaces;
 use crate::app::rows::{self, Row, Table};
+use crate::domain::field_selector::{self, FieldSelector};
 use crate::domain::selector::LabelSelector;
 use crate::inventory::{Inventory, Kind, SourceEvent, SourceState};
 
@@ -100,10 +101,19 @@ pub struct GetArgs {
     /// After printing, print rows as they change until Ctrl-C.
     #[arg(long, short)]
     pub watch: bool,
+    /// With --watch and -o json or yaml: each object wrapped in the watch event that
+    /// brought it, `{"type": "ADDED"|"MODIFIED"|"DELETED", "object": ...}`, as kubectl's.
+    #[arg(long, requires = "watch")]
+    pub output_watch_events: bool,
     /// Only objects whose labels match, in kubectl's syntax: `team=retail`, `tier in (gpu,cpu)`,
     /// `!paused`, joined by commas (hosts: their pool's labels).
     #[arg(long, short = 'l', value_name = "SELECTOR", allow_hyphen_values = true)]
     pub selector: Option<String>,
+    /// Only objects whose fields match, in kubectl's syntax (`metadata.name=x`,
+    /// `type!=Normal`): metadata.name and metadata.namespace on every kind, and an event's
+    /// involvedObject.*, reason, type, source and reportingComponent, as the API server allows.
+    #[arg(long, value_name = "SELECTOR", allow_hyphen_values = true)]
+    pub field_selector: Option<String>,
     /// Namespace to read (repeatable); default: the context's namespace.
     #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
     pub namespace: Vec<String>,
@@ -153,19 +163,31 @@ impl Resource {
         }
     }
 
-    /// [`Resource::table`] with only the rows a label selector keeps.
-    fn selected(
-        self,
-        inventory: &Inventory,
-        args: &GetArgs,
-        selector: Option<&LabelSelector>,
-    ) -> Table {
+    /// The fields the API server selects this kind on (`None`: not an API object).
+    fn fields(self) -> Option<&'static [&'static str]> {
+        match self {
+            Resource::Pools | Resource::Evaluations | Resource::Projects => {
+                Some(field_selector::OBJECT_FIELDS)
+            }
+            Resource::Events => Some(field_selector::EVENT_FIELDS),
+            Resource::Hosts => None,
+        }
+    }
+
+    /// [`Resource::table`] with only the rows the selectors keep.
+    fn selected(self, inventory: &Inventory, args: &GetArgs, selectors: &Selectors) -> Table {
         let wide = args.output == Some(Output::Wide);
         let mut table = self.table(inventory, args.name.as_deref(), wide);
-        if let Some(selector) = selector {
+        if let Some(selector) = &selectors.labels {
             table
                 .rows
                 .retain(|row| selector.matches(|key| row.object.label(key)));
+        }
+        if let Some(fields) = &selectors.fields {
+            table.rows.retain(|row| {
+                let object = serde_json::to_value(&row.object).unwrap_or(Value::Null);
+                fields.matches(|field| field_selector::field_of(&object, field))
+            });
         }
         if let Some(path) = &args.sort_by {
             sort_by(&mut table.rows, path);
@@ -267,11 +289,11 @@ fn texts(rows: &[Row], now: chrono::DateTime<Utc>) -> Vec<Vec<String>> {
 fn print(
     resource: Resource,
     args: &GetArgs,
-    selector: Option<&LabelSelector>,
+    selectors: &Selectors,
     inventory: &Inventory,
     all_namespaces: bool,
 ) -> Result<(usize, Vec<usize>), String> {
-    let mut table = resource.selected(inventory, args, selector);
+    let mut table = resource.selected(inventory, args, selectors);
     if let Some(path) = &args.sort_by
         && !Resource::sortable(&table, path)
     {
@@ -303,8 +325,19 @@ fn print(
     // Watching objects: each one bare from the start, as the changes that follow are printed
     // (kubectl's `-w -o json` prints no List either).
     if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
-        let changed: Vec<(Row, bool)> = table.rows.iter().map(|r| (r.clone(), false)).collect();
-        watch::print_changes(resource, args.output.as_ref(), &changed, true, &widths);
+        let changed: Vec<(Row, watch::Change)> = table
+            .rows
+            .iter()
+            .map(|r| (r.clone(), watch::Change::Added))
+            .collect();
+        watch::print_changes(
+            resource,
+            args.output.as_ref(),
+            &changed,
+            true,
+            &widths,
+            args.output_watch_events,
+        );
         return Ok((table.rows.len(), widths));
     }
     // The objects are written out as they are serialised, not gathered into one text first.
@@ -382,6 +415,39 @@ pub(crate) fn print_out(text: &str) {
     let _ = out.flush();
 }
 
+/// What the rows must match: `-l` on labels, `--field-selector` on fields.
+struct Selectors {
+    labels: Option<LabelSelector>,
+    fields: Option<FieldSelector>,
+}
+
+/// `--field-selector`, read before anything is asked of the hub: what a real server answers
+/// 400 for exits 1 with its words.
+fn field_selector_arg(args: &GetArgs) -> Result<Option<FieldSelector>, ExitCode> {
+    let Some(text) = args.field_selector.as_deref() else {
+        return Ok(None);
+    };
+    let refused = |why: String| {
+        crate::say::complain!(
+            "Error from server (BadRequest): {}",
+            crate::domain::inert::line(&why)
+        );
+        ExitCode::from(1)
+    };
+    let parsed = FieldSelector::parse(text).map_err(|e| refused(e.to_string()))?;
+    let Some(fields) = args.resource.fields() else {
+        crate::say::complain!(
+            "pooldeck: hosts are part of each pool's status, not API objects: --field-selector \
+             selects pools, evaluations, events or projects"
+        );
+        return Err(ExitCode::from(1));
+    };
+    parsed
+        .supported(fields)
+        .map_err(|e| refused(e.to_string()))?;
+    Ok((!parsed.is_empty()).then_some(parsed))
+}
+
 pub fn run(args: &GetArgs) -> ExitCode {
     super::block_on(get(args))
 }
@@ -391,6 +457,14 @@ async fn get(args: &GetArgs) -> ExitCode {
     let selector = match super::selector_arg(args.selector.as_deref(), 1, false) {
         Ok(selector) => selector,
         Err(code) => return code,
+    };
+    let fields = match field_selector_arg(args) {
+        Ok(fields) => fields,
+        Err(code) => return code,
+    };
+    let selectors = Selectors {
+        labels: selector,
+        fields,
     };
     let (connection, namespaces) = match super::connect_to_read(
         &args.kubeconfig,
@@ -414,7 +488,8 @@ async fn get(args: &GetArgs) -> ExitCode {
     if let Some(kind) = streamed
         && args.output == Some(Output::Json)
         && args.name.is_none()
-        && selector.is_none()
+        && selectors.labels.is_none()
+        && selectors.fields.is_none()
         && !args.watch
     {
         return super::stream::list_json(&connection, kind, &namespaces).await;
@@ -433,13 +508,8 @@ async fn get(args: &GetArgs) -> ExitCode {
         Err(code) => return code,
     };
     let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
-    let (printed, widths) = match print(
-        args.resource,
-        args,
-        selector.as_ref(),
-        &inventory,
-        all_namespaces,
-    ) {
+    let (printed, widths) = match print(args.resource, args, &selectors, &inventory, all_namespaces)
+    {
         Ok(n) => n,
         Err(e) => {
             crate::say::complain!("pooldeck: cannot print: {e}");
@@ -482,9 +552,7 @@ async fn get(args: &GetArgs) -> ExitCode {
     let lines = matches!(args.output, None | Some(Output::Wide));
     changed_rows(
         &mut previous,
-        args.resource
-            .selected(&inventory, args, selector.as_ref())
-            .rows,
+        args.resource.selected(&inventory, args, &selectors).rows,
         lines,
     );
     let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
@@ -496,12 +564,12 @@ async fn get(args: &GetArgs) -> ExitCode {
                     crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
                 inventory.apply(event, Utc::now());
-                let current = args.resource.selected(&inventory, args, selector.as_ref()).rows;
+                let current = args.resource.selected(&inventory, args, &selectors).rows;
                 let changed = changed_rows(&mut previous, current, lines);
                 if changed.is_empty() {
                     continue;
                 }
-                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths);
+                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths, args.output_watch_events);
             }
             _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
         }

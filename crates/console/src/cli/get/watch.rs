@@ -9,27 +9,49 @@ use super::{Output, print_out, texts};
 use crate::app::rows::Row;
 use crate::ui::cells;
 
+/// How a row changed, as a watch event says it (`--output-watch-events`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Change {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl Change {
+    fn word(self) -> &'static str {
+        match self {
+            Change::Added => "ADDED",
+            Change::Modified => "MODIFIED",
+            Change::Deleted => "DELETED",
+        }
+    }
+}
+
 /// The rows of `current` that are new or changed since `previous` (by object version and
 /// values, not by the clock), then the rows that are gone; `previous` becomes `current`.
 pub(super) fn changed_rows(
     previous: &mut HashMap<(crate::domain::ObjectRef, Option<String>), Row>,
     current: Vec<Row>,
     lines: bool,
-) -> Vec<(Row, bool)> {
+) -> Vec<(Row, Change)> {
     let mut out = Vec::new();
     let mut next = HashMap::with_capacity(current.len());
     for row in current {
         let key = (row.id.clone(), row.part.clone());
         // A table prints a line when the line would read differently; the objects' formats
         // print each new version of the object once.
-        if previous.get(&key).is_none_or(|before| {
-            if lines {
-                row.shows_other_than(before)
-            } else {
-                !row.object.same_version(&before.object)
+        match previous.get(&key) {
+            None => out.push((row.clone(), Change::Added)),
+            Some(before)
+                if if lines {
+                    row.shows_other_than(before)
+                } else {
+                    !row.object.same_version(&before.object)
+                } =>
+            {
+                out.push((row.clone(), Change::Modified))
             }
-        }) {
-            out.push((row.clone(), false));
+            Some(_) => {}
         }
         next.insert(key, row);
     }
@@ -39,20 +61,30 @@ pub(super) fn changed_rows(
         .map(|(_, row)| row.clone())
         .collect();
     gone.sort_by(|a, b| (&a.id, &a.part).cmp(&(&b.id, &b.part)));
-    out.extend(gone.into_iter().map(|row| (row, true)));
+    out.extend(gone.into_iter().map(|row| (row, Change::Deleted)));
     *previous = next;
     out
 }
 
-/// Prints changed rows: a JSON or YAML document each, or table lines (a removed row marked
-/// `(deleted)`).
+/// Prints changed rows: a JSON or YAML document each (with `events`, wrapped in a watch
+/// event saying how it changed, as kubectl's `--output-watch-events`), or table lines (a
+/// removed row marked `(deleted)`).
 pub(super) fn print_changes(
     resource: super::Resource,
     output: Option<&Output>,
-    changed: &[(Row, bool)],
+    changed: &[(Row, Change)],
     namespace_shown: bool,
     widths: &[usize],
+    events: bool,
 ) {
+    let document = |row: &Row, change: Change| {
+        let object = serde_json::to_value(&row.object).unwrap_or_default();
+        if events {
+            serde_json::json!({"type": change.word(), "object": object})
+        } else {
+            object
+        }
+    };
     match output {
         Some(Output::Name) => changed.iter().for_each(|(r, _)| {
             print_out(&format!("{}\n", super::name_line(resource, r)));
@@ -65,29 +97,30 @@ pub(super) fn print_changes(
                 Err(e) => crate::say::complain!("pooldeck: {}: {e}", r.id),
             }
         }),
-        Some(Output::Json) => changed.iter().for_each(|(r, _)| {
+        Some(Output::Json) => changed.iter().for_each(|(r, change)| {
             print_out(&format!(
                 "{}\n",
-                crate::domain::inert::json(&serde_json::to_string(&r.object).unwrap_or_default())
+                crate::domain::inert::json(
+                    &serde_json::to_string(&document(r, *change)).unwrap_or_default()
+                )
             ))
         }),
-        Some(Output::Yaml) => changed.iter().for_each(|(r, _)| {
+        Some(Output::Yaml) => changed.iter().for_each(|(r, change)| {
             print_out(&format!(
                 "---\n{}",
-                serde_json::to_value(&r.object)
-                    .ok()
-                    .and_then(|value| crate::domain::inert::yaml(&value).ok())
-                    .unwrap_or_default()
+                crate::domain::inert::yaml(&document(r, *change)).unwrap_or_default()
             ))
         }),
         _ => {
             let rows: Vec<Row> = changed.iter().map(|(r, _)| r.clone()).collect();
             let mut lines = texts(&rows, Utc::now());
-            for (line, (_, gone)) in lines.iter_mut().zip(changed) {
+            for (line, (_, change)) in lines.iter_mut().zip(changed) {
                 if !namespace_shown && !line.is_empty() {
                     line.remove(0);
                 }
-                if *gone && let Some(last) = line.last_mut() {
+                if *change == Change::Deleted
+                    && let Some(last) = line.last_mut()
+                {
                     *last = format!("{last} (deleted)");
                 }
             }
@@ -106,7 +139,7 @@ mod tests {
     use crate::inventory::{Kind, SourceEvent};
 
     /// Whether the pool named `name` is among the rows.
-    fn has(changed: &[(Row, bool)], name: &str) -> bool {
+    fn has(changed: &[(Row, Change)], name: &str) -> bool {
         changed.iter().any(|(r, _)| r.id.name == name)
     }
 
@@ -167,7 +200,7 @@ mod tests {
             false,
         );
         assert_eq!(changed.len(), 1);
-        assert!(changed[0].1, "marked as gone");
+        assert_eq!(changed[0].1, Change::Deleted, "marked as gone");
         assert!(
             changed_rows(
                 &mut previous,
