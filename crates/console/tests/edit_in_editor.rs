@@ -225,3 +225,108 @@ fn e_in_the_console_reopens_on_findings_then_applies_after_the_diff() {
     console.keys(&["d"]);
     console.wait_for("Describe ml-research/llm-train");
 }
+
+/// A pool changed while its edit was open is not overwritten: the replace names the version
+/// read, the hub refuses it, and the edit stays in its file. A kept edit is reopened while the
+/// pool is as it was; once the pool changed it is moved aside, not reopened as this version's.
+#[test]
+fn a_changed_pool_is_not_overwritten_and_a_stale_edit_is_not_reopened() {
+    if !common::have("kubectl", &["version", "--client"]) {
+        return;
+    }
+    let served = common::serve("fleet");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("script");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("mode");
+        }
+        path
+    };
+    // Someone labels the pool while the editor is open; the edit is valid.
+    let racing = script(
+        "racing.sh",
+        &format!(
+            "KUBECONFIG={} kubectl label cp llm-train -n ml-research racer=1 >/dev/null\n\
+             sed -i 's/Llm Train pool/Llm Train pool, raced/' \"$1\"",
+            served.kubeconfig.display()
+        ),
+    );
+    let (code, out, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research", "--yes"],
+        )
+        .env("EDITOR", &racing)
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(err.contains("kept at"), "{err}");
+    assert_eq!(description(&served), "Llm Train pool", "not overwritten");
+    let racer = common::raw(
+        &served,
+        "/apis/spectrocloud.com/v1alpha1/namespaces/ml-research/computepools/llm-train",
+    )
+    .and_then(|p| p.pointer("/metadata/labels/racer").cloned());
+    assert_eq!(
+        racer,
+        Some(serde_json::json!("1")),
+        "the other change stands"
+    );
+    assert_eq!(kept_edits(dir.path()).len(), 1, "kept");
+    // That edit was made on an older version: moved aside, the editor opens the pool as it is.
+    let looking = script(
+        "looking.sh",
+        &format!("cp \"$1\" {}/seen.yaml", dir.path().display()),
+    );
+    let (code, _, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research"],
+        )
+        .env("EDITOR", &looking)
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains(".stale"), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("seen.yaml")).expect("seen");
+    assert!(!seen.contains("raced"), "not the stale edit: {seen}");
+    // An edit whose editor failed is kept, and reopened while the pool is unchanged.
+    let failing = script(
+        "failing.sh",
+        "sed -i 's/Llm Train pool/Llm Train pool, kept/' \"$1\"; exit 3",
+    );
+    let (code, _, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research"],
+        )
+        .env("EDITOR", &failing)
+        .output()
+        .expect("runs"),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    let (code, _, err) = common::outcome(
+        pooldeck(
+            &served,
+            dir.path(),
+            &["edit", "pool", "llm-train", "-n", "ml-research"],
+        )
+        .env("EDITOR", &looking)
+        .output()
+        .expect("runs"),
+    );
+    assert!(err.contains("reopened the edit kept"), "{err}");
+    let seen = std::fs::read_to_string(dir.path().join("seen.yaml")).expect("seen");
+    assert!(seen.contains("Llm Train pool, kept"), "{seen}");
+    // Reopened and saved as it was: its change is still to apply, asked on no terminal.
+    assert_eq!(code, Some(1), "{err}");
+}

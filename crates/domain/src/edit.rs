@@ -12,6 +12,7 @@ use serde_json::Value;
 use crate::draft::diff::{self, Change};
 use crate::fixes::{Fix, Permission, Plan};
 use crate::inert;
+use crate::json::text_at;
 use crate::kind::Kind;
 use crate::model::{ComputePool, read_owned};
 use crate::object::ObjectRef;
@@ -23,17 +24,36 @@ use crate::rules::{self, Context, Pools, Severity};
 /// when it writes the file again (the user's own comments stay).
 const MARK: &str = "# pooldeck:";
 
+/// How the header names the version an edit was made on.
+const VERSION: &str = "resourceVersion";
+
+/// Whether a kept edit (a file left by an earlier session) was made on the pool as it is now:
+/// its header names the same resourceVersion and uid. An edit made on an older version is
+/// not reopened as if it were this one's (its replace would undo what changed since).
+pub fn made_on(kept: &str, live: &Value) -> bool {
+    let Some(header) = kept
+        .lines()
+        .find(|l| l.starts_with(MARK) && l.contains(" editing ComputePool "))
+    else {
+        return false;
+    };
+    let version = text_at(live, "/metadata/resourceVersion");
+    let uid = text_at(live, "/metadata/uid");
+    !version.is_empty() && header.ends_with(&format!("({VERSION} {version}, uid {uid})"))
+}
+
 /// The text the editor opens first: the header saying what this is and how it ends, then the
 /// pool as YAML.
-pub fn opening(target: &ObjectRef, context: &str, resource_version: &str, yaml: &str) -> String {
+pub fn opening(target: &ObjectRef, context: &str, live: &Value, yaml: &str) -> String {
     let mut out = String::new();
     for line in [
         format!(
-            "editing ComputePool {}/{} on context {} (resourceVersion {})",
+            "editing ComputePool {}/{} on context {} ({VERSION} {}, uid {})",
             target.namespace,
             target.name,
             inert::line(context),
-            inert::line(resource_version)
+            inert::line(text_at(live, "/metadata/resourceVersion")),
+            inert::line(text_at(live, "/metadata/uid"))
         ),
         "save and quit to check it with the configuration reference's rules; an error brings"
             .to_owned(),
@@ -147,11 +167,6 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
         }]);
     };
     let value = object.value.clone();
-    // Only what the server owns changed (status, the resourceVersion), or nothing: not sent.
-    let changes = diff::changes(live, &value);
-    if changes.is_empty() {
-        return Checked::Unchanged;
-    }
     let at = |path: &YamlPath| object.locate(path).line;
     let mut problems = Vec::new();
     // What names the object may not change: the edit replaces this pool, no other.
@@ -160,9 +175,13 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
         ("kind", "/kind"),
         ("metadata.name", "/metadata/name"),
         ("metadata.namespace", "/metadata/namespace"),
+        ("metadata.uid", "/metadata/uid"),
     ] {
         let was = live.pointer(pointer);
-        if was != value.pointer(pointer) {
+        let now = value.pointer(pointer);
+        // The uid may be left out (the server's is sent); another one is another pool.
+        let left_out = path == "metadata.uid" && now.is_none();
+        if was != now && !left_out {
             problems.push(Problem {
                 line: at(&YamlPath::keys(path)),
                 text: format!(
@@ -172,6 +191,11 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
                 ),
             });
         }
+    }
+    // Only what the server owns changed (status, the resourceVersion), or nothing: not sent.
+    let changes = diff::changes(live, &value);
+    if changes.is_empty() && problems.is_empty() {
+        return Checked::Unchanged;
     }
     let old = read_owned::<ComputePool>(live.clone())
         .map(|(pool, _)| pool)
@@ -227,24 +251,34 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
 /// The plan that sends an edit: a replace of the version it was read at, its changes listed;
 /// an edit that takes something away (a worker pool, a field) asks for the pool's name typed.
 pub fn plan(live: &Value, object: Value, changes: &[Change], warnings: &[String]) -> Plan {
-    let text = |pointer: &str| {
-        live.pointer(pointer)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
+    let text = |pointer: &str| text_at(live, pointer).to_owned();
     let (namespace, name) = (text("/metadata/namespace"), text("/metadata/name"));
     let resource_version = text("/metadata/resourceVersion");
     let target = ObjectRef::new(Kind::Pool, namespace.clone(), name.clone());
-    // What the server owns is sent as it was read: the edit's own changes to it do not count.
+    // What the server owns is sent as it was read: the edit's own changes to it do not count
+    // (and are not shown among the changes).
     let mut object = object;
-    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        metadata.insert(
-            "resourceVersion".to_owned(),
-            Value::String(resource_version.clone()),
-        );
+    for path in diff::SERVER_OWNED {
+        let pointer = format!("/{}", path.replace('.', "/"));
+        let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", ""));
+        let was = live.pointer(&pointer).cloned();
+        if let Some(map) = object.pointer_mut(parent).and_then(Value::as_object_mut) {
+            match was {
+                Some(was) => {
+                    map.insert(key.to_owned(), was);
+                }
+                None => {
+                    map.remove(key);
+                }
+            }
+        }
     }
-    let removes = changes.iter().any(|c| c.draft.is_none());
+    // Something taken away: a field removed or emptied (set to null), or a finalizer changed.
+    let removes = changes.iter().any(|c| {
+        c.draft.is_none()
+            || c.draft.as_deref() == Some("null")
+            || c.path.starts_with("metadata.finalizers")
+    });
     let unversioned = resource_version.is_empty();
     let mut explanation = vec![
         format!(
@@ -291,8 +325,11 @@ pub fn plan(live: &Value, object: Value, changes: &[Change], warnings: &[String]
 }
 
 /// The file an edit is kept in (in pooldeck's private edits directory) while it is under way,
-/// and after a session that dropped: one per context, namespace and pool.
-pub fn file_name(context: &str, target: &ObjectRef) -> String {
+/// and after a session that dropped: one per hub (its context, server, user and kubeconfig)
+/// and pool; the readable part may be shared by names that differ only in odd characters, the
+/// fingerprint of all of them is not.
+pub fn file_name(hub: &crate::Hub, target: &ObjectRef) -> String {
+    let context = hub.context.as_str();
     let safe = |text: &str| -> String {
         text.chars()
             .map(|c| {
@@ -304,8 +341,23 @@ pub fn file_name(context: &str, target: &ObjectRef) -> String {
             })
             .collect()
     };
+    // FNV-1a over every part, each ended by a NUL (no part holds one).
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [
+        context,
+        hub.server.as_str(),
+        hub.user.as_str(),
+        hub.kubeconfig.as_deref().unwrap_or(""),
+        target.namespace.as_str(),
+        target.name.as_str(),
+    ] {
+        for byte in part.bytes().chain([0]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
     format!(
-        "{}--{}--{}.yaml",
+        "{}--{}--{}--{hash:016x}.yaml",
         safe(context),
         safe(&target.namespace),
         safe(&target.name)
@@ -339,7 +391,15 @@ mod tests {
         let fleet = Fleet::new(Vec::new());
         let text = yaml(&live());
         let target = ObjectRef::new(Kind::Pool, "retail-east", "edge-single");
-        let opened = opening(&target, "hub", "7", &text);
+        let opened = opening(&target, "hub", &live(), &text);
+        assert!(made_on(&opened, &live()), "{opened}");
+        let mut newer = live();
+        newer["metadata"]["resourceVersion"] = json!("8");
+        assert!(!made_on(&opened, &newer), "made on 7, the pool is at 8");
+        assert!(
+            !made_on(&text, &live()),
+            "no header: not known to be this version's"
+        );
         assert_eq!(check(&opened, &live(), &fleet, None), Checked::Unchanged);
         assert_eq!(
             check("# all gone\n\n", &live(), &fleet, None),
@@ -460,11 +520,67 @@ mod tests {
     }
 
     #[test]
-    fn file_names_keep_to_safe_characters() {
+    fn file_names_keep_to_safe_characters_and_tell_hubs_apart() {
         let target = ObjectRef::new(Kind::Pool, "ml", "lab");
-        assert_eq!(
-            file_name("arn:aws/x y", &target),
-            "arn_aws_x_y--ml--lab.yaml"
+        let hub = |context: &str, server: &str| crate::Hub {
+            context: context.to_owned(),
+            server: server.to_owned(),
+            ..crate::Hub::default()
+        };
+        let name = file_name(&hub("arn:aws/x y", "https://a"), &target);
+        assert!(name.starts_with("arn_aws_x_y--ml--lab--"), "{name}");
+        assert!(name.ends_with(".yaml") && name.is_ascii());
+        // The same context name on another server, or a name that reads the same: apart.
+        assert_ne!(name, file_name(&hub("arn:aws/x y", "https://b"), &target));
+        assert_ne!(
+            file_name(&hub("a/b", "s"), &target),
+            file_name(&hub("a_b", "s"), &target)
         );
+    }
+
+    /// What the server owns goes as it was read, whatever the edit did to it; a field set to
+    /// null is something taken away.
+    #[test]
+    fn server_fields_are_sent_as_read_and_nulls_are_removals() {
+        let fleet = Fleet::new(Vec::new());
+        let mut edited = live();
+        edited["status"] = json!({"status": "Failed"});
+        edited["metadata"]["generation"] = json!(99);
+        edited["metadata"]["annotations"] = Value::Null;
+        let Checked::Valid {
+            object, changes, ..
+        } = check(&yaml(&edited), &live(), &fleet, None)
+        else {
+            panic!("valid");
+        };
+        let plan = plan_of(&live(), object, &changes);
+        let Operation::Update { object, .. } = &plan.operations[0] else {
+            panic!("a replace");
+        };
+        assert_eq!(object["status"], live()["status"]);
+        assert!(
+            object["metadata"].get("generation").is_none(),
+            "absent when read"
+        );
+        assert_eq!(plan.type_to_confirm.as_deref(), Some("edge-single"));
+        // Another uid is another pool; leaving it out is fine.
+        let mut other = live();
+        other["metadata"]["uid"] = json!("other");
+        let mut live_uid = live();
+        live_uid["metadata"]["uid"] = json!("mine");
+        assert!(matches!(
+            check(&yaml(&other), &live_uid, &fleet, None),
+            Checked::Invalid(_)
+        ));
+        let mut without = live_uid.clone();
+        without["metadata"]
+            .as_object_mut()
+            .expect("metadata")
+            .remove("uid");
+        without["spec"]["profileBundleRef"]["name"] = json!("edge-profilebundle@v4");
+        assert!(matches!(
+            check(&yaml(&without), &live_uid, &fleet, None),
+            Checked::Valid { .. }
+        ));
     }
 }

@@ -37,6 +37,11 @@ pub fn drop_managed_fields(object: &mut Value) {
     }
 }
 
+/// The string at a JSON pointer, or "" (absent, or not a string).
+pub fn text_at<'v>(value: &'v Value, pointer: &str) -> &'v str {
+    value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

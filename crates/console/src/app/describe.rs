@@ -29,13 +29,13 @@ impl Component for DescribeView {
     }
 
     fn handle(&mut self, command: Command, app: &mut App) -> After {
-        // The furthest it scrolls: the last page whole (the screen less the header, footer and
-        // borders), as far as the size is known.
+        // The furthest it scrolls: the last page whole (the screen less the header, the
+        // footer's line and the borders), in the rows the overlay shows.
         let page = app
             .size
             .map_or(0, |(_, height)| usize::from(height.saturating_sub(5)));
-        let last =
-            u16::try_from(app.shown.describe.len().saturating_sub(page.max(1))).unwrap_or(u16::MAX);
+        let last = u16::try_from(app.shown.describe_rows.len().saturating_sub(page.max(1)))
+            .unwrap_or(u16::MAX);
         match command {
             Command::Close => return After::Close,
             Command::Down => self.scroll = self.scroll.saturating_add(1).min(last),
@@ -64,6 +64,49 @@ impl Component for DescribeView {
     }
 }
 
+/// A line of the page as rows of at most `width` characters: broken at a space where one
+/// falls in the row, the rows after the first indented as the line is, and two more.
+/// `width` 0: the line as it is.
+pub fn wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if width == 0 || chars.len() <= width {
+        return vec![line.to_owned()];
+    }
+    let indent = chars.iter().take_while(|c| **c == ' ').count();
+    let hang = " ".repeat((indent + 2).min(width / 2));
+    let mut rows: Vec<String> = Vec::new();
+    let mut rest: &[char] = &chars;
+    let mut room = width;
+    while rest.len() > room {
+        // The last space in the row that leaves something before it; else a hard cut.
+        let cut = rest[..=room]
+            .iter()
+            .rposition(|c| *c == ' ')
+            .filter(|at| *at > 0)
+            .unwrap_or(room);
+        let row: String = rest[..cut].iter().collect();
+        rows.push(if rows.is_empty() {
+            row
+        } else {
+            format!("{hang}{row}")
+        });
+        rest = &rest[cut..];
+        while rest.first() == Some(&' ') {
+            rest = &rest[1..];
+        }
+        room = width - hang.chars().count();
+    }
+    if !rest.is_empty() {
+        let row: String = rest.iter().collect();
+        rows.push(if rows.is_empty() {
+            row
+        } else {
+            format!("{hang}{row}")
+        });
+    }
+    rows
+}
+
 /// `d`: the pool described, over the list or its detail.
 pub fn open(app: &mut App, namespace: &str, name: &str) {
     app.overlays.push(Overlay::Describe(Box::new(DescribeView {
@@ -77,8 +120,9 @@ pub fn open(app: &mut App, namespace: &str, name: &str) {
 fn field(out: &mut String, indent: usize, label: &str, value: &str) {
     let pad = 18usize.saturating_sub(label.len().saturating_add(1));
     out.push_str(&format!(
-        "{:indent$}{label}:{:pad$} {}\n",
+        "{:indent$}{}:{:pad$} {}\n",
         "",
+        inert::line(label),
         "",
         inert::line(value)
     ));
@@ -342,4 +386,34 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every row fits the width, and the rows hold the line's words in order, none lost.
+        #[test]
+        fn rows_fit_and_keep_every_word(line in "( {0,3}[a-z]{1,12}){0,30}", width in 1usize..90) {
+            let rows = wrap(&line, width);
+            for row in &rows {
+                prop_assert!(row.chars().count() <= width.max(line.chars().count().min(width)), "{row:?} wider than {width}");
+            }
+            let words = |text: &str| text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned).collect::<Vec<_>>();
+            let joined: Vec<String> = rows.iter().flat_map(|r| words(r)).collect();
+            // A word longer than a row is cut in pieces: compare the letters.
+            prop_assert_eq!(joined.concat(), words(&line).concat());
+        }
+    }
+
+    #[test]
+    fn a_long_line_breaks_at_spaces_and_hangs() {
+        let rows = wrap("  Error: one two three four five six", 16);
+        assert_eq!(rows[0], "  Error: one two");
+        assert!(rows[1..].iter().all(|r| r.starts_with("    ")), "{rows:?}");
+        assert_eq!(wrap("short", 80), ["short"]);
+        assert_eq!(wrap("x".repeat(5).as_str(), 0), ["xxxxx"]);
+    }
 }

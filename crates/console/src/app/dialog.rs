@@ -23,6 +23,16 @@ impl Component for Confirm {
         match command {
             Command::Close => {
                 app.message = Some("cancelled: nothing was sent".into());
+                // A cancelled edit stays in its file, and says so.
+                if self.plan.fix == Fix::Edit
+                    && let Some(path) = app.editing.take().and_then(|e| e.path)
+                {
+                    app.message = Some(format!(
+                        "cancelled: nothing was sent; the edit is kept at {} (E on the pool \
+                         reopens it while the pool is unchanged)",
+                        path.display()
+                    ));
+                }
                 return After::Close;
             }
             Command::Down => self.scroll = self.scroll.saturating_add(1),
@@ -146,9 +156,20 @@ impl Confirm {
             return After::Close;
         }
         let plan = self.plan.clone();
+        // An edit's answer is routed with the file it is kept in (another edit may be under
+        // way by the time it comes).
+        let kept = if plan.fix == Fix::Edit {
+            app.editing.take().and_then(|editing| editing.path)
+        } else {
+            None
+        };
         let mut sent = Vec::new();
         for operation in &plan.operations {
-            sent.push(app.send(operation.clone(), Awaiting::Real { fix: plan.fix }));
+            let awaiting = Awaiting::Real {
+                fix: plan.fix,
+                kept: kept.clone(),
+            };
+            sent.push(app.send(operation.clone(), awaiting));
         }
         if plan.fix == Fix::Recreate {
             super::wizard::recreate::confirmed(app, sent.first().copied());

@@ -45,36 +45,59 @@ pub fn start(app: &mut App, namespace: &str, name: &str) {
     let live = (*object.value()).clone();
     let target = ObjectRef::new(Kind::Pool, namespace.to_owned(), name.to_owned());
     let hub = app.hub();
-    let version = live
-        .pointer("/metadata/resourceVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
+    if !live.is_object() {
+        app.message = Some(format!(
+            "{namespace}/{name} cannot be read as an object: nothing to edit"
+        ));
+        return;
+    }
     let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
-    let text = edit::opening(&target, &hub.context, &version, &yaml);
-    let file = edit::file_name(&hub.context, &target);
+    let text = edit::opening(&target, &hub.context, &live, &yaml);
+    let file = edit::file_name(&hub, &target);
+    // An edit of this pool kept by a session that dropped is reopened as it was left, if it
+    // was made on the pool as it is now.
+    app.outbox.push(Effect::Edit {
+        file: file.clone(),
+        text,
+        resume: Some(live.clone()),
+    });
     app.editing = Some(Editing {
         target,
         hub,
         live,
-        file: file.clone(),
+        file,
         refused: None,
         path: None,
-    });
-    // An edit of this pool kept from a session that dropped is reopened as it was left.
-    app.outbox.push(Effect::Edit {
-        file,
-        text,
-        resume: true,
     });
 }
 
 /// What the editor saved (or why there is nothing): checked, and sent back to the editor,
 /// given up, or put behind a confirmation.
-pub fn saved(app: &mut App, path: std::path::PathBuf, result: Result<String, String>) {
-    let Some(mut editing) = app.editing.take() else {
+pub fn saved(
+    app: &mut App,
+    path: std::path::PathBuf,
+    said: Option<String>,
+    result: Result<String, String>,
+) {
+    let Some(editing) = app.editing.take() else {
         return;
     };
+    checked(app, editing, path, result);
+    // What became of a kept edit is said before what became of this one.
+    if let Some(said) = said {
+        app.message = Some(match app.message.take() {
+            Some(now) => format!("{said}; {now}"),
+            None => said,
+        });
+    }
+}
+
+fn checked(
+    app: &mut App,
+    mut editing: Editing,
+    path: std::path::PathBuf,
+    result: Result<String, String>,
+) {
     editing.path = Some(path.clone());
     let kept = format!("the edit is kept at {}", path.display());
     let text = match result {
@@ -115,7 +138,7 @@ pub fn saved(app: &mut App, path: std::path::PathBuf, result: Result<String, Str
             app.outbox.push(Effect::Edit {
                 file: editing.file.clone(),
                 text: again,
-                resume: false,
+                resume: None,
             });
             app.editing = Some(editing);
         }
@@ -140,20 +163,13 @@ fn fleet_of<'i>(inventory: &'i Inventory, target: &ObjectRef) -> (&'i Inventory,
     (inventory, own)
 }
 
-/// The edit's replace was answered: done, the kept file goes; refused, it stays and says so.
-pub fn answered(app: &mut App, done: bool) {
-    let Some(editing) = app.editing.take() else {
-        return;
-    };
-    if let Some(path) = editing.path {
-        if done {
-            app.outbox.push(Effect::ForgetEdit(path));
-        } else {
-            let said = app.message.take().unwrap_or_default();
-            app.message = Some(format!(
-                "{said}; the edit is kept at {} (E reopens it)",
-                path.display()
-            ));
-        }
+/// An edit's replace was answered: done, the file it was kept in goes; refused, it stays,
+/// and the footer says where.
+pub fn answered(app: &mut App, kept: std::path::PathBuf, done: bool) {
+    if done {
+        app.outbox.push(Effect::ForgetEdit(kept));
+    } else {
+        let said = app.message.take().unwrap_or_default();
+        app.message = Some(format!("{said}; the edit is kept at {}", kept.display()));
     }
 }

@@ -92,6 +92,8 @@ pub enum Msg {
     /// nothing can be read: the editor failed or could not start).
     Edited {
         path: std::path::PathBuf,
+        /// What became of an edit kept by an earlier session (reopened, or moved aside).
+        said: Option<String>,
         result: Result<String, String>,
     },
 }
@@ -135,12 +137,12 @@ pub enum Effect {
         text: String,
     },
     /// Give the terminal to the user's editor on `text`, kept in `file` of pooldeck's edits
-    /// directory (with `resume`, a file already there from an earlier session is opened as it
-    /// was left instead); answered by `Msg::Edited`.
+    /// directory (with `resume`, the pool as read: an edit an earlier session left there, made
+    /// on that version, is opened instead); answered by `Msg::Edited`.
     Edit {
         file: String,
         text: String,
-        resume: bool,
+        resume: Option<serde_json::Value>,
     },
     /// Remove a kept edit: it was applied, or given up.
     ForgetEdit(std::path::PathBuf),
@@ -446,7 +448,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.message = Some(said::not_kept(&why));
         }
         Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
-        Msg::Edited { path, result } => edit::saved(app, path, result),
+        Msg::Edited { path, said, result } => edit::saved(app, path, said, result),
     }
     if app.overlays.len() != top && app.message == said_before {
         app.message = None;

@@ -20,8 +20,12 @@ pub enum Awaiting {
     DryRun { dialog: RequestId },
     /// A dry run the wizard's Review asked for (`d`).
     WizardDryRun,
-    /// A real request, confirmed in a dialog for this fix.
-    Real { fix: Fix },
+    /// A real request, confirmed in a dialog for this fix (an edit's, with the file it is
+    /// kept in: removed once it is applied, said when it is refused).
+    Real {
+        fix: Fix,
+        kept: Option<std::path::PathBuf>,
+    },
 }
 
 impl App {
@@ -55,6 +59,8 @@ impl App {
 /// keep going to the hub they were confirmed on. Returns what was cancelled, in words.
 pub fn leave(app: &mut App) -> Vec<String> {
     let mut cancelled = Vec::new();
+    // An edit read on the old hub is not sent to the new one (its file stays).
+    app.editing = None;
     for overlay in std::mem::take(&mut app.overlays) {
         match overlay {
             Overlay::Confirm(confirm) => {
@@ -163,14 +169,20 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
         }
         // The wizard that asked takes its answer (one of an earlier draft it drops).
         Awaiting::WizardDryRun => super::wizard::performed(app, request, outcome),
-        Awaiting::Real { fix } => real_answered(app, request, fix, outcome),
+        Awaiting::Real { fix, kept } => real_answered(app, request, fix, kept, outcome),
     }
 }
 
 /// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
 /// closes the wizard, and the footer says what came of it (naming the hub when the console
 /// has moved to another since).
-fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
+fn real_answered(
+    app: &mut App,
+    request: &Request,
+    fix: Fix,
+    kept: Option<std::path::PathBuf>,
+    outcome: Outcome,
+) {
     let operation = &request.operation;
     if super::wizard::recreate::performed(app, request, &outcome) {
         return;
@@ -195,7 +207,6 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
             super::drafts::forget(app, &file);
         }
     }
-    let edited = fix == Fix::Edit && matches!(operation, crate::domain::Operation::Update { .. });
     let done = matches!(outcome, Outcome::Done { .. });
     let text = match outcome {
         Outcome::Done { message } => message,
@@ -217,8 +228,8 @@ fn real_answered(app: &mut App, request: &Request, fix: Fix, outcome: Outcome) {
     } else {
         format!("on context {}: {text}", request.hub.context)
     });
-    if edited {
-        super::edit::answered(app, done);
+    if let Some(kept) = kept {
+        super::edit::answered(app, kept, done);
     }
 }
 

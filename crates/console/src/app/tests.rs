@@ -865,7 +865,7 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     let mut app = fleet_app();
     open_llm_train(&mut app);
     let (file, text, resume) = edit_of(crate::app::script::take_returned()).expect("the editor");
-    assert!(resume, "a kept edit of this pool is reopened");
+    assert!(resume.is_some(), "a kept edit of this pool is reopened");
     assert!(file.contains("ml-research--llm-train"), "{file}");
     assert!(text.starts_with("# pooldeck: editing ComputePool ml-research/llm-train"));
     let path = std::path::PathBuf::from("/kept").join(&file);
@@ -875,17 +875,19 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     update(
         &mut app,
         Msg::Edited {
+            said: None,
             path: path.clone(),
             result: Ok(refused),
         },
     );
     let (_, again, resume) = edit_of(crate::app::script::take_returned()).expect("reopened");
-    assert!(!resume);
+    assert!(resume.is_none());
     assert!(again.contains("[vip.immutable]"), "{again}");
     // Saved again as it was: given up, kept, nothing opened.
     update(
         &mut app,
         Msg::Edited {
+            said: None,
             path: path.clone(),
             result: Ok(again.clone()),
         },
@@ -906,6 +908,7 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     update(
         &mut app,
         Msg::Edited {
+            said: None,
             path: path.clone(),
             result: Ok(valid.clone()),
         },
@@ -944,6 +947,7 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     update(
         &mut app,
         Msg::Edited {
+            said: None,
             path,
             result: Ok(valid),
         },

@@ -21,6 +21,7 @@ use super::act::{Global, PoolsAt, Target, carry_out, prepare_values};
 use super::describe::Describable;
 use crate::domain::edit::{self, Checked};
 use crate::domain::fixes::Plan;
+use crate::domain::json::text_at;
 use crate::domain::model::{ComputePool, read_owned};
 use crate::domain::rules::Fleet;
 use crate::domain::{Kind, ObjectRef, inert};
@@ -49,8 +50,8 @@ pub struct EditArgs {
     /// Send only the server-side dry run of the edit.
     #[arg(long)]
     pub dry_run: bool,
-    /// Do not ask before sending (the name is still asked for an edit that takes something
-    /// away, unless this is given).
+    /// Ask nothing before sending: neither "Apply the edit?" nor, for an edit that takes
+    /// something away, the pool's name (for scripts; --dry-run first shows what goes).
     #[arg(long)]
     pub yes: bool,
 }
@@ -81,48 +82,30 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     let Some(live) = values.into_iter().next() else {
         return ExitCode::from(1);
     };
-    let text = |pointer: &str| {
-        live.pointer(pointer)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
     let pool_ref = ObjectRef::new(
         Kind::Pool,
-        text("/metadata/namespace"),
-        text("/metadata/name"),
+        text_at(&live, "/metadata/namespace"),
+        text_at(&live, "/metadata/name"),
     );
     let (fleet, self_index, scope) = fleet_around(&session, &live, &pool_ref).await;
     if let Some(scope) = scope {
         crate::say::complain!("pooldeck: {scope}");
     }
     let path = match crate::drafts::edits_dir() {
-        Ok(dir) => dir.join(edit::file_name(&session.hub.context, &pool_ref)),
+        Ok(dir) => dir.join(edit::file_name(&session.hub, &pool_ref)),
         Err(e) => {
             crate::say::complain!("pooldeck: the edit cannot be kept anywhere: {e}");
             return ExitCode::from(2);
         }
     };
-    // An edit of this pool kept from a session that dropped is reopened as it was left.
-    let mut current = match crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES) {
-        Ok(kept) => {
-            crate::say::complain!(
-                "pooldeck: reopening the edit kept at {} (from an earlier session); the changes \
-                 shown before anything is sent are against the pool as it is now",
-                path.display()
-            );
-            kept
-        }
-        Err(_) => {
-            let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
-            edit::opening(
-                &pool_ref,
-                &session.hub.context,
-                &text("/metadata/resourceVersion"),
-                &yaml,
-            )
-        }
-    };
+    // An edit of this pool kept by a session that dropped is reopened as it was left, if it
+    // was made on the pool as it is now.
+    let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
+    let fresh = edit::opening(&pool_ref, &session.hub.context, &live, &yaml);
+    let (mut current, said) = crate::runtime::editor::opened(&path, fresh, &live);
+    if let Some(said) = said {
+        crate::say::complain!("pooldeck: {said}");
+    }
     let mut last_refused: Option<String> = None;
     let plan = loop {
         let saved = match crate::runtime::editor::edit(&path, &current) {

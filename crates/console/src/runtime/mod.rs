@@ -375,7 +375,8 @@ async fn event_loop(
         answers: answers.clone(),
         logs,
     };
-    let mut keys = EventStream::new();
+    // `None` only while the user's editor has the terminal.
+    let mut keys = Some(EventStream::new());
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut stop = Signals::new();
     let mut dirty = true;
@@ -416,7 +417,7 @@ async fn event_loop(
             return Ok(None);
         }
         tokio::select! {
-            event = keys.next() => match event {
+            event = next_key(&mut keys) => match event {
                 Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
                     effects.extend(update(app, Msg::Key(key)));
                     dirty = true;
@@ -501,19 +502,16 @@ async fn event_loop(
                 let Effect::Edit { file, text, resume } = edit else {
                     continue;
                 };
-                let answer = match in_editor(screen, &mut keys, &file, text, resume).await {
-                    Ok(answer) => answer,
-                    Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
-                    Err(e) => return Err(format!("cannot take the terminal back: {e}")),
-                };
-                // A Ctrl-C typed in the editor reached the console too: it was the editor's.
-                // A hangup or a termination meanwhile still ends the console.
-                while let Ok(signal) = tokio::time::timeout(Duration::ZERO, stop.next()).await {
-                    if let Asked::End(number) = signal
-                        && number != 2
-                    {
-                        return Ok(Some(number));
-                    }
+                let (answer, ended) =
+                    match in_editor(screen, &mut keys, &mut stop, &file, text, resume).await {
+                        Ok(answered) => answered,
+                        Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
+                        Err(e) => return Err(format!("cannot take the terminal back: {e}")),
+                    };
+                // A hangup or a termination while the editor ran ends the console now (the
+                // edit's file stays for the next session).
+                if let Some(signal) = ended {
+                    return Ok(Some(signal));
                 }
                 asked.extend(update(app, answer));
                 dirty = true;
@@ -522,42 +520,105 @@ async fn event_loop(
     }
 }
 
-/// Gives the terminal to the user's editor on an edit kept in pooldeck's edits directory (a
-/// file left there by an earlier session, with `resume`, as it was left), the key reader
-/// stopped meanwhile so that no keystroke of the editor's is read here; the answer for
-/// `update`. An error: the terminal could not be taken back.
+/// Gives the terminal to the user's editor on an edit kept in pooldeck's edits directory (with
+/// `resume`, the pool as read: an edit an earlier session left, made on that version, is
+/// opened instead), the key reader stopped meanwhile so that no keystroke of the editor's is
+/// read here; the answer for `update`, and the signal that asked the console to end meanwhile.
+/// While the editor runs, signals are the editor's: a Ctrl-C is its own; a Ctrl-Z in it stops
+/// the console too (the shell's job is both; `fg` continues both); a termination is passed on
+/// to it, and the console ends once it has. An error: the terminal could not be taken back.
+/// The next terminal event, while the console reads the terminal.
+async fn next_key(
+    keys: &mut Option<EventStream>,
+) -> Option<std::io::Result<crossterm::event::Event>> {
+    match keys {
+        Some(keys) => keys.next().await,
+        None => std::future::pending().await,
+    }
+}
+
 async fn in_editor(
     screen: &mut Screen,
-    keys: &mut EventStream,
+    keys: &mut Option<EventStream>,
+    stop: &mut Signals,
     file: &str,
     text: String,
-    resume: bool,
-) -> std::io::Result<Msg> {
+    resume: Option<serde_json::Value>,
+) -> std::io::Result<(Msg, Option<i32>)> {
     let path = match crate::drafts::edits_dir() {
         Ok(dir) => dir.join(file),
         Err(e) => {
-            return Ok(Msg::Edited {
+            let msg = Msg::Edited {
                 path: std::path::PathBuf::from(file),
+                said: None,
                 result: Err(format!("the edit cannot be kept anywhere: {e}")),
-            });
+            };
+            return Ok((msg, None));
         }
     };
-    let text = if resume {
-        crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES).unwrap_or(text)
-    } else {
-        text
+    let (text, said) = match &resume {
+        Some(live) => editor::opened(&path, text, live),
+        None => (text, None),
     };
-    // The old reader stops when dropped (its thread, if one waits, is woken and ends); the
-    // new one reads nothing until it is polled again, after the editor. The poll takes the
-    // wake-up the drop leaves when no thread was waiting, which would otherwise cut short
-    // the terminal's answer about the cursor when the screen is taken back.
-    *keys = EventStream::new();
+    // The key reader stops before the editor starts (dropped, its thread is woken and ends; a
+    // new one is made after the editor: making it takes the reader's lock, which a waiting
+    // thread holds). The poll waits for that lock and takes the wake-up the drop leaves when
+    // no thread was waiting, which would otherwise cut short the terminal's answer about the
+    // cursor when the screen is taken back.
+    *keys = None;
     let _ = crossterm::event::poll(Duration::ZERO);
     screen.pause();
+    let child = match editor::spawn(&path, &text) {
+        Ok(child) => child,
+        Err(why) => {
+            screen.resume()?;
+            *keys = Some(EventStream::new());
+            let msg = Msg::Edited {
+                path,
+                said,
+                result: Err(why),
+            };
+            return Ok((msg, None));
+        }
+    };
+    let editor_pid = child.id();
     let at = path.clone();
-    let result = tokio::task::spawn_blocking(move || editor::edit(&at, &text))
-        .await
-        .unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
-    screen.resume()?;
-    Ok(Msg::Edited { path, result })
+    let mut waiting = tokio::task::spawn_blocking(move || editor::finish(child, &at));
+    let mut ended = None;
+    let result = loop {
+        tokio::select! {
+            done = &mut waiting => {
+                break done.unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
+            }
+            signal = stop.next() => match signal {
+                // Ctrl-Z in the editor stopped it; the console stops with it, so the shell
+                // sees its job stopped (a console left running would hold the terminal with
+                // nothing reading it).
+                Asked::Suspend => {
+                    #[cfg(unix)]
+                    let _ = rustix::process::kill_process(
+                        rustix::process::getpid(),
+                        rustix::process::Signal::STOP,
+                    );
+                }
+                // Ctrl-C in the editor was the editor's.
+                Asked::End(2) => {}
+                Asked::End(signal) => {
+                    #[cfg(unix)]
+                    if let Some(pid) = i32::try_from(editor_pid)
+                        .ok()
+                        .and_then(rustix::process::Pid::from_raw)
+                    {
+                        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+                    }
+                    ended = Some(signal);
+                }
+            },
+        }
+    };
+    if ended.is_none() {
+        screen.resume()?;
+        *keys = Some(EventStream::new());
+    }
+    Ok((Msg::Edited { path, said, result }, ended))
 }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::app::describe::DescribeView;
 use crate::domain::inert;
@@ -45,13 +45,12 @@ pub(super) fn render(
         inert::line(&view.name)
     );
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((view.scroll, 0))
-            .block(Block::default().borders(Borders::ALL).title(Span::styled(
+        Paragraph::new(lines).scroll((view.scroll, 0)).block(
+            Block::default().borders(Borders::ALL).title(Span::styled(
                 title,
                 theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
-            ))),
+            )),
+        ),
         area,
     );
 }

@@ -82,7 +82,7 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Drafts(chooser) => drafts::render(chooser, app.now, theme, frame, body),
             Overlay::Event(view) => event::render(view, app.now, theme, frame, body),
             Overlay::Describe(view) => {
-                describe::render(view, &app.shown.describe, theme, frame, body)
+                describe::render(view, &app.shown.describe_rows, theme, frame, body)
             }
         }
     }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::path::YamlPath;
 
 /// What the server owns: never a change of the draft's.
-const SERVER_OWNED: &[&str] = &[
+pub const SERVER_OWNED: &[&str] = &[
     "status",
     "metadata.uid",
     "metadata.resourceVersion",

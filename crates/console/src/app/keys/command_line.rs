@@ -7,9 +7,12 @@ use super::super::{App, Effect, View};
 /// namespaces the watched objects name (and `all`); after `ctx `, the kubeconfig's contexts;
 /// after a view's word (`cp `), the names of its objects.
 pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
+    // Offered once each, in the order found (a set, not a scan: a view's names may be
+    // 10,000 pools).
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut offer = |choice: String| {
-        if !out.contains(&choice) {
+        if seen.insert(choice.clone()) {
             out.push(choice);
         }
     };

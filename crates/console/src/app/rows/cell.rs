@@ -246,9 +246,6 @@ impl Cell {
         }
     }
 
-    /// The most columns the console's form of the cell takes, from the value alone, so the
-    /// columns can be laid out when rows change, not on every frame (time cells take their
-    /// widest form, so they never push a column wider as the clock moves).
     /// Whether the console has a shorter form of this kind of cell for a narrow screen.
     pub fn has_compact_form(&self) -> bool {
         match self {
@@ -275,6 +272,9 @@ impl Cell {
         }
     }
 
+    /// The most columns the console's form of the cell takes, from the value alone, so the
+    /// columns can be laid out when rows change, not on every frame (time cells take their
+    /// widest form, so they never push a column wider as the clock moves).
     pub fn width(&self) -> usize {
         let list = |widths: &mut dyn Iterator<Item = usize>| {
             let (sum, n) = widths.fold((0usize, 0usize), |(s, n), w| (s.saturating_add(w), n + 1));

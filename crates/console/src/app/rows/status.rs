@@ -49,14 +49,17 @@ impl Status {
         }
     }
 
-    /// The word as the controllers write it.
-    /// The word on a narrow screen: the first of several ("Maintenance" for a cluster in
-    /// "Maintenance Mode").
+    /// The word on a narrow screen: shorter where the guide's word has a shorter form that
+    /// still reads as it ("Maintenance" for a cluster in "Maintenance Mode"); any other word,
+    /// the cluster's own included, as it is.
     pub fn compact_word(&self) -> &str {
-        let word = self.word();
-        word.split(' ').find(|w| !w.is_empty()).unwrap_or(word)
+        match self.word() {
+            "Maintenance Mode" => "Maintenance",
+            word => word,
+        }
     }
 
+    /// The word as the controllers write it.
     pub fn word(&self) -> &str {
         match self {
             Status::Pool(phase) => match phase {

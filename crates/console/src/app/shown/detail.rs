@@ -162,11 +162,25 @@ impl App {
             _ => None,
         }) else {
             self.shown.describe.clear();
+            self.shown.describe_rows.clear();
             self.shown.describe_key = None;
             return;
         };
+        // Inside the overlay's borders.
+        let width = self.size.map_or(0, |(width, _)| width.saturating_sub(2));
         let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
-        let key = (id, self.inventory.generation(), self.now.timestamp());
+        // Worked out again when what it shows changes, and once a second (its ages, and what
+        // the doctor finds across the fleet): not on every change anywhere in the fleet.
+        let pool = self.inventory.get(Kind::Pool, &open.namespace, &open.name);
+        let sources = [
+            pool.map_or(0, Inventory::identity),
+            pool.and_then(|p| self.inventory.evaluation_for(p))
+                .map_or(0, |e| std::ptr::from_ref(e) as usize),
+            self.inventory
+                .events_for("ComputePool", &open.namespace, &open.name)
+                .len(),
+        ];
+        let key = (id, sources, self.now.timestamp(), width);
         if self.shown.describe_key.as_ref() == Some(&key) {
             return;
         }
@@ -177,6 +191,12 @@ impl App {
                 .collect(),
             None => Vec::new(),
         };
+        self.shown.describe_rows = self
+            .shown
+            .describe
+            .iter()
+            .flat_map(|line| crate::app::describe::wrap(line, usize::from(width)))
+            .collect();
         self.shown.describe_key = Some(key);
     }
 

@@ -62,10 +62,15 @@ pub struct Shown {
     detail_key: Option<(ObjectRef, u64)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
-    describe_key: Option<(ObjectRef, u64, i64)>,
+    /// What the described page was worked out from: the pool, its evaluation and its events
+    /// (by identity and count), the second (its ages) and the width.
+    describe_key: Option<(ObjectRef, [usize; 3], i64, u16)>,
     /// The described pool's page (`d`), a line each: worked out when the pool changes or a
     /// second passes (its ages), not per frame.
     pub describe: Vec<String>,
+    /// The same lines wrapped to the screen's width, as the overlay shows them (its scrolling
+    /// counts these).
+    pub describe_rows: Vec<String>,
     /// How many times the rows were built from scratch.
     pub builds: u64,
     /// How many rows were built, from scratch or for a changed object: tests prove that a
@@ -363,9 +368,7 @@ impl App {
     }
 
     /// The widest cell of each shown column, with its header and the rule marker after a
-    /// pool's name.
-    /// The widest cell of each column with its header, in the console's form and its compact
-    /// form.
+    /// pool's name, in the console's form and in its compact form.
     fn widths(&self) -> (Vec<u16>, Vec<u16>) {
         let base = &self.shown.base;
         let name = base.columns.iter().position(|c| *c == rows::column::NAME);

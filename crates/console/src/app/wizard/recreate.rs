@@ -216,7 +216,13 @@ pub fn when_gone(app: &mut App) {
         run: Run::Real,
     };
     let message = format!("{target}: gone; creating it again");
-    let id = app.send(create, Awaiting::Real { fix: Fix::Recreate });
+    let id = app.send(
+        create,
+        Awaiting::Real {
+            fix: Fix::Recreate,
+            kept: None,
+        },
+    );
     if let Some(recreating) = app.recreating.as_mut() {
         recreating.request = Some(id);
     }
