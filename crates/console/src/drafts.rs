@@ -39,11 +39,32 @@ fn private_subdir(name: &str) -> Result<PathBuf, DirError> {
         step: DirStep::Look,
         detail: e.to_string(),
     })?;
-    if meta.is_dir() {
-        Ok(dir)
-    } else {
-        Err(DirError::NotADirectory { path: dir })
+    if !meta.is_dir() {
+        return Err(DirError::NotADirectory { path: dir });
     }
+    // One already there (made by hand, or by another umask) is closed to others again; one
+    // that is another user's is not pooldeck's to use.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if meta.uid() != rustix::process::getuid().as_raw() {
+            return Err(DirError::Refused {
+                path: dir,
+                step: DirStep::Look,
+                detail: "it belongs to another user".to_owned(),
+            });
+        }
+        if meta.mode() & 0o077 != 0 {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(
+                |e| DirError::Refused {
+                    path: dir.clone(),
+                    step: DirStep::CloseToOthers,
+                    detail: e.to_string(),
+                },
+            )?;
+        }
+    }
+    Ok(dir)
 }
 
 /// The drafts directory if it exists (nothing is created: for looking only).

@@ -219,6 +219,11 @@ impl Settings {
                 settings.audit_log = Some(Err(why));
             }
         }
+        if root.get("favourites").is_some() && root.get("favorites").is_some() {
+            warnings.push(
+                "settings: both favourites and favorites are set; favourites is used".to_owned(),
+            );
+        }
         let favourites = root.get("favourites").or_else(|| root.get("favorites"));
         match favourites {
             None | Some(Value::Null) => {}
@@ -230,6 +235,12 @@ impl Settings {
                                 "settings: favourite namespace \"{}\" is ignored: {problem}",
                                 crate::domain::inert::line(name)
                             )),
+                            None if settings.favourites.iter().any(|f| f == name) => {
+                                warnings.push(format!(
+                                    "settings: favourite namespace {name} is listed twice; the \
+                                     first counts"
+                                ))
+                            }
                             None if settings.favourites.len() >= 9 => warnings.push(format!(
                                 "settings: favourite namespace {name} is ignored: 1-9 take the \
                                  first nine"
@@ -308,6 +319,10 @@ mod tests {
         let (settings, warnings) = Settings::parse("favourites: ml-research\n");
         assert!(settings.favourites.is_empty());
         assert_eq!(warnings.len(), 1, "{warnings:?}");
+        // Listed twice, or under both spellings: said, the first counts.
+        let (settings, warnings) = Settings::parse("favourites: [a, b, a]\nfavorites: [c]\n");
+        assert_eq!(settings.favourites, ["a", "b"]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
     }
 
     /// Whatever asked for read-only and cannot be read means read-only, and says why.

@@ -75,7 +75,7 @@ const LAYERS: &[Allowed] = &[
         module: "drafts",
         krate: None,
         ours: &["domain", "files", "manifest"],
-        outside: &[],
+        outside: &["rustix"],
     },
     // The console's state and its changes: no terminal, no client, no tasks.
     Allowed {

@@ -102,6 +102,16 @@ fn man_writes_a_page_per_command() {
         let page = std::fs::read_to_string(dir.path().join(format!("{name}.1")))
             .unwrap_or_else(|e| panic!("{name}.1: {e}"));
         assert!(page.contains(&format!(".TH {name} 1")), "{name}: {page}");
+        // No secret: readable by all, as a shared manual directory needs.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(format!("{name}.1")))
+                .expect("the page")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o644, "{name}");
+        }
     }
     let get = std::fs::read_to_string(dir.path().join("pooldeck-get.1")).expect("get's page");
     assert!(get.contains("selector"), "the page has the flags: {get}");

@@ -54,8 +54,10 @@ fn description(served: &Served) -> String {
 /// line the VIP is on.
 fn second_round_has_the_finding(dir: &Path) {
     let round = std::fs::read_to_string(dir.join("round2.yaml")).expect("the editor opened again");
+    // The line naming the pool and the version it was read at stays on top.
     assert!(
-        round.starts_with("# pooldeck: the edit was NOT sent"),
+        round.starts_with("# pooldeck: editing ComputePool ml-research/llm-train")
+            && round.contains("\n# pooldeck: the edit was NOT sent"),
         "{round}"
     );
     let finding = round

@@ -93,24 +93,52 @@ fn body(text: &str) -> String {
 /// wrote there before is replaced; the rest, the user's comments included, is kept as saved),
 /// each at its line in the file as written.
 pub fn with_findings(text: &str, problems: &[Problem]) -> String {
-    let header = u32::try_from(problems.len())
-        .unwrap_or(u32::MAX)
-        .saturating_add(2);
+    // The line naming the pool and the version the edit was made on stays on top.
+    let naming = text
+        .lines()
+        .find(|l| l.starts_with(MARK) && l.contains(" editing ComputePool "));
     let mut out = String::new();
+    if let Some(naming) = naming {
+        out.push_str(naming);
+        out.push('\n');
+    }
     out.push_str(MARK);
     out.push_str(" the edit was NOT sent: fix what follows and save again, or empty the file to\n");
     out.push_str(MARK);
     out.push_str(" give up.\n");
-    for problem in problems {
-        out.push_str(&format!(
-            "{MARK}   line {}: {}\n",
-            problem.line.saturating_add(header),
-            inert::line(&problem.text)
-        ));
+    for line in in_file(problems, naming.is_some()) {
+        out.push_str(MARK);
+        out.push_str("   ");
+        out.push_str(&line);
+        out.push('\n');
     }
     out.push_str(&body(text));
     out
 }
+
+/// The problems as the file written back shows them, "line N: ...", N counted in that file
+/// (its header included): the same words the command line prints.
+pub fn in_file(problems: &[Problem], naming: bool) -> Vec<String> {
+    let header = u32::try_from(problems.len())
+        .unwrap_or(u32::MAX)
+        .saturating_add(2)
+        .saturating_add(u32::from(naming));
+    problems
+        .iter()
+        .map(|problem| {
+            format!(
+                "line {}: {}",
+                problem.line.saturating_add(header),
+                inert::line(&problem.text)
+            )
+        })
+        .collect()
+}
+
+/// How many times the editor opens on an edit that keeps failing the rules before pooldeck
+/// stops (the edit kept): an editor that is a script, or stdin from nowhere, is no person
+/// who will fix it.
+pub const MOST_ROUNDS: usize = 20;
 
 impl Problem {
     /// "line 12: error [rule]: message", the line counted in the edit itself.
@@ -182,11 +210,15 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
         // The uid may be left out (the server's is sent); another one is another pool.
         let left_out = path == "metadata.uid" && now.is_none();
         if was != now && !left_out {
+            let way = if matches!(path, "metadata.name" | "metadata.namespace") {
+                "; the wizard's R recreates a pool under another name"
+            } else {
+                ""
+            };
             problems.push(Problem {
                 line: at(&YamlPath::keys(path)),
                 text: format!(
-                    "error [edit.identity]: {path} cannot change in an edit (it was {}); the \
-                     wizard's R recreates a pool under another name",
+                    "error [edit.identity]: {path} cannot change in an edit (it was {}){way}",
                     was.map_or_else(|| "absent".to_owned(), Value::to_string)
                 ),
             });

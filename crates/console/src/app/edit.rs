@@ -21,6 +21,8 @@ pub struct Editing {
     pub live: Value,
     pub file: String,
     pub refused: Option<String>,
+    /// How many times the editor came back with errors.
+    pub rounds: usize,
     /// Where the runtime keeps the file, once it said (for the messages).
     pub path: Option<std::path::PathBuf>,
 }
@@ -67,6 +69,7 @@ pub fn start(app: &mut App, namespace: &str, name: &str) {
         live,
         file,
         refused: None,
+        rounds: 0,
         path: None,
     });
 }
@@ -123,13 +126,26 @@ fn checked(
         }
         Checked::Unchanged => {
             app.outbox.push(Effect::ForgetEdit(path));
-            app.message = Some("edit cancelled: nothing was changed, nothing was sent".into());
+            app.message = Some(
+                "edit cancelled: nothing was changed (status and the fields the server owns are \
+                 not sent), nothing was sent"
+                    .into(),
+            );
         }
         Checked::Invalid(problems) => {
             if editing.refused.as_deref() == Some(text.as_str()) {
                 app.message = Some(format!(
                     "the edit was saved again unchanged, with errors: nothing was sent; {kept} \
                      (E reopens it)"
+                ));
+                return;
+            }
+            editing.rounds = editing.rounds.saturating_add(1);
+            if editing.rounds >= edit::MOST_ROUNDS {
+                app.message = Some(format!(
+                    "the editor was opened {} times and the edit still has errors: nothing was \
+                     sent; {kept}",
+                    editing.rounds
                 ));
                 return;
             }

@@ -203,11 +203,11 @@ impl Component for Detail {
 
 /// `1`-`9` on a list: the favourite namespace of that number watched (as `:ns NAME`).
 pub fn favourite(app: &mut App, index: usize) {
-    match app.favourites.get(index) {
+    match app.favourites.get(index).cloned() {
         Some(namespace) => {
-            let namespaces = super::ports::Namespaces::Only(vec![namespace.clone()]);
-            if app.namespaces != namespaces {
-                app.watch(namespaces);
+            // As `:ns NAME`: one nothing here is in is said, with the nearest names.
+            if app.namespaces != super::ports::Namespaces::Only(vec![namespace.clone()]) {
+                super::keys::run_command(app, &format!("ns {namespace}"));
             }
         }
         None if app.favourites.is_empty() => {

@@ -767,6 +767,14 @@ fn digits_watch_the_favourite_namespaces() {
     update(&mut app, key(KeyCode::Char('5')));
     let said = app.message.clone().unwrap_or_default();
     assert!(said.contains("1 ml-research, 2 retail-edge"), "{said}");
+    // A favourite nothing here is in, every namespace watched: refused as `:ns` refuses it.
+    let mut app = fleet_app();
+    app.namespaces = Namespaces::All;
+    app.favourites = vec!["vision".into()];
+    forget_returned();
+    update(&mut app, key(KeyCode::Char('1')));
+    let said = app.message.clone().unwrap_or_default();
+    assert!(said.contains("nearest: vision-lab"), "{said}");
     assert!(
         crate::app::script::take_returned()
             .iter()

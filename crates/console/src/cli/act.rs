@@ -236,7 +236,8 @@ async fn delete_matched(session: &Session, pools: &[ComputePool], args: &DeleteA
     }
     let mut worst = ExitCode::SUCCESS;
     for plan in &plans {
-        let done = carry_out(session, plan, false, &|_| true).await;
+        // Each plan was printed with its dry run above: sent now without printing it again.
+        let done = send_checked(session, plan).await;
         if done != ExitCode::SUCCESS {
             worst = done;
         }
@@ -436,8 +437,24 @@ pub(super) async fn carry_out(
         crate::say::complain!("pooldeck: cancelled: nothing was changed");
         return ExitCode::from(1);
     }
-    for operation in &plan.operations {
-        let outcome = session.run(&bound(operation.clone())).await;
+    send(session, &plan.operations, &mut ids).await
+}
+
+/// Sends the real requests, each said as the hub answers; a refused precondition says what
+/// changed. 1 when any was refused.
+async fn send(
+    session: &Session,
+    operations: &[Operation],
+    ids: &mut crate::domain::request::Ids,
+) -> ExitCode {
+    let mut failed = false;
+    for operation in operations {
+        let request = Request {
+            id: ids.fresh(),
+            hub: session.hub.clone(),
+            operation: operation.clone(),
+        };
+        let outcome = session.run(&request).await;
         if let Outcome::Failed(crate::domain::ClusterError::Conflict { .. }) = &outcome
             && let Some(changed) = what_changed(session, operation).await
         {
@@ -450,6 +467,24 @@ pub(super) async fn carry_out(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Sends a plan whose dry run passed and was printed already (by [`carry_out`]): its dry run
+/// is sent again first (the hub may have changed since), said only when refused.
+async fn send_checked(session: &Session, plan: &Plan) -> ExitCode {
+    let mut ids = crate::domain::request::Ids::default();
+    for operation in plan.dry_runs() {
+        let request = Request {
+            id: ids.fresh(),
+            hub: session.hub.clone(),
+            operation,
+        };
+        if let Outcome::Failed(error) = session.run(&request).await {
+            crate::say::complain!("pooldeck: {}: {error}: nothing was changed", plan.title);
+            return ExitCode::from(1);
+        }
+    }
+    send(session, &plan.operations, &mut ids).await
 }
 
 /// How the object a refused request named differs now from the version it was sent for.

@@ -47,6 +47,17 @@ fn page(command: clap::Command, title: &str) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
+fn readable_by_all(path: &std::path::Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| format!("cannot make {} readable: {e}", path.display()))?;
+    }
+    let _ = path;
+    Ok(())
+}
+
 pub fn man(args: &ManArgs) -> ExitCode {
     let mut command = Cli::command();
     command.build();
@@ -81,7 +92,10 @@ pub fn man(args: &ManArgs) -> ExitCode {
         let path = dir.join(format!("{name}.1"));
         let result = page(command, &name)
             .map_err(|e| e.to_string())
-            .and_then(|text| crate::files::write_output(&path, &text).map_err(|e| e.to_string()));
+            .and_then(|text| crate::files::write_output(&path, &text).map_err(|e| e.to_string()))
+            // A manual page is no secret: readable by all, as man(1) expects of a shared
+            // directory (the file was written private, then opened to reading).
+            .and_then(|()| readable_by_all(&path));
         if let Err(e) = result {
             crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);

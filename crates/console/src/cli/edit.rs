@@ -107,7 +107,9 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
         crate::say::complain!("pooldeck: {said}");
     }
     let mut last_refused: Option<String> = None;
+    let mut rounds = 0usize;
     let plan = loop {
+        rounds = rounds.saturating_add(1);
         let saved = match crate::runtime::editor::edit(&path, &current) {
             Ok(saved) => saved,
             Err(why) => {
@@ -123,7 +125,10 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
             }
             Checked::Unchanged => {
                 let _ = std::fs::remove_file(&path);
-                crate::say::say!("Edit cancelled: nothing was changed, nothing was sent.");
+                crate::say::say!(
+                    "Edit cancelled: nothing was changed (status and the fields the server owns \
+                     are not sent), nothing was sent."
+                );
                 return ExitCode::SUCCESS;
             }
             Checked::Invalid(problems) => {
@@ -137,10 +142,23 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
                     );
                     return ExitCode::from(1);
                 }
-                for problem in &problems {
-                    crate::say::complain!("pooldeck: {}", inert::line(&problem.line()));
-                }
                 current = edit::with_findings(&saved, &problems);
+                // Said with the lines the file written back shows.
+                for line in current
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("# pooldeck:   "))
+                {
+                    crate::say::complain!("pooldeck: {line}");
+                }
+                if rounds >= edit::MOST_ROUNDS {
+                    let _ = crate::files::write_private(&path, current.as_bytes());
+                    crate::say::complain!(
+                        "pooldeck: the editor was opened {rounds} times and the edit still has \
+                         errors: nothing was sent; it is kept at {}",
+                        path.display()
+                    );
+                    return ExitCode::from(1);
+                }
                 last_refused = Some(current.clone());
             }
             Checked::Valid {

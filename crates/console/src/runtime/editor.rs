@@ -8,15 +8,52 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The words of an editor's command: split on white space outside quotes, as a shell would
+/// split `'/opt/my editor/bin/ed' -w` (single and double quotes group, a backslash takes the
+/// next character), and nothing else a shell would do.
+fn words(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut started = false;
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    out.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        out.push(word);
+    }
+    out
+}
+
 /// The editor's command words, and which variable named them.
 pub fn command() -> (Vec<String>, &'static str) {
     for variable in ["KUBE_EDITOR", "VISUAL", "EDITOR"] {
         if let Some(value) = std::env::var_os(variable) {
-            let words: Vec<String> = value
-                .to_string_lossy()
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect();
+            let words = words(&value.to_string_lossy());
             if !words.is_empty() {
                 return (words, variable);
             }
@@ -31,6 +68,12 @@ pub fn command() -> (Vec<String>, &'static str) {
 /// as if it were this version's: its replace would undo what changed since. The second part
 /// says what happened to a kept edit, if there was one.
 pub fn opened(path: &Path, fresh: String, live: &Value) -> (String, Option<String>) {
+    // Only a file of pooldeck's own is read back: a link planted there is not followed (the
+    // write that follows replaces it).
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    if !regular {
+        return (fresh, None);
+    }
     let Ok(kept) = crate::files::read_text(path, crate::files::SMALL_FILE_BYTES) else {
         return (fresh, None);
     };
@@ -64,6 +107,53 @@ fn stale_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Another pooldeck's edit of the same pool (its editor open on the same file), if any: the
+/// lock file beside the edit names its process, and a lock whose process is gone is stale.
+fn held_by_another(lock: &Path) -> Option<u32> {
+    let pid: u32 = std::fs::read_to_string(lock).ok()?.trim().parse().ok()?;
+    if pid == std::process::id() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        let alive = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+            .is_some_and(|p| rustix::process::test_kill_process(p).is_ok());
+        alive.then_some(pid)
+    }
+    #[cfg(not(unix))]
+    Some(pid)
+}
+
+/// The lock beside an edit's file while its editor is open: another `edit` (or `E`) of the
+/// same pool on the same hub is refused meanwhile rather than opening the same file.
+pub struct Lock(PathBuf);
+
+impl Lock {
+    pub fn take(path: &Path) -> Result<Lock, String> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let lock = path.with_file_name(name);
+        if let Some(pid) = held_by_another(&lock) {
+            return Err(format!(
+                "this pool is being edited already (by process {pid}, in {}); finish that edit \
+                 first",
+                path.display()
+            ));
+        }
+        crate::files::write_private(&lock, std::process::id().to_string().as_bytes())
+            .map_err(|e| format!("cannot lock the edit: {e}"))?;
+        Ok(Lock(lock))
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// Writes `text` to `path` and starts the editor on it.
 pub fn spawn(path: &Path, text: &str) -> Result<std::process::Child, String> {
     crate::files::write_private(path, text.as_bytes()).map_err(|e| e.to_string())?;
@@ -93,11 +183,36 @@ pub fn finish(mut child: std::process::Child, path: &Path) -> Result<String, Str
             path.display()
         ));
     }
-    crate::files::read_text(path, crate::files::SMALL_FILE_BYTES)
-        .map_err(|e| format!("cannot read the edit back from {}: {e}", path.display()))
+    crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|e| {
+        format!(
+            "cannot read the edit back ({e}): nothing was sent; it is kept at {}",
+            path.display()
+        )
+    })
 }
 
-/// [`spawn`] then [`finish`]: the editor on `text`, and what it saved.
+/// [`spawn`] then [`finish`], the edit locked meanwhile: the editor on `text`, and what it
+/// saved.
 pub fn edit(path: &Path, text: &str) -> Result<String, String> {
+    let _lock = Lock::take(path)?;
     finish(spawn(path, text)?, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn editor_commands_split_as_a_shell_splits_words_and_nothing_more() {
+        assert_eq!(words("vim"), ["vim"]);
+        assert_eq!(words("code -w"), ["code", "-w"]);
+        assert_eq!(
+            words("'/tmp/dir with space/ed.sh' --flag"),
+            ["/tmp/dir with space/ed.sh", "--flag"]
+        );
+        assert_eq!(words(r#""a b"c d\ e"#), ["a bc", "d e"]);
+        // Nothing a shell would run: words, as they are.
+        assert_eq!(words("ed; rm -rf $(x)"), ["ed;", "rm", "-rf", "$(x)"]);
+        assert!(words("   ").is_empty());
+    }
 }

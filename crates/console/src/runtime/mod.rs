@@ -568,7 +568,13 @@ async fn in_editor(
     *keys = None;
     let _ = crossterm::event::poll(Duration::ZERO);
     screen.pause();
-    let child = match editor::spawn(&path, &text) {
+    // Held while the editor is open: another edit of this pool is refused meanwhile.
+    let locked = editor::Lock::take(&path);
+    let child = match locked
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|_| editor::spawn(&path, &text))
+    {
         Ok(child) => child,
         Err(why) => {
             screen.resume()?;

@@ -179,8 +179,13 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             Span::styled("▏", theme.style(Meaning::Accent)),
         ]),
         Input::None => match &app.message {
+            // Cut with a marker where three lines end (the wrap may break earlier, at words).
             Some(message) => Line::from(Span::styled(
-                inert::line(message).into_owned(),
+                inert::cut(
+                    &inert::line(message),
+                    usize::from(area.width).saturating_mul(3).saturating_sub(12),
+                )
+                .into_owned(),
                 theme.style(Meaning::Warn),
             )),
             None => Line::from(Span::styled(app.hints(), theme.style(Meaning::Muted))),

@@ -111,27 +111,49 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     if compact {
         widths = at_most(&app.shown.compact_widths);
     }
-    let widths = &widths;
     let form = if compact {
         cells::Form::Compact
     } else {
         cells::Form::Console
     };
-    while total(&shown, widths) > area.width && shown.len() > 3 {
-        let across = !matches!(
-            &app.namespaces,
-            crate::app::ports::Namespaces::Only(list) if list.len() <= 1
-        );
-        let Some(drop) = shown
+    let across = !matches!(
+        &app.namespaces,
+        crate::app::ports::Namespaces::Only(list) if list.len() <= 1
+    );
+    // The least needed goes first; between equals, the widest. Columns that answer later
+    // questions go before any value is cut; then a long name (a 63-character pool name) is
+    // cut rather than a column an operator reads first given up for it.
+    let drop = |shown: &mut Vec<usize>, widths: &[u16], at_least: u8| {
+        while total(shown, widths) > area.width && shown.len() > 3 {
+            let Some(drop) = shown
+                .iter()
+                .copied()
+                .filter(|i| headers[*i].gives_way(across) >= at_least)
+                .max_by_key(|i| (headers[*i].gives_way(across), widths[*i]))
+            else {
+                break;
+            };
+            shown.retain(|i| *i != drop);
+        }
+    };
+    drop(&mut shown, &widths, FIRST_QUESTIONS.saturating_add(1));
+    while total(&shown, &widths) > area.width {
+        let last = shown.last().copied();
+        let Some(widest) = shown
             .iter()
             .copied()
-            // The least needed goes first; between equals, the widest.
-            .max_by_key(|i| (headers[*i].gives_way(across), widths[*i]))
+            .filter(|i| {
+                Some(*i) != last && headers[*i].names_the_row() && widths[*i] > CUT_AT_LEAST
+            })
+            .max_by_key(|i| widths[*i])
         else {
             break;
         };
-        shown.retain(|i| *i != drop);
+        let over = total(&shown, &widths).saturating_sub(area.width);
+        widths[widest] = widths[widest].saturating_sub(over).max(CUT_AT_LEAST);
     }
+    drop(&mut shown, &widths, 0);
+    let widths = &widths;
     let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let sorted = app.list.sort_column;
     let header = Row::new(shown.iter().map(|&i| {
@@ -241,6 +263,15 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         TableState::default().with_selected(Some(app.list.selected.min(table.len() - 1)));
     frame.render_stateful_widget(widget, area, &mut state);
 }
+
+/// How early the columns an operator reads first give way ([`Column::gives_way`]): on a
+/// narrow screen they are kept while a long value elsewhere can be cut instead.
+///
+/// [`Column::gives_way`]: crate::app::rows::Column::gives_way
+const FIRST_QUESTIONS: u8 = 2;
+
+/// A value is cut to no less than this on a narrow screen before a column is given up.
+const CUT_AT_LEAST: u16 = 16;
 
 /// The last column may be cut; it keeps at least this much, a useful start.
 const LAST_COLUMN_AT_LEAST: u16 = 16;

@@ -153,6 +153,42 @@ fn event_read_whole() {
     insta::assert_snapshot!("event_80x24", draw(&app, 80, 24));
 }
 
+/// A pool with a 63-character name (legal) at 80×24: the name is cut, and no column an
+/// operator reads first is given up for it.
+#[test]
+fn a_long_pool_name_is_cut_rather_than_the_columns_given_up() {
+    let mut app = crate::app::tests::fleet_app();
+    let mut pool = (*app
+        .inventory
+        .get(crate::inventory::Kind::Pool, "vision-lab", "detector")
+        .expect("pool")
+        .value())
+    .clone();
+    pool["metadata"]["name"] = serde_json::json!(format!("{}-x", "long".repeat(15)));
+    pool["metadata"]["uid"] = serde_json::json!("long-name-uid");
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Applied {
+            kind: crate::inventory::Kind::Pool,
+            object: pool,
+        }),
+    );
+    let screen = draw(&app, 80, 24);
+    let header = screen
+        .lines()
+        .find(|l| l.contains("NAME"))
+        .unwrap_or_default();
+    for column in ["NAMESPACE", "NAME", "STATUS", "HEALTH", "GPUS", "PAUSED"] {
+        assert!(header.contains(column), "{column}:\n{screen}");
+    }
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("longlong") && l.contains("…")),
+        "the name cut with a marker:\n{screen}"
+    );
+}
+
 #[test]
 fn pools_view() {
     let app = fleet_app();

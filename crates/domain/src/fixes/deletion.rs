@@ -96,7 +96,8 @@ pub fn delete(pool: &ComputePool) -> Plan {
             namespace: target.namespace.to_string(),
         }],
         blocked: deleting.then(|| {
-            "its deletion is already under way: use u (unblock) if it is stuck".to_owned()
+            "its deletion is already under way: if it is stuck, unblock it (u in the console)"
+                .to_owned()
         }),
     }
 }

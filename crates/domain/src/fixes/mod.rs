@@ -234,7 +234,7 @@ pub fn pause_label(pools: &[&ComputePool], resume: bool) -> Plan {
                 "Sets {PAUSE_LABEL}: \"true\" (the string): the controller skips reconciliation."
             ),
             "It does not stop deletion: a pool being deleted is still torn down.".to_owned(),
-            "Resume (p again) removes the label.".to_owned(),
+            "Resuming removes the label (p again in the console, pooldeck resume).".to_owned(),
             "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not paused.".to_owned(),
         ]
     };

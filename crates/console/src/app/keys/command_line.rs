@@ -86,7 +86,7 @@ fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
         .map(str::trim)
 }
 
-pub(super) fn run_command(app: &mut App, command: &str) {
+pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     let command = command.trim();
     if matches!(command, "q" | "quit" | "q!") {
         app.quit = true;
@@ -117,7 +117,13 @@ pub(super) fn run_command(app: &mut App, command: &str) {
                 // there are (pooldeck does not list Namespaces): otherwise it is taken as named.
                 let seen = app.inventory.namespaces_seen();
                 let every = matches!(app.namespaces, Namespaces::All);
-                if every && !insist && !seen.is_empty() && !seen.contains(name) {
+                // The context's own namespace is known without an object in it.
+                if every
+                    && !insist
+                    && !seen.is_empty()
+                    && !seen.contains(name)
+                    && name != app.home_namespace
+                {
                     let near = nearest(name, seen.iter().copied());
                     app.message = Some(format!(
                         "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it \

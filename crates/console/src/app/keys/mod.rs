@@ -10,6 +10,7 @@ use super::component::Component;
 use super::{App, Effect, Tab};
 
 mod command_line;
+pub(super) use command_line::run_command;
 mod fields;
 
 pub(super) use fields::on_paste;

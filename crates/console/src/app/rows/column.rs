@@ -32,6 +32,12 @@ impl Column {
         Column { compact, ..self }
     }
 
+    /// Whether the column names the row (a name, its pool, its namespace): a long one is cut
+    /// on a narrow screen rather than another column given up for it.
+    pub fn names_the_row(self) -> bool {
+        [NAME, HOST, POOL, NAMESPACE].contains(&self)
+    }
+
     /// How early the column gives way when the list spans namespaces or not.
     pub fn gives_way(self, across_namespaces: bool) -> u8 {
         if across_namespaces && self == NAMESPACE {

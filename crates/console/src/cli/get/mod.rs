@@ -89,7 +89,7 @@ pub struct GetArgs {
     pub name: Option<String>,
     /// Output format: wide (a wider table), json or yaml (the object named, else a kubectl
     /// List), name (`computepool.spectrocloud.com/NAME`), jsonpath=TEMPLATE (kubectl's).
-    #[arg(long, short, value_parser = parse_output, value_name = "FORMAT")]
+    #[arg(long, short, value_parser = parse_output, value_name = "FORMAT", value_hint = clap::ValueHint::Other)]
     pub output: Option<Output>,
     /// Print the table without its header line.
     #[arg(long)]
@@ -537,7 +537,12 @@ async fn get(args: &GetArgs) -> ExitCode {
                         }
                     )
                 };
-                crate::say::complain!("No resources found{scope}.");
+                // As kubectl: a sentence for a namespace, no stop after every namespace.
+                if scope.is_empty() {
+                    crate::say::complain!("No resources found");
+                } else {
+                    crate::say::complain!("No resources found{scope}.");
+                }
             }
             None => {}
         }
