@@ -201,6 +201,13 @@ fn field_selectors_select_as_the_server_does() {
         assert_eq!(code, Some(1), "{selector}: {out}{err}");
         assert!(err.contains(words), "{selector}: {err}");
         assert!(out.is_empty(), "{out}");
+        // The demo answers kubectl as a real server does: 400, with the same words.
+        let (code, _, err) = kubectl(&served, &["cp", "-A", "--field-selector", selector]);
+        assert_eq!(code, Some(1), "kubectl {selector}: {err}");
+        assert!(
+            err.contains("BadRequest") && err.contains(words),
+            "kubectl {selector}: {err}"
+        );
     }
     let (code, _, err) = pooldeck(
         &served,

@@ -9,30 +9,6 @@ use serde_json::Value;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabelSelector(pooldeck_domain::selector::LabelSelector);
 
-/// Splits on commas that are not inside parentheses.
-fn split_top_level(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&text[start..]);
-    parts
-        .into_iter()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect()
-}
-
 impl LabelSelector {
     pub fn parse(text: &str) -> Result<LabelSelector, String> {
         pooldeck_domain::selector::LabelSelector::parse(text)
@@ -47,73 +23,38 @@ impl LabelSelector {
     }
 }
 
-/// A parsed field selector over the fields the server supports for a resource.
+/// A parsed field selector over the fields the server supports for a resource: the domain's
+/// parser (the one `pooldeck get` uses), so what a real server answers 400 for (a malformed
+/// selector, `metadata.name==x==`, or a field it does not select on) is refused here too.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct FieldSelector(Vec<(String, bool, String)>);
-
-/// Fields every resource can be selected on, and the extra ones events allow.
-const COMMON_FIELDS: &[&str] = &["metadata.name", "metadata.namespace"];
-const EVENT_FIELDS: &[&str] = &[
-    "involvedObject.kind",
-    "involvedObject.namespace",
-    "involvedObject.name",
-    "involvedObject.uid",
-    "involvedObject.apiVersion",
-    "involvedObject.resourceVersion",
-    "involvedObject.fieldPath",
-    "reason",
-    "reportingComponent",
-    "source",
-    "type",
-];
+pub struct FieldSelector(pooldeck_domain::field_selector::FieldSelector);
 
 impl FieldSelector {
     pub fn parse(text: &str, is_event: bool) -> Result<FieldSelector, String> {
-        let mut terms = Vec::new();
-        for part in split_top_level(text) {
-            let (field, equal, value) = if let Some((f, v)) = part.split_once("!=") {
-                (f, false, v)
-            } else if let Some((f, v)) = part.split_once("==") {
-                (f, true, v)
-            } else if let Some((f, v)) = part.split_once('=') {
-                (f, true, v)
+        use pooldeck_domain::field_selector::{self as fields, FieldSelector as Parsed};
+        let parsed = Parsed::parse(text).map_err(|e| e.to_string())?;
+        parsed
+            .supported(if is_event {
+                fields::EVENT_FIELDS
             } else {
-                return Err(format!(
-                    "invalid selector: '{part}'; can't understand '{part}'"
-                ));
-            };
-            let field = field.trim();
-            let supported =
-                COMMON_FIELDS.contains(&field) || (is_event && EVENT_FIELDS.contains(&field));
-            if !supported {
-                return Err(format!("field label not supported: {field}"));
-            }
-            terms.push((field.to_owned(), equal, value.trim().to_owned()));
-        }
-        Ok(FieldSelector(terms))
+                fields::OBJECT_FIELDS
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(FieldSelector(parsed))
     }
 
     pub fn matches(&self, object: &Value) -> bool {
-        self.0.iter().all(|(field, equal, value)| {
-            let pointer = if field == "source" {
-                "/source/component".to_owned()
-            } else {
-                format!("/{}", field.replace('.', "/"))
-            };
-            let actual = object
-                .pointer(&pointer)
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            (actual == value) == *equal
-        })
+        self.0
+            .matches(|field| pooldeck_domain::field_selector::field_of(object, field))
     }
 
     /// The name this selector pins, if it pins one (`metadata.name=x`), for watch by name.
     pub fn name(&self) -> Option<&str> {
         self.0
+            .0
             .iter()
-            .find(|(field, equal, _)| field == "metadata.name" && *equal)
-            .map(|(_, _, value)| value.as_str())
+            .find(|term| term.field == "metadata.name" && term.equals)
+            .map(|term| term.value.as_str())
     }
 }
 
@@ -155,5 +96,8 @@ mod tests {
                 .name(),
             Some("a")
         );
+        // What a real server answers 400 for.
+        assert!(FieldSelector::parse("metadata.name==x==", false).is_err());
+        assert!(FieldSelector::parse("metadata.name", false).is_err());
     }
 }
