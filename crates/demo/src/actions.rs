@@ -37,8 +37,14 @@ pub(crate) fn paused(store: &Store, kind: &str, namespace: &str, name: &str) -> 
     }) == Some(Value::String("true".into()))
 }
 
-/// Applies one action to the store, as a controller would.
+/// Applies one action to the store, as a controller would. An object a client changed by
+/// hand (the operator's fix) is left as it is: the story does not undo it, nor report about it.
 pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
+    if let Some((kind, namespace, name)) = target(action)
+        && store.is_by_hand(&kind, &namespace, &name)
+    {
+        return Ok(());
+    }
     match action {
         Action::Put(object) => {
             let object = resolve_times(object);
@@ -99,6 +105,38 @@ pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
             reason,
             message,
         } => record_event(store, namespace, kind, name, event_type, reason, message),
+    }
+}
+
+/// The object an action is about: kind, namespace, name.
+fn target(action: &Action) -> Option<(String, String, String)> {
+    match action {
+        Action::Put(object) => Some((
+            object.get("kind")?.as_str()?.to_owned(),
+            object
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            object.pointer("/metadata/name")?.as_str()?.to_owned(),
+        )),
+        Action::Merge {
+            kind,
+            namespace,
+            name,
+            ..
+        }
+        | Action::Delete {
+            kind,
+            namespace,
+            name,
+        }
+        | Action::Event {
+            kind,
+            namespace,
+            name,
+            ..
+        } => Some((kind.clone(), namespace.clone(), name.clone())),
     }
 }
 

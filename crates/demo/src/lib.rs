@@ -234,6 +234,15 @@ impl DemoCluster {
         self.played.load(std::sync::atomic::Ordering::SeqCst) >= self.steps
     }
 
+    /// How many timeline steps the player has reached so far (over every repeat), and how
+    /// many one pass has: tests wait for the story to come round again by it.
+    pub fn steps_played(&self) -> (usize, usize) {
+        (
+            self.played.load(std::sync::atomic::Ordering::SeqCst),
+            self.steps,
+        )
+    }
+
     pub fn url(&self) -> String {
         format!("https://{}", self.address)
     }

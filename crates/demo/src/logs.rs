@@ -31,12 +31,36 @@ pub fn seed(store: &Store) -> Result<(), String> {
     let pod = json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": POD, "namespace": NAMESPACE, "creationTimestamp": "now-30d",
-                     "labels": {LABEL: LABEL_VALUE, "pod-template-hash": "6c9f8d7b5"}},
+                     "labels": {LABEL: LABEL_VALUE, "pod-template-hash": "6c9f8d7b5"},
+                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                          "name": format!("{LABEL_VALUE}-6c9f8d7b5"),
+                                          "controller": true}]},
         "spec": {"containers": [{"name": "manager", "image": "hue-controllers:demo"}]},
         "status": {"phase": "Running", "startTime": "now-30d",
                    "containerStatuses": [{"name": "manager", "ready": true, "restartCount": 0}]}
     });
-    for object in [namespace, pod] {
+    let selector = json!({"matchLabels": {LABEL: LABEL_VALUE}});
+    let deployment = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": LABEL_VALUE, "namespace": NAMESPACE, "creationTimestamp": "now-90d",
+                     "labels": {LABEL: LABEL_VALUE}, "generation": 3},
+        "spec": {"replicas": 1, "selector": selector,
+                 "template": {"metadata": {"labels": {LABEL: LABEL_VALUE}},
+                              "spec": {"containers": [{"name": "manager", "image": "hue-controllers:demo"}]}}},
+        "status": {"replicas": 1, "readyReplicas": 1, "updatedReplicas": 1, "availableReplicas": 1,
+                   "observedGeneration": 3}
+    });
+    let replica_set = json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": format!("{LABEL_VALUE}-6c9f8d7b5"), "namespace": NAMESPACE,
+                     "creationTimestamp": "now-30d",
+                     "labels": {LABEL: LABEL_VALUE, "pod-template-hash": "6c9f8d7b5"},
+                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment",
+                                          "name": LABEL_VALUE, "controller": true}]},
+        "spec": {"replicas": 1, "selector": selector},
+        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
+    });
+    for object in [namespace, deployment, replica_set, pod] {
         let kind = object["kind"].as_str().unwrap_or("");
         if store.registry.by_kind(kind).is_some() {
             store

@@ -230,6 +230,45 @@ impl Registry {
                 ],
             ),
         ];
+        // The hue controller's Deployment and ReplicaSet, so the guide's `kubectl get
+        // deployments --all-namespaces | grep hue` finds it.
+        for (kind, plural, short, columns) in [
+            (
+                "Deployment",
+                "deployments",
+                "deploy",
+                vec![
+                    column("Ready", "integer", ".status.readyReplicas"),
+                    column("Up-to-date", "integer", ".status.updatedReplicas"),
+                    column("Available", "integer", ".status.availableReplicas"),
+                    column("Age", "date", ".metadata.creationTimestamp"),
+                ],
+            ),
+            (
+                "ReplicaSet",
+                "replicasets",
+                "rs",
+                vec![
+                    column("Desired", "integer", ".spec.replicas"),
+                    column("Current", "integer", ".status.replicas"),
+                    column("Ready", "integer", ".status.readyReplicas"),
+                    column("Age", "date", ".metadata.creationTimestamp"),
+                ],
+            ),
+        ] {
+            resources.push(Resource {
+                group: "apps".into(),
+                version: "v1".into(),
+                kind: kind.into(),
+                list_kind: format!("{kind}List"),
+                plural: plural.into(),
+                singular: kind.to_lowercase(),
+                short_names: vec![short.into()],
+                namespaced: true,
+                has_status: true,
+                columns,
+            });
+        }
         for crd in crd_manifests()? {
             resources.push(from_crd(&crd)?);
         }

@@ -106,7 +106,42 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "stale-metrics",
         include_str!("../../../demo/scenarios/stale-metrics.yaml"),
     ),
+    (
+        "longhorn-replicas",
+        include_str!("../../../demo/scenarios/longhorn-replicas.yaml"),
+    ),
+    (
+        "air-gapped-host",
+        include_str!("../../../demo/scenarios/air-gapped-host.yaml"),
+    ),
+    (
+        "nvidia-runtime",
+        include_str!("../../../demo/scenarios/nvidia-runtime.yaml"),
+    ),
 ];
+
+/// Every built-in scenario with its story's first sentence, a line each (for `demo serve
+/// --help`), and `large`.
+pub fn listing() -> String {
+    let mut out = String::new();
+    for (name, _) in BUILTIN {
+        let story = Scenario::builtin(name)
+            .map(|s| s.description)
+            .unwrap_or_default();
+        let first = story
+            .split_inclusive(". ")
+            .next()
+            .unwrap_or(&story)
+            .trim()
+            .trim_end_matches(':');
+        out.push_str(&format!("  {name:<20} {first}\n"));
+    }
+    out.push_str(&format!(
+        "  {:<20} Generated: --pools N pools with their evaluations, paced like a real hub.\n",
+        "large"
+    ));
+    out
+}
 
 /// Parses `15m`, `3d`, `1h30m`.
 fn parse_offset(text: &str) -> Result<Duration, String> {

@@ -22,14 +22,22 @@ pub enum DemoCommand {
     Serve(ServeArgs),
 }
 
+/// What `demo serve --help` says after the flags: every built-in scenario with its story,
+/// then how to use the server.
+fn serve_after_help() -> String {
+    format!(
+        "Scenarios built in:\n{}\nPrints `export KUBECONFIG=<path>` on stdout; evaluate it and \
+         use kubectl:\n  eval \"$(pooldeck demo serve --scenario scale-up &)\"   # or copy the \
+         line it prints\n  kubectl get cp -A\n  kubectl --context pooldeck-demo-viewer auth can-i \
+         patch computepools",
+        crate::demo::scenario::listing()
+    )
+}
+
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Prints `export KUBECONFIG=<path>` on stdout; evaluate it and use kubectl:\n  \
-    eval \"$(pooldeck demo serve --scenario scale-up &)\"   # or copy the line it prints\n  \
-    kubectl get cp -A\n  kubectl --context pooldeck-demo-viewer auth can-i patch computepools"
-)]
+#[command(after_help = serve_after_help())]
 pub struct ServeArgs {
-    /// A built-in scenario (fleet, scale-up, deletion-blocked, large).
+    /// A built-in scenario (listed below), or `large`.
     #[arg(
         long,
         value_name = "NAME",

@@ -217,10 +217,19 @@ fn serve(
             if let Err(refused) = super::admission::admit(&server.store, resource, None, &object) {
                 return error(&refused);
             }
-            reply(
-                201,
-                server.store.create(resource, &namespace, object, dry_run),
-            )
+            let created = server.store.create(resource, &namespace, object, dry_run);
+            if let Ok(created) = &created
+                && !dry_run
+            {
+                let name = created
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                server
+                    .store
+                    .changed_by_hand(&resource.kind, &namespace, name);
+            }
+            reply(201, created)
         }
         (
             "PUT",
@@ -251,12 +260,17 @@ fn serve(
                     return error(&refused);
                 }
             }
-            reply(
-                200,
-                server
-                    .store
-                    .update(resource, &namespace, &name, object, status, dry_run),
-            )
+            let updated = server
+                .store
+                .update(resource, &namespace, &name, object, status, dry_run);
+            by_hand(
+                server,
+                resource,
+                &namespace,
+                &name,
+                updated.is_ok() && !dry_run,
+            );
+            reply(200, updated)
         }
         (
             "PATCH",
@@ -304,12 +318,17 @@ fn serve(
                     return error(&refused);
                 }
             }
-            reply(
-                200,
-                server
-                    .store
-                    .patch(resource, &namespace, &name, &patch, status, dry_run),
-            )
+            let patched = server
+                .store
+                .patch(resource, &namespace, &name, &patch, status, dry_run);
+            by_hand(
+                server,
+                resource,
+                &namespace,
+                &name,
+                patched.is_ok() && !dry_run,
+            );
+            reply(200, patched)
         }
         (
             "DELETE",
@@ -342,18 +361,38 @@ fn serve(
                     .get("dryRun")
                     .and_then(Value::as_array)
                     .is_some_and(|d| d.iter().any(|v| v == "All"));
-            reply(
-                200,
-                server
-                    .store
-                    .delete(resource, &namespace, &name, &preconditions, dry_run),
-            )
+            let deleted = server
+                .store
+                .delete(resource, &namespace, &name, &preconditions, dry_run);
+            by_hand(
+                server,
+                resource,
+                &namespace,
+                &name,
+                deleted.is_ok() && !dry_run,
+            );
+            reply(200, deleted)
         }
         _ => error(&ApiError::new(
             405,
             "MethodNotAllowed",
             format!("the server does not allow this method on the requested resource ({method})"),
         )),
+    }
+}
+
+/// Notes an object a client changed, when it was changed (not a dry run, not refused).
+fn by_hand(
+    server: &Server,
+    resource: &crate::registry::Resource,
+    namespace: &str,
+    name: &str,
+    changed: bool,
+) {
+    if changed {
+        server
+            .store
+            .changed_by_hand(&resource.kind, namespace, name);
     }
 }
 

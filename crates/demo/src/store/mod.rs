@@ -85,6 +85,9 @@ pub struct Store {
     epoch: tokio::sync::watch::Sender<u64>,
     /// Set when the server stops: no new watch may start, so shutting down never waits on one.
     closing: std::sync::atomic::AtomicBool,
+    /// The objects (kind, namespace, name) a client changed through the API: the scenario's
+    /// timeline leaves them as the operator left them (until the story is reset).
+    by_hand: Mutex<std::collections::HashSet<(String, String, String)>>,
 }
 
 /// What a list returns.
@@ -159,7 +162,33 @@ impl Store {
             changes,
             epoch,
             closing: std::sync::atomic::AtomicBool::new(false),
+            by_hand: Mutex::new(std::collections::HashSet::new()),
         }
+    }
+
+    /// Notes that a client changed this object (created, replaced, patched or deleted it):
+    /// the scenario no longer rewrites it.
+    pub fn changed_by_hand(&self, kind: &str, namespace: &str, name: &str) {
+        self.by_hand
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert((kind.to_owned(), namespace.to_owned(), name.to_owned()));
+    }
+
+    /// Whether a client changed this object since the story began.
+    pub fn is_by_hand(&self, kind: &str, namespace: &str, name: &str) -> bool {
+        self.by_hand
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .contains(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+    }
+
+    /// Forgets what clients changed (the story starts again).
+    pub fn forget_by_hand(&self) {
+        self.by_hand
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clear();
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {

@@ -6,11 +6,28 @@ use crate::model::status::MachinePool;
 use chrono::{DateTime, Utc};
 
 pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    // Events with the guide's NVIDIA runtime error name the host in their message or object.
-    for event in picture.events {
-        let message = event["message"].as_str().unwrap_or("");
-        if message.contains("no runtime for \"nvidia\" is configured") {
-            out.push(Diagnosis {
+    // Events with the guide's NVIDIA runtime error name the host in their message or object;
+    // the kubelet repeats it every 15 seconds or so: one finding, said with how often.
+    let runtime: Vec<&str> = picture
+        .events
+        .iter()
+        .filter_map(|e| e["message"].as_str())
+        .filter(|m| m.contains("no runtime for \"nvidia\" is configured"))
+        .collect();
+    if let Some(message) = runtime.last().copied() {
+        let repeated = picture
+            .events
+            .iter()
+            .filter(|e| e["message"].as_str().is_some_and(|m| runtime.contains(&m)))
+            .map(|e| e["count"].as_u64().unwrap_or(1).max(1))
+            .fold(0u64, u64::saturating_add);
+        let message = if repeated > 1 {
+            format!("{message} ({repeated} times)")
+        } else {
+            message.to_owned()
+        };
+        let message = message.as_str();
+        out.push(Diagnosis {
                 id: "node.nvidia-runtime",
                 fix: None,
                 severity: Severity::Error,
@@ -26,7 +43,6 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
                     "on the host: mask a duplicate containerd service; sudo systemctl restart spectro-containerd".into(),
                 ],
             });
-        }
     }
     // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
     for (_, cluster) in clusters(pool.model) {
