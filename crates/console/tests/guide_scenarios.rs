@@ -251,5 +251,19 @@ fn a_fix_the_operator_made_stays_through_the_scenarios_loop() {
         events.trim().is_empty(),
         "no story event about the new pool: {events}"
     );
+    // The story again (`:reset`, SIGUSR1): lab-b as at the start, its old VIP and its fate.
+    let entered = runtime.enter();
+    cluster.reset().expect("resets");
+    drop(entered);
+    let again = pool("lab-b");
+    assert_eq!(
+        again["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"],
+        "10.80.0.10",
+        "{again}"
+    );
+    assert_ne!(again["metadata"]["uid"], after["metadata"]["uid"]);
+    common::eventually("lab-b Failed again", || {
+        pool("lab-b")["status"]["status"] == "Failed"
+    });
     drop(cluster);
 }

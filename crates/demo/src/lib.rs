@@ -116,7 +116,9 @@ pub struct DemoCluster {
     pub identity: Identity,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
-    player: Option<JoinHandle<()>>,
+    player: std::sync::Mutex<Option<player::Player>>,
+    /// The scenario played and its speed (the story starts again from them on a reset).
+    scenario: Option<(scenario::Scenario, f64)>,
     /// Timeline steps the scenario player has reached.
     played: Arc<std::sync::atomic::AtomicUsize>,
     /// Steps in one pass of the scenario's timeline.
@@ -201,6 +203,10 @@ impl DemoCluster {
             }
             None => None,
         };
+        let story = options
+            .scenario
+            .as_ref()
+            .map(|scenario| (scenario.clone(), options.speed));
         let router = api::router(server);
         let (shutdown, stop) = oneshot::channel::<()>();
         let watches = store.clone();
@@ -222,10 +228,42 @@ impl DemoCluster {
             identity,
             shutdown: Some(shutdown),
             server: Some(server),
-            player,
+            player: std::sync::Mutex::new(player),
+            scenario: story,
             played,
             steps,
         })
+    }
+
+    /// Starts the story again (`:reset` in the console, SIGUSR1 to `demo serve`): the
+    /// scenario's objects as they were at the start (every other object removed, what clients
+    /// changed forgotten), its timeline from the first step. Watches see the objects go and
+    /// come back. Called on the runtime the cluster runs on (its player's tasks are spawned
+    /// there).
+    pub fn reset(&self) -> Result<(), String> {
+        let Some((scenario, speed)) = &self.scenario else {
+            return Err("this demo plays no scenario".to_owned());
+        };
+        let mut player = self
+            .player
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(playing) = player.take() {
+            playing.abort();
+        }
+        self.store
+            .purge(|resource| resource.kind == "CustomResourceDefinition");
+        self.store.forget_by_hand();
+        scenario.load_initial(&self.store)?;
+        logs::seed(&self.store)?;
+        self.played.store(0, std::sync::atomic::Ordering::SeqCst);
+        *player = Some(player::spawn(
+            scenario.clone(),
+            self.store.clone(),
+            *speed,
+            self.played.clone(),
+        ));
+        Ok(())
     }
 
     /// Whether the scenario's timeline has played through once (every step applied, or
@@ -290,7 +328,12 @@ impl DemoCluster {
     }
 
     fn halt(&mut self) {
-        if let Some(player) = self.player.take() {
+        if let Some(player) = self
+            .player
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+        {
             player.abort();
         }
         if let Some(shutdown) = self.shutdown.take() {

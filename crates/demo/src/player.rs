@@ -13,30 +13,54 @@ use super::scenario::{Scenario, apply, paused, pool_key, record_event};
 use super::store::{Change, ChangeKind, Patch, Preconditions, Store};
 use pooldeck_domain::model::pool::FINALIZER;
 
-/// Plays a scenario on the store until the task is aborted, counting in `played` the steps it
-/// has reached (applied, or skipped for a paused pool), so tests wait on the timeline's
-/// progress instead of on the clock.
+/// A scenario playing: its timeline and its controllers, stopped together.
+pub struct Player {
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Player {
+    /// Stops the timeline and every controller it started.
+    pub fn abort(&self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        self.abort();
+    }
+}
+
+/// Plays a scenario on the store until it is stopped, counting in `played` the steps it has
+/// reached (applied, or skipped for a paused pool), so tests wait on the timeline's progress
+/// instead of on the clock.
 pub fn spawn(
     scenario: Scenario,
     store: Arc<Store>,
     speed: f64,
     played: Arc<std::sync::atomic::AtomicUsize>,
-) -> JoinHandle<()> {
+) -> Player {
     let speed = if speed.is_finite() && speed > 0.0 {
         speed
     } else {
         1.0
     };
     let scenario = Arc::new(scenario);
-    let deletions = tokio::spawn(deletion_controller(scenario.clone(), store.clone(), speed));
-    let metrics = scenario.utilization_every.map(|every| {
-        tokio::spawn(utilization_walk(
+    let mut tasks = vec![tokio::spawn(deletion_controller(
+        scenario.clone(),
+        store.clone(),
+        speed,
+    ))];
+    if let Some(every) = scenario.utilization_every {
+        tasks.push(tokio::spawn(utilization_walk(
             store.clone(),
             every.div_f64(speed),
             scenario.utilization_spread,
-        ))
-    });
-    tokio::spawn(async move {
+        )));
+    }
+    tasks.push(tokio::spawn(async move {
         loop {
             let start = tokio::time::Instant::now();
             for step in &scenario.steps {
@@ -46,15 +70,12 @@ pub fn spawn(
             }
             match scenario.repeat_after {
                 Some(pause) => tokio::time::sleep(pause.div_f64(speed)).await,
+                // The timeline is over; the controllers keep running until the demo stops.
                 None => break,
             }
         }
-        // The timeline is over; the controllers keep running until the demo stops.
-        let _ = deletions.await;
-        if let Some(metrics) = metrics {
-            let _ = metrics.await;
-        }
-    })
+    }));
+    Player { tasks }
 }
 
 /// Deleting a pool: mark it Deleting, force-delete its AIWorkloads, then release the finalizer

@@ -88,6 +88,8 @@ pub enum Msg {
         what: String,
         result: Result<said::CopiedBy, said::CopyError>,
     },
+    /// The answer to [`Effect::ResetDemo`].
+    DemoReset(Result<(), String>),
     /// The answer to [`Effect::Edit`]: the file, and what the editor saved there (or why
     /// nothing can be read: the editor failed or could not start).
     Edited {
@@ -146,6 +148,8 @@ pub enum Effect {
     },
     /// Remove a kept edit: it was applied, or given up.
     ForgetEdit(std::path::PathBuf),
+    /// Start the embedded demo's story again (`:reset`); answered by `Msg::DemoReset`.
+    ResetDemo,
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -288,6 +292,8 @@ pub struct App {
     pub contexts: Vec<String>,
     /// An edit in the user's editor under way (`E`).
     pub editing: Option<edit::Editing>,
+    /// On the embedded demo cluster (`--demo`): `:reset` starts its story again.
+    pub demo: bool,
     /// The settings' favourite namespaces, in order: `1`-`9` watch them.
     pub favourites: Vec<String>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
@@ -329,6 +335,7 @@ impl App {
             home_namespace: "default".into(),
             contexts: Vec::new(),
             editing: None,
+            demo: false,
             favourites: Vec::new(),
             before_wizard: None,
             recreating: None,
@@ -449,6 +456,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
         Msg::Edited { path, said, result } => edit::saved(app, path, said, result),
+        Msg::DemoReset(result) => {
+            app.message = Some(match result {
+                Ok(()) => "the story starts again: every object as at the start".to_owned(),
+                Err(why) => format!("cannot start the story again: {why}"),
+            })
+        }
     }
     if app.overlays.len() != top && app.message == said_before {
         app.message = None;

@@ -975,3 +975,43 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
         app.message
     );
 }
+
+/// `:reset` asks the runtime to start the demo's story again, closing what was bound to the
+/// objects that go; on a hub it says it is the demo's and asks nothing.
+#[test]
+fn reset_starts_the_demos_story_again_and_only_on_the_demo() {
+    let mut app = fleet_app();
+    forget_returned();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "reset");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .all(|e| !matches!(e, Effect::ResetDemo))
+    );
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("not the demo")),
+        "{:?}",
+        app.message
+    );
+    app.demo = true;
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "reset");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        crate::app::script::take_returned()
+            .iter()
+            .any(|e| matches!(e, Effect::ResetDemo))
+    );
+    update(&mut app, Msg::DemoReset(Ok(())));
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("starts again")),
+        "{:?}",
+        app.message
+    );
+}

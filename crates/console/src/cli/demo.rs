@@ -184,12 +184,56 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        stops.wait().await;
+        crate::say::complain!(
+            "  kill -USR1 {} starts the story again (every object as at the start)",
+            std::process::id()
+        );
+        // Until a stop: SIGUSR1 starts the story again.
+        let mut stops = stops;
+        let mut resets = Resets::listen();
+        loop {
+            tokio::select! {
+                () = stops.wait() => break,
+                () = resets.next() => match cluster.reset() {
+                    Ok(()) => crate::say::complain!("pooldeck: the story starts again"),
+                    Err(e) => crate::say::complain!("pooldeck: cannot start the story again: {e}"),
+                },
+            }
+        }
         crate::say::complain!("pooldeck: stopping the demo cluster");
         cluster.stop().await;
         let _ = std::fs::remove_file(&path);
         ExitCode::SUCCESS
     })
+}
+
+/// SIGUSR1: start the scenario's story again.
+struct Resets {
+    #[cfg(unix)]
+    stream: Option<tokio::signal::unix::Signal>,
+}
+
+impl Resets {
+    fn listen() -> Resets {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Resets {
+                stream: signal(SignalKind::user_defined1()).ok(),
+            }
+        }
+        #[cfg(not(unix))]
+        Resets {}
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        if let Some(stream) = &mut self.stream {
+            stream.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await
+    }
 }
 
 /// SIGINT, SIGTERM and SIGHUP, listened for from before the kubeconfig is written: a stop
@@ -218,7 +262,7 @@ impl StopSignals {
         StopSignals {}
     }
 
-    async fn wait(mut self) {
+    async fn wait(&mut self) {
         #[cfg(unix)]
         {
             if self.streams.is_empty() {

@@ -287,7 +287,9 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
             return ExitCode::from(1);
         }
     };
+    app.demo = demo.is_some();
     let result = event_loop(
+        demo.as_ref(),
         &mut app,
         &options.theme,
         &mut screen,
@@ -362,6 +364,7 @@ fn run_effects(
 }
 
 async fn event_loop(
+    demo: Option<&DemoCluster>,
     app: &mut App,
     theme: &Theme,
     screen: &mut Screen,
@@ -491,6 +494,17 @@ async fn event_loop(
             let (edits, rest): (Vec<Effect>, Vec<Effect>) = asked
                 .into_iter()
                 .partition(|e| matches!(e, Effect::Edit { .. }));
+            // The embedded demo's story starts again here: the loop holds the demo.
+            let (resets, rest): (Vec<Effect>, Vec<Effect>) = rest
+                .into_iter()
+                .partition(|e| matches!(e, Effect::ResetDemo));
+            if !resets.is_empty() {
+                let result = demo.map_or_else(
+                    || Err("the console is not on the demo cluster".to_owned()),
+                    DemoCluster::reset,
+                );
+                let _ = outlets.answers.send(Msg::DemoReset(result));
+            }
             if run_effects(rest, screen, &mut clipboards, &drafts, &port, &outlets)? {
                 dirty = true;
             }

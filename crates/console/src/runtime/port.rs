@@ -322,7 +322,8 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
         | Effect::Copy { .. }
         | Effect::SaveDraft { .. }
         | Effect::DiscardDraft(_)
-        | Effect::Edit { .. } => {}
+        | Effect::Edit { .. }
+        | Effect::ResetDemo => {}
         Effect::ForgetEdit(path) => {
             let _ = std::fs::remove_file(path);
         }

@@ -78,6 +78,22 @@ impl Store {
         Ok((*current).clone())
     }
 
+    /// Removes every object of the resources `keep` does not keep, at once (no finalizer
+    /// waits), each a Deleted change for open watches: the story starting again.
+    pub fn purge(&self, keep: impl Fn(&Resource) -> bool) {
+        let mut inner = self.lock();
+        for resource in self.registry.resources.iter().filter(|r| !keep(r)) {
+            let present: Vec<(Key, Arc<Value>)> = inner
+                .objects
+                .get(&resource.qualified())
+                .map(|bucket| bucket.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                .unwrap_or_default();
+            for (key, current) in present {
+                self.remove_locked(&mut inner, resource, key, current);
+            }
+        }
+    }
+
     fn remove_locked(&self, inner: &mut Inner, resource: &Resource, key: Key, current: Arc<Value>) {
         inner.rv += 1;
         let mut gone = (*current).clone();

@@ -49,7 +49,7 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     } else {
         for word in View::all()
             .flat_map(|v| v.aliases().iter())
-            .chain(["ns", "ctx", "q", "quit"].iter())
+            .chain(["ns", "ctx", "q", "quit", "reset"].iter())
             .filter(|alias| alias.starts_with(typed))
         {
             offer((*word).to_owned());
@@ -88,6 +88,24 @@ fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
 
 pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     let command = command.trim();
+    if command == "reset" {
+        if app.demo {
+            // What was bound to the objects that go (a dialog, marks) goes with them.
+            let cancelled = super::super::requests::leave(app);
+            app.detail = None;
+            app.message = Some(super::super::requests::with_cancelled(
+                "starting the story again…".to_owned(),
+                &cancelled,
+            ));
+            app.outbox.push(Effect::ResetDemo);
+        } else {
+            app.message = Some(
+                ":reset starts the demo's story again; this console is on a hub, not the demo"
+                    .to_owned(),
+            );
+        }
+        return;
+    }
     if matches!(command, "q" | "quit" | "q!") {
         app.quit = true;
         return;
