@@ -296,7 +296,7 @@ fn a_fixed_vip_conflict_stays_fixed_through_the_loop_and_reset_brings_it_back() 
     console.wait_for("Dry run passed");
     console.type_text("lab-b");
     console.keys(&["Tab", "Enter"]);
-    console.wait_for("recreated");
+    console.wait_for("ComputePool labs/lab-b: recreated");
     // The story's loop (every 2 s at this speed) comes round several times: lab-b stays as
     // the operator made it, no status of the story's written over it. An absence is watched
     // for a while (tests/guide_scenarios.rs counts the loop's steps on the server instead).
@@ -304,8 +304,9 @@ fn a_fixed_vip_conflict_stays_fixed_through_the_loop_and_reset_brings_it_back() 
     while started.elapsed() < std::time::Duration::from_secs(6) {
         let screen = console.screen();
         let line = row(&screen);
+        // The row is there (the check is not passed by its absence) and not Failed.
         assert!(
-            !line.contains("Failed"),
+            line.contains("lab-b") && !line.contains("Failed"),
             "the loop undid the fix:\n{screen}"
         );
         std::thread::sleep(std::time::Duration::from_millis(300));

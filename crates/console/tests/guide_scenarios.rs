@@ -252,9 +252,7 @@ fn a_fix_the_operator_made_stays_through_the_scenarios_loop() {
         "no story event about the new pool: {events}"
     );
     // The story again (`:reset`, SIGUSR1): lab-b as at the start, its old VIP and its fate.
-    let entered = runtime.enter();
-    cluster.reset().expect("resets");
-    drop(entered);
+    runtime.block_on(cluster.reset()).expect("resets");
     let again = pool("lab-b");
     assert_eq!(
         again["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"],
@@ -475,4 +473,70 @@ fn every_kubectl_command_of_the_guide_is_answered_by_its_scenario() {
             );
         }
     }
+}
+
+/// The sections worked on the edge host give the guide's steps in order, each naming the
+/// host it runs on and saying what a good and a bad answer look like.
+#[test]
+fn host_side_runbooks_name_the_host_and_the_answers() {
+    for (scenario, pool, id, host) in [
+        (
+            "nvidia-runtime",
+            "gpu-inference",
+            "node.nvidia-runtime",
+            "edge-g1",
+        ),
+        (
+            "air-gapped-host",
+            "line-3-vision",
+            "node.stuck-provisioning",
+            "plant7-gpu-2",
+        ),
+    ] {
+        let served = common::serve(scenario);
+        let state = tempfile::tempdir().expect("dir");
+        let (_, out, err) =
+            common::pooldeck_on(&served, state.path(), &["doctor", "-A", "-o", "json"]);
+        let report: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        let finding = report["pools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["name"] == pool)
+            .flat_map(|p| p["findings"].as_array().cloned().unwrap_or_default())
+            .find(|f| f["id"] == id)
+            .unwrap_or_else(|| panic!("{scenario}: no {id}: {out}"));
+        let steps: Vec<&str> = finding["next"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+            .collect();
+        let on_host = steps
+            .iter()
+            .filter(|s| s.starts_with(&format!("on {host}: ")))
+            .count();
+        assert!(on_host >= 3, "{scenario}: the host named: {steps:#?}");
+        assert!(
+            steps.iter().any(|s| s.contains("good:")) && steps.iter().any(|s| s.contains("bad:")),
+            "{scenario}: good and bad answers: {steps:#?}"
+        );
+    }
+    // The guide's order for the NVIDIA runtime: look, then the services, the version, the
+    // backup, the validation, the restart, and look again.
+    let served = common::serve("nvidia-runtime");
+    let state = tempfile::tempdir().expect("dir");
+    let (_, out, _) = common::pooldeck_on(&served, state.path(), &["doctor", "-A", "-o", "json"]);
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {out}"))
+    };
+    assert!(
+        at("systemctl is-active") < at("containerd --version")
+            && at("containerd --version") < at("config.toml.bak")
+            && at("config.toml.bak") < at("containerd config dump")
+            && at("containerd config dump") < at("systemctl restart spectro-containerd"),
+        "in the guide's order: {out}"
+    );
 }

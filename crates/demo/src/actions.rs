@@ -40,8 +40,12 @@ pub(crate) fn paused(store: &Store, kind: &str, namespace: &str, name: &str) -> 
 /// Applies one action to the store, as a controller would. An object a client changed by
 /// hand (the operator's fix) is left as it is: the story does not undo it, nor report about it.
 pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
+    // A pool's evaluation goes with its pool: one the operator deleted or recreated is not
+    // brought back, nor written over, by the story.
     if let Some((kind, namespace, name)) = target(action)
-        && store.is_by_hand(&kind, &namespace, &name)
+        && (store.is_by_hand(&kind, &namespace, &name)
+            || (kind == "ComputePoolEvaluation"
+                && store.is_by_hand("ComputePool", &namespace, &name)))
     {
         return Ok(());
     }

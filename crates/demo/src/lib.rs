@@ -238,19 +238,26 @@ impl DemoCluster {
     /// Starts the story again (`:reset` in the console, SIGUSR1 to `demo serve`): the
     /// scenario's objects as they were at the start (every other object removed, what clients
     /// changed forgotten), its timeline from the first step. Watches see the objects go and
-    /// come back. Called on the runtime the cluster runs on (its player's tasks are spawned
+    /// come back. Awaited on the runtime the cluster runs on (its player's tasks are spawned
     /// there).
-    pub fn reset(&self) -> Result<(), String> {
+    pub async fn reset(&self) -> Result<(), String> {
         let Some((scenario, speed)) = &self.scenario else {
             return Err("this demo plays no scenario".to_owned());
         };
+        // The old story is stopped whole before anything is reloaded: none of its steps, nor
+        // a deletion it had under way, lands on the new one.
+        let playing = self
+            .player
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        if let Some(playing) = playing {
+            playing.stop().await;
+        }
         let mut player = self
             .player
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(playing) = player.take() {
-            playing.abort();
-        }
         self.store
             .purge(|resource| resource.kind == "CustomResourceDefinition");
         self.store.forget_by_hand();

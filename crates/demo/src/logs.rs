@@ -60,13 +60,26 @@ pub fn seed(store: &Store) -> Result<(), String> {
         "spec": {"replicas": 1, "selector": selector},
         "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
     });
-    for object in [namespace, deployment, replica_set, pod] {
-        let kind = object["kind"].as_str().unwrap_or("");
-        if store.registry.by_kind(kind).is_some() {
-            store
-                .put(resolve_times(&object))
-                .map_err(|e| format!("the controller's {kind}: {}", e.message))?;
+    // Each owned by the one before it by uid, as the garbage collector reads ownership.
+    let mut owner_uid: Option<String> = None;
+    for mut object in [namespace, deployment, replica_set, pod] {
+        let kind = object["kind"].as_str().unwrap_or("").to_owned();
+        if store.registry.by_kind(&kind).is_none() {
+            continue;
         }
+        if let (Some(uid), Some(owner)) = (
+            &owner_uid,
+            object.pointer_mut("/metadata/ownerReferences/0"),
+        ) {
+            owner["uid"] = json!(uid);
+        }
+        let stored = store
+            .put(resolve_times(&object))
+            .map_err(|e| format!("the controller's {kind}: {}", e.message))?;
+        owner_uid = stored
+            .pointer("/metadata/uid")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
     }
     Ok(())
 }

@@ -19,10 +19,18 @@ pub struct Player {
 }
 
 impl Player {
-    /// Stops the timeline and every controller it started.
+    /// Asks the timeline and every controller it started to stop.
     pub fn abort(&self) {
         for task in &self.tasks {
             task.abort();
+        }
+    }
+
+    /// Stops them and waits until they have: no step of theirs lands after this.
+    pub async fn stop(mut self) {
+        self.abort();
+        for task in std::mem::take(&mut self.tasks) {
+            let _ = task.await;
         }
     }
 }
@@ -93,6 +101,9 @@ async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: 
     };
     let delay = scenario.deletion_delay.div_f64(speed);
     let mut handled = std::collections::HashSet::new();
+    // Each pool's deletion runs as a task of this set: stopping the controller (a reset)
+    // stops them with it.
+    let mut deleting = tokio::task::JoinSet::new();
     let mut pending: Vec<Arc<Value>> = store
         .objects(&pools)
         .into_iter()
@@ -108,7 +119,7 @@ async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: 
             let pools = pools.clone();
             let workloads = workloads.clone();
             let stuck = scenario.stuck_deletions.contains(&key);
-            tokio::spawn(async move {
+            deleting.spawn(async move {
                 let (namespace, name) = key.split_once('/').unwrap_or(("", ""));
                 let _ = store.patch(
                     &pools,

@@ -106,7 +106,11 @@ impl FieldSelector {
         if text_trimmed.is_empty() {
             return Ok(FieldSelector::default());
         }
-        for term in terms(text_trimmed) {
+        // An empty term (`type=Warning,`) is skipped, as the API server skips it.
+        for term in terms(text_trimmed)
+            .into_iter()
+            .filter(|t| !t.trim().is_empty())
+        {
             let not_understood = || FieldSelectorError::NotUnderstood {
                 selector: text.to_owned(),
                 term: term.clone(),
@@ -218,6 +222,14 @@ mod tests {
     /// What a real API server answers 400 for is refused here too.
     #[test]
     fn malformed_selectors_are_refused() {
+        assert_eq!(
+            FieldSelector::parse("type=Warning,")
+                .expect("parses")
+                .0
+                .len(),
+            1,
+            "an empty term skipped, as the server skips it"
+        );
         for bad in [
             "metadata.name==x==",
             "metadata.name",

@@ -420,6 +420,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                         app.connection.user = connected.user;
                         app.home_namespace = connected.namespace;
                         app.read_only = connected.read_only.is_some();
+                        // Another context is a hub, not the embedded demo.
+                        app.demo = false;
                         app.read_only_why = connected.read_only;
                         app.access.clear();
                         app.outbox.push(Effect::UseContext(context.clone()));

@@ -138,6 +138,34 @@ impl Detail {
         self.scroll = 0;
     }
 
+    /// The doctor's next steps for this pool, in order, as a runbook to paste into a ticket:
+    /// each finding, then its steps numbered, every line a comment (pasted into a shell by
+    /// mistake, nothing runs: a step is read and typed, not pasted).
+    fn runbook(&self, app: &App) -> String {
+        let id = crate::domain::ObjectRef::new(
+            crate::domain::Kind::Pool,
+            self.namespace.clone(),
+            self.name.clone(),
+        );
+        let mut out = format!(
+            "# ComputePool {}/{} on context {}: what the doctor finds, and the steps\n",
+            self.namespace, self.name, app.connection.context
+        );
+        let findings = app.shown.doctor.findings(&id);
+        if findings.is_empty() {
+            out.push_str("# the doctor finds nothing (or has not looked yet)\n");
+        }
+        // Each line inert and on one line: the cluster's text cannot add a step.
+        let line = |text: &str| crate::domain::inert::line(text).into_owned();
+        for finding in findings {
+            out.push_str(&format!("#\n# {}\n", line(&finding.summary)));
+            for (i, step) in finding.next.iter().enumerate() {
+                out.push_str(&format!("#   {}. {}\n", i + 1, line(step)));
+            }
+        }
+        out
+    }
+
     /// The fix of this pool's first finding that has one, on its Diagnose tab.
     pub fn fix_in_view(&self, app: &App) -> Option<Fix> {
         if self.tab != Tab::Diagnose {
@@ -180,9 +208,12 @@ impl Component for Detail {
                     return After::Then(Follow::Fix(fix));
                 }
             }
-            // `c`: the pool's YAML on its YAML tab, else its name.
+            // `c`: the pool's YAML on its YAML tab, the doctor's steps as a runbook on its
+            // Diagnose tab, else its name.
             Command::Copy => {
-                let (text, what) = if self.tab == Tab::Yaml {
+                let (text, what) = if self.tab == Tab::Diagnose {
+                    (self.runbook(app), format!("the runbook for {}", self.name))
+                } else if self.tab == Tab::Yaml {
                     match &app.shown.detail {
                         Some(data) => (
                             data.yaml.join("\n") + "\n",

@@ -1015,3 +1015,32 @@ fn reset_starts_the_demos_story_again_and_only_on_the_demo() {
         app.message
     );
 }
+
+/// `c` on a pool's Diagnose tab copies the doctor's steps as a runbook: each finding, its
+/// steps numbered, naming the host they run on.
+#[test]
+fn c_on_diagnose_copies_the_runbook() {
+    let mut app = scenario_app("nvidia-runtime");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Char('7')));
+    assert_eq!(app.detail.as_ref().map(|d| d.tab), Some(Tab::Diagnose));
+    forget_returned();
+    update(&mut app, key(KeyCode::Char('c')));
+    let copied = crate::app::script::take_returned()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Copy { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("copied");
+    assert!(
+        copied.starts_with("# ComputePool ml-edge/gpu-inference"),
+        "{copied}"
+    );
+    assert!(copied.contains("\n#   1. on edge-g1: "), "{copied}");
+    assert!(copied.contains("\n#   9. on edge-g1: "), "{copied}");
+    assert!(
+        copied.lines().all(|l| l.starts_with('#')),
+        "every line a comment: nothing runs if pasted into a shell\n{copied}"
+    );
+}

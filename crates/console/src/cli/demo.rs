@@ -141,6 +141,9 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             }
         };
         let stops = StopSignals::listen();
+        // Listened for before the PID is said: a USR1 before it would otherwise end the server
+        // (its default action) and leave the kubeconfig behind.
+        let mut resets = Resets::listen();
         // The kubeconfig holds the admin token: by default it goes to pooldeck's private
         // directory, never to a predictable name in a shared one.
         let path = match &args.kubeconfig {
@@ -184,17 +187,18 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        crate::say::complain!(
-            "  kill -USR1 {} starts the story again (every object as at the start)",
-            std::process::id()
-        );
+        if resets.listening() {
+            crate::say::complain!(
+                "  kill -USR1 {} starts the story again (every object as at the start)",
+                std::process::id()
+            );
+        }
         // Until a stop: SIGUSR1 starts the story again.
         let mut stops = stops;
-        let mut resets = Resets::listen();
         loop {
             tokio::select! {
                 () = stops.wait() => break,
-                () = resets.next() => match cluster.reset() {
+                () = resets.next() => match cluster.reset().await {
                     Ok(()) => crate::say::complain!("pooldeck: the story starts again"),
                     Err(e) => crate::say::complain!("pooldeck: cannot start the story again: {e}"),
                 },
@@ -226,11 +230,21 @@ impl Resets {
         Resets {}
     }
 
+    fn listening(&self) -> bool {
+        #[cfg(unix)]
+        return self.stream.is_some();
+        #[cfg(not(unix))]
+        false
+    }
+
     async fn next(&mut self) {
         #[cfg(unix)]
         if let Some(stream) = &mut self.stream {
-            stream.recv().await;
-            return;
+            if stream.recv().await.is_some() {
+                return;
+            }
+            // The stream ended: no more resets (not a reset on every turn).
+            self.stream = None;
         }
         std::future::pending::<()>().await
     }

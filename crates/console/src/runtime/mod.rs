@@ -499,10 +499,10 @@ async fn event_loop(
                 .into_iter()
                 .partition(|e| matches!(e, Effect::ResetDemo));
             if !resets.is_empty() {
-                let result = demo.map_or_else(
-                    || Err("the console is not on the demo cluster".to_owned()),
-                    DemoCluster::reset,
-                );
+                let result = match demo {
+                    Some(demo) => demo.reset().await,
+                    None => Err("the console is not on the demo cluster".to_owned()),
+                };
                 let _ = outlets.answers.send(Msg::DemoReset(result));
             }
             if run_effects(rest, screen, &mut clipboards, &drafts, &port, &outlets)? {

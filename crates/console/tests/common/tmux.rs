@@ -37,23 +37,31 @@ impl Session {
     /// `command` in a new detached session of `width`×`height` with a 256-colour TERM.
     pub fn start(name: String, command: &str, width: u16, height: u16) -> Session {
         let (width, height) = (width.to_string(), height.to_string());
-        let started = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &name,
-                "-x",
-                &width,
-                "-y",
-                &height,
-                command,
-            ])
-            .env("TERM", "xterm-256color")
-            .status()
-            .expect("tmux runs");
-        assert!(started.success(), "tmux new-session {name}");
-        Session { name }
+        // A tmux server that is just shutting down (its last session killed by another test)
+        // refuses a new session for a moment: asked again, a few times.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let started = Command::new("tmux")
+                .args([
+                    "new-session",
+                    "-d",
+                    "-s",
+                    &name,
+                    "-x",
+                    &width,
+                    "-y",
+                    &height,
+                    command,
+                ])
+                .env("TERM", "xterm-256color")
+                .status()
+                .expect("tmux runs");
+            if started.success() {
+                return Session { name };
+            }
+            assert!(Instant::now() < deadline, "tmux new-session {name}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 
     pub fn screen(&self) -> String {

@@ -318,15 +318,22 @@ fn serve(
                     return error(&refused);
                 }
             }
+            let before = server.store.get(resource, &namespace, &name).ok();
             let patched = server
                 .store
                 .patch(resource, &namespace, &name, &patch, status, dry_run);
+            // Pausing or resuming is not a change the story must leave alone: the controller
+            // skips a paused pool anyway, and one resumed is reconciled again.
+            let only_paused = match (&before, &patched) {
+                (Some(before), Ok(after)) => only_the_pause_label(before, after),
+                _ => false,
+            };
             by_hand(
                 server,
                 resource,
                 &namespace,
                 &name,
-                patched.is_ok() && !dry_run,
+                patched.is_ok() && !dry_run && !only_paused,
             );
             reply(200, patched)
         }
@@ -379,6 +386,27 @@ fn serve(
             format!("the server does not allow this method on the requested resource ({method})"),
         )),
     }
+}
+
+/// Whether two versions of an object differ only in the pause label (and what the server
+/// stamps on every write).
+fn only_the_pause_label(before: &Value, after: &Value) -> bool {
+    let plain = |object: &Value| {
+        let mut object = object.clone();
+        if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+            for stamped in ["resourceVersion", "generation", "managedFields"] {
+                metadata.remove(stamped);
+            }
+            if let Some(labels) = metadata.get_mut("labels").and_then(Value::as_object_mut) {
+                labels.remove(pooldeck_domain::model::pool::PAUSE_LABEL);
+                if labels.is_empty() {
+                    metadata.remove("labels");
+                }
+            }
+        }
+        object
+    };
+    plain(before) == plain(after)
 }
 
 /// Notes an object a client changed, when it was changed (not a dry run, not refused).

@@ -15,6 +15,34 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         .filter(|m| m.contains("no runtime for \"nvidia\" is configured"))
         .collect();
     if let Some(message) = runtime.last().copied() {
+        // The host the kubelet reported from (its event's source), else the one the
+        // controller's relay names ("host edge-g1, pod ...").
+        let host = picture
+            .events
+            .iter()
+            .filter(|e| e["message"].as_str().is_some_and(|m| runtime.contains(&m)))
+            .find_map(|e| {
+                e.pointer("/source/host")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| {
+                        let m = e["message"].as_str()?;
+                        let rest = m.strip_prefix("host ")?;
+                        Some(rest.split([',', ':', ' ']).next()?.to_owned())
+                    })
+            })
+            // Named only when it is one of the pool's own hosts (text from an event is not
+            // trusted to name a place to run commands).
+            .filter(|host| {
+                clusters(pool.model).any(|(_, cluster)| {
+                    cluster
+                        .machine_pools()
+                        .flat_map(MachinePool::hosts)
+                        .any(|(uid, _)| uid == host.as_str())
+                })
+            })
+            .unwrap_or_else(|| "the GPU host".to_owned());
+        let on = |step: &str| format!("on {host}: {step}");
         let repeated = picture
             .events
             .iter()
@@ -36,11 +64,15 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
                 evidence: vec![("event".into(), message.to_owned())],
                 cause: "The nvidia RuntimeClass exists but containerd registers no nvidia handler: a containerd configuration schema mismatch (version 2 main file, version 3 drop-in) or a duplicate containerd service holding the runtime lock.".into(),
                 next: vec![
-                    "on the host: sudo crictl --runtime-endpoint=unix:///run/spectro/containerd/containerd.sock info | jq '.config.containerd.runtimes | keys'".into(),
-                    "on the host: systemctl is-active containerd spectro-containerd".into(),
-                    "on the host: containerd --version (version = 3 only on containerd 2.x)".into(),
-                    "on the host: back up /etc/containerd/config.toml, declare version = 3 with every runtime, then sudo containerd config dump | grep nvidia".into(),
-                    "on the host: mask a duplicate containerd service; sudo systemctl restart spectro-containerd".into(),
+                    on("sudo crictl --runtime-endpoint=unix:///run/spectro/containerd/containerd.sock info | jq '.config.containerd.runtimes | keys' — good: nvidia is listed; bad: only [\"runc\"] (the handler is not registered: go on)"),
+                    on("systemctl is-active containerd spectro-containerd, and journalctl --unit containerd --since \"-5m\" | grep \"starting containerd\" — good: only spectro-containerd is active (the cause is the schema mismatch); bad: both active, or containerd starting again and again (a duplicate service holds the lock: mask it below)"),
+                    on("containerd --version — 2.x takes version = 3; on 1.x keep version = 2 and add the NVIDIA runtimes under io.containerd.grpc.v1.cri instead"),
+                    on("sudo cp -a /etc/containerd/config.toml /etc/containerd/config.toml.bak"),
+                    on("on containerd 2.x only: in /etc/containerd/config.toml declare version = 3 and define runc, nvidia, nvidia-cdi and nvidia-legacy in the main file (the guide's CRI runtime block), keeping the CNI, registry mirror, snapshotter and proxy settings the host relies on and changing nothing else"),
+                    on("sudo containerd config dump | grep nvidia — good: the nvidia runtimes print; bad: an error or nothing (fix the file before restarting)"),
+                    on("if a duplicate service is active: sudo systemctl stop containerd; sudo systemctl mask containerd"),
+                    on("sudo systemctl reset-failed spectro-containerd; sudo systemctl restart spectro-containerd — bad: it fails to start (restore the .bak and restart)"),
+                    on("sudo crictl --runtime-endpoint=unix:///run/spectro/containerd/containerd.sock info | jq '.config.containerd.runtimes | keys' — good: [\"nvidia\", \"nvidia-cdi\", \"nvidia-legacy\", \"runc\"], and the GPU Operator pods go Running"),
                 ],
             });
     }
@@ -75,10 +107,11 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
                 evidence,
                 cause: "In an air-gapped site: packs reaching an unreachable endpoint, registry credentials missing from user-data, images missing from the internal Zot registry, or network policy blocking it.".into(),
                 next: vec![
-                    format!("on {host}: crictl images (compare with the internal Zot registry)"),
-                    format!("on {host}: cat /etc/containerd/config.toml | grep --after-context=5 registry"),
-                    format!("on {host}: curl --insecure https://<vertex-ip>:30003/v2/ (200 or 401: reachable)"),
-                    format!("on {host}: journalctl --unit stylus-agent --follow"),
+                    format!("on {host}: crictl images — compare with the internal Zot registry: an image the host lacks must be pushed to Zot"),
+                    format!("on {host}: cat /etc/containerd/config.toml | grep --after-context=5 registry — good: the internal Zot address and port (default 30003); bad: an external host"),
+                    format!("on {host}: curl --insecure https://<vertex-ip>:30003/v2/ — good: 200 OK or 401 Unauthorized (reachable); bad: connection refused or a timeout (network or firewall)"),
+                    format!("on {host}: journalctl --unit stylus-agent --follow — look for image pull errors, TLS certificate problems or authentication failures"),
+                    "check that every pack .zst was imported into Zot before the cluster deployed (Deploy Profile Bundles in Air-Gapped Environments)".to_owned(),
                 ],
             });
         }

@@ -501,15 +501,49 @@ fn node_side_errors_become_a_checklist_naming_the_host() {
     let mut p = pool();
     p["status"]["paletteClusterStatuses"] = json!([{"name": "c", "allocatedMachinePools": [{"hosts": {
         "edge-7": {"architecture": "AMD64", "status": "Provisioning", "statusUpdatedAt": "2026-07-03T10:00:00Z"}}}]}]);
-    let event = json!({"type": "Warning", "message": "Failed: spec.initContainers{driver-validation}: Error: failed to get sandbox runtime: no runtime for \"nvidia\" is configured"});
-    let events = [&event];
+    // The kubelet's event from the pool's host, twice (it repeats), and once more from a host
+    // that is not the pool's.
+    let event = json!({"type": "Warning", "count": 3, "source": {"host": "edge-7"}, "message": "Failed: spec.initContainers{driver-validation}: Error: failed to get sandbox runtime: no runtime for \"nvidia\" is configured"});
+    let events = [&event, &event];
     let found = run(&p, |pic| pic.events = &events);
     let stuck = found
         .iter()
         .find(|d| d.id == "node.stuck-provisioning")
         .expect("{found:?}");
-    assert!(stuck.next.iter().all(|n| n.starts_with("on edge-7:")));
-    assert!(ids(&found).contains(&"node.nvidia-runtime"));
+    // Every step but the last (importing the packs into Zot) is run on the host.
+    let (last, on_host) = stuck.next.split_last().expect("steps");
+    assert!(
+        on_host.iter().all(|n| n.starts_with("on edge-7:")),
+        "{on_host:?}"
+    );
+    assert!(last.contains("Zot"), "{last}");
+    let runtime: Vec<_> = found
+        .iter()
+        .filter(|d| d.id == "node.nvidia-runtime")
+        .collect();
+    assert_eq!(runtime.len(), 1, "one finding for a repeated event");
+    assert!(
+        runtime[0].summary.contains("(6 times)"),
+        "{}",
+        runtime[0].summary
+    );
+    assert!(runtime[0].next.iter().all(|n| n.starts_with("on edge-7:")));
+    // A host the pool does not have is not named as a place to run commands.
+    let stranger = json!({"type": "Warning", "source": {"host": "evil\nhost"}, "message": "no runtime for \"nvidia\" is configured"});
+    let events = [&stranger];
+    let found = run(&p, |pic| pic.events = &events);
+    let runtime = found
+        .iter()
+        .find(|d| d.id == "node.nvidia-runtime")
+        .expect("found");
+    assert!(
+        runtime
+            .next
+            .iter()
+            .all(|n| n.starts_with("on the GPU host:")),
+        "{:?}",
+        runtime.next
+    );
 }
 
 #[test]

@@ -336,7 +336,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation, or resume it (asks first)"),
     bind!(Detail, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
     bind!(Detail, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
-    bind!(Detail, [ch('c')], "c", None, Copy, "copy the pool's name"),
+    bind!(Detail, [ch('c')], "c", None, Copy, "copy the pool's name (on Diagnose: the doctor's steps as a runbook)"),
     bind!(Detail, [key(KeyCode::Esc)], "Esc", Some(("Esc", "back")), Back, "back to the list"),
     bind!(Detail, [ch(':')], ":", None, CommandLine, "command line"),
     bind!(Detail, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
