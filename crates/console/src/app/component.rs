@@ -106,6 +106,7 @@ impl Component for Overlay {
             Overlay::Drafts(chooser) => chooser.scopes(),
             Overlay::Event(view) => view.scopes(),
             Overlay::Describe(view) => view.scopes(),
+            Overlay::Story { .. } => vec![Scope::Help],
         }
     }
 
@@ -136,6 +137,27 @@ impl Component for Overlay {
             Overlay::Drafts(chooser) => chooser.handle(command, app),
             Overlay::Event(view) => view.handle(command, app),
             Overlay::Describe(view) => view.handle(command, app),
+            // Read as the help is: scrolled, closed.
+            Overlay::Story { scroll, .. } => match command {
+                Command::Close => After::Close,
+                Command::Down => {
+                    *scroll = scroll.saturating_add(1);
+                    After::Stay
+                }
+                Command::Up => {
+                    *scroll = scroll.saturating_sub(1);
+                    After::Stay
+                }
+                Command::PageDown => {
+                    *scroll = scroll.saturating_add(10);
+                    After::Stay
+                }
+                Command::PageUp => {
+                    *scroll = scroll.saturating_sub(10);
+                    After::Stay
+                }
+                _ => After::Stay,
+            },
             Overlay::Wizard(wizard) => wizard.handle(command, app),
         }
     }
@@ -145,7 +167,7 @@ impl Component for Overlay {
             Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
             Overlay::Logs(view) => view.answer(request, outcome, app),
             Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
-            Overlay::Event(_) | Overlay::Describe(_) => {}
+            Overlay::Event(_) | Overlay::Describe(_) | Overlay::Story { .. } => {}
             Overlay::Wizard(wizard) => wizard.answer(request, outcome, app),
             Overlay::Help { .. } => {}
         }
@@ -159,7 +181,8 @@ impl Component for Overlay {
             | Overlay::Wizard(_)
             | Overlay::Drafts(_)
             | Overlay::Event(_)
-            | Overlay::Describe(_) => None,
+            | Overlay::Describe(_)
+            | Overlay::Story { .. } => None,
         }
     }
 }

@@ -170,6 +170,12 @@ pub enum Overlay {
     Event(Box<event_view::EventView>),
     /// A pool described (`d`).
     Describe(Box<describe::DescribeView>),
+    /// The demo scenario's story (`:story`): its name, its text, how far scrolled.
+    Story {
+        name: String,
+        text: String,
+        scroll: u16,
+    },
 }
 
 /// What the keyboard is editing on the screens, if anything: the text field is a component
@@ -294,6 +300,8 @@ pub struct App {
     pub editing: Option<edit::Editing>,
     /// On the embedded demo cluster (`--demo`): `:reset` starts its story again.
     pub demo: bool,
+    /// The demo's scenario: its name and its story (`:story` shows it).
+    pub story: Option<(String, String)>,
     /// The settings' favourite namespaces, in order: `1`-`9` watch them.
     pub favourites: Vec<String>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
@@ -336,6 +344,7 @@ impl App {
             contexts: Vec::new(),
             editing: None,
             demo: false,
+            story: None,
             favourites: Vec::new(),
             before_wizard: None,
             recreating: None,

@@ -84,7 +84,7 @@ pub fn leave(app: &mut App) -> Vec<String> {
                 cancelled.push("the controller's log".to_owned());
             }
             Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),
-            Overlay::Event(_) | Overlay::Describe(_) => {}
+            Overlay::Event(_) | Overlay::Describe(_) | Overlay::Story { .. } => {}
             Overlay::Help { .. } => {}
         }
     }

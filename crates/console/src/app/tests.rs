@@ -1044,3 +1044,35 @@ fn c_on_diagnose_copies_the_runbook() {
         "every line a comment: nothing runs if pasted into a shell\n{copied}"
     );
 }
+
+/// `:story` tells the demo scenario's story over the screen (Esc closes it); on a hub it says
+/// there is none.
+#[test]
+fn story_tells_the_scenarios_story_on_the_demo() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "story");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(app.overlays.is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("on a hub")),
+        "{:?}",
+        app.message
+    );
+    let scenario = Scenario::builtin("vip-conflict").expect("built in");
+    app.story = Some((scenario.name.clone(), scenario.description.clone()));
+    update(&mut app, key(KeyCode::Char(':')));
+    type_text(&mut app, "story");
+    update(&mut app, key(KeyCode::Enter));
+    match app.overlay() {
+        Some(Overlay::Story { name, text, .. }) => {
+            assert_eq!(name, "vip-conflict");
+            assert!(text.contains("reuses the VIP of a running one"), "{text}");
+        }
+        other => panic!("the story: {other:?}"),
+    }
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.overlays.is_empty());
+}

@@ -120,8 +120,10 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     // The demo is a real server on a loopback port; the console reaches it through the same
     // kubeconfig and kube client as any hub.
     let mut demo = None;
+    let mut story = None;
     let mut target = options.target.clone();
     if let Some(scenario) = scenario {
+        story = Some((scenario.name.clone(), scenario.description.clone()));
         let pace = crate::demo::pace::Pace::default_for(&scenario.name);
         let cluster = match DemoCluster::start(Options {
             scenario: Some(scenario),
@@ -288,6 +290,7 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
         }
     };
     app.demo = demo.is_some();
+    app.story = story;
     let result = event_loop(
         demo.as_ref(),
         &mut app,

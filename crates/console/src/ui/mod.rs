@@ -84,6 +84,9 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
             Overlay::Describe(view) => {
                 describe::render(view, &app.shown.describe_rows, theme, frame, body)
             }
+            Overlay::Story { name, text, scroll } => {
+                render_story(name, text, *scroll, theme, frame, body)
+            }
         }
     }
 }
@@ -192,6 +195,24 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         },
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
+}
+
+/// The demo scenario's story (`:story`), wrapped in a box over the screen.
+fn render_story(name: &str, text: &str, scroll: u16, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let width = area.width.saturating_sub(8).clamp(20, 100).min(area.width);
+    let height = area.height.saturating_sub(4).clamp(6, 16).min(area.height);
+    let popup = centered(area, width, height);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(inert::text(text).into_owned())
+            .wrap(Wrap { trim: true })
+            .scroll((scroll, 0))
+            .block(Block::default().borders(Borders::ALL).title(Span::styled(
+                format!(" The story: {} ", inert::line(name)),
+                theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+            ))),
+        popup,
+    );
 }
 
 fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: Rect) {

@@ -316,7 +316,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete: a command, a namespace after ns, a context after ctx, a name after a view's word (Tab again: the next)"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME, :q; on the demo, :reset starts its story again"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME, :q; on the demo, :story tells its story and :reset starts it again"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // A pool's detail.

@@ -49,7 +49,7 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     } else {
         for word in View::all()
             .flat_map(|v| v.aliases().iter())
-            .chain(["ns", "ctx", "q", "quit", "reset"].iter())
+            .chain(["ns", "ctx", "q", "quit", "reset", "story"].iter())
             .filter(|alias| alias.starts_with(typed))
         {
             offer((*word).to_owned());
@@ -88,6 +88,21 @@ fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
 
 pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     let command = command.trim();
+    if command == "story" {
+        match &app.story {
+            Some((name, text)) => app.overlays.push(super::super::Overlay::Story {
+                name: name.clone(),
+                text: text.clone(),
+                scroll: 0,
+            }),
+            None => {
+                app.message = Some(
+                    ":story tells the demo scenario's story; this console is on a hub".to_owned(),
+                )
+            }
+        }
+        return;
+    }
     if command == "reset" {
         if app.demo {
             // What was bound to the objects that go (a dialog, marks) goes with them.

@@ -105,7 +105,8 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
                 Overlay::Help { .. }
                 | Overlay::Drafts(_)
                 | Overlay::Event(_)
-                | Overlay::Describe(_),
+                | Overlay::Describe(_)
+                | Overlay::Story { .. },
             )
             | None => app.input = Input::None,
         },
