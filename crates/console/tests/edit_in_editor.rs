@@ -18,24 +18,29 @@ use common::tmux::Session;
 /// An editor script in `dir`: each run copies what it was given to `roundN.yaml`; the first
 /// changes the VIP, the next ones put it back and change the description.
 fn editor(dir: &Path) -> PathBuf {
-    let script = dir.join("editor.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nd={dir}\nn=$(cat $d/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > $d/count\n\
+    script(
+        dir,
+        "editor.sh",
+        &format!(
+            "d={dir}\nn=$(cat $d/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > $d/count\n\
              cp \"$1\" \"$d/round$n.yaml\"\n\
              if [ $n = 1 ]; then sed -i 's/vip: \"10.40.0.11\"/vip: \"10.40.0.99\"/' \"$1\"\n\
-             else sed -i -e 's/vip: \"10.40.0.99\"/vip: \"10.40.0.11\"/' -e 's/Llm Train pool/Llm Train pool, edited/' \"$1\"; fi\n",
+             else sed -i -e 's/vip: \"10.40.0.99\"/vip: \"10.40.0.11\"/' -e 's/Llm Train pool/Llm Train pool, edited/' \"$1\"; fi",
             dir = dir.display()
         ),
     )
-    .expect("script");
+}
+
+/// A shell script named `name` in `dir`, runnable, of `body`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("script");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("mode");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("mode");
     }
-    script
+    path
 }
 
 fn description(served: &Served) -> String {
@@ -149,13 +154,7 @@ fn read_only_opens_no_editor_and_an_emptied_file_sends_nothing() {
     assert!(err.contains("read-only"), "{err}");
     assert!(!dir.path().join("count").exists(), "no editor ran");
     // An editor that empties the file: given up, nothing sent, nothing kept.
-    let emptier = dir.path().join("empty.sh");
-    std::fs::write(&emptier, "#!/bin/sh\n: > \"$1\"\n").expect("script");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&emptier, std::fs::Permissions::from_mode(0o755)).expect("mode");
-    }
+    let emptier = script(dir.path(), "empty.sh", ": > \"$1\"");
     let (code, out, err) = common::outcome(
         pooldeck(
             &served,
@@ -238,16 +237,7 @@ fn a_changed_pool_is_not_overwritten_and_a_stale_edit_is_not_reopened() {
     }
     let served = common::serve("fleet");
     let dir = tempfile::tempdir().expect("temp dir");
-    let script = |name: &str, body: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("script");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("mode");
-        }
-        path
-    };
+    let script = |name: &str, body: &str| script(dir.path(), name, body);
     // Someone labels the pool while the editor is open; the edit is valid.
     let racing = script(
         "racing.sh",
