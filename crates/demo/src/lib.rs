@@ -117,12 +117,15 @@ pub struct DemoCluster {
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<()>>,
     player: std::sync::Mutex<Option<player::Player>>,
-    /// The scenario played and its speed (the story starts again from them on a reset).
-    scenario: Option<(scenario::Scenario, f64)>,
+    /// The scenario played and its speed (the story starts again from them on a reset;
+    /// another replaces it when played).
+    scenario: std::sync::Mutex<Option<(scenario::Scenario, f64)>>,
     /// Timeline steps the scenario player has reached.
     played: Arc<std::sync::atomic::AtomicUsize>,
     /// Steps in one pass of the scenario's timeline.
-    steps: usize,
+    steps: std::sync::atomic::AtomicUsize,
+    /// The API's state shared with the server (the scenario's controller log lines).
+    api: Arc<Server>,
 }
 
 /// Binds 127.0.0.1:port. A port just released by a stopped server may still be held for a
@@ -172,11 +175,13 @@ impl DemoCluster {
             writes: std::sync::atomic::AtomicU64::new(0),
             forbidden: std::sync::atomic::AtomicU64::new(0),
             pace: options.pace,
-            controller_logs: options
-                .scenario
-                .as_ref()
-                .map(|s| s.controller_logs.clone())
-                .unwrap_or_default(),
+            controller_logs: std::sync::RwLock::new(Arc::new(
+                options
+                    .scenario
+                    .as_ref()
+                    .map(|s| s.controller_logs.clone())
+                    .unwrap_or_default(),
+            )),
         });
         let listener = bind(options.port).await?;
         let address = listener
@@ -207,6 +212,7 @@ impl DemoCluster {
             .scenario
             .as_ref()
             .map(|scenario| (scenario.clone(), options.speed));
+        let api = server.clone();
         let router = api::router(server);
         let (shutdown, stop) = oneshot::channel::<()>();
         let watches = store.clone();
@@ -229,9 +235,10 @@ impl DemoCluster {
             shutdown: Some(shutdown),
             server: Some(server),
             player: std::sync::Mutex::new(player),
-            scenario: story,
+            scenario: std::sync::Mutex::new(story),
             played,
-            steps,
+            steps: std::sync::atomic::AtomicUsize::new(steps),
+            api,
         })
     }
 
@@ -241,9 +248,36 @@ impl DemoCluster {
     /// come back. Awaited on the runtime the cluster runs on (its player's tasks are spawned
     /// there).
     pub async fn reset(&self) -> Result<(), String> {
-        let Some((scenario, speed)) = &self.scenario else {
+        let playing = self
+            .scenario
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        let Some((scenario, speed)) = playing else {
             return Err("this demo plays no scenario".to_owned());
         };
+        self.restart(scenario, speed).await
+    }
+
+    /// Plays another scenario from its start, at the speed of the one played (the tour's
+    /// chapters): as a reset, with the new story's objects, timeline and controller log.
+    pub async fn play(&self, scenario: scenario::Scenario) -> Result<(), String> {
+        let speed = self
+            .scenario
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .as_ref()
+            .map_or(1.0, |(_, speed)| *speed);
+        self.restart(scenario, speed).await
+    }
+
+    async fn restart(&self, scenario: scenario::Scenario, speed: f64) -> Result<(), String> {
+        // Tried on a store of its own first: a story that cannot load leaves the one playing
+        // as it was, rather than an empty demo.
+        let trial =
+            Store::with_bounds(self.store.registry.clone(), store::HistoryBounds::default());
+        scenario.load_initial(&trial)?;
+        logs::seed(&trial)?;
         // The old story is stopped whole before anything is reloaded: none of its steps, nor
         // a deletion it had under way, lands on the new one.
         let playing = self
@@ -264,19 +298,32 @@ impl DemoCluster {
         scenario.load_initial(&self.store)?;
         logs::seed(&self.store)?;
         self.played.store(0, std::sync::atomic::Ordering::SeqCst);
+        self.steps
+            .store(scenario.steps.len(), std::sync::atomic::Ordering::SeqCst);
+        *self
+            .api
+            .controller_logs
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Arc::new(scenario.controller_logs.clone());
         *player = Some(player::spawn(
             scenario.clone(),
             self.store.clone(),
-            *speed,
+            speed,
             self.played.clone(),
         ));
+        *self
+            .scenario
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some((scenario, speed));
         Ok(())
     }
 
     /// Whether the scenario's timeline has played through once (every step applied, or
     /// skipped for a paused pool).
     pub fn timeline_played(&self) -> bool {
-        self.played.load(std::sync::atomic::Ordering::SeqCst) >= self.steps
+        self.played.load(std::sync::atomic::Ordering::SeqCst)
+            >= self.steps.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// How many timeline steps the player has reached so far (over every repeat), and how
@@ -284,7 +331,7 @@ impl DemoCluster {
     pub fn steps_played(&self) -> (usize, usize) {
         (
             self.played.load(std::sync::atomic::Ordering::SeqCst),
-            self.steps,
+            self.steps.load(std::sync::atomic::Ordering::SeqCst),
         )
     }
 

@@ -62,7 +62,12 @@ pub(super) async fn pod_log(
     let now = Utc::now();
     let ours = namespace == logs::NAMESPACE && name == logs::POD;
     let mut lines = if ours {
-        logs::history(&server.controller_logs, &pools(&server), now)
+        let scripted = server
+            .controller_logs
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        logs::history(&scripted, &pools(&server), now)
     } else {
         Vec::new()
     };

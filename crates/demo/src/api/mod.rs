@@ -272,8 +272,9 @@ pub struct Server {
     /// Write requests answered 403 Forbidden, for tests that an action is gated before it is
     /// sent (reads refused to a viewer, such as a cluster-wide list, are not counted).
     pub forbidden: std::sync::atomic::AtomicU64,
-    /// The hue controller's scripted log lines (see `demo::logs`).
-    pub controller_logs: Vec<Value>,
+    /// The hue controller's scripted log lines (see `demo::logs`): the scenario's, replaced
+    /// when another is played.
+    pub controller_logs: std::sync::RwLock<Arc<Vec<Value>>>,
     /// How fast lists go out (see `demo::pace`).
     pub pace: Option<crate::pace::Pace>,
 }
