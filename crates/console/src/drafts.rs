@@ -4,6 +4,8 @@
 //! namespace, name and aim (new or edit). A draft is the manifest itself after one comment
 //! line saying what it is for ([`Saved`]), so any manifest reader reads it. Renaming a draft
 //! moves its file; applying or discarding it removes it. `pooldeck new --drafts` lists them.
+//! The same private state holds the edits under way ([`edits_dir`]) and the guided tour's
+//! progress ([`tour_dir`]).
 //!
 //! Must not import the console or the runtime.
 
@@ -29,6 +31,12 @@ pub fn dir() -> Result<PathBuf, DirError> {
 /// private like the drafts.
 pub fn edits_dir() -> Result<PathBuf, DirError> {
     private_subdir("edits")
+}
+
+/// Where the guided tour keeps its progress: `$XDG_STATE_HOME/pooldeck/tour/`, created
+/// private like the drafts.
+pub fn tour_dir() -> Result<PathBuf, DirError> {
+    private_subdir("tour")
 }
 
 fn private_subdir(name: &str) -> Result<PathBuf, DirError> {

@@ -31,6 +31,7 @@ pub mod said;
 mod scopes;
 mod screens;
 pub mod shown;
+pub mod tour;
 mod unblock;
 mod view;
 pub mod wizard;
@@ -90,6 +91,14 @@ pub enum Msg {
     },
     /// The answer to [`Effect::ResetDemo`].
     DemoReset(Result<(), String>),
+    /// The answer to [`Effect::PlayScenario`] for the scenario it names: its name and story
+    /// as loaded, or why it could not be loaded.
+    Played {
+        scenario: String,
+        result: Result<(String, String), String>,
+    },
+    /// The tour's progress could not be kept: why.
+    TourNotSaved(String),
     /// The answer to [`Effect::Edit`]: the file, and what the editor saved there (or why
     /// nothing can be read: the editor failed or could not start).
     Edited {
@@ -150,6 +159,12 @@ pub enum Effect {
     ForgetEdit(std::path::PathBuf),
     /// Start the embedded demo's story again (`:reset`); answered by `Msg::DemoReset`.
     ResetDemo,
+    /// Play another built-in scenario on the embedded demo (a tour's chapter); answered by
+    /// `Msg::Played`.
+    PlayScenario(String),
+    /// Keep the tour's progress (`$XDG_STATE_HOME/pooldeck/tour`); answered by
+    /// `Msg::TourNotSaved` only when it could not be kept.
+    SaveTour(tour::Progress),
 }
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
@@ -304,6 +319,8 @@ pub struct App {
     pub story: Option<(String, String)>,
     /// The settings' favourite namespaces, in order: `1`-`9` watch them.
     pub favourites: Vec<String>,
+    /// The guided tour, when the console plays it (`--tour`).
+    pub tour: Option<tour::Tour>,
     /// The namespaces watched before a wizard added its draft's: watched again once it
     /// closes.
     pub before_wizard: Option<Namespaces>,
@@ -346,6 +363,7 @@ impl App {
             demo: false,
             story: None,
             favourites: Vec::new(),
+            tour: None,
             before_wizard: None,
             recreating: None,
         }
@@ -401,6 +419,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     // now: it gives way to the new top's key hints (one said by this message stays).
     let top = app.overlays.len();
     let said_before = app.message.clone();
+    // What this message reports copied: the tour may be waiting for it.
+    let copied = match &msg {
+        Msg::Copied {
+            what,
+            result: Ok(_),
+        } => Some(what.clone()),
+        _ => None,
+    };
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => {
@@ -473,12 +499,20 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Err(why) => format!("cannot start the story again: {why}"),
             })
         }
+        Msg::Played { scenario, result } => tour::played(app, &scenario, result),
+        Msg::TourNotSaved(why) => {
+            app.message = Some(format!("the tour's progress cannot be kept: {why}"))
+        }
     }
     if app.overlays.len() != top && app.message == said_before {
         app.message = None;
     }
     wizard::restore(app);
     app.refresh();
+    // The tour reads the state as drawn (the doctor's findings included), so after refresh.
+    if tour::notice(app, copied.as_deref()) {
+        app.refresh();
+    }
     // The permissions the fix keys need for the pool under the cursor are asked before a key
     // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
     let wanted = confirm::permissions_in_view(app);

@@ -31,6 +31,16 @@ impl App {
 
     /// The scopes of what lies under the overlays: what the help explains.
     pub fn scopes_behind(&self) -> Vec<Scope> {
+        let mut scopes = self.screen_scopes();
+        // The tour's caption lies over the list and the detail, not over a field typed.
+        if self.tour.is_some() && self.input == Input::None {
+            scopes.insert(0, Scope::Tour);
+        }
+        scopes
+    }
+
+    /// The scopes of the screen or the text field being typed.
+    fn screen_scopes(&self) -> Vec<Scope> {
         match (&self.input, &self.detail) {
             // The text field being typed, the detail or the list: each says its own.
             (Input::Filter(_) | Input::Search(_) | Input::Command(..), _) => {
@@ -186,7 +196,13 @@ impl App {
             | Command::Cycle
             | Command::RemoveEntry
             | Command::Write
-            | Command::DiscardDraft => Enabled,
+            | Command::DiscardDraft
+            | Command::TourAnswer => Enabled,
+            // The next chapter once this one is done (`:chapter N` jumps anywhere).
+            Command::NextChapter => match super::tour::next_refused(self) {
+                Some(why) => Disabled(why),
+                None => Enabled,
+            },
         }
     }
 }

@@ -42,6 +42,13 @@ pub struct Cli {
     /// Open the console on the embedded demo cluster, playing SCENARIO (default: fleet).
     #[arg(long, value_name = "SCENARIO", num_args = 0..=1, default_missing_value = "fleet")]
     pub demo: Option<String>,
+    /// The guided tour on the demo cluster: the troubleshooting guide's sections as chapters,
+    /// each on its scenario, with a caption saying what to look at and which keys to press.
+    #[arg(long)]
+    pub tour: bool,
+    /// The tour's chapter to start on (1-8; default: where the last tour stopped).
+    #[arg(long, value_name = "N", requires = "tour")]
+    pub chapter: Option<usize>,
     /// Scenario speed for --demo (2 plays twice as fast).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_speed)]
     pub speed: f64,
@@ -331,6 +338,38 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if cli.tour && cli.command.is_some() {
+        crate::say::complain!(
+            "pooldeck: --tour opens the console on the demo cluster; it takes no command"
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(asked) = cli.chapter
+        && !(1..=crate::app::tour::CHAPTERS.len()).contains(&asked)
+    {
+        crate::say::complain!(
+            "pooldeck: there is no chapter {asked}; the tour's chapters: {}",
+            crate::app::tour::listing()
+        );
+        return ExitCode::from(2);
+    }
+    if cli.tour
+        && let Some(scenario) = cli.demo.as_deref()
+        && scenario != "fleet"
+    {
+        crate::say::complain!(
+            "pooldeck: the tour plays its own scenarios, one per chapter; --chapter N chooses \
+             one (drop --demo {scenario})"
+        );
+        return ExitCode::from(2);
+    }
+    if cli.tour && !cli.namespace.is_empty() {
+        crate::say::complain!(
+            "pooldeck: the tour watches every namespace (each chapter's story has its own); \
+             drop -n"
+        );
+        return ExitCode::from(2);
+    }
     if cli.demo.is_some()
         && let Some(command) = &cli.command
         && !matches!(command, Command::New(_))
@@ -524,5 +563,6 @@ fn console(
             settings,
         },
         wizard,
+        tour: cli.tour.then_some(cli.chapter),
     })
 }

@@ -12,6 +12,7 @@ pub use drafts::kept_drafts;
 mod logs;
 pub mod port;
 mod terminal;
+mod tour;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -49,6 +50,9 @@ pub struct ConsoleOptions {
     pub acting: port::Acting,
     /// `pooldeck new`: the console opens on the wizard and ends with it.
     pub wizard: Option<WizardStart>,
+    /// `--tour`: the guided tour on the demo, from this chapter (1-based; `None`: where the
+    /// kept progress says).
+    pub tour: Option<Option<usize>>,
 }
 
 /// How `pooldeck new` opens the wizard.
@@ -98,7 +102,19 @@ pub fn terminal_problem() -> Option<String> {
 pub fn run(options: ConsoleOptions) -> ExitCode {
     // What was asked for is checked first: a scenario name misspelt is the error to report,
     // whatever the terminal.
-    let scenario = match options.demo.as_deref().map(Scenario::builtin).transpose() {
+    // The tour chooses the scenario: its chapter's.
+    let tour = options.tour.map(|asked| {
+        let (progress, warning) = tour::load();
+        let chapter = asked.unwrap_or_else(|| progress.start());
+        (chapter, progress, warning)
+    });
+    let demo = match &tour {
+        Some((chapter, ..)) => crate::app::tour::CHAPTERS
+            .get(chapter.saturating_sub(1))
+            .map(|c| c.scenario.to_owned()),
+        None => options.demo.clone(),
+    };
+    let scenario = match demo.as_deref().map(Scenario::builtin).transpose() {
         Ok(scenario) => scenario,
         Err(e) => {
             crate::say::complain!("pooldeck: {e}");
@@ -113,10 +129,17 @@ pub fn run(options: ConsoleOptions) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    runtime.block_on(console(options, scenario))
+    runtime.block_on(console(options, scenario, tour))
 }
 
-async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCode {
+async fn console(
+    mut options: ConsoleOptions,
+    scenario: Option<Scenario>,
+    tour: Option<(usize, crate::app::tour::Progress, Option<String>)>,
+) -> ExitCode {
+    if let Some((_, _, Some(warning))) = &tour {
+        options.warnings.push(warning.clone());
+    }
     // The demo is a real server on a loopback port; the console reaches it through the same
     // kubeconfig and kube client as any hub.
     let mut demo = None;
@@ -291,6 +314,18 @@ async fn console(options: ConsoleOptions, scenario: Option<Scenario>) -> ExitCod
     };
     app.demo = demo.is_some();
     app.story = story;
+    if let Some((chapter, progress, _)) = &tour {
+        let started = crate::app::tour::Tour::new(*chapter, progress);
+        // Where the tour is now is kept at once: a session that ends starts here again.
+        if let Err(why) = tour::save(&started.progress()) {
+            let said = format!("the tour's progress cannot be kept: {why}");
+            app.message = Some(match app.message.take() {
+                Some(before) => format!("{before}; {said}"),
+                None => said,
+            });
+        }
+        app.tour = Some(started);
+    }
     let result = event_loop(
         demo.as_ref(),
         &mut app,
@@ -339,6 +374,7 @@ fn run_effects(
     screen: &mut Screen,
     clipboards: &mut clipboard::Clipboards,
     drafts: &drafts::Writer,
+    saver: &tour::Saver,
     port: &Arc<dyn ClusterPort>,
     outlets: &port::Outlets,
 ) -> Result<bool, String> {
@@ -360,6 +396,8 @@ fn run_effects(
             // Drafts are written off the loop, a burst of keystrokes once.
             Effect::SaveDraft { saved, replaces } => drafts.save(saved, replaces),
             Effect::DiscardDraft(file) => drafts.discard(file),
+            // A few bytes, written off the loop; said only when it could not be kept.
+            Effect::SaveTour(progress) => saver.save(progress),
             effect => port::execute(port, effect, outlets),
         }
     }
@@ -389,6 +427,8 @@ async fn event_loop(
     let mut clipboards = clipboard::Clipboards::new(clipboard);
     // Dropped when the loop ends, however it ends: what is queued is written first.
     let drafts = drafts::Writer::start(answers.clone());
+    // The tour's progress, written in order off the loop (its thread idles without a tour).
+    let saver = tour::Saver::start(answers.clone());
     // What the updates asked for, carried out after each turn of the loop (the wizard opened
     // before the loop may have asked already).
     let mut effects = app.take_effects();
@@ -508,7 +548,33 @@ async fn event_loop(
                 };
                 let _ = outlets.answers.send(Msg::DemoReset(result));
             }
-            if run_effects(rest, screen, &mut clipboards, &drafts, &port, &outlets)? {
+            // A tour's chapter: another story on the same demo (the last one asked wins).
+            let (plays, rest): (Vec<Effect>, Vec<Effect>) = rest
+                .into_iter()
+                .partition(|e| matches!(e, Effect::PlayScenario(_)));
+            if let Some(Effect::PlayScenario(name)) = plays.into_iter().last() {
+                let result = match (demo, Scenario::builtin(&name)) {
+                    (Some(demo), Ok(scenario)) => {
+                        let story = (scenario.name.clone(), scenario.description.clone());
+                        demo.play(scenario).await.map(|()| story)
+                    }
+                    (None, _) => Err("the console is not on the demo cluster".to_owned()),
+                    (_, Err(e)) => Err(e.to_string()),
+                };
+                let _ = outlets.answers.send(Msg::Played {
+                    scenario: name,
+                    result,
+                });
+            }
+            if run_effects(
+                rest,
+                screen,
+                &mut clipboards,
+                &drafts,
+                &saver,
+                &port,
+                &outlets,
+            )? {
                 dirty = true;
             }
             if edits.is_empty() {

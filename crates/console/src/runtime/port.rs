@@ -323,7 +323,9 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
         | Effect::SaveDraft { .. }
         | Effect::DiscardDraft(_)
         | Effect::Edit { .. }
-        | Effect::ResetDemo => {}
+        | Effect::ResetDemo
+        | Effect::PlayScenario(_)
+        | Effect::SaveTour(_) => {}
         Effect::ForgetEdit(path) => {
             let _ = std::fs::remove_file(path);
         }

@@ -23,6 +23,7 @@ mod overview;
 mod scaling;
 mod table;
 mod tabs;
+mod tour;
 mod wizard;
 
 use crate::theme::{Meaning, Theme};
@@ -61,6 +62,16 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
         );
         return;
     }
+    // The tour's caption: beside the console when it keeps its width, else under the list.
+    let (area, beside) = match &app.tour {
+        Some(_) if tour::beside(area.width) => {
+            let [console, caption] =
+                Layout::horizontal([Constraint::Min(MIN_WIDTH), Constraint::Length(tour::BESIDE)])
+                    .areas(area);
+            (console, Some(caption))
+        }
+        _ => (area, None),
+    };
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Min(3),
@@ -68,9 +79,22 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
     ])
     .areas(area);
     header::render(app, theme, frame, header);
+    let screen = match (&app.tour, beside) {
+        (Some(running), Some(caption)) => {
+            tour::render(app, running, theme, frame, caption, true);
+            body
+        }
+        (Some(running), None) => {
+            let [screen, caption] =
+                Layout::vertical([Constraint::Min(3), Constraint::Length(tour::BELOW)]).areas(body);
+            tour::render(app, running, theme, frame, caption, false);
+            screen
+        }
+        (None, _) => body,
+    };
     match &app.detail {
-        Some(open) => detail::render(app, open, theme, frame, body),
-        None => table::render(app, theme, frame, body),
+        Some(open) => detail::render(app, open, theme, frame, screen),
+        None => table::render(app, theme, frame, screen),
     }
     render_footer(app, theme, frame, footer);
     for overlay in &app.overlays {

@@ -768,3 +768,25 @@ mod manners {
         assert!(!Theme::utf8_locale(None, None, None));
     }
 }
+
+/// The tour's caption: a band under the list at 80×24 (the console keeps its header, list
+/// and footer), beside the console when the terminal is wide; the step shown with its keys,
+/// the answer after `?`, the steps done marked by a sign, not a colour.
+#[test]
+fn the_tour_caption_at_80x24_and_beside_a_wide_console() {
+    use crate::app::tour::{Progress, Tour};
+    let mut app = crate::app::tests::scenario_app("stuck-provisioning");
+    app.tour = Some(Tour::new(1, &Progress::default()));
+    keys(&mut app, "?");
+    insta::assert_snapshot!("tour_80x24_answer", draw(&app, 80, 24));
+    keys(&mut app, "?j");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let wide = draw(&app, 160, 48);
+    insta::assert_snapshot!("tour_160x48_step_two", wide);
+    // Without colour the step done and the step now read by their marks.
+    assert!(wide.contains("✓ Step 1 of 4"), "{wide}");
+    assert!(wide.contains("› Step 2 of 4"), "{wide}");
+}

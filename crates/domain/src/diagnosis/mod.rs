@@ -92,14 +92,15 @@ pub struct Picture<'a> {
     pub now: DateTime<Utc>,
 }
 
-const PROVISIONING: &str = "Compute Pool Stuck in Provisioning";
-const VIP: &str = "VIP Already in Use";
-const GPU: &str = "Insufficient GPU Resources";
-const SCALING: &str = "Debug Scaling Decisions with ComputePoolEvaluation";
-const DELETION: &str = "Compute Pool Cannot Be Deleted";
-const LONGHORN: &str = "Changing Longhorn Replica Count";
-const AIR_GAPPED: &str = "Node Stuck in Provisioning (Air-Gapped)";
-const NVIDIA: &str = "GPU Pods Stuck with No NVIDIA Runtime Configured";
+/// The guide's sections, as findings name them (the console's tour has a chapter for each).
+pub const PROVISIONING: &str = "Compute Pool Stuck in Provisioning";
+pub const VIP: &str = "VIP Already in Use";
+pub const GPU: &str = "Insufficient GPU Resources";
+pub const SCALING: &str = "Debug Scaling Decisions with ComputePoolEvaluation";
+pub const DELETION: &str = "Compute Pool Cannot Be Deleted";
+pub const LONGHORN: &str = "Changing Longhorn Replica Count";
+pub const AIR_GAPPED: &str = "Node Stuck in Provisioning (Air-Gapped)";
+pub const NVIDIA: &str = "GPU Pods Stuck with No NVIDIA Runtime Configured";
 /// Not a section of the guide: the reference's status vocabulary (Unhealthy, Unknown,
 /// Maintenance Mode) and what explains it.
 const HEALTH: &str = "Compute Pool Health";

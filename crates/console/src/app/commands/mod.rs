@@ -95,6 +95,10 @@ pub enum Command {
     Write,
     /// Among the drafts offered: discard the one under the cursor (asked twice).
     DiscardDraft,
+    /// In the tour: the step's answer shown or hidden.
+    TourAnswer,
+    /// In the tour: the next chapter, once this one is done.
+    NextChapter,
 }
 
 /// Where the keys go: the top of the modal stack decides.
@@ -140,6 +144,8 @@ pub enum Scope {
     Event,
     /// A pool described.
     Describe,
+    /// The guided tour's caption, over a list or a pool's detail (`--tour`).
+    Tour,
 }
 
 impl Scope {
@@ -166,6 +172,7 @@ impl Scope {
             Scope::Drafts => "The drafts offered (n, e)",
             Scope::Event => "An event read whole (Enter on the events list)",
             Scope::Describe => "A pool described (d)",
+            Scope::Tour => "The guided tour (--tour)",
         }
     }
 
@@ -316,9 +323,12 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete: a command, a namespace after ns, a context after ctx, a name after a view's word (Tab again: the next)"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME, :q; on the demo, :story tells its story and :reset starts it again"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME, :q; on the demo, :story tells its story and :reset starts it again; :help the keys; in the tour, :chapter N jumps"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
+    // The tour's caption, over a list or a detail (before theirs: its ? is the answer).
+    bind!(Tour, [ch('?')], "?", Some(("?", "answer")), TourAnswer, "the tour: show the step's answer, or hide it (:help lists the keys)"),
+    bind!(Tour, [ch(']')], "]", Some(("]", "next chapter")), NextChapter, "the tour: the next chapter, once this one is done (:chapter N jumps)"),
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab)], "→ Tab", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),

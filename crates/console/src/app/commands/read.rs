@@ -1,6 +1,8 @@
 //! What is made from the registry: the footer, the help, README's key table, and the check
 //! that no key is read two ways where it should not be.
 
+use crossterm::event::KeyEvent;
+
 use super::{BINDINGS, Binding, Command, Scope};
 
 /// The footer for the scopes in force: the prompt of a text field, then each enabled
@@ -9,6 +11,9 @@ pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
     let mut parts: Vec<String> = scopes.iter().filter_map(|s| s.prompt()).collect();
     for binding in BINDINGS {
         if !scopes.contains(&binding.scope) || !enabled(binding.command) {
+            continue;
+        }
+        if taken_over(scopes, binding) {
             continue;
         }
         if let Some((keys, hint)) = binding.footer {
@@ -22,6 +27,15 @@ pub fn footer(scopes: &[Scope], enabled: impl Fn(Command) -> bool) -> String {
     parts.join("  ")
 }
 
+/// Whether every key of a binding is read as another binding's where these scopes are in
+/// force (the tour's `?` over the list's): it is then neither offered nor explained.
+fn taken_over(scopes: &[Scope], binding: &Binding) -> bool {
+    binding.keys.iter().all(|(code, modifiers)| {
+        super::lookup(scopes, &KeyEvent::new(*code, *modifiers))
+            .is_some_and(|b| (b.scope, b.command) != (binding.scope, binding.command))
+    })
+}
+
 /// The help: each scope in force (and the global one) with its bindings, and where the
 /// command line can be reached, the views it names (from the registry).
 pub fn help(scopes: &[Scope]) -> Vec<(String, Vec<(String, String)>)> {
@@ -29,7 +43,7 @@ pub fn help(scopes: &[Scope]) -> Vec<(String, Vec<(String, String)>)> {
     for scope in scopes.iter().chain([&Scope::Global]) {
         let lines: Vec<_> = BINDINGS
             .iter()
-            .filter(|b| b.scope == *scope)
+            .filter(|b| b.scope == *scope && !taken_over(scopes, b))
             .map(|b| (b.label.to_owned(), b.help.to_owned()))
             .collect();
         if !lines.is_empty() {
@@ -57,16 +71,23 @@ fn views() -> Vec<(String, String)> {
 
 /// The scopes that are in force together (`App::scopes`), the more specific first: a key
 /// bound in both is read by the first.
-pub const TOGETHER: [(Scope, Scope); 3] = [
+pub const TOGETHER: [(Scope, Scope); 7] = [
     (Scope::Yaml, Scope::Detail),
     (Scope::Events, Scope::List),
     (Scope::WizardReview, Scope::Wizard),
+    (Scope::Tour, Scope::List),
+    (Scope::Tour, Scope::Events),
+    (Scope::Tour, Scope::Detail),
+    (Scope::Tour, Scope::Yaml),
 ];
 
 /// Keys a more specific scope means to take over from the one under it (Review's Enter
 /// applies where the wizard's Enter types into a field).
-const OVERRIDES: [(Scope, Command, Command); 1] =
-    [(Scope::WizardReview, Command::Apply, Command::Activate)];
+const OVERRIDES: [(Scope, Command, Command); 2] = [
+    (Scope::WizardReview, Command::Apply, Command::Activate),
+    // The tour's `?` is the step's answer; `:help` still opens the help.
+    (Scope::Tour, Command::TourAnswer, Command::Help),
+];
 
 /// Two bindings of one scope that claim the same key (the first would hide the second), a
 /// binding a global one hides, or two scopes in force together that read one key as two

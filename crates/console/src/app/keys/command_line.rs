@@ -49,7 +49,12 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     } else {
         for word in View::all()
             .flat_map(|v| v.aliases().iter())
-            .chain(["ns", "ctx", "q", "quit", "reset", "story"].iter())
+            .chain(
+                [
+                    "ns", "ctx", "q", "quit", "reset", "story", "help", "chapter",
+                ]
+                .iter(),
+            )
             .filter(|alias| alias.starts_with(typed))
         {
             offer((*word).to_owned());
@@ -104,7 +109,11 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
         return;
     }
     if command == "reset" {
-        if app.demo {
+        // In the tour, the chapter starts again: its story and its steps.
+        if let Some(tour) = &app.tour {
+            let chapter = tour.chapter;
+            super::super::tour::open(app, chapter);
+        } else if app.demo {
             // What was bound to the objects that go (a dialog, marks) goes with them.
             let cancelled = super::super::requests::leave(app);
             app.detail = None;
@@ -119,6 +128,14 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
                     .to_owned(),
             );
         }
+        return;
+    }
+    if command == "help" {
+        app.overlays.push(super::super::Overlay::Help { scroll: 0 });
+        return;
+    }
+    if let Some(asked) = argument(command, "chapter") {
+        super::super::tour::jump(app, asked);
         return;
     }
     if matches!(command, "q" | "quit" | "q!") {

@@ -105,5 +105,11 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
             }
         }
         Scope::List | Scope::Events => super::screens::on_list(app, command),
+        Scope::Tour => match command {
+            Command::TourAnswer => super::tour::toggle_answer(app),
+            Command::NextChapter => super::tour::next_chapter(app),
+            // Not bound in the tour's scope.
+            _ => {}
+        },
     }
 }
