@@ -301,6 +301,9 @@ fn command_line_values_are_refused_once_and_in_words() {
         vec!["demo", "serve", "--speed", "0"],
         vec!["demo", "serve", "--speed", "nan"],
         vec!["--demo", "fleet", "--speed", "-2"],
+        // Faster than a console can draw: refused, not a spinning process.
+        vec!["--demo", "fleet", "--speed", "10000"],
+        vec!["demo", "serve", "--speed", "101"],
     ] {
         let (code, said) = run(pooldeck().args(&args));
         assert_eq!(code, Some(2), "{args:?}: {said}");

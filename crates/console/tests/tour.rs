@@ -165,3 +165,34 @@ fn the_first_two_chapters_played_by_keys_at_80x24() {
         s.contains("Tour · chapter 3 of 8") && s.contains("big-train")
     });
 }
+
+/// What the tour cannot honour is refused before anything starts, in words, with exit 2:
+/// a chapter that is not one, a scenario, namespace or hub of the user's own, a command.
+#[test]
+fn the_tours_flags_are_checked_before_it_starts() {
+    let binary = assert_cmd::cargo::cargo_bin("pooldeck");
+    for (args, said) in [
+        (&["--tour", "--chapter", "9"][..], "there is no chapter 9"),
+        (&["--tour", "--chapter", "0"], "there is no chapter 0"),
+        (&["--chapter", "2"], "--tour"),
+        (
+            &["--tour", "--demo", "vip-conflict"],
+            "plays its own scenarios",
+        ),
+        (&["--tour", "-n", "labs"], "drop -n"),
+        (
+            &["--tour", "--context", "hub-eu"],
+            "--context and --kubeconfig",
+        ),
+        (&["--tour", "get", "pools"], "takes no command"),
+    ] {
+        let out = std::process::Command::new(&binary)
+            .args(args)
+            .env("XDG_STATE_HOME", "/nonexistent-pooldeck-state")
+            .output()
+            .expect("pooldeck runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}

@@ -363,6 +363,13 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if cli.tour && (cli.context.is_some() || cli.kubeconfig.is_some()) {
+        crate::say::complain!(
+            "pooldeck: the tour runs on its own demo cluster; --context and --kubeconfig name a \
+             hub (drop them)"
+        );
+        return ExitCode::from(2);
+    }
     if cli.tour && !cli.namespace.is_empty() {
         crate::say::complain!(
             "pooldeck: the tour watches every namespace (each chapter's story has its own); \
@@ -474,8 +481,14 @@ pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> 
 /// A scenario's time scale: a finite number above zero.
 pub(crate) fn parse_speed(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
-        _ => Err("the speed is a number above 0: 2 plays twice as fast, 0.5 half as fast".into()),
+        // Above 100 a story's steps come faster than a console can draw them (a 40-second
+        // loop every 0.4 s at 100).
+        Ok(speed) if speed.is_finite() && speed > 0.0 && speed <= 100.0 => Ok(speed),
+        _ => Err(
+            "the speed is a number above 0 and at most 100: 2 plays twice as fast, 0.5 half as \
+             fast"
+                .into(),
+        ),
     }
 }
 

@@ -26,13 +26,15 @@ pub fn load() -> (Progress, Option<String>) {
         }
     };
     let path = dir.join(FILE);
-    match crate::files::read_text(&path, 4096) {
+    match crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES) {
+        // An empty file is no progress yet (a session ended before its first write).
+        Ok(text) if text.trim().is_empty() => (Progress::default(), None),
         Ok(text) => match Progress::read(&text) {
             Ok(progress) => (progress, None),
             Err(why) => (
                 Progress::default(),
                 Some(format!(
-                    "the tour's progress file {} is not one ({why}); starting at chapter 1",
+                    "the tour's progress file {} makes no sense ({why}); starting at chapter 1",
                     path.display()
                 )),
             ),

@@ -96,7 +96,7 @@ pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Re
                 ]));
             } else if !full {
                 lines.push(Line::from(vec![
-                    Span::styled("  Wrong: ", muted),
+                    Span::styled("  What is wrong: ", muted),
                     Span::raw(chapter.wrong),
                 ]));
             }

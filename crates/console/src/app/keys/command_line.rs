@@ -193,7 +193,12 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
         return;
     }
     if let Some(context) = argument(command, "ctx") {
-        if context.is_empty() {
+        if app.tour.is_some() && !context.is_empty() {
+            // The tour's chapters load on its own demo cluster, not on another context.
+            app.message = Some(
+                "the tour plays on its own demo cluster: quit it to switch context".to_owned(),
+            );
+        } else if context.is_empty() {
             app.message = Some(format!(
                 "context {}; :ctx NAME switches",
                 app.connection.context
@@ -229,8 +234,13 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
         Some(view) => switch_to(app, view),
         None => {
             let views: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
+            let tour = if app.tour.is_some() {
+                ", :chapter N, :story, :reset, :help"
+            } else {
+                ""
+            };
             app.message = Some(format!(
-                "unknown command \":{command}\"; try {}, :ns, :ctx or :q",
+                "unknown command \":{command}\"; try {}, :ns, :ctx{tour} or :q",
                 views.join(", ")
             ))
         }

@@ -71,9 +71,10 @@ pub const CHAPTERS: &[Chapter] = &[
                 look: "The VIP is immutable: once lab-b shows Failed, recreate it with a free \
                        address.",
                 keys: "Esc, e, Tab to Deployment, the VIP, R",
-                answer: "Esc, e on lab-b, Tab four times to Deployment, j to the VIP, Enter, \
-                         R, Enter; erase 10.80.0.10, type 10.80.0.99, Enter, Tab Tab to \
-                         Review, Enter, type lab-b, Tab, Enter.",
+                answer: "Esc, e on lab-b, Tab four times to Deployment, j three times to the \
+                         VIP, Enter, R, Enter; Backspace away 10.80.0.10, type 10.80.0.99, \
+                         Enter, Tab Tab to Review, Enter, type lab-b, Tab, Enter. Refused as \
+                         changed since? The story moved on: Esc, e again, resume the draft.",
                 done: Done::VipMovedFrom(at("labs", "lab-b"), "10.80.0.10"),
             },
         ],
@@ -128,14 +129,11 @@ pub const CHAPTERS: &[Chapter] = &[
                 ),
             },
             Step {
-                look: "The pool's events tell each decision: ScalingUp, then ScaledUp.",
+                look: "The pool's events tell each decision: wait there for ScalingUp.",
                 keys: "5 (Events)",
-                answer: "Press 5: ScalingUp (GPU target 8 -> 12) once the decision is made, \
-                         ScaledUp when the new host is Healthy.",
-                done: Done::Opened(
-                    at("my-project-namespace", "my-compute-pool"),
-                    Some(Tab::Events),
-                ),
+                answer: "Press 5 and watch: ScalingUp (GPU target 8 -> 12) comes once \
+                         utilization has passed 85%, ScaledUp when the new host is Healthy.",
+                done: Done::EventSeen(at("my-project-namespace", "my-compute-pool"), "ScalingUp"),
             },
         ],
         learned: "The evaluation is the controller's reasoning: phase, target and the \
@@ -181,7 +179,7 @@ pub const CHAPTERS: &[Chapter] = &[
             },
             Step {
                 look: "The count cannot change on a pool: the steps back up the data and \
-                       recreate it with 1. Copy them as a runbook.",
+                       recreate it with 1. Copy store-114's steps as a runbook.",
                 keys: "c",
                 answer: "Press c on the Diagnose tab: the doctor's steps, in order, as comments \
                          to paste into a ticket.",
@@ -223,7 +221,8 @@ pub const CHAPTERS: &[Chapter] = &[
             Step {
                 look: "The warnings: the same event, every 15 seconds.",
                 keys: ":events Enter, w",
-                answer: "Type :events and Enter, then w: only warnings, the kubelet's repeated.",
+                answer: "Type :events and Enter, then w: only the warnings are left, the \
+                         kubelet's on edge-g1 among them.",
                 done: Done::Viewing("events", true),
             },
             Step {

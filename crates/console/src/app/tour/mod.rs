@@ -64,6 +64,8 @@ pub enum Done {
     VipMovedFrom(At, &'static str),
     /// The pool is gone from the hub (its deletion completed).
     Gone(At),
+    /// The pool's Events tab open, and an event of this reason about the pool in it.
+    EventSeen(At, &'static str),
 }
 
 impl Done {
@@ -229,6 +231,14 @@ fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
             .is_some_and(|vip| vip != old),
         // Gone once the chapter's pools are listed and this one is not among them.
         Done::Gone(at) => pool(at).is_none() && app.inventory.count(Kind::Pool) > 0,
+        Done::EventSeen(at, reason) => {
+            done(Done::Opened(at, Some(Tab::Events)), app, copied)
+                && app
+                    .inventory
+                    .events_for("ComputePool", at.namespace, at.name)
+                    .iter()
+                    .any(|e| e.raw().and_then(|v| v.get("reason")) == Some(&reason.into()))
+        }
     }
 }
 
@@ -246,6 +256,15 @@ pub fn notice(app: &mut App, copied: Option<&str>) -> bool {
         return false;
     }
     let before = tour.clone();
+    // A fix made before the steps that lead to it (the pool deleted before its finding was
+    // read) is the chapter's point reached: the steps before it cannot be done any more.
+    let steps = tour.current().steps;
+    if let Some(reached) = (tour.step..steps.len())
+        .rev()
+        .find(|&i| steps[i].done.writes() && done(steps[i].done, app, copied))
+    {
+        tour.step = reached;
+    }
     while let Some(step) = tour.step() {
         if !done(step.done, app, copied) {
             break;
@@ -255,6 +274,14 @@ pub fn notice(app: &mut App, copied: Option<&str>) -> bool {
     }
     if tour == before {
         return false;
+    }
+    // The tour's own "finish this chapter first" is about a step now passed.
+    if app
+        .message
+        .as_deref()
+        .is_some_and(|m| m.starts_with("finish this chapter first"))
+    {
+        app.message = None;
     }
     if tour.chapter_done() {
         tour.done.insert(tour.chapter);
@@ -423,6 +450,16 @@ pub fn listing() -> String {
         .join("; ")
 }
 
+/// The chapters by number and scenario, short enough for the footer at 80 columns.
+pub fn short_listing() -> String {
+    CHAPTERS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{} {}", i + 1, c.scenario))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `:chapter N`: jump there (any chapter, done or not); `:chapter` alone lists them.
 pub fn jump(app: &mut App, asked: &str) {
     if app.tour.is_none() {
@@ -431,12 +468,12 @@ pub fn jump(app: &mut App, asked: &str) {
     }
     match asked.parse::<usize>() {
         Ok(n) if (1..=CHAPTERS.len()).contains(&n) => open(app, n - 1),
-        _ if asked.is_empty() => app.message = Some(format!("chapters: {}", listing())),
+        _ if asked.is_empty() => app.message = Some(format!("chapters: {}", short_listing())),
         _ => {
             app.message = Some(format!(
                 "there is no chapter \"{}\": {}",
                 crate::domain::inert::line(asked),
-                listing()
+                short_listing()
             ))
         }
     }
