@@ -356,6 +356,24 @@ impl DemoCluster {
         )
     }
 
+    /// The admin's context of this cluster in a kubeconfig of several hubs, under `name`.
+    fn hub_entries(&self, name: &str) -> (String, String, String) {
+        (
+            format!(
+                "- name: {name}\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n",
+                url = self.url(),
+                ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
+            ),
+            format!(
+                "- name: {name}\n  user:\n    token: {admin}\n",
+                admin = self.admin_token
+            ),
+            format!(
+                "- name: {name}\n  context:\n    cluster: {name}\n    user: {name}\n    namespace: default\n"
+            ),
+        )
+    }
+
     /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
     /// moved into place: never through a link or into a file someone else made.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
@@ -400,4 +418,22 @@ impl Drop for DemoCluster {
     fn drop(&mut self) {
         self.halt();
     }
+}
+
+/// One kubeconfig for several demo clusters, each its own hub: a context (and its cluster
+/// and admin user) per name, the first current (`demo serve --hubs N`, and tests of the
+/// fleet across hubs).
+pub fn hubs_kubeconfig(hubs: &[(&str, &DemoCluster)]) -> String {
+    let (mut clusters, mut users, mut contexts) = (String::new(), String::new(), String::new());
+    for (name, cluster) in hubs {
+        let (c, u, x) = cluster.hub_entries(name);
+        clusters.push_str(&c);
+        users.push_str(&u);
+        contexts.push_str(&x);
+    }
+    format!(
+        "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {current}\n\
+         clusters:\n{clusters}users:\n{users}contexts:\n{contexts}",
+        current = hubs.first().map_or("", |(name, _)| *name),
+    )
 }

@@ -73,6 +73,18 @@ pub struct ServeArgs {
     /// removed on exit).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
+    /// Serve this many demo clusters, each a hub of its own playing the scenario, under one
+    /// kubeconfig with a context per hub (hub-a, hub-b, …; the first current): the fleet view
+    /// across hubs without hubs.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=9), conflicts_with = "port")]
+    pub hubs: u8,
+}
+
+/// The context names of `--hubs N`: hub-a, hub-b, …
+pub fn hub_names(hubs: u8) -> Vec<String> {
+    (0..hubs)
+        .map(|i| format!("hub-{}", char::from(b'a'.saturating_add(i))))
+        .collect()
 }
 
 fn parse_bandwidth(text: &str) -> Result<f64, String> {
@@ -133,13 +145,22 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             pace,
             ..Options::default()
         };
-        let cluster = match DemoCluster::start(options).await {
-            Ok(c) => c,
-            Err(e) => {
-                crate::say::complain!("pooldeck: {e}");
-                return ExitCode::from(1);
+        // Several hubs: the same story on each, every one its own server, tokens and
+        // certificate authority.
+        let mut clusters = Vec::new();
+        for _ in 0..args.hubs {
+            match DemoCluster::start(options.clone()).await {
+                Ok(c) => clusters.push(c),
+                Err(e) => {
+                    crate::say::complain!("pooldeck: {e}");
+                    return ExitCode::from(1);
+                }
             }
+        }
+        let Some(cluster) = clusters.first() else {
+            return ExitCode::from(1);
         };
+        let names = hub_names(args.hubs);
         let stops = StopSignals::listen();
         // Listened for before the PID is said: a USR1 before it would otherwise end the server
         // (its default action) and leave the kubeconfig behind.
@@ -158,7 +179,18 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 }
             },
         };
-        if let Err(e) = cluster.write_kubeconfig(&path) {
+        let written = if clusters.len() > 1 {
+            let hubs: Vec<(&str, &DemoCluster)> = names
+                .iter()
+                .map(String::as_str)
+                .zip(clusters.iter())
+                .collect();
+            crate::files::write_private(&path, crate::demo::hubs_kubeconfig(&hubs).as_bytes())
+                .map_err(|e| e.to_string())
+        } else {
+            cluster.write_kubeconfig(&path)
+        };
+        if let Err(e) = written {
             crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
@@ -169,16 +201,32 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             "export KUBECONFIG={}",
             crate::domain::shell::quote(&absolute.to_string_lossy())
         );
-        crate::say::complain!(
-            "pooldeck demo cluster at {} playing \"{name}\"",
-            cluster.url()
-        );
+        if clusters.len() > 1 {
+            for (hub, served) in names.iter().zip(clusters.iter()) {
+                crate::say::complain!(
+                    "pooldeck demo hub {hub} at {} playing \"{name}\"",
+                    served.url()
+                );
+            }
+        } else {
+            crate::say::complain!(
+                "pooldeck demo cluster at {} playing \"{name}\"",
+                cluster.url()
+            );
+        }
         if !description.is_empty() {
             crate::say::complain!("  {}", description.trim());
         }
-        crate::say::complain!(
-            "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
-        );
+        if clusters.len() > 1 {
+            crate::say::complain!(
+                "  pooldeck get pools -A --all-contexts   (kubectl --context {} get cp -A: one hub)",
+                names.last().map_or("hub-a", String::as_str)
+            );
+        } else {
+            crate::say::complain!(
+                "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
+            );
+        }
         crate::say::complain!(
             "  scenarios built in: {}, large",
             BUILTIN
@@ -198,14 +246,20 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         loop {
             tokio::select! {
                 () = stops.wait() => break,
-                () = resets.next() => match cluster.reset().await {
-                    Ok(()) => crate::say::complain!("pooldeck: the story starts again"),
-                    Err(e) => crate::say::complain!("pooldeck: cannot start the story again: {e}"),
-                },
+                () = resets.next() => {
+                    for served in &clusters {
+                        match served.reset().await {
+                            Ok(()) => crate::say::complain!("pooldeck: the story starts again"),
+                            Err(e) => crate::say::complain!("pooldeck: cannot start the story again: {e}"),
+                        }
+                    }
+                }
             }
         }
         crate::say::complain!("pooldeck: stopping the demo cluster");
-        cluster.stop().await;
+        for served in clusters {
+            served.stop().await;
+        }
         let _ = std::fs::remove_file(&path);
         ExitCode::SUCCESS
     })

@@ -44,9 +44,14 @@ pub struct DoctorArgs {
     /// holds), not only warnings and errors. JSON always has every finding.
     #[arg(long)]
     pub all: bool,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context (default: the current one); repeated, each hub is diagnosed on
+    /// its own (VIPs and quotas are per hub: a VIP two hubs use is no conflict) and each pool
+    /// is named with its hub (JSON: a `hub` field on each pool).
+    #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
+    pub context: Vec<String>,
+    /// Every context of the kubeconfig, each a hub of its own (as --context repeated).
+    #[arg(long)]
+    pub all_contexts: bool,
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
@@ -56,9 +61,12 @@ pub struct DoctorArgs {
 }
 
 #[derive(Serialize)]
-struct PoolReport<'a> {
-    namespace: &'a str,
-    name: &'a str,
+struct PoolReport {
+    /// The hub (kubeconfig context) the pool is on, when several are diagnosed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hub: Option<String>,
+    namespace: String,
+    name: String,
     findings: Vec<Diagnosis>,
 }
 
@@ -73,69 +81,43 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         Ok(selector) => selector,
         Err(code) => return code,
     };
-    let (connection, namespaces) = match super::connect_to_read(
-        &args.kubeconfig,
-        &args.context,
-        &args.namespace,
-        args.all_namespaces,
-        2,
-    )
-    .await
-    {
-        Ok(opened) => opened,
+    let hubs = match super::hubs_named(&args.kubeconfig, &args.context, args.all_contexts, 2) {
+        Ok(hubs) => hubs,
         Err(code) => return code,
     };
-    let Settled {
-        inventory, tasks, ..
-    } = match settle_pools(&connection, &namespaces, args.timeout).await {
-        Ok(settled) => settled,
-        // settle says why; the doctor's "could not read the cluster" is 2.
-        Err(_) => return ExitCode::from(2),
+    // Each hub on its own, all at once: findings never compare one hub's pools with
+    // another's.
+    let several = hubs.len() > 1;
+    let contexts: Vec<Option<String>> = if hubs.is_empty() {
+        vec![None]
+    } else {
+        hubs.iter().cloned().map(Some).collect()
     };
-    let now = Utc::now();
-    let mut pools: Vec<_> = inventory
-        .objects(Kind::Pool)
-        .filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n))
-        .filter(|p| {
-            selector
-                .as_ref()
-                .is_none_or(|s| s.matches(|key| p.label(key)))
-        })
-        .collect();
-    pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    let reads = futures::future::join_all(
+        contexts
+            .iter()
+            .map(|context| diagnose_hub(args, context, selector.as_ref(), several)),
+    )
+    .await;
+    let mut reports = Vec::new();
+    let mut unread = Vec::new();
+    for (context, read) in contexts.iter().zip(reads) {
+        match read {
+            Ok(found) => reports.extend(found),
+            Err(code) if !several => return code,
+            Err(_) => unread.push(context.clone().unwrap_or_default()),
+        }
+    }
     if let Some(name) = &args.name
-        && pools.is_empty()
+        && reports.is_empty()
+        && unread.is_empty()
     {
         crate::say::complain!(
-            "Error from server (NotFound): computepools.spectrocloud.com \"{name}\" not found"
+            "Error from server (NotFound): computepools.spectrocloud.com \"{name}\" not found \
+             on any hub read"
         );
-        return finish(tasks, 2);
+        return ExitCode::from(2);
     }
-    // Next steps name the kubeconfig file and context they were worked out on: pasted, they
-    // reach this hub.
-    let hub = crate::domain::Hub {
-        context: connection.context.clone(),
-        server: String::new(),
-        user: String::new(),
-        kubeconfig: crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref()),
-    };
-    let reports: Vec<PoolReport> = pools
-        .iter()
-        .map(|p| PoolReport {
-            namespace: p.namespace(),
-            name: p.name(),
-            findings: inventory
-                .diagnose(p, now)
-                .into_iter()
-                .map(|mut finding| {
-                    for step in &mut finding.next {
-                        *step = crate::domain::shell::on_hub(step, &hub);
-                    }
-                    finding
-                })
-                .collect(),
-        })
-        .collect();
     let worst = reports
         .iter()
         .flat_map(|r| r.findings.iter().map(|f| f.severity))
@@ -152,7 +134,82 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         Format::Text => text(&reports, args.all),
     };
     super::get::print_out(&text);
-    finish(tasks, if worst == Some(Severity::Error) { 1 } else { 0 })
+    if !unread.is_empty() {
+        crate::say::complain!(
+            "pooldeck: not read (said above): {}; the findings printed are the other hubs'",
+            unread.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    ExitCode::from(if worst == Some(Severity::Error) { 1 } else { 0 })
+}
+
+/// One hub's pools diagnosed (`context`: `None` for the current one), each named with its
+/// hub when several are read. The exit status when it cannot be read (said on stderr).
+async fn diagnose_hub(
+    args: &DoctorArgs,
+    context: &Option<String>,
+    selector: Option<&crate::domain::selector::LabelSelector>,
+    several: bool,
+) -> Result<Vec<PoolReport>, ExitCode> {
+    let (connection, namespaces) = super::connect_to_read(
+        &args.kubeconfig,
+        context,
+        &args.namespace,
+        args.all_namespaces,
+        2,
+    )
+    .await?;
+    let Settled {
+        inventory, tasks, ..
+    } = settle_pools(&connection, &namespaces, args.timeout)
+        .await
+        // settle says why; the doctor's "could not read the cluster" is 2.
+        .map_err(|_| ExitCode::from(2))?;
+    let now = Utc::now();
+    let mut pools: Vec<_> = inventory
+        .objects(Kind::Pool)
+        .filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n))
+        .filter(|p| selector.is_none_or(|s| s.matches(|key| p.label(key))))
+        .collect();
+    pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    if let Some(name) = &args.name
+        && pools.is_empty()
+        && !several
+    {
+        crate::say::complain!(
+            "Error from server (NotFound): computepools.spectrocloud.com \"{name}\" not found"
+        );
+        return Err(finish(tasks, 2));
+    }
+    // Next steps name the kubeconfig file and context they were worked out on: pasted, they
+    // reach this hub.
+    let hub = crate::domain::Hub {
+        context: connection.context.clone(),
+        server: String::new(),
+        user: String::new(),
+        kubeconfig: crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref()),
+    };
+    let reports = pools
+        .iter()
+        .map(|p| PoolReport {
+            hub: several.then(|| connection.context.clone()),
+            namespace: p.namespace().to_owned(),
+            name: p.name().to_owned(),
+            findings: inventory
+                .diagnose(p, now)
+                .into_iter()
+                .map(|mut finding| {
+                    for step in &mut finding.next {
+                        *step = crate::domain::shell::on_hub(step, &hub);
+                    }
+                    finding
+                })
+                .collect(),
+        })
+        .collect();
+    let _ = finish(tasks, 0);
+    Ok(reports)
 }
 
 use crate::domain::inert::line;
@@ -174,10 +231,15 @@ fn text(reports: &[PoolReport], all: bool) -> String {
         }
         // Names, messages and evidence are the cluster's text: each line inert, so a
         // condition message cannot set the terminal's title or write its clipboard.
+        let hub = report
+            .hub
+            .as_deref()
+            .map(|hub| format!("{}: ", line(hub)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "{}/{}\n",
-            line(report.namespace),
-            line(report.name)
+            "{hub}{}/{}\n",
+            line(&report.namespace),
+            line(&report.name)
         ));
         for finding in shown {
             out.push_str(&format!(

@@ -143,6 +143,52 @@ pub(crate) async fn connect_or_exit(
         })
 }
 
+/// The hubs a command reads: the contexts named (`--context` repeated), every context of
+/// the kubeconfig (`--all-contexts`), else one, the current (empty: the caller connects to
+/// the current context as before). A context the kubeconfig lacks is refused here, before
+/// any hub is asked, with the names it has; `failure` is the exit status then.
+pub(crate) fn hubs_named(
+    kubeconfig: &Option<std::path::PathBuf>,
+    named: &[String],
+    all: bool,
+    failure: u8,
+) -> Result<Vec<String>, ExitCode> {
+    if named.len() <= 1 && !all {
+        return Ok(named.to_vec());
+    }
+    let target = crate::sources::connection::Target {
+        kubeconfig: kubeconfig.clone(),
+        context: None,
+        inline: None,
+    };
+    let known = crate::sources::connection::context_names(&target);
+    let refuse = |why: String| {
+        crate::say::complain!("pooldeck: {why}");
+        ExitCode::from(failure)
+    };
+    if all {
+        if known.is_empty() {
+            return Err(refuse("the kubeconfig names no context to read".to_owned()));
+        }
+        return Ok(known);
+    }
+    let mut hubs: Vec<String> = Vec::new();
+    for name in named {
+        if !known.contains(name) {
+            return Err(refuse(format!(
+                "there is no context \"{}\" in the kubeconfig (it has: {})",
+                crate::domain::inert::line(name),
+                known.join(", ")
+            )));
+        }
+        // The same hub named twice is read once.
+        if !hubs.contains(name) {
+            hubs.push(name.clone());
+        }
+    }
+    Ok(hubs)
+}
+
 /// Refuses a namespace the API server would refuse before it becomes part of a URL: said on
 /// stderr, and the command's exit status for bad input given back.
 pub(crate) fn check_namespaces<'n>(
@@ -238,6 +284,21 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             _ => Ok(()),
         }
     }
+    // A command that reads several hubs: the context given before it is one of them; given
+    // both before and after, it must be the same one.
+    fn several_contexts(before: &Option<String>, after: &mut Vec<String>) -> Result<(), String> {
+        match before {
+            Some(b) if after.is_empty() => after.push(b.clone()),
+            Some(b) if after.len() > 1 || after.first() != Some(b) => {
+                return Err(format!(
+                    "--context is given before the command ({b:?}) and after it ({after:?}): \
+                     give the contexts in one place"
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
     let single_namespace = |after: &mut Option<String>| -> Result<(), String> {
         if all {
             return Err("-A does not apply to this command: name the namespace with -n".into());
@@ -263,12 +324,12 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
     };
     match &mut cli.command {
         Some(Command::Get(a)) => {
-            one("--context", &context, &mut a.context)?;
+            several_contexts(&context, &mut a.context)?;
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
         Some(Command::Doctor(a)) => {
-            one("--context", &context, &mut a.context)?;
+            several_contexts(&context, &mut a.context)?;
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }

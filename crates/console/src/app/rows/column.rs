@@ -84,6 +84,8 @@ pub const CPU: Column = Column::new("CPU", 6);
 pub const MACHINE_POOL: Column = Column::new("MACHINE POOL", 6);
 pub const SYMPTOM: Column = Column::new("SYMPTOM", 6);
 pub const SINCE: Column = Column::new("SINCE", 7);
+/// The hub (kubeconfig context) a row was read from, first when several are read.
+pub const HUB: Column = Column::new("HUB", 8);
 /// The object's namespace: first in every list; `get -n` leaves it out.
 pub const NAMESPACE: Column = Column::new("NAMESPACE", 8);
 pub const MEMORY: Column = Column::new("MEMORY", 8);

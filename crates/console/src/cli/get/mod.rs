@@ -21,6 +21,7 @@ use self::watch::{changed_rows, print_changes};
 use super::settle::{Settled, finish, settle};
 use crate::ui::cells::{self, Form};
 
+mod hubs;
 mod watch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -120,9 +121,13 @@ pub struct GetArgs {
     /// Read every namespace.
     #[arg(long, short = 'A')]
     pub all_namespaces: bool,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context (default: the current one); repeated, each is read as a hub of
+    /// its own and the rows carry a HUB column (JSON: each item `{"hub", "object"}`).
+    #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
+    pub context: Vec<String>,
+    /// Every context of the kubeconfig, each a hub of its own (as --context repeated).
+    #[arg(long)]
+    pub all_contexts: bool,
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
@@ -190,7 +195,7 @@ impl Resource {
             });
         }
         if let Some(path) = &args.sort_by {
-            sort_by(&mut table.rows, path);
+            sort_by(&mut table.rows, path, |row| row);
         }
         table
     }
@@ -208,11 +213,15 @@ impl Resource {
 
 /// Orders rows by the value at `path` in each one's object: numbers by value, text by its
 /// characters, rows without a value last (stable: otherwise the table's order).
-fn sort_by(rows: &mut Vec<Row>, path: &crate::domain::jsonpath::Path) {
-    let mut keyed: Vec<(Option<Value>, Row)> = std::mem::take(rows)
+fn sort_by<T>(
+    rows: &mut Vec<T>,
+    path: &crate::domain::jsonpath::Path,
+    row_of: impl Fn(&T) -> &Row,
+) {
+    let mut keyed: Vec<(Option<Value>, T)> = std::mem::take(rows)
         .into_iter()
         .map(|row| {
-            let object = serde_json::to_value(&row.object).unwrap_or(Value::Null);
+            let object = serde_json::to_value(&row_of(&row).object).unwrap_or(Value::Null);
             (path.select(&object).first().map(|v| (*v).clone()), row)
         })
         .collect();
@@ -466,9 +475,14 @@ async fn get(args: &GetArgs) -> ExitCode {
         labels: selector,
         fields,
     };
+    let context = match super::hubs_named(&args.kubeconfig, &args.context, args.all_contexts, 1) {
+        Ok(hubs) if hubs.len() > 1 => return hubs::get_across(args, &selectors, &hubs).await,
+        Ok(hubs) => hubs.into_iter().next(),
+        Err(code) => return code,
+    };
     let (connection, namespaces) = match super::connect_to_read(
         &args.kubeconfig,
-        &args.context,
+        &context,
         &args.namespace,
         args.all_namespaces,
         1,
