@@ -208,3 +208,188 @@ fn a_hub_out_of_reach_leaves_the_others_printed() {
     let pools = json(&out)["pools"].as_array().cloned().expect("pools");
     assert_eq!(pools.len(), 4, "hub-a's and hub-c's: {out}");
 }
+
+/// Three fleet hubs started here, their kubeconfig written, and the settings a test gives.
+struct Hubs {
+    runtime: tokio::runtime::Runtime,
+    clusters: Vec<pooldeck::demo::DemoCluster>,
+    kubeconfig: std::path::PathBuf,
+    config: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Hubs {
+    fn start(scenario: &str) -> Hubs {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let clusters: Vec<_> = (0..3)
+            .map(|_| {
+                runtime
+                    .block_on(pooldeck::demo::DemoCluster::start(
+                        pooldeck::demo::Options {
+                            scenario: Some(
+                                pooldeck::demo::scenario::Scenario::builtin(scenario)
+                                    .expect("built in"),
+                            ),
+                            ..pooldeck::demo::Options::default()
+                        },
+                    ))
+                    .expect("starts")
+            })
+            .collect();
+        let named: Vec<(&str, &pooldeck::demo::DemoCluster)> = ["hub-a", "hub-b", "hub-c"]
+            .into_iter()
+            .zip(clusters.iter())
+            .collect();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let kubeconfig = dir.path().join("hubs.kubeconfig");
+        std::fs::write(&kubeconfig, pooldeck::demo::hubs_kubeconfig(&named)).expect("written");
+        let config = dir.path().join("config");
+        std::fs::create_dir_all(config.join("pooldeck")).expect("config dir");
+        Hubs {
+            runtime,
+            clusters,
+            kubeconfig,
+            config,
+            _dir: dir,
+        }
+    }
+
+    /// pooldeck with this kubeconfig, the settings here and a private state directory.
+    fn run(&self, args: &[&str]) -> (Option<i32>, String, String) {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .args(args)
+            .env("XDG_CONFIG_HOME", &self.config)
+            .env("XDG_STATE_HOME", self._dir.path().join("state"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("pooldeck runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn writes(&self) -> Vec<u64> {
+        self.clusters.iter().map(|c| c.writes()).collect()
+    }
+
+    /// Whether a pool of hub `index` carries the pause label.
+    fn paused(&self, index: usize, namespace: &str, name: &str) -> bool {
+        let store = &self.clusters[index].store;
+        let resource = store
+            .registry
+            .by_kind("ComputePool")
+            .cloned()
+            .expect("pools served");
+        store
+            .get(&resource, namespace, name)
+            .ok()
+            .and_then(|pool| {
+                pool.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
+                    .and_then(Value::as_str)
+                    .map(|v| v == "true")
+            })
+            .unwrap_or(false)
+    }
+}
+
+impl Drop for Hubs {
+    fn drop(&mut self) {
+        for cluster in self.clusters.drain(..) {
+            self.runtime.block_on(cluster.stop());
+        }
+    }
+}
+
+/// A pause bound to one hub reaches that hub only; across hubs every hub's plan is checked by
+/// its dry run first, and one hub that refuses (read-only for it in the settings) stops the
+/// whole with nothing sent anywhere.
+#[test]
+fn a_pause_reaches_the_hubs_it_names_and_no_other() {
+    let hubs = Hubs::start("fleet");
+    let (code, out, err) = hubs.run(&[
+        "pause",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--context",
+        "hub-b",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let after_one = hubs.writes();
+    assert_eq!(after_one[0], 0, "hub-a: {after_one:?}");
+    assert!(
+        after_one[1] >= 2,
+        "hub-b: the dry run and the patch: {after_one:?}"
+    );
+    assert_eq!(after_one[2], 0, "hub-c: {after_one:?}");
+    assert!(hubs.paused(1, "ml-research", "llm-train"));
+    assert!(!hubs.paused(0, "ml-research", "llm-train"));
+
+    // Across two hubs: each plan printed with its hub and its kubectl --context.
+    let (code, out, err) = hubs.run(&[
+        "pause",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--context",
+        "hub-a",
+        "--context",
+        "hub-c",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("hub hub-a:") && out.contains("hub hub-c:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--context hub-a") && out.contains("--context hub-c"),
+        "{out}"
+    );
+    let after_two = hubs.writes();
+    assert_eq!(after_two[1], after_one[1], "hub-b untouched: {after_two:?}");
+    assert!(hubs.paused(0, "ml-research", "llm-train"));
+    assert!(hubs.paused(2, "ml-research", "llm-train"));
+
+    // hub-c read-only by the settings: nothing is sent to hub-a either.
+    std::fs::write(
+        hubs.config.join("pooldeck/config.yaml"),
+        "contexts:\n  hub-c:\n    readonly: true\n",
+    )
+    .expect("settings");
+    let before = hubs.writes();
+    let (code, out, err) =
+        hubs.run(&["resume", "llm-train", "-n", "ml-research", "--all-contexts"]);
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert!(
+        err.contains("read-only") && err.contains("nothing was sent to any hub"),
+        "{err}"
+    );
+    let after = hubs.writes();
+    assert_eq!(after[0], before[0], "hub-a got nothing: {after:?}");
+    assert!(
+        hubs.paused(0, "ml-research", "llm-train"),
+        "still paused on hub-a"
+    );
+    // delete acts on one hub at a time.
+    let (code, _, err) = hubs.run(&[
+        "delete",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--context",
+        "hub-a",
+        "--context",
+        "hub-b",
+        "--yes",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("one hub at a time"), "{err}");
+}

@@ -335,6 +335,12 @@ impl DemoCluster {
         )
     }
 
+    /// Write requests this server received so far (dry runs included): tests prove by it
+    /// which hub a request reached.
+    pub fn writes(&self) -> u64 {
+        self.api.writes.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     pub fn url(&self) -> String {
         format!("https://{}", self.address)
     }

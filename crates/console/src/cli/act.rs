@@ -27,9 +27,14 @@ pub struct PoolsAt {
     /// The pools' namespace (default: the context's).
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context (default: the current one). pause and resume take it repeated:
+    /// each hub's pools are listed and checked on their own, and nothing is sent to any hub
+    /// unless every hub's dry run passed.
+    #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
+    pub context: Vec<String>,
+    /// pause and resume: every context of the kubeconfig (as --context repeated).
+    #[arg(long)]
+    pub all_contexts: bool,
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
@@ -111,10 +116,30 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         Ok(selector) => selector,
         Err(code) => return code,
     };
+    let hubs = match super::hubs_named(
+        &args.at.kubeconfig,
+        &args.at.context,
+        args.at.all_contexts,
+        2,
+    ) {
+        Ok(hubs) => hubs,
+        Err(code) => return code,
+    };
+    if hubs.len() > 1 {
+        return super::block_on(across_hubs(
+            verb,
+            &names,
+            args,
+            selector.as_ref(),
+            &hubs,
+            global,
+        ));
+    }
     super::block_on(async {
         let target = Target {
             names: &names,
             at: &args.at,
+            context: hubs.first().cloned(),
             selector: selector.as_ref(),
         };
         let (session, pools) = match prepare(&target, global).await {
@@ -138,7 +163,80 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
     })
 }
 
+/// `pause|resume --context a --context b` (or `--all-contexts`): every hub is read first
+/// (connected, its read-only setting and permissions' context checked, its pools listed);
+/// a hub that cannot be, or is read-only, stops it before any request. Then each hub's plan
+/// is printed with its hub and its kubectl `--context`, and its dry run sent; only when every
+/// dry run passed is anything sent, hub by hub.
+async fn across_hubs(
+    verb: Verb,
+    names: &[String],
+    args: &ActArgs,
+    selector: Option<&LabelSelector>,
+    hubs: &[String],
+    global: &Global,
+) -> ExitCode {
+    let mut read = Vec::new();
+    for hub in hubs {
+        let target = Target {
+            names,
+            at: &args.at,
+            context: Some(hub.clone()),
+            selector,
+        };
+        crate::say::say!("hub {}: reading", crate::domain::inert::line(hub));
+        match prepare(&target, global).await {
+            Ok(ready) => read.push((hub, ready)),
+            Err(code) => {
+                crate::say::complain!(
+                    "pooldeck: hub {}: stopped there: nothing was sent to any hub",
+                    crate::domain::inert::line(hub)
+                );
+                return code;
+            }
+        }
+    }
+    let mut planned = Vec::new();
+    for (hub, (session, pools)) in read {
+        crate::say::say!("hub {}: the plan", crate::domain::inert::line(hub));
+        let pools: Vec<&ComputePool> = pools.iter().collect();
+        let plan = fixes::pause_label(&pools, verb == Verb::Resume);
+        if plan.operations.is_empty() {
+            crate::say::say!(
+                "  {}: nothing to do",
+                plan.blocked
+                    .as_deref()
+                    .unwrap_or("every pool is already as asked")
+            );
+            continue;
+        }
+        // Printed with its hub's kubectl equivalent, and its dry run sent.
+        if carry_out(&session, &plan, true, &|_| true).await != ExitCode::SUCCESS {
+            crate::say::complain!(
+                "pooldeck: hub {}: the dry run did not pass: nothing was changed on any hub",
+                crate::domain::inert::line(hub)
+            );
+            return ExitCode::from(1);
+        }
+        planned.push((session, plan));
+    }
+    if args.at.dry_run || planned.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    let mut worst = ExitCode::SUCCESS;
+    for (session, plan) in &planned {
+        if send_checked(session, plan).await != ExitCode::SUCCESS {
+            worst = ExitCode::from(1);
+        }
+    }
+    worst
+}
+
 pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
+    if args.at.context.len() > 1 || args.at.all_contexts {
+        crate::say::complain!("pooldeck: delete acts on one hub at a time: give --context once");
+        return ExitCode::from(2);
+    }
     if global.read_only {
         crate::say::complain!("pooldeck: {}", crate::domain::ClusterError::ReadOnly);
         return ExitCode::from(2);
@@ -168,6 +266,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         let target = Target {
             names: &names,
             at: &args.at,
+            context: args.at.context.first().cloned(),
             selector: selector.as_ref(),
         };
         let (session, pools) = match prepare(&target, global).await {
@@ -202,6 +301,8 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
 pub(super) struct Target<'a> {
     pub(super) names: &'a [String],
     pub(super) at: &'a PoolsAt,
+    /// The one hub acted on (`None`: the current context).
+    pub(super) context: Option<String>,
     pub(super) selector: Option<&'a LabelSelector>,
 }
 
@@ -269,7 +370,7 @@ pub(super) async fn prepare_values(
         }
     }
     super::check_namespaces(&target.at.namespace, 2)?;
-    let connection = super::connect_or_exit(&target.at.kubeconfig, &target.at.context, 1).await?;
+    let connection = super::connect_or_exit(&target.at.kubeconfig, &target.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
     for warning in warnings {
         crate::say::complain!("pooldeck: {warning}");
@@ -288,7 +389,7 @@ pub(super) async fn prepare_values(
     }
     let source = crate::sources::connection::Target {
         kubeconfig: target.at.kubeconfig.clone(),
-        context: target.at.context.clone(),
+        context: target.context.clone(),
         inline: None,
     };
     let hub = crate::sources::connection::hub_of(&source, &connection.context);

@@ -63,7 +63,8 @@ pub fn run(args: &EditArgs, global: &Global) -> ExitCode {
 async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     let at = PoolsAt {
         namespace: args.namespace.clone(),
-        context: args.context.clone(),
+        context: args.context.iter().cloned().collect(),
+        all_contexts: false,
         kubeconfig: args.kubeconfig.clone(),
         dry_run: args.dry_run,
         selector: None,
@@ -72,6 +73,7 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     let target = Target {
         names: &names,
         at: &at,
+        context: args.context.clone(),
         selector: None,
     };
     // Read-only mode and a bad name are refused here, before any editor opens.

@@ -339,12 +339,12 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
         Some(Command::Pause(a) | Command::Resume(a)) => {
-            one("--context", &context, &mut a.at.context)?;
+            several_contexts(&context, &mut a.at.context)?;
             one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
             single_namespace(&mut a.at.namespace)?;
         }
         Some(Command::Delete(a)) => {
-            one("--context", &context, &mut a.at.context)?;
+            several_contexts(&context, &mut a.at.context)?;
             one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
             single_namespace(&mut a.at.namespace)?;
         }
