@@ -393,3 +393,153 @@ fn a_pause_reaches_the_hubs_it_names_and_no_other() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("one hub at a time"), "{err}");
 }
+
+/// A pool of hub `index`, as its store holds it.
+fn pool_of(hubs: &Hubs, index: usize, namespace: &str, name: &str) -> Value {
+    let store = &hubs.clusters[index].store;
+    let resource = store
+        .registry
+        .by_kind("ComputePool")
+        .cloned()
+        .expect("pools");
+    store
+        .get(&resource, namespace, name)
+        .map(|pool| pool.as_ref().clone())
+        .expect("the pool")
+}
+
+/// A new pool on hub `index`, made from `like` under another name and VIP, with the status
+/// given.
+fn put_pool(hubs: &Hubs, index: usize, like: &Value, name: &str, vip: &str, status: Value) {
+    let mut pool = like.clone();
+    pool["metadata"]["name"] = name.into();
+    for field in ["uid", "resourceVersion", "creationTimestamp"] {
+        pool["metadata"]
+            .as_object_mut()
+            .expect("metadata")
+            .remove(field);
+    }
+    pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+        vip.into();
+    pool["status"] = status;
+    hubs.clusters[index].store.put(pool).expect("put");
+}
+
+/// The hubs and pools the doctor finds a VIP in use for.
+fn vip_in_use(report: &Value) -> Vec<String> {
+    report["pools"]
+        .as_array()
+        .expect("pools")
+        .iter()
+        .filter(|pool| {
+            pool["findings"]
+                .as_array()
+                .is_some_and(|f| f.iter().any(|f| f["id"] == "vip.in-use"))
+        })
+        .map(|pool| {
+            format!(
+                "{}:{}",
+                pool["hub"].as_str().unwrap_or(""),
+                pool["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+/// A pool waiting on hub-b whose VIP a running pool holds on hub-a only is no conflict: the
+/// doctor reads each hub alone. The same two pools on one hub are one (the check can fail).
+#[test]
+fn a_vip_held_on_another_hub_is_no_conflict() {
+    let hubs = Hubs::start("vip-conflict");
+    let running = pool_of(&hubs, 0, "labs", "lab-a");
+    let waiting = pool_of(&hubs, 1, "labs", "lab-b");
+    let provisioning = serde_json::json!({"status": "Provisioning"});
+    put_pool(
+        &hubs,
+        0,
+        &running,
+        "owner",
+        "10.99.0.1",
+        running["status"].clone(),
+    );
+    put_pool(
+        &hubs,
+        1,
+        &waiting,
+        "solo",
+        "10.99.0.1",
+        provisioning.clone(),
+    );
+    let report = |args: &[&str]| {
+        let (code, out, err) = hubs.run(args);
+        assert!(matches!(code, Some(0 | 1)), "{err}");
+        json(&out)
+    };
+    let found = vip_in_use(&report(&["doctor", "-A", "--all-contexts", "-o", "json"]));
+    assert!(!found.iter().any(|f| f.ends_with(":solo")), "{found:?}");
+    // Each hub's own conflict (lab-b against lab-a) is still found, once per hub.
+    for hub in ["hub-a", "hub-b", "hub-c"] {
+        assert!(found.contains(&format!("{hub}:lab-b")), "{found:?}");
+    }
+    // The control: the holder on hub-b too makes solo a conflict there.
+    put_pool(
+        &hubs,
+        1,
+        &running,
+        "owner",
+        "10.99.0.1",
+        running["status"].clone(),
+    );
+    let found = vip_in_use(&report(&["doctor", "-A", "--all-contexts", "-o", "json"]));
+    assert!(found.contains(&"hub-b:solo".to_owned()), "{found:?}");
+}
+
+/// Across hubs nothing is changed anywhere unless every hub's checks pass: hub-c's user may
+/// not patch (a viewer), so hub-a's pool stays as it was though hub-a allows it. A context
+/// named before the command is never widened by --all-contexts after it.
+#[test]
+fn one_hub_that_may_not_change_anything_stops_every_hub() {
+    let hubs = Hubs::start("fleet");
+    // hub-c's context signs in as its viewer.
+    let text = std::fs::read_to_string(&hubs.kubeconfig).expect("kubeconfig");
+    let admin = &hubs.clusters[2].admin_token;
+    let viewer = &hubs.clusters[2].viewer_token;
+    assert!(text.contains(admin.as_str()));
+    std::fs::write(&hubs.kubeconfig, text.replace(admin.as_str(), viewer)).expect("written");
+    let (code, out, err) = hubs.run(&[
+        "pause",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--context",
+        "hub-a",
+        "--context",
+        "hub-c",
+    ]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("not permitted in context hub-c")
+            && err.contains("nothing was changed on any hub"),
+        "{err}"
+    );
+    assert!(
+        !hubs.paused(0, "ml-research", "llm-train"),
+        "hub-a unchanged"
+    );
+    assert!(
+        !hubs.paused(2, "ml-research", "llm-train"),
+        "hub-c unchanged"
+    );
+    let (code, _, err) = hubs.run(&[
+        "--context",
+        "hub-a",
+        "pause",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--all-contexts",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("name the hubs in one place"), "{err}");
+    assert_eq!(hubs.writes()[1], 0, "hub-b never asked");
+}

@@ -19,7 +19,7 @@ use crate::cluster::{Mode, Session, audit};
 use crate::domain::fixes::{self, Plan};
 use crate::domain::model::ComputePool;
 use crate::domain::selector::LabelSelector;
-use crate::domain::{Kind, Operation, Outcome, Request};
+use crate::domain::{Kind, Operation, Outcome};
 
 /// Where the named pools are: the connection and namespace flags every verb takes.
 #[derive(Debug, Args)]
@@ -116,16 +116,17 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         Ok(selector) => selector,
         Err(code) => return code,
     };
+    // A context the kubeconfig lacks is a hub that cannot be reached: 1, as with one hub.
     let hubs = match super::hubs_named(
         &args.at.kubeconfig,
         &args.at.context,
         args.at.all_contexts,
-        2,
+        1,
     ) {
         Ok(hubs) => hubs,
         Err(code) => return code,
     };
-    if hubs.len() > 1 {
+    if super::several_hubs(&args.at.context, args.at.all_contexts) {
         return super::block_on(across_hubs(
             verb,
             &names,
@@ -141,6 +142,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
             at: &args.at,
             context: hubs.first().cloned(),
             selector: selector.as_ref(),
+            one_of_several: false,
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
@@ -183,6 +185,7 @@ async fn across_hubs(
             at: &args.at,
             context: Some(hub.clone()),
             selector,
+            one_of_several: true,
         };
         crate::say::say!("hub {}: reading", crate::domain::inert::line(hub));
         match prepare(&target, global).await {
@@ -196,8 +199,15 @@ async fn across_hubs(
             }
         }
     }
+    if read.iter().all(|(_, (_, pools))| pools.is_empty()) {
+        crate::say::complain!("pooldeck: no hub has the pools asked for: nothing was sent");
+        return ExitCode::from(1);
+    }
     let mut planned = Vec::new();
     for (hub, (session, pools)) in read {
+        if pools.is_empty() {
+            continue;
+        }
         crate::say::say!("hub {}: the plan", crate::domain::inert::line(hub));
         let pools: Vec<&ComputePool> = pools.iter().collect();
         let plan = fixes::pause_label(&pools, verb == Verb::Resume);
@@ -223,13 +233,22 @@ async fn across_hubs(
     if args.at.dry_run || planned.is_empty() {
         return ExitCode::SUCCESS;
     }
-    let mut worst = ExitCode::SUCCESS;
+    let mut failed = Vec::new();
     for (session, plan) in &planned {
+        let hub = crate::domain::inert::line(&session.hub.context).into_owned();
+        crate::say::say!("hub {hub}: sending");
         if send_checked(session, plan).await != ExitCode::SUCCESS {
-            worst = ExitCode::from(1);
+            failed.push(hub);
         }
     }
-    worst
+    if failed.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    crate::say::complain!(
+        "pooldeck: refused on {} (said above); the other hubs' pools were changed",
+        failed.join(", ")
+    );
+    ExitCode::from(1)
 }
 
 pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
@@ -268,6 +287,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
             at: &args.at,
             context: args.at.context.first().cloned(),
             selector: selector.as_ref(),
+            one_of_several: false,
         };
         let (session, pools) = match prepare(&target, global).await {
             Ok(ready) => ready,
@@ -300,10 +320,15 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
 
 pub(super) struct Target<'a> {
     pub(super) names: &'a [String],
+    /// The namespace, selector and kubeconfig flags; its `context` list is read once into
+    /// `context` below by the caller, never inside `prepare`.
     pub(super) at: &'a PoolsAt,
     /// The one hub acted on (`None`: the current context).
     pub(super) context: Option<String>,
     pub(super) selector: Option<&'a LabelSelector>,
+    /// One hub of several: pools it lacks (a name not there, a selector matching none) are
+    /// nothing to do on this hub, not an error.
+    pub(super) one_of_several: bool,
 }
 
 /// `delete -l`: each matched pool's plan with its dry run, then the number of pools typed (or
@@ -433,7 +458,9 @@ pub(super) async fn prepare_values(
         }));
         pools.sort_by(|a, b| name_of(a).cmp(name_of(b)));
         let shown = crate::domain::inert::line(text);
-        if pools.is_empty() {
+        if pools.is_empty() && target.one_of_several {
+            crate::say::say!("  no Compute Pool in {namespace} matches -l {shown} on this hub");
+        } else if pools.is_empty() {
             crate::say::complain!(
                 "pooldeck: no Compute Pool in {namespace} matches -l {shown}: nothing was sent"
             );
@@ -453,6 +480,12 @@ pub(super) async fn prepare_values(
     for name in target.names {
         match api.get_opt(name).await {
             Ok(Some(pool)) => pools.push(to_value(pool)),
+            Ok(None) if target.one_of_several => {
+                crate::say::say!(
+                    "  ComputePool {namespace}/{} is not on this hub",
+                    crate::domain::inert::line(name)
+                );
+            }
             Ok(None) => {
                 crate::say::complain!("pooldeck: ComputePool {namespace}/{name} was not found");
                 return Err(ExitCode::from(1));
@@ -501,23 +534,29 @@ pub(super) async fn carry_out(
         crate::say::complain!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
     }
-    let mut ids = crate::domain::request::Ids::default();
-    let mut bound = |operation: Operation| Request {
-        id: ids.fresh(),
-        hub: session.hub.clone(),
-        operation,
-    };
+    let bound = |operation: Operation| session.bind(operation);
     // Asked first, so a missing permission is said in words, not met as a 403.
     let mut missing = Vec::new();
     for permission in &plan.permissions {
-        if session.run(&bound(permission.review())).await == Outcome::Allowed(false) {
-            missing.push(permission.words());
+        match session.run(&bound(permission.review())).await {
+            Outcome::Allowed(false) => missing.push(permission.words()),
+            // A permission that cannot be read is not taken as given: nothing is sent.
+            Outcome::Failed(error) => {
+                crate::say::complain!(
+                    "pooldeck: the permission to {} in context {} could not be checked \
+                     ({error}); nothing was sent",
+                    permission.words(),
+                    crate::domain::inert::line(&session.hub.context)
+                );
+                return ExitCode::from(1);
+            }
+            _ => {}
         }
     }
     if !missing.is_empty() {
         crate::say::complain!(
             "pooldeck: not permitted in context {}: needs {}; nothing was sent",
-            session.hub.context,
+            crate::domain::inert::line(&session.hub.context),
             missing.join(", ")
         );
         return ExitCode::from(1);
@@ -538,23 +577,15 @@ pub(super) async fn carry_out(
         crate::say::complain!("pooldeck: cancelled: nothing was changed");
         return ExitCode::from(1);
     }
-    send(session, &plan.operations, &mut ids).await
+    send(session, &plan.operations).await
 }
 
 /// Sends the real requests, each said as the hub answers; a refused precondition says what
 /// changed. 1 when any was refused.
-async fn send(
-    session: &Session,
-    operations: &[Operation],
-    ids: &mut crate::domain::request::Ids,
-) -> ExitCode {
+async fn send(session: &Session, operations: &[Operation]) -> ExitCode {
     let mut failed = false;
     for operation in operations {
-        let request = Request {
-            id: ids.fresh(),
-            hub: session.hub.clone(),
-            operation: operation.clone(),
-        };
+        let request = session.bind(operation.clone());
         let outcome = session.run(&request).await;
         if let Outcome::Failed(crate::domain::ClusterError::Conflict { .. }) = &outcome
             && let Some(changed) = what_changed(session, operation).await
@@ -573,19 +604,14 @@ async fn send(
 /// Sends a plan whose dry run passed and was printed already (by [`carry_out`]): its dry run
 /// is sent again first (the hub may have changed since), said only when refused.
 async fn send_checked(session: &Session, plan: &Plan) -> ExitCode {
-    let mut ids = crate::domain::request::Ids::default();
     for operation in plan.dry_runs() {
-        let request = Request {
-            id: ids.fresh(),
-            hub: session.hub.clone(),
-            operation,
-        };
+        let request = session.bind(operation);
         if let Outcome::Failed(error) = session.run(&request).await {
             crate::say::complain!("pooldeck: {}: {error}: nothing was changed", plan.title);
             return ExitCode::from(1);
         }
     }
-    send(session, &plan.operations, &mut ids).await
+    send(session, &plan.operations).await
 }
 
 /// How the object a refused request named differs now from the version it was sent for.

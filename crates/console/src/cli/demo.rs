@@ -247,10 +247,12 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             tokio::select! {
                 () = stops.wait() => break,
                 () = resets.next() => {
-                    for served in &clusters {
+                    for (hub, served) in names.iter().zip(clusters.iter()) {
+                        // Each hub said by name when there are several.
+                        let on = if clusters.len() > 1 { format!("{hub}: ") } else { String::new() };
                         match served.reset().await {
-                            Ok(()) => crate::say::complain!("pooldeck: the story starts again"),
-                            Err(e) => crate::say::complain!("pooldeck: cannot start the story again: {e}"),
+                            Ok(()) => crate::say::complain!("pooldeck: {on}the story starts again"),
+                            Err(e) => crate::say::complain!("pooldeck: {on}cannot start the story again: {e}"),
                         }
                     }
                 }

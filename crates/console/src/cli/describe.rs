@@ -71,7 +71,7 @@ async fn describe(args: &DescribeArgs) -> ExitCode {
         };
     let Settled {
         inventory, tasks, ..
-    } = match settle_pools(&connection, &namespaces, args.timeout).await {
+    } = match settle_pools(&connection, &namespaces, args.timeout, None).await {
         Ok(settled) => settled,
         Err(code) => return code,
     };

@@ -86,8 +86,12 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         Err(code) => return code,
     };
     // Each hub on its own, all at once: findings never compare one hub's pools with
-    // another's.
-    let several = hubs.len() > 1;
+    // another's. Asked for several, every pool names its hub, however many there turn out
+    // to be.
+    let several = super::several_hubs(&args.context, args.all_contexts);
+    if several && super::check_namespaces(&args.namespace, 2).is_err() {
+        return ExitCode::from(2);
+    }
     let contexts: Vec<Option<String>> = if hubs.is_empty() {
         vec![None]
     } else {
@@ -137,7 +141,11 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     if !unread.is_empty() {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the findings printed are the other hubs'",
-            unread.join(", ")
+            unread
+                .iter()
+                .map(|h| crate::domain::inert::line(h).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         return ExitCode::from(2);
     }
@@ -162,10 +170,15 @@ async fn diagnose_hub(
     .await?;
     let Settled {
         inventory, tasks, ..
-    } = settle_pools(&connection, &namespaces, args.timeout)
-        .await
-        // settle says why; the doctor's "could not read the cluster" is 2.
-        .map_err(|_| ExitCode::from(2))?;
+    } = settle_pools(
+        &connection,
+        &namespaces,
+        args.timeout,
+        several.then_some(connection.context.as_str()),
+    )
+    .await
+    // settle says why; the doctor's "could not read the cluster" is 2.
+    .map_err(|_| ExitCode::from(2))?;
     let now = Utc::now();
     let mut pools: Vec<_> = inventory
         .objects(Kind::Pool)

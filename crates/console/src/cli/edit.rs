@@ -75,6 +75,7 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
         at: &at,
         context: args.context.clone(),
         selector: None,
+        one_of_several: false,
     };
     // Read-only mode and a bad name are refused here, before any editor opens.
     let (session, values) = match prepare_values(&target, global).await {

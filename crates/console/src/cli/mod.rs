@@ -143,10 +143,10 @@ pub(crate) async fn connect_or_exit(
         })
 }
 
-/// The hubs a command reads: the contexts named (`--context` repeated), every context of
-/// the kubeconfig (`--all-contexts`), else one, the current (empty: the caller connects to
-/// the current context as before). A context the kubeconfig lacks is refused here, before
-/// any hub is asked, with the names it has; `failure` is the exit status then.
+/// The hubs a command reads: the contexts named (`--context` repeated, each once), every
+/// context of the kubeconfig (`--all-contexts`), else one, the current (empty: the caller
+/// connects to the current context as before). A context the kubeconfig lacks is refused
+/// here, before any hub is asked, with the names it has; `failure` is the exit status then.
 pub(crate) fn hubs_named(
     kubeconfig: &Option<std::path::PathBuf>,
     named: &[String],
@@ -161,10 +161,19 @@ pub(crate) fn hubs_named(
         context: None,
         inline: None,
     };
-    let known = crate::sources::connection::context_names(&target);
     let refuse = |why: String| {
         crate::say::complain!("pooldeck: {why}");
         ExitCode::from(failure)
+    };
+    let known = crate::sources::connection::contexts_of(&target)
+        .map_err(|why| refuse(format!("the hubs cannot be listed: {why}")))?;
+    // Context names are the kubeconfig's text: each said on its own line's terms.
+    let listed = || {
+        known
+            .iter()
+            .map(|n| crate::domain::inert::line(n).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     if all {
         if known.is_empty() {
@@ -178,7 +187,7 @@ pub(crate) fn hubs_named(
             return Err(refuse(format!(
                 "there is no context \"{}\" in the kubeconfig (it has: {})",
                 crate::domain::inert::line(name),
-                known.join(", ")
+                listed()
             )));
         }
         // The same hub named twice is read once.
@@ -187,6 +196,12 @@ pub(crate) fn hubs_named(
         }
     }
     Ok(hubs)
+}
+
+/// Whether the flags ask for several hubs (`--context` more than once, `--all-contexts`): the
+/// output then names the hub on every row, however many hubs that turns out to be.
+pub(crate) fn several_hubs(named: &[String], all: bool) -> bool {
+    all || named.len() > 1
 }
 
 /// Refuses a namespace the API server would refuse before it becomes part of a URL: said on
@@ -284,10 +299,21 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             _ => Ok(()),
         }
     }
-    // A command that reads several hubs: the context given before it is one of them; given
-    // both before and after, it must be the same one.
-    fn several_contexts(before: &Option<String>, after: &mut Vec<String>) -> Result<(), String> {
+    // A command that may read several hubs: a context given before it is the one it reads;
+    // given before and after too, it must be that one alone (and never with --all-contexts,
+    // which would read more than was named).
+    fn several_contexts(
+        before: &Option<String>,
+        after: &mut Vec<String>,
+        all: bool,
+    ) -> Result<(), String> {
         match before {
+            Some(b) if all => {
+                return Err(format!(
+                    "--context {b:?} is given before the command and --all-contexts after it: \
+                     name the hubs in one place"
+                ));
+            }
             Some(b) if after.is_empty() => after.push(b.clone()),
             Some(b) if after.len() > 1 || after.first() != Some(b) => {
                 return Err(format!(
@@ -324,12 +350,12 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
     };
     match &mut cli.command {
         Some(Command::Get(a)) => {
-            several_contexts(&context, &mut a.context)?;
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
         Some(Command::Doctor(a)) => {
-            several_contexts(&context, &mut a.context)?;
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
@@ -339,12 +365,12 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
         Some(Command::Pause(a) | Command::Resume(a)) => {
-            several_contexts(&context, &mut a.at.context)?;
+            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
             one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
             single_namespace(&mut a.at.namespace)?;
         }
         Some(Command::Delete(a)) => {
-            several_contexts(&context, &mut a.at.context)?;
+            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
             one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
             single_namespace(&mut a.at.namespace)?;
         }

@@ -20,6 +20,21 @@ pub(crate) async fn settle(
     namespaces: &Namespaces,
     timeout: std::time::Duration,
 ) -> Result<Settled, ExitCode> {
+    settle_on(connection, required, optional, namespaces, timeout, None).await
+}
+
+/// [`settle`], its messages naming the hub (`hub NAME: …`) when several are read at once.
+pub(crate) async fn settle_on(
+    connection: &crate::sources::connection::Connection,
+    required: &[Kind],
+    optional: &[Kind],
+    namespaces: &Namespaces,
+    timeout: std::time::Duration,
+    hub: Option<&str>,
+) -> Result<Settled, ExitCode> {
+    let at = hub
+        .map(|h| format!("hub {}: ", crate::domain::inert::line(h)))
+        .unwrap_or_default();
     let kinds: Vec<Kind> = required.iter().chain(optional.iter()).copied().collect();
     let (sender, mut receiver) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
     let tasks = spawn(&connection.client, &kinds, namespaces, 0, &sender);
@@ -42,7 +57,7 @@ pub(crate) async fn settle(
             Ok(None) => break,
             Err(_) => {
                 crate::say::complain!(
-                    "pooldeck: no complete answer from the server within {}",
+                    "pooldeck: {at}no complete answer from the server within {}",
                     crate::domain::duration::format(timeout)
                 );
                 return Err(finish(tasks, 1));
@@ -55,7 +70,7 @@ pub(crate) async fn settle(
         } = &event
             && (required.contains(kind) || !warned.contains(kind))
         {
-            crate::say::complain!("pooldeck: {}: {error}", kind.resource_name());
+            crate::say::complain!("pooldeck: {at}{}: {error}", kind.resource_name());
             if required.contains(kind) {
                 return Err(finish(tasks, 1));
             }
@@ -82,11 +97,11 @@ pub(crate) async fn settle(
                 .map(|ns| format!(" [{ns}]"))
                 .unwrap_or_default();
             if required_kind {
-                crate::say::complain!("pooldeck: {text}{where_}");
+                crate::say::complain!("pooldeck: {at}{text}{where_}");
                 return Err(finish(tasks, 1));
             }
             crate::say::complain!(
-                "pooldeck: warning: {text}{where_}; columns from it are left empty"
+                "pooldeck: {at}warning: {text}{where_}; columns from it are left empty"
             );
         }
     }
@@ -104,9 +119,18 @@ pub(crate) async fn settle_pools(
     connection: &crate::sources::connection::Connection,
     namespaces: &Namespaces,
     timeout: std::time::Duration,
+    hub: Option<&str>,
 ) -> Result<Settled, ExitCode> {
     let optional: Vec<Kind> = Kind::ALL.into_iter().filter(|k| *k != Kind::Pool).collect();
-    settle(connection, &[Kind::Pool], &optional, namespaces, timeout).await
+    settle_on(
+        connection,
+        &[Kind::Pool],
+        &optional,
+        namespaces,
+        timeout,
+        hub,
+    )
+    .await
 }
 
 pub(crate) struct Settled {

@@ -280,6 +280,9 @@ pub struct Session {
     tag: String,
     /// The answer of each dry run, by the kubectl line of its real request, for the log.
     dry_runs: std::sync::Mutex<std::collections::HashMap<String, Outcome>>,
+    /// Hands out this session's request ids: one sequence for every request it sends, so the
+    /// audit log pairs each intent with its outcome unambiguously.
+    ids: std::sync::Mutex<crate::domain::request::Ids>,
 }
 
 impl Session {
@@ -296,6 +299,21 @@ impl Session {
             audit,
             tag: format!("{:08x}", fastrand::u32(..)),
             dry_runs: std::sync::Mutex::new(std::collections::HashMap::new()),
+            ids: std::sync::Mutex::new(crate::domain::request::Ids::default()),
+        }
+    }
+
+    /// A request bound to this session's hub under the next id of its sequence.
+    pub fn bind(&self, operation: Operation) -> Request {
+        let id = self
+            .ids
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .fresh();
+        Request {
+            id,
+            hub: self.hub.clone(),
+            operation,
         }
     }
 

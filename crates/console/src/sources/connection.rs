@@ -131,6 +131,29 @@ pub fn context_names(target: &Target) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The contexts the kubeconfig names, in its order and each once, or why it cannot be read
+/// (a commands reading several hubs says that, rather than "no context").
+pub fn contexts_of(target: &Target) -> Result<Vec<String>, String> {
+    let kubeconfig = match target.read().map_err(|e| e.to_string())? {
+        Some(kubeconfig) => Some(kubeconfig),
+        None => default_kubeconfig().map_err(|e| e.to_string())?,
+    };
+    let Some(kubeconfig) = kubeconfig else {
+        return Err(
+            "no kubeconfig to read contexts from (KUBECONFIG, ~/.kube/config; inside a pod the \
+             in-cluster account is one hub, with no contexts)"
+                .to_owned(),
+        );
+    };
+    let mut names: Vec<String> = Vec::new();
+    for context in kubeconfig.contexts {
+        if !names.contains(&context.name) {
+            names.push(context.name);
+        }
+    }
+    Ok(names)
+}
+
 /// The context a target uses, as the kubeconfig has it.
 fn context_of(target: &Target) -> Option<(Kubeconfig, kube::config::Context)> {
     let kubeconfig = match target.read().ok()? {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{GetArgs, Output, Resource, Selectors, sort_by, strip_namespace, texts};
 use crate::app::rows::{Row, column};
-use crate::cli::settle::{finish, settle};
+use crate::cli::settle::{finish, settle_on};
 use crate::inventory::Inventory;
 use crate::ui::cells;
 
@@ -33,9 +33,16 @@ async fn read_hub(
     )
     .await
     .ok()?;
-    let settled = settle(&connection, &required, &optional, &namespaces, args.timeout)
-        .await
-        .ok()?;
+    let settled = settle_on(
+        &connection,
+        &required,
+        &optional,
+        &namespaces,
+        args.timeout,
+        Some(hub),
+    )
+    .await
+    .ok()?;
     Some((settled.inventory, settled.tasks))
 }
 
@@ -52,6 +59,10 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
              .items[*]}}{{.hub}} {{.object.metadata.name}}{{\"\\n\"}}{{end}}'"
         );
         return ExitCode::from(2);
+    }
+    // A namespace the API server would refuse is said once, not once per hub.
+    if let Err(code) = crate::cli::check_namespaces(&args.namespace, 1) {
+        return code;
     }
     let reads = futures::future::join_all(hubs.iter().map(|hub| read_hub(args, hub))).await;
     let mut rows: Vec<(String, Row)> = Vec::new();
@@ -70,9 +81,33 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
         rows.extend(table.rows.into_iter().map(|row| (hub.clone(), row)));
     }
     if let Some(path) = &args.sort_by {
+        // A path that names nothing in any hub's objects is refused, as on one hub.
+        let merged = crate::app::rows::Table {
+            columns: Vec::new(),
+            rows: rows.iter().map(|(_, row)| row.clone()).collect(),
+        };
+        if !Resource::sortable(&merged, path) {
+            crate::say::complain!(
+                "pooldeck: couldn't find any field with the --sort-by path in the list of objects"
+            );
+            return ExitCode::from(1);
+        }
         sort_by(&mut rows, path, |(_, row)| row);
     }
-    let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
+    if let Some(name) = &args.name
+        && rows.is_empty()
+        && unread.is_empty()
+    {
+        crate::say::complain!(
+            "Error from server (NotFound): {} \"{}\" not found on any hub read",
+            args.resource.noun(),
+            crate::domain::inert::line(name)
+        );
+        return ExitCode::from(1);
+    }
+    // The namespace column goes only when one namespace was named: without -n each hub reads
+    // its own context's namespace, and those may differ.
+    let one_namespace = !args.all_namespaces && args.namespace.len() == 1;
     let written = match &args.output {
         Some(Output::Json | Output::Yaml | Output::JsonPath(_)) => {
             let document = json!({
@@ -91,7 +126,7 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
                 columns,
                 rows: rows.iter().map(|(_, row)| row.clone()).collect(),
             };
-            if !all_namespaces && args.resource != Resource::Hosts {
+            if one_namespace && args.resource != Resource::Hosts {
                 strip_namespace(&mut table);
             }
             let mut headers: Vec<&str> = Vec::new();
@@ -120,7 +155,11 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     } else {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the rows printed are the other hubs'",
-            unread.join(", ")
+            unread
+                .iter()
+                .map(|h| crate::domain::inert::line(h).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         ExitCode::from(1)
     }

@@ -475,8 +475,11 @@ async fn get(args: &GetArgs) -> ExitCode {
         labels: selector,
         fields,
     };
+    // Asked for several hubs, every row names its hub, however many there turn out to be.
     let context = match super::hubs_named(&args.kubeconfig, &args.context, args.all_contexts, 1) {
-        Ok(hubs) if hubs.len() > 1 => return hubs::get_across(args, &selectors, &hubs).await,
+        Ok(hubs) if super::several_hubs(&args.context, args.all_contexts) => {
+            return hubs::get_across(args, &selectors, &hubs).await;
+        }
         Ok(hubs) => hubs.into_iter().next(),
         Err(code) => return code,
     };
