@@ -275,27 +275,7 @@ fn a_fixed_vip_conflict_stays_fixed_through_the_loop_and_reset_brings_it_back() 
     console.keys(&["Enter"]);
     console.wait("lab-b Failed", |s| row(s).contains("Failed"));
     // The wizard on lab-b: its VIP is locked; R recreates it with a free one.
-    console.keys(&["e"]);
-    console.wait_for("Edit Compute Pool labs/lab-b");
-    console.keys(&["Tab", "Tab", "Tab", "Tab"]);
-    console.wait_for("› Deployment");
-    console.keys(&["j", "j", "j", "Enter"]);
-    console.wait_for("R recreates");
-    console.keys(&["R"]);
-    console.wait_for("Recreate Compute Pool labs/lab-b");
-    console.keys(&["Enter"]);
-    for _ in 0.."10.80.0.10".len() {
-        console.keys(&["BSpace"]);
-    }
-    console.type_text("10.80.0.99");
-    console.keys(&["Enter"]);
-    console.wait_for("10.80.0.99");
-    console.keys(&["Tab", "Tab"]);
-    console.wait_for("› Review");
-    console.keys(&["Enter"]);
-    console.wait_for("Dry run passed");
-    console.type_text("lab-b");
-    console.keys(&["Tab", "Enter"]);
+    common::tmux::recreate_lab_b(&console, "10.80.0.99");
     console.wait_for("ComputePool labs/lab-b: recreated");
     // The story's loop (every 2 s at this speed) comes round several times: lab-b stays as
     // the operator made it, no status of the story's written over it. An absence is watched

@@ -150,35 +150,10 @@ fn the_doctor_never_compares_one_hubs_pools_with_anothers() {
 /// A hub that cannot be read is said; the others are printed; the exit status says so.
 #[test]
 fn a_hub_out_of_reach_leaves_the_others_printed() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let start = || {
-        runtime
-            .block_on(pooldeck::demo::DemoCluster::start(
-                pooldeck::demo::Options {
-                    scenario: Some(
-                        pooldeck::demo::scenario::Scenario::builtin("vip-conflict")
-                            .expect("built in"),
-                    ),
-                    ..pooldeck::demo::Options::default()
-                },
-            ))
-            .expect("starts")
-    };
-    let (a, b, c) = (start(), start(), start());
-    let kubeconfig =
-        pooldeck::demo::hubs_kubeconfig(&[("hub-a", &a), ("hub-b", &b), ("hub-c", &c)]);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("hubs.kubeconfig");
-    std::fs::write(&path, kubeconfig).expect("written");
-    runtime.block_on(b.stop());
-    let (code, out, err) = pooldeck(
-        &path,
-        &["get", "pools", "-A", "--all-contexts", "--timeout", "10s"],
-    );
+    let mut hubs = Hubs::start("vip-conflict");
+    let stopped = hubs.clusters.remove(1);
+    hubs.runtime.block_on(stopped.stop());
+    let (code, out, err) = hubs.run(&["get", "pools", "-A", "--all-contexts", "--timeout", "10s"]);
     assert_eq!(code, Some(1), "{out}\n{err}");
     assert!(
         out.lines()
@@ -191,25 +166,25 @@ fn a_hub_out_of_reach_leaves_the_others_printed() {
         "{out}"
     );
     assert!(!out.contains("hub-b"), "{out}");
+    // The hub is named on its own messages and in the summary.
+    assert!(err.contains("pooldeck: hub hub-b: "), "{err}");
     assert!(err.contains("not read") && err.contains("hub-b"), "{err}");
-    let (code, out, err) = pooldeck(
-        &path,
-        &[
-            "doctor",
-            "-A",
-            "--all-contexts",
-            "-o",
-            "json",
-            "--timeout",
-            "10s",
-        ],
-    );
+    let (code, out, err) = hubs.run(&[
+        "doctor",
+        "-A",
+        "--all-contexts",
+        "-o",
+        "json",
+        "--timeout",
+        "10s",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     let pools = json(&out)["pools"].as_array().cloned().expect("pools");
     assert_eq!(pools.len(), 4, "hub-a's and hub-c's: {out}");
 }
 
-/// Three fleet hubs started here, their kubeconfig written, and the settings a test gives.
+/// Three hubs playing one story, started here, their kubeconfig written, and the settings a
+/// test gives.
 struct Hubs {
     runtime: tokio::runtime::Runtime,
     clusters: Vec<pooldeck::demo::DemoCluster>,

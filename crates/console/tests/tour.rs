@@ -126,27 +126,7 @@ fn the_first_two_chapters_played_by_keys_at_80x24() {
         s.lines()
             .any(|l| l.starts_with("labs ") && l.contains(" lab-b ") && l.contains("Failed"))
     });
-    console.keys(&["e"]);
-    console.wait_for("Edit Compute Pool labs/lab-b");
-    console.keys(&["Tab", "Tab", "Tab", "Tab"]);
-    console.wait_for("› Deployment");
-    console.keys(&["j", "j", "j", "Enter"]);
-    console.wait_for("R recreates");
-    console.keys(&["R"]);
-    console.wait_for("Recreate Compute Pool labs/lab-b");
-    console.keys(&["Enter"]);
-    for _ in 0.."10.80.0.10".len() {
-        console.keys(&["BSpace"]);
-    }
-    console.type_text("10.80.0.99");
-    console.keys(&["Enter"]);
-    console.wait_for("10.80.0.99");
-    console.keys(&["Tab", "Tab"]);
-    console.wait_for("› Review");
-    console.keys(&["Enter"]);
-    console.wait_for("Dry run passed");
-    console.type_text("lab-b");
-    console.keys(&["Tab", "Enter"]);
+    common::tmux::recreate_lab_b(&console, "10.80.0.99");
     let screen = console.wait("chapter 2 done once lab-b is back on a free VIP", |s| {
         s.contains("Tour · chapter 2 of 8") && s.contains("Chapter done")
     });

@@ -128,3 +128,31 @@ pub fn console_pid(session: &str) -> String {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// In the vip-conflict story, with the list on screen and lab-b selected: lab-b recreated on
+/// `vip` through the wizard (e, Deployment, the VIP, R, the address typed, Review, the name
+/// typed, Confirm), as a person types it. Returns once the confirmation is sent.
+#[allow(dead_code)]
+pub fn recreate_lab_b(console: &Session, vip: &str) {
+    console.keys(&["e"]);
+    console.wait_for("Edit Compute Pool labs/lab-b");
+    console.keys(&["Tab", "Tab", "Tab", "Tab"]);
+    console.wait_for("› Deployment");
+    console.keys(&["j", "j", "j", "Enter"]);
+    console.wait_for("R recreates");
+    console.keys(&["R"]);
+    console.wait_for("Recreate Compute Pool labs/lab-b");
+    console.keys(&["Enter"]);
+    for _ in 0.."10.80.0.10".len() {
+        console.keys(&["BSpace"]);
+    }
+    console.type_text(vip);
+    console.keys(&["Enter"]);
+    console.wait_for(vip);
+    console.keys(&["Tab", "Tab"]);
+    console.wait_for("› Review");
+    console.keys(&["Enter"]);
+    console.wait_for("Dry run passed");
+    console.type_text("lab-b");
+    console.keys(&["Tab", "Enter"]);
+}
