@@ -518,3 +518,87 @@ fn one_hub_that_may_not_change_anything_stops_every_hub() {
     assert!(err.contains("name the hubs in one place"), "{err}");
     assert_eq!(hubs.writes()[1], 0, "hub-b never asked");
 }
+
+/// What cannot name one hub each is refused before any hub is asked: a kubeconfig naming a
+/// context twice, two contexts reaching one server as one user. A name some hubs lack is
+/// said for those hubs. A sorted list is sorted in every output.
+#[test]
+fn hubs_are_named_once_and_what_they_lack_is_said() {
+    let hubs = Hubs::start("fleet");
+    let text = std::fs::read_to_string(&hubs.kubeconfig).expect("kubeconfig");
+    // hub-b's context renamed hub-a: two contexts of one name.
+    let twice = hubs.kubeconfig.with_file_name("twice.kubeconfig");
+    std::fs::write(
+        &twice,
+        text.replace("- name: hub-b\n  context:", "- name: hub-a\n  context:"),
+    )
+    .expect("written");
+    let (code, _, err) = pooldeck(&twice, &["get", "pools", "-A", "--all-contexts"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("names the context \"hub-a\" twice"), "{err}");
+    // hub-c's context pointed at hub-a's cluster and user: one hub under two names.
+    let same = hubs.kubeconfig.with_file_name("same.kubeconfig");
+    std::fs::write(
+        &same,
+        text.replace(
+            "    cluster: hub-c\n    user: hub-c",
+            "    cluster: hub-a\n    user: hub-a",
+        ),
+    )
+    .expect("written");
+    let (code, _, err) = pooldeck(
+        &same,
+        &["pause", "llm-train", "-n", "ml-research", "--all-contexts"],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the contexts hub-a and hub-c reach the same hub"),
+        "{err}"
+    );
+    assert_eq!(hubs.writes(), vec![0, 0, 0], "nothing was sent");
+    // hub-b's pools gone (llm-train with them): printed where it is, NotFound where not.
+    let store = &hubs.clusters[1].store;
+    let pools = store
+        .registry
+        .by_kind("ComputePool")
+        .cloned()
+        .expect("pools");
+    store.purge(|r| r.kind != pools.kind);
+    let (code, out, err) = hubs.run(&[
+        "get",
+        "pools",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--all-contexts",
+    ]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(out.contains("hub-a ") && out.contains("hub-c "), "{out}");
+    assert!(err.contains("\"llm-train\" not found on hub-b"), "{err}");
+    let (code, _, err) = hubs.run(&["doctor", "llm-train", "-n", "ml-research", "--all-contexts"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not found on hub-b"), "{err}");
+    // One hub's whole list as JSON, sorted as asked (not streamed in the server's order).
+    let (code, out, err) = hubs.run(&[
+        "get",
+        "pools",
+        "-A",
+        "--context",
+        "hub-a",
+        "--sort-by",
+        ".metadata.name",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let names: Vec<String> = json(&out)["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["metadata"]["name"].as_str().map(str::to_owned))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    assert_eq!(names.len(), 12);
+}

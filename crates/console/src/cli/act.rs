@@ -223,7 +223,7 @@ async fn across_hubs(
         // Printed with its hub's kubectl equivalent, and its dry run sent.
         if carry_out(&session, &plan, true, &|_| true).await != ExitCode::SUCCESS {
             crate::say::complain!(
-                "pooldeck: hub {}: the dry run did not pass: nothing was changed on any hub",
+                "pooldeck: hub {}: its checks did not pass: nothing was changed on any hub",
                 crate::domain::inert::line(hub)
             );
             return ExitCode::from(1);
@@ -607,7 +607,8 @@ async fn send_checked(session: &Session, plan: &Plan) -> ExitCode {
     for operation in plan.dry_runs() {
         let request = session.bind(operation);
         if let Outcome::Failed(error) = session.run(&request).await {
-            crate::say::complain!("pooldeck: {}: {error}: nothing was changed", plan.title);
+            // The error says itself what became of the request.
+            crate::say::complain!("pooldeck: {}: {error}", plan.title);
             return ExitCode::from(1);
         }
     }

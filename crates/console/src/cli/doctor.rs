@@ -105,9 +105,18 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     .await;
     let mut reports = Vec::new();
     let mut unread = Vec::new();
+    // The hubs a named pool is not on.
+    let mut lacking = Vec::new();
     for (context, read) in contexts.iter().zip(reads) {
         match read {
-            Ok(found) => reports.extend(found),
+            Ok(found) => {
+                if args.name.is_some() && found.is_empty() {
+                    lacking.push(
+                        crate::domain::inert::line(context.as_deref().unwrap_or("")).into_owned(),
+                    );
+                }
+                reports.extend(found)
+            }
             Err(code) if !several => return code,
             Err(_) => unread.push(context.clone().unwrap_or_default()),
         }
@@ -138,6 +147,16 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         Format::Text => text(&reports, args.all),
     };
     super::get::print_out(&text);
+    if let Some(name) = &args.name
+        && !lacking.is_empty()
+    {
+        crate::say::complain!(
+            "Error from server (NotFound): computepools.spectrocloud.com \"{}\" not found on {}",
+            crate::domain::inert::line(name),
+            lacking.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     if !unread.is_empty() {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the findings printed are the other hubs'",

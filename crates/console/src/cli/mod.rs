@@ -175,25 +175,51 @@ pub(crate) fn hubs_named(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if all {
+    let hubs: Vec<String> = if all {
         if known.is_empty() {
             return Err(refuse("the kubeconfig names no context to read".to_owned()));
         }
-        return Ok(known);
-    }
-    let mut hubs: Vec<String> = Vec::new();
-    for name in named {
-        if !known.contains(name) {
+        known.clone()
+    } else {
+        let mut hubs: Vec<String> = Vec::new();
+        for name in named {
+            if !known.contains(name) {
+                return Err(refuse(format!(
+                    "there is no context \"{}\" in the kubeconfig (it has: {})",
+                    crate::domain::inert::line(name),
+                    listed()
+                )));
+            }
+            // The same hub named twice is read once.
+            if !hubs.contains(name) {
+                hubs.push(name.clone());
+            }
+        }
+        hubs
+    };
+    // Two contexts that reach one server as one user are one hub: read twice it would list
+    // its pools twice, and a pause sent twice would meet itself.
+    let mut seen: Vec<(String, String, &String)> = Vec::new();
+    for hub in &hubs {
+        let at = crate::sources::connection::Target {
+            kubeconfig: kubeconfig.clone(),
+            context: Some(hub.clone()),
+            inline: None,
+        };
+        let reach = (
+            crate::sources::connection::server_of(&at).unwrap_or_default(),
+            crate::sources::connection::user_of(&at).unwrap_or_default(),
+        );
+        if let Some((_, _, first)) = seen.iter().find(|(s, u, _)| (s, u) == (&reach.0, &reach.1)) {
             return Err(refuse(format!(
-                "there is no context \"{}\" in the kubeconfig (it has: {})",
-                crate::domain::inert::line(name),
-                listed()
+                "the contexts {} and {} reach the same hub ({} as {}): name one of them",
+                crate::domain::inert::line(first),
+                crate::domain::inert::line(hub),
+                crate::domain::inert::line(&reach.0),
+                crate::domain::inert::line(&reach.1)
             )));
         }
-        // The same hub named twice is read once.
-        if !hubs.contains(name) {
-            hubs.push(name.clone());
-        }
+        seen.push((reach.0, reach.1, hub));
     }
     Ok(hubs)
 }

@@ -332,7 +332,7 @@ impl Session {
             });
         }
         if !operation.is_mutating() {
-            return perform(&self.client, self.mode, operation).await;
+            return answered(perform(&self.client, self.mode, operation)).await;
         }
         if self.mode == Mode::ReadOnly {
             return Outcome::Failed(ClusterError::ReadOnly);
@@ -352,7 +352,9 @@ impl Session {
         if let Err(why) = audit::append(path, &intent.line(chrono::Utc::now())) {
             return Outcome::Failed(not_recorded(&why));
         }
-        let outcome = perform(&self.client, self.mode, operation).await;
+        // Bounded: a hub that stops answering gives an outcome (unknown, and said so) that is
+        // recorded, never a wait without end with the intent left open in the log.
+        let outcome = answered(perform(&self.client, self.mode, operation)).await;
         let real = operation.with_run(Run::Real).kubectl();
         let mut dry_runs = self
             .dry_runs
@@ -386,6 +388,24 @@ impl Session {
     }
 }
 
+/// How long one request may wait for its answer.
+pub const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The request's outcome, or after [`REQUEST_DEADLINE`] without an answer an outcome that
+/// says the server may have acted on it.
+async fn answered(request: impl std::future::Future<Output = Outcome>) -> Outcome {
+    match tokio::time::timeout(REQUEST_DEADLINE, request).await {
+        Ok(outcome) => outcome,
+        Err(_) => Outcome::Failed(ClusterError::Unanswered {
+            detail: format!(
+                "no answer within {} s (the hub may have stopped answering); it may have been \
+                 carried out: look before trying again",
+                REQUEST_DEADLINE.as_secs()
+            ),
+        }),
+    }
+}
+
 /// Why a request was held back: its audit record could not be written.
 fn not_recorded(why: &str) -> ClusterError {
     ClusterError::NotSent {
@@ -393,5 +413,28 @@ fn not_recorded(why: &str) -> ClusterError {
             "its audit record could not be written ({why}); point the audit log elsewhere with \
              --audit-log PATH or audit-log: in the settings file"
         ),
+    }
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    /// A request whose answer never comes ends after the deadline, said as possibly carried
+    /// out (the clock is paused and moved on, not waited out).
+    #[tokio::test(start_paused = true)]
+    async fn a_request_without_an_answer_ends_at_the_deadline() {
+        let started = tokio::time::Instant::now();
+        let outcome = answered(std::future::pending()).await;
+        assert_eq!(started.elapsed(), REQUEST_DEADLINE);
+        match outcome {
+            Outcome::Failed(ClusterError::Unanswered { detail }) => {
+                assert!(detail.contains("may have been carried out"), "{detail}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // An answer in time is the answer.
+        let done = Outcome::Allowed(true);
+        assert_eq!(answered(async { Outcome::Allowed(true) }).await, done);
     }
 }

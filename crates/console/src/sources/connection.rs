@@ -147,9 +147,15 @@ pub fn contexts_of(target: &Target) -> Result<Vec<String>, String> {
     };
     let mut names: Vec<String> = Vec::new();
     for context in kubeconfig.contexts {
-        if !names.contains(&context.name) {
-            names.push(context.name);
+        // Which of two same-named contexts a name means cannot be told (kubectl refuses such
+        // a file too).
+        if names.contains(&context.name) {
+            return Err(format!(
+                "the kubeconfig names the context \"{}\" twice",
+                crate::domain::inert::line(&context.name)
+            ));
         }
+        names.push(context.name);
     }
     Ok(names)
 }

@@ -68,6 +68,8 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     let mut rows: Vec<(String, Row)> = Vec::new();
     let mut columns = Vec::new();
     let mut unread = Vec::new();
+    // The hubs a named object is not on.
+    let mut lacking = Vec::new();
     for (hub, read) in hubs.iter().zip(reads) {
         let Some((inventory, tasks)) = read else {
             unread.push(hub.clone());
@@ -77,6 +79,9 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
         let table = args.resource.selected(&inventory, args, selectors);
         if columns.is_empty() {
             columns = table.columns.clone();
+        }
+        if args.name.is_some() && table.rows.is_empty() {
+            lacking.push(crate::domain::inert::line(hub).into_owned());
         }
         rows.extend(table.rows.into_iter().map(|row| (hub.clone(), row)));
     }
@@ -148,6 +153,20 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     };
     if let Err(e) = written {
         crate::say::complain!("pooldeck: cannot print: {e}");
+        return ExitCode::from(1);
+    }
+    // Found on some hubs, not on others: printed where found, said where not (as one hub
+    // says NotFound).
+    if let Some(name) = &args.name
+        && !rows.is_empty()
+        && !lacking.is_empty()
+    {
+        crate::say::complain!(
+            "Error from server (NotFound): {} \"{}\" not found on {}",
+            args.resource.noun(),
+            crate::domain::inert::line(name),
+            lacking.join(", ")
+        );
         return ExitCode::from(1);
     }
     if unread.is_empty() {

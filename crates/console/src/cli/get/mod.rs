@@ -505,6 +505,8 @@ async fn get(args: &GetArgs) -> ExitCode {
     if let Some(kind) = streamed
         && args.output == Some(Output::Json)
         && args.name.is_none()
+        // Streamed as the server sends it: an order asked for needs the whole list first.
+        && args.sort_by.is_none()
         && selectors.labels.is_none()
         && selectors.fields.is_none()
         && !args.watch
