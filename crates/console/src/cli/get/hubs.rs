@@ -114,7 +114,28 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     // its own context's namespace, and those may differ.
     let one_namespace = !args.all_namespaces && args.namespace.len() == 1;
     let written = match &args.output {
-        Some(Output::Json | Output::Yaml | Output::JsonPath(_)) => {
+        // JSON is written from the objects as held, each wrapped as it is serialised (no
+        // tree of values for the whole fleet, which held several times its size).
+        Some(Output::Json) => {
+            let document = HubList {
+                api_version: "v1",
+                kind: "List",
+                items: rows
+                    .iter()
+                    .map(|(hub, row)| Wrapped {
+                        hub,
+                        object: &row.object,
+                    })
+                    .collect(),
+                metadata: json!({"resourceVersion": ""}),
+            };
+            serde_json::to_string_pretty(&document)
+                .map_err(|e| e.to_string())
+                .map(|text| {
+                    super::print_out(&(crate::domain::inert::json(&text).into_owned() + "\n"))
+                })
+        }
+        Some(Output::Yaml | Output::JsonPath(_)) => {
             let document = json!({
                 "apiVersion": "v1",
                 "kind": "List",
@@ -184,18 +205,30 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     }
 }
 
-/// The List in the format asked, inert.
+/// The List of several hubs' objects, each item an object with its hub.
+#[derive(serde::Serialize)]
+struct HubList<'r> {
+    #[serde(rename = "apiVersion")]
+    api_version: &'static str,
+    kind: &'static str,
+    items: Vec<Wrapped<'r>>,
+    metadata: Value,
+}
+
+#[derive(serde::Serialize)]
+struct Wrapped<'r> {
+    hub: &'r str,
+    object: &'r crate::app::rows::Source,
+}
+
+/// The List as YAML, or through the JSONPath template asked, inert.
 fn render(output: Option<&Output>, document: &Value) -> Result<(), String> {
     let text = match output {
-        Some(Output::Yaml) => crate::domain::inert::yaml(document).map_err(|e| e.to_string())?,
         Some(Output::JsonPath(template)) => {
             crate::domain::inert::text(&template.render(document).map_err(|e| e.to_string())?)
                 .into_owned()
         }
-        _ => {
-            let pretty = serde_json::to_string_pretty(document).map_err(|e| e.to_string())?;
-            crate::domain::inert::json(&pretty).into_owned() + "\n"
-        }
+        _ => crate::domain::inert::yaml(document).map_err(|e| e.to_string())?,
     };
     super::print_out(&text);
     Ok(())
