@@ -195,13 +195,19 @@ struct Hubs {
 
 impl Hubs {
     fn start(scenario: &str) -> Hubs {
+        Hubs::start_stories([scenario; 3])
+    }
+
+    /// hub-a, hub-b and hub-c, each playing its story.
+    fn start_stories(stories: [&str; 3]) -> Hubs {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("runtime");
-        let clusters: Vec<_> = (0..3)
-            .map(|_| {
+        let clusters: Vec<_> = stories
+            .into_iter()
+            .map(|scenario| {
                 runtime
                     .block_on(pooldeck::demo::DemoCluster::start(
                         pooldeck::demo::Options {
@@ -530,7 +536,10 @@ fn hubs_are_named_once_and_what_they_lack_is_said() {
     let twice = hubs.kubeconfig.with_file_name("twice.kubeconfig");
     std::fs::write(
         &twice,
-        text.replace("- name: hub-b\n  context:", "- name: hub-a\n  context:"),
+        text.replace(
+            "- name: \"hub-b\"\n  context:",
+            "- name: \"hub-a\"\n  context:",
+        ),
     )
     .expect("written");
     let (code, _, err) = pooldeck(&twice, &["get", "pools", "-A", "--all-contexts"]);
@@ -541,8 +550,8 @@ fn hubs_are_named_once_and_what_they_lack_is_said() {
     std::fs::write(
         &same,
         text.replace(
-            "    cluster: hub-c\n    user: hub-c",
-            "    cluster: hub-a\n    user: hub-a",
+            "    cluster: \"hub-c\"\n    user: \"hub-c\"",
+            "    cluster: \"hub-a\"\n    user: \"hub-a\"",
         ),
     )
     .expect("written");
@@ -601,4 +610,49 @@ fn hubs_are_named_once_and_what_they_lack_is_said() {
     sorted.sort();
     assert_eq!(names, sorted);
     assert_eq!(names.len(), 12);
+}
+
+/// `record --all-contexts` records every hub at once into one file, a document per hub
+/// naming it; `demo serve --replay` serves each document as its own hub under its context.
+#[test]
+fn several_hubs_recorded_into_one_file_are_served_as_several() {
+    let hubs = Hubs::start_stories(["vip-conflict", "gpu-quota", "fleet"]);
+    let file = hubs._dir.path().join("hubs-recorded.yaml");
+    let file_text = file.to_string_lossy().into_owned();
+    let (code, _, err) = hubs.run(&[
+        "record",
+        "--all-contexts",
+        "-A",
+        "--duration",
+        "2s",
+        "--output",
+        &file_text,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("3 hubs"), "{err}");
+    let text = std::fs::read_to_string(&file).expect("the recording");
+    for hub in ["hub-a", "hub-b", "hub-c"] {
+        assert!(
+            text.contains(&format!("hub: {hub}")),
+            "{hub} named in its document"
+        );
+    }
+    let served = common::serve_args(&["--replay", &file_text]);
+    let (code, out, err) = pooldeck(
+        &served.kubeconfig,
+        &["get", "pools", "-A", "--all-contexts"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let on = |hub: &str, pool: &str| {
+        out.lines()
+            .any(|l| l.starts_with(&format!("{hub} ")) && l.contains(&format!(" {pool} ")))
+    };
+    assert!(
+        on("hub-a", "lab-b") && on("hub-b", "big-train") && on("hub-c", "llm-train"),
+        "{out}"
+    );
+    assert!(
+        !on("hub-b", "lab-b") && !on("hub-a", "big-train"),
+        "each hub its own: {out}"
+    );
 }

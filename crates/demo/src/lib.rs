@@ -364,6 +364,9 @@ impl DemoCluster {
 
     /// The admin's context of this cluster in a kubeconfig of several hubs, under `name`.
     fn hub_entries(&self, name: &str) -> (String, String, String) {
+        // A name from a recording is the file's text: written as a quoted string, it stays
+        // one name (JSON's quoting is YAML's too).
+        let name = serde_json::to_string(name).unwrap_or_default();
         (
             format!(
                 "- name: {name}\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n",
@@ -440,6 +443,9 @@ pub fn hubs_kubeconfig(hubs: &[(&str, &DemoCluster)]) -> String {
     format!(
         "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {current}\n\
          clusters:\n{clusters}users:\n{users}contexts:\n{contexts}",
-        current = hubs.first().map_or("", |(name, _)| *name),
+        current = hubs
+            .first()
+            .map(|(name, _)| serde_json::to_string(name).unwrap_or_default())
+            .unwrap_or_default(),
     )
 }

@@ -207,6 +207,50 @@ impl Scenario {
             .first()
             .map(|d| d.root.to_json())
             .ok_or("the scenario is empty")?;
+        Scenario::from_root(&root)
+    }
+
+    /// A recording of several hubs (`pooldeck record --context a --context b`): one document
+    /// per hub, each a scenario with the hub's context in `hub`. A file of one document
+    /// without `hub` is one hub, unnamed.
+    pub fn from_file_of_hubs(
+        path: &std::path::Path,
+    ) -> Result<Vec<(Option<String>, Scenario)>, String> {
+        let text =
+            pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let documents = pooldeck_domain::manifest::parse(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if documents.is_empty() {
+            return Err(format!("{}: the scenario is empty", path.display()));
+        }
+        let mut hubs: Vec<(Option<String>, Scenario)> = Vec::new();
+        for (index, document) in documents.iter().enumerate() {
+            let root = document.root.to_json();
+            let hub = root.get("hub").and_then(Value::as_str).map(str::to_owned);
+            if documents.len() > 1 && hub.is_none() {
+                return Err(format!(
+                    "{}: document {} names no hub (each hub of a recording has `hub: CONTEXT`)",
+                    path.display(),
+                    index + 1
+                ));
+            }
+            if hub.is_some() && hubs.iter().any(|(h, _)| *h == hub) {
+                return Err(format!(
+                    "{}: the hub {} is recorded twice",
+                    path.display(),
+                    hub.unwrap_or_default()
+                ));
+            }
+            let scenario =
+                Scenario::from_root(&root).map_err(|e| format!("{}: {e}", path.display()))?;
+            hubs.push((hub, scenario));
+        }
+        Ok(hubs)
+    }
+
+    fn from_root(root: &Value) -> Result<Scenario, String> {
+        let root = root.clone();
         let objects = root
             .get("objects")
             .and_then(Value::as_array)

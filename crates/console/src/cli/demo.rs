@@ -122,34 +122,49 @@ pub fn run(args: &DemoArgs) -> ExitCode {
 }
 
 fn run_serve(args: &ServeArgs) -> ExitCode {
-    let scenario = match &args.replay {
-        Some(path) => Scenario::from_file(path),
-        None if args.scenario == "large" => Ok(Scenario::large(args.pools)),
-        None => Scenario::builtin(&args.scenario),
+    // The stories to serve, each a hub: a recording of several hubs names them; otherwise one
+    // story, served --hubs times.
+    let plays: Result<Vec<(Option<String>, Scenario)>, String> = match &args.replay {
+        Some(path) => Scenario::from_file_of_hubs(path),
+        None if args.scenario == "large" => Ok(vec![(None, Scenario::large(args.pools))]),
+        None => Scenario::builtin(&args.scenario).map(|s| vec![(None, s)]),
     };
-    let scenario = match scenario {
-        Ok(s) => s,
+    let plays = match plays {
+        Ok(plays) if plays.len() > 1 && args.hubs > 1 => {
+            crate::say::complain!(
+                "pooldeck: the recording holds {} hubs and serves each as itself: drop --hubs",
+                plays.len()
+            );
+            return ExitCode::from(2);
+        }
+        Ok(plays) if plays.len() > 1 => plays
+            .into_iter()
+            .map(|(hub, scenario)| (hub.unwrap_or_default(), scenario))
+            .collect::<Vec<_>>(),
+        Ok(mut plays) => match plays.pop() {
+            Some((_, scenario)) => hub_names(args.hubs)
+                .into_iter()
+                .map(|hub| (hub, scenario.clone()))
+                .collect(),
+            None => return ExitCode::from(2),
+        },
         Err(e) => {
             crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(2);
         }
     };
     super::block_on(async move {
-        let name = scenario.name.clone();
-        let description = scenario.description.clone();
-        let pace = pace_of(args, &name);
-        let options = Options {
-            port: args.port,
-            scenario: Some(scenario),
-            speed: args.speed,
-            pace,
-            ..Options::default()
-        };
-        // Several hubs: the same story on each, every one its own server, tokens and
-        // certificate authority.
+        // Several hubs: each its own server, tokens and certificate authority.
         let mut clusters = Vec::new();
-        for _ in 0..args.hubs {
-            match DemoCluster::start(options.clone()).await {
+        for (_, scenario) in &plays {
+            let options = Options {
+                port: args.port,
+                scenario: Some(scenario.clone()),
+                speed: args.speed,
+                pace: pace_of(args, &scenario.name),
+                ..Options::default()
+            };
+            match DemoCluster::start(options).await {
                 Ok(c) => clusters.push(c),
                 Err(e) => {
                     crate::say::complain!("pooldeck: {e}");
@@ -160,7 +175,11 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         let Some(cluster) = clusters.first() else {
             return ExitCode::from(1);
         };
-        let names = hub_names(args.hubs);
+        let names: Vec<String> = plays.iter().map(|(hub, _)| hub.clone()).collect();
+        let (name, description) = plays
+            .first()
+            .map(|(_, s)| (s.name.clone(), s.description.clone()))
+            .unwrap_or_default();
         let stops = StopSignals::listen();
         // Listened for before the PID is said: a USR1 before it would otherwise end the server
         // (its default action) and leave the kubeconfig behind.
@@ -202,10 +221,12 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             crate::domain::shell::quote(&absolute.to_string_lossy())
         );
         if clusters.len() > 1 {
-            for (hub, served) in names.iter().zip(clusters.iter()) {
+            for ((hub, (_, story)), served) in names.iter().zip(&plays).zip(clusters.iter()) {
                 crate::say::complain!(
-                    "pooldeck demo hub {hub} at {} playing \"{name}\"",
-                    served.url()
+                    "pooldeck demo hub {} at {} playing \"{}\"",
+                    crate::domain::inert::line(hub),
+                    served.url(),
+                    crate::domain::inert::line(&story.name)
                 );
             }
         } else {

@@ -386,7 +386,7 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }
         Some(Command::Record(a)) => {
-            one("--context", &context, &mut a.context)?;
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
             one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
             many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
         }

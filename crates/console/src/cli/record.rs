@@ -12,7 +12,8 @@ use crate::sources::recorder::{Scope, record};
 #[derive(Debug, Args)]
 #[command(
     after_help = "Example:\n  pooldeck record --context hub -A --duration 10m --output hub.yaml\n  \
-    pooldeck demo serve --replay hub.yaml"
+    pooldeck demo serve --replay hub.yaml\n  \
+    pooldeck record --all-contexts -A --duration 10m --output fleet.yaml   # every hub, one file"
 )]
 pub struct RecordArgs {
     /// Where to write the recording (YAML).
@@ -21,9 +22,14 @@ pub struct RecordArgs {
     /// The kubeconfig to use (default: KUBECONFIG, then ~/.kube/config).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context (default: the current one); repeated, each hub is recorded at
+    /// once into one file, a YAML document per hub (`hub: CONTEXT`), which `demo serve
+    /// --replay` serves as as many hubs.
+    #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
+    pub context: Vec<String>,
+    /// Every context of the kubeconfig, each a hub (as --context repeated).
+    #[arg(long)]
+    pub all_contexts: bool,
     /// Record a namespace (repeatable, as for get and the console; default: the context's).
     #[arg(long, short, value_name = "NS", conflicts_with = "all_namespaces")]
     pub namespace: Vec<String>,
@@ -49,76 +55,114 @@ pub fn run(args: &RecordArgs) -> ExitCode {
     if let Err(code) = super::check_namespaces(&args.namespace, 2) {
         return code;
     }
+    let hubs = match super::hubs_named(&args.kubeconfig, &args.context, args.all_contexts, 2) {
+        Ok(hubs) => hubs,
+        Err(code) => return code,
+    };
+    let several = super::several_hubs(&args.context, args.all_contexts);
     super::block_on(async {
-        let connection = match super::connect_or_exit(&args.kubeconfig, &args.context, 2).await {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        let namespaces: Vec<String> = if args.all_namespaces {
-            Vec::new()
-        } else if args.namespace.is_empty() {
-            vec![connection.default_namespace.clone()]
+        let contexts: Vec<Option<String>> = if hubs.is_empty() {
+            vec![None]
         } else {
-            let mut named: Vec<String> = Vec::new();
-            for ns in &args.namespace {
-                if !named.contains(ns) {
-                    named.push(ns.clone());
-                }
-            }
-            named
+            hubs.iter().cloned().map(Some).collect()
         };
-        crate::say::complain!(
-            "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
-            match namespaces.as_slice() {
-                [] => "all namespaces".to_owned(),
-                [one] => format!("namespace {one}"),
-                many => format!("namespaces {}", many.join(", ")),
-            },
-            connection.context,
-            crate::domain::duration::format(args.duration)
-        );
+        let mut connections = Vec::new();
+        for context in &contexts {
+            match super::connect_or_exit(&args.kubeconfig, context, 2).await {
+                Ok(c) => connections.push(c),
+                Err(code) => return code,
+            }
+        }
         let (stop, stopped) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
                 let _ = stop.send(true);
             }
         });
-        let scope = Scope {
-            namespaces,
-            duration: args.duration,
-        };
-        let (recording, skipped) =
-            record(&connection.client, &scope, &connection.context, stopped).await;
-        for reason in &skipped {
-            crate::say::complain!("pooldeck: skipped {reason}");
+        // Each hub's namespaces: as named, or its context's own.
+        let scopes: Vec<Scope> = connections
+            .iter()
+            .map(|connection| Scope {
+                namespaces: namespaces_of(args, &connection.default_namespace),
+                duration: args.duration,
+            })
+            .collect();
+        for (connection, scope) in connections.iter().zip(&scopes) {
+            crate::say::complain!(
+                "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
+                match scope.namespaces.as_slice() {
+                    [] => "all namespaces".to_owned(),
+                    [one] => format!("namespace {one}"),
+                    many => format!("namespaces {}", many.join(", ")),
+                },
+                crate::domain::inert::line(&connection.context),
+                crate::domain::duration::format(args.duration)
+            );
         }
-        // A resource that was refused or failed makes the recording incomplete: say so in the
-        // exit status too. One that is not installed is only a note.
-        let incomplete = skipped.iter().any(|s| !s.is_absent());
-        let text = match serde_saphyr::to_string(&recording) {
-            Ok(t) => t,
-            Err(e) => {
-                crate::say::complain!("pooldeck: cannot write the recording: {e}");
-                return ExitCode::from(1);
+        // Every hub at once, over the same stretch of time.
+        let recorded = futures::future::join_all(connections.iter().zip(&scopes).map(
+            |(connection, scope)| {
+                record(
+                    &connection.client,
+                    scope,
+                    &connection.context,
+                    stopped.clone(),
+                )
+            },
+        ))
+        .await;
+        let mut documents = Vec::new();
+        let mut incomplete = false;
+        let mut counts = (0, 0);
+        for (connection, (mut recording, skipped)) in connections.iter().zip(recorded) {
+            let on = if several {
+                format!("hub {}: ", crate::domain::inert::line(&connection.context))
+            } else {
+                String::new()
+            };
+            for reason in &skipped {
+                crate::say::complain!("pooldeck: {on}skipped {reason}");
             }
-        };
+            // A resource that was refused or failed makes the recording incomplete: say so in
+            // the exit status too. One that is not installed is only a note.
+            incomplete |= skipped.iter().any(|s| !s.is_absent());
+            let count = |field: &str| {
+                recording
+                    .get(field)
+                    .and_then(|v| v.as_array())
+                    .map_or(0, Vec::len)
+            };
+            counts.0 += count("objects");
+            counts.1 += count("steps");
+            // Each hub's document names its hub: the replay serves it as that hub.
+            if several && let Some(map) = recording.as_object_mut() {
+                map.insert("hub".to_owned(), connection.context.clone().into());
+            }
+            match serde_saphyr::to_string(&recording) {
+                Ok(text) => documents.push(text),
+                Err(e) => {
+                    crate::say::complain!("pooldeck: cannot write the recording: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+        let text = documents.join("---\n");
         // A regular file or a new path only: never into a device or FIFO, never through a
         // link (checked at the start too, so nothing was recorded for nothing).
         if let Err(e) = crate::files::write_output(&args.output, text.as_bytes()) {
             crate::say::complain!("pooldeck: {e}");
             return ExitCode::from(1);
         }
-        let count = |field: &str| {
-            recording
-                .get(field)
-                .and_then(|v| v.as_array())
-                .map_or(0, Vec::len)
-        };
         crate::say::complain!(
-            "pooldeck: wrote {} ({}, {}); play it with `pooldeck demo serve --replay {}`",
+            "pooldeck: wrote {} ({}{}, {}); play it with `pooldeck demo serve --replay {}`",
             args.output.display(),
-            crate::domain::words::counted(count("objects"), "object"),
-            crate::domain::words::counted(count("steps"), "change"),
+            if several {
+                format!("{} hubs, ", documents.len())
+            } else {
+                String::new()
+            },
+            crate::domain::words::counted(counts.0, "object"),
+            crate::domain::words::counted(counts.1, "change"),
             crate::domain::shell::quote(&args.output.to_string_lossy())
         );
         if incomplete {
@@ -129,4 +173,22 @@ pub fn run(args: &RecordArgs) -> ExitCode {
         }
         ExitCode::SUCCESS
     })
+}
+
+/// The namespaces recorded on a hub: every one (empty), the ones named (each once), or the
+/// context's own.
+fn namespaces_of(args: &RecordArgs, own: &str) -> Vec<String> {
+    if args.all_namespaces {
+        return Vec::new();
+    }
+    if args.namespace.is_empty() {
+        return vec![own.to_owned()];
+    }
+    let mut named: Vec<String> = Vec::new();
+    for ns in &args.namespace {
+        if !named.contains(ns) {
+            named.push(ns.clone());
+        }
+    }
+    named
 }

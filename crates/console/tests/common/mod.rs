@@ -173,12 +173,20 @@ pub fn serve(scenario: &str) -> Served {
 /// [`serve`] with more `demo serve` flags (`--speed 20`).
 #[allow(dead_code)]
 pub fn serve_with(scenario: &str, extra: &[&str]) -> Served {
+    let mut args = vec!["--scenario", scenario];
+    args.extend_from_slice(extra);
+    serve_args(&args)
+}
+
+/// `demo serve` with these flags (a replay, say), its kubeconfig in a temporary directory.
+#[allow(dead_code)]
+pub fn serve_args(flags: &[&str]) -> Served {
     use std::io::BufRead;
     let dir = tempfile::tempdir().expect("temp dir");
     let kubeconfig = dir.path().join("demo.kubeconfig");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args(["demo", "serve", "--scenario", scenario])
-        .args(extra)
+        .args(["demo", "serve"])
+        .args(flags)
         .arg("--kubeconfig")
         .arg(&kubeconfig)
         .stdin(std::process::Stdio::null())
