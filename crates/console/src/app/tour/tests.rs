@@ -46,6 +46,22 @@ fn select(app: &mut App, at: &str) {
     panic!("no row for {at}");
 }
 
+/// The pool deleted on the hub, as its watch brings the news.
+fn gone(app: &mut App, namespace: &str, name: &str) {
+    let object = app
+        .inventory
+        .get(Kind::Pool, namespace, name)
+        .map(|o| o.value().as_ref().clone())
+        .expect("the pool");
+    update(
+        app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: Kind::Pool,
+            object,
+        }),
+    );
+}
+
 fn step(app: &App) -> (usize, usize) {
     let tour = app.tour.as_ref().expect("touring");
     (tour.chapter, tour.step)
@@ -251,18 +267,7 @@ fn a_fix_is_done_when_the_hub_shows_it() {
     key(&mut app, KeyCode::Enter);
     press(&mut app, '7');
     assert_eq!(step(&app), (4, 1));
-    let gone = app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "stuck-pool")
-        .map(|o| o.value().as_ref().clone())
-        .expect("stuck-pool");
-    update(
-        &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::Pool,
-            object: gone,
-        }),
-    );
+    gone(&mut app, "vision-lab", "stuck-pool");
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 }
 
@@ -272,18 +277,7 @@ fn a_fix_is_done_when_the_hub_shows_it() {
 fn a_fix_made_first_is_the_chapter_done() {
     let mut app = touring(5);
     assert_eq!(step(&app), (4, 0));
-    let gone = app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "stuck-pool")
-        .map(|o| o.value().as_ref().clone())
-        .expect("stuck-pool");
-    update(
-        &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::Pool,
-            object: gone,
-        }),
-    );
+    gone(&mut app, "vision-lab", "stuck-pool");
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 }
 
@@ -482,18 +476,7 @@ fn chapters_three_to_eight_by_their_captions_keys() {
     assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     assert_eq!(step(&app), (4, 1), "a dialog open is not the fix");
     key(&mut app, KeyCode::Esc);
-    let gone = app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "stuck-pool")
-        .map(|o| o.value().as_ref().clone())
-        .expect("stuck-pool");
-    update(
-        &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::Pool,
-            object: gone,
-        }),
-    );
+    gone(&mut app, "vision-lab", "stuck-pool");
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 
     // 7: the hosts, then Diagnose.
