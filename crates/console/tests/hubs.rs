@@ -656,3 +656,78 @@ fn several_hubs_recorded_into_one_file_are_served_as_several() {
         "each hub its own: {out}"
     );
 }
+
+/// `get --watch` across hubs prints each hub's changed rows with the hub: a pause on hub-b
+/// shows on hub-b's row, never on another hub's pool of the same name.
+#[test]
+fn watch_across_hubs_names_the_hub_of_each_change() {
+    use std::io::BufRead;
+    let hubs = Hubs::start("fleet");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .arg("--kubeconfig")
+        .arg(&hubs.kubeconfig)
+        .args([
+            "get",
+            "pools",
+            "-n",
+            "ml-research",
+            "--all-contexts",
+            "--watch",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("get --watch runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, read) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen: Vec<String> = Vec::new();
+    let wait_for = |what: &str, test: &dyn Fn(&str) -> bool, seen: &mut Vec<String>| loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match read.recv_timeout(left) {
+            Ok(line) => {
+                let hit = test(&line);
+                seen.push(line);
+                if hit {
+                    return;
+                }
+            }
+            Err(_) => panic!("waited for {what}; printed:\n{}", seen.join("\n")),
+        }
+    };
+    let row = |hub: &str, line: &str| {
+        line.starts_with(&format!("{hub} ")) && line.contains(" llm-train ")
+    };
+    wait_for("hub-b's first picture", &|l| row("hub-b", l), &mut seen);
+    let (code, _, err) = hubs.run(&[
+        "pause",
+        "llm-train",
+        "-n",
+        "ml-research",
+        "--context",
+        "hub-b",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    wait_for(
+        "hub-b's llm-train paused",
+        &|l| row("hub-b", l) && l.contains(" yes "),
+        &mut seen,
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        !seen.iter().any(|l| row("hub-a", l) && l.contains(" yes ")),
+        "hub-a's pool of the same name is not paused:\n{}",
+        seen.join("\n")
+    );
+}

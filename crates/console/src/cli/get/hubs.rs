@@ -2,7 +2,8 @@
 //! `get` reads one, all at once; the rows are printed together with the hub first. A hub
 //! that cannot be read is said and the others are printed; the exit status is then 1. JSON
 //! and YAML wrap each object with its hub: `{"hub": CONTEXT, "object": {…}}`, so nothing is
-//! added to the object itself.
+//! added to the object itself. `--watch` then prints each hub's changed rows as they come,
+//! under the first table's columns, each with its hub.
 
 use std::process::ExitCode;
 
@@ -15,13 +16,10 @@ use crate::cli::settle::{finish, settle_on};
 use crate::inventory::Inventory;
 use crate::ui::cells;
 
-/// One hub read: its picture, and the watch tasks to stop.
-async fn read_hub(
-    args: &GetArgs,
-    hub: &str,
-) -> Option<(Inventory, Vec<tokio::task::JoinHandle<()>>)> {
+/// One hub read: its picture, its watch tasks, and (for --watch) their changes.
+async fn read_hub(args: &GetArgs, hub: &str) -> Option<crate::cli::settle::Settled> {
     let (required, mut optional) = args.resource.kinds();
-    if matches!(args.output, Some(Output::Json | Output::Yaml)) {
+    if matches!(args.output, Some(Output::Json | Output::Yaml)) && !args.watch {
         optional.clear();
     }
     let (connection, namespaces) = crate::cli::connect_to_read(
@@ -43,16 +41,10 @@ async fn read_hub(
     )
     .await
     .ok()?;
-    Some((settled.inventory, settled.tasks))
+    Some(settled)
 }
 
 pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[String]) -> ExitCode {
-    if args.watch {
-        crate::say::complain!(
-            "pooldeck: --watch follows one hub: name one --context (several hubs are printed once)"
-        );
-        return ExitCode::from(2);
-    }
     if args.output == Some(Output::Name) {
         crate::say::complain!(
             "pooldeck: -o name cannot say which hub a name is on: use -o jsonpath='{{range \
@@ -70,13 +62,14 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     let mut unread = Vec::new();
     // The hubs a named object is not on.
     let mut lacking = Vec::new();
+    // What --watch goes on with: each hub read, its picture and its changes.
+    let mut watched = Vec::new();
     for (hub, read) in hubs.iter().zip(reads) {
-        let Some((inventory, tasks)) = read else {
+        let Some(settled) = read else {
             unread.push(hub.clone());
             continue;
         };
-        let _ = finish(tasks, 0);
-        let table = args.resource.selected(&inventory, args, selectors);
+        let table = args.resource.selected(&settled.inventory, args, selectors);
         if columns.is_empty() {
             columns = table.columns.clone();
         }
@@ -84,6 +77,11 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
             lacking.push(crate::domain::inert::line(hub).into_owned());
         }
         rows.extend(table.rows.into_iter().map(|row| (hub.clone(), row)));
+        if args.watch {
+            watched.push((hub.clone(), settled));
+        } else {
+            let _ = finish(settled.tasks, 0);
+        }
     }
     if let Some(path) = &args.sort_by {
         // A path that names nothing in any hub's objects is refused, as on one hub.
@@ -113,6 +111,39 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     // The namespace column goes only when one namespace was named: without -n each hub reads
     // its own context's namespace, and those may differ.
     let one_namespace = !args.all_namespaces && args.namespace.len() == 1;
+    // The table's column widths, which the rows printed by --watch keep.
+    let mut widths = Vec::new();
+    // The namespace is shown unless one was named (a host's always, as on one hub).
+    let namespace_shown = !one_namespace || args.resource == Resource::Hosts;
+    let watching_others = || {
+        if !unread.is_empty() {
+            crate::say::complain!(
+                "pooldeck: not read (said above): {}; watching the others",
+                unread
+                    .iter()
+                    .map(|h| crate::domain::inert::line(h).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    };
+    // Watching objects: each one wrapped with its hub from the start, as the changes that
+    // follow are printed (no List, as on one hub).
+    if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
+        for (hub, row) in &rows {
+            super::watch::print_changes(
+                args.resource,
+                args.output.as_ref(),
+                &[(row.clone(), super::watch::Change::Added)],
+                true,
+                &[],
+                args.output_watch_events,
+                Some(hub),
+            );
+        }
+        watching_others();
+        return follow(args, selectors, watched, namespace_shown, &widths).await;
+    }
     let written = match &args.output {
         // JSON is written from the objects as held, each wrapped as it is serialised (no
         // tree of values for the whole fleet, which held several times its size).
@@ -164,8 +195,9 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
             for ((hub, _), line) in rows.iter().zip(lines.iter_mut()) {
                 line.insert(0, crate::domain::inert::line(hub).into_owned());
             }
+            widths = cells::plain_widths(&headers, &lines);
             if !lines.is_empty() {
-                super::print_out(&cells::plain_table(&headers, &lines, None));
+                super::print_out(&cells::plain_table(&headers, &lines, Some(&widths)));
             } else if unread.len() < hubs.len() {
                 crate::say::complain!("No resources found");
             }
@@ -175,6 +207,10 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     if let Err(e) = written {
         crate::say::complain!("pooldeck: cannot print: {e}");
         return ExitCode::from(1);
+    }
+    if args.watch {
+        watching_others();
+        return follow(args, selectors, watched, namespace_shown, &widths).await;
     }
     // Found on some hubs, not on others: printed where found, said where not (as one hub
     // says NotFound).
@@ -232,4 +268,88 @@ fn render(output: Option<&Output>, document: &Value) -> Result<(), String> {
     };
     super::print_out(&text);
     Ok(())
+}
+
+/// `--watch` across hubs: every hub's changes as they come, each hub's rows compared with
+/// its own last picture, printed with the hub; until Ctrl-C (or every hub's watch ends).
+async fn follow(
+    args: &GetArgs,
+    selectors: &Selectors,
+    watched: Vec<(String, crate::cli::settle::Settled)>,
+    namespace_shown: bool,
+    widths: &[usize],
+) -> ExitCode {
+    let lines = matches!(args.output, None | Some(Output::Wide));
+    let (sender, mut merged) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
+    let mut hubs = Vec::new();
+    let mut forwarders = Vec::new();
+    for (index, (hub, settled)) in watched.into_iter().enumerate() {
+        let crate::cli::settle::Settled {
+            inventory,
+            tasks,
+            mut receiver,
+        } = settled;
+        let mut previous = std::collections::HashMap::new();
+        super::watch::changed_rows(
+            &mut previous,
+            args.resource.selected(&inventory, args, selectors).rows,
+            lines,
+        );
+        // Each hub's changes into one queue, tagged with the hub.
+        let sender = sender.clone();
+        forwarders.push(tokio::spawn(async move {
+            while let Some((_, event)) = receiver.recv().await {
+                if sender.send((index, event)).await.is_err() {
+                    break;
+                }
+            }
+        }));
+        hubs.push((hub, inventory, previous, tasks));
+    }
+    drop(sender);
+    let stop = |hubs: Vec<(String, Inventory, _, Vec<tokio::task::JoinHandle<()>>)>| {
+        for (_, _, _, tasks) in hubs {
+            let _ = finish(tasks, 0);
+        }
+        for forwarder in &forwarders {
+            forwarder.abort();
+        }
+        ExitCode::SUCCESS
+    };
+    loop {
+        tokio::select! {
+            event = merged.recv() => {
+                let Some((index, event)) = event else { return stop(hubs) };
+                let Some((hub, inventory, previous, _)) = hubs.get_mut(index) else { continue };
+                if let crate::inventory::SourceEvent::State {
+                    kind,
+                    state: crate::inventory::SourceState::Reconnecting { error, retry_at },
+                    ..
+                } = &event
+                {
+                    crate::say::complain!(
+                        "pooldeck: hub {}: {}: {error}; retrying at {}",
+                        crate::domain::inert::line(hub),
+                        kind.resource_name(),
+                        retry_at.format("%H:%M:%S")
+                    );
+                }
+                inventory.apply(event, Utc::now());
+                let current = args.resource.selected(inventory, args, selectors).rows;
+                let changed = super::watch::changed_rows(previous, current, lines);
+                if !changed.is_empty() {
+                    super::watch::print_changes(
+                        args.resource,
+                        args.output.as_ref(),
+                        &changed,
+                        namespace_shown,
+                        widths,
+                        args.output_watch_events,
+                        Some(hub),
+                    );
+                }
+            }
+            _ = tokio::signal::ctrl_c() => return stop(hubs),
+        }
+    }
 }

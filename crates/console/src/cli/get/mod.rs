@@ -346,6 +346,7 @@ fn print(
             true,
             &widths,
             args.output_watch_events,
+            None,
         );
         return Ok((table.rows.len(), widths));
     }
@@ -593,7 +594,7 @@ async fn get(args: &GetArgs) -> ExitCode {
                 if changed.is_empty() {
                     continue;
                 }
-                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths, args.output_watch_events);
+                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths, args.output_watch_events, None);
             }
             _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
         }

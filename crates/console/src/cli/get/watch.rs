@@ -69,6 +69,8 @@ pub(super) fn changed_rows(
 /// Prints changed rows: a JSON or YAML document each (with `events`, wrapped in a watch
 /// event saying how it changed, as kubectl's `--output-watch-events`), or table lines (a
 /// removed row marked `(deleted)`).
+/// Prints changed rows in the first picture's shape; `hub`: they are one hub's of several
+/// (a HUB cell first in a table; `{"hub", "object"}` objects, with `type` for watch events).
 pub(super) fn print_changes(
     resource: super::Resource,
     output: Option<&Output>,
@@ -76,13 +78,17 @@ pub(super) fn print_changes(
     namespace_shown: bool,
     widths: &[usize],
     events: bool,
+    hub: Option<&str>,
 ) {
     let document = |row: &Row, change: Change| {
         let object = serde_json::to_value(&row.object).unwrap_or_default();
-        if events {
-            serde_json::json!({"type": change.word(), "object": object})
-        } else {
-            object
+        match (hub, events) {
+            (Some(hub), true) => {
+                serde_json::json!({"hub": hub, "type": change.word(), "object": object})
+            }
+            (Some(hub), false) => serde_json::json!({"hub": hub, "object": object}),
+            (None, true) => serde_json::json!({"type": change.word(), "object": object}),
+            (None, false) => object,
         }
     };
     match output {
@@ -90,7 +96,10 @@ pub(super) fn print_changes(
             print_out(&format!("{}\n", super::name_line(resource, r)));
         }),
         Some(Output::JsonPath(template)) => changed.iter().for_each(|(r, _)| {
-            let value = serde_json::to_value(&r.object).unwrap_or_default();
+            let value = match hub {
+                Some(_) => document(r, Change::Modified),
+                None => serde_json::to_value(&r.object).unwrap_or_default(),
+            };
             match template.render(&value) {
                 Ok(text) => print_out(&crate::domain::inert::text(&text)),
                 // One object the template cannot be applied to: said, the watch goes on.
@@ -117,6 +126,9 @@ pub(super) fn print_changes(
             for (line, (_, change)) in lines.iter_mut().zip(changed) {
                 if !namespace_shown && !line.is_empty() {
                     line.remove(0);
+                }
+                if let Some(hub) = hub {
+                    line.insert(0, crate::domain::inert::line(hub).into_owned());
                 }
                 if *change == Change::Deleted
                     && let Some(last) = line.last_mut()
