@@ -9,7 +9,9 @@
 //! later, once the allocator has given back what it freed), and idle CPU and terminal bytes
 //! over ten seconds.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first; `-- 10000 paced`
-//! runs one size and pace). Figures only.
+//! runs one size and pace). `-- hubs` measures several hubs instead, headless: three paced
+//! hubs of 3,000 pools, each hub's own list and `get` beside `get --all-contexts` (table and
+//! JSON) with its peak memory. Figures only.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -321,6 +323,10 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    if asked.iter().any(|a| a == "hubs") {
+        hubs(&runtime, &binary);
+        return;
+    }
     let sizes: Vec<usize> = asked.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() {
         vec![2_000, 10_000]
@@ -426,4 +432,77 @@ fn main() {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
+}
+
+/// Three paced hubs of 3,000 pools: each hub's raw list and `get pools -A` alone, then `get
+/// pools -A --all-contexts` as a table and as JSON (wall time beside the slowest single hub's,
+/// peak resident memory).
+fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
+    const POOLS: usize = 3_000;
+    let names = ["hub-a", "hub-b", "hub-c"];
+    let mut clusters = Vec::new();
+    for _ in names {
+        match runtime.block_on(DemoCluster::start(Options {
+            scenario: Some(Scenario::large(POOLS)),
+            pace: Some(REAL_HUB),
+            ..Options::default()
+        })) {
+            Ok(cluster) => clusters.push(cluster),
+            Err(e) => {
+                println!("a demo hub did not start: {e}");
+                return;
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("pooldeck-hubs-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let kubeconfig = dir.join("kubeconfig");
+    let named: Vec<(&str, &DemoCluster)> = names.iter().copied().zip(clusters.iter()).collect();
+    if std::fs::write(&kubeconfig, pooldeck::demo::hubs_kubeconfig(&named)).is_err() {
+        return;
+    }
+    let get = |extra: &[&str]| {
+        let mut command = Command::new(binary);
+        command
+            .args(["get", "pools", "-A", "--timeout", "120s", "--kubeconfig"])
+            .arg(&kubeconfig)
+            .args(extra);
+        measured(command)
+    };
+    println!("three paced hubs of {POOLS} pools each (headless)");
+    let mut slowest = Duration::ZERO;
+    for (name, cluster) in &named {
+        let raw = runtime.block_on(raw_list(cluster));
+        match (raw, get(&["--context", name])) {
+            (Some((raw, _)), Some((took, peak, _))) => {
+                slowest = slowest.max(took);
+                println!(
+                    "  {name}: raw list {:>7.1} ms · get alone {:>7.1} ms, peak RSS {:>6.1} MB",
+                    ms(raw),
+                    ms(took),
+                    peak as f64 / 1e6
+                );
+            }
+            _ => println!("  {name}: a list failed"),
+        }
+    }
+    for (label, extra) in [
+        ("table", &["--all-contexts"][..]),
+        ("json ", &["--all-contexts", "-o", "json"][..]),
+    ] {
+        match get(extra) {
+            Some((took, peak, out)) => println!(
+                "  all three, {label}: {:>7.1} ms ({:.2}× the slowest hub alone), peak RSS {:>6.1} MB, {:.1} MB out",
+                ms(took),
+                took.as_secs_f64() / slowest.as_secs_f64().max(f64::EPSILON),
+                peak as f64 / 1e6,
+                out as f64 / 1e6
+            ),
+            None => println!("  all three, {label}: the list failed"),
+        }
+    }
+    for cluster in clusters {
+        runtime.block_on(cluster.stop());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

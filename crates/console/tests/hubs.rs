@@ -169,6 +169,14 @@ fn a_hub_out_of_reach_leaves_the_others_printed() {
     // The hub is named on its own messages and in the summary.
     assert!(err.contains("pooldeck: hub hub-b: "), "{err}");
     assert!(err.contains("not read") && err.contains("hub-b"), "{err}");
+    // The whole list as JSON, streamed hub after hub: the List holds the others' objects.
+    let (code, out, err) = hubs.run(&["get", "pools", "-A", "--all-contexts", "-o", "json"]);
+    assert_eq!(code, Some(1), "{err}");
+    let items = json(&out)["items"].as_array().cloned().expect("items");
+    let on: std::collections::BTreeSet<&str> =
+        items.iter().filter_map(|i| i["hub"].as_str()).collect();
+    assert_eq!(on, ["hub-a", "hub-c"].into_iter().collect(), "{out}");
+    assert!(err.contains("hub hub-b: "), "{err}");
     let (code, out, err) = hubs.run(&[
         "doctor",
         "-A",

@@ -46,10 +46,16 @@ fn write_item(
 /// Lists `kind` in pages and writes the List as the pages come. Exit 1 when the cluster
 /// cannot be read (said on stderr, as `get` says it).
 pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespaces) -> ExitCode {
-    let scopes: Vec<Option<String>> = match namespaces {
-        Namespaces::All => vec![None],
-        Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
-    };
+    list_json_of(&[(None, connection, namespaces.clone())], kind).await
+}
+
+/// [`list_json`] over several hubs, one after another into one List, each item wrapped with
+/// its hub (`{"hub", "object"}`) when a hub is named: memory stays one page's whatever the
+/// fleet. A hub whose list fails is said and the others written (exit 1 at the end).
+pub async fn list_json_of(
+    hubs: &[(Option<&str>, &Connection, Namespaces)],
+    kind: Kind,
+) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
@@ -61,35 +67,53 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
     if let Err(e) = written {
         return closed_or_failed(e);
     }
-    for scope in scopes {
-        // The next page is asked for while this one is written.
-        let mut pager = Pager::start(
-            connection.client.clone(),
-            kind,
-            // The pager reads each item without its managedFields.
-            |_, item| item,
-            scope.as_deref(),
-            None,
-            PAGE,
-            PAGE,
-        );
-        while let Some(page) = pager.next().await {
-            let page = match page {
-                Ok(page) => page,
-                Err(e) => {
-                    crate::say::complain!(
-                        "pooldeck: {}: {}",
-                        kind.resource_name(),
-                        crate::sources::errors::classify(&e)
-                    );
-                    return ExitCode::from(1);
+    let mut failed = false;
+    for (hub, connection, namespaces) in hubs {
+        let scopes: Vec<Option<String>> = match namespaces {
+            Namespaces::All => vec![None],
+            Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
+        };
+        'hub: for scope in scopes {
+            // The next page is asked for while this one is written.
+            let mut pager = Pager::start(
+                connection.client.clone(),
+                kind,
+                // The pager reads each item without its managedFields.
+                |_, item| item,
+                scope.as_deref(),
+                None,
+                PAGE,
+                PAGE,
+            );
+            while let Some(page) = pager.next().await {
+                let page = match page {
+                    Ok(page) => page,
+                    Err(e) => {
+                        let on = hub
+                            .map(|h| format!("hub {}: ", crate::domain::inert::line(h)))
+                            .unwrap_or_default();
+                        crate::say::complain!(
+                            "pooldeck: {on}{}: {}",
+                            kind.resource_name(),
+                            crate::sources::errors::classify(&e)
+                        );
+                        if hub.is_none() {
+                            return ExitCode::from(1);
+                        }
+                        failed = true;
+                        break 'hub;
+                    }
+                };
+                for item in page.items {
+                    let item = match hub {
+                        Some(hub) => serde_json::json!({"hub": hub, "object": item}),
+                        None => item,
+                    };
+                    if let Err(e) = write_item(&mut out, &item, first, &mut buffer) {
+                        return closed_or_failed(e);
+                    }
+                    first = false;
                 }
-            };
-            for item in &page.items {
-                if let Err(e) = write_item(&mut out, item, first, &mut buffer) {
-                    return closed_or_failed(e);
-                }
-                first = false;
             }
         }
     }
@@ -100,6 +124,9 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
     };
     if let Err(e) = out.write_all(end).and_then(|()| out.flush()) {
         return closed_or_failed(e);
+    }
+    if failed {
+        return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }

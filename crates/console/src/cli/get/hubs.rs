@@ -56,6 +56,29 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     if let Err(code) = crate::cli::check_namespaces(&args.namespace, 1) {
         return code;
     }
+    // A whole list as JSON goes out page by page, hub after hub, as on one hub.
+    if let Some(kind) = super::streamed(args, selectors) {
+        let mut opened = Vec::new();
+        for hub in hubs {
+            match crate::cli::connect_to_read(
+                &args.kubeconfig,
+                &Some(hub.clone()),
+                &args.namespace,
+                args.all_namespaces,
+                1,
+            )
+            .await
+            {
+                Ok((connection, namespaces)) => opened.push((hub.as_str(), connection, namespaces)),
+                Err(code) => return code,
+            }
+        }
+        let hubs: Vec<(Option<&str>, &crate::sources::connection::Connection, _)> = opened
+            .iter()
+            .map(|(hub, connection, namespaces)| (Some(*hub), connection, namespaces.clone()))
+            .collect();
+        return crate::cli::stream::list_json_of(&hubs, kind).await;
+    }
     let reads = futures::future::join_all(hubs.iter().map(|hub| read_hub(args, hub))).await;
     let mut rows: Vec<(String, Row)> = Vec::new();
     let mut columns = Vec::new();

@@ -458,6 +458,24 @@ fn field_selector_arg(args: &GetArgs) -> Result<Option<FieldSelector>, ExitCode>
     Ok((!parsed.is_empty()).then_some(parsed))
 }
 
+/// The kind whose whole list `-o json` writes page by page as the server sends it, when
+/// nothing asked needs the whole list first (a name, selectors, an order, a watch).
+fn streamed(args: &GetArgs, selectors: &Selectors) -> Option<Kind> {
+    let kind = match args.resource {
+        Resource::Pools => Kind::Pool,
+        Resource::Evaluations => Kind::Evaluation,
+        Resource::Projects => Kind::Project,
+        Resource::Hosts | Resource::Events => return None,
+    };
+    (args.output == Some(Output::Json)
+        && args.name.is_none()
+        && args.sort_by.is_none()
+        && selectors.labels.is_none()
+        && selectors.fields.is_none()
+        && !args.watch)
+        .then_some(kind)
+}
+
 pub fn run(args: &GetArgs) -> ExitCode {
     super::block_on(get(args))
 }
@@ -497,21 +515,7 @@ async fn get(args: &GetArgs) -> ExitCode {
         Err(code) => return code,
     };
     // A whole list as JSON goes out page by page as the server sends it.
-    let streamed = match args.resource {
-        Resource::Pools => Some(Kind::Pool),
-        Resource::Evaluations => Some(Kind::Evaluation),
-        Resource::Projects => Some(Kind::Project),
-        Resource::Hosts | Resource::Events => None,
-    };
-    if let Some(kind) = streamed
-        && args.output == Some(Output::Json)
-        && args.name.is_none()
-        // Streamed as the server sends it: an order asked for needs the whole list first.
-        && args.sort_by.is_none()
-        && selectors.labels.is_none()
-        && selectors.fields.is_none()
-        && !args.watch
-    {
+    if let Some(kind) = streamed(args, &selectors) {
         return super::stream::list_json(&connection, kind, &namespaces).await;
     }
     let (required, mut optional) = args.resource.kinds();
