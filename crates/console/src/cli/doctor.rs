@@ -160,11 +160,7 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     if !unread.is_empty() {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the findings printed are the other hubs'",
-            unread
-                .iter()
-                .map(|h| crate::domain::inert::line(h).into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
+            super::hub_list(&unread)
         );
         return ExitCode::from(2);
     }

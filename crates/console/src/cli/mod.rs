@@ -167,14 +167,6 @@ pub(crate) fn hubs_named(
     };
     let known = crate::sources::connection::contexts_of(&target)
         .map_err(|why| refuse(format!("the hubs cannot be listed: {why}")))?;
-    // Context names are the kubeconfig's text: each said on its own line's terms.
-    let listed = || {
-        known
-            .iter()
-            .map(|n| crate::domain::inert::line(n).into_owned())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let hubs: Vec<String> = if all {
         if known.is_empty() {
             return Err(refuse("the kubeconfig names no context to read".to_owned()));
@@ -187,7 +179,7 @@ pub(crate) fn hubs_named(
                 return Err(refuse(format!(
                     "there is no context \"{}\" in the kubeconfig (it has: {})",
                     crate::domain::inert::line(name),
-                    listed()
+                    hub_list(&known)
                 )));
             }
             // The same hub named twice is read once.
@@ -222,6 +214,15 @@ pub(crate) fn hubs_named(
         seen.push((reach.0, reach.1, hub));
     }
     Ok(hubs)
+}
+
+/// Hub (context) names as a message lists them: each the kubeconfig's text made inert on
+/// one line, joined by commas.
+pub(crate) fn hub_list(hubs: &[String]) -> String {
+    hubs.iter()
+        .map(|h| crate::domain::inert::line(h).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether the flags ask for several hubs (`--context` more than once, `--all-contexts`): the

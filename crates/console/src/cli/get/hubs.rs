@@ -142,11 +142,7 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
         if !unread.is_empty() {
             crate::say::complain!(
                 "pooldeck: not read (said above): {}; watching the others",
-                unread
-                    .iter()
-                    .map(|h| crate::domain::inert::line(h).into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                crate::cli::hub_list(&unread)
             );
         }
     };
@@ -254,11 +250,7 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     } else {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the rows printed are the other hubs'",
-            unread
-                .iter()
-                .map(|h| crate::domain::inert::line(h).into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::cli::hub_list(&unread)
         );
         ExitCode::from(1)
     }
