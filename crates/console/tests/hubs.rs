@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::hubs::Hubs;
+
 use serde_json::Value;
 
 fn pooldeck(kubeconfig: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
@@ -151,8 +153,7 @@ fn the_doctor_never_compares_one_hubs_pools_with_anothers() {
 #[test]
 fn a_hub_out_of_reach_leaves_the_others_printed() {
     let mut hubs = Hubs::start("vip-conflict");
-    let stopped = hubs.clusters.remove(1);
-    hubs.runtime.block_on(stopped.stop());
+    hubs.stop(1);
     let (code, out, err) = hubs.run(&["get", "pools", "-A", "--all-contexts", "--timeout", "10s"]);
     assert_eq!(code, Some(1), "{out}\n{err}");
     assert!(
@@ -189,112 +190,6 @@ fn a_hub_out_of_reach_leaves_the_others_printed() {
     assert_eq!(code, Some(2), "{err}");
     let pools = json(&out)["pools"].as_array().cloned().expect("pools");
     assert_eq!(pools.len(), 4, "hub-a's and hub-c's: {out}");
-}
-
-/// Three hubs playing one story, started here, their kubeconfig written, and the settings a
-/// test gives.
-struct Hubs {
-    runtime: tokio::runtime::Runtime,
-    clusters: Vec<pooldeck::demo::DemoCluster>,
-    kubeconfig: std::path::PathBuf,
-    config: std::path::PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Hubs {
-    fn start(scenario: &str) -> Hubs {
-        Hubs::start_stories([scenario; 3])
-    }
-
-    /// hub-a, hub-b and hub-c, each playing its story.
-    fn start_stories(stories: [&str; 3]) -> Hubs {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let clusters: Vec<_> = stories
-            .into_iter()
-            .map(|scenario| {
-                runtime
-                    .block_on(pooldeck::demo::DemoCluster::start(
-                        pooldeck::demo::Options {
-                            scenario: Some(
-                                pooldeck::demo::scenario::Scenario::builtin(scenario)
-                                    .expect("built in"),
-                            ),
-                            ..pooldeck::demo::Options::default()
-                        },
-                    ))
-                    .expect("starts")
-            })
-            .collect();
-        let named: Vec<(&str, &pooldeck::demo::DemoCluster)> = ["hub-a", "hub-b", "hub-c"]
-            .into_iter()
-            .zip(clusters.iter())
-            .collect();
-        let dir = tempfile::tempdir().expect("temp dir");
-        let kubeconfig = dir.path().join("hubs.kubeconfig");
-        std::fs::write(&kubeconfig, pooldeck::demo::hubs_kubeconfig(&named)).expect("written");
-        let config = dir.path().join("config");
-        std::fs::create_dir_all(config.join("pooldeck")).expect("config dir");
-        Hubs {
-            runtime,
-            clusters,
-            kubeconfig,
-            config,
-            _dir: dir,
-        }
-    }
-
-    /// pooldeck with this kubeconfig, the settings here and a private state directory.
-    fn run(&self, args: &[&str]) -> (Option<i32>, String, String) {
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-            .arg("--kubeconfig")
-            .arg(&self.kubeconfig)
-            .args(args)
-            .env("XDG_CONFIG_HOME", &self.config)
-            .env("XDG_STATE_HOME", self._dir.path().join("state"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .expect("pooldeck runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    fn writes(&self) -> Vec<u64> {
-        self.clusters.iter().map(|c| c.writes()).collect()
-    }
-
-    /// Whether a pool of hub `index` carries the pause label.
-    fn paused(&self, index: usize, namespace: &str, name: &str) -> bool {
-        let store = &self.clusters[index].store;
-        let resource = store
-            .registry
-            .by_kind("ComputePool")
-            .cloned()
-            .expect("pools served");
-        store
-            .get(&resource, namespace, name)
-            .ok()
-            .and_then(|pool| {
-                pool.pointer("/metadata/labels/controller.spectrocloud.com~1pause")
-                    .and_then(Value::as_str)
-                    .map(|v| v == "true")
-            })
-            .unwrap_or(false)
-    }
-}
-
-impl Drop for Hubs {
-    fn drop(&mut self) {
-        for cluster in self.clusters.drain(..) {
-            self.runtime.block_on(cluster.stop());
-        }
-    }
 }
 
 /// A pause bound to one hub reaches that hub only; across hubs every hub's plan is checked by
@@ -385,7 +280,7 @@ fn a_pause_reaches_the_hubs_it_names_and_no_other() {
 
 /// A pool of hub `index`, as its store holds it.
 fn pool_of(hubs: &Hubs, index: usize, namespace: &str, name: &str) -> Value {
-    let store = &hubs.clusters[index].store;
+    let store = &hubs.cluster(index).store;
     let resource = store
         .registry
         .by_kind("ComputePool")
@@ -411,7 +306,7 @@ fn put_pool(hubs: &Hubs, index: usize, like: &Value, name: &str, vip: &str, stat
     pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
         vip.into();
     pool["status"] = status;
-    hubs.clusters[index].store.put(pool).expect("put");
+    hubs.cluster(index).store.put(pool).expect("put");
 }
 
 /// The hubs and pools the doctor finds a VIP in use for.
@@ -491,8 +386,8 @@ fn one_hub_that_may_not_change_anything_stops_every_hub() {
     let hubs = Hubs::start("fleet");
     // hub-c's context signs in as its viewer.
     let text = std::fs::read_to_string(&hubs.kubeconfig).expect("kubeconfig");
-    let admin = &hubs.clusters[2].admin_token;
-    let viewer = &hubs.clusters[2].viewer_token;
+    let admin = &hubs.cluster(2).admin_token;
+    let viewer = &hubs.cluster(2).viewer_token;
     assert!(text.contains(admin.as_str()));
     std::fs::write(&hubs.kubeconfig, text.replace(admin.as_str(), viewer)).expect("written");
     let (code, out, err) = hubs.run(&[
@@ -574,7 +469,7 @@ fn hubs_are_named_once_and_what_they_lack_is_said() {
     );
     assert_eq!(hubs.writes(), vec![0, 0, 0], "nothing was sent");
     // hub-b's pools gone (llm-train with them): printed where it is, NotFound where not.
-    let store = &hubs.clusters[1].store;
+    let store = &hubs.cluster(1).store;
     let pools = store
         .registry
         .by_kind("ComputePool")
@@ -625,7 +520,7 @@ fn hubs_are_named_once_and_what_they_lack_is_said() {
 #[test]
 fn several_hubs_recorded_into_one_file_are_served_as_several() {
     let hubs = Hubs::start_stories(["vip-conflict", "gpu-quota", "fleet"]);
-    let file = hubs._dir.path().join("hubs-recorded.yaml");
+    let file = hubs.dir.path().join("hubs-recorded.yaml");
     let file_text = file.to_string_lossy().into_owned();
     let (code, _, err) = hubs.run(&[
         "record",

@@ -8,6 +8,9 @@ use pooldeck::demo::DemoCluster;
 #[allow(dead_code)]
 pub mod tmux;
 
+#[allow(dead_code)]
+pub mod hubs;
+
 /// A kube-rs client for one context of the demo cluster's kubeconfig.
 #[allow(dead_code)]
 pub async fn client(cluster: &DemoCluster, context: &str) -> Client {
