@@ -116,7 +116,7 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
         &client,
         &[Kind::Pool, Kind::Evaluation],
         &pooldeck::sources::watch::Namespaces::All,
-        0,
+        pooldeck::sources::watch::Tag::default(),
         &sender,
     );
     let mut inventory = Inventory::new();

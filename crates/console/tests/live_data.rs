@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use pooldeck::sources::watch::{QUEUE, Tagged};
+use pooldeck::sources::watch::{QUEUE, Tag, Tagged};
 use serde_json::json;
 use tokio::sync::mpsc::{Receiver, channel};
 
@@ -66,7 +66,7 @@ async fn initial_sync_then_live_add_modify_delete() {
         &client,
         &[Kind::Pool, Kind::Evaluation, Kind::Event],
         &Namespaces::All,
-        0,
+        Tag::default(),
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -154,7 +154,7 @@ async fn a_410_relists_without_emptying_the_picture() {
         &client,
         &[Kind::Pool],
         &Namespaces::Only(vec!["project-1".into()]),
-        0,
+        Tag::default(),
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -226,7 +226,13 @@ async fn the_server_going_away_and_back_leaves_nothing_stale() {
     let identity = first.identity.clone();
     let client = client(&first, ADMIN_CONTEXT).await;
     let (sender, mut receiver) = channel(QUEUE);
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
+    let tasks = spawn(
+        &client,
+        &[Kind::Pool],
+        &Namespaces::All,
+        Tag::default(),
+        &sender,
+    );
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the initial sync", |i| {
         i.count(Kind::Pool) == 3
@@ -305,7 +311,7 @@ async fn forbidden_and_missing_resources_are_said_and_the_rest_carries_on() {
         &viewer,
         &[Kind::Pool, Kind::Tenant, Kind::Compute],
         &Namespaces::Only(vec!["ml-research".into()]),
-        0,
+        Tag::default(),
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -347,7 +353,13 @@ async fn a_malformed_object_stays_visible_with_its_error() {
     let _ = pools;
     let client = client(&cluster, ADMIN_CONTEXT).await;
     let (sender, mut receiver) = channel(QUEUE);
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
+    let tasks = spawn(
+        &client,
+        &[Kind::Pool],
+        &Namespaces::All,
+        Tag::default(),
+        &sender,
+    );
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the sync", |i| {
         i.count(Kind::Pool) == 2
@@ -438,7 +450,13 @@ async fn a_large_list_shows_its_first_page_before_it_completes() {
     .expect("starts");
     let client = client(&cluster, ADMIN_CONTEXT).await;
     let (sender, mut receiver) = channel(QUEUE);
-    let tasks = spawn(&client, &[Kind::Pool], &Namespaces::All, 0, &sender);
+    let tasks = spawn(
+        &client,
+        &[Kind::Pool],
+        &Namespaces::All,
+        Tag::default(),
+        &sender,
+    );
     let mut inventory = Inventory::new();
     pump(&mut receiver, &mut inventory, "the first page", |i| {
         i.count(Kind::Pool) > 0

@@ -22,6 +22,7 @@ pub mod doctor;
 pub mod drafts;
 pub mod edit;
 pub mod event_view;
+pub mod fleet;
 mod keys;
 pub mod logs;
 pub mod ports;
@@ -58,12 +59,23 @@ pub enum Msg {
     Paste(String),
     /// What the controller's log stream reports (after [`Effect::FollowLogs`]).
     Logs(logs::LogEvent),
+    /// A change from the first hub's sources (the only hub, unless several are watched).
     Source(SourceEvent),
+    /// A change from the sources of the hub of this index (the fleet view).
+    HubSource {
+        hub: usize,
+        event: SourceEvent,
+    },
     Tick(DateTime<Utc>),
     /// The answer to [`Effect::Connect`].
     Connected {
         context: String,
         result: Result<Connected, ClusterError>,
+    },
+    /// The answer to [`Effect::ConnectFleet`]: every hub connected, in order, or why not.
+    FleetConnected {
+        contexts: Vec<String>,
+        result: Result<Vec<Connected>, ClusterError>,
     },
     /// The answer to [`Effect::Perform`], for the request it names.
     Performed {
@@ -118,6 +130,14 @@ pub enum Effect {
     Connect(String),
     /// Use the connection made for this context from now on (after `Msg::Connected`).
     UseContext(String),
+    /// Connect with several contexts at once (`:ctx a,b`, `:ctx *`); answered by
+    /// `Msg::FleetConnected`.
+    ConnectFleet(Vec<String>),
+    /// Watch these hubs from now on, in this order (after `Msg::FleetConnected`).
+    UseFleet(Vec<String>),
+    /// The console acts on the hub of this index now (the fleet view): the controller's log
+    /// follows it.
+    Focus(usize),
     /// Carry out a request on the hub it is bound to (never another); answered by
     /// `Msg::Performed` with the same request.
     Perform(Request),
@@ -227,7 +247,7 @@ pub struct Connection {
 pub struct ListState {
     pub view: View,
     pub selected: usize,
-    pub selected_id: Option<(ObjectRef, Option<String>)>,
+    pub selected_id: Option<(usize, ObjectRef, Option<String>)>,
     /// A substring, `!text` to invert, `-l key=value` on labels.
     pub filter: String,
     /// Sort by this column of the current view (0 = none: the natural order).
@@ -256,7 +276,10 @@ impl Default for ListState {
 
 /// Everything the screen shows.
 pub struct App {
+    /// The picture of the hub in focus (with several hubs, the others' are in `fleet`).
     pub inventory: Inventory,
+    /// The hubs watched at once, when more than one: which is in focus, the others' state.
+    pub fleet: fleet::Fleet,
     pub connection: Connection,
     /// The namespaces watched now.
     pub namespaces: Namespaces,
@@ -332,6 +355,7 @@ impl App {
     pub fn new(connection: Connection, now: DateTime<Utc>) -> App {
         App {
             inventory: Inventory::new(),
+            fleet: fleet::Fleet::default(),
             namespaces: Namespaces::All,
             list: ListState::default(),
             connection,
@@ -405,6 +429,9 @@ impl App {
         ));
         self.namespaces = namespaces.clone();
         self.inventory = Inventory::new();
+        for parked in self.fleet.parked_mut() {
+            parked.inventory = Inventory::new();
+        }
         self.detail = None;
         self.list.selected = 0;
         self.list.selected_id = None;
@@ -429,14 +456,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     };
     match msg {
         Msg::Tick(now) => app.now = now,
-        Msg::Source(event) => {
-            if !wizard::narrow(app, &event) {
-                app.inventory.apply(event, app.now);
-                wizard::recreate::when_gone(app);
-                wizard::recheck(app);
-                drafts::open_pending(app);
-            }
-        }
+        Msg::Source(event) => fleet::arrived(app, 0, event),
+        Msg::HubSource { hub, event } => fleet::arrived(app, hub, event),
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
         Msg::Logs(event) => logs::arrived(app, event),
@@ -459,6 +480,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                         app.demo = false;
                         app.read_only_why = connected.read_only;
                         app.access.clear();
+                        // One hub from now on: the context switched to.
+                        app.fleet = fleet::Fleet::default();
                         app.outbox.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);
@@ -473,6 +496,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 }
             }
         }
+        Msg::FleetConnected { contexts, result } => fleet::connected(app, contexts, result),
         Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
         Msg::Resize { width, height } => app.size = Some((width, height)),
         Msg::Written { path, result } => app.message = Some(said::written(&path, result)),
@@ -538,3 +562,7 @@ pub(crate) mod script;
 #[cfg(test)]
 #[path = "hidden_tests.rs"]
 mod hidden_tests;
+
+#[cfg(test)]
+#[path = "fleet_tests.rs"]
+mod fleet_tests;

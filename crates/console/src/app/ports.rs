@@ -67,6 +67,29 @@ pub trait ClusterPort: Send + Sync {
     /// Uses the connection [`ClusterPort::connect`] made for this context from now on.
     fn use_context(&self, context: &str);
 
+    /// Connects with several contexts at once (`:ctx a,b`, `:ctx *`), kept aside as
+    /// [`ClusterPort::connect`] keeps one, until [`ClusterPort::use_fleet`] names them; all or
+    /// none (a hub that cannot be connected, or two contexts reaching one hub as one user,
+    /// refuses the whole).
+    fn connect_fleet(
+        &self,
+        contexts: Vec<String>,
+    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
+        let _ = contexts;
+        Box::pin(async {
+            Err(ClusterError::Other {
+                message: "this console cannot watch several hubs".into(),
+            })
+        })
+    }
+
+    /// Uses the connections [`ClusterPort::connect_fleet`] made, in this order, from now on.
+    fn use_fleet(&self, _contexts: &[String]) {}
+
+    /// Follows the controller's log of this hub (by the console's index of it) from now on:
+    /// the hub the console acts on.
+    fn focus(&self, _hub: usize) {}
+
     /// (Re)starts the watch sources on these namespaces with the current connection. Events
     /// of the sources it replaces never arrive after it returns.
     fn watch(&self, namespaces: Namespaces);

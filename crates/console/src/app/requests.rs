@@ -215,8 +215,14 @@ fn real_answered(
             let what = operation
                 .target()
                 .map_or_else(|| operation.kubectl(), |t| t.to_string());
+            // Read from the picture of the hub it was sent to (the console may act on
+            // another by now).
             let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
-                .then(|| what_changed(&app.inventory, operation))
+                .then(|| {
+                    app.hub_index(&request.hub)
+                        .and_then(|hub| app.inventory_of(hub))
+                        .and_then(|inventory| what_changed(inventory, operation))
+                })
                 .flatten()
                 .map(|c| format!(" ({c})"))
                 .unwrap_or_default();

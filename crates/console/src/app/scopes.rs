@@ -63,6 +63,31 @@ impl App {
     pub fn availability(&self, command: Command) -> Availability {
         use Availability::{Disabled, Enabled, Hidden};
         let when = |yes: bool| if yes { Enabled } else { Hidden };
+        // On a list across hubs, a key acts on its row's hub, which is put in focus; while
+        // something holds the focus on another hub (marks, an edit), a key on this row would
+        // act there instead, so it says why it does not.
+        if self.overlay().is_none()
+            && self.detail.is_none()
+            && matches!(
+                command,
+                Command::Open
+                    | Command::Describe
+                    | Command::Yaml
+                    | Command::Delete
+                    | Command::Unblock
+                    | Command::NewPool
+                    | Command::EditPool
+                    | Command::RawEdit
+                    | Command::ControllerLogs
+                    | Command::Mark
+                    | Command::PauseResume
+            )
+            // With marks, p takes them (on the hub they hold), not the row.
+            && (command != Command::PauseResume || self.list.marked.is_empty())
+            && let Some(why) = self.other_hub_row()
+        {
+            return Disabled(why);
+        }
         match command {
             // While another context connects, nothing is opened that would be bound to
             // either hub.

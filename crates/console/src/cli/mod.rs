@@ -55,9 +55,13 @@ pub struct Cli {
     /// Colour theme: default-dark, light, high-contrast, monochrome (NO_COLOR forces monochrome).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
-    /// The kubeconfig context (default: the current one).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context (default: the current one). Repeated, the console watches
+    /// each of these hubs at once (the fleet view: a HUB column names each row's hub).
+    #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
+    pub context: Vec<String>,
+    /// The console watches every context of the kubeconfig at once (the fleet view).
+    #[arg(long)]
+    pub all_contexts: bool,
     /// The kubeconfig (default: KUBECONFIG, then ~/.kube/config, then in-cluster).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<std::path::PathBuf>,
@@ -305,7 +309,14 @@ pub(crate) async fn connect_to_read(
 /// act on another hub than the one named. A flag given both before and after the command
 /// with different values is refused.
 fn inherit(cli: &mut Cli) -> Result<(), String> {
-    let context = cli.context.clone();
+    // Several hubs are named after a command that reads several (or for the console).
+    if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
+        return Err(
+            "several hubs are named before the command: give --context (repeated) or              --all-contexts after it, to a command that reads several (get, doctor, record,              pause, resume)"
+                .into(),
+        );
+    }
+    let context = cli.context.first().cloned();
     let kubeconfig = cli.kubeconfig.clone();
     let namespaces = cli.namespace.clone();
     let all = cli.all_namespaces;
@@ -477,7 +488,7 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if cli.tour && (cli.context.is_some() || cli.kubeconfig.is_some()) {
+    if cli.tour && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some()) {
         crate::say::complain!(
             "pooldeck: the tour runs on its own demo cluster; --context and --kubeconfig name a \
              hub (drop them)"
@@ -536,21 +547,35 @@ pub fn main() -> ExitCode {
                 Ok(start) => {
                     let target = crate::sources::connection::Target {
                         kubeconfig: args.kubeconfig.clone().or_else(|| cli.kubeconfig.clone()),
-                        context: args.context.clone().or_else(|| cli.context.clone()),
+                        context: args
+                            .context
+                            .clone()
+                            .or_else(|| cli.context.first().cloned()),
                         inline: None,
                     };
-                    console(&cli, target, Some(start))
+                    console(&cli, target, Some(start), Vec::new())
                 }
                 Err(code) => code,
             }
         }
         None => {
+            // Several hubs: each named once and known to the kubeconfig, before any is asked.
+            let hubs = match hubs_named(&cli.kubeconfig, &cli.context, cli.all_contexts, 2) {
+                Ok(hubs) => hubs,
+                Err(code) => return code,
+            };
+            if hubs.len() > 1 && cli.demo.is_some() {
+                crate::say::complain!(
+                    "pooldeck: --demo opens the console on one demo hub; for several, serve                      them with `pooldeck demo serve --hubs 3` and open the console with                      --all-contexts on the kubeconfig it prints"
+                );
+                return ExitCode::from(2);
+            }
             let target = crate::sources::connection::Target {
                 kubeconfig: cli.kubeconfig.clone(),
-                context: cli.context.clone(),
+                context: hubs.first().cloned(),
                 inline: None,
             };
-            console(&cli, target, None)
+            console(&cli, target, None, hubs)
         }
     }
 }
@@ -611,6 +636,7 @@ fn console(
     cli: &Cli,
     target: crate::sources::connection::Target,
     wizard: Option<crate::runtime::WizardStart>,
+    hubs: Vec<String>,
 ) -> ExitCode {
     if let Err(code) = check_namespaces(&cli.namespace, 2) {
         return code;
@@ -691,5 +717,6 @@ fn console(
         },
         wizard,
         tour: cli.tour.then_some(cli.chapter),
+        hubs: if hubs.len() > 1 { hubs } else { Vec::new() },
     })
 }

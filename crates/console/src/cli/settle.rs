@@ -37,7 +37,13 @@ pub(crate) async fn settle_on(
         .unwrap_or_default();
     let kinds: Vec<Kind> = required.iter().chain(optional.iter()).copied().collect();
     let (sender, mut receiver) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
-    let tasks = spawn(&connection.client, &kinds, namespaces, 0, &sender);
+    let tasks = spawn(
+        &connection.client,
+        &kinds,
+        namespaces,
+        crate::sources::watch::Tag::default(),
+        &sender,
+    );
     drop(sender);
     let expected: usize = kinds.iter().map(|k| namespaces.scopes(*k).len()).sum();
     let mut inventory = Inventory::new();

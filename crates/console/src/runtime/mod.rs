@@ -53,6 +53,9 @@ pub struct ConsoleOptions {
     /// `--tour`: the guided tour on the demo, from this chapter (1-based; `None`: where the
     /// kept progress says).
     pub tour: Option<Option<usize>>,
+    /// Several hubs watched at once (the fleet view), by context: the first is the target's.
+    /// Empty: one hub.
+    pub hubs: Vec<String>,
 }
 
 /// How `pooldeck new` opens the wizard.
@@ -207,11 +210,33 @@ async fn console(
             None => crate::domain::draft::Draft::new(&namespace),
         }
     });
+    // The other hubs of a fleet: each connected now (a kubeconfig that cannot reach one is
+    // said before the console opens); a hub that is down or slow is shown so, later.
+    let mut others = Vec::new();
+    for context in options.hubs.iter().skip(1) {
+        let at = Target {
+            kubeconfig: target.kubeconfig.clone(),
+            context: Some(context.clone()),
+            inline: None,
+        };
+        match connect(&at).await {
+            Ok(connected) => others.push((at, connected)),
+            Err(e) => {
+                crate::say::complain!(
+                    "pooldeck: hub {}: {e} (name the others with --context)",
+                    crate::domain::inert::line(context)
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
     let mut namespaces =
         options
             .namespaces
             .clone()
             .unwrap_or_else(|| match (&connection, demo.is_some(), &draft) {
+                // Across hubs whose contexts name different namespaces: every namespace.
+                _ if !others.is_empty() => Namespaces::All,
                 // The wizard alone watches every namespace it may (the namespace choice
                 // offers every Project seen); refused that, its own (`wizard::narrow`).
                 (_, true, _) | (_, false, Some(_)) => Namespaces::All,
@@ -269,6 +294,25 @@ async fn console(
             );
             app.read_only_why = options.acting.why_read_only(&connection.context);
             app.read_only = app.read_only_why.is_some();
+            if !others.is_empty() {
+                let mut parked = Vec::new();
+                for (at, other) in others {
+                    parked.push(crate::app::fleet::Parked {
+                        connection: Connection {
+                            context: other.context.clone(),
+                            server: server_of(&at).unwrap_or_default(),
+                            user: crate::sources::connection::user_of(&at).unwrap_or_default(),
+                            scope: namespaces.words(),
+                            kubeconfig: crate::sources::connection::kubeconfig_of(&at),
+                        },
+                        read_only_why: options.acting.why_read_only(&other.context),
+                        home_namespace: other.default_namespace.clone(),
+                        ..crate::app::fleet::Parked::default()
+                    });
+                    kube.add_hub(other.client, at, &other.context);
+                }
+                app.fleet = crate::app::fleet::Fleet::new(options.hubs.clone(), parked);
+            }
             kube.watch(namespaces);
             (kube.clone(), Some(kube))
         }
@@ -481,13 +525,13 @@ async fn event_loop(
                 // ends as the hangup it is.
                 Some(Err(_)) | None => return Ok(Some(HANGUP)),
             },
-            Some((epoch, event)) = sources.recv() => {
+            Some((tag, event)) = sources.recv() => {
                 // Everything already queued is applied before the one redraw; events of a
                 // replaced watch (another namespace or context) are dropped.
-                let mut next = Some((epoch, event));
-                while let Some((epoch, event)) = next {
-                    if epoch == port.epoch() {
-                        effects.extend(update(app, Msg::Source(event)));
+                let mut next = Some((tag, event));
+                while let Some((tag, event)) = next {
+                    if tag.epoch == port.epoch() {
+                        effects.extend(update(app, Msg::HubSource { hub: tag.hub, event }));
                         dirty = true;
                     }
                     // A new watch asked for (the wizard's namespace): it starts before any

@@ -40,16 +40,30 @@ pub const WATCHED: [Kind; 10] = [
 
 /// A source event tagged with the watch it came from: events of replaced watches are
 /// dropped by the loop.
-pub use crate::sources::watch::{Sink, Tagged};
+pub use crate::sources::watch::{Sink, Tag, Tagged};
 
-struct Current {
+/// One hub the console watches: its client, where it was read from, and the session that
+/// carries out the requests bound to it.
+struct Member {
     client: kube::Client,
     target: Target,
-    /// Carries out operations on the current context, with its mode and audit log.
     session: Arc<Session>,
+}
+
+struct Current {
+    /// The hubs watched, in the console's order (one, unless several were named).
+    members: Vec<Member>,
+    /// The hub the console acts on now: the controller's log follows it.
+    focus: usize,
     tasks: Vec<JoinHandle<()>>,
     /// Connections made by `connect`, waiting for `use_context`.
-    pending: HashMap<String, (kube::Client, Target, Arc<Session>)>,
+    pending: HashMap<String, Member>,
+}
+
+impl Current {
+    fn focused(&self) -> Option<&Member> {
+        self.members.get(self.focus).or(self.members.first())
+    }
 }
 
 /// How operations are carried out, whatever the context: read-only by flag or by the
@@ -124,9 +138,12 @@ impl KubePort {
         let session = acting.session(&client, &target, context);
         Arc::new_cyclic(|me| KubePort {
             current: Mutex::new(Current {
-                client,
-                target,
-                session,
+                members: vec![Member {
+                    client,
+                    target,
+                    session,
+                }],
+                focus: 0,
                 tasks: Vec::new(),
                 pending: HashMap::new(),
             }),
@@ -147,6 +164,17 @@ impl KubePort {
         self.current.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Watches another hub beside those already watched (the fleet view): its index is the
+    /// number of hubs before it. Its watches start with the next [`ClusterPort::watch`].
+    pub fn add_hub(&self, client: kube::Client, target: Target, context: &str) {
+        let session = self.acting.session(&client, &target, context);
+        self.lock().members.push(Member {
+            client,
+            target,
+            session,
+        });
+    }
+
     /// Stops every watch source.
     pub fn stop(&self) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
@@ -158,9 +186,14 @@ impl KubePort {
 
 impl ClusterPort for KubePort {
     fn connect(&self, context: String) -> Pending<Result<Connected, ClusterError>> {
+        let base = self.lock().focused().map(|m| m.target.clone());
         let target = Target {
             context: Some(context.clone()),
-            ..self.lock().target.clone()
+            ..base.unwrap_or(Target {
+                kubeconfig: None,
+                context: None,
+                inline: None,
+            })
         };
         let me = self.me.clone();
         Box::pin(async move {
@@ -180,15 +213,67 @@ impl ClusterPort for KubePort {
                 user: user_of(&target).unwrap_or_default(),
                 read_only: port.acting.why_read_only(&connection.context),
             };
-            port.lock()
-                .pending
-                .insert(context, (connection.client, target, session));
+            port.lock().pending.insert(
+                context,
+                Member {
+                    client: connection.client,
+                    target,
+                    session,
+                },
+            );
             Ok(connected)
         })
     }
 
+    fn connect_fleet(
+        &self,
+        contexts: Vec<String>,
+    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
+        let each: Vec<_> = contexts.iter().map(|c| self.connect(c.clone())).collect();
+        Box::pin(async move {
+            let mut connected: Vec<Connected> = Vec::new();
+            for (context, pending) in contexts.iter().zip(each) {
+                let one = pending.await.map_err(|e| ClusterError::Other {
+                    message: format!("hub {}: {e}", crate::domain::inert::line(context)),
+                })?;
+                // Two contexts that reach one server as one user are one hub: watched twice
+                // its pools would be listed twice.
+                if let Some(first) = connected
+                    .iter()
+                    .find(|c| c.server == one.server && c.user == one.user)
+                {
+                    return Err(ClusterError::Other {
+                        message: format!(
+                            "the contexts {} and {} reach the same hub: name one of them",
+                            crate::domain::inert::line(&first.context),
+                            crate::domain::inert::line(&one.context)
+                        ),
+                    });
+                }
+                connected.push(one);
+            }
+            Ok(connected)
+        })
+    }
+
+    fn use_fleet(&self, contexts: &[String]) {
+        let mut current = self.lock();
+        let members: Vec<Member> = contexts
+            .iter()
+            .filter_map(|c| current.pending.remove(c))
+            .collect();
+        // All of them, or the hubs watched stay as they were.
+        if members.len() == contexts.len() && !members.is_empty() {
+            current.members = members;
+            current.focus = 0;
+        }
+        current.pending.clear();
+    }
+
     fn follow_logs(&self, sink: crate::app::ports::LogSink) {
-        let client = self.lock().client.clone();
+        let Some(client) = self.lock().focused().map(|m| m.client.clone()) else {
+            return;
+        };
         let task = tokio::spawn(super::logs::follow(client, sink));
         let mut logs = self.logs.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(previous) = logs.replace(task) {
@@ -205,12 +290,19 @@ impl ClusterPort for KubePort {
 
     fn use_context(&self, context: &str) {
         let mut current = self.lock();
-        if let Some((client, target, session)) = current.pending.remove(context) {
-            current.client = client;
-            current.target = target;
-            current.session = session;
+        // One hub from now on: the context switched to (the fleet's others are let go).
+        if let Some(member) = current.pending.remove(context) {
+            current.members = vec![member];
+            current.focus = 0;
         }
         current.pending.clear();
+    }
+
+    fn focus(&self, hub: usize) {
+        let mut current = self.lock();
+        if hub < current.members.len() {
+            current.focus = hub;
+        }
     }
 
     fn watch(&self, namespaces: Namespaces) {
@@ -219,21 +311,48 @@ impl ClusterPort for KubePort {
         for task in current.tasks.drain(..) {
             task.abort();
         }
-        // The watchers tag their events with this watch's epoch and send them straight to
-        // the loop's bounded queue (no relay task).
-        current.tasks = spawn(&current.client, &WATCHED, &namespaces, epoch, &self.events);
-        let probe = tokio::spawn(heartbeat(
-            current.client.clone(),
-            epoch,
-            self.events.clone(),
-        ));
-        current.tasks.push(probe);
+        // The watchers tag their events with this watch's epoch and their hub and send them
+        // straight to the loop's bounded queue (no relay task); each hub on its own tasks, so
+        // one that is slow or gone holds up none of the others.
+        let mut tasks = Vec::new();
+        for (hub, member) in current.members.iter().enumerate() {
+            let tag = Tag { epoch, hub };
+            tasks.extend(spawn(
+                &member.client,
+                &WATCHED,
+                &namespaces,
+                tag,
+                &self.events,
+            ));
+            tasks.push(tokio::spawn(heartbeat(
+                member.client.clone(),
+                tag,
+                self.events.clone(),
+            )));
+        }
+        current.tasks = tasks;
     }
 
     fn perform(&self, request: Request) -> Pending<Outcome> {
-        // The session of the hub the console uses now; it refuses a request bound to another.
-        let session = self.lock().session.clone();
-        Box::pin(async move { session.run(&request).await })
+        // The session of the hub the request is bound to; none of them: the focused one's,
+        // which refuses it unsent (a session sends only what is bound to its own hub).
+        let session = {
+            let current = self.lock();
+            current
+                .members
+                .iter()
+                .find(|m| m.session.hub == request.hub)
+                .or(current.focused())
+                .map(|m| m.session.clone())
+        };
+        Box::pin(async move {
+            match session {
+                Some(session) => session.run(&request).await,
+                None => Outcome::Failed(ClusterError::Other {
+                    message: "the console is connected to no hub".into(),
+                }),
+            }
+        })
     }
 
     fn epoch(&self) -> u64 {
@@ -278,7 +397,7 @@ const HEARTBEAT_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
 /// Asks the server for its version every [`HEARTBEAT_EVERY`]: a watch on a server that
 /// stopped (SIGSTOP, a dead link) stays open and silent, and only this tells the picture is
 /// stale.
-async fn heartbeat(client: kube::Client, epoch: u64, events: Sink) {
+async fn heartbeat(client: kube::Client, tag: Tag, events: Sink) {
     loop {
         let result = match tokio::time::timeout(HEARTBEAT_WITHIN, client.apiserver_version()).await
         {
@@ -290,7 +409,7 @@ async fn heartbeat(client: kube::Client, epoch: u64, events: Sink) {
             }),
         };
         if events
-            .send((epoch, SourceEvent::Heartbeat { result }))
+            .send((tag, SourceEvent::Heartbeat { result }))
             .await
             .is_err()
         {
@@ -340,6 +459,16 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
         }
         Effect::Watch(namespaces) => port.watch(namespaces),
         Effect::UseContext(context) => port.use_context(&context),
+        Effect::Focus(hub) => port.focus(hub),
+        Effect::ConnectFleet(contexts) => {
+            let pending = port.connect_fleet(contexts.clone());
+            let answers = answers.clone();
+            tokio::spawn(async move {
+                let result = pending.await;
+                let _ = answers.send(Msg::FleetConnected { contexts, result });
+            });
+        }
+        Effect::UseFleet(contexts) => port.use_fleet(&contexts),
         Effect::Connect(context) => {
             let pending = port.connect(context.clone());
             let answers = answers.clone();

@@ -26,9 +26,16 @@ const SLOW_RETRY: Duration = Duration::from_secs(60);
 
 pub use crate::app::ports::Namespaces;
 
-/// A source event tagged with the watch it came from (the console drops the events of a
-/// replaced watch).
-pub type Tagged = (u64, SourceEvent);
+/// Which watch a source event came from: its epoch (the console drops the events of a
+/// replaced watch) and the hub it watches (the index of the console's hubs; 0 with one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tag {
+    pub epoch: u64,
+    pub hub: usize,
+}
+
+/// A source event tagged with the watch it came from.
+pub type Tagged = (Tag, SourceEvent);
 
 /// Where the sources send their events: a bounded queue, so a flood of changes waits in the
 /// server's stream (and the TCP window) instead of in memory while the console catches up.
@@ -45,13 +52,13 @@ pub fn api_resource(kind: Kind) -> ApiResource {
     )
 }
 
-/// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `epoch`,
+/// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `tag`,
 /// until it closes.
 pub fn spawn(
     client: &Client,
     kinds: &[Kind],
     namespaces: &Namespaces,
-    epoch: u64,
+    tag: Tag,
     sink: &Sink,
 ) -> Vec<JoinHandle<()>> {
     let mut tasks = Vec::new();
@@ -61,7 +68,7 @@ pub fn spawn(
                 client.clone(),
                 *kind,
                 scope,
-                epoch,
+                tag,
                 sink.clone(),
             )));
         }
@@ -143,7 +150,7 @@ enum Next {
     Stop,
 }
 
-async fn run(client: Client, kind: Kind, scope: Scope, epoch: u64, sink: Sink) {
+async fn run(client: Client, kind: Kind, scope: Scope, tag: Tag, sink: Sink) {
     let resource = api_resource(kind);
     let api: Api<DynamicObject> = match &scope {
         Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
@@ -154,7 +161,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, epoch: u64, sink: Sink) {
     let mut source = Source {
         kind,
         scope,
-        epoch,
+        tag,
         sink,
         backoff: DefaultBackoff::default(),
     };
@@ -178,7 +185,7 @@ async fn run(client: Client, kind: Kind, scope: Scope, epoch: u64, sink: Sink) {
 struct Source {
     kind: Kind,
     scope: Scope,
-    epoch: u64,
+    tag: Tag,
     sink: Sink,
     backoff: DefaultBackoff,
 }
@@ -186,7 +193,7 @@ struct Source {
 impl Source {
     /// Waits for room in the queue; false when the console is gone.
     async fn send(&self, event: SourceEvent) -> bool {
-        self.sink.send((self.epoch, event)).await.is_ok()
+        self.sink.send((self.tag, event)).await.is_ok()
     }
 
     async fn send_state(&self, state: SourceState) -> bool {

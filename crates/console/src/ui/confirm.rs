@@ -78,9 +78,20 @@ fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> Str
     }
 }
 
-pub fn render(confirm: &Confirm, theme: &Theme, frame: &mut Frame, area: Rect) {
+/// `several`: the console watches several hubs, and the dialog names the one it acts on.
+pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame, area: Rect) {
     let muted = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let mut lines: Vec<Line> = Vec::new();
+    if several {
+        lines.push(Line::styled(
+            if confirm.hub.server.is_empty() {
+                format!("On hub {}", confirm.hub.context)
+            } else {
+                format!("On hub {} ({})", confirm.hub.context, confirm.hub.server)
+            },
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+        ));
+    }
     for line in &confirm.plan.explanation {
         lines.push(Line::raw(line.clone()));
     }

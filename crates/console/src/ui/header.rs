@@ -1,9 +1,10 @@
 //! The header: where the console is connected (context, server, scope, READ-ONLY, marks),
 //! each source's state, and when the picture is stale, why and since when.
 
+use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
@@ -22,7 +23,113 @@ fn source_meaning(state: &SourceState) -> Meaning {
     }
 }
 
+/// A hub's state in a word or two, read without colour too: STALE (and for how long),
+/// refused, reconnecting, syncing (how far), else ✓ and its pools.
+fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (String, Meaning) {
+    if let Some(stale) = inventory.stale(now) {
+        let age =
+            crate::domain::duration::format_age((now - stale.since).to_std().unwrap_or_default());
+        return (format!("STALE {age}"), Meaning::Error);
+    }
+    let states: Vec<&SourceState> = inventory
+        .health()
+        .filter(|((kind, _), _)| !kind.is_auxiliary())
+        .map(|(_, h)| &h.state)
+        .collect();
+    if states
+        .iter()
+        .any(|s| matches!(s, SourceState::Forbidden { .. }))
+    {
+        return ("refused".to_owned(), Meaning::Error);
+    }
+    if states
+        .iter()
+        .any(|s| matches!(s, SourceState::Reconnecting { .. }))
+    {
+        return ("reconnecting".to_owned(), Meaning::Warn);
+    }
+    if states.is_empty() || states.iter().any(|s| **s == SourceState::Syncing) {
+        let so_far = inventory
+            .listing_progress(crate::inventory::Kind::Pool)
+            .map(|p| match p.total {
+                Some(total) => format!(" {} of {total}", p.received),
+                None => format!(" {}", p.received),
+            })
+            .unwrap_or_default();
+        return (format!("syncing{so_far}"), Meaning::Info);
+    }
+    let pools = inventory.count(crate::inventory::Kind::Pool);
+    (
+        format!("✓ {}", crate::domain::words::counted(pools, "pool")),
+        Meaning::Ok,
+    )
+}
+
+/// The header of a console on several hubs: how many, the one acted on, the scope, then each
+/// hub's state on the second line (one hub down says so beside its name only).
+fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let muted = theme.style(Meaning::Muted);
+    let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
+    let fleet = &app.fleet;
+    let shown = match fleet.only {
+        Some(hub) => format!("hub {} only", fleet.name(hub)),
+        None => format!("{} hubs", fleet.count()),
+    };
+    let mut first = vec![
+        Span::styled("pooldeck", accent),
+        Span::styled(" │ ", muted),
+        Span::raw(shown),
+        Span::styled(" │ acting on ", muted),
+        Span::styled(
+            app.connection.context.clone(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(" │ ", muted),
+        Span::raw(app.connection.scope.clone()),
+    ];
+    if !app.list.marked.is_empty() {
+        first.push(Span::styled(" │ ", muted));
+        first.push(Span::styled(
+            format!("{} marked", app.list.marked.len()),
+            theme.style(Meaning::Accent),
+        ));
+    }
+    let mut second = Vec::new();
+    for hub in 0..fleet.count() {
+        let Some(inventory) = app.inventory_of(hub) else {
+            continue;
+        };
+        let (state, meaning) = hub_state(inventory, app.now);
+        let name_style = if hub == fleet.focus {
+            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+        } else {
+            Style::new()
+        };
+        second.push(Span::styled(fleet.name(hub).to_owned(), name_style));
+        second.push(Span::raw(" "));
+        second.push(Span::styled(state, theme.style(meaning)));
+        let read_only = if hub == fleet.focus {
+            app.read_only_why.is_some()
+        } else {
+            fleet.parked(hub).is_some_and(|p| p.read_only_why.is_some())
+        };
+        if read_only {
+            second.push(Span::styled(
+                " READ-ONLY",
+                theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
+            ));
+        }
+        second.push(Span::raw("   "));
+    }
+    // Context names come from the kubeconfig, the rest from the servers: inert.
+    let lines = super::detail::inert_lines(vec![Line::from(first), Line::from(second)], None);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    if app.fleet.several() {
+        return render_fleet(app, theme, frame, area);
+    }
     let muted = theme.style(Meaning::Muted);
     let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
     let first = Line::from(vec![

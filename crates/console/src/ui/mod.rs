@@ -100,8 +100,17 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
     for overlay in &app.overlays {
         match overlay {
             Overlay::Help { scroll } => render_help(app, *scroll, theme, frame, body),
-            Overlay::Confirm(confirm) => confirm::render(confirm, theme, frame, body),
-            Overlay::Wizard(state) => wizard::render(state, theme, frame, body),
+            Overlay::Confirm(confirm) => {
+                confirm::render(confirm, app.fleet.several(), theme, frame, body)
+            }
+            Overlay::Wizard(state) => {
+                // Across hubs, the wizard names the hub it writes to.
+                let on = app
+                    .fleet
+                    .several()
+                    .then_some(app.connection.context.as_str());
+                wizard::render(state, on, theme, frame, body)
+            }
             Overlay::Logs(view) => logs::render(view, theme, frame, body),
             Overlay::Drafts(chooser) => drafts::render(chooser, app.now, theme, frame, body),
             Overlay::Event(view) => event::render(view, app.now, theme, frame, body),

@@ -183,8 +183,14 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .position(|c| *c == crate::app::rows::column::NAME);
     // While the picture is stale, times stop where the data stopped and are greyed: a
     // countdown that kept ticking would claim a state nobody has seen.
-    let stale = app.inventory.stale(app.now);
-    let now = stale.as_ref().map_or(app.now, |s| s.since);
+    // Per hub: one hub's stale picture greys its own rows only.
+    let stale_since: Vec<Option<chrono::DateTime<chrono::Utc>>> = (0..app.fleet.count())
+        .map(|hub| {
+            app.inventory_of(hub)
+                .and_then(|i| i.stale(app.now))
+                .map(|s| s.since)
+        })
+        .collect();
     // The room the last column has once the others are laid out (two spaces between
     // columns; the block has no side borders): a longer value is cut there, with a marker.
     let last_room = {
@@ -202,7 +208,10 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     };
     let last_shown = shown.last().copied();
     let rows = table.rows().skip(first).take(visible).map(|row| {
-        let marked = app.list.marked.contains(&row.id);
+        // Marks are on the hub in focus (they hold it there).
+        let marked = row.hub == app.fleet.focus && app.list.marked.contains(&row.id);
+        let stale = stale_since.get(row.hub).copied().flatten();
+        let now = stale.unwrap_or(app.now);
         let row_style = if marked {
             theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
         } else {

@@ -249,7 +249,8 @@ fn review(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
+/// `on`: the hub the wizard writes to, named in its title when the console watches several.
+pub fn render(wizard: &Wizard, on: Option<&str>, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, area);
     let title = match &wizard.purpose {
         Purpose::Create => format!(" New Compute Pool in {} ", wizard.draft.namespace()),
@@ -263,6 +264,10 @@ pub fn render(wizard: &Wizard, theme: &Theme, frame: &mut Frame, area: Rect) {
             old.namespace().unwrap_or(""),
             old.name()
         ),
+    };
+    let title = match on {
+        Some(hub) => format!("{} on hub {hub} ", title.trim_end()),
+        None => title,
     };
     let block = Block::default().borders(Borders::ALL).title(Span::styled(
         crate::domain::inert::line(&title).into_owned(),

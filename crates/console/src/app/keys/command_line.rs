@@ -1,4 +1,5 @@
-//! The command line (`:`): views by name and alias, `:ns`, `:ctx`, `:q`, and completion.
+//! The command line (`:`): views by name and alias, `:ns`, `:ctx` (one context, several with
+//! commas, every one with `*`), `:hub`, `:q`, and completion.
 
 use super::super::ports::Namespaces;
 use super::super::{App, Effect, View};
@@ -28,9 +29,25 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
             offer(format!("ns {namespace}"));
         }
     } else if let Some(partial) = typed.strip_prefix("ctx ") {
-        let partial = partial.trim_start();
+        // After a comma, the next of several.
+        let (before, partial) = match partial.rsplit_once(',') {
+            Some((before, last)) => (format!("{before},"), last.trim_start()),
+            None => (String::new(), partial.trim_start()),
+        };
         for context in app.contexts.iter().filter(|c| c.starts_with(partial)) {
-            offer(format!("ctx {context}"));
+            offer(format!("ctx {before}{context}"));
+        }
+    } else if let Some(partial) = typed.strip_prefix("hub ") {
+        let partial = partial.trim_start();
+        for hub in app
+            .fleet
+            .names
+            .iter()
+            .map(String::as_str)
+            .chain(["*"])
+            .filter(|h| h.starts_with(partial))
+        {
+            offer(format!("hub {hub}"));
         }
     } else if let Some((word, partial)) = typed.split_once(' ')
         && let Some(view) = View::named(word)
@@ -51,7 +68,7 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
             .flat_map(|v| v.aliases().iter())
             .chain(
                 [
-                    "ns", "ctx", "q", "quit", "reset", "story", "help", "chapter",
+                    "ns", "ctx", "hub", "q", "quit", "reset", "story", "help", "chapter",
                 ]
                 .iter(),
             )
@@ -192,17 +209,66 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
         app.watch(namespaces);
         return;
     }
+    if let Some(hub) = argument(command, "hub") {
+        super::super::fleet::narrow_to(app, hub);
+        return;
+    }
     if let Some(context) = argument(command, "ctx") {
+        // Several at once: `a,b`, or `*` for every context of the kubeconfig.
+        let several: Option<Vec<String>> = if context == "*" {
+            Some(app.contexts.clone())
+        } else if context.contains(',') {
+            let mut named: Vec<String> = Vec::new();
+            for name in context.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                if !named.iter().any(|n| n == name) {
+                    named.push(name.to_owned());
+                }
+            }
+            Some(named)
+        } else {
+            None
+        };
+        if let Some(named) = several {
+            let unknown: Vec<&String> = named
+                .iter()
+                .filter(|n| !app.contexts.iter().any(|c| c == *n))
+                .collect();
+            if app.tour.is_some() {
+                app.message = Some(
+                    "the tour plays on its own demo cluster: quit it to switch context".to_owned(),
+                );
+            } else if let Some(first) = unknown.first() {
+                app.message = Some(format!(
+                    "there is no context \"{first}\" in the kubeconfig (known: {})",
+                    app.contexts.join(", ")
+                ));
+            } else {
+                match named.as_slice() {
+                    [] => app.message = Some("the kubeconfig names no context".to_owned()),
+                    [one] => run_command(app, &format!("ctx {one}")),
+                    _ => super::super::fleet::connect(app, named),
+                }
+            }
+            return;
+        }
         if app.tour.is_some() && !context.is_empty() {
             // The tour's chapters load on its own demo cluster, not on another context.
             app.message = Some(
                 "the tour plays on its own demo cluster: quit it to switch context".to_owned(),
             );
         } else if context.is_empty() {
-            app.message = Some(format!(
-                "context {}; :ctx NAME switches",
-                app.connection.context
-            ));
+            app.message = Some(if app.fleet.several() {
+                format!(
+                    "hubs {}; acting on {}; :ctx NAME watches one, :ctx a,b or :ctx * several",
+                    app.fleet.names.join(", "),
+                    app.connection.context
+                )
+            } else {
+                format!(
+                    "context {}; :ctx NAME switches, :ctx a,b or :ctx * watches several",
+                    app.connection.context
+                )
+            });
         } else if !app.contexts.is_empty() && !app.contexts.iter().any(|c| c == context) {
             // The kubeconfig's contexts are known: one it lacks is refused before connecting.
             let near = nearest(context, app.contexts.iter().map(String::as_str));
@@ -240,7 +306,7 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
                 ""
             };
             app.message = Some(format!(
-                "unknown command \":{command}\"; try {}, :ns, :ctx{tour} or :q",
+                "unknown command \":{command}\"; try {}, :ns, :ctx, :hub{tour} or :q",
                 views.join(", ")
             ))
         }

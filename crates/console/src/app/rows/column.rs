@@ -35,7 +35,7 @@ impl Column {
     /// Whether the column names the row (a name, its pool, its namespace): a long one is cut
     /// on a narrow screen rather than another column given up for it.
     pub fn names_the_row(self) -> bool {
-        [NAME, HOST, POOL, NAMESPACE].contains(&self)
+        [NAME, HOST, POOL, NAMESPACE, HUB].contains(&self)
     }
 
     /// How early the column gives way when the list spans namespaces or not.
@@ -84,8 +84,9 @@ pub const CPU: Column = Column::new("CPU", 6);
 pub const MACHINE_POOL: Column = Column::new("MACHINE POOL", 6);
 pub const SYMPTOM: Column = Column::new("SYMPTOM", 6);
 pub const SINCE: Column = Column::new("SINCE", 7);
-/// The hub (kubeconfig context) a row was read from, first when several are read.
-pub const HUB: Column = Column::new("HUB", 8);
+/// The hub (kubeconfig context) a row was read from, first when several are read: it names
+/// the row as its name does, so it never gives way.
+pub const HUB: Column = Column::new("HUB", 0);
 /// The object's namespace: first in every list; `get -n` leaves it out.
 pub const NAMESPACE: Column = Column::new("NAMESPACE", 8);
 pub const MEMORY: Column = Column::new("MEMORY", 8);

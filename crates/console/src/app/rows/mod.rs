@@ -76,6 +76,8 @@ pub struct Row {
     pub worst: Option<crate::domain::rules::Severity>,
     /// What `-o json|yaml` prints for the row.
     pub object: Source,
+    /// The hub the row's object is on: an index of the console's hubs (0 with one hub).
+    pub hub: usize,
 }
 
 impl Table {
@@ -99,12 +101,13 @@ impl Row {
             broken: false,
             worst: None,
             object,
+            hub: 0,
         }
     }
 
     /// Whether the row is the same row as `other` (same object and part), whatever its values.
     pub fn same_row(&self, other: &Row) -> bool {
-        self.id == other.id && self.part == other.part
+        self.hub == other.hub && self.id == other.id && self.part == other.part
     }
 
     /// Whether anything a reader of `get --watch` cares about changed: the object (by its

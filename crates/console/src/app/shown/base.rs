@@ -11,8 +11,12 @@ use crate::app::rows::{self, Column, Row};
 use crate::inventory::Key;
 
 /// Where a row stands when no column is sorted: events by when they happened, everything
-/// else by its object's namespace and name; then the row's place among its object's rows.
-pub type Natural = (Option<DateTime<Utc>>, Key, usize);
+/// else by its hub, then its object's namespace and name; then the row's place among its
+/// object's rows.
+pub type Natural = (Option<DateTime<Utc>>, usize, Key, usize);
+
+/// An object whose rows a view shows: its hub (an index of the console's hubs) and key.
+pub type Owner = (usize, Key);
 
 #[derive(Clone, Debug)]
 struct Slot {
@@ -31,7 +35,7 @@ pub struct Base {
     slots: Vec<Option<Slot>>,
     free: Vec<usize>,
     /// The slots of each object's rows.
-    by_owner: HashMap<Key, Vec<usize>>,
+    by_owner: HashMap<Owner, Vec<usize>>,
 }
 
 impl Base {
@@ -54,7 +58,7 @@ impl Base {
     }
 
     /// The slots of one object's rows.
-    pub fn slots_of(&self, owner: &Key) -> &[usize] {
+    pub fn slots_of(&self, owner: &Owner) -> &[usize] {
         self.by_owner.get(owner).map_or(&[], Vec::as_slice)
     }
 
@@ -86,7 +90,7 @@ impl Base {
             .iter()
             .map(|c| u16::try_from(c.width()).unwrap_or(u16::MAX))
             .collect();
-        let owner = natural.1.clone();
+        let owner = (natural.1, natural.2.clone());
         let slot = Slot {
             row,
             words,
@@ -108,7 +112,7 @@ impl Base {
     }
 
     /// Takes out every row of one object; returns the slots they held.
-    pub fn remove_owner(&mut self, owner: &Key) -> Vec<usize> {
+    pub fn remove_owner(&mut self, owner: &Owner) -> Vec<usize> {
         let slots = self.by_owner.remove(owner).unwrap_or_default();
         for i in &slots {
             if let Some(slot) = self.slots.get_mut(*i) {

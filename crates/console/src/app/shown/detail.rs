@@ -207,7 +207,8 @@ impl App {
             return;
         };
         let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
-        let key = (id, self.inventory.generation());
+        // The hub too: two hubs' pictures may stand at the same generation.
+        let key = (id, self.fleet.focus, self.inventory.generation());
         if self.shown.detail_key.as_ref() == Some(&key) {
             return;
         }

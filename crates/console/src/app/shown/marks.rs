@@ -31,7 +31,8 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
 /// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
 /// finding.
 fn mark(
-    lint: &mut HashMap<ObjectRef, (usize, u64, bool)>,
+    lint: &mut HashMap<(usize, ObjectRef), (usize, u64, bool)>,
+    hub: usize,
     inventory: &Inventory,
     doctor: &crate::app::doctor::Doctor,
     row: &mut Row,
@@ -42,14 +43,30 @@ fn mark(
     row.worst = doctor.worst(&row.id);
     let identity = Inventory::identity(object);
     let neighbours = inventory.neighbours(object);
-    row.broken = match lint.get(&row.id) {
+    let key = (hub, row.id.clone());
+    row.broken = match lint.get(&key) {
         Some((seen, around, broken)) if *seen == identity && *around == neighbours => *broken,
         _ => {
             let broken = breaks_a_rule(inventory, object).unwrap_or(false);
-            lint.insert(row.id.clone(), (identity, neighbours, broken));
+            lint.insert(key, (identity, neighbours, broken));
             broken
         }
     };
+}
+
+/// The picture and doctor of one hub, from the App's parts (the focused hub's are its own),
+/// so that the shown rows can be changed while they are read.
+fn hub_parts<'a>(
+    app_inventory: &'a Inventory,
+    app_doctor: &'a crate::app::doctor::Doctor,
+    fleet: &'a crate::app::fleet::Fleet,
+    hub: usize,
+) -> Option<(&'a Inventory, &'a crate::app::doctor::Doctor)> {
+    if hub == fleet.focus {
+        Some((app_inventory, app_doctor))
+    } else {
+        fleet.parked(hub).map(|p| (&p.inventory, &p.doctor))
+    }
 }
 
 impl App {
@@ -59,33 +76,43 @@ impl App {
         let shown = &mut self.shown;
         for slot in slots {
             if let Some(row) = shown.base.row_mut(slot) {
-                row.worst = shown.doctor.worst(&row.id);
+                let doctor = if row.hub == self.fleet.focus {
+                    Some(&shown.doctor)
+                } else {
+                    self.fleet.parked(row.hub).map(|p| &p.doctor)
+                };
+                row.worst = doctor.and_then(|d| d.worst(&row.id));
             }
         }
     }
 
-    /// The rule markers of these pools' rows, checked again where their neighbours changed.
-    pub(super) fn relint(&mut self, pools: &[Key]) {
+    /// The rule markers of these pools' rows on one hub, checked again where their
+    /// neighbours changed.
+    pub(super) fn relint(&mut self, hub: usize, pools: &[Key]) {
         let shown = &mut self.shown;
+        let Some((inventory, doctor)) = hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
+        else {
+            return;
+        };
         for key in pools {
-            for slot in shown.base.slots_of(key).to_vec() {
+            for slot in shown.base.slots_of(&(hub, key.clone())).to_vec() {
                 if let Some(row) = shown.base.row_mut(slot) {
-                    mark(&mut shown.lint, &self.inventory, &shown.doctor, row);
+                    mark(&mut shown.lint, hub, inventory, doctor, row);
                 }
             }
         }
     }
 
-    /// Marks the pools whose spec breaks a rule of the reference and the doctor's worst
-    /// finding about each.
-    pub(super) fn mark_pools(&mut self, rows: &mut [Row]) {
+    /// Marks the pools of one hub whose spec breaks a rule of the reference and the doctor's
+    /// worst finding about each.
+    pub(super) fn mark_pools(&mut self, hub: usize, rows: &mut [Row]) {
+        let shown = &mut self.shown;
+        let Some((inventory, doctor)) = hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
+        else {
+            return;
+        };
         for row in rows {
-            mark(
-                &mut self.shown.lint,
-                &self.inventory,
-                &self.shown.doctor,
-                row,
-            );
+            mark(&mut shown.lint, hub, inventory, doctor, row);
         }
     }
 }

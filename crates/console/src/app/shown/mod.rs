@@ -23,8 +23,21 @@ use crate::inventory::{Key, Kind, Object};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Shape {
     view: View,
-    /// The doctor's findings the rows were made from (`:problems`; 0 for the other views).
+    /// The doctor's findings the rows were made from (`:problems`; 0 for the other views):
+    /// every hub's in view, summed.
     findings: u64,
+    /// How many hubs are watched, and the one `:hub` narrowed the lists to.
+    hubs: usize,
+    only: Option<usize>,
+}
+
+/// What the rows of one hub were last brought up to date with: its inventory's generation,
+/// the generation of its pools' names and VIPs (the rule markers), and its doctor's marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Seen {
+    generation: u64,
+    fleet: u64,
+    marks: u64,
 }
 
 /// What the order of the shown rows depends on besides the rows, each input by name; made
@@ -40,10 +53,8 @@ struct OrderKey {
 #[derive(Clone, Debug, Default)]
 pub struct Shown {
     shape: Option<Shape>,
-    /// The inventory generation the base rows are up to date with.
-    generation: u64,
-    /// The doctor's marks the pools list's markers show.
-    marks: u64,
+    /// Per hub, what the base rows are up to date with.
+    seen: Vec<Seen>,
     base: Base,
     order_key: Option<OrderKey>,
     /// The current view's rows, filtered and sorted, as slots of `base`: a keystroke in the
@@ -54,12 +65,10 @@ pub struct Shown {
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
     /// shorter header).
     pub compact_widths: Vec<u16>,
-    /// Per pool: the version and the pools sharing its name or VIP it was checked against,
-    /// and whether it breaks a rule.
-    lint: HashMap<ObjectRef, (usize, u64, bool)>,
-    /// The fleet generation the pools list's rule markers were checked at.
-    fleet: u64,
-    detail_key: Option<(ObjectRef, u64)>,
+    /// Per pool (by hub): the version and the pools sharing its name or VIP it was checked
+    /// against, and whether it breaks a rule.
+    lint: HashMap<(usize, ObjectRef), (usize, u64, bool)>,
+    detail_key: Option<(ObjectRef, usize, u64)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
     /// What the described page was worked out from: the pool, its evaluation and its events
@@ -111,65 +120,108 @@ impl Shown {
 }
 
 /// Where one object's `index`th row stands in its view's natural order.
-fn natural(owner: &Object, index: usize) -> Natural {
+fn natural(hub: usize, owner: &Object, index: usize) -> Natural {
     let time = (owner.kind == Kind::Event)
         .then(|| owner.happened())
         .flatten();
-    (time, owner.key.clone(), index)
+    (time, hub, owner.key.clone(), index)
+}
+
+/// A row as the lists show it: its hub set, and named in a HUB column first when rows of
+/// several hubs are shown together.
+fn on_hub(mut row: Row, hub: usize, name: Option<&str>) -> Row {
+    row.hub = hub;
+    if let Some(name) = name {
+        row.cells.insert(0, rows::Cell::Text(name.into()));
+    }
+    row
 }
 
 impl App {
     /// Brings the derived rows up to date; cheap when nothing they depend on changed, and
-    /// proportional to the changed objects' rows when a few objects changed.
+    /// proportional to the changed objects' rows when a few objects changed (per hub: one
+    /// hub's change touches its own rows only).
     pub fn refresh(&mut self) {
         self.shown.doctor.update(&self.inventory, self.now);
+        let now = self.now;
+        for parked in self.fleet.parked_mut() {
+            parked.doctor.update(&parked.inventory, now);
+        }
+        let in_view = self.fleet.in_view();
+        let findings = match self.list.view.rows {
+            Rows::Findings(_) => in_view
+                .iter()
+                .filter_map(|h| self.doctor_of(*h))
+                .fold(0u64, |sum, d| sum.wrapping_add(d.epoch)),
+            _ => 0,
+        };
         let shape = Shape {
             view: self.list.view,
-            findings: match self.list.view.rows {
-                Rows::Findings(_) => self.shown.doctor.epoch,
-                _ => 0,
-            },
+            findings,
+            hubs: self.fleet.count(),
+            only: self.fleet.only,
         };
-        let generation = self.inventory.generation();
-        let mut whole = self.shown.shape != Some(shape);
+        let mut whole =
+            self.shown.shape != Some(shape) || self.shown.seen.len() != self.fleet.count();
         let mut patch: Option<(Vec<usize>, Vec<usize>)> = None;
-        let fleet = self.inventory.fleet_generation();
-        // The pools whose rule markers may read differently: their name or VIP is shared with
-        // a pool that joined, left or changed its VIP.
-        let mut relint: Vec<Key> = Vec::new();
-        if !whole && self.shown.generation != generation {
-            // Owned, so that the rows can be patched while the inventory is read.
-            let mut changed: Option<Vec<(Kind, Key)>> = None;
-            if let Some(changes) = self.inventory.changes_since(self.shown.generation) {
-                if fleet != self.shown.fleet {
-                    relint = self.inventory.fleet_touched(&changes);
+        // The pools whose rule markers may read differently, per hub: their name or VIP is
+        // shared with a pool that joined, left or changed its VIP.
+        let mut relint: Vec<(usize, Vec<Key>)> = Vec::new();
+        let mut remark = false;
+        if !whole {
+            for hub in in_view.iter().copied() {
+                let Some(inventory) = self.inventory_of(hub) else {
+                    continue;
+                };
+                let seen = self.shown.seen.get(hub).copied().unwrap_or_default();
+                if self.doctor_of(hub).is_some_and(|d| d.marks != seen.marks) {
+                    remark = true;
                 }
-                changed = Some(changes.iter().map(|c| (c.kind, c.key.clone())).collect());
-            }
-            match changed {
-                None => whole = true,
-                Some(changes) => patch = self.patch_owners(&changes),
+                if seen.generation == inventory.generation() {
+                    continue;
+                }
+                // Owned, so that the rows can be patched while the inventory is read.
+                let Some(changes) = inventory.changes_since(seen.generation) else {
+                    whole = true;
+                    break;
+                };
+                if inventory.fleet_generation() != seen.fleet {
+                    relint.push((hub, inventory.fleet_touched(&changes)));
+                }
+                let changed: Vec<(Kind, Key)> =
+                    changes.iter().map(|c| (c.kind, c.key.clone())).collect();
+                if let Some((removed, added)) = self.patch_owners(hub, &changed) {
+                    let (all_removed, all_added) = patch.get_or_insert_default();
+                    all_removed.extend(removed);
+                    all_added.extend(added);
+                }
             }
         }
         if whole {
+            patch = None;
             self.build_base();
             self.shown.shape = Some(shape);
         }
-        self.shown.generation = generation;
         let mut widths = whole || patch.is_some();
         if self.list.view.pools && !whole {
-            let marks = self.shown.doctor.marks;
-            if marks != self.shown.marks {
+            if remark {
                 self.remark_worst();
                 widths = true;
             }
-            if !relint.is_empty() {
-                self.relint(&relint);
-                widths = true;
+            for (hub, pools) in &relint {
+                if !pools.is_empty() {
+                    self.relint(*hub, pools);
+                    widths = true;
+                }
             }
         }
-        self.shown.marks = self.shown.doctor.marks;
-        self.shown.fleet = fleet;
+        self.shown.seen = (0..self.fleet.count())
+            .map(|hub| Seen {
+                generation: self.inventory_of(hub).map_or(0, |i| i.generation()),
+                fleet: self.inventory_of(hub).map_or(0, |i| i.fleet_generation()),
+                marks: self.doctor_of(hub).map_or(0, |d| d.marks),
+            })
+            .collect();
 
         let order_key = self.order_key();
         let moved = if whole || self.shown.order_key.as_ref() != Some(&order_key) {
@@ -189,10 +241,10 @@ impl App {
         }
         // The selection stays on its row when rows move.
         if moved
-            && let Some(index) = self.list.selected_id.as_ref().and_then(|(id, part)| {
+            && let Some(index) = self.list.selected_id.as_ref().and_then(|(hub, id, part)| {
                 self.shown
                     .rows()
-                    .position(|r| r.id == *id && r.part == *part)
+                    .position(|r| r.hub == *hub && r.id == *id && r.part == *part)
             })
         {
             self.list.selected = index;
@@ -201,48 +253,68 @@ impl App {
         self.list.selected_id = self
             .shown
             .row(self.list.selected)
-            .map(|r| (r.id.clone(), r.part.clone()));
+            .map(|r| (r.hub, r.id.clone(), r.part.clone()));
+        // A key on a list acts on its row's hub.
+        self.follow_selection();
         self.refresh_detail();
         self.refresh_describe();
         self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
     }
 
-    /// Makes the current view's rows from scratch.
+    /// Makes the current view's rows from scratch: every hub in view's, one after another.
     fn build_base(&mut self) {
-        let mut table = self.base_table();
-        if self.list.view.pools {
-            self.mark_pools(&mut table.rows);
-        }
-        let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
-        let mut base = Base::new(table.columns, table.rows.len());
-        let mut previous: Option<(Key, usize)> = None;
-        let count = table.rows.len() as u64;
-        for (i, row) in table.rows.into_iter().enumerate() {
-            let natural = if incremental {
-                let owner = (row.id.namespace.clone(), row.id.name.clone());
-                let index = match &previous {
-                    Some((key, n)) if *key == owner => n + 1,
-                    _ => 0,
-                };
-                previous = Some((owner.clone(), index));
-                let time = match &row.object {
-                    rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
-                    _ => None,
-                };
-                (time, owner, index)
-            } else {
-                (None, Key::default(), i)
+        let mixed = self.fleet.mixed();
+        let mut base: Option<Base> = None;
+        let mut count = 0u64;
+        for hub in self.fleet.in_view() {
+            let Some(mut table) = self.base_table(hub) else {
+                continue;
             };
-            base.add(row, natural);
+            if self.list.view.pools {
+                self.mark_pools(hub, &mut table.rows);
+            }
+            let name = mixed.then(|| self.fleet.name(hub).to_owned());
+            let base = base.get_or_insert_with(|| {
+                let mut columns = table.columns.clone();
+                if mixed {
+                    columns.insert(0, rows::column::HUB);
+                }
+                Base::new(columns, table.rows.len())
+            });
+            let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
+            let mut previous: Option<(Key, usize)> = None;
+            count += table.rows.len() as u64;
+            for (i, row) in table.rows.into_iter().enumerate() {
+                let natural = if incremental {
+                    let owner = (row.id.namespace.clone(), row.id.name.clone());
+                    let index = match &previous {
+                        Some((key, n)) if *key == owner => n + 1,
+                        _ => 0,
+                    };
+                    previous = Some((owner.clone(), index));
+                    let time = match &row.object {
+                        rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+                        _ => None,
+                    };
+                    (time, hub, owner, index)
+                } else {
+                    (None, hub, Key::default(), i)
+                };
+                base.add(on_hub(row, hub, name.as_deref()), natural);
+            }
         }
-        self.shown.base = base;
+        self.shown.base = base.unwrap_or_default();
         self.shown.builds += 1;
         self.shown.rows_built += count;
     }
 
-    /// Makes again the rows of the objects these changes touch; returns the slots taken out
-    /// and those put in (`None` when the view has none of them).
-    fn patch_owners(&mut self, changes: &[(Kind, Key)]) -> Option<(Vec<usize>, Vec<usize>)> {
+    /// Makes again the rows of the objects of one hub these changes touch; returns the
+    /// slots taken out and those put in (`None` when the view has none of them).
+    fn patch_owners(
+        &mut self,
+        hub: usize,
+        changes: &[(Kind, Key)],
+    ) -> Option<(Vec<usize>, Vec<usize>)> {
         let Rows::PerObject {
             owner,
             touched_by,
@@ -260,19 +332,24 @@ impl App {
         if owners.is_empty() {
             return None;
         }
+        let name = self.fleet.mixed().then(|| self.fleet.name(hub).to_owned());
         let (mut removed, mut added) = (Vec::new(), Vec::new());
         for key in owners {
-            removed.extend(self.shown.base.remove_owner(key));
-            let Some(object) = self.inventory.get(owner, &key.0, &key.1).cloned() else {
+            removed.extend(self.shown.base.remove_owner(&(hub, key.clone())));
+            let Some(inventory) = self.inventory_of(hub) else {
                 continue;
             };
-            let mut made = make(&self.inventory, &object, false);
+            let Some(object) = inventory.get(owner, &key.0, &key.1).cloned() else {
+                continue;
+            };
+            let mut made = make(inventory, &object, false);
             if self.list.view.pools {
-                self.mark_pools(&mut made);
+                self.mark_pools(hub, &mut made);
             }
             self.shown.rows_built += made.len() as u64;
             for (index, row) in made.into_iter().enumerate() {
-                added.push(self.shown.base.add(row, natural(&object, index)));
+                let row = on_hub(row, hub, name.as_deref());
+                added.push(self.shown.base.add(row, natural(hub, &object, index)));
             }
         }
         Some((removed, added))
@@ -304,13 +381,14 @@ impl App {
         }
     }
 
-    fn base_table(&mut self) -> Table {
-        match self.list.view.rows {
+    /// One hub's rows of the current view, made whole.
+    fn base_table(&self, hub: usize) -> Option<Table> {
+        Some(match self.list.view.rows {
             Rows::PerObject { table, .. } | Rows::Whole(table) => {
-                table(&self.inventory, None, false)
+                table(self.inventory_of(hub)?, None, false)
             }
-            Rows::Findings(table) => table(&self.shown.doctor),
-        }
+            Rows::Findings(table) => table(self.doctor_of(hub)?),
+        })
     }
 
     /// What the shown order depends on besides the rows, read by name.
