@@ -42,7 +42,10 @@ pub fn follow(app: &mut App, follow: Follow) {
         Follow::Fix(fix) => super::confirm::open(app, fix),
         Follow::Logs => super::logs::open(app),
         Follow::Wizard { edit } => super::wizard::open(app, edit),
-        Follow::AllNamespaces => app.watch(super::ports::Namespaces::All),
+        Follow::AllNamespaces => {
+            app.namespaces_asked = true;
+            app.watch(super::ports::Namespaces::All)
+        }
     }
 }
 

@@ -218,8 +218,14 @@ pub fn open(app: &mut App, fix: Fix) {
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
     // filter hides it) is named as such, and one no longer there is said.
     if by_marks(app, fix) {
-        let shown: std::collections::HashSet<&ObjectRef> =
-            app.shown.rows().map(|row| &row.id).collect();
+        // The marks are on the hub in focus: a same-named pool of another hub shown does
+        // not show a marked one.
+        let shown: std::collections::HashSet<&ObjectRef> = app
+            .shown
+            .rows()
+            .filter(|row| row.hub == app.fleet.focus)
+            .map(|row| &row.id)
+            .collect();
         let hidden: Vec<String> = targets
             .iter()
             .filter(|t| {

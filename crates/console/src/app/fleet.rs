@@ -12,7 +12,6 @@
 
 use super::confirm::AccessCache;
 use super::doctor::Doctor;
-use super::requests::Awaiting;
 use super::{App, Connection, Effect};
 use crate::inventory::{Inventory, SourceEvent};
 
@@ -26,6 +25,17 @@ pub struct Parked {
     pub doctor: Doctor,
     /// The context's own namespace (a new pool's last default).
     pub home_namespace: String,
+}
+
+impl Parked {
+    /// Whether this is the hub a request is bound to (context, server, user, kubeconfig).
+    pub fn is(&self, hub: &crate::domain::Hub) -> bool {
+        let c = &self.connection;
+        c.context == hub.context
+            && c.server == hub.server
+            && c.user == hub.user
+            && c.kubeconfig == hub.kubeconfig
+    }
 }
 
 /// The hubs watched: their names in order (a row's `hub` is an index into them), which one
@@ -102,6 +112,15 @@ impl Fleet {
             .filter_map(|(i, p)| p.as_deref().map(|p| (i, p)))
     }
 
+    /// The parked hub a request's hub is, if any.
+    pub fn parked_for(&mut self, hub: &crate::domain::Hub) -> Option<&mut Parked> {
+        self.parked
+            .iter_mut()
+            .flatten()
+            .map(|p| &mut **p)
+            .find(|p| p.is(hub))
+    }
+
     pub fn parked_mut(&mut self) -> impl Iterator<Item = &mut Parked> {
         self.parked.iter_mut().filter_map(|p| p.as_deref_mut())
     }
@@ -122,11 +141,9 @@ impl App {
         if *hub == self.hub() {
             return Some(self.fleet.focus);
         }
-        self.fleet.parked_hubs().find_map(|(index, parked)| {
-            let c = &parked.connection;
-            (c.context == hub.context && c.server == hub.server && c.user == hub.user)
-                .then_some(index)
-        })
+        self.fleet
+            .parked_hubs()
+            .find_map(|(index, parked)| parked.is(hub).then_some(index))
     }
 
     /// A hub's doctor (the focused hub's is the App's own).
@@ -136,6 +153,34 @@ impl App {
         } else {
             self.fleet.parked(hub).map(|p| &p.doctor)
         }
+    }
+
+    /// Every hub's picture starts over (other namespaces are watched): the focused hub's and
+    /// the parked ones', and the rule markers worked out from them.
+    pub fn start_over(&mut self) {
+        self.inventory = Inventory::new();
+        for parked in self.fleet.parked_mut() {
+            parked.inventory = Inventory::new();
+        }
+        self.shown.forget_markers();
+    }
+
+    /// The namespaces the watched objects of every hub name.
+    pub fn namespaces_seen(&self) -> std::collections::BTreeSet<&str> {
+        let mut seen = self.inventory.namespaces_seen();
+        for (_, parked) in self.fleet.parked_hubs() {
+            seen.extend(parked.inventory.namespaces_seen());
+        }
+        seen
+    }
+
+    /// Whether a namespace is a watched hub's context's own.
+    pub fn is_home_namespace(&self, name: &str) -> bool {
+        self.home_namespace == name
+            || self
+                .fleet
+                .parked_hubs()
+                .any(|(_, parked)| parked.home_namespace == name)
     }
 
     /// Whether the focus must stay where it is: something bound to the focused hub is open
@@ -187,22 +232,15 @@ impl App {
 }
 
 /// Puts `hub` in focus: its state into the App's fields, the focused one's parked. An access
-/// review still unanswered is forgotten with it (asked again when that hub is in focus again),
-/// so no answer lands in another hub's permissions.
+/// review still unanswered goes on: its answer is kept in the permissions of the hub it was
+/// asked of, by the hub the request names (`requests::performed`).
 pub fn focus(app: &mut App, hub: usize) {
-    if hub == app.fleet.focus || hub >= app.fleet.parked.len() {
+    if hub == app.fleet.focus {
         return;
     }
-    let Some(mut other) = app.fleet.parked[hub].take() else {
+    let Some(mut other) = app.fleet.parked.get_mut(hub).and_then(Option::take) else {
         return;
     };
-    app.pending.retain(|_, awaiting| match awaiting {
-        Awaiting::Access(permission) => {
-            app.access.remove(permission);
-            false
-        }
-        _ => true,
-    });
     std::mem::swap(&mut app.inventory, &mut other.inventory);
     std::mem::swap(&mut app.connection, &mut other.connection);
     std::mem::swap(&mut app.read_only_why, &mut other.read_only_why);
@@ -248,7 +286,9 @@ pub fn narrow_to(app: &mut App, name: &str) {
     }
     let name = name.trim();
     if name.is_empty() || name == "*" {
+        let before = app.fleet.mixed();
         app.fleet.only = None;
+        keep_sort(app, before);
         app.message = Some(format!(
             "every hub: {}",
             crate::domain::inert::line(&app.fleet.names.join(", "))
@@ -274,13 +314,26 @@ pub fn narrow_to(app: &mut App, name: &str) {
         return;
     }
     focus(app, hub);
+    let before = app.fleet.mixed();
     app.fleet.only = Some(hub);
+    keep_sort(app, before);
     app.list.selected = 0;
     app.list.selected_id = None;
     app.message = Some(format!(
         "hub {} only (:hub * shows every hub)",
         crate::domain::inert::line(name)
     ));
+}
+
+/// The list stays sorted by the same column when the HUB column comes or goes (it is the
+/// first); sorted by HUB, the list goes back to its natural order (by hub first).
+pub(super) fn keep_sort(app: &mut App, mixed_before: bool) {
+    let sort = &mut app.list.sort_column;
+    match (mixed_before, app.fleet.mixed()) {
+        (true, false) => *sort = sort.saturating_sub(1),
+        (false, true) if *sort > 0 => *sort += 1,
+        _ => {}
+    }
 }
 
 /// `:ctx a,b` or `:ctx *`: connects with these contexts at once (the watch starts over on all
@@ -321,6 +374,7 @@ pub fn connected(
     let Some(first) = hubs.next() else {
         return;
     };
+    let mixed_before = app.fleet.mixed();
     let scope = app.connection.scope.clone();
     let kubeconfig = app.connection.kubeconfig.clone();
     let parked: Vec<Parked> = hubs
@@ -348,7 +402,12 @@ pub fn connected(
     app.shown.doctor = Doctor::default();
     app.fleet = Fleet::new(contexts.clone(), parked);
     app.outbox.push(Effect::UseFleet(contexts));
-    let namespaces = app.namespaces.clone();
+    let namespaces = if app.namespaces_asked {
+        app.namespaces.clone()
+    } else {
+        super::ports::Namespaces::All
+    };
+    keep_sort(app, mixed_before);
     app.watch(namespaces);
     app.message = Some(super::requests::with_cancelled(
         format!(

@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
 use super::fleet::{Fleet, Parked};
+use super::requests::Awaiting;
 use super::script::{forget_returned, returned, take_returned, update};
 use super::tests::{fixed_now, fleet_app};
 use super::*;
@@ -30,6 +31,9 @@ fn command(app: &mut App, text: &str) {
 fn two_hubs() -> App {
     let mut app = fleet_app();
     app.connection.context = "hub-a".into();
+    // What was asked under the scenario's context is forgotten: the console opened on hub-a.
+    app.access.clear();
+    app.pending.clear();
     let parked = Parked {
         connection: Connection {
             context: "hub-b".into(),
@@ -183,6 +187,42 @@ fn a_change_on_one_hub_makes_that_hubs_row_again_and_no_other() {
     };
     assert!(status(&app, 1).contains("Failed"), "{}", status(&app, 1));
     assert!(!status(&app, 0).contains("Failed"), "{}", status(&app, 0));
+
+    // A change around hub-b's pools (a Project: what changed cannot be told pool by pool)
+    // makes hub-b's rows again, and hub-a's stay as they are.
+    let project = (*app
+        .inventory_of(1)
+        .and_then(|i| i.objects(Kind::Project).next().cloned())
+        .expect("a project")
+        .value())
+    .clone();
+    let (built, builds) = (app.shown.rows_built, app.shown.builds);
+    let selected = app
+        .shown
+        .row(app.list.selected)
+        .map(|r| (r.hub, r.id.clone()));
+    update(
+        &mut app,
+        Msg::HubSource {
+            hub: 1,
+            event: SourceEvent::Applied {
+                kind: Kind::Project,
+                object: project,
+            },
+        },
+    );
+    assert_eq!(app.shown.builds, builds, "no rebuild of every hub");
+    assert_eq!(app.shown.rows_built - built, 12, "hub-b's twelve pools");
+    assert_eq!(app.shown.len(), 24);
+    assert_eq!(
+        app.shown
+            .row(app.list.selected)
+            .map(|r| (r.hub, r.id.clone())),
+        selected,
+        "the selection stays on its row"
+    );
+    // In the same order as a list made from scratch.
+    assert_eq!(rows(&app), rows(&two_hubs()));
 }
 
 #[test]
@@ -248,9 +288,13 @@ fn a_dialog_opened_on_a_row_is_bound_to_the_rows_hub() {
         .collect();
     assert!(!sent.is_empty());
     assert!(sent.iter().all(|r| r.hub.context == "hub-b"), "{sent:?}");
-    // While it is open the focus stays, whatever the rows do.
+    // While it is open the focus stays, wherever the cursor goes (a live update moves it).
+    app.list.selected = 0;
+    app.list.selected_id = None;
     update(&mut app, Msg::Tick(fixed_now()));
+    assert_eq!(app.selected_hub(), Some(0));
     assert_eq!(app.fleet.focus, 1);
+    assert_eq!(app.connection.context, "hub-b");
     // Back on a hub-a row, the focus moves back with the hub's own state.
     update(&mut app, key(KeyCode::Esc));
     select(&mut app, 0, "detector");
@@ -324,6 +368,20 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
     assert_eq!(app.shown.len(), all / 2);
     command(&mut app, "hub *");
     assert_eq!(app.shown.len(), all);
+    // Sorted by STATUS, the list stays sorted by STATUS when the HUB column goes and comes.
+    let status = |app: &App| {
+        app.shown
+            .columns()
+            .iter()
+            .position(|c| *c == rows::column::STATUS)
+            .expect("STATUS")
+            + 1
+    };
+    app.list.sort_column = status(&app);
+    command(&mut app, "hub hub-a");
+    assert_eq!(app.list.sort_column, status(&app));
+    command(&mut app, "hub *");
+    assert_eq!(app.list.sort_column, status(&app));
     // On one hub, :hub says how to watch several.
     let mut one = fleet_app();
     command(&mut one, "hub x");
@@ -337,20 +395,22 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
 }
 
 #[test]
-fn an_access_review_asked_on_one_hub_never_lands_in_anothers() {
+fn an_access_review_asked_on_one_hub_lands_in_that_hubs_permissions_only() {
     forget_returned();
     let mut app = two_hubs();
     select(&mut app, 0, "llm-train");
-    // The reviews for the row under the cursor, asked of hub-a and not answered yet.
+    // The reviews for the row under the cursor, asked of the first hub and not answered yet.
     let review = take_returned()
         .into_iter()
         .filter_map(|e| match e {
             Effect::Perform(r) => Some(r),
             _ => None,
         })
-        .find(|r| r.hub.context != "hub-b" && app.pending.contains_key(&r.id))
-        .expect("a review asked on the first hub");
-    let review_operation = review.operation.clone();
+        .find(|r| r.hub.context == "hub-a" && app.pending.contains_key(&r.id))
+        .expect("a review asked on hub-a");
+    let Awaiting::Access(permission) = app.pending[&review.id].clone() else {
+        panic!("an access review");
+    };
     // The cursor moves to hub-b before the answer comes.
     select(&mut app, 1, "llm-train");
     assert_eq!(app.fleet.focus, 1);
@@ -362,20 +422,26 @@ fn an_access_review_asked_on_one_hub_never_lands_in_anothers() {
             outcome: crate::domain::Outcome::Allowed(true),
         },
     );
-    assert_eq!(app.dropped_answers, dropped + 1, "dropped");
-    assert!(
-        app.access.values().all(|a| *a != confirm::Access::Allowed),
+    assert_eq!(app.dropped_answers, dropped, "kept, not dropped");
+    assert_ne!(
+        app.access.get(&permission),
+        Some(&confirm::Access::Allowed),
         "hub-b's permissions untouched: {:?}",
         app.access
     );
-    // Back on hub-a, what was being asked when it left is asked again (not left waiting
-    // for an answer that was dropped).
+    assert_eq!(
+        app.fleet.parked(0).and_then(|p| p.access.get(&permission)),
+        Some(&confirm::Access::Allowed),
+        "the first hub's"
+    );
+    // Back on the first hub, its answer is there: not asked again.
     forget_returned();
     select(&mut app, 0, "llm-train");
+    assert_eq!(app.access.get(&permission), Some(&confirm::Access::Allowed));
     assert!(
-        returned().iter().any(|e| matches!(
+        !returned().iter().any(|e| matches!(
             e,
-            Effect::Perform(r) if r.hub.context != "hub-b" && r.operation == review_operation
+            Effect::Perform(r) if r.operation == permission.review()
         )),
         "{:?}",
         returned()

@@ -283,6 +283,10 @@ pub struct App {
     pub connection: Connection,
     /// The namespaces watched now.
     pub namespaces: Namespaces,
+    /// Whether they were asked for (`-n`, `-A`, `:ns`, `0`, `1`-`9`) rather than the
+    /// context's own by default: several hubs watched at once by default watch every
+    /// namespace (their contexts may name different ones).
+    pub namespaces_asked: bool,
     /// The list screen: which view, the selection, the filter, the order, the marks.
     pub list: ListState,
     pub input: Input,
@@ -356,6 +360,7 @@ impl App {
         App {
             inventory: Inventory::new(),
             fleet: fleet::Fleet::default(),
+            namespaces_asked: false,
             namespaces: Namespaces::All,
             list: ListState::default(),
             connection,
@@ -428,10 +433,7 @@ impl App {
             &cancelled,
         ));
         self.namespaces = namespaces.clone();
-        self.inventory = Inventory::new();
-        for parked in self.fleet.parked_mut() {
-            parked.inventory = Inventory::new();
-        }
+        self.start_over();
         self.detail = None;
         self.list.selected = 0;
         self.list.selected_id = None;
@@ -481,7 +483,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                         app.read_only_why = connected.read_only;
                         app.access.clear();
                         // One hub from now on: the context switched to.
+                        let mixed_before = app.fleet.mixed();
                         app.fleet = fleet::Fleet::default();
+                        fleet::keep_sort(app, mixed_before);
                         app.outbox.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);

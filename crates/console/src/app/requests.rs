@@ -134,15 +134,22 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
     };
     match awaiting {
         Awaiting::Access(permission) => {
-            if request.hub != app.hub() {
-                app.dropped_answers = app.dropped_answers.saturating_add(1);
-                return;
-            }
             let known = match outcome {
                 Outcome::Allowed(true) => super::confirm::Access::Allowed,
                 Outcome::Allowed(false) => super::confirm::Access::Denied,
                 _ => super::confirm::Access::Unknown,
             };
+            if request.hub != app.hub() {
+                // Asked of a hub the console watches out of focus now: kept in that hub's
+                // permissions; of no hub watched now, dropped.
+                match app.fleet.parked_for(&request.hub) {
+                    Some(parked) => {
+                        parked.access.insert(permission, known);
+                    }
+                    None => app.dropped_answers = app.dropped_answers.saturating_add(1),
+                }
+                return;
+            }
             app.access.insert(permission, known);
             // A dialog waiting for it moves on; whatever else is on top is left alone.
             if matches!(app.overlays.last(), Some(Overlay::Confirm(_)))

@@ -312,7 +312,9 @@ fn inherit(cli: &mut Cli) -> Result<(), String> {
     // Several hubs are named after a command that reads several (or for the console).
     if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
         return Err(
-            "several hubs are named before the command: give --context (repeated) or              --all-contexts after it, to a command that reads several (get, doctor, record,              pause, resume)"
+            "several hubs are named before the command: give --context (repeated) or \
+             --all-contexts after it, to a command that reads several (get, doctor, record, \
+             pause, resume)"
                 .into(),
         );
     }
@@ -566,7 +568,9 @@ pub fn main() -> ExitCode {
             };
             if hubs.len() > 1 && cli.demo.is_some() {
                 crate::say::complain!(
-                    "pooldeck: --demo opens the console on one demo hub; for several, serve                      them with `pooldeck demo serve --hubs 3` and open the console with                      --all-contexts on the kubeconfig it prints"
+                    "pooldeck: --demo opens the console on one demo hub; for several, serve \
+                     them with `pooldeck demo serve --hubs 3` and open the console with \
+                     --all-contexts on the kubeconfig it prints"
                 );
                 return ExitCode::from(2);
             }

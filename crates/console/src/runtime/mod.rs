@@ -212,14 +212,24 @@ async fn console(
     });
     // The other hubs of a fleet: each connected now (a kubeconfig that cannot reach one is
     // said before the console opens); a hub that is down or slow is shown so, later.
+    // All at once: a context's credential plugin that takes its time holds up no other.
+    let targets: Vec<(&String, Target)> = options
+        .hubs
+        .iter()
+        .skip(1)
+        .map(|context| {
+            let at = Target {
+                kubeconfig: target.kubeconfig.clone(),
+                context: Some(context.clone()),
+                inline: None,
+            };
+            (context, at)
+        })
+        .collect();
+    let connected = futures::future::join_all(targets.iter().map(|(_, at)| connect(at))).await;
     let mut others = Vec::new();
-    for context in options.hubs.iter().skip(1) {
-        let at = Target {
-            kubeconfig: target.kubeconfig.clone(),
-            context: Some(context.clone()),
-            inline: None,
-        };
-        match connect(&at).await {
+    for ((context, at), result) in targets.into_iter().zip(connected) {
+        match result {
             Ok(connected) => others.push((at, connected)),
             Err(e) => {
                 crate::say::complain!(
@@ -274,6 +284,7 @@ async fn console(
         Utc::now(),
     );
     app.namespaces = namespaces.clone();
+    app.namespaces_asked = options.namespaces.is_some();
     app.home_namespace = home;
     app.contexts = crate::sources::connection::context_names(&target);
     app.favourites = options.acting.settings.favourites.clone();

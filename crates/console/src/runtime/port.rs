@@ -231,9 +231,11 @@ impl ClusterPort for KubePort {
     ) -> Pending<Result<Vec<Connected>, ClusterError>> {
         let each: Vec<_> = contexts.iter().map(|c| self.connect(c.clone())).collect();
         Box::pin(async move {
+            // All at once, then checked in order.
+            let answers = futures::future::join_all(each).await;
             let mut connected: Vec<Connected> = Vec::new();
-            for (context, pending) in contexts.iter().zip(each) {
-                let one = pending.await.map_err(|e| ClusterError::Other {
+            for (context, answer) in contexts.iter().zip(answers) {
+                let one = answer.map_err(|e| ClusterError::Other {
                     message: format!("hub {}: {e}", crate::domain::inert::line(context)),
                 })?;
                 // Two contexts that reach one server as one user are one hub: watched twice
@@ -262,11 +264,15 @@ impl ClusterPort for KubePort {
             .iter()
             .filter_map(|c| current.pending.remove(c))
             .collect();
-        // All of them, or the hubs watched stay as they were.
-        if members.len() == contexts.len() && !members.is_empty() {
-            current.members = members;
-            current.focus = 0;
-        }
+        // All of them, in the console's order; a connection missing (never made, or made
+        // for another request) leaves no hub at all rather than hubs the console would name
+        // wrongly: nothing is watched or sent until the next `:ctx`.
+        current.members = if members.len() == contexts.len() {
+            members
+        } else {
+            Vec::new()
+        };
+        current.focus = 0;
         current.pending.clear();
     }
 

@@ -71,10 +71,7 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let muted = theme.style(Meaning::Muted);
     let accent = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
     let fleet = &app.fleet;
-    let shown = match fleet.only {
-        Some(hub) => format!("hub {} only", fleet.name(hub)),
-        None => format!("{} hubs", fleet.count()),
-    };
+    let shown = format!("{} hubs", fleet.count());
     let mut first = vec![
         Span::styled("pooldeck", accent),
         Span::styled(" │ ", muted),
@@ -94,12 +91,32 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(Meaning::Accent),
         ));
     }
+    // Hubs that are down first (with how many), then those still syncing, then the live
+    // ones: with many hubs the line is cut at the screen's edge, never a hub that is down.
+    let rank = |meaning: &Meaning| match meaning {
+        Meaning::Error => 0,
+        Meaning::Warn => 1,
+        Meaning::Info => 2,
+        _ => 3,
+    };
+    let each: Vec<(usize, String, Meaning)> = (0..fleet.count())
+        .filter_map(|hub| {
+            let (state, meaning) = hub_state(app.inventory_of(hub)?, app.now);
+            Some((hub, state, meaning))
+        })
+        .collect();
+    // In rank order, each rank in the hubs' order (a pass per rank: a handful of hubs).
+    let states = (0..4).flat_map(|r| each.iter().filter(move |(_, _, m)| rank(m) == r));
+    let down = each.iter().filter(|(_, _, m)| rank(m) < 2).count();
     let mut second = Vec::new();
-    for hub in 0..fleet.count() {
-        let Some(inventory) = app.inventory_of(hub) else {
-            continue;
-        };
-        let (state, meaning) = hub_state(inventory, app.now);
+    if down > 0 {
+        second.push(Span::styled(
+            format!("{down} of {} down: ", fleet.count()),
+            theme.style(Meaning::Warn).add_modifier(Modifier::BOLD),
+        ));
+    }
+    for (hub, state, meaning) in states {
+        let hub = *hub;
         let name_style = if hub == fleet.focus {
             Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
         } else {
@@ -107,7 +124,7 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         };
         second.push(Span::styled(fleet.name(hub).to_owned(), name_style));
         second.push(Span::raw(" "));
-        second.push(Span::styled(state, theme.style(meaning)));
+        second.push(Span::styled(state.clone(), theme.style(*meaning)));
         let read_only = if hub == fleet.focus {
             app.read_only_why.is_some()
         } else {
@@ -127,7 +144,8 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
 }
 
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
-    if app.fleet.several() {
+    // Several hubs in view: each hub's state; one (`:hub NAME`), its sources as with one hub.
+    if app.fleet.mixed() {
         return render_fleet(app, theme, frame, area);
     }
     let muted = theme.style(Meaning::Muted);
@@ -159,6 +177,13 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         first.spans.push(Span::styled(" │ ", muted));
         first.spans.push(Span::styled(
             format!("{} marked", app.list.marked.len()),
+            theme.style(Meaning::Accent),
+        ));
+    }
+    if app.fleet.several() {
+        first.spans.push(Span::styled(" │ ", muted));
+        first.spans.push(Span::styled(
+            format!("1 of {} hubs (:hub * shows all)", app.fleet.count()),
             theme.style(Meaning::Accent),
         ));
     }

@@ -104,11 +104,8 @@ fn draw(app: &App, theme: &Theme, frame: &mut Frame) {
                 confirm::render(confirm, app.fleet.several(), theme, frame, body)
             }
             Overlay::Wizard(state) => {
-                // Across hubs, the wizard names the hub it writes to.
-                let on = app
-                    .fleet
-                    .several()
-                    .then_some(app.connection.context.as_str());
+                // Across hubs, the wizard names the hub it writes to: its own.
+                let on = app.fleet.several().then_some(state.context.as_str());
                 wizard::render(state, on, theme, frame, body)
             }
             Overlay::Logs(view) => logs::render(view, theme, frame, body),

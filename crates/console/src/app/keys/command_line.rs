@@ -20,7 +20,6 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     if let Some(partial) = typed.strip_prefix("ns ") {
         let partial = partial.trim_start();
         for namespace in app
-            .inventory
             .namespaces_seen()
             .into_iter()
             .chain(["all"])
@@ -182,14 +181,15 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
                 }
                 // Only when every namespace is watched do the objects say which namespaces
                 // there are (pooldeck does not list Namespaces): otherwise it is taken as named.
-                let seen = app.inventory.namespaces_seen();
+                // Across hubs: a namespace any of them has.
+                let seen = app.namespaces_seen();
                 let every = matches!(app.namespaces, Namespaces::All);
-                // The context's own namespace is known without an object in it.
+                // A context's own namespace is known without an object in it.
                 if every
                     && !insist
                     && !seen.is_empty()
                     && !seen.contains(name)
-                    && name != app.home_namespace
+                    && !app.is_home_namespace(name)
                 {
                     let near = nearest(name, seen.iter().copied());
                     app.message = Some(format!(
@@ -206,6 +206,7 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
                 Namespaces::Only(vec![name.to_owned()])
             }
         };
+        app.namespaces_asked = true;
         app.watch(namespaces);
         return;
     }

@@ -39,16 +39,6 @@ pub struct Base {
 }
 
 impl Base {
-    /// An empty table for `rows` rows.
-    pub fn new(columns: Vec<Column>, rows: usize) -> Base {
-        Base {
-            columns,
-            slots: Vec::with_capacity(rows),
-            by_owner: HashMap::with_capacity(rows),
-            ..Base::default()
-        }
-    }
-
     /// Every row in use, with its slot.
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.slots
@@ -109,6 +99,23 @@ impl Base {
         };
         self.by_owner.entry(owner).or_default().push(index);
         index
+    }
+
+    /// Room for `rows` more rows.
+    pub fn reserve(&mut self, rows: usize) {
+        self.slots.reserve(rows);
+        self.by_owner.reserve(rows);
+    }
+
+    /// Takes out every row of one hub; returns the slots they held.
+    pub fn remove_hub(&mut self, hub: usize) -> Vec<usize> {
+        let owners: Vec<Owner> = self
+            .by_owner
+            .keys()
+            .filter(|(h, _)| *h == hub)
+            .cloned()
+            .collect();
+        owners.iter().flat_map(|o| self.remove_owner(o)).collect()
     }
 
     /// Takes out every row of one object; returns the slots they held.

@@ -94,6 +94,11 @@ pub struct Shown {
 }
 
 impl Shown {
+    /// Forgets the pools' rule markers worked out so far (the pictures start over).
+    pub fn forget_markers(&mut self) {
+        self.lint.clear();
+    }
+
     /// The current view's columns.
     pub fn columns(&self) -> &[rows::Column] {
         &self.base.columns
@@ -168,6 +173,8 @@ impl App {
         // shared with a pool that joined, left or changed its VIP.
         let mut relint: Vec<(usize, Vec<Key>)> = Vec::new();
         let mut remark = false;
+        // Hubs whose rows are made again whole.
+        let mut rebuild: Vec<usize> = Vec::new();
         if !whole {
             for hub in in_view.iter().copied() {
                 let Some(inventory) = self.inventory_of(hub) else {
@@ -182,6 +189,12 @@ impl App {
                 }
                 // Owned, so that the rows can be patched while the inventory is read.
                 let Some(changes) = inventory.changes_since(seen.generation) else {
+                    // What changed cannot be told: this hub's rows are made again (across
+                    // hubs, the others' stay); with one hub in view, the whole list is.
+                    if in_view.len() > 1 {
+                        rebuild.push(hub);
+                        continue;
+                    }
                     whole = true;
                     break;
                 };
@@ -201,6 +214,15 @@ impl App {
             patch = None;
             self.build_base();
             self.shown.shape = Some(shape);
+        } else {
+            for hub in &rebuild {
+                let removed = self.shown.base.remove_hub(*hub);
+                let added = self.add_hub_rows(*hub);
+                self.shown.rows_built += added.len() as u64;
+                let (all_removed, all_added) = patch.get_or_insert_default();
+                all_removed.extend(removed);
+                all_added.extend(added);
+            }
         }
         let mut widths = whole || patch.is_some();
         if self.list.view.pools && !whole {
@@ -224,18 +246,19 @@ impl App {
             .collect();
 
         let order_key = self.order_key();
-        let moved = if whole || self.shown.order_key.as_ref() != Some(&order_key) {
-            self.shown.order = self.narrow();
-            self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
-            self.shown.order_key = Some(order_key);
-            widths = true;
-            true
-        } else if let Some((removed, added)) = patch {
-            self.reorder(&removed, &added);
-            true
-        } else {
-            false
-        };
+        let moved =
+            if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
+                self.shown.order = self.narrow();
+                self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
+                self.shown.order_key = Some(order_key);
+                widths = true;
+                true
+            } else if let Some((removed, added)) = patch {
+                self.reorder(&removed, &added);
+                true
+            } else {
+                false
+            };
         if widths {
             (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
@@ -263,49 +286,56 @@ impl App {
 
     /// Makes the current view's rows from scratch: every hub in view's, one after another.
     fn build_base(&mut self) {
-        let mixed = self.fleet.mixed();
-        let mut base: Option<Base> = None;
+        self.shown.base = Base::default();
         let mut count = 0u64;
         for hub in self.fleet.in_view() {
-            let Some(mut table) = self.base_table(hub) else {
-                continue;
-            };
-            if self.list.view.pools {
-                self.mark_pools(hub, &mut table.rows);
-            }
-            let name = mixed.then(|| self.fleet.name(hub).to_owned());
-            let base = base.get_or_insert_with(|| {
-                let mut columns = table.columns.clone();
-                if mixed {
-                    columns.insert(0, rows::column::HUB);
-                }
-                Base::new(columns, table.rows.len())
-            });
-            let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
-            let mut previous: Option<(Key, usize)> = None;
-            count += table.rows.len() as u64;
-            for (i, row) in table.rows.into_iter().enumerate() {
-                let natural = if incremental {
-                    let owner = (row.id.namespace.clone(), row.id.name.clone());
-                    let index = match &previous {
-                        Some((key, n)) if *key == owner => n + 1,
-                        _ => 0,
-                    };
-                    previous = Some((owner.clone(), index));
-                    let time = match &row.object {
-                        rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
-                        _ => None,
-                    };
-                    (time, hub, owner, index)
-                } else {
-                    (None, hub, Key::default(), i)
-                };
-                base.add(on_hub(row, hub, name.as_deref()), natural);
-            }
+            count += self.add_hub_rows(hub).len() as u64;
         }
-        self.shown.base = base.unwrap_or_default();
         self.shown.builds += 1;
         self.shown.rows_built += count;
+    }
+
+    /// Makes one hub's rows of the current view and puts them in the base (its columns, with
+    /// HUB first across hubs, set by the first); returns their slots.
+    fn add_hub_rows(&mut self, hub: usize) -> Vec<usize> {
+        let Some(mut table) = self.base_table(hub) else {
+            return Vec::new();
+        };
+        if self.list.view.pools {
+            self.mark_pools(hub, &mut table.rows);
+        }
+        let mixed = self.fleet.mixed();
+        let name = mixed.then(|| self.fleet.name(hub).to_owned());
+        let base = &mut self.shown.base;
+        if base.columns.is_empty() {
+            base.columns = table.columns;
+            if mixed {
+                base.columns.insert(0, rows::column::HUB);
+            }
+        }
+        base.reserve(table.rows.len());
+        let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
+        let mut previous: Option<(Key, usize)> = None;
+        let mut added = Vec::with_capacity(table.rows.len());
+        for (i, row) in table.rows.into_iter().enumerate() {
+            let natural = if incremental {
+                let owner = (row.id.namespace.clone(), row.id.name.clone());
+                let index = match &previous {
+                    Some((key, n)) if *key == owner => n + 1,
+                    _ => 0,
+                };
+                previous = Some((owner.clone(), index));
+                let time = match &row.object {
+                    rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+                    _ => None,
+                };
+                (time, hub, owner, index)
+            } else {
+                (None, hub, Key::default(), i)
+            };
+            added.push(base.add(on_hub(row, hub, name.as_deref()), natural));
+        }
+        added
     }
 
     /// Makes again the rows of the objects of one hub these changes touch; returns the

@@ -6,7 +6,7 @@ use super::Overlay;
 use crate::app::ports::Namespaces;
 use crate::app::{App, Effect};
 use crate::domain::Kind;
-use crate::inventory::{Inventory, SourceState};
+use crate::inventory::SourceState;
 
 /// Watches `namespace` as well when the console watches a list of namespaces without it:
 /// the wizard's choices and checks then see what is there. One namespace at a time: the
@@ -65,7 +65,8 @@ pub fn restore(app: &mut App) {
 fn rewatch(app: &mut App, namespaces: Namespaces, message: String) {
     app.connection.scope = namespaces.words();
     app.namespaces = namespaces.clone();
-    app.inventory = Inventory::new();
+    // Every hub's: the watch starts over on each.
+    app.start_over();
     for overlay in &mut app.overlays {
         if let Overlay::Wizard(w) = overlay {
             w.checked = (u64::MAX, u64::MAX);
