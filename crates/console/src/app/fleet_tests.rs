@@ -512,3 +512,46 @@ fn ctx_with_commas_connects_several_hubs_and_watches_them() {
     );
     assert!(!app.fleet.several());
 }
+
+#[test]
+fn other_namespaces_start_every_hubs_picture_over() {
+    let mut app = two_hubs();
+    select(&mut app, 1, "llm-train");
+    assert_eq!(app.fleet.focus, 1);
+    command(&mut app, "ns ml-research");
+    for hub in 0..2 {
+        assert_eq!(
+            app.inventory_of(hub).map(|i| i.count(Kind::Pool)),
+            Some(0),
+            "hub {hub}: nothing of the old namespaces stays"
+        );
+    }
+    assert!(app.shown.is_empty());
+    // A namespace only hub-b's objects name is known across hubs (the cursor on hub-a).
+    let mut app = two_hubs();
+    let mut pool = (*app
+        .inventory_of(1)
+        .and_then(|i| i.get(Kind::Pool, "ml-research", "llm-train"))
+        .expect("hub-b's pool")
+        .value())
+    .clone();
+    pool["metadata"]["namespace"] = "only-on-b".into();
+    update(
+        &mut app,
+        Msg::HubSource {
+            hub: 1,
+            event: SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            },
+        },
+    );
+    select(&mut app, 0, "llm-train");
+    command(&mut app, "ns only-on-b");
+    assert_eq!(
+        app.namespaces,
+        ports::Namespaces::Only(vec!["only-on-b".into()]),
+        "{:?}",
+        app.message
+    );
+}
