@@ -28,6 +28,18 @@ pub fn quote(word: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether a command naming this hub reads back as it is shown: its context and kubeconfig
+/// file hold nothing a terminal acts on (shown escaped, a control character would be pasted
+/// as the letters of its escape, and reach another context or none).
+pub fn shown_faithfully(hub: &crate::Hub) -> bool {
+    let faithful = |text: &str| !text.chars().any(crate::inert::foreign_to_a_cell);
+    faithful(&hub.context) && hub.kubeconfig.as_deref().is_none_or(faithful)
+}
+
+/// What is said instead of a command naming a hub that cannot be shown faithfully.
+pub const NOT_SHOWN_FAITHFULLY: &str = "none that reads back as shown: the hub's context or \
+     kubeconfig name holds control characters (rename the context in the kubeconfig)";
+
 /// `line` (a kubectl command) bound to a hub: its kubeconfig file when one was named, and its
 /// context, both quoted for a POSIX shell.
 pub fn on_hub(line: &str, hub: &crate::Hub) -> String {
@@ -72,6 +84,27 @@ mod tests {
         );
     }
     use proptest::prelude::*;
+
+    /// A context named with an escape byte and one named with its escaped letters look alike
+    /// once made inert: a command naming the first is not handed on as if it were shown.
+    #[test]
+    fn a_hub_named_with_control_characters_is_not_shown_as_a_command() {
+        let hub = |context: &str, kubeconfig: Option<&str>| crate::Hub {
+            context: context.into(),
+            server: String::new(),
+            user: String::new(),
+            kubeconfig: kubeconfig.map(str::to_owned),
+        };
+        assert!(shown_faithfully(&hub("prod", Some("/home/ops/hubs.yaml"))));
+        assert!(shown_faithfully(&hub(r"prod\x1b[0m", None)), "letters only");
+        assert!(!shown_faithfully(&hub("prod\u{1b}[0m", None)));
+        assert!(!shown_faithfully(&hub("prod\u{202e}", None)));
+        assert!(!shown_faithfully(&hub("prod\nhub", None)));
+        assert!(!shown_faithfully(&hub(
+            "prod",
+            Some("/tmp/a\u{1b}]0;x\u{7}")
+        )));
+    }
 
     #[test]
     fn names_stay_plain_and_shell_syntax_is_quoted() {

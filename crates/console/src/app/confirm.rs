@@ -266,10 +266,11 @@ pub fn open_plan(app: &mut App, plan: Plan) {
     } else {
         Focus::Cancel
     };
+    let hub = app.hub();
     let mut confirm = Confirm {
         id: app.ids.fresh(),
-        hub: app.hub(),
-        plan,
+        plan: plan.bound_to(&hub),
+        hub,
         focus,
         typed: String::new(),
         stage: Stage::Checking,

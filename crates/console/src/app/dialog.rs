@@ -49,6 +49,12 @@ impl Component for Confirm {
                 Some(why) => {
                     app.message = Some(format!("nothing copied: this cannot run ({why})"));
                 }
+                None if !crate::domain::shell::shown_faithfully(&self.hub) => {
+                    app.message = Some(format!(
+                        "nothing copied: {}",
+                        crate::domain::shell::NOT_SHOWN_FAITHFULLY
+                    ));
+                }
                 None => app.outbox.push(Effect::Copy {
                     text: self.plan.kubectl_on(&self.hub),
                     what: "the kubectl command".to_owned(),

@@ -187,11 +187,11 @@ impl App {
     /// or under way.
     pub fn focus_held(&self) -> Option<&'static str> {
         if !self.overlays.is_empty() || self.detail.is_some() {
-            Some("a dialog or a pool's detail is open on it")
+            Some("a dialog or a pool's detail is open")
         } else if !self.list.marked.is_empty() {
-            Some("pools are marked on it")
+            Some("pools are marked")
         } else if self.editing.is_some() || self.recreating.is_some() || self.resuming.is_some() {
-            Some("an edit or a recreate is under way on it")
+            Some("an edit or a recreate is under way")
         } else if self.connecting.is_some() {
             Some("a context switch is under way")
         } else {
@@ -213,8 +213,8 @@ impl App {
         }
         let held = self.focus_held().unwrap_or("it is held");
         Some(format!(
-            "this row is on hub {}, and the console acts on hub {} now ({held}): finish or \
-             clear that first (Esc, or space to unmark)",
+            "this row is on hub {}, and the console acts on hub {} now ({held} there): \
+             finish that first (Esc closes what is open; space on a marked row unmarks it)",
             crate::domain::inert::line(self.fleet.name(hub)),
             crate::domain::inert::line(self.fleet.name(self.fleet.focus)),
         ))

@@ -340,12 +340,61 @@ fn marks_hold_the_focus_on_one_hub() {
         Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),
     );
     assert!(app.overlay().is_none());
-    // p takes the marks: the dialog is hub-a's.
+    // p would take hub-a's marks: on hub-b's row it says so instead (a pause of the marks
+    // would read as a pause of this row).
+    update(&mut app, key(KeyCode::Char('p')));
+    assert!(app.overlay().is_none());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("this row is on hub hub-b")),
+        "{:?}",
+        app.message
+    );
+    // On a row of hub-a, p takes the marks: the dialog is hub-a's.
+    select(&mut app, 0, "recsys");
     update(&mut app, key(KeyCode::Char('p')));
     let Some(Overlay::Confirm(confirm)) = app.overlay() else {
         panic!("a confirmation: {:?}", app.message);
     };
     assert_eq!(confirm.hub.context, "hub-a");
+    assert_eq!(
+        confirm.plan.targets.len(),
+        1,
+        "the mark: {:?}",
+        confirm.plan.targets
+    );
+}
+
+#[test]
+fn the_cursor_starts_on_the_first_row_whichever_hub_lists_first() {
+    let pools: Vec<Value> = two_hubs()
+        .inventory_of(1)
+        .expect("hub-b")
+        .objects(Kind::Pool)
+        .map(|o| (*o.value()).clone())
+        .collect();
+    let mut app = App::new(fleet_app().connection, fixed_now());
+    app.fleet = Fleet::new(
+        vec!["hub-a".into(), "hub-b".into()],
+        vec![Parked::default()],
+    );
+    // hub-b's pools arrive first, then hub-a's, which sort before them.
+    for hub in [1, 0] {
+        update(
+            &mut app,
+            Msg::HubSource {
+                hub,
+                event: SourceEvent::listed(Kind::Pool, None, pools.clone()),
+            },
+        );
+        if hub == 1 {
+            assert_eq!(app.fleet.focus, 1, "hub-b's rows are all there is");
+        }
+    }
+    assert_eq!(app.list.selected, 0);
+    assert_eq!(app.selected_hub(), Some(0), "the first row: hub-a's");
+    assert_eq!(app.fleet.focus, 0);
 }
 
 #[test]

@@ -248,6 +248,10 @@ pub struct ListState {
     pub view: View,
     pub selected: usize,
     pub selected_id: Option<(usize, ObjectRef, Option<String>)>,
+    /// The selection was moved by a key: from then on it follows its row when rows move
+    /// (before, it stays on the first row while the lists arrive, whichever hub's comes
+    /// first).
+    pub chosen: bool,
     /// A substring, `!text` to invert, `-l key=value` on labels.
     pub filter: String,
     /// Sort by this column of the current view (0 = none: the natural order).
@@ -265,6 +269,7 @@ impl Default for ListState {
             view: View::POOLS,
             selected: 0,
             selected_id: None,
+            chosen: false,
             filter: String::new(),
             sort_column: 0,
             sort_descending: false,
@@ -437,6 +442,7 @@ impl App {
         self.detail = None;
         self.list.selected = 0;
         self.list.selected_id = None;
+        self.list.chosen = false;
         self.outbox.push(Effect::Watch(namespaces));
     }
 }

@@ -65,7 +65,8 @@ impl App {
         let when = |yes: bool| if yes { Enabled } else { Hidden };
         // On a list across hubs, a key acts on its row's hub, which is put in focus; while
         // something holds the focus on another hub (marks, an edit), a key on this row would
-        // act there instead, so it says why it does not.
+        // act there instead, so it says why it does not (p with marks too: on a row of
+        // another hub, a pause of the marks would read as a pause of that row).
         if self.overlay().is_none()
             && self.detail.is_none()
             && matches!(
@@ -82,8 +83,6 @@ impl App {
                     | Command::Mark
                     | Command::PauseResume
             )
-            // With marks, p takes them (on the hub they hold), not the row.
-            && (command != Command::PauseResume || self.list.marked.is_empty())
             && let Some(why) = self.other_hub_row()
         {
             return Disabled(why);

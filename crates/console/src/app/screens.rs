@@ -57,6 +57,18 @@ impl Component for ListState {
     /// A command on a list (the events list's `w` too); `app` is the console without it.
     fn handle(&mut self, command: Command, app: &mut App) -> After {
         let last = app.shown.len().saturating_sub(1);
+        if matches!(
+            command,
+            Command::Down
+                | Command::Up
+                | Command::PageDown
+                | Command::PageUp
+                | Command::First
+                | Command::Last
+                | Command::Mark
+        ) {
+            self.chosen = true;
+        }
         match command {
             Command::Down => self.selected = self.selected.saturating_add(1).min(last),
             Command::Up => self.selected = self.selected.saturating_sub(1),

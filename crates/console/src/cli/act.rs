@@ -636,6 +636,7 @@ async fn what_changed(session: &Session, operation: &Operation) -> Option<String
 fn print_plan(plan: &Plan, hub: &crate::domain::Hub) {
     let say = crate::say::out;
     say(&plan.title);
+    let plan = &plan.clone().bound_to(hub);
     for line in &plan.explanation {
         say(&format!("  {line}"));
     }
@@ -651,6 +652,11 @@ fn print_plan(plan: &Plan, hub: &crate::domain::Hub) {
     if let Some(why) = &plan.blocked {
         say(&format!(
             "kubectl equivalent: none, this cannot run ({why})"
+        ));
+    } else if !plan.operations.is_empty() && !crate::domain::shell::shown_faithfully(hub) {
+        say(&format!(
+            "kubectl equivalent: {}",
+            crate::domain::shell::NOT_SHOWN_FAITHFULLY
         ));
     } else if !plan.operations.is_empty() {
         say("kubectl equivalent:");

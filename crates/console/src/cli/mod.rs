@@ -504,6 +504,18 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // The demo is its own hub: a context or kubeconfig named beside it would be ignored.
+    if cli.demo.is_some()
+        && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some())
+    {
+        crate::say::complain!(
+            "pooldeck: --demo opens the console on the embedded demo cluster; --context, \
+             --all-contexts and --kubeconfig name other hubs (drop them; for several demo \
+             hubs, serve them with `pooldeck demo serve --hubs 3` and open the console with \
+             --all-contexts on the kubeconfig it prints)"
+        );
+        return ExitCode::from(2);
+    }
     if cli.demo.is_some()
         && let Some(command) = &cli.command
         && !matches!(command, Command::New(_))
@@ -566,14 +578,6 @@ pub fn main() -> ExitCode {
                 Ok(hubs) => hubs,
                 Err(code) => return code,
             };
-            if hubs.len() > 1 && cli.demo.is_some() {
-                crate::say::complain!(
-                    "pooldeck: --demo opens the console on one demo hub; for several, serve \
-                     them with `pooldeck demo serve --hubs 3` and open the console with \
-                     --all-contexts on the kubeconfig it prints"
-                );
-                return ExitCode::from(2);
-            }
             let target = crate::sources::connection::Target {
                 kubeconfig: cli.kubeconfig.clone(),
                 context: hubs.first().cloned(),

@@ -113,6 +113,11 @@ impl Inventory {
         self.generation
     }
 
+    /// Whether the server has answered a heartbeat at all since the watch started.
+    pub fn ever_answered(&self) -> bool {
+        self.last_heartbeat.is_some()
+    }
+
     /// Whether the picture may be out of date at `now`: the last heartbeat failed, or none
     /// has answered for [`STALE_AFTER`].
     pub fn stale(&self, now: DateTime<Utc>) -> Option<Stale> {

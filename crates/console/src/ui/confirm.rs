@@ -112,6 +112,14 @@ pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame
             format!("kubectl equivalent: none, this cannot run ({why})"),
             muted,
         ));
+    } else if !crate::domain::shell::shown_faithfully(&confirm.hub) {
+        lines.push(Line::styled(
+            format!(
+                "kubectl equivalent: {}",
+                crate::domain::shell::NOT_SHOWN_FAITHFULLY
+            ),
+            muted,
+        ));
     } else {
         lines.push(Line::styled(
             if confirm.focus == Focus::Field {

@@ -91,8 +91,13 @@ pub(super) fn diagnose<'a>(
         for step in &finding.next {
             out.push(Line::from(vec![
                 Span::styled("  next: ", muted),
-                // Naming the kubeconfig file and context: pasted, it reaches this hub.
-                Span::raw(crate::domain::shell::on_hub(step, hub)),
+                // Naming the kubeconfig file and context: pasted, it reaches this hub (a
+                // context that cannot be shown faithfully is said, not named wrongly).
+                Span::raw(if crate::domain::shell::shown_faithfully(hub) {
+                    crate::domain::shell::on_hub(step, hub)
+                } else {
+                    format!("{step} ({})", crate::domain::shell::NOT_SHOWN_FAITHFULLY)
+                }),
             ]));
         }
         if finding.fix.is_some() {

@@ -23,9 +23,19 @@ fn source_meaning(state: &SourceState) -> Meaning {
     }
 }
 
-/// A hub's state in a word or two, read without colour too: STALE (and for how long),
-/// refused, reconnecting, syncing (how far), else ✓ and its pools.
+/// A hub's state in a word or two, read without colour too: unreachable (never answered),
+/// STALE (and for how long), refused, reconnecting, syncing (how far), else ✓ and its pools.
+/// Only the pools, evaluations and events count: a source the console can do without
+/// (tenants for a viewer, say) refused does not make a hub down.
 fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (String, Meaning) {
+    use crate::inventory::Kind;
+    if let Some(stale) = inventory.stale(now)
+        && !inventory.ever_answered()
+    {
+        let age =
+            crate::domain::duration::format_age((now - stale.since).to_std().unwrap_or_default());
+        return (format!("unreachable {age}"), Meaning::Error);
+    }
     if let Some(stale) = inventory.stale(now) {
         let age =
             crate::domain::duration::format_age((now - stale.since).to_std().unwrap_or_default());
@@ -33,7 +43,7 @@ fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (St
     }
     let states: Vec<&SourceState> = inventory
         .health()
-        .filter(|((kind, _), _)| !kind.is_auxiliary())
+        .filter(|((kind, _), _)| matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event))
         .map(|(_, h)| &h.state)
         .collect();
     if states
@@ -50,7 +60,7 @@ fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (St
     }
     if states.is_empty() || states.iter().any(|s| **s == SourceState::Syncing) {
         let so_far = inventory
-            .listing_progress(crate::inventory::Kind::Pool)
+            .listing_progress(Kind::Pool)
             .map(|p| match p.total {
                 Some(total) => format!(" {} of {total}", p.received),
                 None => format!(" {}", p.received),
@@ -58,7 +68,7 @@ fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (St
             .unwrap_or_default();
         return (format!("syncing{so_far}"), Meaning::Info);
     }
-    let pools = inventory.count(crate::inventory::Kind::Pool);
+    let pools = inventory.count(Kind::Pool);
     (
         format!("✓ {}", crate::domain::words::counted(pools, "pool")),
         Meaning::Ok,

@@ -102,8 +102,9 @@ impl Saved {
     }
 
     /// Its file's name: a new pool's draft per namespace, name and start (two drafts of the
-    /// same name never share a file), an edit's per namespace and pool; only letters, digits
-    /// and `-` (anything else becomes `_`), so no name can leave the drafts directory.
+    /// same name never share a file), an edit's per hub (its context), namespace and pool
+    /// (the same pool on two hubs keeps two drafts); only letters, digits and `-` (anything
+    /// else becomes `_`), so no name can leave the drafts directory.
     pub fn file_name(&self) -> String {
         // A part kept as it is when it can be; otherwise its first letters and a hash of it
         // whole, so two names that differ only after the cut (or in what was replaced)
@@ -135,6 +136,13 @@ impl Saved {
                 safe(self.namespace()),
                 safe(&name),
                 safe(&self.started)
+            ),
+            Aim::Edit if !self.context.is_empty() => format!(
+                "{}.{}.{}.{}.yaml",
+                safe(self.namespace()),
+                safe(&name),
+                safe(&self.context),
+                Aim::Edit.word()
             ),
             aim => format!(
                 "{}.{}.{}.yaml",
@@ -271,7 +279,13 @@ mod tests {
         let back = Saved::from_parts(&text, &objects(&text)).expect("read back");
         assert_eq!(back, saved);
         assert_eq!(saved.id(), "ml-research/gpu-lab-01");
-        assert_eq!(saved.file_name(), "ml-research.gpu-lab-01.edit.yaml");
+        assert_eq!(saved.file_name(), "ml-research.gpu-lab-01.hub-a.edit.yaml");
+        // The same pool's edit on another hub keeps its own file.
+        let other = Saved {
+            context: "hub-b".into(),
+            ..saved.clone()
+        };
+        assert_ne!(other.file_name(), saved.file_name());
     }
 
     #[test]

@@ -117,6 +117,18 @@ impl Plan {
             .collect()
     }
 
+    /// The plan as shown for a hub: the commands its explanation hands on (the controller's
+    /// log) name the hub's kubeconfig file and context, so that pasted they look there.
+    pub fn bound_to(mut self, hub: &crate::Hub) -> Plan {
+        let bound = super::shell::on_hub(CONTROLLER_LOG_HINT, hub);
+        for line in &mut self.explanation {
+            if line.contains(CONTROLLER_LOG_HINT) {
+                *line = line.replace(CONTROLLER_LOG_HINT, &bound);
+            }
+        }
+        self
+    }
+
     /// The kubectl equivalent on a hub, one command per line, each naming its kubeconfig
     /// file (when one was named) and context.
     pub fn kubectl_on(&self, hub: &crate::Hub) -> String {

@@ -33,7 +33,13 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
             Some((before, last)) => (format!("{before},"), last.trim_start()),
             None => (String::new(), partial.trim_start()),
         };
-        for context in app.contexts.iter().filter(|c| c.starts_with(partial)) {
+        // The ones named already are not offered again.
+        let named: Vec<&str> = before.split(',').map(str::trim).collect();
+        for context in app
+            .contexts
+            .iter()
+            .filter(|c| c.starts_with(partial) && !named.contains(&c.as_str()))
+        {
             offer(format!("ctx {before}{context}"));
         }
     } else if let Some(partial) = typed.strip_prefix("hub ") {
@@ -216,9 +222,11 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     }
     if let Some(context) = argument(command, "ctx") {
         // Several at once: `a,b`, or `*` for every context of the kubeconfig.
-        let several: Option<Vec<String>> = if context == "*" {
+        // A context whose own name holds a comma is that context.
+        let known = app.contexts.iter().any(|c| c == context);
+        let several: Option<Vec<String>> = if context == "*" && !known {
             Some(app.contexts.clone())
-        } else if context.contains(',') {
+        } else if context.contains(',') && !known {
             let mut named: Vec<String> = Vec::new();
             for name in context.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                 if !named.iter().any(|n| n == name) {
@@ -245,7 +253,13 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
                 ));
             } else {
                 match named.as_slice() {
-                    [] => app.message = Some("the kubeconfig names no context".to_owned()),
+                    [] if context == "*" => {
+                        app.message = Some("the kubeconfig names no context".to_owned())
+                    }
+                    [] => {
+                        app.message =
+                            Some("name the contexts: :ctx a,b (or :ctx * for every one)".to_owned())
+                    }
                     [one] => run_command(app, &format!("ctx {one}")),
                     _ => super::super::fleet::connect(app, named),
                 }

@@ -262,8 +262,9 @@ impl App {
         if widths {
             (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
-        // The selection stays on its row when rows move.
+        // The selection stays on its row when rows move (once a key chose it).
         if moved
+            && self.list.chosen
             && let Some(index) = self.list.selected_id.as_ref().and_then(|(hub, id, part)| {
                 self.shown
                     .rows()
