@@ -9,9 +9,10 @@
 //! later, once the allocator has given back what it freed), and idle CPU and terminal bytes
 //! over ten seconds.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first; `-- 10000 paced`
-//! runs one size and pace). `-- hubs` measures several hubs instead, headless: three paced
-//! hubs of 3,000 pools, each hub's own list and `get` beside `get --all-contexts` (table and
-//! JSON) with its peak memory. Figures only.
+//! runs one size and pace). `-- hubs` measures several hubs instead: three paced hubs of
+//! 3,000 pools, each hub's own list and `get` beside `get --all-contexts` (table and JSON)
+//! with its peak memory, then the console on each hub alone beside the console on all three
+//! (the fleet view: first rows, complete picture, memory, idle cost). Figures only.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -29,6 +30,15 @@ mod common;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// `took` as a multiple of `of` ("n/a" when `of` was not measured).
+fn ratio(took: Duration, of: Duration) -> String {
+    if of.is_zero() {
+        "n/a ×".to_owned()
+    } else {
+        format!("{:.2}×", took.as_secs_f64() / of.as_secs_f64())
+    }
 }
 
 /// The release binary, built if needed.
@@ -212,11 +222,30 @@ fn console(
     kubeconfig: &std::path::Path,
     pools: usize,
 ) -> Option<Console> {
+    let title = format!("Compute Pools ({pools})");
+    console_with(
+        binary,
+        kubeconfig,
+        "-A",
+        &|text: &str| text.contains("pool-0"),
+        &|text: &str| text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓"),
+    )
+}
+
+/// The console with `args`, measured as [`console`] says: `first` tells the first rows on
+/// screen, `complete` the complete picture.
+fn console_with(
+    binary: &std::path::Path,
+    kubeconfig: &std::path::Path,
+    args: &str,
+    first: &dyn Fn(&str) -> bool,
+    complete: &dyn Fn(&str) -> bool,
+) -> Option<Console> {
     tmux(&["-V"])?;
     let session = format!("pooldeck-fleet-{}", std::process::id());
     let output = kubeconfig.with_file_name("console-output");
     let command = format!(
-        "exec {} -A --kubeconfig {}",
+        "exec {} {args} --kubeconfig {}",
         binary.display(),
         kubeconfig.display()
     );
@@ -244,14 +273,9 @@ fn console(
             &session,
             &format!("cat >> {}", output.display()),
         ])?;
-        until(&session, Duration::from_millis(5), |text| {
-            text.contains("pool-0")
-        })?;
+        until(&session, Duration::from_millis(5), first)?;
         let first_rows = start.elapsed();
-        let title = format!("Compute Pools ({pools})");
-        until(&session, Duration::from_millis(20), |text| {
-            text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓")
-        })?;
+        until(&session, Duration::from_millis(20), complete)?;
         let complete = start.elapsed();
         // Until the work of the complete picture (the doctor's first pass) is done: half a
         // second with under 5 ms of CPU, for at most 30 s.
@@ -300,7 +324,7 @@ async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
 }
 
 fn main() {
-    println!("pooldeck fleet benchmark (headless)");
+    println!("pooldeck fleet benchmark");
     println!("machine: {}", common::machine());
     println!(
         "pace: {} µs per object, {} MB/s (a 2-core hub), and unpaced",
@@ -500,6 +524,66 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             ),
             None => println!("  all three, {label}: the list failed"),
         }
+    }
+    // The console: each hub alone, then the three at once (the fleet view).
+    println!("the console (release binary, tmux 200×50), paced hubs of {POOLS} pools");
+    let mut slowest_console = Duration::ZERO;
+    let all_rows = format!("Compute Pools ({})", POOLS * names.len());
+    for name in names {
+        let one = format!("-A --context {name}");
+        let title = format!("Compute Pools ({POOLS})");
+        match console_with(
+            binary,
+            &kubeconfig,
+            &one,
+            &|text: &str| text.contains("pool-0"),
+            &|text: &str| {
+                text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓")
+            },
+        ) {
+            Some(alone) => {
+                slowest_console = slowest_console.max(alone.complete);
+                println!(
+                    "  {name} alone: first rows {:>6.1} ms, complete {:>7.1} ms, RSS {:>6.1} MB, \
+                     idle {:.2}% of a core",
+                    ms(alone.first_rows),
+                    ms(alone.complete),
+                    alone.resident as f64 / 1e6,
+                    alone.idle_core * 100.0
+                );
+            }
+            None => println!("  {name} alone: the console did not show its pools"),
+        }
+    }
+    let every = format!("✓ {POOLS} pools");
+    match console_with(
+        binary,
+        &kubeconfig,
+        "-A --all-contexts",
+        &|text: &str| text.contains("pool-0"),
+        &|text: &str| {
+            text.contains(&all_rows)
+                && text
+                    .lines()
+                    .nth(1)
+                    .is_some_and(|l| l.matches(&every).count() == 3)
+        },
+    ) {
+        Some(fleet) => println!(
+            "  all three (--all-contexts): first rows {:>6.1} ms, complete {:>7.1} ms \
+             ({} the slowest hub alone in the console, {} the slowest get), RSS \
+             {:>6.1} MB ({:.1} MB ten idle seconds later), idle {:.2}% of a core, {:.0} \
+             bytes/s to the terminal",
+            ms(fleet.first_rows),
+            ms(fleet.complete),
+            ratio(fleet.complete, slowest_console),
+            ratio(fleet.complete, slowest),
+            fleet.resident as f64 / 1e6,
+            fleet.settled as f64 / 1e6,
+            fleet.idle_core * 100.0,
+            fleet.idle_bytes
+        ),
+        None => println!("  all three: the console did not show every hub's pools"),
     }
     for cluster in clusters {
         runtime.block_on(cluster.stop());

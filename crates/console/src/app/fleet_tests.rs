@@ -604,3 +604,43 @@ fn other_namespaces_start_every_hubs_picture_over() {
         app.message
     );
 }
+
+#[test]
+fn changes_queued_together_are_derived_from_once() {
+    // Seven sources around hub-b's pools answer at once (as when its lists arrive): one
+    // message, and hub-b's rows are made again once, not once per source.
+    let mut app = two_hubs();
+    let around: Vec<(usize, SourceEvent)> = [
+        Kind::Project,
+        Kind::Tenant,
+        Kind::ProfileBundle,
+        Kind::ScalingPolicy,
+        Kind::Settings,
+        Kind::Compute,
+        Kind::Project,
+    ]
+    .into_iter()
+    .map(|kind| {
+        let objects: Vec<Value> = app
+            .inventory_of(1)
+            .expect("hub-b")
+            .objects(kind)
+            .map(|o| (*o.value()).clone())
+            .collect();
+        (1, SourceEvent::listed(kind, None, objects))
+    })
+    .collect();
+    let built = app.shown.rows_built;
+    update(&mut app, Msg::Sources(around.clone()));
+    assert_eq!(
+        app.shown.rows_built - built,
+        12,
+        "hub-b's twelve pools, once"
+    );
+    // One message each: once per source.
+    let built = app.shown.rows_built;
+    for (hub, event) in around {
+        update(&mut app, Msg::HubSource { hub, event });
+    }
+    assert_eq!(app.shown.rows_built - built, 7 * 12);
+}

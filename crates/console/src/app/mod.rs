@@ -66,6 +66,9 @@ pub enum Msg {
         hub: usize,
         event: SourceEvent,
     },
+    /// Changes from the sources as they were queued, each with its hub, applied in order
+    /// before what is derived from them is brought up to date, once.
+    Sources(Vec<(usize, SourceEvent)>),
     Tick(DateTime<Utc>),
     /// The answer to [`Effect::Connect`].
     Connected {
@@ -466,6 +469,16 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Tick(now) => app.now = now,
         Msg::Source(event) => fleet::arrived(app, 0, event),
         Msg::HubSource { hub, event } => fleet::arrived(app, hub, event),
+        Msg::Sources(batch) => {
+            for (hub, event) in batch {
+                fleet::arrived(app, hub, event);
+                // A new watch asked for (the wizard's namespace): the rest of the batch is
+                // the old watch's, which it replaces.
+                if app.outbox.iter().any(|e| matches!(e, Effect::Watch(_))) {
+                    break;
+                }
+            }
+        }
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
         Msg::Logs(event) => logs::arrived(app, event),

@@ -539,18 +539,19 @@ async fn event_loop(
             Some((tag, event)) = sources.recv() => {
                 // Everything already queued is applied before the one redraw; events of a
                 // replaced watch (another namespace or context) are dropped.
+                // Applied as one message: what is derived from them (rows, findings) is
+                // brought up to date once for the lot, not once per event.
+                let mut batch = Vec::new();
                 let mut next = Some((tag, event));
                 while let Some((tag, event)) = next {
                     if tag.epoch == port.epoch() {
-                        effects.extend(update(app, Msg::HubSource { hub: tag.hub, event }));
-                        dirty = true;
-                    }
-                    // A new watch asked for (the wizard's namespace): it starts before any
-                    // more of the old one's events are read, which it then drops.
-                    if effects.iter().any(|e| matches!(e, Effect::Watch(_))) {
-                        break;
+                        batch.push((tag.hub, event));
                     }
                     next = sources.try_recv().ok();
+                }
+                if !batch.is_empty() {
+                    effects.extend(update(app, Msg::Sources(batch)));
+                    dirty = true;
                 }
             }
             Some(msg) = answered.recv() => {
