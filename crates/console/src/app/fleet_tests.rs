@@ -9,9 +9,8 @@ use serde_json::Value;
 use super::fleet::{Fleet, Parked};
 use super::requests::Awaiting;
 use super::script::{forget_returned, returned, take_returned, update};
-use super::tests::{fixed_now, fleet_app};
+use super::tests::{fixed_now, fleet_app, scenario_lists};
 use super::*;
-use crate::demo::scenario::{Scenario, resolve_times_at};
 use crate::inventory::Kind;
 
 fn key(code: KeyCode) -> Msg {
@@ -45,34 +44,31 @@ fn two_hubs() -> App {
         ..Parked::default()
     };
     app.fleet = Fleet::new(vec!["hub-a".into(), "hub-b".into()], vec![parked]);
-    let now = fixed_now();
-    let scenario = Scenario::builtin("fleet").expect("built in");
-    for (kind, name) in [
-        (Kind::Pool, "ComputePool"),
-        (Kind::Evaluation, "ComputePoolEvaluation"),
-        (Kind::Event, "Event"),
-        (Kind::Project, "Project"),
-        (Kind::Tenant, "Tenant"),
-        (Kind::ProfileBundle, "ProfileBundle"),
-        (Kind::ScalingPolicy, "ScalingPolicy"),
-        (Kind::Settings, "Settings"),
-        (Kind::Compute, "Compute"),
-    ] {
-        let objects: Vec<Value> = scenario
-            .objects
-            .iter()
-            .filter(|o| o.get("kind").and_then(Value::as_str) == Some(name))
-            .map(|o| resolve_times_at(o, now))
-            .collect();
-        update(
-            &mut app,
-            Msg::HubSource {
-                hub: 1,
-                event: SourceEvent::listed(kind, None, objects),
-            },
-        );
+    for event in scenario_lists("fleet") {
+        update(&mut app, Msg::HubSource { hub: 1, event });
     }
     app
+}
+
+/// hub-b's pool as it is now, changed by `change`, as its watch reports it.
+fn change_on_hub_b(app: &mut App, namespace: &str, name: &str, change: impl FnOnce(&mut Value)) {
+    let mut pool = (*app
+        .inventory_of(1)
+        .and_then(|i| i.get(Kind::Pool, namespace, name))
+        .expect("hub-b's pool")
+        .value())
+    .clone();
+    change(&mut pool);
+    update(
+        app,
+        Msg::HubSource {
+            hub: 1,
+            event: SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            },
+        },
+    );
 }
 
 /// The shown rows' hub and pool name, in order.
@@ -151,25 +147,11 @@ fn every_hubs_rows_in_one_list_each_named_by_its_hub() {
 #[test]
 fn a_change_on_one_hub_makes_that_hubs_row_again_and_no_other() {
     let mut app = two_hubs();
-    let mut pool = (*app
-        .inventory_of(1)
-        .and_then(|i| i.get(Kind::Pool, "ml-research", "llm-train"))
-        .expect("hub-b's pool")
-        .value())
-    .clone();
-    pool["status"]["status"] = "Failed".into();
     let built = app.shown.rows_built;
     let builds = app.shown.builds;
-    update(
-        &mut app,
-        Msg::HubSource {
-            hub: 1,
-            event: SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            },
-        },
-    );
+    change_on_hub_b(&mut app, "ml-research", "llm-train", |p| {
+        p["status"]["status"] = "Failed".into();
+    });
     assert_eq!(app.shown.builds, builds, "no rebuild from scratch");
     assert_eq!(app.shown.rows_built - built, 1, "one row made again");
     let column = app
@@ -229,23 +211,9 @@ fn a_change_on_one_hub_makes_that_hubs_row_again_and_no_other() {
 fn a_dialog_opened_on_a_row_is_bound_to_the_rows_hub() {
     let mut app = two_hubs();
     // hub-b's llm-train is another version than hub-a's.
-    let mut pool = (*app
-        .inventory_of(1)
-        .and_then(|i| i.get(Kind::Pool, "ml-research", "llm-train"))
-        .expect("hub-b's pool")
-        .value())
-    .clone();
-    pool["metadata"]["resourceVersion"] = "9001".into();
-    update(
-        &mut app,
-        Msg::HubSource {
-            hub: 1,
-            event: SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            },
-        },
-    );
+    change_on_hub_b(&mut app, "ml-research", "llm-train", |p| {
+        p["metadata"]["resourceVersion"] = "9001".into();
+    });
     forget_returned();
     select(&mut app, 1, "llm-train");
     assert_eq!(app.fleet.focus, 1);
@@ -578,23 +546,9 @@ fn other_namespaces_start_every_hubs_picture_over() {
     assert!(app.shown.is_empty());
     // A namespace only hub-b's objects name is known across hubs (the cursor on hub-a).
     let mut app = two_hubs();
-    let mut pool = (*app
-        .inventory_of(1)
-        .and_then(|i| i.get(Kind::Pool, "ml-research", "llm-train"))
-        .expect("hub-b's pool")
-        .value())
-    .clone();
-    pool["metadata"]["namespace"] = "only-on-b".into();
-    update(
-        &mut app,
-        Msg::HubSource {
-            hub: 1,
-            event: SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            },
-        },
-    );
+    change_on_hub_b(&mut app, "ml-research", "llm-train", |p| {
+        p["metadata"]["namespace"] = "only-on-b".into();
+    });
     select(&mut app, 0, "llm-train");
     command(&mut app, "ns only-on-b");
     assert_eq!(

@@ -21,8 +21,6 @@ pub fn fleet_app() -> App {
 
 /// The console with every object of a built-in scenario listed, at [`fixed_now`].
 pub fn scenario_app(name: &str) -> App {
-    let now = fixed_now();
-    let scenario = Scenario::builtin(name).expect("a built-in scenario");
     let mut app = App::new(
         Connection {
             context: "pooldeck-demo".into(),
@@ -31,9 +29,20 @@ pub fn scenario_app(name: &str) -> App {
             scope: "all namespaces".into(),
             kubeconfig: None,
         },
-        now,
+        fixed_now(),
     );
-    for (kind, name) in [
+    for event in scenario_lists(name) {
+        update(&mut app, Msg::Source(event));
+    }
+    app
+}
+
+/// Every object of a built-in scenario as its sources list it, at [`fixed_now`]: one list
+/// per kind the console watches.
+pub fn scenario_lists(name: &str) -> Vec<SourceEvent> {
+    let now = fixed_now();
+    let scenario = Scenario::builtin(name).expect("a built-in scenario");
+    [
         (Kind::Pool, "ComputePool"),
         (Kind::Evaluation, "ComputePoolEvaluation"),
         (Kind::Event, "Event"),
@@ -43,19 +52,18 @@ pub fn scenario_app(name: &str) -> App {
         (Kind::ScalingPolicy, "ScalingPolicy"),
         (Kind::Settings, "Settings"),
         (Kind::Compute, "Compute"),
-    ] {
+    ]
+    .into_iter()
+    .map(|(kind, name)| {
         let objects: Vec<Value> = scenario
             .objects
             .iter()
             .filter(|o| o.get("kind").and_then(Value::as_str) == Some(name))
             .map(|o| resolve_times_at(o, now))
             .collect();
-        update(
-            &mut app,
-            Msg::Source(SourceEvent::listed(kind, None, objects)),
-        );
-    }
-    app
+        SourceEvent::listed(kind, None, objects)
+    })
+    .collect()
 }
 
 fn key(code: KeyCode) -> Msg {

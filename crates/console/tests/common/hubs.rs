@@ -99,14 +99,26 @@ impl Hubs {
         }
     }
 
-    /// Sets a pool's status on hub `index`, as its controller would.
-    pub fn set_status(&self, index: usize, namespace: &str, name: &str, status: &str) {
+    /// Hub `index`'s store and its ComputePools.
+    fn pools(
+        &self,
+        index: usize,
+    ) -> (
+        &pooldeck::demo::store::Store,
+        pooldeck::demo::registry::Resource,
+    ) {
         let store = &self.cluster(index).store;
         let resource = store
             .registry
             .by_kind("ComputePool")
             .cloned()
             .expect("pools served");
+        (store, resource)
+    }
+
+    /// Sets a pool's status on hub `index`, as its controller would.
+    pub fn set_status(&self, index: usize, namespace: &str, name: &str, status: &str) {
+        let (store, resource) = self.pools(index);
         store
             .patch(
                 &resource,
@@ -123,12 +135,7 @@ impl Hubs {
 
     /// Whether a pool of hub `index` carries the pause label.
     pub fn paused(&self, index: usize, namespace: &str, name: &str) -> bool {
-        let store = &self.cluster(index).store;
-        let resource = store
-            .registry
-            .by_kind("ComputePool")
-            .cloned()
-            .expect("pools served");
+        let (store, resource) = self.pools(index);
         store
             .get(&resource, namespace, name)
             .ok()
