@@ -71,6 +71,11 @@ fn change_on_hub_b(app: &mut App, namespace: &str, name: &str, change: impl FnOn
     );
 }
 
+/// Whether the footer says `text`.
+fn says(app: &App, text: &str) -> bool {
+    app.message.as_deref().is_some_and(|m| m.contains(text))
+}
+
 /// The shown rows' hub and pool name, in order.
 fn rows(app: &App) -> Vec<(usize, String)> {
     app.shown
@@ -295,13 +300,7 @@ fn marks_hold_the_focus_on_one_hub() {
     assert_eq!(app.fleet.focus, 0, "the marks hold hub-a");
     update(&mut app, key(KeyCode::Char(' ')));
     assert_eq!(app.list.marked.len(), 1, "no mark on hub-b");
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("this row is on hub hub-b")),
-        "{:?}",
-        app.message
-    );
+    assert!(says(&app, "this row is on hub hub-b"), "{:?}", app.message);
     // A delete on hub-b's row is refused too (it would act on hub-a).
     update(
         &mut app,
@@ -312,13 +311,7 @@ fn marks_hold_the_focus_on_one_hub() {
     // would read as a pause of this row).
     update(&mut app, key(KeyCode::Char('p')));
     assert!(app.overlay().is_none());
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("this row is on hub hub-b")),
-        "{:?}",
-        app.message
-    );
+    assert!(says(&app, "this row is on hub hub-b"), "{:?}", app.message);
     // On a row of hub-a, p takes the marks: the dialog is hub-a's.
     select(&mut app, 0, "recsys");
     update(&mut app, key(KeyCode::Char('p')));
@@ -375,13 +368,7 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
     assert_ne!(app.shown.columns()[0], rows::column::HUB);
     assert_eq!(app.fleet.focus, 1);
     command(&mut app, "hub nowhere");
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("no hub nowhere")),
-        "{:?}",
-        app.message
-    );
+    assert!(says(&app, "no hub nowhere"), "{:?}", app.message);
     assert_eq!(app.shown.len(), all / 2);
     command(&mut app, "hub *");
     assert_eq!(app.shown.len(), all);
@@ -402,13 +389,7 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
     // On one hub, :hub says how to watch several.
     let mut one = fleet_app();
     command(&mut one, "hub x");
-    assert!(
-        one.message
-            .as_deref()
-            .is_some_and(|m| m.contains("--all-contexts")),
-        "{:?}",
-        one.message
-    );
+    assert!(says(&one, "--all-contexts"), "{:?}", one.message);
 }
 
 #[test]
@@ -477,13 +458,7 @@ fn ctx_with_commas_connects_several_hubs_and_watches_them() {
         returned()
     );
     command(&mut app, "ctx hub-a,hub-z");
-    assert!(
-        app.message
-            .as_deref()
-            .is_some_and(|m| m.contains("no context \"hub-z\"")),
-        "{:?}",
-        app.message
-    );
+    assert!(says(&app, "no context \"hub-z\""), "{:?}", app.message);
     let connected = |context: &str, server: &str| ports::Connected {
         context: context.into(),
         server: server.into(),
