@@ -1,6 +1,8 @@
 //! Benchmark: the fleet at a real hub's pace, headless. At 2,000 and 10,000 pools with their
 //! evaluations (ten hosts each), on the demo cluster paced as a 2-core hub (`demo::pace`) and
-//! unpaced: the console's data path (the watchers into an inventory: time to the first rows,
+//! unpaced, each serving watch-lists (as a 1.36 server) and refusing them (lists in pages;
+//! `-- streamed` or `-- pages` runs one): the server's own watch-list (first object, all of
+//! them) beside its compact unpaged list; the console's data path (the watchers into an inventory: time to the first rows,
 //! to the complete picture beside the server's own time for both lists, memory the picture
 //! took), the raw list time of the same server, and `pooldeck get pools -A -o json` (the
 //! release binary, a child process) with its wall time and peak resident memory beside it;
@@ -124,6 +126,7 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
     let start = Instant::now();
     let tasks = pooldeck::sources::watch::spawn(
         &client,
+        &pooldeck::sources::list::Ways::default(),
         &[Kind::Pool, Kind::Evaluation],
         &pooldeck::sources::watch::Namespaces::All,
         pooldeck::sources::watch::Tag::default(),
@@ -323,6 +326,50 @@ async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
     Some((best, bytes))
 }
 
+/// The server's watch-list of pools, read as the API sends it (events skipped, not built):
+/// the time to its first event and to the bookmark that ends its objects. `None` when the
+/// server refuses watch-lists.
+async fn raw_watch_list(cluster: &DemoCluster) -> Option<(Duration, Duration)> {
+    use futures::StreamExt;
+    use kube::api::WatchEvent;
+    let client = client_of(cluster).await?;
+    let mut best: Option<(Duration, Duration)> = None;
+    for _ in 0..2 {
+        let request = http::Request::get(
+            "/apis/spectrocloud.com/v1alpha1/computepools?watch=true&sendInitialEvents=true\
+             &resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=120",
+        )
+        .body(Vec::new())
+        .ok()?;
+        let start = Instant::now();
+        let events = client
+            .request_events::<serde::de::IgnoredAny>(request)
+            .await
+            .ok()?;
+        let mut events = std::pin::pin!(events);
+        let mut first = None;
+        let end = loop {
+            match events.next().await? {
+                Ok(WatchEvent::Bookmark(mark))
+                    if mark
+                        .metadata
+                        .annotations
+                        .contains_key("k8s.io/initial-events-end") =>
+                {
+                    break start.elapsed();
+                }
+                Ok(_) => {
+                    first.get_or_insert_with(|| start.elapsed());
+                }
+                Err(_) => return None,
+            }
+        };
+        let took = (first.unwrap_or(end), end);
+        best = Some(best.map_or(took, |b: (Duration, Duration)| b.min(took)));
+    }
+    best
+}
+
 fn main() {
     println!("pooldeck fleet benchmark");
     println!("machine: {}", common::machine());
@@ -365,12 +412,32 @@ fn main() {
         (false, true) => vec![None],
         _ => vec![Some(REAL_HUB), None],
     };
+    // A server with watch-lists (as 1.36) and one without (the lists in pages); `-- streamed`
+    // or `-- pages` runs one.
+    let ways: Vec<bool> = match (
+        asked.iter().any(|a| a == "streamed"),
+        asked.iter().any(|a| a == "pages"),
+    ) {
+        (true, false) => vec![true],
+        (false, true) => vec![false],
+        _ => vec![true, false],
+    };
     for pools in sizes {
-        for pace in paces.iter().copied() {
-            let label = if pace.is_some() { "paced" } else { "unpaced" };
+        for (pace, watch_list) in paces
+            .iter()
+            .copied()
+            .flat_map(|pace| ways.iter().map(move |way| (pace, *way)))
+        {
+            let label = match (pace.is_some(), watch_list) {
+                (true, true) => "paced, watch-lists",
+                (true, false) => "paced, pages",
+                (false, true) => "unpaced, watch-lists",
+                (false, false) => "unpaced, pages",
+            };
             let cluster = runtime.block_on(DemoCluster::start(Options {
                 scenario: Some(Scenario::large(pools)),
                 pace,
+                watch_list,
                 ..Options::default()
             }));
             let Ok(cluster) = cluster else {
@@ -385,6 +452,20 @@ fn main() {
                 return;
             }
             let raw = runtime.block_on(raw_list(&cluster));
+            let streamed = if watch_list {
+                runtime.block_on(raw_watch_list(&cluster))
+            } else {
+                None
+            };
+            if let (Some((first, end)), Some((raw, _))) = (streamed, raw) {
+                println!(
+                    "  {pools:>6} pools, {label:<20} the server's watch-list: first object {:>6.1} ms, all {:>7.1} ms ({:.2}× its unpaged list, {:.1} ms)",
+                    ms(first),
+                    ms(end),
+                    end.as_secs_f64() / raw.as_secs_f64(),
+                    ms(raw)
+                );
+            }
             let evaluations = runtime.block_on(async {
                 let client = client_of(&cluster).await?;
                 let request =
@@ -397,7 +478,7 @@ fn main() {
             });
             match (runtime.block_on(sync(&cluster, pools)), raw, evaluations) {
                 (Some((first, complete, gained)), Some((raw, _)), Some(evaluations)) => println!(
-                    "  {pools:>6} pools, {label:<8} console data path: first rows {:>7.1} ms, complete picture {:>7.1} ms ({:.2}× the server's {:.1} ms for both lists){}",
+                    "  {pools:>6} pools, {label:<20} console data path: first rows {:>7.1} ms, complete picture {:>7.1} ms ({:.2}× the server's {:.1} ms for both lists){}",
                     ms(first),
                     ms(complete),
                     complete.as_secs_f64() / (raw + evaluations).as_secs_f64(),
@@ -414,9 +495,15 @@ fn main() {
             if pace.is_some() {
                 match console(&binary, &kubeconfig, pools) {
                     Some(c) => println!(
-                        "  {pools:>6} pools, {label:<8} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
+                        "  {pools:>6} pools, {label:<20} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms ({} the server's {:.1} ms for both lists), RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
                         ms(c.first_rows),
                         ms(c.complete),
+                        raw.zip(evaluations).map_or(
+                            "n/a ×".to_owned(),
+                            |((raw, _), evaluations)| ratio(c.complete, raw + evaluations)
+                        ),
+                        raw.zip(evaluations)
+                            .map_or(0.0, |((raw, _), evaluations)| ms(raw + evaluations)),
                         c.resident as f64 / 1e6,
                         c.settled as f64 / 1e6,
                         c.idle_core * 100.0,
@@ -442,7 +529,7 @@ fn main() {
             let got = measured(get);
             match (raw, got) {
                 (Some((raw, bytes)), Some((took, peak, out))) => println!(
-                    "  {pools:>6} pools, {label:<8} raw list {:>7.1} ms ({:.1} MB) · get -o json {:>7.1} ms ({:.2}× raw), peak RSS {:>6.1} MB, {:.1} MB out",
+                    "  {pools:>6} pools, {label:<20} raw unpaged list {:>7.1} ms ({:.1} MB compact) · get -o json {:>7.1} ms ({:.2}× the unpaged list), peak RSS {:>6.1} MB, {:.1} MB out",
                     ms(raw),
                     bytes as f64 / 1e6,
                     ms(took),

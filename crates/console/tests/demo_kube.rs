@@ -244,6 +244,112 @@ async fn bookmarks_arrive_when_asked_for() {
     cluster.stop().await;
 }
 
+/// A watch-list as a 1.36 server serves it: every object as ADDED, then the bookmark annotated
+/// `k8s.io/initial-events-end` at the list's version, then the changes on the same stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_list_sends_the_objects_then_the_end_bookmark_then_changes() {
+    let cluster = start(Scenario::large(9), 1.0).await;
+    let client = client(&cluster, ADMIN_CONTEXT).await;
+    let api = pools(&client, "project-1");
+    let listed = api.list(&ListParams::default()).await.expect("list");
+    let mut stream = api
+        .watch(&WatchParams::streaming_lists().timeout(10), "")
+        .await
+        .expect("watch-list")
+        .boxed();
+    let mut next = async || {
+        tokio::time::timeout(Duration::from_secs(5), stream.try_next())
+            .await
+            .expect("in time")
+            .expect("ok")
+            .expect("an event")
+    };
+    let mut names = Vec::new();
+    let end = loop {
+        match next().await {
+            WatchEvent::Added(pool) => names.push(pool.name_any()),
+            WatchEvent::Bookmark(mark) => break mark,
+            other => panic!("expected the objects, then a bookmark: {other:?}"),
+        }
+    };
+    let expected: Vec<String> = listed.items.iter().map(|p| p.name_any()).collect();
+    assert_eq!(names, expected, "the list's objects, in its order");
+    assert_eq!(
+        end.metadata.annotations.get("k8s.io/initial-events-end"),
+        Some(&"true".to_owned())
+    );
+    assert_eq!(
+        Some(end.metadata.resource_version),
+        listed.metadata.resource_version
+    );
+    api.patch(
+        &expected[0],
+        &PatchParams::default(),
+        &Patch::Merge(json!({"metadata": {"labels": {"seen": "live"}}})),
+    )
+    .await
+    .expect("patch");
+    match next().await {
+        WatchEvent::Modified(pool) => assert_eq!(pool.labels().get("seen").unwrap(), "live"),
+        other => panic!("expected the change: {other:?}"),
+    }
+    cluster.stop().await;
+}
+
+/// Without the feature the server refuses a watch-list as one with the WatchList gate off
+/// does (422 Invalid, said in the API's words); with it, the options are checked as the API
+/// server checks them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_list_is_refused_without_the_feature_and_checked_with_it() {
+    let path = "/apis/spectrocloud.com/v1alpha1/computepools?watch=true";
+    let refusal = async |cluster: &DemoCluster, query: &str| {
+        let client = client(cluster, ADMIN_CONTEXT).await;
+        let request = http::Request::get(format!("{path}&{query}"))
+            .body(Vec::new())
+            .expect("request");
+        match client.request_text(request).await {
+            Err(kube::Error::Api(status)) => (status.code, status.message),
+            other => panic!("expected a refusal for {query}: {other:?}"),
+        }
+    };
+    let asked = "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true";
+    let without = DemoCluster::start(Options {
+        scenario: Some(Scenario::large(1)),
+        watch_list: false,
+        ..Options::default()
+    })
+    .await
+    .expect("starts");
+    let (code, message) = refusal(&without, asked).await;
+    assert_eq!(code, 422);
+    assert!(
+        message.contains("unless the WatchList feature gate is enabled"),
+        "{message}"
+    );
+    without.stop().await;
+
+    let with = start(Scenario::large(1), 1.0).await;
+    for (query, why) in [
+        (
+            "sendInitialEvents=true&allowWatchBookmarks=true",
+            "requires setting resourceVersionMatch",
+        ),
+        (
+            "sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+            "requires setting allowWatchBookmarks",
+        ),
+        (
+            "resourceVersionMatch=NotOlderThan",
+            "resourceVersionMatch is forbidden for watch",
+        ),
+    ] {
+        let (code, message) = refusal(&with, query).await;
+        assert_eq!(code, 422, "{query}");
+        assert!(message.contains(why), "{query}: {message}");
+    }
+    with.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pause_label_stops_the_scenario_for_that_pool() {
     // scale-up at 20x: the pool would turn Updating about 1.1 s in.

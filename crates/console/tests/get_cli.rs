@@ -598,3 +598,46 @@ fn a_wrong_scheme_and_a_broken_local_authority_are_named_as_such() {
     );
     assert!(stderr.contains("is not a certificate"), "{stderr}");
 }
+
+/// `get -o json` reads a list as a watch-list where the server serves them and in pages where
+/// it refuses them: the same List either way (1,200 pools: several pages), and the refusal is
+/// asked once.
+#[test]
+fn json_lists_are_the_same_streamed_or_in_pages() {
+    let start = |watch_list| {
+        Fixture::start(Options {
+            scenario: Some(Scenario::large(1_200)),
+            watch_list,
+            ..Options::default()
+        })
+    };
+    let (streaming, paging) = (start(true), start(false));
+    let read = |fixture: &Fixture| -> Vec<Value> {
+        let list: Value =
+            serde_json::from_str(&fixture.ok(&["pools", "-A", "-o", "json"])).expect("JSON");
+        assert_eq!(list["kind"], "List");
+        list["items"].as_array().expect("items").clone()
+    };
+    let (streamed, paged) = (read(&streaming), read(&paging));
+    assert_eq!(streamed.len(), 1_200);
+    assert_eq!(streaming.cluster().watch_lists_asked(), 1, "one watch-list");
+    assert_eq!(paging.cluster().watch_lists_asked(), 1, "refused once");
+    // Each server made its objects at its own time: compare what the scenario wrote.
+    let essence = |item: &Value| {
+        json!([
+            item["apiVersion"],
+            item["kind"],
+            item["metadata"]["namespace"],
+            item["metadata"]["name"],
+            item["metadata"]["labels"],
+            item["spec"]
+        ])
+    };
+    let streamed: Vec<Value> = streamed.iter().map(essence).collect();
+    let paged: Vec<Value> = paged.iter().map(essence).collect();
+    assert!(streamed == paged, "the same items in the same order");
+    assert!(
+        streamed.iter().all(|item| item[5].is_object()),
+        "whole objects, not bookmarks"
+    );
+}

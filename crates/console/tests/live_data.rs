@@ -16,7 +16,9 @@ use common::client;
 use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::store::Patch;
 use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
+use pooldeck::inventory::ListWay;
 use pooldeck::inventory::{Inventory, Kind, SourceEvent, SourceState};
+use pooldeck::sources::list::Ways;
 use pooldeck::sources::watch::{Namespaces, spawn};
 
 /// Applies source events until `done` holds, or fails after ten seconds.
@@ -53,9 +55,22 @@ fn pools_kind(cluster: &DemoCluster) -> pooldeck::demo::registry::Resource {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn initial_sync_then_live_add_modify_delete() {
+async fn initial_sync_then_live_add_modify_delete_on_a_server_with_watch_lists() {
+    initial_sync_then_live_add_modify_delete(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initial_sync_then_live_add_modify_delete_on_a_server_without_watch_lists() {
+    initial_sync_then_live_add_modify_delete(false).await;
+}
+
+/// The same story whichever way the server offers its lists: on a server with watch-lists
+/// every source streams its list; on one without, the first refusal is learned for the hub
+/// (one watch-list asked in all) and every source lists in pages.
+async fn initial_sync_then_live_add_modify_delete(watch_list: bool) {
     let cluster = DemoCluster::start(Options {
         scenario: Some(Scenario::builtin("fleet").expect("fleet")),
+        watch_list,
         ..Options::default()
     })
     .await
@@ -64,6 +79,7 @@ async fn initial_sync_then_live_add_modify_delete() {
     let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
+        &Ways::default(),
         &[Kind::Pool, Kind::Evaluation, Kind::Event],
         &Namespaces::All,
         Tag::default(),
@@ -82,6 +98,21 @@ async fn initial_sync_then_live_add_modify_delete() {
             .health()
             .all(|(_, h)| h.state == SourceState::Live)
     );
+    if watch_list {
+        assert_eq!(inventory.list_way(), Some(ListWay::Streamed));
+        assert_eq!(
+            cluster.watch_lists_asked(),
+            3,
+            "each source streamed its list"
+        );
+    } else {
+        assert_eq!(inventory.list_way(), Some(ListWay::Paged));
+        assert_eq!(
+            cluster.watch_lists_asked(),
+            1,
+            "the refusal is learned once for the hub"
+        );
+    }
     let pool = inventory
         .get(Kind::Pool, "ml-research", "llm-train")
         .expect("pool");
@@ -152,6 +183,7 @@ async fn a_410_relists_without_emptying_the_picture() {
     let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
+        &Ways::default(),
         &[Kind::Pool],
         &Namespaces::Only(vec!["project-1".into()]),
         Tag::default(),
@@ -228,6 +260,7 @@ async fn the_server_going_away_and_back_leaves_nothing_stale() {
     let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
+        &Ways::default(),
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
@@ -309,6 +342,7 @@ async fn forbidden_and_missing_resources_are_said_and_the_rest_carries_on() {
     // not installed on this server.
     let tasks = spawn(
         &viewer,
+        &Ways::default(),
         &[Kind::Pool, Kind::Tenant, Kind::Compute],
         &Namespaces::Only(vec!["ml-research".into()]),
         Tag::default(),
@@ -355,6 +389,7 @@ async fn a_malformed_object_stays_visible_with_its_error() {
     let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
+        &Ways::default(),
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
@@ -438,12 +473,22 @@ async fn list_namespaces_at(
 
 /// A large list arrives in pages: rows are there while the source is still syncing (at a
 /// real hub's pace, so the list takes long enough to be seen half way), and the end of the
-/// list leaves every pool once.
+/// list leaves every pool once. A watch-list's objects are gathered into pages as they stream.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_large_list_shows_its_first_page_before_it_completes() {
+async fn a_large_watch_list_shows_its_first_page_before_it_completes() {
+    a_large_list_shows_its_first_page_before_it_completes(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_paged_list_shows_its_first_page_before_it_completes() {
+    a_large_list_shows_its_first_page_before_it_completes(false).await;
+}
+
+async fn a_large_list_shows_its_first_page_before_it_completes(watch_list: bool) {
     let cluster = DemoCluster::start(Options {
         scenario: Some(Scenario::large(1_500)),
         pace: pooldeck::demo::pace::Pace::default_for("large"),
+        watch_list,
         ..Options::default()
     })
     .await
@@ -452,6 +497,7 @@ async fn a_large_list_shows_its_first_page_before_it_completes() {
     let (sender, mut receiver) = channel(QUEUE);
     let tasks = spawn(
         &client,
+        &Ways::default(),
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
@@ -469,9 +515,10 @@ async fn a_large_list_shows_its_first_page_before_it_completes() {
     );
     assert!(inventory.count(Kind::Pool) < 1_500);
     let progress = inventory.listing_progress(Kind::Pool).expect("listing");
+    // A paged list's server says how many follow; a watch-list's does not.
     assert_eq!(
         (progress.received, progress.total),
-        (inventory.count(Kind::Pool), Some(1_500)),
+        (inventory.count(Kind::Pool), (!watch_list).then_some(1_500)),
         "received so far, of the count the server said"
     );
     pump(&mut receiver, &mut inventory, "the complete list", |i| {

@@ -71,6 +71,9 @@ pub struct Options {
     pub deadlines: serve::Deadlines,
     /// How fast lists go out (none: as fast as the demo can).
     pub pace: Option<pace::Pace>,
+    /// Serve watch-lists (`sendInitialEvents`), as a 1.36 server does; false refuses them as
+    /// a server with the WatchList feature off does (clients then list in pages).
+    pub watch_list: bool,
 }
 
 /// What clients trust and present: the certificates and the two tokens.
@@ -100,6 +103,7 @@ impl Default for Options {
             identity: None,
             deadlines: serve::Deadlines::default(),
             pace: None,
+            watch_list: true,
         }
     }
 }
@@ -175,6 +179,8 @@ impl DemoCluster {
             writes: std::sync::atomic::AtomicU64::new(0),
             forbidden: std::sync::atomic::AtomicU64::new(0),
             pace: options.pace,
+            watch_list: options.watch_list,
+            watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
             controller_logs: std::sync::RwLock::new(Arc::new(
                 options
                     .scenario
@@ -339,6 +345,13 @@ impl DemoCluster {
     /// which hub a request reached.
     pub fn writes(&self) -> u64 {
         self.api.writes.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Watches that asked for their initial events (watch-lists), served or refused.
+    pub fn watch_lists_asked(&self) -> u64 {
+        self.api
+            .watch_lists_asked
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub fn url(&self) -> String {

@@ -2,6 +2,12 @@
 //! filtered by namespace and selectors (entering a filter reads as ADDED, leaving it as
 //! DELETED), with bookmarks, timeouts, Tables, and 410 Gone when the version is too old or the
 //! watcher falls behind.
+//!
+//! A watch-list (`sendInitialEvents=true`, `resourceVersionMatch=NotOlderThan`,
+//! `allowWatchBookmarks=true`) is served as a 1.36 server serves it: the current objects as
+//! ADDED events, paced as a list is, then a bookmark annotated `k8s.io/initial-events-end`,
+//! then the live changes; a server without the feature refuses it with 422 Invalid, as a
+//! server with the WatchList gate off (or older than 1.27) does.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -47,6 +53,84 @@ fn visible(change: &Change, resource: &Resource, filters: &Filters) -> Option<&'
     }
 }
 
+/// The annotation of the bookmark that ends a watch-list's initial events.
+pub const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
+
+/// Whether the watch asks for its initial events (a watch-list), checked as the API server
+/// checks a watch's options; the refusal as it words it.
+fn watch_list(server: &Server, params: &HashMap<String, String>) -> Result<bool, ApiError> {
+    let asked = params.get("sendInitialEvents").map(String::as_str);
+    if asked.is_some() {
+        server
+            .watch_lists_asked
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    let version_match = params
+        .get("resourceVersionMatch")
+        .map(String::as_str)
+        .filter(|m| !m.is_empty());
+    let invalid = |field: &str, why: &str| {
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("ListOptions.meta.k8s.io \"\" is invalid: {field}: Forbidden: {why}"),
+        )
+    };
+    match asked {
+        Some(_) if !server.watch_list => Err(invalid(
+            "sendInitialEvents",
+            "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+        )),
+        Some("true") if version_match != Some("NotOlderThan") => Err(invalid(
+            "resourceVersionMatch",
+            "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+        )),
+        Some("true")
+            if params
+                .get("allowWatchBookmarks")
+                .is_none_or(|v| v != "true") =>
+        {
+            Err(invalid(
+                "allowWatchBookmarks",
+                "sendInitialEvents requires setting allowWatchBookmarks to true",
+            ))
+        }
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(other) => Err(ApiError::bad_request(format!(
+            "invalid sendInitialEvents {other:?}: true or false"
+        ))),
+        None if version_match.is_some() => Err(invalid(
+            "resourceVersionMatch",
+            "resourceVersionMatch is forbidden for watch",
+        )),
+        None => Ok(false),
+    }
+}
+
+/// The initial events of a watch-list, gathered into chunks of about this many bytes, each
+/// sent when the server's pace allows (as a list's body is).
+const CHUNK: usize = 64 * 1024;
+
+/// Sends a chunk of initial events once the pace allows its objects and bytes; false when
+/// the watcher is gone.
+async fn send_paced(
+    sender: &mpsc::Sender<Result<Bytes, std::convert::Infallible>>,
+    pace: Option<crate::pace::Pace>,
+    chunk: &mut Vec<u8>,
+    objects: &mut usize,
+) -> bool {
+    if chunk.is_empty() {
+        return true;
+    }
+    if let Some(pace) = pace {
+        tokio::time::sleep(pace.time_for(*objects, chunk.len())).await;
+    }
+    *objects = 0;
+    let bytes = Bytes::from(std::mem::replace(chunk, Vec::with_capacity(CHUNK + 8192)));
+    sender.send(Ok(bytes)).await.is_ok()
+}
+
 pub(crate) fn watch(
     server: &Arc<Server>,
     resource: Resource,
@@ -57,6 +141,10 @@ pub(crate) fn watch(
     let filters = match Filters::parse(&resource, namespace.filter(|_| resource.namespaced), params)
     {
         Ok(f) => f,
+        Err(e) => return error(&e),
+    };
+    let initial = match watch_list(server, params) {
+        Ok(initial) => initial,
         Err(e) => return error(&e),
     };
     let since = match params.get("resourceVersion").filter(|v| !v.is_empty()) {
@@ -98,7 +186,25 @@ pub(crate) fn watch(
             "the server is shutting down",
         ));
     }
-    match server.store.watch(&resource, since) {
+    // A watch-list starts from the current objects, whatever version it names (the demo's
+    // store is always at least as new as any version it issued); a version it never issued is
+    // refused as a watch from it would be.
+    let from = match since {
+        Some(rv) if initial && rv > server.store.resource_version() => {
+            return error(&ApiError::new(
+                504,
+                "Timeout",
+                format!(
+                    "Too large resource version: {rv}, current: {}",
+                    server.store.resource_version()
+                ),
+            ));
+        }
+        _ if initial => None,
+        since => since,
+    };
+    let pace = server.pace;
+    match server.store.watch(&resource, from) {
         Err(gone) => {
             // As the API server does: the watch opens, says 410 Gone, and ends.
             let _ = sender.try_send(Ok(event_line("ERROR", &gone.status())));
@@ -112,16 +218,47 @@ pub(crate) fn watch(
             let interval = server.bookmark_interval;
             tokio::spawn(async move {
                 let mut last_rv = start;
-                for change in replay {
-                    if let Some(kind) = visible(&change, &resource, &filters)
-                        && sender
-                            .send(Ok(event_line(kind, &render(&change.object, &resource))))
-                            .await
-                            .is_err()
-                    {
+                if initial {
+                    let mut chunk = Vec::with_capacity(CHUNK + 8192);
+                    let mut objects = 0;
+                    for change in replay {
+                        if visible(&change, &resource, &filters).is_some() {
+                            chunk.extend_from_slice(&event_line(
+                                "ADDED",
+                                &render(&change.object, &resource),
+                            ));
+                            objects += 1;
+                        }
+                        if chunk.len() >= CHUNK
+                            && !send_paced(&sender, pace, &mut chunk, &mut objects).await
+                        {
+                            return;
+                        }
+                    }
+                    let end = json!({
+                        "kind": resource.kind,
+                        "apiVersion": resource.api_version(),
+                        "metadata": {
+                            "resourceVersion": last_rv.to_string(),
+                            "annotations": {INITIAL_EVENTS_END: "true"},
+                        },
+                    });
+                    chunk.extend_from_slice(&event_line("BOOKMARK", &end));
+                    if !send_paced(&sender, pace, &mut chunk, &mut objects).await {
                         return;
                     }
-                    last_rv = last_rv.max(change.rv);
+                } else {
+                    for change in replay {
+                        if let Some(kind) = visible(&change, &resource, &filters)
+                            && sender
+                                .send(Ok(event_line(kind, &render(&change.object, &resource))))
+                                .await
+                                .is_err()
+                        {
+                            return;
+                        }
+                        last_rv = last_rv.max(change.rv);
+                    }
                 }
                 let deadline = tokio::time::sleep(timeout);
                 tokio::pin!(deadline);

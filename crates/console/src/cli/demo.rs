@@ -68,6 +68,11 @@ pub struct ServeArgs {
     /// Answer as fast as the demo can, even for `large`.
     #[arg(long, conflicts_with_all = ["object_cost", "bandwidth"])]
     pub unpaced: bool,
+    /// Refuse watch-lists (`sendInitialEvents`), as a server older than 1.27 or with the
+    /// WatchList feature off does: clients list in pages. By default they are served, as on
+    /// a 1.36 server.
+    #[arg(long)]
+    pub no_watch_list: bool,
     /// Where to write the kubeconfig (default: pooldeck's private directory,
     /// $XDG_RUNTIME_DIR/pooldeck or ~/.local/state/pooldeck; written as a new file of mode 0600,
     /// removed on exit).
@@ -162,6 +167,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 scenario: Some(scenario.clone()),
                 speed: args.speed,
                 pace: pace_of(args, &scenario.name),
+                watch_list: !args.no_watch_list,
                 ..Options::default()
             };
             match DemoCluster::start(options).await {

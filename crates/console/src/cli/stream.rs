@@ -1,6 +1,7 @@
 //! `get pools|evaluations|projects -o json` without a name: the objects go out as the server
-//! sends them, page by page (`limit`/`continue`), each written as soon as its page is read,
-//! never the whole list held. The objects are the server's own, as kubectl prints them
+//! sends them, as a watch-list where the hub serves them (closed at the bookmark that ends its
+//! objects) or page by page (`limit`/`continue`), each written as soon as it is read, never
+//! the whole list held. The objects are the server's own, as kubectl prints them
 //! (without `metadata.managedFields`, as kubectl leaves them out by default).
 
 use std::io::Write;
@@ -11,7 +12,7 @@ use serde_json::Value;
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
-use crate::sources::list::Pager;
+use crate::sources::list::{Listing, Pager, Shape, Ways};
 
 /// Objects asked for at a time.
 const PAGE: usize = 500;
@@ -69,36 +70,56 @@ pub async fn list_json_of(
     }
     let mut failed = false;
     for (hub, connection, namespaces) in hubs {
+        // Whether the hub serves watch-lists is learned from its first scope.
+        let ways = Ways::default();
         let scopes: Vec<Option<String>> = match namespaces {
             Namespaces::All => vec![None],
             Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
         };
         'hub: for scope in scopes {
-            // The next page is asked for while this one is written.
-            let mut pager = Pager::start(
-                connection.client.clone(),
+            let shape = Shape {
                 kind,
-                // The pager reads each item without its managedFields.
-                |_, item| item,
-                scope.as_deref(),
-                None,
-                PAGE,
-                PAGE,
-            );
-            while let Some(page) = pager.next().await {
+                // Each item is read without its managedFields.
+                convert: |_, item| item,
+                first: PAGE,
+                limit: PAGE,
+            };
+            let started = match ways
+                .start(&connection.client, shape, scope.as_deref(), None)
+                .await
+            {
+                Ok((listing, _)) => Ok(listing),
+                // Allowed to list but not to watch: the list in pages.
+                Err(kube::Error::Api(status)) if status.code == 403 => {
+                    Ok(Listing::Paged(Pager::start(
+                        connection.client.clone(),
+                        kind,
+                        shape.convert,
+                        scope.as_deref(),
+                        None,
+                        PAGE,
+                        PAGE,
+                    )))
+                }
+                Err(e) => Err(e),
+            };
+            // The next page is asked for (or streams in) while this one is written.
+            let mut listing = match started {
+                Ok(listing) => listing,
+                Err(e) => {
+                    if let Some(code) = failed_on(hub, kind, &e) {
+                        return code;
+                    }
+                    failed = true;
+                    break 'hub;
+                }
+            };
+            while let Some(page) = listing.next().await {
                 let page = match page {
                     Ok(page) => page,
                     Err(e) => {
-                        let on = hub
-                            .map(|h| format!("hub {}: ", crate::domain::inert::line(h)))
-                            .unwrap_or_default();
-                        crate::say::complain!(
-                            "pooldeck: {on}{}: {}",
-                            kind.resource_name(),
-                            crate::sources::errors::classify(&e)
-                        );
-                        if hub.is_none() {
-                            return ExitCode::from(1);
+                        if let Some(code) = failed_on(hub, kind, &e) {
+                            return code;
                         }
                         failed = true;
                         break 'hub;
@@ -129,6 +150,19 @@ pub async fn list_json_of(
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Says a hub's list failed; with one hub (none named) the exit code to end with at once.
+fn failed_on(hub: &Option<&str>, kind: Kind, error: &kube::Error) -> Option<ExitCode> {
+    let on = hub
+        .map(|h| format!("hub {}: ", crate::domain::inert::line(h)))
+        .unwrap_or_default();
+    crate::say::complain!(
+        "pooldeck: {on}{}: {}",
+        kind.resource_name(),
+        crate::sources::errors::classify(error)
+    );
+    hub.is_none().then(|| ExitCode::from(1))
 }
 
 /// A closed pipe (`| head`) ends quietly; another write error is said.

@@ -25,7 +25,7 @@ pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, Series, SeriesKey, event_time};
 pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
-pub use source::{Health, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
+pub use source::{Health, ListWay, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
 pub type Key = (Text, Text);
@@ -72,6 +72,8 @@ pub struct Inventory {
     /// When the server last answered a heartbeat, and the failure since then, if any.
     last_heartbeat: Option<DateTime<Utc>>,
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
+    /// How the hub's lists are read, once a source has said.
+    list_way: Option<ListWay>,
 }
 
 impl Inventory {
@@ -111,6 +113,11 @@ impl Inventory {
     /// Bumped by every applied event; a reader redraws when it changes.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// How the hub's lists are read, once a list has started.
+    pub fn list_way(&self) -> Option<ListWay> {
+        self.list_way
     }
 
     /// Whether the server has answered a heartbeat at all since the watch started.
@@ -154,6 +161,10 @@ impl Inventory {
             }
             return;
         }
+        if let SourceEvent::Lists { way } = event {
+            self.list_way = Some(way);
+            return;
+        }
         self.generation += 1;
         let context = match &event {
             SourceEvent::Listed { kind, .. }
@@ -168,7 +179,7 @@ impl Inventory {
                 kind,
                 Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings
             ),
-            SourceEvent::Heartbeat { .. } => false,
+            SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => false,
         };
         if context {
             self.context_generation += 1;
@@ -239,7 +250,7 @@ impl Inventory {
                 }
                 self.record_health(kind, scope, Some(state), now, false)
             }
-            SourceEvent::Heartbeat { .. } => {}
+            SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => {}
         }
     }
 

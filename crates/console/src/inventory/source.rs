@@ -88,11 +88,25 @@ pub enum SourceEvent {
         scope: Scope,
         state: SourceState,
     },
+    /// How the hub's lists are read (said by each source as its list starts): the header says
+    /// when the server has no watch-lists and lists come in pages.
+    Lists {
+        way: ListWay,
+    },
     /// The answer to a periodic probe of the server: whether it answers at all. A watch on a
     /// stopped server stays open and silent; this is how the picture is known to be stale.
     Heartbeat {
         result: Result<(), crate::domain::ClusterError>,
     },
+}
+
+/// How a hub's lists are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListWay {
+    /// As watch-lists: the current objects streamed, then the changes on the same watch.
+    Streamed,
+    /// In pages: the server refused a watch-list (older than 1.27, or the feature off).
+    Paged,
 }
 
 /// How far a list in progress has come: objects received, and the whole count when the

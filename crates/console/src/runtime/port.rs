@@ -48,6 +48,8 @@ struct Member {
     client: kube::Client,
     target: Target,
     session: Arc<Session>,
+    /// Whether the hub serves watch-lists, learned from its first list.
+    ways: crate::sources::list::Ways,
 }
 
 struct Current {
@@ -142,6 +144,7 @@ impl KubePort {
                     client,
                     target,
                     session,
+                    ways: crate::sources::list::Ways::default(),
                 }],
                 focus: 0,
                 tasks: Vec::new(),
@@ -172,6 +175,7 @@ impl KubePort {
             client,
             target,
             session,
+            ways: crate::sources::list::Ways::default(),
         });
     }
 
@@ -219,6 +223,7 @@ impl ClusterPort for KubePort {
                     client: connection.client,
                     target,
                     session,
+                    ways: crate::sources::list::Ways::default(),
                 },
             );
             Ok(connected)
@@ -325,6 +330,7 @@ impl ClusterPort for KubePort {
             let tag = Tag { epoch, hub };
             tasks.extend(spawn(
                 &member.client,
+                &member.ways,
                 &WATCHED,
                 &namespaces,
                 tag,

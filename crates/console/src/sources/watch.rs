@@ -1,7 +1,9 @@
 //! Watch sources: one list-then-watch loop per kind and namespace scope, turned into
-//! [`SourceEvent`]s. A list arrives page by page (the next page is asked for while this one is
-//! read) and ends with a `Listed`, so a relist after a 410 never empties the screen; then the
-//! source watches from the list's version. Errors become a visible state with the next retry
+//! [`SourceEvent`]s. A list arrives as a watch-list where the hub serves them (its objects
+//! gathered into pages as they stream, the same watch carrying on with the changes), else page
+//! by page (the next page asked for while this one is read, then a watch from the list's
+//! version); either way it ends with a `Listed`, so a relist after a 410 never empties the
+//! screen. Errors become a visible state with the next retry
 //! time and never end the loop; a forbidden or absent resource is said and retried slowly
 //! while the others carry on.
 
@@ -10,14 +12,14 @@ use std::time::Duration;
 use chrono::Utc;
 use futures::StreamExt;
 use kube::Client;
-use kube::api::{Api, DynamicObject, WatchEvent, WatchParams};
+use kube::api::WatchEvent;
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::runtime::watcher::DefaultBackoff;
-use serde_json::Value;
 use tokio::task::JoinHandle;
 
 use super::errors::classify;
-use super::list::Pager;
+use super::list::streamed::{Events, open};
+use super::list::{Shape, Ways};
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 
@@ -53,9 +55,10 @@ pub fn api_resource(kind: Kind) -> ApiResource {
 }
 
 /// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `tag`,
-/// until it closes.
+/// until it closes. `ways` is the hub's: whether it serves watch-lists is learned once.
 pub fn spawn(
     client: &Client,
+    ways: &Ways,
     kinds: &[Kind],
     namespaces: &Namespaces,
     tag: Tag,
@@ -66,6 +69,7 @@ pub fn spawn(
         for scope in namespaces.scopes(*kind) {
             tasks.push(tokio::spawn(run(
                 client.clone(),
+                ways.clone(),
                 *kind,
                 scope,
                 tag,
@@ -76,42 +80,10 @@ pub fn spawn(
     tasks
 }
 
-/// The object as the API sent it: apiVersion and kind (which a list's items may leave out),
-/// metadata, then the rest moved over as it was read, not copied.
-fn to_value(kind: Kind, object: DynamicObject) -> Value {
-    let api = kind.api();
-    let mut map = serde_json::Map::new();
-    map.insert(
-        "apiVersion".into(),
-        Value::from(if api.group.is_empty() {
-            api.version.to_owned()
-        } else {
-            format!("{}/{}", api.group, api.version)
-        }),
-    );
-    map.insert("kind".into(), Value::from(api.kind));
-    map.insert(
-        "metadata".into(),
-        serde_json::to_value(&object.metadata).unwrap_or(Value::Null),
-    );
-    match object.data {
-        Value::Object(rest) => map.extend(rest),
-        Value::Null => {}
-        other => {
-            map.insert("data".into(), other);
-        }
-    }
-    Value::Object(map)
-}
-
 /// Objects asked for in the first page of a list (the first rows show after it) and in each
 /// page after it.
 const FIRST_PAGE: usize = 500;
 const PAGE: usize = 500;
-
-/// How long a watch may stay open before the server is asked to end it (it is opened again
-/// from where it was); the same as kubectl's and kube-rs's.
-const WATCH_TIMEOUT: u32 = 290;
 
 /// What a refused list says: the resource is not there or may not be read.
 fn refused(kind: Kind, scope: &Scope, error: &kube::Error) -> Option<SourceState> {
@@ -150,12 +122,7 @@ enum Next {
     Stop,
 }
 
-async fn run(client: Client, kind: Kind, scope: Scope, tag: Tag, sink: Sink) {
-    let resource = api_resource(kind);
-    let api: Api<DynamicObject> = match &scope {
-        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
-        None => Api::all_with(client.clone(), &resource),
-    };
+async fn run(client: Client, ways: Ways, kind: Kind, scope: Scope, tag: Tag, sink: Sink) {
     let selector =
         (kind == Kind::Event).then_some("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
     let mut source = Source {
@@ -169,8 +136,8 @@ async fn run(client: Client, kind: Kind, scope: Scope, tag: Tag, sink: Sink) {
         if !source.send_state(SourceState::Syncing).await {
             return;
         }
-        let next = match source.list(&client, selector).await {
-            Ok(version) => source.watch(&api, selector, version).await,
+        let next = match source.list(&client, &ways, selector).await {
+            Ok((version, events)) => source.watch(&client, selector, version, events).await,
             Err(next) => next,
         };
         match next {
@@ -226,19 +193,34 @@ impl Source {
     }
 
     /// The list, page by page: every page but the last goes out as it is read (the first rows
-    /// show before the list is complete), the last ends it. The version to watch from, or
-    /// what to do instead.
-    async fn list(&mut self, client: &Client, selector: Option<&str>) -> Result<String, Next> {
-        let mut pager = Pager::start(
-            client.clone(),
-            self.kind,
-            Object::new,
-            self.scope.as_deref(),
-            selector,
-            FIRST_PAGE,
-            PAGE,
-        );
-        while let Some(page) = pager.next().await {
+    /// show before the list is complete), the last ends it. The version to watch from and,
+    /// for a watch-list, its stream (which carries on with the changes), or what to do
+    /// instead.
+    async fn list(
+        &mut self,
+        client: &Client,
+        ways: &Ways,
+        selector: Option<&str>,
+    ) -> Result<(String, Option<Events>), Next> {
+        let shape = Shape {
+            kind: self.kind,
+            convert: Object::new,
+            first: FIRST_PAGE,
+            limit: PAGE,
+        };
+        let mut listing = match ways
+            .start(client, shape, self.scope.as_deref(), selector)
+            .await
+        {
+            Ok((listing, way)) => {
+                if !self.send(SourceEvent::Lists { way }).await {
+                    return Err(Next::Stop);
+                }
+                listing
+            }
+            Err(error) => return Err(self.list_failed(&error).await),
+        };
+        while let Some(page) = listing.next().await {
             let page = match page {
                 Ok(page) => page,
                 Err(error) => return Err(self.list_failed(&error).await),
@@ -263,7 +245,7 @@ impl Source {
             }
             if !page.more {
                 self.backoff = DefaultBackoff::default();
-                return Ok(page.resource_version);
+                return Ok((page.resource_version, listing.into_events()));
             }
         }
         Err(Next::Relist)
@@ -288,22 +270,36 @@ impl Source {
         }
     }
 
-    /// Watches from `version` until the server no longer has it, the resource goes away or
-    /// the receiver does; a dropped watch is opened again from the last version seen.
+    /// Watches from `version` (on `carried`, a watch-list's stream, first) until the server
+    /// no longer has it, the resource goes away or the receiver does; a dropped watch is
+    /// opened again from the last version seen.
     async fn watch(
         &mut self,
-        api: &Api<DynamicObject>,
+        client: &Client,
         selector: Option<&str>,
         mut version: String,
+        mut carried: Option<Events>,
     ) -> Next {
-        let mut params = WatchParams::default().timeout(WATCH_TIMEOUT);
-        if let Some(selector) = selector {
-            params = params.fields(selector);
-        }
         let mut failing = false;
         loop {
             let opened = std::time::Instant::now();
-            let stream = match api.watch(&params, &version).await {
+            let carried = carried.take();
+            let was_carried = carried.is_some();
+            let stream = match carried {
+                Some(stream) => Ok(stream),
+                None => {
+                    open(
+                        client,
+                        self.kind,
+                        self.scope.as_deref(),
+                        selector,
+                        &version,
+                        false,
+                    )
+                    .await
+                }
+            };
+            let stream = match stream {
                 Ok(stream) => stream,
                 Err(error) => {
                     if matches!(code(&error), Some(403 | 404 | 410)) {
@@ -324,24 +320,29 @@ impl Source {
                     return Next::Stop;
                 }
             }
-            let mut stream = std::pin::pin!(stream);
-            let mut heard = false;
+            let mut stream = stream;
+            // A watch-list's stream was heard from already (its objects).
+            let mut heard = was_carried;
             while let Some(event) = stream.next().await {
                 heard = true;
                 let sent = match event {
                     Ok(WatchEvent::Added(object) | WatchEvent::Modified(object)) => {
-                        version = object.metadata.resource_version.clone().unwrap_or(version);
+                        if let Some(at) = object.version() {
+                            at.clone_into(&mut version);
+                        }
                         self.send(SourceEvent::Applied {
                             kind: self.kind,
-                            object: to_value(self.kind, object),
+                            object: object.typed(self.kind),
                         })
                         .await
                     }
                     Ok(WatchEvent::Deleted(object)) => {
-                        version = object.metadata.resource_version.clone().unwrap_or(version);
+                        if let Some(at) = object.version() {
+                            at.clone_into(&mut version);
+                        }
                         self.send(SourceEvent::Deleted {
                             kind: self.kind,
-                            object: to_value(self.kind, object),
+                            object: object.typed(self.kind),
                         })
                         .await
                     }

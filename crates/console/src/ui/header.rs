@@ -66,7 +66,13 @@ fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (St
                 None => format!(" {}", p.received),
             })
             .unwrap_or_default();
-        return (format!("syncing{so_far}"), Meaning::Info);
+        // The server has no watch-lists: its lists come in pages (slower on a large hub).
+        let paged = if inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
+            ", in pages"
+        } else {
+            ""
+        };
+        return (format!("syncing{so_far}{paged}"), Meaning::Info);
     }
     let pools = inventory.count(Kind::Pool);
     (
@@ -250,6 +256,11 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 sources.push(Span::raw("  "));
             }
         }
+    }
+    // A server without watch-lists: said once for the hub (its lists come in pages, which a
+    // large hub may serve from a slower path than its watch cache).
+    if app.inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
+        sources.push(Span::styled("lists in pages (no watch-lists)  ", muted));
     }
     // What is wrong, in words, at any row count: a stale picture first, then the reason of a
     // source that is reconnecting.

@@ -677,6 +677,32 @@ mod stale {
     }
 
     #[test]
+    fn a_server_without_watch_lists_is_said_in_the_source_line() {
+        use crate::inventory::ListWay;
+        let mut app = fleet_app();
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Lists {
+                way: ListWay::Streamed,
+            }),
+        );
+        let streamed = draw(&app, 160, 48);
+        assert!(!streamed.contains("in pages"), "{streamed}");
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Lists {
+                way: ListWay::Paged,
+            }),
+        );
+        let paged = draw(&app, 160, 48);
+        let second = paged.lines().nth(1).expect("the source line");
+        assert!(
+            second.contains("lists in pages (no watch-lists)"),
+            "{paged}"
+        );
+    }
+
+    #[test]
     fn a_silent_server_is_stale_even_while_its_probe_hangs() {
         let mut app = fleet_app();
         heartbeat(&mut app, Ok(()));

@@ -277,6 +277,12 @@ pub struct Server {
     pub controller_logs: std::sync::RwLock<Arc<Vec<Value>>>,
     /// How fast lists go out (see `demo::pace`).
     pub pace: Option<crate::pace::Pace>,
+    /// Whether watch-lists (`sendInitialEvents`) are served, as on a 1.27+ server with the
+    /// WatchList feature on (1.36's default), or refused, as with it off.
+    pub watch_list: bool,
+    /// Watches that asked for their initial events (served or refused), for tests that a
+    /// client learns once whether a hub serves them.
+    pub watch_lists_asked: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {

@@ -1,6 +1,7 @@
 //! Lists read in pages (`limit`/`continue`) with the next page asked for while the caller
 //! works on this one, so reading the server's answer and making sense of it overlap instead of
-//! taking turns. Used by the console's sources and by `get -o json`.
+//! taking turns; or, where the server offers them, as a watch-list (`streamed`). Used by the
+//! console's sources and by `get -o json`.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,8 +14,10 @@ use tokio::task::JoinHandle;
 use crate::domain::Kind;
 
 mod parse;
+pub mod streamed;
 
 use parse::{Head, Items, parse_items};
+pub use streamed::{Listing, Shape, Way, Ways};
 
 /// The path of a kind's list, in a namespace or across all.
 pub fn path(kind: Kind, namespace: Option<&str>) -> String {
@@ -56,6 +59,21 @@ pub struct Page<T> {
     next: Option<Pending<T>>,
     /// Its place among the pages read ahead, given back when it is handed out.
     permit: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl<T> Page<T> {
+    /// A page gathered from a watch-list's initial events (the version is the end bookmark's,
+    /// on the last page).
+    fn streamed(items: Vec<T>, resource_version: String, more: bool) -> Page<T> {
+        Page {
+            items,
+            resource_version,
+            remaining: None,
+            more,
+            next: None,
+            permit: None,
+        }
+    }
 }
 
 /// What each item of a list is made into, as it is read.

@@ -59,12 +59,12 @@ impl<'de, T> serde::de::Visitor<'de> for Items<T> {
 }
 
 /// Where a server keeps `managedFields` in an object.
-const MANAGED_FIELDS: &[&str] = &["metadata", "managedFields"];
+pub(super) const MANAGED_FIELDS: &[&str] = &["metadata", "managedFields"];
 
 /// A JSON value read without the field at a path of mapping keys: that field is skipped as
 /// it is read, never built. Used for `metadata.managedFields`, which pooldeck never shows and
 /// which is about half of each object a real hub sends (see `domain::json`).
-struct Without(&'static [&'static str]);
+pub(super) struct Without(pub(super) &'static [&'static str]);
 
 impl<'de> serde::de::DeserializeSeed<'de> for Without {
     type Value = Value;
@@ -186,7 +186,7 @@ pub(super) fn parse_items<T>(text: &str, read: Items<T>) -> Result<Vec<T>, kube:
 
 /// The item with `apiVersion` and `kind` first, as the server writes a single object; the
 /// rest moved over as it was read.
-fn with_type(item: Value, api_version: &str, kind: &str) -> Value {
+pub(super) fn with_type(item: Value, api_version: &str, kind: &str) -> Value {
     match item {
         Value::Object(fields) => {
             let mut map = serde_json::Map::with_capacity(fields.len() + 2);
