@@ -1,6 +1,6 @@
 //! Benchmark: the fleet at a real hub's pace, headless. At 2,000 and 10,000 pools with their
 //! evaluations (ten hosts each), on the demo cluster paced as a 2-core hub (`demo::pace`) and
-//! unpaced, each serving watch-lists (as a 1.36 server) and refusing them (lists in pages;
+//! unpaced, each serving watch-lists (a server with the WatchList feature) and refusing them (lists in pages;
 //! `-- streamed` or `-- pages` runs one): the server's own watch-list (first object, all of
 //! them) beside its compact unpaged list; the console's data path (the watchers into an inventory: time to the first rows,
 //! to the complete picture beside the server's own time for both lists, memory the picture
@@ -9,7 +9,9 @@
 //! on the paced cluster also the console itself (the release binary in a tmux pane): first
 //! rows on screen, the complete list, its resident memory (when quiet and ten idle seconds
 //! later, once the allocator has given back what it freed), and idle CPU and terminal bytes
-//! over ten seconds.
+//! over ten seconds; then each view in turn (evaluations, events, hosts, back to pools): the
+//! first rows after its command's Enter, resident memory and the peak so far, idle CPU and
+//! bytes over five seconds.
 //! Run with `cargo bench --bench fleet` (it builds the release binary first; `-- 10000 paced`
 //! runs one size and pace). `-- hubs` measures several hubs instead: three paced hubs of
 //! 3,000 pools, each hub's own list and `get` beside `get --all-contexts` (table and JSON)
@@ -168,6 +170,21 @@ struct Console {
     settled: u64,
     idle_core: f64,
     idle_bytes: f64,
+    /// Each view switched to after that, in turn (`None`: it did not show).
+    views: Vec<(&'static str, Option<ViewFigures>)>,
+}
+
+/// One view of the console, switched to on the command line once the picture is complete.
+struct ViewFigures {
+    name: &'static str,
+    /// From the command's Enter to the view's title with its count on screen.
+    first_rows: Duration,
+    /// Resident memory once the switch's work is done, and the process's peak so far.
+    resident: u64,
+    peak: u64,
+    /// Over five idle seconds in the view.
+    idle_core: f64,
+    idle_bytes: f64,
 }
 
 fn tmux(args: &[&str]) -> Option<String> {
@@ -219,11 +236,12 @@ fn until(session: &str, every: Duration, done: impl Fn(&str) -> bool) -> Option<
 /// The console (the release binary) in a tmux pane of 200×50 against the cluster: time from
 /// its start to the first pool row on screen and to the complete list with both sources
 /// live, its resident memory then, and over ten idle seconds the share of one core it used
-/// and the bytes it wrote to the terminal per second.
+/// and the bytes it wrote to the terminal per second; then each of `views` in turn.
 fn console(
     binary: &std::path::Path,
     kubeconfig: &std::path::Path,
     pools: usize,
+    views: &[(&'static str, &'static str)],
 ) -> Option<Console> {
     let title = format!("Compute Pools ({pools})");
     console_with(
@@ -232,7 +250,36 @@ fn console(
         "-A",
         &|text: &str| text.contains("pool-0"),
         &|text: &str| text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓"),
+        views,
     )
+}
+
+/// Waits until the process has done its work: half a second with under 5 ms of CPU, for at
+/// most 30 s.
+fn quiet(pid: u32) -> Option<()> {
+    let quiet_by = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < quiet_by {
+        let before = cpu_time(pid)?;
+        std::thread::sleep(Duration::from_millis(500));
+        if cpu_time(pid)? - before < Duration::from_millis(5) {
+            break;
+        }
+    }
+    Some(())
+}
+
+/// The share of one core the process used and the bytes per second written to `output` over
+/// `seconds` idle seconds.
+fn idle(pid: u32, output: &std::path::Path, seconds: u64) -> Option<(f64, f64)> {
+    let written = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    let (cpu, bytes) = (cpu_time(pid)?, written(output));
+    std::thread::sleep(Duration::from_secs(seconds));
+    let (cpu_after, bytes_after) = (cpu_time(pid)?, written(output));
+    let seconds = seconds as f64;
+    Some((
+        (cpu_after - cpu).as_secs_f64() / seconds,
+        bytes_after.saturating_sub(bytes) as f64 / seconds,
+    ))
 }
 
 /// The console with `args`, measured as [`console`] says: `first` tells the first rows on
@@ -243,6 +290,7 @@ fn console_with(
     args: &str,
     first: &dyn Fn(&str) -> bool,
     complete: &dyn Fn(&str) -> bool,
+    views: &[(&'static str, &'static str)],
 ) -> Option<Console> {
     tmux(&["-V"])?;
     let session = format!("pooldeck-fleet-{}", std::process::id());
@@ -280,29 +328,43 @@ fn console_with(
         let first_rows = start.elapsed();
         until(&session, Duration::from_millis(20), complete)?;
         let complete = start.elapsed();
-        // Until the work of the complete picture (the doctor's first pass) is done: half a
-        // second with under 5 ms of CPU, for at most 30 s.
-        let quiet_by = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < quiet_by {
-            let before = cpu_time(pid)?;
-            std::thread::sleep(Duration::from_millis(500));
-            if cpu_time(pid)? - before < Duration::from_millis(5) {
-                break;
-            }
-        }
+        // Until the work of the complete picture (the doctor's first pass) is done.
+        quiet(pid)?;
         let resident = resident_of(pid)?;
-        let written = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
-        let (cpu, bytes) = (cpu_time(pid)?, written(&output));
-        std::thread::sleep(Duration::from_secs(10));
-        let (cpu_after, bytes_after) = (cpu_time(pid)?, written(&output));
+        let (idle_core, idle_bytes) = idle(pid, &output, 10)?;
         let settled = resident_of(pid)?;
+        let mut figures = Vec::new();
+        for (name, title) in views {
+            // A view that does not show is said as such; the figures before it stand.
+            let view = (|| {
+                let switched = Instant::now();
+                tmux(&["send-keys", "-t", &session, ":", name, "Enter"])?;
+                until(&session, Duration::from_millis(5), |text| {
+                    text.lines().take(4).any(|l| l.contains(title))
+                })?;
+                let first_rows = switched.elapsed();
+                quiet(pid)?;
+                let (resident, peak) = (resident_of(pid)?, high_water(pid)?);
+                let (idle_core, idle_bytes) = idle(pid, &output, 5)?;
+                Some(ViewFigures {
+                    name,
+                    first_rows,
+                    resident,
+                    peak,
+                    idle_core,
+                    idle_bytes,
+                })
+            })();
+            figures.push((*name, view));
+        }
         Some(Console {
             first_rows,
             complete,
             resident,
             settled,
-            idle_core: (cpu_after - cpu).as_secs_f64() / 10.0,
-            idle_bytes: bytes_after.saturating_sub(bytes) as f64 / 10.0,
+            idle_core,
+            idle_bytes,
+            views: figures,
         })
     })();
     let _ = tmux(&["kill-session", "-t", &session]);
@@ -324,6 +386,234 @@ async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
         bytes = text.len();
     }
     Some((best, bytes))
+}
+
+/// Change-to-frame latency of the console itself: the release binary under a pty (`script`,
+/// 200×50, all namespaces), while 500 changes a second reach the hub: nine in ten to pools off
+/// screen, one in ten to the pool on the first row (each waited for before the next). Each of
+/// those is timed from the write on the hub to the first bytes the console writes to that row
+/// of the terminal (ratatui moves the cursor there first: `ESC [5;`, then writes the new
+/// count). p50, p99, worst and how many were measured, and missed (no frame within a second:
+/// counted in the figures as a second).
+struct Frames {
+    p50: Duration,
+    p99: Duration,
+    worst: Duration,
+    measured: usize,
+    missed: usize,
+}
+
+/// What the console under a pty has written, and when each piece arrived.
+#[derive(Default)]
+struct Written {
+    bytes: Vec<u8>,
+    /// The end offset of each read and when it was read.
+    reads: Vec<(usize, Instant)>,
+}
+
+impl Written {
+    /// Where `needle` ends, first found at or after `from`.
+    fn end_of(&self, needle: &[u8], from: usize) -> Option<usize> {
+        Some(
+            self.bytes
+                .get(from..)?
+                .windows(needle.len())
+                .position(|w| w == needle)?
+                + from
+                + needle.len(),
+        )
+    }
+
+    /// When the read that completed `needle`, first found at or after `from`, arrived.
+    fn find(&self, needle: &[u8], from: usize) -> Option<Instant> {
+        let at = self.end_of(needle, from)?;
+        self.reads
+            .iter()
+            .find(|(end, _)| *end >= at)
+            .map(|(_, when)| *when)
+    }
+
+    /// The same for `value` written after a move of the cursor to `anchor` (a row).
+    fn find_after(&self, anchor: &[u8], value: &[u8], from: usize) -> Option<Instant> {
+        self.find(value, self.end_of(anchor, from)?)
+    }
+}
+
+/// A thread making changes until dropped (then stopped and joined, whatever ended the
+/// measurement).
+struct Load {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn frames(
+    binary: &std::path::Path,
+    kubeconfig: &std::path::Path,
+    cluster: &DemoCluster,
+    pools: usize,
+) -> Option<Frames> {
+    use std::sync::{Arc, Mutex};
+    let pool_kind = cluster.store.registry.by_kind("ComputePool")?.clone();
+    let command = format!(
+        "stty cols 200 rows 50 && exec {} -A --kubeconfig {}",
+        binary.display(),
+        kubeconfig.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-q", "-f", "-e", "-c", &command, "/dev/null"])
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let written = Arc::new(Mutex::new(Written::default()));
+    let mut stdout = child.stdout.take()?;
+    let reader = {
+        let written = written.clone();
+        std::thread::spawn(move || {
+            let mut buffer = vec![0u8; 1 << 16];
+            while let Ok(n) = std::io::Read::read(&mut stdout, &mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                let now = Instant::now();
+                let Ok(mut w) = written.lock() else { break };
+                w.bytes.extend_from_slice(&buffer[..n]);
+                let end = w.bytes.len();
+                w.reads.push((end, now));
+            }
+        })
+    };
+    let lock = || written.lock().ok();
+    let measured = (|| {
+        // The first rows on screen, then the console quiet (the rest listed and its doctor's
+        // first pass done): the title's count is written as a diff of its digits, so it is not
+        // read from the stream.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while lock()?.find(b"pool-00000", 0).is_none() {
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let pid: u32 = String::from_utf8(
+            Command::new("pgrep")
+                .args(["-P", &child.id().to_string()])
+                .output()
+                .ok()?
+                .stdout,
+        )
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+        quiet(pid)?;
+        quiet(pid)?;
+        // The load: 450 changes a second to pools of project-2 and project-3 (off screen:
+        // the screen shows the first rows of project-1).
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let others = pools.saturating_sub(2) / 3;
+        let _load = Load {
+            stop: stop.clone(),
+            thread: Some({
+                let store = cluster.store.clone();
+                let kind = pool_kind.clone();
+                std::thread::spawn(move || {
+                    let start = Instant::now();
+                    let mut n: u64 = 0;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) && others > 0 {
+                        // Pool 3m+1 (project-2) or 3m+2 (project-3).
+                        let m = (n as usize / 2) % others;
+                        let i = 3 * m + 1 + (n as usize % 2);
+                        let (ns, name) = (format!("project-{}", i % 3 + 1), format!("pool-{i:05}"));
+                        let _ = store.patch(
+                            &kind,
+                            &ns,
+                            &name,
+                            &pooldeck::demo::store::Patch::Merge(serde_json::json!(
+                                {"status": {"hardwareAllocation": [{"architecture": "AMD64",
+                                  "gpu": [{"variant": "NVIDIA L40S | 48 GB", "gpuCount": n % 40}]}]}}
+                            )),
+                            true,
+                            false,
+                        );
+                        n += 1;
+                        let due = start + Duration::from_micros(n * 1_000_000 / 450);
+                        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                            std::thread::sleep(wait);
+                        }
+                    }
+                })
+            }),
+        };
+        // 50 a second to the first row's pool (project-1/pool-00000), each timed.
+        let mut latencies = Vec::new();
+        let mut missed = 0;
+        let start = Instant::now();
+        for k in 0..500u64 {
+            let due = start + Duration::from_millis(k * 20);
+            if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                std::thread::sleep(wait);
+            }
+            let from = lock()?.bytes.len();
+            let changed = Instant::now();
+            cluster
+                .store
+                .patch(
+                    &pool_kind,
+                    "project-1",
+                    "pool-00000",
+                    &pooldeck::demo::store::Patch::Merge(serde_json::json!(
+                        {"status": {"hardwareAllocation": [{"architecture": "AMD64",
+                          "gpu": [{"variant": "NVIDIA A100-SXM4-80GB | 80 GB",
+                                   "gpuCount": if k % 2 == 0 { 35 } else { 5 }}]}]}}
+                    )),
+                    true,
+                    false,
+                )
+                .ok()?;
+            // Its frame: the cursor moved to the first row (`ESC [5;`), then the new count.
+            let value: &[u8] = if k % 2 == 0 { b"35/40" } else { b"5/40" };
+            let given_up = changed + Duration::from_secs(1);
+            loop {
+                if let Some(when) = lock()?.find_after(b"\x1b[5;", value, from) {
+                    latencies.push(when.saturating_duration_since(changed));
+                    break;
+                }
+                if Instant::now() > given_up {
+                    // Counted in the figures as a second.
+                    missed += 1;
+                    latencies.push(Duration::from_secs(1));
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+        latencies.sort();
+        let at =
+            |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+        (!latencies.is_empty()).then(|| Frames {
+            p50: at(0.50),
+            p99: at(0.99),
+            worst: latencies[latencies.len() - 1],
+            measured: latencies.len() - missed,
+            missed,
+        })
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = reader.join();
+    measured
 }
 
 /// The server's watch-list of pools, read as the API sends it (events skipped, not built):
@@ -365,7 +655,9 @@ async fn raw_watch_list(cluster: &DemoCluster) -> Option<(Duration, Duration)> {
             }
         };
         let took = (first.unwrap_or(end), end);
-        best = Some(best.map_or(took, |b: (Duration, Duration)| b.min(took)));
+        best = Some(best.map_or(took, |b: (Duration, Duration)| {
+            (b.0.min(took.0), b.1.min(took.1))
+        }));
     }
     best
 }
@@ -412,7 +704,7 @@ fn main() {
         (false, true) => vec![None],
         _ => vec![Some(REAL_HUB), None],
     };
-    // A server with watch-lists (as 1.36) and one without (the lists in pages); `-- streamed`
+    // A server with watch-lists and one without (the lists in pages); `-- streamed`
     // or `-- pages` runs one.
     let ways: Vec<bool> = match (
         asked.iter().any(|a| a == "streamed"),
@@ -493,22 +785,49 @@ fn main() {
                 _ => println!("  {pools:>6} pools, {label}: the data path did not complete"),
             }
             if pace.is_some() {
-                match console(&binary, &kubeconfig, pools) {
-                    Some(c) => println!(
-                        "  {pools:>6} pools, {label:<20} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms ({} the server's {:.1} ms for both lists), RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
-                        ms(c.first_rows),
-                        ms(c.complete),
-                        raw.zip(evaluations).map_or(
-                            "n/a ×".to_owned(),
-                            |((raw, _), evaluations)| ratio(c.complete, raw + evaluations)
-                        ),
-                        raw.zip(evaluations)
-                            .map_or(0.0, |((raw, _), evaluations)| ms(raw + evaluations)),
-                        c.resident as f64 / 1e6,
-                        c.settled as f64 / 1e6,
-                        c.idle_core * 100.0,
-                        c.idle_bytes
-                    ),
+                // Each view in turn once the picture is complete: hosts after the small
+                // views (its memory would still be counted in theirs), then back to pools.
+                let views = [
+                    ("evaluations", "Evaluations ("),
+                    ("events", "Events ("),
+                    ("hosts", "Hosts ("),
+                    ("pools", "Compute Pools ("),
+                ];
+                match console(&binary, &kubeconfig, pools, &views) {
+                    Some(c) => {
+                        println!(
+                            "  {pools:>6} pools, {label:<20} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms ({} the server's {:.1} ms for both lists), RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
+                            ms(c.first_rows),
+                            ms(c.complete),
+                            raw.zip(evaluations).map_or(
+                                "n/a ×".to_owned(),
+                                |((raw, _), evaluations)| ratio(c.complete, raw + evaluations)
+                            ),
+                            raw.zip(evaluations)
+                                .map_or(0.0, |((raw, _), evaluations)| ms(raw + evaluations)),
+                            c.resident as f64 / 1e6,
+                            c.settled as f64 / 1e6,
+                            c.idle_core * 100.0,
+                            c.idle_bytes
+                        );
+                        for (name, view) in &c.views {
+                            let Some(view) = view else {
+                                println!(
+                                    "  {pools:>6} pools, {label:<20}   :{name:<12} did not show"
+                                );
+                                continue;
+                            };
+                            println!(
+                                "  {pools:>6} pools, {label:<20}   :{:<12} first rows {:>7.1} ms after Enter, RSS {:>6.1} MB (peak so far {:>6.1} MB); idle {:.2} % of a core, {:.0} bytes/s",
+                                view.name,
+                                ms(view.first_rows),
+                                view.resident as f64 / 1e6,
+                                view.peak as f64 / 1e6,
+                                view.idle_core * 100.0,
+                                view.idle_bytes
+                            );
+                        }
+                    }
                     None => println!(
                         "  {pools:>6} pools, {label}: the console could not be measured (tmux missing, or the list did not show)"
                     ),
@@ -538,6 +857,22 @@ fn main() {
                     out as f64 / 1e6
                 ),
                 _ => println!("  {pools:>6} pools, {label}: a list failed"),
+            }
+            // Last: its changes leave the hub's pools changed for whatever followed.
+            if pace.is_some() && watch_list {
+                match frames(&binary, &kubeconfig, &cluster, pools) {
+                    Some(f) => println!(
+                        "  {pools:>6} pools, {label:<20} change → frame under a pty at 500 changes/s: p50 {:.1} ms, p99 {:.1} ms, worst {:.1} ms ({} changes on screen measured, {} without a frame within 1 s)",
+                        ms(f.p50),
+                        ms(f.p99),
+                        ms(f.worst),
+                        f.measured,
+                        f.missed
+                    ),
+                    None => println!(
+                        "  {pools:>6} pools, {label}: change → frame could not be measured (script missing, or the list did not show)"
+                    ),
+                }
             }
             runtime.block_on(cluster.stop());
             let _ = std::fs::remove_dir_all(&dir);
@@ -627,6 +962,7 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             &|text: &str| {
                 text.contains(&title) && text.contains("pools ✓") && text.contains("cpe ✓")
             },
+            &[],
         ) {
             Some(alone) => {
                 slowest_console = slowest_console.max(alone.complete);
@@ -655,6 +991,7 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
                     .nth(1)
                     .is_some_and(|l| l.matches(&every).count() == 3)
         },
+        &[],
     ) {
         Some(fleet) => println!(
             "  all three (--all-contexts): first rows {:>6.1} ms, complete {:>7.1} ms \

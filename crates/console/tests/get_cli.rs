@@ -620,8 +620,13 @@ fn json_lists_are_the_same_streamed_or_in_pages() {
     };
     let (streamed, paged) = (read(&streaming), read(&paging));
     assert_eq!(streamed.len(), 1_200);
-    assert_eq!(streaming.cluster().watch_lists_asked(), 1, "one watch-list");
+    assert_eq!(
+        streaming.cluster().watch_lists_served(),
+        1,
+        "one watch-list, served"
+    );
     assert_eq!(paging.cluster().watch_lists_asked(), 1, "refused once");
+    assert_eq!(paging.cluster().watch_lists_served(), 0);
     // Each server made its objects at its own time: compare what the scenario wrote.
     let essence = |item: &Value| {
         json!([

@@ -166,6 +166,10 @@ async fn initial_sync_then_live_add_modify_delete(watch_list: bool) {
     })
     .await;
     assert_eq!(inventory.count(Kind::Pool), 12);
+    // Each source's one watch carried the changes: a watch-list's stream goes on after its
+    // objects (no second watch opened); a paged list is followed by one watch.
+    assert_eq!(cluster.watches_opened(), 3);
+    assert_eq!(cluster.watch_lists_served(), if watch_list { 3 } else { 0 });
     tasks.iter().for_each(|t| t.abort());
     cluster.stop().await;
 }

@@ -71,8 +71,8 @@ pub struct Options {
     pub deadlines: serve::Deadlines,
     /// How fast lists go out (none: as fast as the demo can).
     pub pace: Option<pace::Pace>,
-    /// Serve watch-lists (`sendInitialEvents`), as a 1.36 server does; false refuses them as
-    /// a server with the WatchList feature off does (clients then list in pages).
+    /// Serve watch-lists (`sendInitialEvents`), as a server with the WatchList feature on does;
+    /// false refuses them as one with the feature off does (clients then list in pages).
     pub watch_list: bool,
 }
 
@@ -181,6 +181,8 @@ impl DemoCluster {
             pace: options.pace,
             watch_list: options.watch_list,
             watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
+            watches_opened: std::sync::atomic::AtomicU64::new(0),
+            watch_lists_served: std::sync::atomic::AtomicU64::new(0),
             controller_logs: std::sync::RwLock::new(Arc::new(
                 options
                     .scenario
@@ -351,6 +353,20 @@ impl DemoCluster {
     pub fn watch_lists_asked(&self) -> u64 {
         self.api
             .watch_lists_asked
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Watch-lists served: their initial events sent.
+    pub fn watch_lists_served(&self) -> u64 {
+        self.api
+            .watch_lists_served
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Watches opened, watch-lists included (refused ones not).
+    pub fn watches_opened(&self) -> u64 {
+        self.api
+            .watches_opened
             .load(std::sync::atomic::Ordering::SeqCst)
     }
 

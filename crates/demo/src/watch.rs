@@ -4,10 +4,11 @@
 //! watcher falls behind.
 //!
 //! A watch-list (`sendInitialEvents=true`, `resourceVersionMatch=NotOlderThan`,
-//! `allowWatchBookmarks=true`) is served as a 1.36 server serves it: the current objects as
-//! ADDED events, paced as a list is, then a bookmark annotated `k8s.io/initial-events-end`,
-//! then the live changes; a server without the feature refuses it with 422 Invalid, as a
-//! server with the WatchList gate off (or older than 1.27) does.
+//! `allowWatchBookmarks=true`) is served as a server with the WatchList feature serves it: the
+//! current objects as ADDED events, paced as a list is, then a bookmark annotated
+//! `k8s.io/initial-events-end`, then the live changes (those made meanwhile kept for it); a
+//! server without the feature refuses it with 422 Invalid, as one with the WatchList gate off
+//! (or older than 1.27) does.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,19 +57,28 @@ fn visible(change: &Change, resource: &Resource, filters: &Filters) -> Option<&'
 /// The annotation of the bookmark that ends a watch-list's initial events.
 pub const INITIAL_EVENTS_END: &str = "k8s.io/initial-events-end";
 
-/// Whether the watch asks for its initial events (a watch-list), checked as the API server
-/// checks a watch's options; the refusal as it words it.
-fn watch_list(server: &Server, params: &HashMap<String, String>) -> Result<bool, ApiError> {
+/// What a watch asks of its start: its initial events (a watch-list), none (from the version
+/// named, or from now), or the history after the version named (a plain watch).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    Initial,
+    WithoutInitial,
+    Plain,
+}
+
+/// How the watch starts, its options checked as the API server checks a watch's; the refusal
+/// as it words it.
+fn start_of(server: &Server, params: &HashMap<String, String>) -> Result<Start, ApiError> {
     let asked = params.get("sendInitialEvents").map(String::as_str);
-    if asked.is_some() {
-        server
-            .watch_lists_asked
-            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    }
     let version_match = params
         .get("resourceVersionMatch")
         .map(String::as_str)
         .filter(|m| !m.is_empty());
+    if asked == Some("true") {
+        server
+            .watch_lists_asked
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
     let invalid = |field: &str, why: &str| {
         ApiError::new(
             422,
@@ -76,35 +86,42 @@ fn watch_list(server: &Server, params: &HashMap<String, String>) -> Result<bool,
             format!("ListOptions.meta.k8s.io \"\" is invalid: {field}: Forbidden: {why}"),
         )
     };
-    match asked {
-        Some(_) if !server.watch_list => Err(invalid(
+    let Some(asked) = asked else {
+        return match version_match {
+            Some(_) => Err(invalid(
+                "resourceVersionMatch",
+                "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+            )),
+            None => Ok(Start::Plain),
+        };
+    };
+    if !server.watch_list {
+        return Err(invalid(
             "sendInitialEvents",
             "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
-        )),
-        Some("true") if version_match != Some("NotOlderThan") => Err(invalid(
+        ));
+    }
+    if version_match != Some("NotOlderThan") {
+        return Err(invalid(
             "resourceVersionMatch",
             "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
-        )),
-        Some("true")
-            if params
-                .get("allowWatchBookmarks")
-                .is_none_or(|v| v != "true") =>
-        {
-            Err(invalid(
-                "allowWatchBookmarks",
-                "sendInitialEvents requires setting allowWatchBookmarks to true",
-            ))
-        }
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        Some(other) => Err(ApiError::bad_request(format!(
+        ));
+    }
+    if params
+        .get("allowWatchBookmarks")
+        .is_none_or(|v| v != "true")
+    {
+        return Err(invalid(
+            "allowWatchBookmarks",
+            "sendInitialEvents requires setting allowWatchBookmarks to true",
+        ));
+    }
+    match asked {
+        "true" => Ok(Start::Initial),
+        "false" => Ok(Start::WithoutInitial),
+        other => Err(ApiError::bad_request(format!(
             "invalid sendInitialEvents {other:?}: true or false"
         ))),
-        None if version_match.is_some() => Err(invalid(
-            "resourceVersionMatch",
-            "resourceVersionMatch is forbidden for watch",
-        )),
-        None => Ok(false),
     }
 }
 
@@ -143,10 +160,11 @@ pub(crate) fn watch(
         Ok(f) => f,
         Err(e) => return error(&e),
     };
-    let initial = match watch_list(server, params) {
-        Ok(initial) => initial,
+    let begins = match start_of(server, params) {
+        Ok(begins) => begins,
         Err(e) => return error(&e),
     };
+    let initial = begins == Start::Initial;
     let since = match params.get("resourceVersion").filter(|v| !v.is_empty()) {
         None => None,
         Some(v) => match v.parse::<u64>() {
@@ -190,7 +208,7 @@ pub(crate) fn watch(
     // store is always at least as new as any version it issued); a version it never issued is
     // refused as a watch from it would be.
     let from = match since {
-        Some(rv) if initial && rv > server.store.resource_version() => {
+        Some(rv) if begins != Start::Plain && rv > server.store.resource_version() => {
             return error(&ApiError::new(
                 504,
                 "Timeout",
@@ -201,6 +219,9 @@ pub(crate) fn watch(
             ));
         }
         _ if initial => None,
+        // No initial events: from the version named, or from now.
+        Some(rv) if begins == Start::WithoutInitial => Some(rv),
+        _ if begins == Start::WithoutInitial => Some(server.store.resource_version()),
         since => since,
     };
     let pace = server.pace;
@@ -214,10 +235,20 @@ pub(crate) fn watch(
             mut live,
             start,
         }) => {
+            let count = |counter: &std::sync::atomic::AtomicU64| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            };
+            count(&server.watches_opened);
+            if initial {
+                count(&server.watch_lists_served);
+            }
             let mut epoch = server.store.subscribe_epoch();
             let interval = server.bookmark_interval;
             tokio::spawn(async move {
                 let mut last_rv = start;
+                // Changes made while the initial events go out (paced, they take a while),
+                // kept so the watcher does not fall behind the broadcast meanwhile.
+                let mut meanwhile = Vec::new();
                 if initial {
                     let mut chunk = Vec::with_capacity(CHUNK + 8192);
                     let mut objects = 0;
@@ -229,10 +260,13 @@ pub(crate) fn watch(
                             ));
                             objects += 1;
                         }
-                        if chunk.len() >= CHUNK
-                            && !send_paced(&sender, pace, &mut chunk, &mut objects).await
-                        {
-                            return;
+                        if chunk.len() >= CHUNK {
+                            if !send_paced(&sender, pace, &mut chunk, &mut objects).await {
+                                return;
+                            }
+                            while let Ok(change) = live.try_recv() {
+                                meanwhile.push(change);
+                            }
                         }
                     }
                     let end = json!({
@@ -246,6 +280,20 @@ pub(crate) fn watch(
                     chunk.extend_from_slice(&event_line("BOOKMARK", &end));
                     if !send_paced(&sender, pace, &mut chunk, &mut objects).await {
                         return;
+                    }
+                    for change in meanwhile {
+                        if change.rv <= last_rv {
+                            continue;
+                        }
+                        last_rv = change.rv;
+                        if let Some(kind) = visible(&change, &resource, &filters)
+                            && sender
+                                .send(Ok(event_line(kind, &render(&change.object, &resource))))
+                                .await
+                                .is_err()
+                        {
+                            return;
+                        }
                     }
                 } else {
                     for change in replay {

@@ -69,8 +69,8 @@ pub struct ServeArgs {
     #[arg(long, conflicts_with_all = ["object_cost", "bandwidth"])]
     pub unpaced: bool,
     /// Refuse watch-lists (`sendInitialEvents`), as a server older than 1.27 or with the
-    /// WatchList feature off does: clients list in pages. By default they are served, as on
-    /// a 1.36 server.
+    /// WatchList feature off does: clients list in pages. By default they are served, as by a
+    /// server with the feature on.
     #[arg(long)]
     pub no_watch_list: bool,
     /// Where to write the kubeconfig (default: pooldeck's private directory,

@@ -3,9 +3,8 @@
 //! gathered into pages as they stream, the same watch carrying on with the changes), else page
 //! by page (the next page asked for while this one is read, then a watch from the list's
 //! version); either way it ends with a `Listed`, so a relist after a 410 never empties the
-//! screen. Errors become a visible state with the next retry
-//! time and never end the loop; a forbidden or absent resource is said and retried slowly
-//! while the others carry on.
+//! screen. Errors become a visible state with the next retry time and never end the loop; a
+//! forbidden or absent resource is said and retried slowly while the others carry on.
 
 use std::time::Duration;
 
@@ -13,7 +12,6 @@ use chrono::Utc;
 use futures::StreamExt;
 use kube::Client;
 use kube::api::WatchEvent;
-use kube::core::{ApiResource, GroupVersionKind};
 use kube::runtime::watcher::DefaultBackoff;
 use tokio::task::JoinHandle;
 
@@ -45,14 +43,6 @@ pub type Sink = tokio::sync::mpsc::Sender<Tagged>;
 
 /// How many events wait for the console at most (a list page is one event).
 pub const QUEUE: usize = 1024;
-
-pub fn api_resource(kind: Kind) -> ApiResource {
-    let api = kind.api();
-    ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(api.group, api.version, api.kind),
-        api.plural,
-    )
-}
 
 /// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `tag`,
 /// until it closes. `ways` is the hub's: whether it serves watch-lists is learned once.
@@ -148,7 +138,8 @@ async fn run(client: Client, ways: Ways, kind: Kind, scope: Scope, tag: Tag, sin
     }
 }
 
-/// One kind in one scope: lists it in pages, then watches from the list's version.
+/// One kind in one scope: lists it (a watch-list, or in pages), then watches from the list's
+/// version.
 struct Source {
     kind: Kind,
     scope: Scope,

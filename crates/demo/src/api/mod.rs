@@ -278,11 +278,16 @@ pub struct Server {
     /// How fast lists go out (see `demo::pace`).
     pub pace: Option<crate::pace::Pace>,
     /// Whether watch-lists (`sendInitialEvents`) are served, as on a 1.27+ server with the
-    /// WatchList feature on (1.36's default), or refused, as with it off.
+    /// WatchList feature on, or refused, as with it off.
     pub watch_list: bool,
     /// Watches that asked for their initial events (served or refused), for tests that a
     /// client learns once whether a hub serves them.
     pub watch_lists_asked: std::sync::atomic::AtomicU64,
+    /// Watches opened (watch-lists included; refused ones not), for tests that a watch-list's
+    /// stream carries on with the changes instead of a second watch being opened.
+    pub watches_opened: std::sync::atomic::AtomicU64,
+    /// Watch-lists served (their initial events sent).
+    pub watch_lists_served: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn respond(code: u16, body: &Value) -> Response {

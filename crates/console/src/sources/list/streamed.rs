@@ -81,18 +81,56 @@ pub async fn open(
     Ok(Box::pin(events))
 }
 
-/// Whether a refusal is the server's of watch-lists as such (not of the resource or the
-/// user): an invalid request (422, "forbidden for watch unless the WatchList feature gate is
-/// enabled", or "resourceVersionMatch is forbidden for watch" before 1.27) or a bad one (400).
+/// Whether a refusal is the server's of watch-lists as such (not of the resource, the user or
+/// a selector): 422 Invalid naming the options a watch-list sets ("sendInitialEvents is
+/// forbidden for watch unless the WatchList feature gate is enabled"; before 1.27
+/// "resourceVersionMatch is forbidden for watch").
 pub fn refuses_watch_lists(error: &kube::Error) -> bool {
-    matches!(error, kube::Error::Api(status) if matches!(status.code, 400 | 422))
+    let kube::Error::Api(status) = error else {
+        return false;
+    };
+    let names_an_option = |text: &str| {
+        [
+            "sendInitialEvents",
+            "resourceVersionMatch",
+            "allowWatchBookmarks",
+        ]
+        .iter()
+        .any(|option| text.contains(option))
+    };
+    status.code == 422
+        && (status.message.is_empty()
+            || names_an_option(&status.message)
+            || status
+                .details
+                .as_ref()
+                .is_some_and(|d| d.causes.iter().any(|c| names_an_option(&c.field))))
 }
 
+/// How long a source waits for the first list asked of its hub to say whether the hub
+/// serves watch-lists, before asking for one itself (a hub that never answers holds up no
+/// source longer than this).
+const PATIENCE: Duration = Duration::from_secs(2);
+
+/// How long a watch-list may be silent before the bookmark that ends its objects: a server
+/// sends its objects without pause, so one silent this long is taken not to serve watch-lists
+/// (it may have ignored `sendInitialEvents` and be watching from now), and the hub's lists
+/// are read in pages.
+const SILENCE: Duration = Duration::from_secs(20);
+
 /// How one hub's lists are read, learned from the first list asked of it and kept for the
-/// hub: a watch-list unless the server refused one. Sources starting at once wait for the
-/// first one's answer rather than each asking.
+/// hub: a watch-list unless the server refused one (or answered one as it should not). Sources
+/// starting at once wait briefly for the first one's answer rather than each asking.
 #[derive(Clone, Default)]
-pub struct Ways(Arc<tokio::sync::Mutex<Option<Way>>>);
+pub struct Ways(Arc<Learned>);
+
+#[derive(Default)]
+struct Learned {
+    /// 0: not known yet; else a [`Way`] (1 streamed, 2 paged).
+    way: std::sync::atomic::AtomicU8,
+    /// Held by the source asking first while the way is not known.
+    asking: tokio::sync::Mutex<()>,
+}
 
 /// What every page of a list is made of: the kind, each item's conversion, the sizes.
 pub struct Shape<T> {
@@ -119,9 +157,21 @@ pub enum Listing<T> {
 }
 
 impl Ways {
-    /// The way learned, if any list has been asked yet.
+    /// The way learned, if any.
     pub fn known(&self) -> Option<Way> {
-        self.0.try_lock().ok().and_then(|way| *way)
+        match self.0.way.load(std::sync::atomic::Ordering::SeqCst) {
+            1 => Some(Way::Streamed),
+            2 => Some(Way::Paged),
+            _ => None,
+        }
+    }
+
+    fn learn(&self, way: Way) {
+        let code = match way {
+            Way::Streamed => 1,
+            Way::Paged => 2,
+        };
+        self.0.way.store(code, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Starts a list of `shape.kind` in `namespace`: a watch-list while the hub serves them,
@@ -135,40 +185,42 @@ impl Ways {
         field_selector: Option<&str>,
     ) -> Result<(Listing<T>, Way), kube::Error> {
         let paged = || {
-            Listing::Paged(Pager::start(
-                client.clone(),
-                shape.kind,
-                shape.convert,
-                namespace,
-                field_selector,
-                shape.first,
-                shape.limit,
+            Ok((
+                Listing::Paged(Pager::start(
+                    client.clone(),
+                    shape.kind,
+                    shape.convert,
+                    namespace,
+                    field_selector,
+                    shape.first,
+                    shape.limit,
+                )),
+                Way::Paged,
             ))
         };
-        let mut learned = self.0.lock().await;
-        if *learned == Some(Way::Paged) {
-            return Ok((paged(), Way::Paged));
-        }
-        if learned.is_some() {
-            // Known to stream: the others need not wait for this one's answer.
-            drop(learned);
-            let events = open(client, shape.kind, namespace, field_selector, "", true).await?;
-            return Ok((
-                Listing::Streamed(Streamed::new(events, shape)),
-                Way::Streamed,
-            ));
+        // Not known yet: the first source asks, the others wait for its answer (a while).
+        let _asking = match self.known() {
+            None => tokio::time::timeout(PATIENCE, self.0.asking.lock())
+                .await
+                .ok(),
+            Some(_) => None,
+        };
+        if self.known() == Some(Way::Paged) {
+            return paged();
         }
         match open(client, shape.kind, namespace, field_selector, "", true).await {
             Ok(events) => {
-                *learned = Some(Way::Streamed);
+                self.learn(Way::Streamed);
                 Ok((
-                    Listing::Streamed(Streamed::new(events, shape)),
+                    Listing::Streamed(Streamed::new(events, shape, self.clone())),
                     Way::Streamed,
                 ))
             }
+            // Refused, even after a watch-list was served (a server behind the same address
+            // restarted without the feature): in pages from now on.
             Err(error) if refuses_watch_lists(&error) => {
-                *learned = Some(Way::Paged);
-                Ok((paged(), Way::Paged))
+                self.learn(Way::Paged);
+                paged()
             }
             Err(error) => Err(error),
         }
@@ -202,25 +254,30 @@ const GATHER: Duration = Duration::from_millis(100);
 pub struct Streamed<T> {
     events: Events,
     shape: Shape<T>,
+    /// The hub's ways: a watch-list answered as a server that serves them would not
+    /// teaches them that it does not.
+    ways: Ways,
     /// Pages handed out so far.
     pages: usize,
     /// The end bookmark was read: the list is complete.
     done: bool,
 }
 
-/// A watch-list's stream that ended, or said something else, before its last object.
+/// A watch-list's stream that ended, or said something else, before its last object: said
+/// as what it is (not as a server that cannot be reached).
 fn cut(why: &str) -> kube::Error {
-    kube::Error::Service(Box::new(std::io::Error::new(
+    kube::Error::ReadEvents(std::io::Error::new(
         std::io::ErrorKind::UnexpectedEof,
         format!("the watch-list {why} before its last object"),
-    )))
+    ))
 }
 
 impl<T: Send + 'static> Streamed<T> {
-    fn new(events: Events, shape: Shape<T>) -> Self {
+    fn new(events: Events, shape: Shape<T>, ways: Ways) -> Self {
         Streamed {
             events,
             shape,
+            ways,
             pages: 0,
             done: false,
         }
@@ -247,7 +304,13 @@ impl<T: Send + 'static> Streamed<T> {
                     Ok(event) => event,
                     Err(_) => break,
                 },
-                None => self.events.next().await,
+                None => match tokio::time::timeout(SILENCE, self.events.next()).await {
+                    Ok(event) => event,
+                    Err(_) => {
+                        self.ways.learn(Way::Paged);
+                        return Some(Err(cut("was silent for 20 s")));
+                    }
+                },
             };
             match event {
                 Some(Ok(WatchEvent::Added(raw) | WatchEvent::Modified(raw))) => {
@@ -274,7 +337,8 @@ impl<T: Send + 'static> Streamed<T> {
                         )));
                     }
                     // A plain bookmark before the end: the server did not send the initial
-                    // events it was asked for.
+                    // events it was asked for. Its lists are read in pages from now on.
+                    self.ways.learn(Way::Paged);
                     return Some(Err(cut("had a bookmark without the end of its objects")));
                 }
                 Some(Ok(WatchEvent::Deleted(_))) => {
@@ -289,5 +353,176 @@ impl<T: Send + 'static> Streamed<T> {
         }
         self.pages += 1;
         Some(Ok(Page::streamed(items, String::new(), true)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+
+    fn shape() -> Shape<Value> {
+        Shape {
+            kind: Kind::Pool,
+            convert: |_, item| item,
+            first: 2,
+            limit: 3,
+        }
+    }
+
+    /// A watch's events from their JSON lines, as a server sends them.
+    fn events(lines: &[&str], then_silent: bool) -> Events {
+        let parsed: Vec<Result<WatchEvent<Raw>, kube::Error>> = lines
+            .iter()
+            .map(|line| Ok(serde_json::from_str(line).expect("a watch event")))
+            .collect();
+        let stream = futures::stream::iter(parsed);
+        if then_silent {
+            Box::pin(stream.chain(futures::stream::pending()))
+        } else {
+            Box::pin(stream)
+        }
+    }
+
+    fn added(name: &str) -> String {
+        format!(
+            r#"{{"type":"ADDED","object":{{"metadata":{{"name":"{name}","namespace":"a","resourceVersion":"7","managedFields":[{{"manager":"x"}}]}}}}}}"#
+        )
+    }
+
+    const END: &str = r#"{"type":"BOOKMARK","object":{"kind":"ComputePool","apiVersion":"spectrocloud.com/v1alpha1","metadata":{"resourceVersion":"9","annotations":{"k8s.io/initial-events-end":"true"}}}}"#;
+    const PLAIN: &str = r#"{"type":"BOOKMARK","object":{"kind":"ComputePool","apiVersion":"spectrocloud.com/v1alpha1","metadata":{"resourceVersion":"9"}}}"#;
+
+    /// Every page a watch-list hands out, until its end or an error.
+    async fn pages(streamed: &mut Streamed<Value>) -> Vec<Result<Page<Value>, kube::Error>> {
+        let mut out = Vec::new();
+        while let Some(page) = streamed.next().await {
+            let failed = page.is_err();
+            out.push(page);
+            if failed {
+                break;
+            }
+        }
+        out
+    }
+
+    fn names(page: &Page<Value>) -> Vec<&str> {
+        page.items
+            .iter()
+            .map(|o| o["metadata"]["name"].as_str().unwrap())
+            .collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_objects_come_in_pages_and_the_end_bookmark_ends_the_list() {
+        let lines = [added("p1"), added("p2"), added("p3"), added("p4")];
+        let mut all: Vec<&str> = lines.iter().map(String::as_str).collect();
+        all.push(END);
+        let mut streamed = Streamed::new(events(&all, true), shape(), Ways::default());
+        let pages = pages(&mut streamed).await;
+        let pages: Vec<Page<Value>> = pages.into_iter().map(Result::unwrap).collect();
+        // The first page holds `first` objects, the next `limit` at most; the last the rest.
+        assert_eq!(names(&pages[0]), ["p1", "p2"]);
+        assert!(pages[0].more);
+        assert_eq!(names(&pages[1]), ["p3", "p4"]);
+        assert!(!pages[1].more, "the end bookmark ends the list");
+        assert_eq!(pages[1].resource_version, "9", "the bookmark's version");
+        // Read without managedFields, with the kind's type.
+        assert!(pages[0].items[0]["metadata"].get("managedFields").is_none());
+        assert_eq!(pages[0].items[0]["kind"], "ComputePool");
+        assert!(streamed.done, "its stream carries on with the changes");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_empty_list_is_one_last_page() {
+        let mut streamed = Streamed::new(events(&[END], true), shape(), Ways::default());
+        let page = streamed.next().await.unwrap().unwrap();
+        assert!(page.items.is_empty() && !page.more);
+        assert!(streamed.next().await.is_none());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn objects_go_out_after_a_while_without_a_full_page() {
+        let one = added("p1");
+        let mut streamed = Streamed::new(events(&[&one], true), shape(), Ways::default());
+        let started = tokio::time::Instant::now();
+        let page = streamed.next().await.unwrap().unwrap();
+        assert_eq!(names(&page), ["p1"]);
+        assert!(page.more);
+        assert_eq!(
+            started.elapsed(),
+            GATHER,
+            "gathered for {GATHER:?}, not longer"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_watch_list_answered_as_a_plain_watch_teaches_the_hub_pages() {
+        // A plain bookmark before the end: the server ignored sendInitialEvents.
+        let ways = Ways::default();
+        let one = added("p1");
+        let mut streamed = Streamed::new(events(&[&one, PLAIN], false), shape(), ways.clone());
+        let read = pages(&mut streamed).await;
+        assert!(read.last().unwrap().is_err());
+        assert_eq!(ways.known(), Some(Way::Paged));
+        // Silent before its end: the same.
+        let ways = Ways::default();
+        let mut streamed = Streamed::new(events(&[&one], true), shape(), ways.clone());
+        let read = pages(&mut streamed).await;
+        match read.last().unwrap() {
+            Err(error) => assert!(error.to_string().contains("silent"), "{error}"),
+            Ok(_) => panic!("a silent watch-list ends in an error"),
+        }
+        assert_eq!(ways.known(), Some(Way::Paged));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_cut_or_a_deletion_before_the_end_is_an_error_and_teaches_nothing() {
+        let ways = Ways::default();
+        let one = added("p1");
+        let deleted = one.replace("ADDED", "DELETED");
+        for lines in [vec![one.as_str()], vec![one.as_str(), deleted.as_str()]] {
+            let mut streamed = Streamed::new(events(&lines, false), shape(), ways.clone());
+            let pages = pages(&mut streamed).await;
+            let error = pages.into_iter().find_map(Result::err).expect("an error");
+            assert!(
+                matches!(error, kube::Error::ReadEvents(_)),
+                "said as the stream's, not as an unreachable server: {error}"
+            );
+        }
+        assert_eq!(
+            ways.known(),
+            None,
+            "a cut connection says nothing of the server"
+        );
+    }
+
+    #[test]
+    fn only_a_refusal_naming_the_watch_lists_options_is_one() {
+        let status = |code: u16, message: &str| {
+            kube::Error::Api(Box::new(kube::core::Status {
+                code,
+                message: message.into(),
+                ..Default::default()
+            }))
+        };
+        assert!(refuses_watch_lists(&status(
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
+        )));
+        assert!(refuses_watch_lists(&status(
+            422,
+            "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch"
+        )));
+        assert!(!refuses_watch_lists(&status(
+            400,
+            "unable to parse requirement"
+        )));
+        assert!(!refuses_watch_lists(&status(
+            422,
+            "spec.vip: Invalid value"
+        )));
+        assert!(!refuses_watch_lists(&status(403, "forbidden")));
     }
 }
