@@ -15,6 +15,12 @@ use crate::domain::inert;
 use crate::inventory::SourceState;
 use crate::theme::{Meaning, Theme};
 
+#[cfg(test)]
+thread_local! {
+    /// Rows whose cells a frame formatted, on this thread: tests count what drawing builds.
+    pub(super) static ROWS_DRAWN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let table = &app.shown;
     let headers = table.columns();
@@ -208,6 +214,8 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     };
     let last_shown = shown.last().copied();
     let rows = table.rows().skip(first).take(visible).map(|row| {
+        #[cfg(test)]
+        ROWS_DRAWN.with(|n| n.set(n.get() + 1));
         // Marks are on the hub in focus (they hold it there).
         let marked = row.hub == app.fleet.focus && app.list.marked.contains(&row.id);
         let stale = stale_since.get(row.hub).copied().flatten();

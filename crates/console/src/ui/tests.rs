@@ -621,6 +621,32 @@ mod styles {
     }
 }
 
+/// An idle minute at fleet scale, drawn each second at 200×50: no row is built, and each
+/// frame formats the cells of the rows in the window only, never the 10,000.
+#[test]
+fn an_idle_minute_at_ten_thousand_pools_formats_no_cell_outside_the_window() {
+    let now = crate::app::tests::fixed_now();
+    let mut app = crate::app::shown::tests::ten_thousand_pools(now);
+    let theme = crate::theme::Theme::builtin("default-dark").expect("a theme");
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("a terminal");
+    let _ = terminal.draw(|frame| render(&app, &theme, frame));
+    let (builds, rows) = (app.shown.builds, app.shown.rows_built);
+    // At most the screen's 50 lines (the list's own area is smaller still).
+    let window = 50;
+    for second in 1..=60 {
+        update(&mut app, Msg::Tick(now + chrono::Duration::seconds(second)));
+        let before = super::table::ROWS_DRAWN.with(std::cell::Cell::get);
+        let _ = terminal.draw(|frame| render(&app, &theme, frame));
+        let drawn = super::table::ROWS_DRAWN.with(std::cell::Cell::get) - before;
+        assert!(
+            drawn > 0 && drawn <= window,
+            "second {second}: {drawn} rows formatted for a 50-line screen"
+        );
+    }
+    assert_eq!(app.shown.builds, builds, "nothing built from scratch");
+    assert_eq!(app.shown.rows_built, rows, "no row built in an idle minute");
+}
+
 mod stale {
     use super::*;
     use crate::domain::ClusterError;

@@ -86,9 +86,9 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     assert_eq!(app.shown.rows_built, rows);
 }
 
-#[test]
-fn an_idle_minute_builds_no_row_at_fleet_scale() {
-    let now = fixed_now();
+/// A console on all namespaces with the `large` fleet's 10,000 pools and their evaluations,
+/// listed at `now`.
+pub(crate) fn ten_thousand_pools(now: chrono::DateTime<chrono::Utc>) -> App {
     let mut app = App::new(
         crate::app::Connection {
             context: "test".into(),
@@ -108,6 +108,13 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
         &mut app,
         Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
     );
+    app
+}
+
+#[test]
+fn an_idle_minute_builds_no_row_at_fleet_scale() {
+    let now = fixed_now();
+    let mut app = ten_thousand_pools(now);
     assert_eq!(app.shown.len(), 10_000);
     let (builds, rows) = (app.shown.builds, app.shown.rows_built);
     for second in 1..=60 {
