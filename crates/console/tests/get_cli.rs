@@ -646,3 +646,46 @@ fn json_lists_are_the_same_streamed_or_in_pages() {
         "whole objects, not bookmarks"
     );
 }
+
+/// A server that takes the connection and never answers: `get -o json` keeps to `--timeout`
+/// (it streams, so it has its own deadline) and says so, as the table does.
+#[test]
+fn json_keeps_to_the_timeout_on_a_server_that_never_answers() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("address").port();
+    // Connections are taken and held, never answered.
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+        }
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: silent\n  cluster:\n    server: http://127.0.0.1:{port}\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: silent\n  context:\n    cluster: silent\n    user: u\ncurrent-context: silent\n"
+        ),
+    )
+    .expect("kubeconfig");
+    let started = std::time::Instant::now();
+    let output = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["get", "pools", "-A", "-o", "json", "--timeout", "2s"])
+        .env("KUBECONFIG", &kubeconfig)
+        .env("HOME", dir.path())
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no complete answer from the server within 2s"),
+        "{stderr}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+}

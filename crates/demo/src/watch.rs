@@ -129,6 +129,24 @@ fn start_of(server: &Server, params: &HashMap<String, String>) -> Result<Start, 
 /// sent when the server's pace allows (as a list's body is).
 const CHUNK: usize = 64 * 1024;
 
+/// Sends a change as the watcher sees it through its filters (nothing when it does not);
+/// false when the watcher is gone.
+async fn deliver(
+    sender: &mpsc::Sender<Result<Bytes, std::convert::Infallible>>,
+    change: &Change,
+    resource: &Resource,
+    filters: &Filters,
+    render: &(impl Fn(&Value, &Resource) -> Value + Sync),
+) -> bool {
+    match visible(change, resource, filters) {
+        Some(kind) => sender
+            .send(Ok(event_line(kind, &render(&change.object, resource))))
+            .await
+            .is_ok(),
+        None => true,
+    }
+}
+
 /// Sends a chunk of initial events once the pace allows its objects and bytes; false when
 /// the watcher is gone.
 async fn send_paced(
@@ -286,23 +304,13 @@ pub(crate) fn watch(
                             continue;
                         }
                         last_rv = change.rv;
-                        if let Some(kind) = visible(&change, &resource, &filters)
-                            && sender
-                                .send(Ok(event_line(kind, &render(&change.object, &resource))))
-                                .await
-                                .is_err()
-                        {
+                        if !deliver(&sender, &change, &resource, &filters, &render).await {
                             return;
                         }
                     }
                 } else {
                     for change in replay {
-                        if let Some(kind) = visible(&change, &resource, &filters)
-                            && sender
-                                .send(Ok(event_line(kind, &render(&change.object, &resource))))
-                                .await
-                                .is_err()
-                        {
+                        if !deliver(&sender, &change, &resource, &filters, &render).await {
                             return;
                         }
                         last_rv = last_rv.max(change.rv);
@@ -325,10 +333,9 @@ pub(crate) fn watch(
                                     continue;
                                 }
                                 last_rv = change.rv;
-                                if let Some(kind) = visible(&change, &resource, &filters)
-                                    && sender.send(Ok(event_line(kind, &render(&change.object, &resource)))).await.is_err() {
-                                        return;
-                                    }
+                                if !deliver(&sender, &change, &resource, &filters, &render).await {
+                                    return;
+                                }
                             }
                             Err(broadcast::error::RecvError::Lagged(_)) => {
                                 let gone = ApiError::gone(format!("too old resource version: {last_rv}; the watcher fell behind"));

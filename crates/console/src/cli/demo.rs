@@ -244,6 +244,11 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         if !description.is_empty() {
             crate::say::complain!("  {}", description.trim());
         }
+        if args.no_watch_list {
+            crate::say::complain!(
+                "  watch-lists refused (422), as by a server with the WatchList feature off: clients list in pages"
+            );
+        }
         if clusters.len() > 1 {
             crate::say::complain!(
                 "  pooldeck get pools -A --all-contexts   (kubectl --context {} get cp -A: one hub)",

@@ -24,7 +24,7 @@ pub struct RecordArgs {
     pub kubeconfig: Option<PathBuf>,
     /// The kubeconfig context (default: the current one); repeated, each hub is recorded at
     /// once into one file, a YAML document per hub (`hub: CONTEXT`), which `demo serve
-    /// --replay` serves as as many hubs.
+    /// --replay` serves as that many hubs.
     #[arg(long, value_name = "NAME", conflicts_with = "all_contexts")]
     pub context: Vec<String>,
     /// Every context of the kubeconfig, each a hub (as --context repeated).

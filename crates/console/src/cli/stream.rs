@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
-use crate::sources::list::{Listing, Pager, Shape, Ways};
+use crate::sources::list::{Shape, Ways};
 
 /// Objects asked for at a time.
 const PAGE: usize = 500;
@@ -44,10 +44,15 @@ fn write_item(
     Ok(())
 }
 
-/// Lists `kind` in pages and writes the List as the pages come. Exit 1 when the cluster
-/// cannot be read (said on stderr, as `get` says it).
-pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespaces) -> ExitCode {
-    list_json_of(&[(None, connection, namespaces.clone())], kind).await
+/// Lists `kind` and writes the List as the objects come. Exit 1 when the cluster cannot be
+/// read, or has not answered whole within `timeout` (said on stderr, as `get` says it).
+pub async fn list_json(
+    connection: &Connection,
+    kind: Kind,
+    namespaces: &Namespaces,
+    timeout: std::time::Duration,
+) -> ExitCode {
+    list_json_of(&[(None, connection, namespaces.clone())], kind, timeout).await
 }
 
 /// [`list_json`] over several hubs, one after another into one List, each item wrapped with
@@ -56,7 +61,16 @@ pub async fn list_json(connection: &Connection, kind: Kind, namespaces: &Namespa
 pub async fn list_json_of(
     hubs: &[(Option<&str>, &Connection, Namespaces)],
     kind: Kind,
+    timeout: std::time::Duration,
 ) -> ExitCode {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let late = || {
+        crate::say::complain!(
+            "pooldeck: no complete answer from the server within {}",
+            crate::domain::duration::format(timeout)
+        );
+        ExitCode::from(1)
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
@@ -84,29 +98,16 @@ pub async fn list_json_of(
                 first: PAGE,
                 limit: PAGE,
             };
-            let started = match ways
-                .start(&connection.client, shape, scope.as_deref(), None)
-                .await
-            {
-                Ok((listing, _)) => Ok(listing),
-                // Allowed to list but not to watch: the list in pages.
-                Err(kube::Error::Api(status)) if status.code == 403 => {
-                    Ok(Listing::Paged(Pager::start(
-                        connection.client.clone(),
-                        kind,
-                        shape.convert,
-                        scope.as_deref(),
-                        None,
-                        PAGE,
-                        PAGE,
-                    )))
-                }
-                Err(e) => Err(e),
-            };
+            let started = tokio::time::timeout_at(
+                deadline,
+                ways.start(&connection.client, shape, scope.as_deref(), None),
+            )
+            .await;
             // The next page is asked for (or streams in) while this one is written.
             let mut listing = match started {
-                Ok(listing) => listing,
-                Err(e) => {
+                Err(_) => return late(),
+                Ok(Ok((listing, _))) => listing,
+                Ok(Err(e)) => {
                     if let Some(code) = failed_on(hub, kind, &e) {
                         return code;
                     }
@@ -114,7 +115,12 @@ pub async fn list_json_of(
                     break 'hub;
                 }
             };
-            while let Some(page) = listing.next().await {
+            loop {
+                let page = match tokio::time::timeout_at(deadline, listing.next()).await {
+                    Err(_) => return late(),
+                    Ok(None) => break,
+                    Ok(Some(page)) => page,
+                };
                 let page = match page {
                     Ok(page) => page,
                     Err(e) => {

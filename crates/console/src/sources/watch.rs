@@ -252,8 +252,10 @@ impl Source {
             };
         }
         if code(error) == Some(410) {
-            // A continue token expired: the list starts again.
-            return Next::Relist;
+            // A continue token expired, or the watch-list's version went: the list starts
+            // again, after the backoff's next delay (a server that says so again and again is
+            // not asked in a tight loop).
+            return Next::RelistAfter(self.backoff.next().unwrap_or(SLOW_RETRY));
         }
         match self.failed(classify(error)).await {
             Some(delay) => Next::RelistAfter(delay),
@@ -293,8 +295,13 @@ impl Source {
             let stream = match stream {
                 Ok(stream) => stream,
                 Err(error) => {
-                    if matches!(code(&error), Some(403 | 404 | 410)) {
-                        // Permissions or the CRD changed, or the version is gone: list again.
+                    if code(&error) == Some(403) {
+                        // May list but not watch (or no longer either): listed again in a
+                        // minute, never in a tight loop; a list refused too is said then.
+                        return Next::RelistAfter(SLOW_RETRY);
+                    }
+                    if matches!(code(&error), Some(404 | 410)) {
+                        // The CRD changed, or the version is gone: list again.
                         return Next::Relist;
                     }
                     failing = true;

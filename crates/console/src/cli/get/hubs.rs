@@ -77,7 +77,7 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
             .iter()
             .map(|(hub, connection, namespaces)| (Some(*hub), connection, namespaces.clone()))
             .collect();
-        return crate::cli::stream::list_json_of(&hubs, kind).await;
+        return crate::cli::stream::list_json_of(&hubs, kind, args.timeout).await;
     }
     let reads = futures::future::join_all(hubs.iter().map(|hub| read_hub(args, hub))).await;
     let mut rows: Vec<(String, Row)> = Vec::new();

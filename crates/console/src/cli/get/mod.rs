@@ -516,7 +516,7 @@ async fn get(args: &GetArgs) -> ExitCode {
     };
     // A whole list as JSON goes out page by page as the server sends it.
     if let Some(kind) = streamed(args, &selectors) {
-        return super::stream::list_json(&connection, kind, &namespaces).await;
+        return super::stream::list_json(&connection, kind, &namespaces, args.timeout).await;
     }
     let (required, mut optional) = args.resource.kinds();
     // The objects alone are printed: what only the table's columns read is not listed.

@@ -222,6 +222,9 @@ impl Ways {
                 self.learn(Way::Paged);
                 paged()
             }
+            // May list but not watch: this list in pages (the role's, not the server's: not
+            // learned); a watch after it is refused on its own.
+            Err(kube::Error::Api(status)) if status.code == 403 => paged(),
             Err(error) => Err(error),
         }
     }
