@@ -198,13 +198,15 @@ impl Ways {
                 Way::Paged,
             ))
         };
-        // Not known yet: the first source asks, the others wait for its answer (a while).
-        let _asking = match self.known() {
+        // Not known yet: the first source asks, the others wait for its answer (a while); a
+        // source that finds it known once it has waited holds up nobody while it asks.
+        let asking = match self.known() {
             None => tokio::time::timeout(PATIENCE, self.0.asking.lock())
                 .await
                 .ok(),
             Some(_) => None,
         };
+        let _asking = asking.filter(|_| self.known().is_none());
         if self.known() == Some(Way::Paged) {
             return paged();
         }
