@@ -204,7 +204,9 @@ impl Source {
             .await
         {
             Ok((listing, way)) => {
-                if !self.send(SourceEvent::Lists { way }).await {
+                if let Some(way) = way
+                    && !self.send(SourceEvent::Lists { way }).await
+                {
                     return Err(Next::Stop);
                 }
                 listing

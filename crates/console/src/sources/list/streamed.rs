@@ -175,29 +175,28 @@ impl Ways {
     }
 
     /// Starts a list of `shape.kind` in `namespace`: a watch-list while the hub serves them,
-    /// else pages. An error that is not a refusal of watch-lists is the caller's (a 403 or
-    /// 404 is the resource's, a dropped connection is retried), and nothing is learned from it.
+    /// else pages; with the hub's way, when this list tells it (not for a role that may list
+    /// but not watch). An error that is not a refusal of watch-lists is the caller's (a 404 is
+    /// the resource's, a dropped connection is retried), and nothing is learned from it.
     pub async fn start<T: Send + 'static>(
         &self,
         client: &Client,
         shape: Shape<T>,
         namespace: Option<&str>,
         field_selector: Option<&str>,
-    ) -> Result<(Listing<T>, Way), kube::Error> {
-        let paged = || {
-            Ok((
-                Listing::Paged(Pager::start(
-                    client.clone(),
-                    shape.kind,
-                    shape.convert,
-                    namespace,
-                    field_selector,
-                    shape.first,
-                    shape.limit,
-                )),
-                Way::Paged,
+    ) -> Result<(Listing<T>, Option<Way>), kube::Error> {
+        let pages = || {
+            Listing::Paged(Pager::start(
+                client.clone(),
+                shape.kind,
+                shape.convert,
+                namespace,
+                field_selector,
+                shape.first,
+                shape.limit,
             ))
         };
+        let paged = || Ok((pages(), Some(Way::Paged)));
         // Not known yet: the first source asks, the others wait for its answer (a while); a
         // source that finds it known once it has waited holds up nobody while it asks.
         let asking = match self.known() {
@@ -215,7 +214,7 @@ impl Ways {
                 self.learn(Way::Streamed);
                 Ok((
                     Listing::Streamed(Streamed::new(events, shape, self.clone())),
-                    Way::Streamed,
+                    Some(Way::Streamed),
                 ))
             }
             // Refused, even after a watch-list was served (a server behind the same address
@@ -226,7 +225,7 @@ impl Ways {
             }
             // May list but not watch: this list in pages (the role's, not the server's: not
             // learned); a watch after it is refused on its own.
-            Err(kube::Error::Api(status)) if status.code == 403 => paged(),
+            Err(kube::Error::Api(status)) if status.code == 403 => Ok((pages(), None)),
             Err(error) => Err(error),
         }
     }
