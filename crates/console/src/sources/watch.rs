@@ -121,6 +121,7 @@ async fn run(client: Client, ways: Ways, kind: Kind, scope: Scope, tag: Tag, sin
         tag,
         sink,
         backoff: DefaultBackoff::default(),
+        listed_at: None,
     };
     loop {
         if !source.send_state(SourceState::Syncing).await {
@@ -146,9 +147,23 @@ struct Source {
     tag: Tag,
     sink: Sink,
     backoff: DefaultBackoff,
+    /// When the last list was complete.
+    listed_at: Option<std::time::Instant>,
 }
 
 impl Source {
+    /// The list again: at once, unless the last one was complete under a second ago (a server
+    /// whose watch says 410 or 404 right after each list is not asked in a tight loop: each
+    /// complete list resets the backoff, so the wait is its first delay).
+    fn relist(&mut self) -> Next {
+        match self.listed_at {
+            Some(at) if at.elapsed() < Duration::from_secs(1) => {
+                Next::RelistAfter(self.backoff.next().unwrap_or(SLOW_RETRY))
+            }
+            _ => Next::Relist,
+        }
+    }
+
     /// Waits for room in the queue; false when the console is gone.
     async fn send(&self, event: SourceEvent) -> bool {
         self.sink.send((self.tag, event)).await.is_ok()
@@ -238,6 +253,7 @@ impl Source {
             }
             if !page.more {
                 self.backoff = DefaultBackoff::default();
+                self.listed_at = Some(std::time::Instant::now());
                 return Ok((page.resource_version, listing.into_events()));
             }
         }
@@ -304,7 +320,7 @@ impl Source {
                     }
                     if matches!(code(&error), Some(404 | 410)) {
                         // The CRD changed, or the version is gone: list again.
-                        return Next::Relist;
+                        return self.relist();
                     }
                     failing = true;
                     if !self.wait_after(classify(&error)).await {
@@ -351,8 +367,12 @@ impl Source {
                         true
                     }
                     Ok(WatchEvent::Error(status)) => {
-                        if matches!(status.code, 403 | 404 | 410) {
-                            return Next::Relist;
+                        if status.code == 403 {
+                            // As when the watch is opened: listed again in a minute.
+                            return Next::RelistAfter(SLOW_RETRY);
+                        }
+                        if matches!(status.code, 404 | 410) {
+                            return self.relist();
                         }
                         failing = true;
                         if !self.wait_after(classify(&kube::Error::Api(status))).await {
