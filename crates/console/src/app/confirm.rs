@@ -220,16 +220,11 @@ pub fn open(app: &mut App, fix: Fix) {
     if by_marks(app, fix) {
         // The marks are on the hub in focus: a same-named pool of another hub shown does
         // not show a marked one.
-        let shown: std::collections::HashSet<&ObjectRef> = app
-            .shown
-            .rows()
-            .filter(|row| row.hub == app.fleet.focus)
-            .map(|row| &row.id)
-            .collect();
         let hidden: Vec<String> = targets
             .iter()
             .filter(|t| {
-                !shown.contains(t) && !gone.contains(&format!("{}/{}", t.namespace, t.name))
+                !app.shown.shows(app.fleet.focus, t)
+                    && !gone.contains(&format!("{}/{}", t.namespace, t.name))
             })
             .map(|t| format!("{}/{}", t.namespace, t.name))
             .collect();

@@ -79,7 +79,7 @@ fn says(app: &App, text: &str) -> bool {
 /// The shown rows' hub and pool name, in order.
 fn rows(app: &App) -> Vec<(usize, String)> {
     app.shown
-        .rows()
+        .window_rows()
         .map(|r| (r.hub, r.id.name.to_string()))
         .collect()
 }
@@ -104,7 +104,7 @@ fn every_hubs_rows_in_one_list_each_named_by_its_hub() {
     assert_eq!(app.shown.len(), 2 * single);
     assert_eq!(app.shown.columns()[0], rows::column::HUB);
     assert_ne!(one.shown.columns()[0], rows::column::HUB, "one hub: no HUB");
-    for row in app.shown.rows() {
+    for row in app.shown.window_rows() {
         let Some(rows::Cell::Text(hub)) = row.cells.first() else {
             panic!("a HUB cell first: {row:?}");
         };
@@ -115,7 +115,7 @@ fn every_hubs_rows_in_one_list_each_named_by_its_hub() {
     let marked =
         |app: &App, hub: usize| -> Vec<(String, bool, Option<crate::domain::rules::Severity>)> {
             app.shown
-                .rows()
+                .window_rows()
                 .filter(|r| r.hub == hub)
                 .map(|r| (r.id.name.to_string(), r.broken, r.worst))
                 .collect()
@@ -167,7 +167,7 @@ fn a_change_on_one_hub_makes_that_hubs_row_again_and_no_other() {
         .expect("STATUS");
     let status = |app: &App, hub: usize| {
         app.shown
-            .rows()
+            .window_rows()
             .find(|r| r.hub == hub && r.id.name == "llm-train")
             .map(|r| format!("{:?}", r.cells[column]))
             .expect("the row")
@@ -364,7 +364,7 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
     let all = app.shown.len();
     command(&mut app, "hub hub-b");
     assert_eq!(app.shown.len(), all / 2);
-    assert!(app.shown.rows().all(|r| r.hub == 1));
+    assert!(app.shown.window_rows().all(|r| r.hub == 1));
     assert_ne!(app.shown.columns()[0], rows::column::HUB);
     assert_eq!(app.fleet.focus, 1);
     command(&mut app, "hub nowhere");

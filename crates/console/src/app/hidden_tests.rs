@@ -25,7 +25,7 @@ fn marks_act_only_on_what_the_dialog_lists() {
     update(&mut app, key(KeyCode::Char('/')));
     typed(&mut app, &second.name);
     update(&mut app, key(KeyCode::Enter));
-    assert!(!app.shown.rows().any(|r| r.id == first));
+    assert!(!app.shown.window_rows().any(|r| r.id == first));
     update(&mut app, key(KeyCode::Char('p')));
     let plan = &dialog(&app).expect("a dialog").plan;
     let said = plan.explanation.join("\n");

@@ -91,6 +91,10 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
         Some(chosen),
         "the selection stays on its row"
     );
-    assert!(app.shown.rows().all(|r| r.id.namespace == "ml-research"));
+    assert!(
+        app.shown
+            .window_rows()
+            .all(|r| r.id.namespace == "ml-research")
+    );
     assert_eq!(app.inventory.count(Kind::Pool), 12);
 }

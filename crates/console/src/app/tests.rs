@@ -77,7 +77,10 @@ fn type_text(app: &mut App, text: &str) {
 }
 
 fn names(app: &App) -> Vec<String> {
-    app.shown.rows().map(|r| r.id.name.to_string()).collect()
+    app.shown
+        .window_rows()
+        .map(|r| r.id.name.to_string())
+        .collect()
 }
 
 /// The effects `update` left, without the access reviews it asks on its own for the pool
@@ -272,7 +275,7 @@ fn pools_show_rule_breaks_and_utilization_history() {
         .expect("GPU UTIL");
     let row = app
         .shown
-        .rows()
+        .window_rows()
         .find(|r| r.id.namespace == "vision-lab" && r.id.name == "detector")
         .expect("row");
     assert_eq!(row.cells[name], rows::Cell::text("detector"));
@@ -289,7 +292,7 @@ fn pools_show_rule_breaks_and_utilization_history() {
     }
     let clean = app
         .shown
-        .rows()
+        .window_rows()
         .find(|r| r.id.name == "llm-train")
         .expect("row");
     assert_eq!(clean.cells[name], rows::Cell::text("llm-train"));
@@ -554,7 +557,7 @@ fn the_console_checks_pools_against_the_watched_fleet() {
     );
     let broken: Vec<&str> = app
         .shown
-        .rows()
+        .window_rows()
         .filter(|r| r.broken)
         .map(|r| r.id.name.as_str())
         .collect();

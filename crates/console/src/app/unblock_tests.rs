@@ -91,7 +91,7 @@ fn a_blocked_unblock_copies_no_command() {
     let mut app = crate::app::tests::scenario_app("fleet");
     let running = app
         .shown
-        .rows()
+        .window_rows()
         .position(|r| {
             app.inventory
                 .get(Kind::Pool, &r.id.namespace, &r.id.name)

@@ -37,12 +37,15 @@ pub struct ViewSpec {
 
 /// How a view's rows are made.
 pub enum Rows {
-    /// One object at a time, so a change rebuilds only its object's rows: the kind whose
-    /// objects own the rows (hosts: their pool), the kinds whose change touches an owner of
-    /// the same key, the rows of one owner, and the whole table (its natural order).
+    /// One object at a time, so a change rebuilds only its object's rows (and the console
+    /// holds whole only the rows in its window, building them again from their object): the
+    /// kind whose objects own the rows (hosts: their pool), the kinds whose change touches an
+    /// owner of the same key, the columns, the rows of one owner, and the whole table (its
+    /// natural order; `get` prints it).
     PerObject {
         owner: Kind,
         touched_by: &'static [Kind],
+        columns: fn(bool) -> Vec<Column>,
         rows: fn(&Inventory, &Arc<Object>, bool) -> Vec<Row>,
         table: fn(&Inventory, Option<&str>, bool) -> Table,
     },

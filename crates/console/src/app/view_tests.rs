@@ -74,13 +74,21 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
     );
     enter(&mut app);
     assert_eq!(app.list.view, sample, "{:?}", app.message);
-    let names: Vec<String> = app.shown.rows().map(|r| r.id.name.to_string()).collect();
+    let names: Vec<String> = app
+        .shown
+        .window_rows()
+        .map(|r| r.id.name.to_string())
+        .collect();
     assert_eq!(names, ["acme", "zeta"]);
     let headers: Vec<&str> = app.shown.columns().iter().map(|c| c.header).collect();
     assert_eq!(headers, ["NAME", "PROJECT LIMITS", "AGE"]);
     // Its rows sort by its own column like any view's: S reverses the order by name.
     typed(&mut app, "sS");
-    let names: Vec<String> = app.shown.rows().map(|r| r.id.name.to_string()).collect();
+    let names: Vec<String> = app
+        .shown
+        .window_rows()
+        .map(|r| r.id.name.to_string())
+        .collect();
     assert_eq!(names, ["zeta", "acme"]);
     // Nothing that acts on pools applies to its rows.
     assert!(!app.enabled(crate::app::commands::Command::PauseResume));

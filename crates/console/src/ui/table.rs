@@ -213,47 +213,49 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             .max(LAST_COLUMN_AT_LEAST)
     };
     let last_shown = shown.last().copied();
-    let rows = table.rows().skip(first).take(visible).map(|row| {
-        #[cfg(test)]
-        ROWS_DRAWN.with(|n| n.set(n.get() + 1));
-        // Marks are on the hub in focus (they hold it there).
-        let marked = row.hub == app.fleet.focus && app.list.marked.contains(&row.id);
-        let stale = stale_since.get(row.hub).copied().flatten();
-        let now = stale.unwrap_or(app.now);
-        let row_style = if marked {
-            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new()
-        };
-        Row::new(shown.iter().filter_map(|&i| {
-            let cell = row.cells.get(i)?;
-            let mut text = cells::text(cell, now, form);
-            let room = if Some(i) == last_shown {
-                last_room
+    let rows = (first..first.saturating_add(visible))
+        .filter_map(|i| table.row(i))
+        .map(|row| {
+            #[cfg(test)]
+            ROWS_DRAWN.with(|n| n.set(n.get() + 1));
+            // Marks are on the hub in focus (they hold it there).
+            let marked = row.hub == app.fleet.focus && app.list.marked.contains(&row.id);
+            let stale = stale_since.get(row.hub).copied().flatten();
+            let now = stale.unwrap_or(app.now);
+            let row_style = if marked {
+                theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
             } else {
-                widths[i]
+                Style::new()
             };
-            if text.chars().count() > usize::from(room) {
-                text = inert::cut(&text, usize::from(room)).into_owned();
-            }
-            if Some(i) == name {
-                text.push_str(marker(row));
-            }
-            if marked && Some(i) == name {
-                text.push_str(" *");
-            }
-            let meaning = match cell {
-                crate::app::rows::Cell::Since(_) | crate::app::rows::Cell::Scaling { .. }
-                    if stale.is_some() =>
-                {
-                    Meaning::Muted
+            Row::new(shown.iter().filter_map(|&i| {
+                let cell = row.cells.get(i)?;
+                let mut text = cells::text(cell, now, form);
+                let room = if Some(i) == last_shown {
+                    last_room
+                } else {
+                    widths[i]
+                };
+                if text.chars().count() > usize::from(room) {
+                    text = inert::cut(&text, usize::from(room)).into_owned();
                 }
-                _ => cells::meaning(cell),
-            };
-            Some(Cell::from(text).style(theme.style(meaning)))
-        }))
-        .style(row_style)
-    });
+                if Some(i) == name {
+                    text.push_str(marker(row));
+                }
+                if marked && Some(i) == name {
+                    text.push_str(" *");
+                }
+                let meaning = match cell {
+                    crate::app::rows::Cell::Since(_) | crate::app::rows::Cell::Scaling { .. }
+                        if stale.is_some() =>
+                    {
+                        Meaning::Muted
+                    }
+                    _ => cells::meaning(cell),
+                };
+                Some(Cell::from(text).style(theme.style(meaning)))
+            }))
+            .style(row_style)
+        });
     let last = shown.last().copied();
     let constraints: Vec<Constraint> = shown
         .iter()

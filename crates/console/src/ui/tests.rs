@@ -630,7 +630,11 @@ fn an_idle_minute_at_ten_thousand_pools_formats_no_cell_outside_the_window() {
     let theme = crate::theme::Theme::builtin("default-dark").expect("a theme");
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("a terminal");
     let _ = terminal.draw(|frame| render(&app, &theme, frame));
-    let (builds, rows) = (app.shown.builds, app.shown.rows_built);
+    let (builds, rows, rebuilt) = (
+        app.shown.builds,
+        app.shown.rows_built,
+        app.shown.rows_rebuilt,
+    );
     // At most the screen's 50 lines (the list's own area is smaller still).
     let window = 50;
     for second in 1..=60 {
@@ -645,6 +649,12 @@ fn an_idle_minute_at_ten_thousand_pools_formats_no_cell_outside_the_window() {
     }
     assert_eq!(app.shown.builds, builds, "nothing built from scratch");
     assert_eq!(app.shown.rows_built, rows, "no row built in an idle minute");
+    assert_eq!(app.shown.rows_rebuilt, rebuilt, "no row built again either");
+    assert!(
+        app.shown.held() <= 2 * crate::app::shown::WINDOW_MARGIN + 1,
+        "{} rows held whole",
+        app.shown.held()
+    );
 }
 
 mod stale {

@@ -130,6 +130,7 @@ pub static VIEW: ViewSpec = ViewSpec {
     rows: Rows::PerObject {
         owner: Kind::Evaluation,
         touched_by: &[Kind::Evaluation],
+        columns: evaluation_headers,
         rows: evaluation_rows,
         table: evaluations,
     },

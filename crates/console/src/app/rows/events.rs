@@ -96,6 +96,7 @@ pub static VIEW: ViewSpec = ViewSpec {
     rows: Rows::PerObject {
         owner: Kind::Event,
         touched_by: &[Kind::Event],
+        columns: event_headers,
         rows: event_rows,
         table: events,
     },

@@ -120,6 +120,7 @@ pub static VIEW: ViewSpec = ViewSpec {
     rows: Rows::PerObject {
         owner: Kind::Pool,
         touched_by: &[Kind::Pool],
+        columns: host_headers,
         rows: pool_host_rows,
         table: hosts_table,
     },

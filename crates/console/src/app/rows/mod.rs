@@ -211,11 +211,17 @@ pub fn sort_positions(rows: &[Row], order: &mut [usize], column: usize, descendi
 /// How two rows order by one column's values, `descending` reversing it; a row without a
 /// value there (no cell, or a blank one) comes last either way.
 pub fn compare_by(a: &Row, b: &Row, column: usize, descending: bool) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
     fn valued(row: &Row, column: usize) -> Option<&Cell> {
         row.cells.get(column).filter(|c| !c.is_blank())
     }
-    match (valued(a, column), valued(b, column)) {
+    compare_values(valued(a, column), valued(b, column), descending)
+}
+
+/// How two values of a column order (`None`: blank), `descending` reversing it; a blank
+/// comes last either way.
+pub fn compare_values(a: Option<&Cell>, b: Option<&Cell>, descending: bool) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
         (Some(x), Some(y)) => {
             let order = x.compare(y);
             if descending { order.reverse() } else { order }

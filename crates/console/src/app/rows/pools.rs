@@ -291,6 +291,7 @@ pub static VIEW: ViewSpec = ViewSpec {
     rows: Rows::PerObject {
         owner: Kind::Pool,
         touched_by: &[Kind::Pool, Kind::Evaluation],
+        columns: pool_headers,
         rows: pool_rows,
         table: pools,
     },

@@ -1,44 +1,86 @@
 //! The current view's rows, held per object so that a change to one object replaces only
-//! that object's rows: each row sits in a slot with its filter words, its cell widths and its
-//! place in the view's natural order, and the slots of each object are known by its key.
+//! that object's rows, and held small so that the store grows with the window, not the fleet.
+//!
+//! Each row sits in a slot that keeps only what ordering and laying out every row needs: its
+//! object (the owner: hub and key), its place among that object's rows, when it happened
+//! (events), its cells' widths, its markers and whether it is a warning. Whole rows are held
+//! for the window around the selection only (the App builds them from the inventory when the
+//! window moves), or for every row of a view that is made whole (projects, problems: small).
+//! The filter's words and the sorted column's values are kept per slot only while a filter
+//! or a sort asks for them.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::app::rows::{self, Column, Row};
+use crate::app::rows::{self, Cell, Column, Row};
+use crate::domain::rules::Severity;
 use crate::inventory::Key;
-
-/// Where a row stands when no column is sorted: events by when they happened, everything
-/// else by its hub, then its object's namespace and name; then the row's place among its
-/// object's rows.
-pub type Natural = (Option<DateTime<Utc>>, usize, Key, usize);
 
 /// An object whose rows a view shows: its hub (an index of the console's hubs) and key.
 pub type Owner = (usize, Key);
 
+/// The columns whose widths a slot keeps. A console row has at most 15 cells and the HUB
+/// column; a cell past these counts as the widest.
+const KEPT_WIDTHS: usize = 16;
+
+/// Cell widths as drawn, at most 255 (the console draws no column but the last wider than
+/// 48, and the last at least 16: a wider value never changes a layout).
+type Widths = [u8; KEPT_WIDTHS];
+
 #[derive(Clone, Debug)]
 struct Slot {
-    row: Row,
-    /// The row's words, lower case, for the filter: made when the row is built, so a
-    /// keystroke only searches them.
-    words: String,
-    /// Each cell's width as drawn (without the rule marker).
-    widths: Vec<u16>,
-    natural: Natural,
+    owner: Owner,
+    /// The row's place among its object's rows.
+    index: u32,
+    /// When an event happened: the events list's natural order.
+    time: Option<DateTime<Utc>>,
+    /// Each cell's width as drawn (without the rule marker), and in its compact form.
+    widths: Widths,
+    compact: Widths,
+    /// The pool's spec breaks an error-level rule; the doctor's worst finding about it.
+    broken: bool,
+    worst: Option<Severity>,
+    /// The row's TYPE cell says Warning (the events list's `w`).
+    warning: bool,
+}
+
+/// What a slot keeps of a row, worked out once when the row is built.
+pub struct Kept {
+    pub owner: Owner,
+    pub index: usize,
+    pub time: Option<DateTime<Utc>>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Base {
     pub columns: Vec<Column>,
+    /// The column whose Warning the events list's `w` keeps, if the view has one.
+    pub warning_column: Option<usize>,
     slots: Vec<Option<Slot>>,
     free: Vec<usize>,
-    /// The slots of each object's rows.
+    /// The slots of each object's rows, in the order of its rows.
     by_owner: HashMap<Owner, Vec<usize>>,
+    /// Whether every row is held whole (a view made whole), not only the window's.
+    pub whole: bool,
+    /// The rows held whole, by slot.
+    held: HashMap<usize, Row>,
+    /// Each slot's filter words, lower case, while a filter reads them.
+    words: Option<Vec<Box<str>>>,
+    /// The sorted column and each slot's value there, while a column is sorted.
+    sort_keys: Option<(usize, Vec<Option<Cell>>)>,
 }
 
 impl Base {
+    /// An empty store for a view's rows: every row held whole, or the window's only.
+    pub fn new(whole: bool) -> Base {
+        Base {
+            whole,
+            ..Base::default()
+        }
+    }
+
     /// Every row in use, with its slot.
     pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
         self.slots
@@ -47,45 +89,150 @@ impl Base {
             .filter_map(|(i, s)| s.as_ref().map(|_| i))
     }
 
-    /// The slots of one object's rows.
+    /// The objects whose rows are held, with their rows' slots.
+    pub fn owners(&self) -> impl Iterator<Item = (&Owner, &[usize])> + '_ {
+        self.by_owner.iter().map(|(o, s)| (o, s.as_slice()))
+    }
+
+    /// The slots of one object's rows, in the order of its rows.
     pub fn slots_of(&self, owner: &Owner) -> &[usize] {
         self.by_owner.get(owner).map_or(&[], Vec::as_slice)
     }
 
+    /// The object a slot's row is about.
+    pub fn owner(&self, slot: usize) -> Option<&Owner> {
+        Some(&self.slot(slot)?.owner)
+    }
+
+    /// The row of a slot, if it is held whole (its view's, or in the window).
     pub fn row(&self, slot: usize) -> Option<&Row> {
-        Some(&self.slots.get(slot)?.as_ref()?.row)
+        self.held.get(&slot)
     }
 
-    pub fn row_mut(&mut self, slot: usize) -> Option<&mut Row> {
-        Some(&mut self.slots.get_mut(slot)?.as_mut()?.row)
+    /// Holds a slot's row whole (built for the window).
+    pub fn hold(&mut self, slot: usize, row: Row) {
+        if self.slot(slot).is_some() {
+            self.held.insert(slot, row);
+        }
     }
 
-    pub fn words(&self, slot: usize) -> &str {
-        self.slot(slot).map_or("", |s| s.words.as_str())
+    /// Lets go of the rows held whole outside `keep` (a view made whole keeps all).
+    pub fn let_go(&mut self, keep: &std::collections::HashSet<usize>) {
+        if !self.whole {
+            self.held.retain(|slot, _| keep.contains(slot));
+        }
     }
 
-    pub fn widths(&self, slot: usize) -> &[u16] {
-        self.slot(slot).map_or(&[], |s| s.widths.as_slice())
+    /// How many rows are held whole.
+    pub fn held(&self) -> usize {
+        self.held.len()
+    }
+
+    pub fn words(&self, slot: usize) -> Option<&str> {
+        Some(self.words.as_ref()?.get(slot)?)
+    }
+
+    /// Whether the slots keep their filter words.
+    pub fn has_words(&self) -> bool {
+        self.words.is_some()
+    }
+
+    /// The column the slots keep sort values of.
+    pub fn sorted_by(&self) -> Option<usize> {
+        self.sort_keys.as_ref().map(|(c, _)| *c)
+    }
+
+    /// Starts keeping filter words (empty until [`Base::set_derived`] fills them) or stops.
+    pub fn keep_words(&mut self, keep: bool) {
+        self.words = keep.then(|| vec![Box::default(); self.slots.len()]);
+    }
+
+    /// Starts keeping the sort values of a column (empty until filled) or stops.
+    pub fn keep_sort(&mut self, column: Option<usize>) {
+        self.sort_keys = column.map(|c| (c, vec![None; self.slots.len()]));
+    }
+
+    /// Sets what is kept of a slot's row for the filter and the sort.
+    pub fn set_derived(&mut self, slot: usize, row: &Row) {
+        if let Some(words) = self.words.as_mut().and_then(|w| w.get_mut(slot)) {
+            *words = words_of(row).into_boxed_str();
+        }
+        if let Some((column, keys)) = self.sort_keys.as_mut()
+            && let Some(key) = keys.get_mut(slot)
+        {
+            *key = row.cells.get(*column).filter(|c| !c.is_blank()).cloned();
+        }
+    }
+
+    /// Each cell's width of a slot's row, without the rule marker, in the console's form and
+    /// in its compact form (u16::MAX past the kept columns).
+    pub fn widths(&self, slot: usize) -> Option<(impl Iterator<Item = (u16, u16)> + '_, bool)> {
+        let slot = self.slot(slot)?;
+        let columns = self.columns.len();
+        let widths = (0..columns).map(|i| match (slot.widths.get(i), slot.compact.get(i)) {
+            (Some(w), Some(c)) => (u16::from(*w), u16::from(*c)),
+            _ => (u16::MAX, u16::MAX),
+        });
+        Some((widths, slot.broken || slot.worst.is_some()))
+    }
+
+    /// Whether a slot's row is a warning (the events list's `w`).
+    pub fn is_warning(&self, slot: usize) -> bool {
+        self.slot(slot).is_some_and(|s| s.warning)
+    }
+
+    /// A slot's markers: the rule broken and the doctor's worst.
+    pub fn marks(&self, slot: usize) -> Option<(bool, Option<Severity>)> {
+        self.slot(slot).map(|s| (s.broken, s.worst))
+    }
+
+    /// Sets a slot's markers (and its held row's).
+    pub fn set_marks(&mut self, slot: usize, broken: bool, worst: Option<Severity>) {
+        if let Some(s) = self.slots.get_mut(slot).and_then(Option::as_mut) {
+            s.broken = broken;
+            s.worst = worst;
+        }
+        if let Some(row) = self.held.get_mut(&slot) {
+            row.broken = broken;
+            row.worst = worst;
+        }
     }
 
     fn slot(&self, slot: usize) -> Option<&Slot> {
         self.slots.get(slot)?.as_ref()
     }
 
-    /// Puts a row in a free slot and returns it.
-    pub fn add(&mut self, row: Row, natural: Natural) -> usize {
-        let words = words(&row);
-        let widths = row
-            .cells
-            .iter()
-            .map(|c| u16::try_from(c.width()).unwrap_or(u16::MAX))
-            .collect();
-        let owner = (natural.1, natural.2.clone());
+    /// Puts a row in a free slot and returns it; the row is held whole when `hold` (built
+    /// for a change: the window may show it) or the view is made whole.
+    pub fn add(&mut self, row: Row, kept: Kept, hold: bool) -> usize {
+        let mut widths = [u8::MAX; KEPT_WIDTHS];
+        let mut compact = [u8::MAX; KEPT_WIDTHS];
+        for (i, cell) in row.cells.iter().take(KEPT_WIDTHS).enumerate() {
+            let width = cell.width();
+            widths[i] = u8::try_from(width).unwrap_or(u8::MAX);
+            // Only bars and sparklines shrink: every other cell keeps its width.
+            let small = if cell.has_compact_form() {
+                cell.compact_width()
+            } else {
+                width
+            };
+            compact[i] = u8::try_from(small).unwrap_or(u8::MAX);
+        }
+        let warning = self.warning_column.is_some_and(|c| {
+            matches!(
+                row.cells.get(c),
+                Some(Cell::Status(rows::Status::Event { warning: true, .. }))
+            )
+        });
         let slot = Slot {
-            row,
-            words,
+            owner: kept.owner.clone(),
+            index: u32::try_from(kept.index).unwrap_or(u32::MAX),
+            time: kept.time,
             widths,
-            natural,
+            compact,
+            broken: row.broken,
+            worst: row.worst,
+            warning,
         };
         let index = match self.free.pop() {
             Some(i) => {
@@ -94,17 +241,26 @@ impl Base {
             }
             None => {
                 self.slots.push(Some(slot));
+                if let Some(words) = self.words.as_mut() {
+                    words.push(Box::default());
+                }
+                if let Some((_, keys)) = self.sort_keys.as_mut() {
+                    keys.push(None);
+                }
                 self.slots.len() - 1
             }
         };
-        self.by_owner.entry(owner).or_default().push(index);
+        self.set_derived(index, &row);
+        if hold || self.whole {
+            self.held.insert(index, row);
+        }
+        self.by_owner.entry(kept.owner).or_default().push(index);
         index
     }
 
     /// Room for `rows` more rows.
     pub fn reserve(&mut self, rows: usize) {
         self.slots.reserve(rows);
-        self.by_owner.reserve(rows);
     }
 
     /// Takes out every row of one hub; returns the slots they held.
@@ -126,26 +282,42 @@ impl Base {
                 *slot = None;
                 self.free.push(*i);
             }
+            self.held.remove(i);
+            if let Some(words) = self.words.as_mut().and_then(|w| w.get_mut(*i)) {
+                *words = Box::default();
+            }
+            if let Some(key) = self.sort_keys.as_mut().and_then(|(_, k)| k.get_mut(*i)) {
+                *key = None;
+            }
         }
         slots
     }
 
-    /// How two slots order: by a column's values (`column` is its index and whether
-    /// descending) when one is sorted, then by their natural order.
+    /// How two slots order: by the sorted column's values (`column` is its index and
+    /// whether descending; its values are kept while it is sorted), then by their natural
+    /// order: events by when they happened, everything else by hub, then the object's
+    /// namespace and name; then the row's place among its object's rows.
     pub fn compare(&self, a: usize, b: usize, column: Option<(usize, bool)>) -> Ordering {
         match (self.slot(a), self.slot(b)) {
             (Some(x), Some(y)) => column
                 .map_or(Ordering::Equal, |(c, descending)| {
-                    rows::compare_by(&x.row, &y.row, c, descending)
+                    let value = |slot: usize| match &self.sort_keys {
+                        Some((sorted, keys)) if *sorted == c => keys.get(slot)?.as_ref(),
+                        _ => None,
+                    };
+                    rows::compare_values(value(a), value(b), descending)
                 })
-                .then_with(|| x.natural.cmp(&y.natural)),
+                .then_with(|| {
+                    (x.time, x.owner.0, &x.owner.1, x.index)
+                        .cmp(&(y.time, y.owner.0, &y.owner.1, y.index))
+                }),
             (x, y) => x.is_some().cmp(&y.is_some()),
         }
     }
 }
 
 /// A row's words for the filter, lower case.
-fn words(row: &Row) -> String {
+pub fn words_of(row: &Row) -> String {
     let mut text = String::new();
     for cell in &row.cells {
         cell.search_text(&mut text);

@@ -1,19 +1,8 @@
-//! The live filter of a list: which rows it keeps, from their words (lower case, made when
-//! the rows are built) or, for `-l`, a label selector on the objects' labels (the parser
+//! The live filter of a list: which rows it keeps, from their words (lower case, kept per
+//! row while a filter reads them) or, for `-l`, a label selector on the objects' labels (the parser
 //! `pooldeck get -l` and the API server's use).
 
-use crate::app::rows::{Cell, Row, Status};
 use crate::domain::selector::LabelSelector;
-
-/// Whether a row passes the warnings toggle (the TYPE column, when given) and the filter.
-pub(super) fn keeps(filter: &Filter, warnings: Option<usize>, row: &Row, words: &str) -> bool {
-    warnings.is_none_or(|column| {
-        matches!(
-            row.cells.get(column),
-            Some(Cell::Status(Status::Event { warning: true, .. }))
-        )
-    }) && filter.keeps(row, words)
-}
 
 /// The live filter: nothing, `-l SELECTOR` on the objects' labels (kubectl's selectors:
 /// `team=retail,tier in (gpu)`, `!owner`), `!text` to invert, or a substring of the row's
@@ -52,11 +41,23 @@ impl Filter {
         })
     }
 
-    pub(super) fn keeps(&self, row: &Row, words: &str) -> bool {
+    /// Whether the filter reads the rows' words (kept per row while it does).
+    pub(super) fn reads_words(&self) -> bool {
+        matches!(self, Filter::Words { .. })
+    }
+
+    /// Whether a row passes: by its words (lower case) or its object's labels.
+    pub(super) fn keeps<'l>(
+        &self,
+        words: Option<&str>,
+        label: impl Fn(&str) -> Option<&'l str>,
+    ) -> bool {
         match self {
             Filter::All => true,
-            Filter::Label(selector) => selector.matches(|key| row.object.label(key)),
-            Filter::Words { needle, invert } => words.contains(needle.as_str()) != *invert,
+            Filter::Label(selector) => selector.matches(label),
+            Filter::Words { needle, invert } => {
+                words.is_some_and(|w| w.contains(needle.as_str())) != *invert
+            }
         }
     }
 }

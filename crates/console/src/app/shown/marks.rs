@@ -9,7 +9,7 @@ use crate::app::App;
 use crate::app::rows::{self, Row};
 use crate::domain::ObjectRef;
 use crate::domain::rules::{self, Context, Severity};
-use crate::inventory::{Inventory, Key, Object};
+use crate::inventory::{Inventory, Key, Kind, Object};
 
 /// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
 /// (a VIP another pool uses shows here as it does in `validate --existing`).
@@ -27,24 +27,22 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
     )
 }
 
-/// Marks a pool's row: whether its spec breaks a rule of the reference (worked out once per
+/// A pool's markers: whether its spec breaks a rule of the reference (worked out once per
 /// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
 /// finding.
-fn mark(
+fn marks_of(
     lint: &mut HashMap<(usize, ObjectRef), (usize, u64, bool)>,
     hub: usize,
     inventory: &Inventory,
     doctor: &crate::app::doctor::Doctor,
-    row: &mut Row,
-) {
-    let rows::Source::Object(object) = &row.object else {
-        return;
-    };
-    row.worst = doctor.worst(&row.id);
+    id: &ObjectRef,
+    object: &Arc<Object>,
+) -> (bool, Option<Severity>) {
+    let worst = doctor.worst(id);
     let identity = Inventory::identity(object);
     let neighbours = inventory.neighbours(object);
-    let key = (hub, row.id.clone());
-    row.broken = match lint.get(&key) {
+    let key = (hub, id.clone());
+    let broken = match lint.get(&key) {
         Some((seen, around, broken)) if *seen == identity && *around == neighbours => *broken,
         _ => {
             let broken = breaks_a_rule(inventory, object).unwrap_or(false);
@@ -52,11 +50,28 @@ fn mark(
             broken
         }
     };
+    (broken, worst)
+}
+
+/// Marks the rows of one hub's pools (see [`marks_of`]).
+pub(super) fn mark_rows(
+    lint: &mut HashMap<(usize, ObjectRef), (usize, u64, bool)>,
+    hub: usize,
+    inventory: &Inventory,
+    doctor: &crate::app::doctor::Doctor,
+    rows: &mut [Row],
+) {
+    for row in rows {
+        let rows::Source::Object(object) = &row.object else {
+            continue;
+        };
+        (row.broken, row.worst) = marks_of(lint, hub, inventory, doctor, &row.id, object);
+    }
 }
 
 /// The picture and doctor of one hub, from the App's parts (the focused hub's are its own),
 /// so that the shown rows can be changed while they are read.
-fn hub_parts<'a>(
+pub(super) fn hub_parts<'a>(
     app_inventory: &'a Inventory,
     app_doctor: &'a crate::app::doctor::Doctor,
     fleet: &'a crate::app::fleet::Fleet,
@@ -72,17 +87,22 @@ fn hub_parts<'a>(
 impl App {
     /// The doctor's markers of the pools list, read again for every row (the rows stay).
     pub(super) fn remark_worst(&mut self) {
-        let slots: Vec<usize> = self.shown.base.slots().collect();
         let shown = &mut self.shown;
+        let slots: Vec<usize> = shown.base.slots().collect();
         for slot in slots {
-            if let Some(row) = shown.base.row_mut(slot) {
-                let doctor = if row.hub == self.fleet.focus {
-                    Some(&shown.doctor)
-                } else {
-                    self.fleet.parked(row.hub).map(|p| &p.doctor)
-                };
-                row.worst = doctor.and_then(|d| d.worst(&row.id));
-            }
+            let (Some((hub, key)), Some((broken, _))) =
+                (shown.base.owner(slot), shown.base.marks(slot))
+            else {
+                continue;
+            };
+            let doctor = if *hub == self.fleet.focus {
+                Some(&shown.doctor)
+            } else {
+                self.fleet.parked(*hub).map(|p| &p.doctor)
+            };
+            let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
+            let worst = doctor.and_then(|d| d.worst(&id));
+            shown.base.set_marks(slot, broken, worst);
         }
     }
 
@@ -95,24 +115,14 @@ impl App {
             return;
         };
         for key in pools {
+            let Some(object) = inventory.get(Kind::Pool, &key.0, &key.1) else {
+                continue;
+            };
+            let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
+            let (broken, worst) = marks_of(&mut shown.lint, hub, inventory, doctor, &id, object);
             for slot in shown.base.slots_of(&(hub, key.clone())).to_vec() {
-                if let Some(row) = shown.base.row_mut(slot) {
-                    mark(&mut shown.lint, hub, inventory, doctor, row);
-                }
+                shown.base.set_marks(slot, broken, worst);
             }
-        }
-    }
-
-    /// Marks the pools of one hub whose spec breaks a rule of the reference and the doctor's
-    /// worst finding about each.
-    pub(super) fn mark_pools(&mut self, hub: usize, rows: &mut [Row]) {
-        let shown = &mut self.shown;
-        let Some((inventory, doctor)) = hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
-        else {
-            return;
-        };
-        for row in rows {
-            mark(&mut shown.lint, hub, inventory, doctor, row);
         }
     }
 }

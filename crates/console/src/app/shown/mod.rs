@@ -2,17 +2,20 @@
 //! rows (filtered, sorted, their column widths), the rule marker of each pool, and the open
 //! pool's YAML, findings, summary row and hosts. `render` only reads these; a tick changes
 //! none of them (time cells are formatted while drawing, for the rows on screen only).
+//!
+//! Every row is ordered and laid out, but only the rows of the window around the selection
+//! are held whole ([`base`]): a view of 100,000 hosts holds a thousand.
 
 mod base;
 mod detail;
 mod filter;
 mod marks;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use self::base::{Base, Natural};
+use self::base::{Base, Kept, Owner};
 pub use self::detail::DetailData;
-use self::filter::{Filter, keeps};
+use self::filter::Filter;
 use super::rows::{self, Row, Table};
 use super::view::Rows;
 use super::{App, View};
@@ -60,6 +63,12 @@ pub struct Shown {
     /// The current view's rows, filtered and sorted, as slots of `base`: a keystroke in the
     /// filter copies no row, and a changed object moves only its own rows.
     order: Vec<usize>,
+    /// The positions in `order` whose rows are held whole: the selection's, and up to the
+    /// margin on either side.
+    window: (usize, usize),
+    /// How far the window reaches on each side of the selection ([`WINDOW_MARGIN`] unless a
+    /// test narrows it).
+    pub margin: Option<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
@@ -82,9 +91,12 @@ pub struct Shown {
     pub describe_rows: Vec<String>,
     /// How many times the rows were built from scratch.
     pub builds: u64,
-    /// How many rows were built, from scratch or for a changed object: tests prove that a
-    /// tick builds none and a changed pool only its own.
+    /// How many rows were built into the store, from scratch or for a changed object: tests
+    /// prove that a tick builds none and a changed pool only its own.
     pub rows_built: u64,
+    /// How many rows were built again from their objects: for the window, the selection, a
+    /// filter's words or a sorted column's values.
+    pub rows_rebuilt: u64,
     /// The footer's key hints for the scopes in force.
     pub hints: String,
     /// Why the filter cannot be used as typed (a `-l` that is no label selector).
@@ -113,24 +125,47 @@ impl Shown {
         self.order.is_empty()
     }
 
-    /// The shown row at a position.
+    /// The shown row at a position, if it is held whole: every row in the window around the
+    /// selection (the selection's own, and what the screen shows) is.
     pub fn row(&self, index: usize) -> Option<&Row> {
         self.base.row(*self.order.get(index)?)
     }
 
-    /// The shown rows, in order.
-    pub fn rows(&self) -> impl Iterator<Item = &Row> + '_ {
-        self.order.iter().filter_map(|i| self.base.row(*i))
+    /// The positions whose rows are held whole.
+    pub fn window(&self) -> std::ops::Range<usize> {
+        self.window.0..self.window.1
+    }
+
+    /// The rows of the window, in order (every row of a list no longer than the margin).
+    pub fn window_rows(&self) -> impl Iterator<Item = &Row> + '_ {
+        self.window().filter_map(|i| self.row(i))
+    }
+
+    /// Whether the list shows a row of this object on this hub (a filter may hide it), the
+    /// window's or not.
+    pub fn shows(&self, hub: usize, id: &ObjectRef) -> bool {
+        let base = &self.base;
+        if base.whole {
+            return self
+                .order
+                .iter()
+                .any(|slot| base.row(*slot).is_some_and(|r| r.hub == hub && r.id == *id));
+        }
+        let owner: Owner = (hub, (id.namespace.clone(), id.name.clone()));
+        base.slots_of(&owner)
+            .iter()
+            .any(|slot| self.order.contains(slot))
+    }
+
+    /// How many rows the store holds whole.
+    pub fn held(&self) -> usize {
+        self.base.held()
     }
 }
 
-/// Where one object's `index`th row stands in its view's natural order.
-fn natural(hub: usize, owner: &Object, index: usize) -> Natural {
-    let time = (owner.kind == Kind::Event)
-        .then(|| owner.happened())
-        .flatten();
-    (time, hub, owner.key.clone(), index)
-}
+/// How far the window of rows held whole reaches on each side of the selection: more than a
+/// screen holds, so that the rows drawn are always in it.
+pub const WINDOW_MARGIN: usize = 512;
 
 /// A row as the lists show it: its hub set, and named in a HUB column first when rows of
 /// several hubs are shown together.
@@ -140,6 +175,13 @@ fn on_hub(mut row: Row, hub: usize, name: Option<&str>) -> Row {
         row.cells.insert(0, rows::Cell::Text(name.into()));
     }
     row
+}
+
+/// Where an object's rows stand in the natural order: events by when they happened.
+fn time_of(object: &Object) -> Option<chrono::DateTime<chrono::Utc>> {
+    (object.kind == Kind::Event)
+        .then(|| object.happened())
+        .flatten()
 }
 
 impl App {
@@ -248,6 +290,7 @@ impl App {
         let order_key = self.order_key();
         let moved =
             if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
+                self.keep_derived();
                 self.shown.order = self.narrow();
                 self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
                 self.shown.order_key = Some(order_key);
@@ -265,15 +308,13 @@ impl App {
         // The selection stays on its row when rows move (once a key chose it).
         if moved
             && self.list.chosen
-            && let Some(index) = self.list.selected_id.as_ref().and_then(|(hub, id, part)| {
-                self.shown
-                    .rows()
-                    .position(|r| r.hub == *hub && r.id == *id && r.part == *part)
-            })
+            && let Some((hub, id, part)) = self.list.selected_id.clone()
+            && let Some(index) = self.position_of(hub, &id, part.as_deref())
         {
             self.list.selected = index;
         }
         self.list.selected = self.list.selected.min(self.shown.len().saturating_sub(1));
+        self.fill_window(moved);
         self.list.selected_id = self
             .shown
             .row(self.list.selected)
@@ -287,7 +328,9 @@ impl App {
 
     /// Makes the current view's rows from scratch: every hub in view's, one after another.
     fn build_base(&mut self) {
-        self.shown.base = Base::default();
+        let whole = !matches!(self.list.view.rows, Rows::PerObject { .. });
+        // The old rows go first: switching views never holds both.
+        self.shown.base = Base::new(whole);
         let mut count = 0u64;
         for hub in self.fleet.in_view() {
             count += self.add_hub_rows(hub).len() as u64;
@@ -297,46 +340,88 @@ impl App {
     }
 
     /// Makes one hub's rows of the current view and puts them in the base (its columns, with
-    /// HUB first across hubs, set by the first); returns their slots.
+    /// HUB first across hubs, set by the first); returns their slots. A view made per object
+    /// is made one object at a time and keeps what each row needs to be ordered and laid out
+    /// (the window's rows are built again when drawn): making it never holds the whole table.
     fn add_hub_rows(&mut self, hub: usize) -> Vec<usize> {
-        let Some(mut table) = self.base_table(hub) else {
-            return Vec::new();
-        };
-        if self.list.view.pools {
-            self.mark_pools(hub, &mut table.rows);
-        }
         let mixed = self.fleet.mixed();
         let name = mixed.then(|| self.fleet.name(hub).to_owned());
-        let base = &mut self.shown.base;
-        if base.columns.is_empty() {
-            base.columns = table.columns;
-            if mixed {
-                base.columns.insert(0, rows::column::HUB);
+        let view = self.list.view;
+        let (owner_kind, make, columns) = match view.rows {
+            Rows::PerObject {
+                owner,
+                rows: make,
+                columns,
+                ..
+            } => (owner, make, columns),
+            Rows::Whole(_) | Rows::Findings(_) => {
+                let Some(table) = self.base_table(hub) else {
+                    return Vec::new();
+                };
+                self.set_columns(table.columns);
+                let base = &mut self.shown.base;
+                base.reserve(table.rows.len());
+                return table
+                    .rows
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, row)| {
+                        let kept = Kept {
+                            owner: (hub, Key::default()),
+                            index,
+                            time: None,
+                        };
+                        base.add(on_hub(row, hub, name.as_deref()), kept, true)
+                    })
+                    .collect();
+            }
+        };
+        self.set_columns(columns(false));
+        let shown = &mut self.shown;
+        let Some((inventory, doctor)) =
+            marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
+        else {
+            return Vec::new();
+        };
+        shown.base.reserve(inventory.count(owner_kind));
+        let mut added = Vec::with_capacity(inventory.count(owner_kind));
+        for object in inventory.objects(owner_kind) {
+            let mut made = make(inventory, object, false);
+            if view.pools {
+                marks::mark_rows(&mut shown.lint, hub, inventory, doctor, &mut made);
+            }
+            let time = time_of(object);
+            for (index, row) in made.into_iter().enumerate() {
+                let kept = Kept {
+                    owner: (hub, object.key.clone()),
+                    index,
+                    time,
+                };
+                added.push(
+                    shown
+                        .base
+                        .add(on_hub(row, hub, name.as_deref()), kept, false),
+                );
             }
         }
-        base.reserve(table.rows.len());
-        let incremental = matches!(self.list.view.rows, Rows::PerObject { .. });
-        let mut previous: Option<(Key, usize)> = None;
-        let mut added = Vec::with_capacity(table.rows.len());
-        for (i, row) in table.rows.into_iter().enumerate() {
-            let natural = if incremental {
-                let owner = (row.id.namespace.clone(), row.id.name.clone());
-                let index = match &previous {
-                    Some((key, n)) if *key == owner => n + 1,
-                    _ => 0,
-                };
-                previous = Some((owner.clone(), index));
-                let time = match &row.object {
-                    rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
-                    _ => None,
-                };
-                (time, hub, owner, index)
-            } else {
-                (None, hub, Key::default(), i)
-            };
-            added.push(base.add(on_hub(row, hub, name.as_deref()), natural));
-        }
         added
+    }
+
+    /// Sets the base's columns (with HUB first across hubs) if no hub has yet.
+    fn set_columns(&mut self, columns: Vec<rows::Column>) {
+        let base = &mut self.shown.base;
+        if !base.columns.is_empty() {
+            return;
+        }
+        base.columns = columns;
+        if self.fleet.mixed() {
+            base.columns.insert(0, rows::column::HUB);
+        }
+        base.warning_column = self
+            .list
+            .view
+            .warnings
+            .and_then(|column| base.columns.iter().position(|c| *c == column));
     }
 
     /// Makes again the rows of the objects of one hub these changes touch; returns the
@@ -375,12 +460,24 @@ impl App {
             };
             let mut made = make(inventory, &object, false);
             if self.list.view.pools {
-                self.mark_pools(hub, &mut made);
+                let shown = &mut self.shown;
+                if let Some((inventory, doctor)) =
+                    marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
+                {
+                    marks::mark_rows(&mut shown.lint, hub, inventory, doctor, &mut made);
+                }
             }
             self.shown.rows_built += made.len() as u64;
+            let time = time_of(&object);
             for (index, row) in made.into_iter().enumerate() {
                 let row = on_hub(row, hub, name.as_deref());
-                added.push(self.shown.base.add(row, natural(hub, &object, index)));
+                let kept = Kept {
+                    owner: (hub, key.clone()),
+                    index,
+                    time,
+                };
+                // Held: the window may show it (what it does not show is let go).
+                added.push(self.shown.base.add(row, kept, true));
             }
         }
         Some((removed, added))
@@ -396,14 +493,12 @@ impl App {
         let Ok(filter) = Filter::parse(self.list.filter.trim()) else {
             return;
         };
-        let warnings = self.warnings_column();
         let column = self.sorted_column();
         for slot in added {
-            let base = &self.shown.base;
-            let Some(row) = base.row(*slot) else { continue };
-            if !keeps(&filter, warnings, row, base.words(*slot)) {
+            if !self.keeps(&filter, *slot) {
                 continue;
             }
+            let base = &self.shown.base;
             let at = self
                 .shown
                 .order
@@ -412,14 +507,14 @@ impl App {
         }
     }
 
-    /// One hub's rows of the current view, made whole.
+    /// One hub's rows of a view made whole.
     fn base_table(&self, hub: usize) -> Option<Table> {
-        Some(match self.list.view.rows {
-            Rows::PerObject { table, .. } | Rows::Whole(table) => {
-                table(self.inventory_of(hub)?, None, false)
-            }
-            Rows::Findings(table) => table(self.doctor_of(hub)?),
-        })
+        match self.list.view.rows {
+            Rows::Whole(table) => Some(table(self.inventory_of(hub)?, None, false)),
+            Rows::Findings(table) => Some(table(self.doctor_of(hub)?)),
+            // Made one object at a time (`add_hub_rows`), never whole.
+            Rows::PerObject { .. } => None,
+        }
     }
 
     /// What the shown order depends on besides the rows, read by name.
@@ -439,14 +534,28 @@ impl App {
         }
     }
 
-    /// The events list's TYPE column, when only warnings are shown.
-    fn warnings_column(&self) -> Option<usize> {
-        let column = self
-            .list
-            .view
-            .warnings
-            .filter(|_| self.list.warnings_only)?;
-        self.shown.base.columns.iter().position(|c| *c == column)
+    /// Whether a slot's row passes the warnings toggle (`w` on the events list) and the
+    /// filter: by its words (kept while a filter reads them) or its object's labels.
+    fn keeps(&self, filter: &Filter, slot: usize) -> bool {
+        let base = &self.shown.base;
+        if self.list.warnings_only && base.warning_column.is_some() && !base.is_warning(slot) {
+            return false;
+        }
+        filter.keeps(base.words(slot), |key| self.label_of(slot, key))
+    }
+
+    /// A label of the object a slot's row shows (a host's: its pool's).
+    fn label_of(&self, slot: usize, key: &str) -> Option<&str> {
+        if let Some(row) = self.shown.base.row(slot) {
+            return row.object.label(key);
+        }
+        let Rows::PerObject { owner, .. } = self.list.view.rows else {
+            return None;
+        };
+        let (hub, (namespace, name)) = self.shown.base.owner(slot)?;
+        self.inventory_of(*hub)?
+            .get(owner, namespace, name)?
+            .label(key)
     }
 
     /// The sorted column's index and whether descending, if one is sorted.
@@ -458,7 +567,6 @@ impl App {
     /// The slots of the rows that pass the warnings toggle and the filter, sorted.
     fn narrow(&self) -> Vec<usize> {
         let base = &self.shown.base;
-        let warnings = self.warnings_column();
         let filter = match Filter::parse(self.list.filter.trim()) {
             Ok(filter) => filter,
             // Nothing is shown for a filter that cannot match; the title says why.
@@ -466,10 +574,7 @@ impl App {
         };
         let mut order: Vec<usize> = base
             .slots()
-            .filter(|slot| {
-                base.row(*slot)
-                    .is_some_and(|row| keeps(&filter, warnings, row, base.words(*slot)))
-            })
+            .filter(|slot| self.keeps(&filter, *slot))
             .collect();
         let column = self.sorted_column();
         order.sort_by(|a, b| base.compare(*a, *b, column));
@@ -485,30 +590,171 @@ impl App {
         let mut widths: Vec<u16> = base.columns.iter().map(|c| header(c.header)).collect();
         let mut compact: Vec<u16> = base.columns.iter().map(|c| header(c.compact)).collect();
         for slot in &self.shown.order {
-            let Some(row) = base.row(*slot) else { continue };
-            let marked = row.broken || row.worst.is_some();
-            for (i, width) in base.widths(*slot).iter().enumerate() {
-                let width = if marked && Some(i) == name {
-                    width.saturating_add(2)
-                } else {
-                    *width
-                };
+            let Some((cells, marked)) = base.widths(*slot) else {
+                continue;
+            };
+            for (i, (width, small)) in cells.enumerate() {
+                // Room for the rule marker after a marked pool's name.
+                let more = if marked && Some(i) == name { 2 } else { 0 };
                 if let Some(w) = widths.get_mut(i) {
-                    *w = (*w).max(width);
+                    *w = (*w).max(width.saturating_add(more));
                 }
-                // Only bars and sparklines shrink: every other cell keeps its width.
-                let small = match row.cells.get(i) {
-                    Some(cell) if cell.has_compact_form() => {
-                        u16::try_from(cell.compact_width()).unwrap_or(u16::MAX)
-                    }
-                    _ => width,
-                };
                 if let Some(w) = compact.get_mut(i) {
-                    *w = (*w).max(small);
+                    *w = (*w).max(small.saturating_add(more));
                 }
             }
         }
         (widths, compact)
+    }
+
+    /// Keeps what the filter and the sort in force read of every row, working it out where
+    /// it is not kept yet (each object's rows built again, once), and lets go of what they
+    /// no longer read.
+    fn keep_derived(&mut self) {
+        let words = Filter::parse(self.list.filter.trim()).is_ok_and(|f| f.reads_words());
+        let sort = self.sorted_column().map(|(column, _)| column);
+        let base = &mut self.shown.base;
+        let fill_words = words && !base.has_words();
+        let fill_sort = sort.is_some() && base.sorted_by() != sort;
+        if !words && base.has_words() {
+            base.keep_words(false);
+        }
+        if fill_words {
+            base.keep_words(true);
+        }
+        if sort != base.sorted_by() {
+            base.keep_sort(sort);
+        }
+        if !(fill_words || fill_sort) {
+            return;
+        }
+        if base.whole {
+            let slots: Vec<usize> = base.slots().collect();
+            for slot in slots {
+                if let Some(row) = base.row(slot).cloned() {
+                    base.set_derived(slot, &row);
+                }
+            }
+            return;
+        }
+        let owners: Vec<Owner> = base.owners().map(|(owner, _)| owner.clone()).collect();
+        for owner in owners {
+            let made = self.owner_rows(&owner);
+            let base = &mut self.shown.base;
+            let slots = base.slots_of(&owner).to_vec();
+            for (slot, row) in slots.into_iter().zip(&made) {
+                base.set_derived(slot, row);
+            }
+        }
+    }
+
+    /// One object's rows of the current view, built again from the inventory as the store
+    /// built them (the markers its slots keep; the HUB cell across hubs).
+    fn owner_rows(&mut self, owner: &Owner) -> Vec<Row> {
+        let Rows::PerObject {
+            owner: kind,
+            rows: make,
+            ..
+        } = self.list.view.rows
+        else {
+            return Vec::new();
+        };
+        let (hub, (namespace, name)) = owner;
+        let Some(object) = self
+            .inventory_of(*hub)
+            .and_then(|i| i.get(kind, namespace, name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let Some(inventory) = self.inventory_of(*hub) else {
+            return Vec::new();
+        };
+        let made = make(inventory, &object, false);
+        let label = self.fleet.mixed().then(|| self.fleet.name(*hub).to_owned());
+        let base = &self.shown.base;
+        let slots = base.slots_of(owner);
+        let made: Vec<Row> = made
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let mut row = on_hub(row, *hub, label.as_deref());
+                if let Some((broken, worst)) = slots.get(i).and_then(|s| base.marks(*s)) {
+                    row.broken = broken;
+                    row.worst = worst;
+                }
+                row
+            })
+            .collect();
+        self.shown.rows_rebuilt += made.len() as u64;
+        made
+    }
+
+    /// Where a row stands in the shown order, by its hub, object and part.
+    fn position_of(&mut self, hub: usize, id: &ObjectRef, part: Option<&str>) -> Option<usize> {
+        let same = |row: &Row| row.hub == hub && row.id == *id && row.part.as_deref() == part;
+        let base = &self.shown.base;
+        let slot = if base.whole {
+            self.shown
+                .order
+                .iter()
+                .copied()
+                .find(|slot| base.row(*slot).is_some_and(same))?
+        } else {
+            let owner: Owner = (hub, (id.namespace.clone(), id.name.clone()));
+            let slots = base.slots_of(&owner).to_vec();
+            match slots
+                .iter()
+                .copied()
+                .find(|slot| base.row(*slot).is_some_and(same))
+            {
+                Some(slot) => slot,
+                None if slots.iter().all(|slot| base.row(*slot).is_some()) => return None,
+                None => {
+                    let made = self.owner_rows(&owner);
+                    let index = made.iter().position(same)?;
+                    *slots.get(index)?
+                }
+            }
+        };
+        self.shown.order.iter().position(|s| *s == slot)
+    }
+
+    /// Holds whole the rows of the window around the selection, building those it lacks
+    /// from their objects, and lets go of the others (a view made whole holds all).
+    fn fill_window(&mut self, moved: bool) {
+        let len = self.shown.order.len();
+        let margin = self.shown.margin.unwrap_or(WINDOW_MARGIN);
+        let selected = self.list.selected;
+        let window = (
+            selected.saturating_sub(margin).min(len),
+            selected.saturating_add(margin).saturating_add(1).min(len),
+        );
+        if !moved && window == self.shown.window {
+            return;
+        }
+        self.shown.window = window;
+        if self.shown.base.whole {
+            return;
+        }
+        let wanted: Vec<usize> = self.shown.order[window.0..window.1].to_vec();
+        let keep: HashSet<usize> = wanted.iter().copied().collect();
+        self.shown.base.let_go(&keep);
+        let base = &self.shown.base;
+        let missing: BTreeSet<Owner> = wanted
+            .iter()
+            .filter(|slot| base.row(**slot).is_none())
+            .filter_map(|slot| base.owner(*slot).cloned())
+            .collect();
+        for owner in missing {
+            let made = self.owner_rows(&owner);
+            let slots = self.shown.base.slots_of(&owner).to_vec();
+            for (slot, row) in slots.into_iter().zip(made) {
+                if keep.contains(&slot) {
+                    self.shown.base.hold(slot, row);
+                }
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use crate::app::script::update;
 use crate::app::tests::{fixed_now, fleet_app};
 use crate::app::{App, Msg, View};
 use crate::inventory::{Kind, SourceEvent};
+use crossterm::event::KeyCode;
 
 fn objects(app: &App, kind: Kind) -> Vec<Value> {
     app.inventory
@@ -24,7 +25,7 @@ fn apply(app: &mut App, kind: Kind, object: Value) {
 /// What the screen shows of the rows: each row's identity, cells and markers, in order.
 fn shown(app: &App) -> Vec<String> {
     app.shown
-        .rows()
+        .window_rows()
         .map(|r| {
             format!(
                 "{:?} {:?} {:?} {} {:?}",
@@ -62,7 +63,7 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     );
     let row = app
         .shown
-        .rows()
+        .window_rows()
         .find(|r| r.id.name == "llm-train")
         .expect("the row is shown");
     assert!(
@@ -135,6 +136,69 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
     apply(&mut app, Kind::Pool, pool);
     assert_eq!(app.shown.rows_built, rows + 1);
     assert_eq!(app.shown.doctor.diagnosed, diagnosed + 1);
+}
+
+/// The hosts of 10,000 pools: the list orders and lays out every host but holds whole only
+/// the window around the selection, wherever it goes, whatever filters or sorts it; an idle
+/// minute builds nothing.
+#[test]
+fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
+    let now = fixed_now();
+    let mut app = ten_thousand_pools(now);
+    let hosts: usize = app
+        .inventory
+        .objects(Kind::Pool)
+        .map(|pool| crate::inventory::Inventory::hosts_of(pool).len())
+        .sum();
+    assert!(hosts >= 50_000, "{hosts} hosts");
+    let most = 2 * super::WINDOW_MARGIN + 1;
+    let before = app.shown.rows_rebuilt;
+    update(&mut app, key(KeyCode::Char(':')));
+    for c in "hosts".chars() {
+        update(&mut app, key(KeyCode::Char(c)));
+    }
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.list.view, View::HOSTS);
+    assert_eq!(app.shown.len(), hosts);
+    assert!(app.shown.held() <= most, "{} held", app.shown.held());
+    let rebuilt = app.shown.rows_rebuilt - before;
+    // The window's rows, and the other hosts of the last pool it reaches into.
+    assert!(
+        rebuilt <= most as u64 + 16,
+        "{rebuilt} rows built again for the window"
+    );
+    // The last row, then the middle: the window follows.
+    update(&mut app, key(KeyCode::Char('G')));
+    assert_eq!(app.list.selected, hosts - 1);
+    assert!(
+        app.shown.row(hosts - 1).is_some(),
+        "the selection's row is held"
+    );
+    assert!(app.shown.held() <= most);
+    // A filter reads every row's words once; the next keystroke reads them kept.
+    update(&mut app, key(KeyCode::Char('/')));
+    update(&mut app, key(KeyCode::Char('a')));
+    let after_first = app.shown.rows_rebuilt;
+    update(&mut app, key(KeyCode::Char('i')));
+    assert!(
+        app.shown.rows_rebuilt - after_first <= most as u64,
+        "a second keystroke builds the window's rows at most"
+    );
+    assert!(app.shown.held() <= most);
+    update(&mut app, key(KeyCode::Esc));
+    // An idle minute builds nothing.
+    let (built, rebuilt) = (app.shown.rows_built, app.shown.rows_rebuilt);
+    for second in 1..=60 {
+        update(&mut app, Msg::Tick(now + chrono::Duration::seconds(second)));
+    }
+    assert_eq!(
+        (app.shown.rows_built, app.shown.rows_rebuilt),
+        (built, rebuilt)
+    );
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(crossterm::event::KeyEvent::from(code))
 }
 
 /// One change to the fleet's objects.
@@ -274,6 +338,173 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
                                        "namespace": pool["metadata"]["namespace"]},
                 }),
             );
+        }
+    }
+}
+
+/// The rows of the current view as a build of every row whole gives them (the store before
+/// it held only a window): each object's rows from the view's table, marked from scratch,
+/// filtered by their words or labels and the warnings toggle, sorted by the column's values
+/// and then naturally (events by time; hub, namespace, name; the row's place in its object).
+fn every_row_whole(app: &App) -> Vec<crate::app::rows::Row> {
+    use crate::app::view::Rows;
+    let Rows::PerObject { table, .. } = app.list.view.rows else {
+        panic!("a view made per object");
+    };
+    let mut rows = table(&app.inventory, None, false).rows;
+    if app.list.view.pools {
+        let mut lint = std::collections::HashMap::new();
+        super::marks::mark_rows(&mut lint, 0, &app.inventory, &app.shown.doctor, &mut rows);
+    }
+    let columns = app.shown.columns().to_vec();
+    let warning = app
+        .list
+        .view
+        .warnings
+        .and_then(|c| columns.iter().position(|x| *x == c));
+    let filter = super::Filter::parse(app.list.filter.trim()).expect("a filter that parses");
+    // Each row's natural place: its owner's rows are consecutive in the table.
+    let mut natural = Vec::new();
+    let mut previous: Option<(crate::inventory::Key, usize)> = None;
+    for row in &rows {
+        let owner = (row.id.namespace.clone(), row.id.name.clone());
+        let index = match &previous {
+            Some((key, n)) if *key == owner => n + 1,
+            _ => 0,
+        };
+        previous = Some((owner.clone(), index));
+        let time = match &row.object {
+            crate::app::rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+            _ => None,
+        };
+        natural.push((time, owner, index));
+    }
+    let mut kept: Vec<(crate::app::rows::Row, _)> = rows
+        .into_iter()
+        .zip(natural)
+        .filter(|(row, _)| {
+            let warned = !app.list.warnings_only
+                || warning.is_none_or(|c| {
+                    matches!(
+                        row.cells.get(c),
+                        Some(crate::app::rows::Cell::Status(
+                            crate::app::rows::Status::Event { warning: true, .. }
+                        ))
+                    )
+                });
+            warned
+                && filter.keeps(Some(&super::base::words_of(row)), |key| {
+                    row.object.label(key)
+                })
+        })
+        .collect();
+    let sorted = (app.list.sort_column > 0 && app.list.sort_column <= columns.len())
+        .then(|| app.list.sort_column - 1);
+    kept.sort_by(|(a, x), (b, y)| {
+        sorted
+            .map_or(std::cmp::Ordering::Equal, |c| {
+                crate::app::rows::compare_by(a, b, c, app.list.sort_descending)
+            })
+            .then_with(|| x.cmp(y))
+    });
+    kept.into_iter().map(|(row, _)| row).collect()
+}
+
+/// The console's list against [`every_row_whole`]: the same rows in the same order (by their
+/// objects outside the window), the window's rows whole and equal, the same column widths
+/// (up to the store's limit of 255), and no row held whole outside the window.
+fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
+    let whole = every_row_whole(app);
+    prop_assert_eq!(app.shown.len(), whole.len());
+    let window = app.shown.window();
+    for (i, expected) in whole.iter().enumerate() {
+        let slot = app.shown.order[i];
+        let owner = app.shown.base.owner(slot).cloned();
+        prop_assert_eq!(
+            owner,
+            Some((0, (expected.id.namespace.clone(), expected.id.name.clone()))),
+            "row {}",
+            i
+        );
+        if window.contains(&i) {
+            let row = app.shown.row(i);
+            prop_assert!(row.is_some(), "row {} of the window is held", i);
+            let row = row.expect("held");
+            prop_assert_eq!(
+                (&row.id, &row.part, &row.cells, row.broken, row.worst),
+                (
+                    &expected.id,
+                    &expected.part,
+                    &expected.cells,
+                    expected.broken,
+                    expected.worst
+                ),
+                "row {}",
+                i
+            );
+        } else {
+            prop_assert!(app.shown.row(i).is_none(), "row {} outside the window", i);
+        }
+    }
+    prop_assert_eq!(app.shown.held(), window.len());
+    let columns = app.shown.columns();
+    let name = columns
+        .iter()
+        .position(|c| *c == crate::app::rows::column::NAME);
+    let mut widths: Vec<u16> = columns
+        .iter()
+        .map(|c| c.header.chars().count() as u16)
+        .collect();
+    for row in &whole {
+        for (i, cell) in row.cells.iter().enumerate() {
+            let marked = (row.broken || row.worst.is_some()) && Some(i) == name;
+            let width = (cell.width().min(255) as u16) + if marked { 2 } else { 0 };
+            widths[i] = widths[i].max(width);
+        }
+    }
+    prop_assert_eq!(&app.shown.widths, &widths);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever the changes, the view, the sort, the filter and where the selection is, the
+    /// rows the console orders, holds and draws are those of every row built whole, with a
+    /// window of a few rows (so most rows stand outside it).
+    #[test]
+    fn the_window_shows_what_every_row_built_whole_shows(
+        view in prop::sample::select(vec![View::POOLS, View::EVALUATIONS, View::HOSTS, View::EVENTS]),
+        sort in 0usize..10,
+        descending in any::<bool>(),
+        filter in prop::sample::select(vec![
+            "", "ml", "!gpu", "run", "warn", "-l team", "-l !team",
+            "-l controller.spectrocloud.com/pause=true",
+        ]),
+        warnings in any::<bool>(),
+        margin in 0usize..4,
+        selections in prop::collection::vec(0usize..64, 24),
+        changes in prop::collection::vec(change(), 1..24),
+    ) {
+        let mut app = fleet_app();
+        let pools = objects(&app, Kind::Pool);
+        let evaluations = objects(&app, Kind::Evaluation);
+        app.shown.margin = Some(margin);
+        app.list.view = view;
+        app.list.sort_column = sort;
+        app.list.sort_descending = descending;
+        app.list.filter = filter.to_owned();
+        app.list.warnings_only = warnings;
+        app.refresh();
+        same_as_every_row_whole(&app)?;
+        for (step, change) in changes.iter().enumerate() {
+            play(&mut app, &pools, &evaluations, change, step);
+            same_as_every_row_whole(&app)?;
+            // The selection moves, as keys move it.
+            app.list.selected = selections[step] % app.shown.len().max(1);
+            app.list.chosen = true;
+            app.refresh();
+            same_as_every_row_whole(&app)?;
         }
     }
 }
