@@ -16,7 +16,8 @@
 //! runs one size and pace). `-- hubs` measures several hubs instead: three paced hubs of
 //! 3,000 pools, each hub's own list and `get` beside `get --all-contexts` (table and JSON)
 //! with its peak memory, then the console on each hub alone beside the console on all three
-//! (the fleet view: first rows, complete picture, memory, idle cost). Figures only.
+//! (the fleet view: first rows, complete picture, memory, idle cost). `-- events` measures
+//! the events view: 10,000 paced pools with 100,000 events. Figures only.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -690,6 +691,10 @@ fn main() {
         hubs(&runtime, &binary);
         return;
     }
+    if asked.iter().any(|a| a == "events") {
+        events(&runtime, &binary);
+        return;
+    }
     let sizes: Vec<usize> = asked.iter().filter_map(|a| a.parse().ok()).collect();
     let sizes = if sizes.is_empty() {
         vec![2_000, 10_000]
@@ -878,6 +883,66 @@ fn main() {
             let _ = std::fs::remove_dir_all(&dir);
         }
     }
+}
+
+/// The events view at fleet scale: 10,000 paced pools (100,000 hosts) with 100,000 events,
+/// watch-lists served; the console's first rows and complete picture, then the events view
+/// (its first rows once all 100,000 are counted), the hosts view and back to pools, each with
+/// resident memory, the peak so far and the idle cost.
+fn events(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
+    const POOLS: usize = 10_000;
+    const EVENTS: usize = 100_000;
+    let cluster = runtime.block_on(DemoCluster::start(Options {
+        scenario: Some(Scenario::large_with_events(POOLS, EVENTS)),
+        pace: Some(REAL_HUB),
+        ..Options::default()
+    }));
+    let Ok(cluster) = cluster else {
+        println!("the demo cluster did not start");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pooldeck-events-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let kubeconfig = dir.join("kubeconfig");
+    if cluster.write_kubeconfig(&kubeconfig).is_ok() {
+        let views = [
+            ("events", "Events (100000)"),
+            ("hosts", "Hosts ("),
+            ("pools", "Compute Pools ("),
+        ];
+        let label = "paced, watch-lists, 100,000 events";
+        match console(binary, &kubeconfig, POOLS, &views) {
+            Some(c) => {
+                println!(
+                    "  {POOLS:>6} pools, {label}: the console in a 200x50 tmux pane: first rows {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB when quiet; idle {:.2} % of a core, {:.0} bytes/s",
+                    ms(c.first_rows),
+                    ms(c.complete),
+                    c.resident as f64 / 1e6,
+                    c.idle_core * 100.0,
+                    c.idle_bytes
+                );
+                for (name, view) in &c.views {
+                    match view {
+                        Some(view) => println!(
+                            "  {POOLS:>6} pools, {label}:   :{:<8} first rows {:>7.1} ms after Enter, RSS {:>6.1} MB (peak so far {:>6.1} MB); idle {:.2} % of a core, {:.0} bytes/s",
+                            view.name,
+                            ms(view.first_rows),
+                            view.resident as f64 / 1e6,
+                            view.peak as f64 / 1e6,
+                            view.idle_core * 100.0,
+                            view.idle_bytes
+                        ),
+                        None => println!("  {POOLS:>6} pools, {label}:   :{name} did not show"),
+                    }
+                }
+            }
+            None => println!(
+                "  {POOLS:>6} pools, {label}: the console could not be measured (tmux missing, or the list did not show)"
+            ),
+        }
+    }
+    runtime.block_on(cluster.stop());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Three paced hubs of 3,000 pools: each hub's raw list and `get pools -A` alone, then `get

@@ -78,6 +78,33 @@ pub fn large_pool(i: usize) -> (Value, Value) {
     )
 }
 
+/// Event `i` of a `large` fleet of `pools` pools: about pool `i % pools`, one in five a
+/// warning, happened up to a day ago; as the controller records them (one reason each).
+pub fn large_event(i: usize, pools: usize) -> Value {
+    let pool = i % pools.max(1);
+    let namespace = format!("project-{}", pool % 3 + 1);
+    let name = format!("pool-{pool:05}");
+    let (kind, reason, message) = if i.is_multiple_of(5) {
+        (
+            "Warning",
+            "ScaleUpPending",
+            "not enough Healthy edge hosts to add the requested worker nodes",
+        )
+    } else {
+        ("Normal", "Reconciled", "the pool's clusters match its spec")
+    };
+    let at = format!("now-{}s", (i * 37) % 86_400);
+    json!({
+        "apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": format!("{name}.{i:07x}"), "namespace": namespace, "creationTimestamp": at},
+        "involvedObject": {"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+                           "namespace": namespace, "name": name},
+        "reason": reason, "message": message, "type": kind, "count": 1,
+        "firstTimestamp": at, "lastTimestamp": at,
+        "source": {"component": CONTROLLER}, "reportingComponent": CONTROLLER
+    })
+}
+
 /// The first `count` synthetic pools and their evaluations, their times resolved at `now`:
 /// a fleet for tests and benchmarks.
 pub fn large_fleet_at(count: usize, now: chrono::DateTime<Utc>) -> (Vec<Value>, Vec<Value>) {

@@ -370,15 +370,29 @@ impl Scenario {
     /// A synthetic fleet of `count` pools with evaluations, over three projects, with ten hosts
     /// each, for performance work.
     pub fn large(count: usize) -> Scenario {
-        let mut objects = Vec::with_capacity(count * 2);
+        Scenario::large_with_events(count, 0)
+    }
+
+    /// The `large` fleet of `count` pools with `events` events about them (a warning in five)
+    /// for the events view's performance work.
+    pub fn large_with_events(count: usize, events: usize) -> Scenario {
+        let mut objects = Vec::with_capacity(count * 2 + events);
         for i in 0..count {
             let (pool, evaluation) = large_pool(i);
             objects.push(pool);
             objects.push(evaluation);
         }
+        objects.extend((0..events).map(|i| super::large::large_event(i, count)));
         Scenario {
             name: format!("large-{count}"),
-            description: format!("{count} synthetic pools with evaluations and ten hosts each"),
+            description: format!(
+                "{count} synthetic pools with evaluations and ten hosts each{}",
+                if events > 0 {
+                    format!(", {events} events")
+                } else {
+                    String::new()
+                }
+            ),
             objects,
             steps: Vec::new(),
             utilization_every: None,
