@@ -220,13 +220,12 @@ pub fn open(app: &mut App, fix: Fix) {
     if by_marks(app, fix) {
         // The marks are on the hub in focus: a same-named pool of another hub shown does
         // not show a marked one.
-        let hidden: Vec<String> = targets
-            .iter()
-            .filter(|t| {
-                !app.shown.shows(app.fleet.focus, t)
-                    && !gone.contains(&format!("{}/{}", t.namespace, t.name))
-            })
+        let hidden: Vec<String> = app
+            .shown
+            .not_shown(app.fleet.focus, &targets)
+            .into_iter()
             .map(|t| format!("{}/{}", t.namespace, t.name))
+            .filter(|t| !gone.contains(t))
             .collect();
         if !hidden.is_empty() {
             plan.explanation.push(format!(

@@ -27,7 +27,7 @@ fn command(app: &mut App, text: &str) {
 
 /// The fleet scenario on two hubs: hub-a (the one the console opened on) and hub-b, each
 /// with every object of the story, hub-b's read from its own sources.
-fn two_hubs() -> App {
+pub(crate) fn two_hubs() -> App {
     let mut app = fleet_app();
     app.connection.context = "hub-a".into();
     // What was asked under the scenario's context is forgotten: the console opened on hub-a.

@@ -588,4 +588,4 @@ mod hidden_tests;
 
 #[cfg(test)]
 #[path = "fleet_tests.rs"]
-mod fleet_tests;
+pub(crate) mod fleet_tests;

@@ -98,7 +98,8 @@ fn a_blocked_unblock_copies_no_command() {
                 .is_some_and(|o| o.value().pointer("/metadata/deletionTimestamp").is_none())
         })
         .expect("a pool not being deleted");
-    app.list.selected = running;
+    // Positions in the window count from its start.
+    app.list.selected = app.shown.window().start + running;
     update(
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE)),

@@ -22,7 +22,8 @@ use crate::inventory::Key;
 pub type Owner = (usize, Key);
 
 /// The columns whose widths a slot keeps. A console row has at most 15 cells and the HUB
-/// column; a cell past these counts as the widest.
+/// column; a column past these counts as filled to the widest (u16::MAX: the layout gives it
+/// the room left).
 const KEPT_WIDTHS: usize = 16;
 
 /// Cell widths as drawn, at most 255 (the console draws no column but the last wider than
@@ -165,7 +166,7 @@ impl Base {
     }
 
     /// Each cell's width of a slot's row, without the rule marker, in the console's form and
-    /// in its compact form (u16::MAX past the kept columns).
+    /// in its compact form (0 for a cell the row lacks, u16::MAX past the kept columns).
     pub fn widths(&self, slot: usize) -> Option<(impl Iterator<Item = (u16, u16)> + '_, bool)> {
         let slot = self.slot(slot)?;
         let columns = self.columns.len();
@@ -205,8 +206,9 @@ impl Base {
     /// Puts a row in a free slot and returns it; the row is held whole when `hold` (built
     /// for a change: the window may show it) or the view is made whole.
     pub fn add(&mut self, row: Row, kept: Kept, hold: bool) -> usize {
-        let mut widths = [u8::MAX; KEPT_WIDTHS];
-        let mut compact = [u8::MAX; KEPT_WIDTHS];
+        // A row with fewer cells than columns shows nothing in the others.
+        let mut widths = [0; KEPT_WIDTHS];
+        let mut compact = [0; KEPT_WIDTHS];
         for (i, cell) in row.cells.iter().take(KEPT_WIDTHS).enumerate() {
             let width = cell.width();
             widths[i] = u8::try_from(width).unwrap_or(u8::MAX);

@@ -64,11 +64,11 @@ pub struct Shown {
     /// filter copies no row, and a changed object moves only its own rows.
     order: Vec<usize>,
     /// The positions in `order` whose rows are held whole: the selection's, and up to the
-    /// margin on either side.
+    /// margin on either side (every position of a view made whole).
     window: (usize, usize),
-    /// How far the window reaches on each side of the selection ([`WINDOW_MARGIN`] unless a
-    /// test narrows it).
-    pub margin: Option<usize>,
+    /// How far the window reaches on each side of the selection ([`WINDOW_MARGIN`], or the
+    /// screen's height if taller, unless a test narrows it).
+    pub(crate) margin: Option<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
@@ -131,30 +131,50 @@ impl Shown {
         self.base.row(*self.order.get(index)?)
     }
 
-    /// The positions whose rows are held whole.
+    /// The positions whose rows are held whole (every position of a view made whole).
     pub fn window(&self) -> std::ops::Range<usize> {
         self.window.0..self.window.1
     }
 
-    /// The rows of the window, in order (every row of a list no longer than the margin).
+    /// The rows of the window, in order: every row of a view made whole, or of a list no
+    /// longer than the margin and one.
     pub fn window_rows(&self) -> impl Iterator<Item = &Row> + '_ {
         self.window().filter_map(|i| self.row(i))
     }
 
-    /// Whether the list shows a row of this object on this hub (a filter may hide it), the
-    /// window's or not.
-    pub fn shows(&self, hub: usize, id: &ObjectRef) -> bool {
+    /// Of these objects on this hub, those the list shows no row of (a filter may hide
+    /// them), the window's or not. An object of a kind that owns no rows of the view counts
+    /// as shown only if a row held whole names it.
+    pub fn not_shown<'a>(
+        &self,
+        hub: usize,
+        ids: impl IntoIterator<Item = &'a ObjectRef>,
+    ) -> Vec<&'a ObjectRef> {
         let base = &self.base;
-        if base.whole {
-            return self
-                .order
+        let order: HashSet<usize> = self.order.iter().copied().collect();
+        let owner_kind = match self.shape.as_ref().map(|s| &s.view.rows) {
+            Some(Rows::PerObject { owner, .. }) if !base.whole => Some(*owner),
+            _ => None,
+        };
+        let held_names = |id: &ObjectRef| {
+            order
                 .iter()
-                .any(|slot| base.row(*slot).is_some_and(|r| r.hub == hub && r.id == *id));
-        }
-        let owner: Owner = (hub, (id.namespace.clone(), id.name.clone()));
-        base.slots_of(&owner)
-            .iter()
-            .any(|slot| self.order.contains(slot))
+                .any(|slot| base.row(*slot).is_some_and(|r| r.hub == hub && r.id == *id))
+        };
+        ids.into_iter()
+            .filter(|id| {
+                let shown = match owner_kind {
+                    Some(kind) if kind == id.kind => {
+                        let owner: Owner = (hub, (id.namespace.clone(), id.name.clone()));
+                        base.slots_of(&owner)
+                            .iter()
+                            .any(|slot| order.contains(slot))
+                    }
+                    _ => held_names(id),
+                };
+                !shown
+            })
+            .collect()
     }
 
     /// How many rows the store holds whole.
@@ -163,8 +183,9 @@ impl Shown {
     }
 }
 
-/// How far the window of rows held whole reaches on each side of the selection: more than a
-/// screen holds, so that the rows drawn are always in it.
+/// How far the window of rows held whole reaches on each side of the selection, at least: a
+/// screen taller than this widens it to its height, so that the rows drawn (the selection's
+/// and up to a screen on either side of it) are always in it.
 pub const WINDOW_MARGIN: usize = 512;
 
 /// A row as the lists show it: its hub set, and named in a HUB column first when rows of
@@ -342,7 +363,8 @@ impl App {
     /// Makes one hub's rows of the current view and puts them in the base (its columns, with
     /// HUB first across hubs, set by the first); returns their slots. A view made per object
     /// is made one object at a time and keeps what each row needs to be ordered and laid out
-    /// (the window's rows are built again when drawn): making it never holds the whole table.
+    /// (the window's rows are built again when the window moves, by the refresh): making it
+    /// never holds the whole table.
     fn add_hub_rows(&mut self, hub: usize) -> Vec<usize> {
         let mixed = self.fleet.mixed();
         let name = mixed.then(|| self.fleet.name(hub).to_owned());
@@ -724,12 +746,18 @@ impl App {
     /// from their objects, and lets go of the others (a view made whole holds all).
     fn fill_window(&mut self, moved: bool) {
         let len = self.shown.order.len();
-        let margin = self.shown.margin.unwrap_or(WINDOW_MARGIN);
+        let tall = self.size.map_or(0, |(_, height)| usize::from(height));
+        let margin = self.shown.margin.unwrap_or(WINDOW_MARGIN.max(tall));
         let selected = self.list.selected;
-        let window = (
-            selected.saturating_sub(margin).min(len),
-            selected.saturating_add(margin).saturating_add(1).min(len),
-        );
+        // A view made whole holds every row: its window is the list.
+        let window = if self.shown.base.whole {
+            (0, len)
+        } else {
+            (
+                selected.saturating_sub(margin).min(len),
+                selected.saturating_add(margin).saturating_add(1).min(len),
+            )
+        };
         if !moved && window == self.shown.window {
             return;
         }

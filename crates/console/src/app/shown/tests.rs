@@ -22,6 +22,11 @@ fn apply(app: &mut App, kind: Kind, object: Value) {
     update(app, Msg::Source(SourceEvent::Applied { kind, object }));
 }
 
+/// What one hub's sources report.
+fn send(app: &mut App, hub: usize, event: SourceEvent) {
+    update(app, Msg::HubSource { hub, event });
+}
+
 /// What the screen shows of the rows: each row's identity, cells and markers, in order.
 fn shown(app: &App) -> Vec<String> {
     app.shown
@@ -186,6 +191,10 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
     );
     assert!(app.shown.held() <= most);
     update(&mut app, key(KeyCode::Esc));
+    // A sort reads every row's value of its column once and holds no more than the window.
+    update(&mut app, key(KeyCode::Char('s')));
+    assert_ne!(app.list.sort_column, 0);
+    assert!(app.shown.held() <= most, "{} held sorted", app.shown.held());
     // An idle minute builds nothing.
     let (built, rebuilt) = (app.shown.rows_built, app.shown.rows_rebuilt);
     for second in 1..=60 {
@@ -236,6 +245,21 @@ fn change() -> impl Strategy<Value = Change> {
 }
 
 fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, step: usize) {
+    play_on(app, 0, pools, evaluations, change, step);
+}
+
+/// A change as one hub's sources report it.
+fn play_on(
+    app: &mut App,
+    hub: usize,
+    pools: &[Value],
+    evaluations: &[Value],
+    change: &Change,
+    step: usize,
+) {
+    let apply = |app: &mut App, kind: Kind, object: Value| {
+        send(app, hub, SourceEvent::Applied { kind, object });
+    };
     let version = json!(format!("p-{step}"));
     match change {
         Change::Phase(i, phase) => {
@@ -275,30 +299,33 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
                     .map(|p| crate::inventory::Object::new(Kind::Pool, p.clone()))
                     .collect()
             };
-            update(
+            send(
                 app,
-                Msg::Source(SourceEvent::Page {
+                hub,
+                SourceEvent::Page {
                     kind: Kind::Pool,
                     scope: None,
                     objects: objects(page),
                     remaining: None,
-                }),
+                },
             );
-            update(
+            send(
                 app,
-                Msg::Source(SourceEvent::Listed {
+                hub,
+                SourceEvent::Listed {
                     kind: Kind::Pool,
                     scope: None,
                     objects: objects(rest),
-                }),
+                },
             );
         }
-        Change::DeletePool(i) => update(
+        Change::DeletePool(i) => send(
             app,
-            Msg::Source(SourceEvent::Deleted {
+            hub,
+            SourceEvent::Deleted {
                 kind: Kind::Pool,
                 object: pools[*i].clone(),
-            }),
+            },
         ),
         Change::AddBack(i) => apply(app, Kind::Pool, pools[*i].clone()),
         Change::Evaluation(i, seconds) => {
@@ -308,12 +335,13 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
             evaluation["metadata"]["resourceVersion"] = version;
             apply(app, Kind::Evaluation, evaluation);
         }
-        Change::DeleteEvaluation(i) => update(
+        Change::DeleteEvaluation(i) => send(
             app,
-            Msg::Source(SourceEvent::Deleted {
+            hub,
+            SourceEvent::Deleted {
                 kind: Kind::Evaluation,
                 object: evaluations[*i % evaluations.len()].clone(),
-            }),
+            },
         ),
         Change::Event(i, seconds, warning) => {
             let pool = &pools[*i];
@@ -343,18 +371,49 @@ fn play(app: &mut App, pools: &[Value], evaluations: &[Value], change: &Change, 
 }
 
 /// The rows of the current view as a build of every row whole gives them (the store before
-/// it held only a window): each object's rows from the view's table, marked from scratch,
-/// filtered by their words or labels and the warnings toggle, sorted by the column's values
-/// and then naturally (events by time; hub, namespace, name; the row's place in its object).
-fn every_row_whole(app: &App) -> Vec<crate::app::rows::Row> {
+/// it held only a window): each hub's rows from the view's table, named in a HUB column when
+/// several hubs are in view, marked from scratch, filtered by their words or labels and the
+/// warnings toggle, sorted by the column's values and then naturally (events by time; hub,
+/// namespace, name; the row's place in its object). Each row comes with its place in its
+/// object's rows.
+fn every_row_whole(app: &App) -> Vec<(crate::app::rows::Row, usize)> {
     use crate::app::view::Rows;
     let Rows::PerObject { table, .. } = app.list.view.rows else {
         panic!("a view made per object");
     };
-    let mut rows = table(&app.inventory, None, false).rows;
-    if app.list.view.pools {
-        let mut lint = std::collections::HashMap::new();
-        super::marks::mark_rows(&mut lint, 0, &app.inventory, &app.shown.doctor, &mut rows);
+    let mixed = app.fleet.mixed();
+    let mut rows = Vec::new();
+    let mut natural = Vec::new();
+    for hub in 0..app.fleet.count() {
+        let (Some(inventory), Some(doctor)) = (app.inventory_of(hub), app.doctor_of(hub)) else {
+            continue;
+        };
+        let mut made = table(inventory, None, false).rows;
+        if app.list.view.pools {
+            let mut lint = std::collections::HashMap::new();
+            super::marks::mark_rows(&mut lint, hub, inventory, doctor, &mut made);
+        }
+        // Each row's natural place: its owner's rows are consecutive in the table.
+        let mut previous: Option<(crate::inventory::Key, usize)> = None;
+        for mut row in made {
+            let owner = (row.id.namespace.clone(), row.id.name.clone());
+            let index = match &previous {
+                Some((key, n)) if *key == owner => n + 1,
+                _ => 0,
+            };
+            previous = Some((owner.clone(), index));
+            let time = match &row.object {
+                crate::app::rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
+                _ => None,
+            };
+            row.hub = hub;
+            if mixed {
+                row.cells
+                    .insert(0, crate::app::rows::Cell::Text(app.fleet.name(hub).into()));
+            }
+            natural.push((time, hub, owner, index));
+            rows.push(row);
+        }
     }
     let columns = app.shown.columns().to_vec();
     let warning = app
@@ -363,22 +422,6 @@ fn every_row_whole(app: &App) -> Vec<crate::app::rows::Row> {
         .warnings
         .and_then(|c| columns.iter().position(|x| *x == c));
     let filter = super::Filter::parse(app.list.filter.trim()).expect("a filter that parses");
-    // Each row's natural place: its owner's rows are consecutive in the table.
-    let mut natural = Vec::new();
-    let mut previous: Option<(crate::inventory::Key, usize)> = None;
-    for row in &rows {
-        let owner = (row.id.namespace.clone(), row.id.name.clone());
-        let index = match &previous {
-            Some((key, n)) if *key == owner => n + 1,
-            _ => 0,
-        };
-        previous = Some((owner.clone(), index));
-        let time = match &row.object {
-            crate::app::rows::Source::Object(o) if o.kind == Kind::Event => o.happened(),
-            _ => None,
-        };
-        natural.push((time, owner, index));
-    }
     let mut kept: Vec<(crate::app::rows::Row, _)> = rows
         .into_iter()
         .zip(natural)
@@ -407,22 +450,46 @@ fn every_row_whole(app: &App) -> Vec<crate::app::rows::Row> {
             })
             .then_with(|| x.cmp(y))
     });
-    kept.into_iter().map(|(row, _)| row).collect()
+    kept.into_iter()
+        .map(|(row, (_, _, _, index))| (row, index))
+        .collect()
 }
 
 /// The console's list against [`every_row_whole`]: the same rows in the same order (by their
-/// objects outside the window), the window's rows whole and equal, the same column widths
-/// (up to the store's limit of 255), and no row held whole outside the window.
+/// hub, object and place in its rows outside the window), the window's rows whole and equal,
+/// the same column widths (up to the store's limit of 255), no row held whole outside the
+/// window, and the selection on a row of the window. A view made whole holds every row
+/// (filtered out or not).
 fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
+    let window = app.shown.window();
+    prop_assert!(
+        app.shown.is_empty() || window.contains(&app.list.selected),
+        "the selection {} in the window {:?}",
+        app.list.selected,
+        window
+    );
+    if app.shown.base.whole {
+        prop_assert_eq!(window, 0..app.shown.len());
+        prop_assert!((0..app.shown.len()).all(|i| app.shown.row(i).is_some()));
+        return Ok(());
+    }
     let whole = every_row_whole(app);
     prop_assert_eq!(app.shown.len(), whole.len());
-    let window = app.shown.window();
-    for (i, expected) in whole.iter().enumerate() {
+    for (i, (expected, index)) in whole.iter().enumerate() {
         let slot = app.shown.order[i];
         let owner = app.shown.base.owner(slot).cloned();
+        let place = owner
+            .as_ref()
+            .and_then(|o| app.shown.base.slots_of(o).iter().position(|s| *s == slot));
         prop_assert_eq!(
-            owner,
-            Some((0, (expected.id.namespace.clone(), expected.id.name.clone()))),
+            (owner, place),
+            (
+                Some((
+                    expected.hub,
+                    (expected.id.namespace.clone(), expected.id.name.clone())
+                )),
+                Some(*index)
+            ),
             "row {}",
             i
         );
@@ -431,8 +498,11 @@ fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
             prop_assert!(row.is_some(), "row {} of the window is held", i);
             let row = row.expect("held");
             prop_assert_eq!(
-                (&row.id, &row.part, &row.cells, row.broken, row.worst),
                 (
+                    row.hub, &row.id, &row.part, &row.cells, row.broken, row.worst
+                ),
+                (
+                    expected.hub,
                     &expected.id,
                     &expected.part,
                     &expected.cells,
@@ -455,7 +525,7 @@ fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
         .iter()
         .map(|c| c.header.chars().count() as u16)
         .collect();
-    for row in &whole {
+    for (row, _) in &whole {
         for (i, cell) in row.cells.iter().enumerate() {
             let marked = (row.broken || row.worst.is_some()) && Some(i) == name;
             let width = (cell.width().min(255) as u16) + if marked { 2 } else { 0 };
@@ -466,40 +536,107 @@ fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// What a step may change besides the objects: the view, the sort and the filter.
+#[derive(Clone, Debug)]
+struct Settings {
+    view: View,
+    sort: usize,
+    descending: bool,
+    filter: &'static str,
+}
+
+fn settings() -> impl Strategy<Value = Settings> {
+    (
+        prop::sample::select(vec![
+            View::POOLS,
+            View::EVALUATIONS,
+            View::HOSTS,
+            View::EVENTS,
+            View::PROBLEMS,
+            View::PROJECTS,
+        ]),
+        0usize..10,
+        any::<bool>(),
+        prop::sample::select(vec![
+            "",
+            "ml",
+            "!gpu",
+            "run",
+            "warn",
+            "hub-b",
+            "-l team",
+            "-l !team",
+            "-l controller.spectrocloud.com/pause=true",
+        ]),
+    )
+        .prop_map(|(view, sort, descending, filter)| Settings {
+            view,
+            sort,
+            descending,
+            filter,
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Whatever the changes, the view, the sort, the filter and where the selection is, the
-    /// rows the console orders, holds and draws are those of every row built whole, with a
-    /// window of a few rows (so most rows stand outside it).
+    /// Whatever the changes on either of two hubs, the view, the sort and the filter (each
+    /// changing mid-way), and where the selection is, the rows the console orders, holds and
+    /// draws are those of every row built whole, with a window of a few rows (so most rows
+    /// stand outside it); a change to the objects keeps the selection on its row.
     #[test]
     fn the_window_shows_what_every_row_built_whole_shows(
-        view in prop::sample::select(vec![View::POOLS, View::EVALUATIONS, View::HOSTS, View::EVENTS]),
-        sort in 0usize..10,
-        descending in any::<bool>(),
-        filter in prop::sample::select(vec![
-            "", "ml", "!gpu", "run", "warn", "-l team", "-l !team",
-            "-l controller.spectrocloud.com/pause=true",
-        ]),
+        hubs in 1usize..=2,
+        start in settings(),
         warnings in any::<bool>(),
         margin in 0usize..4,
         selections in prop::collection::vec(0usize..64, 24),
-        changes in prop::collection::vec(change(), 1..24),
+        steps in prop::collection::vec(
+            (change(), 0usize..2, prop::option::weighted(0.2, settings())),
+            1..24,
+        ),
     ) {
-        let mut app = fleet_app();
+        let mut app = if hubs == 2 {
+            crate::app::fleet_tests::two_hubs()
+        } else {
+            fleet_app()
+        };
         let pools = objects(&app, Kind::Pool);
         let evaluations = objects(&app, Kind::Evaluation);
         app.shown.margin = Some(margin);
-        app.list.view = view;
-        app.list.sort_column = sort;
-        app.list.sort_descending = descending;
-        app.list.filter = filter.to_owned();
+        let set = |app: &mut App, s: &Settings| {
+            app.list.view = s.view;
+            app.list.sort_column = s.sort;
+            app.list.sort_descending = s.descending;
+            app.list.filter = s.filter.to_owned();
+            app.refresh();
+        };
         app.list.warnings_only = warnings;
-        app.refresh();
+        set(&mut app, &start);
         same_as_every_row_whole(&app)?;
-        for (step, change) in changes.iter().enumerate() {
-            play(&mut app, &pools, &evaluations, change, step);
+        for (step, (change, hub, settings)) in steps.iter().enumerate() {
+            if let Some(settings) = settings {
+                set(&mut app, settings);
+                same_as_every_row_whole(&app)?;
+            }
+            let before = app.list.selected_id.clone();
+            play_on(&mut app, hub % hubs, &pools, &evaluations, change, step);
             same_as_every_row_whole(&app)?;
+            // The selected row, if the change left it in the list, is still selected.
+            if let Some((hub, id, part)) = before.filter(|_| !app.shown.base.whole) {
+                let still = every_row_whole(&app)
+                    .iter()
+                    .any(|(r, _)| r.hub == hub && r.id == id && r.part == part);
+                if still {
+                    let row = app.shown.row(app.list.selected);
+                    prop_assert_eq!(
+                        row.map(|r| (r.hub, &r.id, &r.part)),
+                        Some((hub, &id, &part)),
+                        "the selection follows its row after {:?}",
+                        change
+                    );
+                }
+            }
             // The selection moves, as keys move it.
             app.list.selected = selections[step] % app.shown.len().max(1);
             app.list.chosen = true;
