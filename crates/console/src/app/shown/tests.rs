@@ -204,6 +204,22 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
         (app.shown.rows_built, app.shown.rows_rebuilt),
         (built, rebuilt)
     );
+    // A screen taller than the margin: the window reaches a screen on either side of the
+    // selection, so every row drawn is held.
+    let tall: u16 = 1500;
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 200,
+            height: tall,
+        },
+    );
+    update(&mut app, key(KeyCode::Char('g')));
+    let selected = app.list.selected;
+    assert!(
+        (selected..selected + usize::from(tall)).all(|i| app.shown.row(i).is_some()),
+        "a screen's rows below the selection are held"
+    );
 }
 
 fn key(code: KeyCode) -> Msg {
