@@ -175,6 +175,25 @@ struct Console {
     views: Vec<(&'static str, Option<ViewFigures>)>,
 }
 
+/// Each view's figures, a line each.
+fn print_views(pools: usize, label: &str, c: &Console) {
+    for (name, view) in &c.views {
+        let Some(view) = view else {
+            println!("  {pools:>6} pools, {label}   :{name:<12} did not show");
+            continue;
+        };
+        println!(
+            "  {pools:>6} pools, {label}   :{:<12} first rows {:>7.1} ms after Enter, RSS {:>6.1} MB (peak so far {:>6.1} MB); idle {:.2} % of a core, {:.0} bytes/s",
+            view.name,
+            ms(view.first_rows),
+            view.resident as f64 / 1e6,
+            view.peak as f64 / 1e6,
+            view.idle_core * 100.0,
+            view.idle_bytes
+        );
+    }
+}
+
 /// One view of the console, switched to on the command line once the picture is complete.
 struct ViewFigures {
     name: &'static str,
@@ -815,23 +834,7 @@ fn main() {
                             c.idle_core * 100.0,
                             c.idle_bytes
                         );
-                        for (name, view) in &c.views {
-                            let Some(view) = view else {
-                                println!(
-                                    "  {pools:>6} pools, {label:<20}   :{name:<12} did not show"
-                                );
-                                continue;
-                            };
-                            println!(
-                                "  {pools:>6} pools, {label:<20}   :{:<12} first rows {:>7.1} ms after Enter, RSS {:>6.1} MB (peak so far {:>6.1} MB); idle {:.2} % of a core, {:.0} bytes/s",
-                                view.name,
-                                ms(view.first_rows),
-                                view.resident as f64 / 1e6,
-                                view.peak as f64 / 1e6,
-                                view.idle_core * 100.0,
-                                view.idle_bytes
-                            );
-                        }
+                        print_views(pools, &format!("{label:<20}"), &c);
                     }
                     None => println!(
                         "  {pools:>6} pools, {label}: the console could not be measured (tmux missing, or the list did not show)"
@@ -921,20 +924,7 @@ fn events(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
                     c.idle_core * 100.0,
                     c.idle_bytes
                 );
-                for (name, view) in &c.views {
-                    match view {
-                        Some(view) => println!(
-                            "  {POOLS:>6} pools, {label}:   :{:<8} first rows {:>7.1} ms after Enter, RSS {:>6.1} MB (peak so far {:>6.1} MB); idle {:.2} % of a core, {:.0} bytes/s",
-                            view.name,
-                            ms(view.first_rows),
-                            view.resident as f64 / 1e6,
-                            view.peak as f64 / 1e6,
-                            view.idle_core * 100.0,
-                            view.idle_bytes
-                        ),
-                        None => println!("  {POOLS:>6} pools, {label}:   :{name} did not show"),
-                    }
-                }
+                print_views(POOLS, &format!("{label}:"), &c);
             }
             None => println!(
                 "  {POOLS:>6} pools, {label}: the console could not be measured (tmux missing, or the list did not show)"
