@@ -39,6 +39,7 @@ pub mod wizard;
 
 use self::ports::{Connected, Namespaces};
 pub use self::scopes::Availability;
+pub use self::screens::on_screen;
 pub use self::shown::{DetailData, Shown};
 pub use self::view::{Detail, Tab, View};
 use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
@@ -264,6 +265,10 @@ pub struct ListState {
     pub warnings_only: bool,
     /// Pools marked with space: a fix applies to all of them.
     pub marked: std::collections::BTreeSet<ObjectRef>,
+    /// The first row on screen, as the keys last left it: moving the selection within the
+    /// screen moves the highlight, not the rows (the table keeps the selection on screen
+    /// whatever this says).
+    pub offset: usize,
 }
 
 impl Default for ListState {
@@ -278,6 +283,7 @@ impl Default for ListState {
             sort_descending: false,
             warnings_only: false,
             marked: std::collections::BTreeSet::new(),
+            offset: 0,
         }
     }
 }
@@ -422,6 +428,16 @@ impl App {
         &self.shown.hints
     }
 
+    /// How many rows of the list a screen shows, as far as the keys need to know (a page for
+    /// PgDn; where the highlight moves rather than the rows): the screen's height less the
+    /// header, the footer and the table's own header lines. A taller footer or the tour's
+    /// caption may show fewer; the table keeps the selection on screen regardless.
+    pub fn page(&self) -> usize {
+        self.size
+            .map_or(10, |(_, height)| usize::from(height).saturating_sub(5))
+            .max(1)
+    }
+
     /// Whether the screen is too small to draw the console (it then says so, and reads only
     /// the keys that resize nothing away: Esc and quit).
     pub fn too_small(&self) -> bool {
@@ -521,7 +537,18 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::FleetConnected { contexts, result } => fleet::connected(app, contexts, result),
         Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
-        Msg::Resize { width, height } => app.size = Some((width, height)),
+        Msg::Resize { width, height } => {
+            app.size = Some((width, height));
+            // What a key pressed on a screen too small said is not true any longer.
+            if !app.too_small()
+                && app
+                    .message
+                    .as_deref()
+                    .is_some_and(|m| m.starts_with(keys::fields::TOO_SMALL))
+            {
+                app.message = None;
+            }
+        }
         Msg::Written { path, result } => app.message = Some(said::written(&path, result)),
         Msg::DraftNotSaved(why) => {
             // Not on disk: not offered as if it were, and said again when the wizard closes.

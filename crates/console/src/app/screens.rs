@@ -57,7 +57,8 @@ impl Component for ListState {
     /// A command on a list (the events list's `w` too); `app` is the console without it.
     fn handle(&mut self, command: Command, app: &mut App) -> After {
         let last = app.shown.len().saturating_sub(1);
-        if matches!(
+        let page = app.page();
+        let moves = matches!(
             command,
             Command::Down
                 | Command::Up
@@ -66,14 +67,26 @@ impl Component for ListState {
                 | Command::First
                 | Command::Last
                 | Command::Mark
-        ) {
+        );
+        if moves {
             self.chosen = true;
+            // The first row as the screen shows it now (data or a filter may have moved the
+            // selection since a key last did).
+            self.offset = on_screen(self.offset, self.selected, page, app.shown.len());
         }
         match command {
             Command::Down => self.selected = self.selected.saturating_add(1).min(last),
             Command::Up => self.selected = self.selected.saturating_sub(1),
-            Command::PageDown => self.selected = self.selected.saturating_add(10).min(last),
-            Command::PageUp => self.selected = self.selected.saturating_sub(10),
+            // A page: the rows and the selection move together, the highlight staying on
+            // its line (until an end of the list).
+            Command::PageDown => {
+                self.selected = self.selected.saturating_add(page).min(last);
+                self.offset = self.offset.saturating_add(page);
+            }
+            Command::PageUp => {
+                self.selected = self.selected.saturating_sub(page);
+                self.offset = self.offset.saturating_sub(page);
+            }
             Command::First => self.selected = 0,
             Command::Last => self.selected = last,
             // On the events list: the event read whole.
@@ -139,8 +152,21 @@ impl Component for ListState {
             }
             other => return shared(other, app).unwrap_or(After::Stay),
         }
+        if moves {
+            // The rows move only when the selection leaves the screen.
+            self.offset = on_screen(self.offset, self.selected, page, app.shown.len());
+        }
         After::Stay
     }
+}
+
+/// The first row of a screen of `page` rows that shows `selected` of a list of `len`:
+/// `offset` if it does, else the nearest that does (the selection on the top or the bottom
+/// line), and never so far down that the screen has room left below the last row.
+pub fn on_screen(offset: usize, selected: usize, page: usize, len: usize) -> usize {
+    offset
+        .clamp(selected.saturating_sub(page.saturating_sub(1)), selected)
+        .min(len.saturating_sub(page))
 }
 
 impl Detail {

@@ -113,9 +113,27 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             })
             .fold(0u16, u16::saturating_add)
     };
+    // Room for the sort's arrow after its column's header (a column as wide as its header
+    // would cut it).
+    let sorted = app.list.sort_column;
+    let arrow = |widths: &mut Vec<u16>, compact: bool| {
+        if let Some(i) = sorted.checked_sub(1)
+            && let (Some(width), Some(column)) = (widths.get_mut(i), headers.get(i))
+        {
+            let header = if compact {
+                column.compact
+            } else {
+                column.header
+            };
+            let needed = u16::try_from(header.chars().count() + 1).unwrap_or(u16::MAX);
+            *width = (*width).max(needed);
+        }
+    };
+    arrow(&mut widths, false);
     let compact = total(&shown, &widths) > area.width;
     if compact {
         widths = at_most(&app.shown.compact_widths);
+        arrow(&mut widths, true);
     }
     let form = if compact {
         cells::Form::Compact
@@ -161,7 +179,6 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     drop(&mut shown, &widths, 0);
     let widths = &widths;
     let header_style = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
-    let sorted = app.list.sort_column;
     let header = Row::new(shown.iter().map(|&i| {
         let h = if compact {
             headers[i].compact
@@ -183,7 +200,9 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     // Only the rows that fit are built: the window follows the selection.
     let visible = usize::from(area.height.saturating_sub(2)).max(1);
     let selected = app.list.selected.min(table.len() - 1);
-    let first = selected.saturating_sub(visible - 1);
+    // Where the keys left the screen, if it shows the selection; no room left empty below
+    // the last row.
+    let first = crate::app::on_screen(app.list.offset, selected, visible, table.len());
     let name = headers
         .iter()
         .position(|c| *c == crate::app::rows::column::NAME);
@@ -278,8 +297,8 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         .block(block)
         .column_spacing(2)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let mut state =
-        TableState::default().with_selected(Some(app.list.selected.min(table.len() - 1)));
+    // The rows given start at the first on screen.
+    let mut state = TableState::default().with_selected(Some(selected - first));
     frame.render_stateful_widget(widget, area, &mut state);
 }
 

@@ -189,6 +189,151 @@ fn a_long_pool_name_is_cut_rather_than_the_columns_given_up() {
     );
 }
 
+/// The header line of the list on a drawn screen.
+fn header_of(screen: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains("NAMESPACE"))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The list's rows on a drawn screen: the lines between its header and the footer.
+fn list_lines(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .skip_while(|l| !l.contains("NAMESPACE"))
+        .skip(1)
+        .filter(|l| l.contains("edge-") || l.contains("worker") || l.contains("control"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whichever column a list is sorted by, its header shows the arrow, in every view (a column
+/// as wide as its header, CPU say, cut it).
+#[test]
+fn every_sorted_column_shows_its_arrow() {
+    for view in ["pools", "hosts", "events", "cpe"] {
+        let mut app = fleet_app();
+        keys(&mut app, &format!(":{view}"));
+        update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Enter)));
+        let columns = app.shown.columns().len();
+        for column in 1..=columns {
+            keys(&mut app, "s");
+            assert_eq!(app.list.sort_column, column);
+            for (width, height) in [(200, 50), (100, 30)] {
+                let screen = draw(&app, width, height);
+                // The header's words, a column's apart (two spaces or more between them).
+                let header = header_of(&screen);
+                let words: Vec<&str> = header
+                    .split("  ")
+                    .map(|w| w.trim_matches(|c: char| c == ' ' || c == '"'))
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                let sorted = &app.shown.columns()[column - 1];
+                let arrowed = [sorted.header, sorted.compact].map(|h| format!("{h}↑"));
+                // A narrow screen may give the column up; shown, it has its arrow.
+                let shown = words.iter().any(|w| {
+                    *w == sorted.header || *w == sorted.compact || arrowed.iter().any(|a| a == w)
+                });
+                if shown {
+                    assert!(
+                        words.iter().any(|w| arrowed.iter().any(|a| a == w)),
+                        ":{view} sorted by {} at {width}x{height}:\n{screen}",
+                        sorted.header
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Moving up from the bottom of the screen moves the highlight, not the rows; PgDn moves a
+/// screen's worth, rows and selection together.
+#[test]
+fn the_highlight_moves_within_the_screen_and_pgdn_turns_a_page() {
+    let mut app = fleet_app();
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 100,
+            height: 24,
+        },
+    );
+    keys(&mut app, ":hosts");
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Enter)));
+    let rows = app.shown.len();
+    let page = app.page();
+    let screen = draw(&app, 100, 24);
+    let drawn = list_lines(&screen).len();
+    assert!(rows > drawn, "{rows} hosts, {drawn} drawn:\n{screen}");
+    assert_eq!(page, drawn, "a page is what the screen shows:\n{screen}");
+    keys(&mut app, "G");
+    let bottom = list_lines(&draw(&app, 100, 24));
+    // Up to the top line: the rows stay while the highlight moves.
+    for _ in 0..drawn - 1 {
+        keys(&mut app, "k");
+    }
+    assert_eq!(app.list.selected, rows - drawn);
+    let screen = draw(&app, 100, 24);
+    assert_eq!(list_lines(&screen), bottom, "{screen}");
+    // Up past the top line scrolls by one.
+    keys(&mut app, "k");
+    let screen = draw(&app, 100, 24);
+    let moved = list_lines(&screen);
+    assert_eq!(moved[1..], bottom[..bottom.len() - 1], "{screen}");
+    // From the top, a page down shows the next page, the highlight on the top line still.
+    keys(&mut app, "g");
+    let top = list_lines(&draw(&app, 100, 24));
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::PageDown)));
+    assert_eq!(app.list.selected, page.min(rows - 1));
+    let next = list_lines(&draw(&app, 100, 24));
+    assert_ne!(next.first(), top.first());
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::PageUp)));
+    assert_eq!(app.list.selected, 0);
+    assert_eq!(list_lines(&draw(&app, 100, 24)), top);
+}
+
+/// A key pressed on a screen too small says so; the screen made large enough again takes
+/// the message away.
+#[test]
+fn the_too_small_message_goes_when_the_screen_is_large_again() {
+    let mut app = fleet_app();
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 60,
+            height: 10,
+        },
+    );
+    keys(&mut app, "G");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("too small")),
+        "{:?}",
+        app.message
+    );
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 79,
+            height: 40,
+        },
+    );
+    assert!(app.message.is_some(), "still too narrow");
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 200,
+            height: 50,
+        },
+    );
+    assert_eq!(app.message, None);
+    let screen = draw(&app, 200, 50);
+    assert!(!screen.contains("too small"), "{screen}");
+}
+
 #[test]
 fn pools_view() {
     let app = fleet_app();

@@ -8,6 +8,10 @@ use super::super::commands::{Command, Scope};
 use super::super::component::{After, Component};
 use super::super::{App, Effect, Input, Overlay};
 
+/// How the footer starts when a key was pressed on a screen too small for the console: a
+/// screen made large enough again takes the message away.
+pub(in crate::app) const TOO_SMALL: &str = "the terminal is too small to show the console";
+
 /// The text field being typed in, if any.
 pub(super) fn text_field(app: &mut App) -> Option<&mut String> {
     // The top overlay's own field (a dialog's name, the log's search), if it is typing one.
@@ -56,8 +60,7 @@ fn after_typing(input: &Input, app: &mut App) {
 pub(in crate::app) fn on_paste(app: &mut App, text: &str) {
     // Nothing typed reaches a field that cannot be seen (a dialog's name, say).
     if app.too_small() {
-        app.message =
-            Some("the terminal is too small to show the console: the paste was not taken".into());
+        app.message = Some(format!("{TOO_SMALL}: the paste was not taken"));
         return;
     }
     if crate::app::wizard::paste(app, text) {
@@ -112,8 +115,7 @@ pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
         },
         _ => {
             app.message = Some(format!(
-                "the terminal is too small to show the console: make it at least {}×{} (until \
-                 then only Esc and q are read)",
+                "{TOO_SMALL}: make it at least {}×{} (until then only Esc and q are read)",
                 crate::app::MIN_WIDTH,
                 crate::app::MIN_HEIGHT
             ));

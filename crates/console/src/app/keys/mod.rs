@@ -11,7 +11,7 @@ use super::{App, Effect, Tab};
 
 mod command_line;
 pub(super) use command_line::run_command;
-mod fields;
+pub(super) mod fields;
 
 pub(super) use fields::on_paste;
 use fields::{on_key_too_small, text_field, typed};
