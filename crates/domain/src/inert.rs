@@ -51,6 +51,10 @@ pub fn text(raw: &str) -> Cow<'_, str> {
 /// Text for one line (a table cell, a header, the footer): as [`text`], and a line break or
 /// tab becomes a space so the line stays one line.
 pub fn line(raw: &str) -> Cow<'_, str> {
+    // Printable ASCII, most of what a cluster names, is read a byte at a time.
+    if raw.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Cow::Borrowed(raw);
+    }
     if !raw
         .chars()
         .any(|c| matches!(c, '\n' | '\t' | '\r') || acts(c))

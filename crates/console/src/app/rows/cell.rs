@@ -282,9 +282,9 @@ impl Cell {
         };
         match self {
             Cell::Empty => 1,
-            Cell::Text(text) => crate::domain::inert::line(text).chars().count(),
+            Cell::Text(text) => shown_width(text),
             // A status word may be the cluster's own (an unknown phase): counted as shown.
-            Cell::Status(status) => crate::domain::inert::line(status.word()).chars().count(),
+            Cell::Status(status) => shown_width(status.word()),
             Cell::Statuses(all) if all.is_empty() => 1,
             Cell::Statuses(all) => {
                 all.iter()
@@ -369,5 +369,15 @@ pub fn natural(a: &str, b: &str) -> Ordering {
                 y.next();
             }
         }
+    }
+}
+
+/// How many characters a cluster's text takes on screen, made inert (ASCII: its length).
+fn shown_width(text: &str) -> usize {
+    let shown = crate::domain::inert::line(text);
+    if shown.is_ascii() {
+        shown.len()
+    } else {
+        shown.chars().count()
     }
 }

@@ -188,6 +188,9 @@ impl Shown {
 /// and up to a screen on either side of it) are always in it.
 pub const WINDOW_MARGIN: usize = 512;
 
+/// How many objects a view's rows are made from before the store makes room for the rest.
+const ROWS_SAMPLE: usize = 256;
+
 /// A row as the lists show it: its hub set, and named in a HUB column first when rows of
 /// several hubs are shown together.
 fn on_hub(mut row: Row, hub: usize, name: Option<&str>) -> Row {
@@ -405,9 +408,20 @@ impl App {
         else {
             return Vec::new();
         };
-        shown.base.reserve(inventory.count(owner_kind));
-        let mut added = Vec::with_capacity(inventory.count(owner_kind));
-        for object in inventory.objects(owner_kind) {
+        let owners = inventory.count(owner_kind);
+        shown.base.reserve(owners);
+        let mut added = Vec::with_capacity(owners);
+        for (done, object) in inventory.objects(owner_kind).enumerate() {
+            // A view may make several rows an object (a pool's hosts): once a sample of
+            // objects shows how many, room for the rest's at once (with an eighth more), so
+            // the store does not grow by doubling through the fleet (each doubling holds the
+            // old and the new at once).
+            if done == ROWS_SAMPLE && owners > ROWS_SAMPLE && added.len() > done {
+                let expected = added.len().saturating_mul(owners) / done / 8 * 9;
+                let more = expected.saturating_sub(added.len());
+                shown.base.reserve(more);
+                added.reserve(more);
+            }
             let mut made = make(inventory, object, false);
             if view.pools {
                 marks::mark_rows(&mut shown.lint, hub, inventory, doctor, &mut made);
