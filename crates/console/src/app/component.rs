@@ -126,8 +126,8 @@ impl Component for Overlay {
                     let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
                     *scroll = match command {
                         Command::Down => scroll.saturating_add(1),
-                        Command::PageDown => scroll.saturating_add(10),
-                        Command::PageUp => scroll.saturating_sub(10),
+                        Command::PageDown => scroll.saturating_add(app.page_lines()),
+                        Command::PageUp => scroll.saturating_sub(app.page_lines()),
                         _ => scroll.saturating_sub(1),
                     }
                     .min(last);
@@ -152,11 +152,11 @@ impl Component for Overlay {
                     After::Stay
                 }
                 Command::PageDown => {
-                    *scroll = scroll.saturating_add(10);
+                    *scroll = scroll.saturating_add(app.page_lines());
                     After::Stay
                 }
                 Command::PageUp => {
-                    *scroll = scroll.saturating_sub(10);
+                    *scroll = scroll.saturating_sub(app.page_lines());
                     After::Stay
                 }
                 _ => After::Stay,

@@ -40,8 +40,10 @@ impl Component for DescribeView {
             Command::Close => return After::Close,
             Command::Down => self.scroll = self.scroll.saturating_add(1).min(last),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => self.scroll = self.scroll.saturating_add(10).min(last),
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Command::PageDown => {
+                self.scroll = self.scroll.saturating_add(app.page_lines()).min(last);
+            }
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
             Command::First => self.scroll = 0,
             Command::Last => self.scroll = last,
             Command::Copy => app.outbox.push(Effect::Copy {

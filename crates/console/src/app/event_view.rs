@@ -66,8 +66,8 @@ impl Component for EventView {
             Command::Close => return After::Close,
             Command::Down => self.scroll = self.scroll.saturating_add(1),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => self.scroll = self.scroll.saturating_add(10),
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Command::PageDown => self.scroll = self.scroll.saturating_add(app.page_lines()),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
             Command::Copy => app.outbox.push(Effect::Copy {
                 text: self.message.clone(),
                 what: format!("the message of the {} event", self.reason),

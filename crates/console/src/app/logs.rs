@@ -256,7 +256,7 @@ impl Component for LogView {
     }
 
     fn handle(&mut self, command: Command, app: &mut App) -> After {
-        const PAGE: isize = 20;
+        let page = isize::try_from(app.page()).unwrap_or(isize::MAX);
         match command {
             Command::Close | Command::Cancel => return self.close(app),
             Command::PauseLogs => self.toggle_pause(),
@@ -271,8 +271,8 @@ impl Component for LogView {
             }
             Command::Up => self.scroll(-1),
             Command::Down => self.scroll(1),
-            Command::PageUp => self.scroll(-PAGE),
-            Command::PageDown => self.scroll(PAGE),
+            Command::PageUp => self.scroll(-page),
+            Command::PageDown => self.scroll(page),
             Command::Last => self.scroll(isize::MAX),
             // Not bound in the log's scopes.
             _ => {}

@@ -438,6 +438,12 @@ impl App {
             .max(1)
     }
 
+    /// A page in lines, for the scrolled pages (the help, a story, an event, a description, a
+    /// pool's detail, the log): PgDn and PgUp turn about a screen, not a fixed count.
+    pub fn page_lines(&self) -> u16 {
+        u16::try_from(self.page()).unwrap_or(u16::MAX)
+    }
+
     /// Whether the screen is too small to draw the console (it then says so, and reads only
     /// the keys that resize nothing away: Esc and quit).
     pub fn too_small(&self) -> bool {

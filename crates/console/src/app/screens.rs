@@ -233,8 +233,8 @@ impl Component for Detail {
         match command {
             Command::Down => self.scroll = self.scroll.saturating_add(1),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => self.scroll = self.scroll.saturating_add(10),
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            Command::PageDown => self.scroll = self.scroll.saturating_add(app.page_lines()),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
             Command::NextTab => self.jump(self.tab.step(true)),
             Command::PreviousTab => self.jump(self.tab.step(false)),
             Command::Back => return After::Close,

@@ -294,6 +294,27 @@ fn the_highlight_moves_within_the_screen_and_pgdn_turns_a_page() {
     assert_eq!(list_lines(&draw(&app, 100, 24)), top);
 }
 
+/// The help turns a screen's worth per PgDn too (it turned ten lines whatever the screen).
+#[test]
+fn the_help_turns_a_page_per_pgdn() {
+    let mut app = fleet_app();
+    update(
+        &mut app,
+        Msg::Resize {
+            width: 100,
+            height: 30,
+        },
+    );
+    keys(&mut app, "?");
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::PageDown)));
+    let scroll = app.overlays.iter().find_map(|o| match o {
+        crate::app::Overlay::Help { scroll } => Some(*scroll),
+        _ => None,
+    });
+    assert_eq!(scroll, Some(app.page_lines()));
+    assert_eq!(app.page_lines(), 25);
+}
+
 /// A key pressed on a screen too small says so; the screen made large enough again takes
 /// the message away.
 #[test]
