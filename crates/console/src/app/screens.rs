@@ -119,6 +119,11 @@ impl Component for ListState {
                 self.selected_id = None;
             }
             Command::Clear => {
+                // The row selected in the filtered list stays selected in the whole one (an
+                // operator who found a pool by filter acts on it next).
+                if !self.filter.is_empty() {
+                    self.chosen = true;
+                }
                 self.filter.clear();
                 app.message = None;
             }

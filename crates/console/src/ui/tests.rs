@@ -315,6 +315,23 @@ fn the_help_turns_a_page_per_pgdn() {
     assert_eq!(app.page_lines(), 25);
 }
 
+/// A pool found by filter stays selected when Esc clears the filter (it went back to the
+/// first row of the whole list: a fix pressed next would act on another pool).
+#[test]
+fn clearing_the_filter_keeps_the_pool_found() {
+    let mut app = fleet_app();
+    keys(&mut app, "/ocr-batch");
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Enter)));
+    assert_eq!(app.shown.len(), 1);
+    update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Esc)));
+    assert!(app.shown.len() > 1);
+    let selected = app
+        .shown
+        .row(app.list.selected)
+        .map(|r| r.id.name.to_string());
+    assert_eq!(selected.as_deref(), Some("ocr-batch"));
+}
+
 /// A key pressed on a screen too small says so; the screen made large enough again takes
 /// the message away.
 #[test]
