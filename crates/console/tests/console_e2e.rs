@@ -66,6 +66,24 @@ fn wait_for(session: &str, what: &str, seconds: u64) -> String {
     }
 }
 
+/// Waits until the console has left the screen and the shell's prompt is on
+/// the last line written.
+fn wait_for_prompt(session: &str, seconds: u64) -> String {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let text = screen(session);
+        let last = text.lines().rev().find(|line| !line.trim().is_empty());
+        if !text.contains("Compute Pools") && last.is_some_and(|line| line.starts_with("bash")) {
+            return text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "waited for the shell's prompt; the screen shows:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 #[test]
 fn scale_up_moves_from_scaling_to_cooldown_and_quit_restores_the_terminal() {
     if !have_tmux() {
@@ -273,6 +291,9 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_console_back() {
         tmux(&["send-keys", "-t", &session, "clear; fg", "Enter"]);
         wait_for(&session, "Compute Pools (12)", 15);
         tmux(&["send-keys", "-t", &session, "q"]);
+        // The shell's prompt comes back only once the console has quit; keys
+        // typed before then go to the console, not to the shell.
+        wait_for_prompt(&session, 15);
         tmux(&["send-keys", "-t", &session, "echo \"exit=$?\"", "Enter"]);
         wait_for(&session, "exit=0", 15);
     });

@@ -38,6 +38,7 @@ pub mod quota;
 pub mod request;
 pub mod rules;
 pub mod selector;
+pub mod shared;
 pub mod shell;
 pub mod time;
 pub mod words;

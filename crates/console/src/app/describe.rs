@@ -373,18 +373,13 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
         out.push_str("  <none>\n");
     }
     for event in events.iter().rev().take(10) {
-        let raw = event.raw();
-        let text = |pointer: &str| {
-            raw.and_then(|v| v.pointer(pointer))
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("")
-        };
+        let Some(e) = event.event() else { continue };
         out.push_str(&format!(
             "  {:<8} {:<24} {:<6} {}\n",
-            inert::line(text("/type")),
-            inert::line(text("/reason")),
+            inert::line(e.event_type().unwrap_or("")),
+            inert::line(e.reason().unwrap_or("")),
             ago(now, event.happened()),
-            inert::line(text("/message"))
+            inert::line(e.message().unwrap_or(""))
         ));
     }
     out

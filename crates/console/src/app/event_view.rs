@@ -23,23 +23,18 @@ pub struct EventView {
 impl EventView {
     /// The page of an event object (`None`: not an event read as JSON).
     pub fn of(event: &Object) -> Option<EventView> {
-        let raw = event.raw()?;
-        let text = |pointer: &str| {
-            raw.pointer(pointer)
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
+        let e = event.event()?;
+        let text = |t: Option<&str>| t.unwrap_or("").to_owned();
         Some(EventView {
-            kind: text("/type"),
-            reason: text("/reason"),
-            message: text("/message"),
+            kind: text(e.event_type()),
+            reason: text(e.reason()),
+            message: text(e.message()),
             object: (
-                text("/involvedObject/kind"),
-                text("/involvedObject/namespace"),
-                text("/involvedObject/name"),
+                text(e.involved("kind")),
+                text(e.involved("namespace")),
+                text(e.involved("name")),
             ),
-            count: raw.get("count").and_then(serde_json::Value::as_i64),
+            count: e.count(),
             last_seen: event.happened(),
             scroll: 0,
         })

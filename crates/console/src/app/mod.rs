@@ -71,6 +71,9 @@ pub enum Msg {
     /// before what is derived from them is brought up to date, once.
     Sources(Vec<(usize, SourceEvent)>),
     Tick(DateTime<Utc>),
+    /// A turn for the view being made (its next rows are made by the refresh that follows
+    /// every message).
+    Build,
     /// The answer to [`Effect::Connect`].
     Connected {
         context: String,
@@ -489,6 +492,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     };
     match msg {
         Msg::Tick(now) => app.now = now,
+        Msg::Build => {}
         Msg::Source(event) => fleet::arrived(app, 0, event),
         Msg::HubSource { hub, event } => fleet::arrived(app, hub, event),
         Msg::Sources(batch) => {

@@ -57,6 +57,9 @@ pub struct ServeArgs {
     /// Number of pools for the `large` scenario.
     #[arg(long, default_value_t = 1000)]
     pub pools: usize,
+    /// Number of events about the pools for the `large` scenario (a warning in five).
+    #[arg(long, default_value_t = 0, value_parser = parse_events)]
+    pub events: usize,
     /// Time a list spends per object, as a real API server does (default for `large`: 40us;
     /// otherwise none).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true, value_parser = super::parse_duration)]
@@ -90,6 +93,18 @@ pub fn hub_names(hubs: u8) -> Vec<String> {
     (0..hubs)
         .map(|i| format!("hub-{}", char::from(b'a'.saturating_add(i))))
         .collect()
+}
+
+/// The most events `--events` serves: a million is ten times the events benchmark.
+const MOST_EVENTS: usize = 1_000_000;
+
+fn parse_events(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MOST_EVENTS => Ok(n),
+        _ => Err(format!(
+            "the number of events is a whole number from 0 to {MOST_EVENTS}"
+        )),
+    }
 }
 
 fn parse_bandwidth(text: &str) -> Result<f64, String> {
@@ -131,7 +146,11 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
     // story, served --hubs times.
     let plays: Result<Vec<(Option<String>, Scenario)>, String> = match &args.replay {
         Some(path) => Scenario::from_file_of_hubs(path),
-        None if args.scenario == "large" => Ok(vec![(None, Scenario::large(args.pools))]),
+        None if args.scenario == "large" => Ok(vec![(
+            None,
+            Scenario::large_with_events(args.pools, args.events),
+        )]),
+        None if args.events > 0 => Err("--events is for the large scenario only".to_owned()),
         None => Scenario::builtin(&args.scenario).map(|s| vec![(None, s)]),
     };
     let plays = match plays {

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 
 use crate::domain::field::Text;
 
@@ -58,37 +57,26 @@ pub struct Sample {
     pub utilization: f64,
 }
 
-fn time(value: Option<&Value>) -> Option<DateTime<Utc>> {
-    value
-        .and_then(Value::as_str)
-        .and_then(crate::domain::time::parse)
+/// Where the events index files what an event is about (its involved object's kind,
+/// namespace and name): a number, so the index holds a word per event instead of three
+/// texts; readers check each event found against the object they asked about.
+pub(super) fn about(kind: &str, namespace: &str, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    (kind, namespace, name).hash(&mut hasher);
+    hasher.finish()
 }
 
-/// When an event last happened (lastTimestamp, eventTime, or creation).
-pub fn event_time(event: &Value) -> Option<DateTime<Utc>> {
-    time(event.get("lastTimestamp"))
-        .or_else(|| time(event.get("eventTime")))
-        .or_else(|| time(event.pointer("/metadata/creationTimestamp")))
-}
-
-fn involved(event: &Value) -> (String, String, String) {
-    let text = |p: &str| {
-        event
-            .pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
-    (
-        text("/involvedObject/kind"),
-        text("/involvedObject/namespace"),
-        text("/involvedObject/name"),
-    )
+/// The object an event is about: kind, namespace and name (empty when not said).
+pub(super) fn involved(event: &Object) -> Option<(&str, &str, &str)> {
+    let event = event.event()?;
+    let text = |field: &str| event.involved(field).unwrap_or("");
+    Some((text("kind"), text("namespace"), text("name")))
 }
 
 /// The ComputePool an event is about, as the events index files it.
-pub(super) fn involved_pool(event: &Value) -> Option<Key> {
-    let (kind, namespace, name) = involved(event);
+pub(super) fn involved_pool(event: &Object) -> Option<Key> {
+    let (kind, namespace, name) = involved(event)?;
     (kind == "ComputePool").then(|| (namespace.into(), name.into()))
 }
 
@@ -142,11 +130,11 @@ impl Inventory {
     pub(super) fn index(&mut self, object: &Arc<Object>) {
         match object.kind {
             Kind::Event => {
-                let Some(raw) = object.raw() else { return };
+                let Some((kind, namespace, name)) = involved(object) else {
+                    return;
+                };
                 self.events_by_object
-                    .entry(involved(raw))
-                    .or_default()
-                    .insert(object.key.clone());
+                    .insert((about(kind, namespace, name), object.key.clone()));
             }
             Kind::Evaluation => self.record_samples(object),
             _ => {}
@@ -162,18 +150,11 @@ impl Inventory {
         if kind != Kind::Event {
             return;
         }
-        let Some(raw) = old.raw() else { return };
-        let target = involved(raw);
-        let empty = match self.events_by_object.get_mut(&target) {
-            Some(keys) => {
-                keys.remove(key);
-                keys.is_empty()
-            }
-            None => false,
+        let Some((kind, namespace, name)) = involved(&old) else {
+            return;
         };
-        if empty {
-            self.events_by_object.remove(&target);
-        }
+        self.events_by_object
+            .remove(&(about(kind, namespace, name), key.clone()));
     }
 
     /// Drops the history of an evaluation that is gone.

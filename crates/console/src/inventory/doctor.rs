@@ -106,12 +106,11 @@ impl Inventory {
                 })
                 .collect()
         };
-        let events: Vec<_> = self
+        let event_refs: Vec<&crate::domain::model::Event> = self
             .events_for("ComputePool", namespace, pool.name())
             .into_iter()
-            .map(|e| e.value())
+            .filter_map(|e| e.event())
             .collect();
-        let event_refs: Vec<&Value> = events.iter().map(|e| &**e).collect();
         let picture = Picture {
             pool: model,
             evaluation,

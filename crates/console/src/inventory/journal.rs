@@ -58,8 +58,7 @@ impl Inventory {
             return;
         }
         let pools = if kind == Kind::Event {
-            let about =
-                |o: Option<&Object>| o.and_then(Object::raw).and_then(derive::involved_pool);
+            let about = |o: Option<&Object>| o.and_then(derive::involved_pool);
             let mut pools: Vec<Key> = about(after).into_iter().collect();
             pools.extend(about(before).filter(|b| !pools.contains(b)));
             pools

@@ -22,7 +22,7 @@ use crate::domain::field::Text;
 use crate::domain::model::ComputePoolEvaluation;
 
 pub use crate::domain::kind::Kind;
-pub use derive::{HostRow, Sample, Series, SeriesKey, event_time};
+pub use derive::{HostRow, Sample, Series, SeriesKey};
 pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
 pub use source::{Health, ListWay, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
@@ -46,7 +46,8 @@ struct Listing {
 pub struct Inventory {
     generation: u64,
     objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
-    events_by_object: OrdMap<(String, String, String), OrdSet<Key>>,
+    /// Events by what they are about ([`derive::about`]): one flat set read by range.
+    events_by_object: OrdSet<(u64, Key)>,
     /// Per pool, its series: one entry per pool (a pool has a few), shared between snapshots
     /// until one of them records a sample.
     history: OrdMap<Key, Arc<Vec<Series>>>,
@@ -345,6 +346,20 @@ impl Inventory {
         self.objects.get(&kind).into_iter().flat_map(|m| m.values())
     }
 
+    /// The objects of a kind after `after` in key order (all of them after `None`).
+    pub fn objects_after(
+        &self,
+        kind: Kind,
+        after: Option<&Key>,
+    ) -> impl Iterator<Item = &Arc<Object>> {
+        use std::ops::Bound;
+        let from: Bound<&Key> = after.map_or(Bound::Unbounded, Bound::Excluded);
+        self.objects
+            .get(&kind)
+            .into_iter()
+            .flat_map(move |m| m.range::<_, Key>((from, Bound::Unbounded)).map(|(_, o)| o))
+    }
+
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<&Arc<Object>> {
         self.objects
             .get(&kind)?
@@ -375,15 +390,16 @@ impl Inventory {
 
     /// Events about one object, newest last.
     pub fn events_for(&self, kind: &str, namespace: &str, name: &str) -> Vec<&Arc<Object>> {
-        let Some(keys) =
-            self.events_by_object
-                .get(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
-        else {
+        let about = derive::about(kind, namespace, name);
+        let Some(stored) = self.objects.get(&Kind::Event) else {
             return Vec::new();
         };
-        let mut events: Vec<&Arc<Object>> = keys
-            .iter()
-            .filter_map(|k| self.objects.get(&Kind::Event)?.get(k))
+        let mut events: Vec<&Arc<Object>> = self
+            .events_by_object
+            .range((about, Key::default())..)
+            .take_while(|(a, _)| *a == about)
+            .filter_map(|(_, k)| stored.get(k))
+            .filter(|e| derive::involved(e) == Some((kind, namespace, name)))
             .collect();
         events.sort_by_key(|e| e.happened());
         events

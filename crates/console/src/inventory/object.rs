@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{Key, Kind};
 use crate::domain::field::Issue;
-use crate::domain::model::{ComputePool, ComputePoolEvaluation, read_owned};
+use crate::domain::model::{ComputePool, ComputePoolEvaluation, Event, read_owned};
 
 /// What the model made of an object. Pools and evaluations are kept only as their model:
 /// the model writes back exactly what was read, so the raw JSON is rebuilt when asked for
@@ -17,6 +17,9 @@ use crate::domain::model::{ComputePool, ComputePoolEvaluation, read_owned};
 pub enum Parsed {
     Pool(Box<ComputePool>),
     Evaluation(Box<ComputePoolEvaluation>),
+    /// Events, a hub's most numerous objects: held compactly (their repeated texts shared),
+    /// rebuilt exactly when asked for.
+    Event(Box<Event>),
     /// Kinds pooldeck reads from the raw object only.
     Other(Arc<Value>),
     /// The object is not a mapping; it is kept and shown with this error.
@@ -50,6 +53,10 @@ impl Object {
                 Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
                 Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
             },
+            Kind::Event if raw.is_object() => (
+                Parsed::Event(Box::new(Event::read(raw, &key.1, &key.0))),
+                Vec::new(),
+            ),
             _ if raw.is_object() => (Parsed::Other(Arc::new(raw)), Vec::new()),
             _ => (
                 Parsed::Unreadable(Arc::new(raw), "the object is not a mapping".into()),
@@ -64,11 +71,16 @@ impl Object {
             created: None,
             happened: None,
         };
-        object.created = object
-            .metadata_text("creationTimestamp")
-            .and_then(|t| parse_time(&t));
-        if kind == Kind::Event {
-            object.happened = object.raw().and_then(super::event_time);
+        match object.event().map(|e| (e.created(), e.happened())) {
+            Some((created, happened)) => {
+                object.created = created;
+                object.happened = happened;
+            }
+            None => {
+                object.created = object
+                    .metadata_text("creationTimestamp")
+                    .and_then(|t| parse_time(&t));
+            }
         }
         object
     }
@@ -94,6 +106,11 @@ impl Object {
                     _ => None,
                 }
             }
+            Parsed::Event(event) => match field {
+                "resourceVersion" => event.resource_version(),
+                "uid" => event.uid(),
+                _ => None,
+            },
             Parsed::Other(value) | Parsed::Unreadable(value, _) => value
                 .get("metadata")?
                 .get(field)?
@@ -119,6 +136,7 @@ impl Object {
             Parsed::Evaluation(evaluation) => {
                 Arc::new(serde_json::to_value(evaluation).unwrap_or(Value::Null))
             }
+            Parsed::Event(event) => Arc::new(event.to_value(&self.key.1, &self.key.0)),
             Parsed::Other(value) | Parsed::Unreadable(value, _) => value.clone(),
         }
     }
@@ -138,6 +156,7 @@ impl Object {
         match &self.parsed {
             Parsed::Pool(pool) => pool.meta()?.label(key),
             Parsed::Evaluation(evaluation) => evaluation.metadata.get()?.label(key),
+            Parsed::Event(event) => event.label(key),
             Parsed::Other(value) | Parsed::Unreadable(value, _) => {
                 value.get("metadata")?.get("labels")?.get(key)?.as_str()
             }
@@ -147,6 +166,13 @@ impl Object {
     pub fn pool(&self) -> Option<&ComputePool> {
         match &self.parsed {
             Parsed::Pool(pool) => Some(pool),
+            _ => None,
+        }
+    }
+
+    pub fn event(&self) -> Option<&Event> {
+        match &self.parsed {
+            Parsed::Event(event) => Some(event),
             _ => None,
         }
     }

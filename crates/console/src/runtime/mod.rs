@@ -578,6 +578,12 @@ async fn event_loop(
                 effects.extend(update(app, Msg::Tick(Utc::now())));
                 dirty = true;
             }
+            // A view being made: its next rows, once what is waiting (keys, changes) had
+            // its chance.
+            () = tokio::task::yield_now(), if app.building() => {
+                effects.extend(update(app, Msg::Build));
+                dirty = true;
+            }
             asked = stop.next() => match asked {
                 Asked::End(signal) => return Ok(Some(signal)),
                 Asked::Suspend => {

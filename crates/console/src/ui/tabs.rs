@@ -195,26 +195,21 @@ pub(super) fn events<'a>(
         return vec![Line::from("No events about this pool.")];
     }
     list.iter()
-        .filter_map(|event| Some((event, event.raw()?)))
-        .map(|(event, raw)| {
-            let text = |p: &str| {
-                raw.pointer(p)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("")
-                    .to_owned()
-            };
+        .filter_map(|event| Some((event, event.event()?)))
+        .map(|(event, e)| {
+            let text = |t: Option<&str>| t.unwrap_or("").to_owned();
             let seen = event.happened().map_or("-".into(), |t| ago(t, now));
-            let kind = text("/type");
+            let kind = text(e.event_type());
             let meaning = cells::status(&Status::Event {
                 warning: kind == "Warning",
                 word: kind.as_str().into(),
             });
             Line::from(vec![
                 Span::styled(
-                    format!("{seen:>6}  {kind:<8} {:<24} ", text("/reason")),
+                    format!("{seen:>6}  {kind:<8} {:<24} ", text(e.reason())),
                     theme.style(meaning),
                 ),
-                Span::raw(text("/message")),
+                Span::raw(text(e.message())),
             ])
         })
         .collect()

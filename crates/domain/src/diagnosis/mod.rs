@@ -88,7 +88,7 @@ pub struct Picture<'a> {
     /// Other pools whose VIP is this pool's.
     pub same_vip: &'a [VipPeer],
     /// Events about the pool.
-    pub events: &'a [&'a Value],
+    pub events: &'a [&'a crate::model::Event],
     pub now: DateTime<Utc>,
 }
 

@@ -11,7 +11,7 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
     let runtime: Vec<&str> = picture
         .events
         .iter()
-        .filter_map(|e| e["message"].as_str())
+        .filter_map(|e| e.message())
         .filter(|m| m.contains("no runtime for \"nvidia\" is configured"))
         .collect();
     if let Some(message) = runtime.last().copied() {
@@ -20,16 +20,13 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         let host = picture
             .events
             .iter()
-            .filter(|e| e["message"].as_str().is_some_and(|m| runtime.contains(&m)))
+            .filter(|e| e.message().is_some_and(|m| runtime.contains(&m)))
             .find_map(|e| {
-                e.pointer("/source/host")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .or_else(|| {
-                        let m = e["message"].as_str()?;
-                        let rest = m.strip_prefix("host ")?;
-                        Some(rest.split([',', ':', ' ']).next()?.to_owned())
-                    })
+                e.source("host").map(str::to_owned).or_else(|| {
+                    let m = e.message()?;
+                    let rest = m.strip_prefix("host ")?;
+                    Some(rest.split([',', ':', ' ']).next()?.to_owned())
+                })
             })
             // Named only when it is one of the pool's own hosts (text from an event is not
             // trusted to name a place to run commands).
@@ -46,8 +43,13 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
         let repeated = picture
             .events
             .iter()
-            .filter(|e| e["message"].as_str().is_some_and(|m| runtime.contains(&m)))
-            .map(|e| e["count"].as_u64().unwrap_or(1).max(1))
+            .filter(|e| e.message().is_some_and(|m| runtime.contains(&m)))
+            .map(|e| {
+                e.count()
+                    .and_then(|c| u64::try_from(c).ok())
+                    .unwrap_or(1)
+                    .max(1)
+            })
             .fold(0u64, u64::saturating_add);
         let message = if repeated > 1 {
             format!("{message} ({repeated} times)")
@@ -79,17 +81,13 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
     // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
     for (_, cluster) in clusters(pool.model) {
         let stuck = stuck_hosts(cluster, picture.now);
-        let pulls = picture
-            .events
-            .iter()
-            .filter_map(|e| e["message"].as_str())
-            .find(|m| {
-                let m = m.to_lowercase();
-                m.contains("pull")
-                    || m.contains("registry")
-                    || m.contains("x509")
-                    || m.contains("unauthorized")
-            });
+        let pulls = picture.events.iter().filter_map(|e| e.message()).find(|m| {
+            let m = m.to_lowercase();
+            m.contains("pull")
+                || m.contains("registry")
+                || m.contains("x509")
+                || m.contains("unauthorized")
+        });
         for (host, since) in stuck {
             let mut evidence = vec![(
                 format!("host {host} status"),

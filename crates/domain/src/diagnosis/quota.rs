@@ -37,8 +37,8 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
             picture
                 .events
                 .iter()
-                .filter(|e| e["type"] == "Warning")
-                .filter_map(|e| e["message"].as_str()),
+                .filter(|e| e.is_warning())
+                .filter_map(|e| e.message()),
         )
         .filter(|m| about_a_vip(m))
         .collect();
@@ -195,7 +195,7 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
 
 pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let quota_message = failure_messages(pool.model)
-        .chain(picture.events.iter().filter_map(|e| e["message"].as_str()))
+        .chain(picture.events.iter().filter_map(|e| e.message()))
         .find(|m| {
             let m = m.to_lowercase();
             m.contains("quota") || (m.contains("gpu") && m.contains("cap"))

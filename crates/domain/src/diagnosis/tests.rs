@@ -40,7 +40,7 @@ struct Setup<'a> {
     project: Option<&'a Value>,
     tenant: Option<&'a Value>,
     same_vip: &'a [VipPeer],
-    events: &'a [&'a Value],
+    events: &'a [&'a crate::model::Event],
     now: DateTime<Utc>,
 }
 
@@ -504,6 +504,7 @@ fn node_side_errors_become_a_checklist_naming_the_host() {
     // The kubelet's event from the pool's host, twice (it repeats), and once more from a host
     // that is not the pool's.
     let event = json!({"type": "Warning", "count": 3, "source": {"host": "edge-7"}, "message": "Failed: spec.initContainers{driver-validation}: Error: failed to get sandbox runtime: no runtime for \"nvidia\" is configured"});
+    let event = crate::model::Event::read(event, "", "");
     let events = [&event, &event];
     let found = run(&p, |pic| pic.events = &events);
     let stuck = found
@@ -530,6 +531,7 @@ fn node_side_errors_become_a_checklist_naming_the_host() {
     assert!(runtime[0].next.iter().all(|n| n.starts_with("on edge-7:")));
     // A host the pool does not have is not named as a place to run commands.
     let stranger = json!({"type": "Warning", "source": {"host": "evil\nhost"}, "message": "no runtime for \"nvidia\" is configured"});
+    let stranger = crate::model::Event::read(stranger, "", "");
     let events = [&stranger];
     let found = run(&p, |pic| pic.events = &events);
     let runtime = found

@@ -4,12 +4,14 @@
 //! Must not import tokio, ratatui, kube or anything with I/O.
 
 pub mod evaluation;
+pub mod event;
 pub mod meta;
 pub mod pool;
 pub mod status;
 pub mod vocabulary;
 
 pub use evaluation::ComputePoolEvaluation;
+pub use event::Event;
 pub use meta::ObjectMeta;
 pub use pool::ComputePool;
 

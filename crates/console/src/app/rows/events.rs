@@ -1,7 +1,6 @@
 //! The events list, read from the raw objects.
 
-use serde_json::Value;
-
+use crate::domain::model::Event;
 use crate::inventory::{Inventory, Kind, Object};
 
 use super::column::{self, Column};
@@ -13,11 +12,7 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
         .objects(Kind::Event)
         .filter(|e| {
             name.is_none_or(|n| {
-                e.name() == n
-                    || e.raw()
-                        .and_then(|r| r.pointer("/involvedObject/name"))
-                        .and_then(Value::as_str)
-                        == Some(n)
+                e.name() == n || e.event().and_then(|e| e.involved("name")) == Some(n)
             })
         })
         .collect();
@@ -49,9 +44,11 @@ pub fn event_headers(wide: bool) -> Vec<Column> {
 
 /// The row of one event.
 pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: bool) -> Vec<Row> {
-    let raw = event.value();
-    let text = |p: &str| raw.pointer(p).and_then(Value::as_str).unwrap_or("");
-    let kind = text("/type");
+    // An event that is not a mapping still has its row (its cells empty).
+    let e = event.event();
+    let field = |read: fn(&Event) -> Option<&str>| e.and_then(read).unwrap_or("");
+    let involved = |f: &str| e.and_then(|e| e.involved(f)).unwrap_or("");
+    let kind = field(Event::event_type);
     let mut cells = vec![
         Cell::text(event.namespace()),
         Cell::Since(event.happened()),
@@ -63,22 +60,22 @@ pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: 
                 word: kind.into(),
             })
         },
-        Cell::text(text("/reason")),
+        Cell::text(field(Event::reason)),
         Cell::Text(
             format!(
                 "{}/{}",
-                text("/involvedObject/kind").to_lowercase(),
-                text("/involvedObject/name")
+                involved("kind").to_lowercase(),
+                involved("name")
             )
             .into(),
         ),
-        Cell::text(text("/message")),
+        Cell::text(field(Event::message)),
     ];
     if wide {
-        cells.push(Cell::text(text("/source/component")));
-        cells.push(Cell::Count(
-            raw.get("count").and_then(Value::as_i64).unwrap_or(1),
+        cells.push(Cell::text(
+            e.and_then(|e| e.source("component")).unwrap_or(""),
         ));
+        cells.push(Cell::Count(e.and_then(Event::count).unwrap_or(1)));
     }
     vec![Row::new(
         id_of(event),

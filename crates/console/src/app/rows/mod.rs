@@ -180,6 +180,7 @@ impl serde::Serialize for Source {
                 crate::inventory::Parsed::Evaluation(evaluation) => {
                     evaluation.serialize(serializer)
                 }
+                crate::inventory::Parsed::Event(_) => object.value().serialize(serializer),
                 crate::inventory::Parsed::Other(value)
                 | crate::inventory::Parsed::Unreadable(value, _) => value.serialize(serializer),
             },

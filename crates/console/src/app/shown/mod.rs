@@ -69,6 +69,9 @@ pub struct Shown {
     /// How far the window reaches on each side of the selection ([`WINDOW_MARGIN`], or the
     /// screen's height if taller, unless a test narrows it).
     pub(crate) margin: Option<usize>,
+    /// How many rows a turn makes of a view being built ([`ROWS_PER_TURN`] unless a test
+    /// makes it a few).
+    pub(crate) rows_per_turn: Option<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
@@ -103,6 +106,29 @@ pub struct Shown {
     pub filter_problem: Option<String>,
     /// Every pool's findings, kept up to date incrementally.
     pub doctor: super::doctor::Doctor,
+    /// A view being made over several turns of the loop, while it is.
+    building: Option<Building>,
+}
+
+/// A view made over several turns of the loop ([`ROWS_PER_TURN`] rows a turn), so that a
+/// view of a hundred thousand rows shows its first rows at once and keys are read between
+/// turns: the hubs whose rows are still to be made, in order, the first under way, and the
+/// last of its objects made.
+#[derive(Clone, Debug, Default)]
+struct Building {
+    hubs: std::collections::VecDeque<usize>,
+    after: Option<Key>,
+}
+
+impl Building {
+    /// Whether an object's rows are yet to be made (a change to it waits for its turn).
+    fn waits(&self, hub: usize, key: &Key) -> bool {
+        match self.hubs.iter().position(|h| *h == hub) {
+            Some(0) => self.after.as_ref().is_none_or(|after| key > after),
+            Some(_) => true,
+            None => false,
+        }
+    }
 }
 
 impl Shown {
@@ -191,6 +217,10 @@ pub const WINDOW_MARGIN: usize = 512;
 /// How many objects a view's rows are made from before the store makes room for the rest.
 const ROWS_SAMPLE: usize = 256;
 
+/// How many rows a turn of the loop makes of a view being built (a few tens of milliseconds
+/// at fleet scale).
+const ROWS_PER_TURN: usize = 16_384;
+
 /// A row as the lists show it: its hub set, and named in a HUB column first when rows of
 /// several hubs are shown together.
 fn on_hub(mut row: Row, hub: usize, name: Option<&str>) -> Row {
@@ -276,6 +306,8 @@ impl App {
                 }
             }
         }
+        // A view being made goes on with its next turn's rows.
+        let mut turned = false;
         if whole {
             patch = None;
             self.build_base();
@@ -283,11 +315,24 @@ impl App {
         } else {
             for hub in &rebuild {
                 let removed = self.shown.base.remove_hub(*hub);
-                let added = self.add_hub_rows(*hub);
+                // Made whole now: its turn (if it still had one) is done.
+                if let Some(building) = self.shown.building.as_mut()
+                    && let Some(at) = building.hubs.iter().position(|h| h == hub)
+                {
+                    building.hubs.remove(at);
+                    if at == 0 {
+                        building.after = None;
+                    }
+                }
+                let (added, _) = self.add_hub_rows(*hub, None, usize::MAX);
                 self.shown.rows_built += added.len() as u64;
                 let (all_removed, all_added) = patch.get_or_insert_default();
                 all_removed.extend(removed);
                 all_added.extend(added);
+            }
+            if self.shown.building.is_some() {
+                self.build_turn();
+                turned = true;
             }
         }
         let mut widths = whole || patch.is_some();
@@ -312,20 +357,23 @@ impl App {
             .collect();
 
         let order_key = self.order_key();
-        let moved =
-            if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
-                self.keep_derived();
-                self.shown.order = self.narrow();
-                self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
-                self.shown.order_key = Some(order_key);
-                widths = true;
-                true
-            } else if let Some((removed, added)) = patch {
-                self.reorder(&removed, &added);
-                true
-            } else {
-                false
-            };
+        let moved = if whole
+            || turned
+            || !rebuild.is_empty()
+            || self.shown.order_key.as_ref() != Some(&order_key)
+        {
+            self.keep_derived();
+            self.shown.order = self.narrow();
+            self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
+            self.shown.order_key = Some(order_key);
+            widths = true;
+            true
+        } else if let Some((removed, added)) = patch {
+            self.reorder(&removed, &added);
+            true
+        } else {
+            false
+        };
         if widths {
             (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
@@ -350,17 +398,66 @@ impl App {
         self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
     }
 
-    /// Makes the current view's rows from scratch: every hub in view's, one after another.
+    /// Makes the current view's rows from scratch: every hub in view's, one after another,
+    /// the first turn's now and the rest in the next turns of the loop ([`Building`]).
     fn build_base(&mut self) {
         let whole = !matches!(self.list.view.rows, Rows::PerObject { .. });
         // The old rows go first: switching views never holds both.
         self.shown.base = Base::new(whole);
-        let mut count = 0u64;
-        for hub in self.fleet.in_view() {
-            count += self.add_hub_rows(hub).len() as u64;
-        }
+        // The filter's words and the sorted column's values are kept as the rows are made
+        // (not made again after).
+        self.keep_derived();
+        self.shown.building = Some(Building {
+            hubs: self.fleet.in_view().into_iter().collect(),
+            after: None,
+        });
+        self.build_turn();
         self.shown.builds += 1;
-        self.shown.rows_built += count;
+    }
+
+    /// Whether the current view is still being made (the loop turns again at once).
+    pub fn building(&self) -> bool {
+        self.shown.building.is_some()
+    }
+
+    /// Makes up to [`ROWS_PER_TURN`] more rows of the view being built.
+    fn build_turn(&mut self) {
+        let mut budget = self.shown.rows_per_turn.unwrap_or(ROWS_PER_TURN).max(1);
+        while let Some(building) = self.shown.building.as_ref() {
+            let Some(hub) = building.hubs.front().copied() else {
+                self.shown.building = None;
+                break;
+            };
+            let after = building.after.clone();
+            let (added, last) = self.add_hub_rows(hub, after.as_ref(), budget);
+            self.shown.rows_built += added.len() as u64;
+            budget = budget.saturating_sub(added.len());
+            let Some(building) = self.shown.building.as_mut() else {
+                break;
+            };
+            match last {
+                // More of this hub's objects wait for the next turn.
+                Some(last) => {
+                    building.after = Some(last);
+                    break;
+                }
+                None => {
+                    building.hubs.pop_front();
+                    building.after = None;
+                }
+            }
+            if budget == 0 {
+                break;
+            }
+        }
+        if self
+            .shown
+            .building
+            .as_ref()
+            .is_some_and(|b| b.hubs.is_empty())
+        {
+            self.shown.building = None;
+        }
     }
 
     /// Makes one hub's rows of the current view and puts them in the base (its columns, with
@@ -368,7 +465,15 @@ impl App {
     /// is made one object at a time and keeps what each row needs to be ordered and laid out
     /// (the window's rows are built again when the window moves, by the refresh): making it
     /// never holds the whole table.
-    fn add_hub_rows(&mut self, hub: usize) -> Vec<usize> {
+    ///
+    /// Made from the object after `after` (the first without), until `budget` rows are made:
+    /// the slots, and the last object made when objects are left for another turn.
+    fn add_hub_rows(
+        &mut self,
+        hub: usize,
+        after: Option<&Key>,
+        budget: usize,
+    ) -> (Vec<usize>, Option<Key>) {
         let mixed = self.fleet.mixed();
         let name = mixed.then(|| self.fleet.name(hub).to_owned());
         let view = self.list.view;
@@ -381,12 +486,12 @@ impl App {
             } => (owner, make, columns),
             Rows::Whole(_) | Rows::Findings(_) => {
                 let Some(table) = self.base_table(hub) else {
-                    return Vec::new();
+                    return (Vec::new(), None);
                 };
                 self.set_columns(table.columns);
                 let base = &mut self.shown.base;
                 base.reserve(table.rows.len());
-                return table
+                let added = table
                     .rows
                     .into_iter()
                     .enumerate()
@@ -399,6 +504,7 @@ impl App {
                         base.add(on_hub(row, hub, name.as_deref()), kept, true)
                     })
                     .collect();
+                return (added, None);
             }
         };
         self.set_columns(columns(false));
@@ -406,21 +512,31 @@ impl App {
         let Some((inventory, doctor)) =
             marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
         else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         let owners = inventory.count(owner_kind);
-        shown.base.reserve(owners);
-        let mut added = Vec::with_capacity(owners);
-        for (done, object) in inventory.objects(owner_kind).enumerate() {
+        let mut added = Vec::new();
+        if after.is_none() {
+            shown.base.reserve(owners.min(budget));
+            added.reserve(owners.min(budget));
+        }
+        let mut last: Option<&Key> = None;
+        for (done, object) in inventory.objects_after(owner_kind, after).enumerate() {
+            if added.len() >= budget
+                && let Some(last) = last
+            {
+                return (added, Some(last.clone()));
+            }
             // A view may make several rows an object (a pool's hosts): once a sample of
             // objects shows how many, room for the rest's at once (with an eighth more), so
             // the store does not grow by doubling through the fleet (each doubling holds the
             // old and the new at once).
-            if done == ROWS_SAMPLE && owners > ROWS_SAMPLE && added.len() > done {
+            if after.is_none() && done == ROWS_SAMPLE && owners > ROWS_SAMPLE && added.len() > done
+            {
                 let expected = added.len().saturating_mul(owners) / done / 8 * 9;
                 let more = expected.saturating_sub(added.len());
                 shown.base.reserve(more);
-                added.reserve(more);
+                added.reserve(more.min(budget.saturating_sub(added.len())));
             }
             let mut made = make(inventory, object, false);
             if view.pools {
@@ -439,8 +555,9 @@ impl App {
                         .add(on_hub(row, hub, name.as_deref()), kept, false),
                 );
             }
+            last = Some(&object.key);
         }
-        added
+        (added, None)
     }
 
     /// Sets the base's columns (with HUB first across hubs) if no hub has yet.
@@ -476,10 +593,13 @@ impl App {
         else {
             return None;
         };
+        let building = self.shown.building.as_ref();
         let owners: BTreeSet<&Key> = changes
             .iter()
             .filter(|(kind, _)| touched_by.contains(kind))
             .map(|(_, key)| key)
+            // Made in its turn, as it is then.
+            .filter(|key| !building.is_some_and(|b| b.waits(hub, key)))
             .collect();
         if owners.is_empty() {
             return None;

@@ -164,6 +164,20 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
     }
     update(&mut app, key(KeyCode::Enter));
     assert_eq!(app.list.view, View::HOSTS);
+    // The first turn's rows show at once (a pool's hosts are made together), the rest in
+    // the next turns of the loop.
+    assert!(app.building(), "made over several turns");
+    let first = app.shown.len();
+    assert!(
+        (super::ROWS_PER_TURN..super::ROWS_PER_TURN + 16).contains(&first),
+        "{first} rows in the first turn"
+    );
+    assert!(app.shown.held() <= most, "{} held", app.shown.held());
+    let turns = finish_building(&mut app);
+    assert!(
+        (1..hosts.div_ceil(super::ROWS_PER_TURN)).contains(&turns),
+        "{turns} turns"
+    );
     assert_eq!(app.shown.len(), hosts);
     assert!(app.shown.held() <= most, "{} held", app.shown.held());
     let rebuilt = app.shown.rows_rebuilt - before;
@@ -224,6 +238,18 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(crossterm::event::KeyEvent::from(code))
+}
+
+/// Turns the loop until the view being made is made (as the console's loop does between
+/// keys); how many turns it took.
+fn finish_building(app: &mut App) -> usize {
+    let mut turns = 0;
+    while app.building() {
+        assert!(turns < 100_000, "the view is never made");
+        update(app, Msg::Build);
+        turns += 1;
+    }
+    turns
 }
 
 /// One change to the fleet's objects.
@@ -606,9 +632,10 @@ proptest! {
         start in settings(),
         warnings in any::<bool>(),
         margin in 0usize..4,
+        turn in prop::option::of(1usize..6),
         selections in prop::collection::vec(0usize..64, 24),
         steps in prop::collection::vec(
-            (change(), 0usize..2, prop::option::weighted(0.2, settings())),
+            (change(), 0usize..2, prop::option::weighted(0.2, settings()), any::<bool>()),
             1..24,
         ),
     ) {
@@ -620,6 +647,8 @@ proptest! {
         let pools = objects(&app, Kind::Pool);
         let evaluations = objects(&app, Kind::Evaluation);
         app.shown.margin = Some(margin);
+        // A view made a few rows a turn: changes arrive while it is being made.
+        app.shown.rows_per_turn = turn;
         let set = |app: &mut App, s: &Settings| {
             app.list.view = s.view;
             app.list.sort_column = s.sort;
@@ -629,15 +658,21 @@ proptest! {
         };
         app.list.warnings_only = warnings;
         set(&mut app, &start);
+        finish_building(&mut app);
         same_as_every_row_whole(&app)?;
-        for (step, (change, hub, settings)) in steps.iter().enumerate() {
+        for (step, (change, hub, settings, midway)) in steps.iter().enumerate() {
             if let Some(settings) = settings {
                 set(&mut app, settings);
-                same_as_every_row_whole(&app)?;
+                // Midway: the change comes while the view is still being made.
+                if !midway {
+                    finish_building(&mut app);
+                    same_as_every_row_whole(&app)?;
+                }
             }
             // Until a key moves it, the selection stays on the first row (the lists arriving).
             let before = app.list.selected_id.clone().filter(|_| app.list.chosen);
             play_on(&mut app, hub % hubs, &pools, &evaluations, change, step);
+            finish_building(&mut app);
             same_as_every_row_whole(&app)?;
             // The row a key selected, if the change left it in the list, is still selected.
             if let Some((hub, id, part)) = before.filter(|_| !app.shown.base.whole) {
@@ -658,6 +693,7 @@ proptest! {
             app.list.selected = selections[step] % app.shown.len().max(1);
             app.list.chosen = true;
             app.refresh();
+            finish_building(&mut app);
             same_as_every_row_whole(&app)?;
         }
     }

@@ -237,7 +237,7 @@ fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
                     .inventory
                     .events_for("ComputePool", at.namespace, at.name)
                     .iter()
-                    .any(|e| e.raw().and_then(|v| v.get("reason")) == Some(&reason.into()))
+                    .any(|e| e.event().and_then(|e| e.reason()) == Some(reason))
         }
     }
 }
