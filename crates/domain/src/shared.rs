@@ -1,10 +1,11 @@
-//! Values that repeat across many objects (an event's reason, message, component, the object
-//! it is about) held once and shared: a hub's hundred thousand events name a few hundred
-//! distinct texts.
+//! Values that repeat across many objects (an event's kind, reason, component, the object it
+//! is about, and messages, which repeat across the objects a controller reports on) held once
+//! and shared.
 //!
-//! The tables hold only what some object still shares: a table is swept of the values nobody
-//! else holds whenever it has doubled since the last sweep, so it stays within twice what is
-//! alive (texts longer than [`LONGEST`] are never shared: they are rarely repeated).
+//! A table is swept of the values nobody else holds whenever it has doubled since its last
+//! sweep (so it holds at most twice what was alive then, or [`FIRST_SWEEP`] values), and when
+//! the console lets go of a whole picture ([`Table::sweep`]: another context or namespace).
+//! Texts longer than [`LONGEST`] are never shared: they are rarely repeated.
 
 use std::collections::HashSet;
 use std::hash::Hash;
@@ -52,6 +53,15 @@ impl<T: Hash + Eq> Table<T> {
         shared
     }
 
+    /// Lets go of the values nobody else holds.
+    pub fn sweep(&self) {
+        if let Ok(mut guard) = self.values.lock() {
+            let (values, swept_at) = &mut *guard;
+            values.retain(|v| Arc::strong_count(v) > 1);
+            *swept_at = values.len();
+        }
+    }
+
     /// How many values the table holds (shared or waiting for the next sweep).
     pub fn len(&self) -> usize {
         self.values.lock().map_or(0, |v| v.0.len())
@@ -70,6 +80,11 @@ impl<T: Hash + Eq> Default for Table<T> {
 
 /// The texts shared across objects.
 static TEXTS: LazyLock<Table<String>> = LazyLock::new(Table::new);
+
+/// Lets go of the texts nobody else holds (after the tables that hold texts are swept).
+pub fn sweep_texts() {
+    TEXTS.sweep();
+}
 
 /// The shared copy of a text (a long one is not shared).
 pub fn text(value: String) -> Shared {
@@ -112,5 +127,11 @@ mod tests {
         // What is alive is still shared after the sweeps.
         let again = table.share("message 0".to_owned());
         assert!(Arc::ptr_eq(&again, &alive[0]));
+        drop(again);
+        // Letting go of everything, then sweeping, leaves nothing held.
+        alive.clear();
+        assert!(!table.is_empty());
+        table.sweep();
+        assert!(table.is_empty(), "{} held after the sweep", table.len());
     }
 }

@@ -21,7 +21,7 @@ pub struct EventView {
 }
 
 impl EventView {
-    /// The page of an event object (`None`: not an event read as JSON).
+    /// The page of an event object (`None`: not an event, or one that is not a mapping).
     pub fn of(event: &Object) -> Option<EventView> {
         let e = event.event()?;
         let text = |t: Option<&str>| t.unwrap_or("").to_owned();

@@ -163,6 +163,8 @@ impl App {
             parked.inventory = Inventory::new();
         }
         self.shown.forget_markers();
+        // The events' shared texts held for the old picture only go now.
+        crate::domain::model::event::sweep_shared();
     }
 
     /// The namespaces the watched objects of every hub name.

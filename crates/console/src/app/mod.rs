@@ -492,7 +492,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     };
     match msg {
         Msg::Tick(now) => app.now = now,
-        Msg::Build => {}
+        Msg::Build => app.build_due(),
         Msg::Source(event) => fleet::arrived(app, 0, event),
         Msg::HubSource { hub, event } => fleet::arrived(app, hub, event),
         Msg::Sources(batch) => {

@@ -1,5 +1,5 @@
-//! One object as pooldeck holds it: read once into its model (pools, evaluations) or kept raw
-//! (everything else), with the problems found reading it and the times parsed once.
+//! One object as pooldeck holds it: read once into its model (pools, evaluations, events) or
+//! kept raw (everything else), with the problems found reading it and the times parsed once.
 
 use std::sync::Arc;
 
@@ -10,9 +10,9 @@ use super::{Key, Kind};
 use crate::domain::field::Issue;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, Event, read_owned};
 
-/// What the model made of an object. Pools and evaluations are kept only as their model:
-/// the model writes back exactly what was read, so the raw JSON is rebuilt when asked for
-/// ([`Object::value`]) instead of being held twice.
+/// What the model made of an object. Pools, evaluations and events are kept only as their
+/// model: the model writes back exactly what was read, so the raw JSON is rebuilt when asked
+/// for ([`Object::value`]) instead of being held twice.
 #[derive(Clone, Debug)]
 pub enum Parsed {
     Pool(Box<ComputePool>),
@@ -141,7 +141,7 @@ impl Object {
         }
     }
 
-    /// The raw object of a kind kept raw (events, projects, ...); `None` for pools and
+    /// The raw object of a kind kept raw (projects, workloads, ...); `None` for pools, events and
     /// evaluations, which are read through their model.
     pub fn raw(&self) -> Option<&Value> {
         match &self.parsed {

@@ -1,8 +1,8 @@
 //! A Kubernetes Event (core/v1) as pooldeck holds a hub's hundred thousand of them: the texts
 //! that repeat across events (kinds, reasons, messages, components, the object an event is
 //! about) shared, times and counts as numbers, and whatever else an event carries kept as
-//! written, so [`Event::to_value`] gives back the object the API sent (fields in the API's
-//! order).
+//! written, so [`Event::to_value`] gives back the object the API sent (its fields in the
+//! order the API writes them).
 //!
 //! A field of an unexpected type is kept as written beside the rest and reads as absent: the
 //! console shows what the event says and invents nothing.
@@ -16,8 +16,8 @@ use crate::shared::{self, Shared, Table};
 
 /// An event's own texts, in the order [`Event::to_value`] writes them.
 const TEXTS: [&str; 8] = [
-    "apiVersion",
     "kind",
+    "apiVersion",
     "reason",
     "message",
     "type",
@@ -25,8 +25,8 @@ const TEXTS: [&str; 8] = [
     "reportingComponent",
     "reportingInstance",
 ];
-const API_VERSION: usize = 0;
-const KIND: usize = 1;
+const KIND: usize = 0;
+const API_VERSION: usize = 1;
 const REASON: usize = 2;
 const MESSAGE: usize = 3;
 const TYPE: usize = 4;
@@ -34,16 +34,56 @@ const REPORTING_COMPONENT: usize = 6;
 
 /// The fields of the object an event is about.
 const INVOLVED: [&str; 7] = [
-    "apiVersion",
     "kind",
     "namespace",
     "name",
     "uid",
+    "apiVersion",
     "resourceVersion",
     "fieldPath",
 ];
 /// The fields of an event's source.
 const SOURCE: [&str; 2] = ["component", "host"];
+
+/// An event's fields in the order the API writes them.
+const ORDER: [&str; 17] = [
+    "kind",
+    "apiVersion",
+    "metadata",
+    "involvedObject",
+    "reason",
+    "message",
+    "source",
+    "firstTimestamp",
+    "lastTimestamp",
+    "count",
+    "type",
+    "eventTime",
+    "series",
+    "action",
+    "related",
+    "reportingComponent",
+    "reportingInstance",
+];
+
+/// Metadata's fields in the order the API writes them.
+const METADATA: [&str; 15] = [
+    "name",
+    "generateName",
+    "namespace",
+    "selfLink",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+];
 
 /// The object an event is about, or its source: shared between the events that name it.
 type Texts<const N: usize> = [Option<Shared>; N];
@@ -69,7 +109,6 @@ enum Precision {
 
 /// The times, in the order [`Event::to_value`] writes them (creation is metadata's).
 const CREATED: usize = 0;
-const FIRST: usize = 1;
 const LAST: usize = 2;
 const EVENT_TIME: usize = 3;
 const TIMES: [(&str, Precision); 4] = [
@@ -104,6 +143,14 @@ pub struct Event {
     /// Every other field, and the parts of metadata, involvedObject and source that are not
     /// kept above, as written.
     rest: Option<Box<Map<String, Value>>>,
+}
+
+/// Lets go of the shared texts and objects no event holds any more (the console calls it
+/// when it lets go of a whole picture).
+pub fn sweep_shared() {
+    INVOLVED_TABLE.sweep();
+    SOURCE_TABLE.sweep();
+    shared::sweep_texts();
 }
 
 impl Event {
@@ -206,90 +253,53 @@ impl Event {
         self.rest.as_ref()?.get(field)
     }
 
-    /// The event as the API sent it.
+    /// The part of a known mapping kept as written.
+    fn kept_map(&self, field: &str) -> Option<&Map<String, Value>> {
+        self.kept(field)?.as_object()
+    }
+
+    /// The event as the API sent it, fields in the order the API writes them (those it
+    /// does not know after).
     pub fn to_value(&self, name: &str, namespace: &str) -> Value {
         if self.meta.whole {
             return self.kept("").cloned().unwrap_or(Value::Null);
         }
-        let mut out = Map::new();
-        let text = |t: &Option<Shared>| t.as_ref().map(|s| Value::String(s.to_string()));
-        for (i, field) in TEXTS.iter().enumerate().take(2) {
-            if let Some(v) = text(&self.texts[i]) {
-                out.insert((*field).to_owned(), v);
-            }
-        }
-        if self.meta.present {
-            let mut meta = Map::new();
-            if self.meta.name {
-                meta.insert("name".into(), Value::String(name.to_owned()));
-            }
-            if self.meta.namespace {
-                meta.insert("namespace".into(), Value::String(namespace.to_owned()));
-            }
-            if let Some(uid) = self.meta.uid {
-                meta.insert("uid".into(), Value::String(uuid_text(uid)));
-            }
-            if let Some(version) = self.meta.resource_version {
-                meta.insert("resourceVersion".into(), Value::String(version.to_string()));
-            }
-            if let Some(at) = stamp_value(self.times[CREATED], TIMES[CREATED].1) {
-                meta.insert("creationTimestamp".into(), at);
-            }
-            merge(&mut meta, self.kept("metadata"));
-            out.insert("metadata".into(), Value::Object(meta));
-        }
-        let sub = |fields: &[&str], texts: &[Option<Shared>], kept: Option<&Value>| {
-            let mut map = Map::new();
-            for (field, t) in fields.iter().zip(texts) {
-                if let Some(v) = text(t) {
-                    map.insert((*field).to_owned(), v);
-                }
-            }
-            merge(&mut map, kept);
-            Value::Object(map)
+        let text = |t: Option<&Shared>| t.map(|s| Value::String(s.to_string()));
+        let texts = |fields: &[&str], texts: &[Option<Shared>], field: &str| {
+            let i = fields.iter().position(|f| *f == field)?;
+            text(texts.get(i)?.as_ref())
         };
-        if let Some(involved) = &self.involved {
-            out.insert(
-                "involvedObject".into(),
-                sub(&INVOLVED, &involved[..], self.kept("involvedObject")),
-            );
-        }
-        for i in [REASON, MESSAGE] {
-            if let Some(v) = text(&self.texts[i]) {
-                out.insert(TEXTS[i].to_owned(), v);
-            }
-        }
-        if let Some(source) = &self.source {
-            out.insert(
-                "source".into(),
-                sub(&SOURCE, &source[..], self.kept("source")),
-            );
-        }
-        for i in [FIRST, LAST] {
-            if let Some(v) = stamp_value(self.times[i], TIMES[i].1) {
-                out.insert(TIMES[i].0.to_owned(), v);
-            }
-        }
-        if let Some(count) = self.count {
-            out.insert("count".into(), Value::from(count));
-        }
-        if let Some(v) = text(&self.texts[TYPE]) {
-            out.insert("type".into(), v);
-        }
-        if let Some(v) = stamp_value(self.times[EVENT_TIME], TIMES[EVENT_TIME].1) {
-            out.insert("eventTime".into(), v);
-        }
-        for (i, field) in TEXTS.iter().enumerate().skip(TYPE + 1) {
-            if let Some(v) = text(&self.texts[i]) {
-                out.insert((*field).to_owned(), v);
-            }
-        }
-        for (field, value) in self.rest.iter().flat_map(|r| r.iter()) {
-            if !out.contains_key(field) {
-                out.insert(field.clone(), value.clone());
-            }
-        }
-        Value::Object(out)
+        let meta = |field: &str| match field {
+            "name" if self.meta.name => Some(Value::String(name.to_owned())),
+            "namespace" if self.meta.namespace => Some(Value::String(namespace.to_owned())),
+            "uid" => self.meta.uid.map(|uid| Value::String(uuid_text(uid))),
+            "resourceVersion" => self
+                .meta
+                .resource_version
+                .map(|v| Value::String(v.to_string())),
+            "creationTimestamp" => stamp_value(self.times[CREATED], TIMES[CREATED].1),
+            _ => None,
+        };
+        let field = |field: &str| match field {
+            "metadata" => self
+                .meta
+                .present
+                .then(|| Value::Object(ordered(&METADATA, meta, self.kept_map("metadata")))),
+            "involvedObject" => self.involved.as_ref().map(|involved| {
+                let typed = |f: &str| texts(&INVOLVED, &involved[..], f);
+                Value::Object(ordered(&INVOLVED, typed, self.kept_map("involvedObject")))
+            }),
+            "source" => self.source.as_ref().map(|source| {
+                let typed = |f: &str| texts(&SOURCE, &source[..], f);
+                Value::Object(ordered(&SOURCE, typed, self.kept_map("source")))
+            }),
+            "count" => self.count.map(Value::from),
+            _ => match TIMES.iter().position(|(t, _)| *t == field) {
+                Some(i) => stamp_value(self.times[i], TIMES[i].1),
+                None => texts(&TEXTS, &self.texts, field),
+            },
+        };
+        Value::Object(ordered(&ORDER, field, self.rest.as_deref()))
     }
 
     fn text(&self, i: usize) -> Option<&str> {
@@ -414,10 +424,25 @@ fn texts_of<const N: usize>(
     (texts, others)
 }
 
-fn merge(into: &mut Map<String, Value>, kept: Option<&Value>) {
-    for (key, value) in kept.and_then(Value::as_object).into_iter().flatten() {
-        into.insert(key.clone(), value.clone());
+/// A mapping written in `order`: each field as read (`typed`), else as kept; then the
+/// fields kept that `order` does not name, as they came.
+fn ordered(
+    order: &[&str],
+    typed: impl Fn(&str) -> Option<Value>,
+    kept: Option<&Map<String, Value>>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for field in order {
+        if let Some(value) = typed(field).or_else(|| kept?.get(*field).cloned()) {
+            out.insert((*field).to_owned(), value);
+        }
     }
+    for (field, value) in kept.into_iter().flatten() {
+        if !out.contains_key(field) {
+            out.insert(field.clone(), value.clone());
+        }
+    }
+    out
 }
 
 /// A time read only when writing it back gives the same text.

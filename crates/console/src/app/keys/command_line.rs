@@ -334,6 +334,8 @@ fn switch_to(app: &mut App, view: View) {
     app.list.view = view;
     app.list.selected = 0;
     app.list.selected_id = None;
+    // Nothing chosen yet: the selection stays on the first row while the view is made.
+    app.list.chosen = false;
     app.list.sort_column = 0;
     app.list.filter.clear();
     app.message = None;

@@ -1,4 +1,4 @@
-//! The events list, read from the raw objects.
+//! The events list, read from the events as the inventory holds them.
 
 use crate::domain::model::Event;
 use crate::inventory::{Inventory, Kind, Object};

@@ -108,6 +108,9 @@ pub struct Shown {
     pub doctor: super::doctor::Doctor,
     /// A view being made over several turns of the loop, while it is.
     building: Option<Building>,
+    /// A turn of the loop came for it ([`Msg::Build`](super::Msg::Build)): the next refresh
+    /// makes a turn's rows (the others, however many a message makes, make none).
+    turn_due: bool,
 }
 
 /// A view made over several turns of the loop ([`ROWS_PER_TURN`] rows a turn), so that a
@@ -306,11 +309,18 @@ impl App {
                 }
             }
         }
-        // A view being made goes on with its next turn's rows.
-        let mut turned = false;
+        // A view being made goes on with its next turn's rows: the slots they took.
+        let mut turn: Option<Vec<usize>> = None;
         if whole {
             patch = None;
+            // The same view made again (what changed could not be told) is made at once, so
+            // that its rows and the chosen one are never missing while it is; a view newly
+            // opened is made a turn at a time.
+            let again = self.shown.shape == Some(shape);
             self.build_base();
+            if again {
+                self.build_turn(usize::MAX);
+            }
             self.shown.shape = Some(shape);
         } else {
             for hub in &rebuild {
@@ -330,9 +340,8 @@ impl App {
                 all_removed.extend(removed);
                 all_added.extend(added);
             }
-            if self.shown.building.is_some() {
-                self.build_turn();
-                turned = true;
+            if self.shown.building.is_some() && std::mem::take(&mut self.shown.turn_due) {
+                turn = Some(self.build_turn(self.turn_budget()));
             }
         }
         let mut widths = whole || patch.is_some();
@@ -357,23 +366,27 @@ impl App {
             .collect();
 
         let order_key = self.order_key();
-        let moved = if whole
-            || turned
-            || !rebuild.is_empty()
-            || self.shown.order_key.as_ref() != Some(&order_key)
-        {
-            self.keep_derived();
-            self.shown.order = self.narrow();
-            self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
-            self.shown.order_key = Some(order_key);
-            widths = true;
-            true
-        } else if let Some((removed, added)) = patch {
-            self.reorder(&removed, &added);
-            true
-        } else {
-            false
-        };
+        let moved =
+            if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
+                self.keep_derived();
+                self.shown.order = self.narrow();
+                self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
+                self.shown.order_key = Some(order_key);
+                widths = true;
+                true
+            } else {
+                let mut moved = false;
+                if let Some((removed, added)) = patch {
+                    self.reorder(&removed, &added);
+                    moved = true;
+                }
+                if let Some(added) = turn {
+                    self.merge_in(&added);
+                    widths = true;
+                    moved = true;
+                }
+                moved
+            };
         if widths {
             (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
@@ -411,8 +424,63 @@ impl App {
             hubs: self.fleet.in_view().into_iter().collect(),
             after: None,
         });
-        self.build_turn();
+        self.build_turn(self.turn_budget());
         self.shown.builds += 1;
+    }
+
+    /// How many rows the next turn makes: a turn's worth, or all that are left when the row a
+    /// key chose is among them (it is found before anything is drawn or acted on).
+    fn turn_budget(&self) -> usize {
+        let waits = self.list.chosen
+            && self
+                .list
+                .selected_id
+                .as_ref()
+                .zip(self.shown.building.as_ref())
+                .is_some_and(|((hub, id, _), building)| {
+                    building.waits(*hub, &(id.namespace.clone(), id.name.clone()))
+                });
+        if waits {
+            usize::MAX
+        } else {
+            self.shown.rows_per_turn.unwrap_or(ROWS_PER_TURN).max(1)
+        }
+    }
+
+    /// A turn of the loop for the view being made (see [`Msg::Build`](super::Msg::Build)).
+    pub fn build_due(&mut self) {
+        self.shown.turn_due = true;
+    }
+
+    /// Puts a turn's new slots in the shown order: those the filter keeps, sorted, merged
+    /// with the order (not the whole order sorted again each turn).
+    fn merge_in(&mut self, added: &[usize]) {
+        let Ok(filter) = Filter::parse(self.list.filter.trim()) else {
+            return;
+        };
+        let column = self.sorted_column();
+        let mut new: Vec<usize> = added
+            .iter()
+            .copied()
+            .filter(|slot| self.keeps(&filter, *slot))
+            .collect();
+        let base = &self.shown.base;
+        new.sort_by(|a, b| base.compare(*a, *b, column));
+        let old = &self.shown.order;
+        let mut merged = Vec::with_capacity(old.len() + new.len());
+        let (mut i, mut j) = (0, 0);
+        while let (Some(o), Some(n)) = (old.get(i), new.get(j)) {
+            if base.compare(*n, *o, column).is_lt() {
+                merged.push(*n);
+                j += 1;
+            } else {
+                merged.push(*o);
+                i += 1;
+            }
+        }
+        merged.extend_from_slice(old.get(i..).unwrap_or_default());
+        merged.extend_from_slice(new.get(j..).unwrap_or_default());
+        self.shown.order = merged;
     }
 
     /// Whether the current view is still being made (the loop turns again at once).
@@ -420,9 +488,9 @@ impl App {
         self.shown.building.is_some()
     }
 
-    /// Makes up to [`ROWS_PER_TURN`] more rows of the view being built.
-    fn build_turn(&mut self) {
-        let mut budget = self.shown.rows_per_turn.unwrap_or(ROWS_PER_TURN).max(1);
+    /// Makes up to `budget` more rows of the view being built; the slots they took.
+    fn build_turn(&mut self, mut budget: usize) -> Vec<usize> {
+        let mut made = Vec::new();
         while let Some(building) = self.shown.building.as_ref() {
             let Some(hub) = building.hubs.front().copied() else {
                 self.shown.building = None;
@@ -432,6 +500,7 @@ impl App {
             let (added, last) = self.add_hub_rows(hub, after.as_ref(), budget);
             self.shown.rows_built += added.len() as u64;
             budget = budget.saturating_sub(added.len());
+            made.extend(added);
             let Some(building) = self.shown.building.as_mut() else {
                 break;
             };
@@ -458,6 +527,7 @@ impl App {
         {
             self.shown.building = None;
         }
+        made
     }
 
     /// Makes one hub's rows of the current view and puts them in the base (its columns, with

@@ -17,8 +17,8 @@ fn round_trip(value: &Value) -> Value {
 /// An event as a 1.36 server writes one for a pool, fields in the API's order.
 fn from_a_server() -> Value {
     json!({
-        "apiVersion": "v1",
         "kind": "Event",
+        "apiVersion": "v1",
         "metadata": {
             "name": "gpu-a.18a3c2f1d0e9b8a7",
             "namespace": "project-1",
@@ -27,11 +27,11 @@ fn from_a_server() -> Value {
             "creationTimestamp": "2026-11-30T12:00:00Z"
         },
         "involvedObject": {
-            "apiVersion": "spectrocloud.com/v1alpha1",
             "kind": "ComputePool",
             "namespace": "project-1",
             "name": "gpu-a",
             "uid": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+            "apiVersion": "spectrocloud.com/v1alpha1",
             "resourceVersion": "482900"
         },
         "reason": "ScaleUpPending",
@@ -51,6 +51,34 @@ fn from_a_server() -> Value {
 fn an_event_from_a_server_comes_back_as_sent_in_the_same_order() {
     let sent = from_a_server();
     let back = round_trip(&sent);
+    assert_eq!(back, sent);
+    assert_eq!(
+        serde_json::to_string(&back).ok(),
+        serde_json::to_string(&sent).ok()
+    );
+}
+
+#[test]
+fn fields_kept_as_written_go_back_where_the_api_writes_them() {
+    let mut sent = from_a_server();
+    let fields = sent.as_object_mut().expect("a mapping");
+    fields.shift_remove("reportingComponent");
+    fields.shift_remove("reportingInstance");
+    fields.insert(
+        "series".into(),
+        json!({"count": 2, "lastObservedTime": "2026-11-30T12:00:00.000000Z"}),
+    );
+    fields.insert("action".into(), json!("Scaling"));
+    fields.insert("related".into(), json!({"kind": "Node", "name": "edge-1"}));
+    fields.insert("reportingComponent".into(), json!("computepool-controller"));
+    fields.insert("reportingInstance".into(), json!("hub-1"));
+    fields.insert("unknownField".into(), json!(true));
+    sent["metadata"]
+        .as_object_mut()
+        .expect("metadata")
+        .insert("labels".into(), json!({"a": "b"}));
+    // A name that is not the key's stays where the API writes a name.
+    let back = Event::read(sent.clone(), "other", "project-1").to_value("other", "project-1");
     assert_eq!(back, sent);
     assert_eq!(
         serde_json::to_string(&back).ok(),
