@@ -59,16 +59,20 @@ fn a_sixteen_colour_terminal_receives_only_basic_codes() {
             &format!("cat >> {}", log.display()),
         ]);
         session.wait("the pools list", |s| s.contains("Compute Pools ("));
-        // Views, a pool's detail, the help: every colour the themes use gets drawn.
-        for keys in [
-            &["Down", "Enter"][..],
-            &["Tab", "Tab", "Tab"],
-            &["Escape"],
-            &["?"],
-            &["Escape"],
-        ] {
-            session.keys(keys);
-        }
+        // Views, a pool's detail, the help: every colour the themes use gets drawn. Each
+        // step waits for the screen it leads to: a key typed right after an Escape the
+        // console has not read yet arrives as Alt and that key (a loaded machine lost the
+        // help's Escape so, and the command line after it).
+        session.keys(&["Down", "Enter"]);
+        session.wait("the pool's detail", |s| s.contains("1 Overview"));
+        session.keys(&["Tab", "Tab", "Tab"]);
+        session.wait("the Scaling tab", |s| s.contains("› Scaling"));
+        session.keys(&["Escape"]);
+        session.wait("the pools list", |s| s.contains("Compute Pools ("));
+        session.keys(&["?"]);
+        session.wait("the help", |s| s.contains("Keys (Esc"));
+        session.keys(&["Escape"]);
+        session.wait("the help closed", |s| !s.contains("Keys (Esc"));
         session.keys(&[":"]);
         tmux(&["send-keys", "-t", &name, "-l", "events"]);
         session.keys(&["Enter"]);
