@@ -367,6 +367,8 @@ fn read_only_mode_sends_no_write_from_any_key_or_verb() {
         Some("contexts:\n  pooldeck-demo:\n    readonly: true\n"),
     );
     by_settings.wait_for("READ-ONLY");
+    // The header shows before the list comes: a key on an empty list does nothing.
+    by_settings.wait_for("Compute Pools (3)");
     by_settings.keys(&["p"]);
     by_settings.wait_for("read-only mode: nothing will be sent");
     by_settings.keys(&["Tab", "Enter", "Escape"]);
