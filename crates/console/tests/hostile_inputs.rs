@@ -216,7 +216,23 @@ fn parser_troubles_are_said_in_the_users_terms() {
     let bombed = dir.path().join("bomb.yaml");
     std::fs::write(&bombed, bomb).expect("write");
     let missing = dir.path().join("missing.yaml");
-    let (code, said) = run(pooldeck().args([
+    // One anchor replayed by aliases past the parser's budget (fewer aliases than the
+    // alias-to-anchor ratio check needs, so the replay count is what stops it).
+    let mut replayed = format!("a: &a [{}]\n", vec!["x"; 10_000].join(", "));
+    for i in 0..50 {
+        replayed.push_str(&format!("b{i}: *a\n"));
+    }
+    let replayed_file = dir.path().join("replayed.yaml");
+    std::fs::write(&replayed_file, replayed).expect("write");
+    // A debug build reads up to the budget in about five seconds per file; the limit is for
+    // a hang, not a speed check.
+    let (code, said) = run(pooldeck()
+        .timeout(Duration::from_secs(90))
+        .args(["validate", &replayed_file.display().to_string()]));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("anchors and aliases"), "{said}");
+    assert!(!said.contains("replay limit"), "{said}");
+    let (code, said) = run(pooldeck().timeout(Duration::from_secs(90)).args([
         "validate",
         &duplicate.display().to_string(),
         &bombed.display().to_string(),
