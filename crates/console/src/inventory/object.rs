@@ -18,8 +18,8 @@ pub enum Parsed {
     Pool(Box<ComputePool>),
     Evaluation(Box<ComputePoolEvaluation>),
     /// Events, a hub's most numerous objects: held compactly (their repeated texts shared),
-    /// rebuilt exactly when asked for.
-    Event(Box<Event>),
+    /// rebuilt exactly when asked for; inline, as the object's one allocation.
+    Event(Event),
     /// Kinds pooldeck reads from the raw object only.
     Other(Arc<Value>),
     /// The object is not a mapping; it is kept and shown with this error.
@@ -34,10 +34,9 @@ pub struct Object {
     pub parsed: Parsed,
     /// Fields of the wrong type or unknown fields, found while reading.
     pub issues: Vec<Issue>,
-    /// `metadata.creationTimestamp`, parsed once when the object is read.
+    /// `metadata.creationTimestamp`, parsed once when the object is read (an event holds
+    /// its times as numbers itself).
     created: Option<DateTime<Utc>>,
-    /// For an event, when it last happened, parsed once when it is read.
-    happened: Option<DateTime<Utc>>,
 }
 
 impl Object {
@@ -53,10 +52,9 @@ impl Object {
                 Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
                 Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
             },
-            Kind::Event if raw.is_object() => (
-                Parsed::Event(Box::new(Event::read(raw, &key.1, &key.0))),
-                Vec::new(),
-            ),
+            Kind::Event if raw.is_object() => {
+                (Parsed::Event(Event::read(raw, &key.1, &key.0)), Vec::new())
+            }
             _ if raw.is_object() => (Parsed::Other(Arc::new(raw)), Vec::new()),
             _ => (
                 Parsed::Unreadable(Arc::new(raw), "the object is not a mapping".into()),
@@ -69,18 +67,11 @@ impl Object {
             parsed,
             issues,
             created: None,
-            happened: None,
         };
-        match object.event().map(|e| (e.created(), e.happened())) {
-            Some((created, happened)) => {
-                object.created = created;
-                object.happened = happened;
-            }
-            None => {
-                object.created = object
-                    .metadata_text("creationTimestamp")
-                    .and_then(|t| parse_time(&t));
-            }
+        if object.event().is_none() {
+            object.created = object
+                .metadata_text("creationTimestamp")
+                .and_then(|t| parse_time(&t));
         }
         object
     }
@@ -186,12 +177,15 @@ impl Object {
 
     /// When the object was created, from its metadata.
     pub fn created(&self) -> Option<DateTime<Utc>> {
-        self.created
+        match self.event() {
+            Some(event) => event.created(),
+            None => self.created,
+        }
     }
 
     /// When an event last happened (its lastTimestamp, eventTime or creation).
     pub fn happened(&self) -> Option<DateTime<Utc>> {
-        self.happened
+        self.event()?.happened()
     }
 
     /// Why the object could not be read, or what was wrong in it, in one line.

@@ -7,6 +7,7 @@
 //! A field of an unexpected type is kept as written beside the rest and reads as absent: the
 //! console shows what the event says and invents nothing.
 
+use std::num::{NonZeroI64, NonZeroU64};
 use std::sync::{Arc, LazyLock};
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -88,6 +89,9 @@ const METADATA: [&str; 15] = [
 /// The object an event is about, or its source: shared between the events that name it.
 type Texts<const N: usize> = [Option<Shared>; N];
 
+/// An event's own texts: shared as a whole between the events that say the same (a
+/// controller's events repeat their kind, reason, message and component).
+static TEXTS_TABLE: LazyLock<Table<Texts<8>>> = LazyLock::new(Table::new);
 static INVOLVED_TABLE: LazyLock<Table<Texts<7>>> = LazyLock::new(Table::new);
 static SOURCE_TABLE: LazyLock<Table<Texts<2>>> = LazyLock::new(Table::new);
 
@@ -98,6 +102,33 @@ enum Stamp {
     Absent,
     Null,
     At(i64),
+}
+
+/// A [`Stamp`] in eight bytes (the enum takes sixteen): the two smallest numbers stand for
+/// absent and null, which no time can reach (chrono's range ends far above them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed(i64);
+
+impl Packed {
+    const ABSENT: Packed = Packed(i64::MIN);
+    const NULL: Packed = Packed(i64::MIN + 1);
+
+    /// The stamp packed, if it can be (a time at one of the two marks cannot).
+    fn new(stamp: Stamp) -> Option<Packed> {
+        match stamp {
+            Stamp::Absent => Some(Packed::ABSENT),
+            Stamp::Null => Some(Packed::NULL),
+            Stamp::At(n) => (n > Packed::NULL.0).then_some(Packed(n)),
+        }
+    }
+
+    fn get(self) -> Stamp {
+        match self {
+            Packed::ABSENT => Stamp::Absent,
+            Packed::NULL => Stamp::Null,
+            Packed(n) => Stamp::At(n),
+        }
+    }
 }
 
 /// How a time field is written: `Time` in whole seconds, `MicroTime` with six decimals.
@@ -119,7 +150,8 @@ const TIMES: [(&str, Precision); 4] = [
 ];
 
 /// Metadata written as the API writes it and read back the same: whether name and namespace
-/// were there (their values are the object's key), a canonical uid and a numeric version.
+/// were there (their values are the object's key), a canonical uid, a numeric version and
+/// generation (zero for either is kept as written: the niche keeps each in eight bytes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Meta {
     /// The event was not a mapping: it is kept whole (the only field kept, under "").
@@ -128,17 +160,20 @@ struct Meta {
     name: bool,
     namespace: bool,
     uid: Option<[u8; 16]>,
-    resource_version: Option<u64>,
+    resource_version: Option<NonZeroU64>,
+    generation: Option<NonZeroI64>,
 }
 
 /// One event.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    texts: Texts<8>,
+    /// Its own texts ([`TEXTS`]), when it has any.
+    texts: Option<Arc<Texts<8>>>,
     involved: Option<Arc<Texts<7>>>,
     source: Option<Arc<Texts<2>>>,
-    times: [Stamp; 4],
-    count: Option<i64>,
+    times: [Packed; 4],
+    /// A count the API's int32 holds (any other is kept as written).
+    count: Option<i32>,
     meta: Meta,
     /// Every other field, and the parts of metadata, involvedObject and source that are not
     /// kept above, as written.
@@ -148,6 +183,7 @@ pub struct Event {
 /// Lets go of the shared texts and objects no event holds any more (the console calls it
 /// when it lets go of a whole picture).
 pub fn sweep_shared() {
+    TEXTS_TABLE.sweep();
     INVOLVED_TABLE.sweep();
     SOURCE_TABLE.sweep();
     shared::sweep_texts();
@@ -158,10 +194,10 @@ impl Event {
     /// the caller keeps (metadata's name and namespace are not held twice).
     pub fn read(value: Value, name: &str, namespace: &str) -> Event {
         let mut event = Event {
-            texts: Default::default(),
+            texts: None,
             involved: None,
             source: None,
-            times: [Stamp::Absent; 4],
+            times: [Packed::ABSENT; 4],
             count: None,
             meta: Meta::default(),
             rest: None,
@@ -171,17 +207,28 @@ impl Event {
             event.keep("", value);
             return event;
         };
+        let mut texts: Texts<8> = Default::default();
         for (field, value) in fields {
-            event.read_field(field, value, name, namespace);
+            event.read_field(field, value, name, namespace, &mut texts);
+        }
+        if texts.iter().any(Option::is_some) {
+            event.texts = Some(TEXTS_TABLE.share(texts));
         }
         event
     }
 
-    fn read_field(&mut self, field: String, value: Value, name: &str, namespace: &str) {
+    fn read_field(
+        &mut self,
+        field: String,
+        value: Value,
+        name: &str,
+        namespace: &str,
+        texts: &mut Texts<8>,
+    ) {
         if let Some(i) = TEXTS.iter().position(|t| *t == field)
             && let Value::String(text) = value
         {
-            self.texts[i] = Some(shared::text(text));
+            texts[i] = Some(shared::text(text));
             return;
         }
         if let Some((i, (_, precision))) = TIMES
@@ -190,14 +237,14 @@ impl Event {
             .skip(1)
             .find(|(_, (t, _))| *t == field)
         {
-            match stamp(&value, *precision) {
+            match stamp(&value, *precision).and_then(Packed::new) {
                 Some(at) => self.times[i] = at,
                 None => self.keep(&field, value),
             }
             return;
         }
         match (field.as_str(), value) {
-            ("count", Value::Number(n)) if n.as_i64().is_some() => self.count = n.as_i64(),
+            ("count", Value::Number(n)) if count(&n).is_some() => self.count = count(&n),
             ("involvedObject", Value::Object(fields)) => {
                 let (texts, others) = texts_of(fields, &INVOLVED);
                 self.involved = Some(INVOLVED_TABLE.share(texts));
@@ -225,9 +272,17 @@ impl Event {
                         ("resourceVersion", Value::String(s)) if version(s).is_some() => {
                             self.meta.resource_version = version(s);
                         }
-                        ("creationTimestamp", _) if stamp(&value, Precision::Seconds).is_some() => {
-                            self.times[CREATED] =
-                                stamp(&value, Precision::Seconds).unwrap_or(Stamp::Absent);
+                        ("generation", Value::Number(n)) if generation(n).is_some() => {
+                            self.meta.generation = generation(n);
+                        }
+                        ("creationTimestamp", _)
+                            if stamp(&value, Precision::Seconds)
+                                .and_then(Packed::new)
+                                .is_some() =>
+                        {
+                            self.times[CREATED] = stamp(&value, Precision::Seconds)
+                                .and_then(Packed::new)
+                                .unwrap_or(Packed::ABSENT);
                         }
                         _ => {
                             others.insert(key, value);
@@ -277,7 +332,8 @@ impl Event {
                 .meta
                 .resource_version
                 .map(|v| Value::String(v.to_string())),
-            "creationTimestamp" => stamp_value(self.times[CREATED], TIMES[CREATED].1),
+            "generation" => self.meta.generation.map(|g| Value::from(g.get())),
+            "creationTimestamp" => stamp_value(self.times[CREATED].get(), TIMES[CREATED].1),
             _ => None,
         };
         let field = |field: &str| match field {
@@ -295,15 +351,15 @@ impl Event {
             }),
             "count" => self.count.map(Value::from),
             _ => match TIMES.iter().position(|(t, _)| *t == field) {
-                Some(i) => stamp_value(self.times[i], TIMES[i].1),
-                None => texts(&TEXTS, &self.texts, field),
+                Some(i) => stamp_value(self.times[i].get(), TIMES[i].1),
+                None => texts(&TEXTS, self.texts.as_deref()?, field),
             },
         };
         Value::Object(ordered(&ORDER, field, self.rest.as_deref()))
     }
 
     fn text(&self, i: usize) -> Option<&str> {
-        self.texts[i].as_deref().map(String::as_str)
+        self.texts.as_ref()?[i].as_deref().map(String::as_str)
     }
 
     pub fn api_version(&self) -> Option<&str> {
@@ -337,7 +393,7 @@ impl Event {
 
     /// How many times it happened, when the event says.
     pub fn count(&self) -> Option<i64> {
-        self.count
+        self.count.map(i64::from)
     }
 
     /// A field of the object the event is about (`kind`, `namespace`, `name`, ...).
@@ -368,7 +424,7 @@ impl Event {
     /// offset, fractions).
     fn time(&self, i: usize) -> Option<DateTime<Utc>> {
         let (field, precision) = TIMES[i];
-        instant(self.times[i], precision).or_else(|| {
+        instant(self.times[i].get(), precision).or_else(|| {
             let kept = if i == CREATED {
                 self.kept("metadata")?.get(field)?
             } else {
@@ -515,10 +571,24 @@ fn uuid_text(uid: [u8; 16]) -> String {
     )
 }
 
-/// A resourceVersion that is a number written without leading zeros.
-fn version(text: &str) -> Option<u64> {
-    let n: u64 = text.parse().ok()?;
+/// A resourceVersion that is a number written without leading zeros (zero is kept as
+/// written).
+fn version(text: &str) -> Option<NonZeroU64> {
+    let n: NonZeroU64 = text.parse().ok()?;
     (n.to_string() == text).then_some(n)
+}
+
+/// A generation written as a whole number that reads back the same (zero is kept as
+/// written).
+fn generation(n: &serde_json::Number) -> Option<NonZeroI64> {
+    let g = NonZeroI64::new(n.as_i64()?)?;
+    (serde_json::Number::from(g.get()) == *n).then_some(g)
+}
+
+/// A count the API's int32 holds, written as a whole number.
+fn count(n: &serde_json::Number) -> Option<i32> {
+    let c = i32::try_from(n.as_i64()?).ok()?;
+    (serde_json::Number::from(c) == *n).then_some(c)
 }
 
 #[cfg(test)]

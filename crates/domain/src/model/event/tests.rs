@@ -117,10 +117,21 @@ fn texts_and_the_object_named_are_shared_between_events() {
     other["metadata"]["name"] = json!("b");
     other["lastTimestamp"] = json!("2026-11-30T12:05:00Z");
     let b = Event::read(other, "b", "project-1");
-    let (Some(ma), Some(mb)) = (&a.texts[MESSAGE], &b.texts[MESSAGE]) else {
-        panic!("both have a message");
+    let (Some(ta), Some(tb)) = (&a.texts, &b.texts) else {
+        panic!("both have texts");
     };
-    assert!(Arc::ptr_eq(ma, mb));
+    assert!(Arc::ptr_eq(ta, tb), "the same texts are one copy");
+    let mut said_otherwise = from_a_server();
+    said_otherwise["message"] = json!("scaled up");
+    let c = Event::read(said_otherwise, "c", "project-1");
+    let Some(tc) = &c.texts else {
+        panic!("it has texts")
+    };
+    assert!(!Arc::ptr_eq(ta, tc));
+    let (Some(ra), Some(rc)) = (&ta[REASON], &tc[REASON]) else {
+        panic!("both have a reason");
+    };
+    assert!(Arc::ptr_eq(ra, rc), "a text is one copy across sets");
     let (Some(ia), Some(ib)) = (&a.involved, &b.involved) else {
         panic!("both name an object");
     };
@@ -140,6 +151,12 @@ fn what_is_not_written_as_a_server_writes_it_is_kept_as_written() {
         json!({"count": "3"}),
         json!({"count": 18446744073709551615u64}),
         json!({"count": 1.5}),
+        json!({"count": 2147483648u64}),
+        // A generation of zero, in fractions, as text, past a signed number; a version of 0.
+        json!({"metadata": {"generation": 0, "resourceVersion": "0"}}),
+        json!({"metadata": {"generation": 1.0}}),
+        json!({"metadata": {"generation": "1"}}),
+        json!({"metadata": {"generation": 18446744073709551615u64}}),
         // Fields of the wrong type, unknown fields, and parts of the known mappings.
         json!({"reason": 5, "message": null, "type": ["Warning"], "series": {"count": 2}}),
         json!({"involvedObject": "gpu-a", "source": null, "metadata": []}),
@@ -155,6 +172,25 @@ fn what_is_not_written_as_a_server_writes_it_is_kept_as_written() {
     let event = Event::read(json!({"count": "3", "reason": 5}), "", "");
     assert_eq!(event.count(), None);
     assert_eq!(event.reason(), None);
+}
+
+#[test]
+fn what_a_server_writes_is_held_without_a_map_kept_as_written() {
+    // A map kept as written costs about 700 bytes an event: at 100,000 events a field a
+    // server writes on each one (a generation) held 80 MB that way.
+    let mut sent = from_a_server();
+    sent["metadata"]["generation"] = json!(1);
+    sent["count"] = json!(-1);
+    let event = Event::read(sent.clone(), "gpu-a.18a3c2f1d0e9b8a7", "project-1");
+    assert_eq!(event.rest, None);
+    assert_eq!(event.to_value("gpu-a.18a3c2f1d0e9b8a7", "project-1"), sent);
+    assert_eq!(event.count(), Some(-1));
+    // Eight bytes a time and a count, the texts shared as one set.
+    assert!(
+        std::mem::size_of::<Event>() <= 112,
+        "{}",
+        std::mem::size_of::<Event>()
+    );
 }
 
 #[test]
@@ -210,6 +246,9 @@ fn any_field() -> impl Strategy<Value = String> {
                 .chain(
                     [
                         "count",
+                        "generation",
+                        "uid",
+                        "resourceVersion",
                         "metadata",
                         "involvedObject",
                         "source",
@@ -256,7 +295,12 @@ proptest! {
         ] {
             prop_assert_eq!(read, sent.get(field).and_then(Value::as_str));
         }
-        prop_assert_eq!(event.count(), sent.get("count").and_then(Value::as_i64));
+        prop_assert_eq!(
+            event.count(),
+            sent.get("count")
+                .and_then(Value::as_i64)
+                .filter(|c| i32::try_from(*c).is_ok())
+        );
         prop_assert_eq!(
             event.involved("name"),
             sent.pointer("/involvedObject/name").and_then(Value::as_str)
