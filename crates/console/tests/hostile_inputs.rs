@@ -224,7 +224,7 @@ fn parser_troubles_are_said_in_the_users_terms() {
     }
     let replayed_file = dir.path().join("replayed.yaml");
     std::fs::write(&replayed_file, replayed).expect("write");
-    // A debug build reads up to the budget in about five seconds per file; the limit is for
+    // A debug build reads up to the budget in about four seconds per file; the limit is for
     // a hang, not a speed check.
     let (code, said) = run(pooldeck()
         .timeout(Duration::from_secs(90))

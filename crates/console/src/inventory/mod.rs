@@ -401,7 +401,7 @@ impl Inventory {
             .filter_map(|(_, k)| stored.get(k))
             .filter(|e| derive::involved(e) == Some((kind, namespace, name)))
             .collect();
-        events.sort_by_key(|e| e.happened());
+        events.sort_by_cached_key(|e| e.happened());
         events
     }
 

@@ -18,7 +18,8 @@ pub enum Parsed {
     Pool(Box<ComputePool>),
     Evaluation(Box<ComputePoolEvaluation>),
     /// Events, a hub's most numerous objects: held compactly (their repeated texts shared),
-    /// rebuilt exactly when asked for; inline, as the object's one allocation.
+    /// rebuilt exactly when asked for; inline (a box of its own cost 100,000 allocations
+    /// more, and every other object only about 80 bytes less).
     Event(Event),
     /// Kinds pooldeck reads from the raw object only.
     Other(Arc<Value>),

@@ -72,8 +72,8 @@ impl Object<'_> {
     }
 }
 
-/// The most YAML events anchors may record, and aliases replay, in one input.
-const MAX_ALIAS_EVENTS: usize = 250_000;
+/// The most YAML events aliases may replay in one document.
+const MAX_REPLAYED_EVENTS: usize = 250_000;
 
 fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
@@ -82,13 +82,16 @@ fn options() -> serde_saphyr::Options {
             max_nodes: 40_000_000,
             max_events: 100_000_000,
             max_total_scalar_bytes: MAX_INPUT_BYTES,
-            // Events copied into anchors and replayed from aliases. A manifest with a few
-            // shared blocks stays far below this; a billion-laughs file reaches it within a
-            // fraction of a second (the defaults, four times higher, took 20 s in a debug build).
-            max_recorded_anchor_events: MAX_ALIAS_EVENTS,
         },
+        // Events replayed from aliases, counted per document (a parse of a large input in
+        // parts counts each part's own documents). A manifest with a few shared blocks stays
+        // far below this; a billion-laughs document reaches it within a second (about four in a
+        // debug build, where the default, four times higher, took 20 s). The anchors' own
+        // recording keeps
+        // the parser's default: that one counts the whole input, and a file of many pools
+        // each with an anchor would reach a lower one.
         alias_limits: serde_saphyr::alias_limits! {
-            max_total_replayed_events: MAX_ALIAS_EVENTS,
+            max_total_replayed_events: MAX_REPLAYED_EVENTS,
         },
         with_snippet: false,
     }
@@ -199,7 +202,10 @@ fn clean_message(message: &str) -> String {
     if first.contains("Depth") || first.contains("recursion limit") {
         return "the document nests deeper than 64 levels; no ComputePool is that deep".into();
     }
-    if first.starts_with("budget breached") || first.starts_with("alias replay limit") {
+    if first.starts_with("budget breached")
+        || first.starts_with("alias replay")
+        || first.starts_with("alias expansion")
+    {
         // The parser's budget names its own counters; say what it means.
         let lower = first.to_ascii_lowercase();
         let what = if lower.contains("anchor") || lower.contains("alias") {

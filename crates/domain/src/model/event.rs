@@ -86,7 +86,8 @@ const METADATA: [&str; 15] = [
     "managedFields",
 ];
 
-/// The object an event is about, or its source: shared between the events that name it.
+/// Texts in a fixed order (an event's own, the object it is about, its source): each set
+/// shared between the events that say the same.
 type Texts<const N: usize> = [Option<Shared>; N];
 
 /// An event's own texts: shared as a whole between the events that say the same (a

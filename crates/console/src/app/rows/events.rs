@@ -16,7 +16,7 @@ pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
             })
         })
         .collect();
-    objects.sort_by_key(|e| e.happened());
+    objects.sort_by_cached_key(|e| e.happened());
     let rows = objects
         .into_iter()
         .flat_map(|event| event_rows(inventory, event, wide))
