@@ -88,6 +88,7 @@ const LAYERS: &[Allowed] = &[
             "imbl",
             "compact_str",
             "futures",
+            "hashbrown",
             "serde_saphyr",
         ],
     },

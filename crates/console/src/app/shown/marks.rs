@@ -120,7 +120,7 @@ impl App {
             };
             let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
             let (broken, worst) = marks_of(&mut shown.lint, hub, inventory, doctor, &id, object);
-            for slot in shown.base.slots_of(&(hub, key.clone())).to_vec() {
+            for slot in shown.base.slots_of(&(hub, key.clone())) {
                 shown.base.set_marks(slot, broken, worst);
             }
         }
