@@ -33,11 +33,14 @@ pub type Key = (Text, Text);
 /// Which namespace a source watches: `None` for all.
 pub type Scope = Option<String>;
 
-/// A list arriving in pages: the keys it has brought (kept when the list ends) and how many
-/// the server said were still to come.
+/// A list arriving in pages: the keys held when it started that it has not brought yet
+/// (those left when it ends are gone from the hub), how many objects it has brought and how
+/// many the server said were still to come. Not the keys it brought: a hub's first list
+/// starts with nothing held, so it keeps no key at all (100,000 events cost 10 MB that way).
 #[derive(Clone, Debug, Default)]
 struct Listing {
-    seen: OrdSet<Key>,
+    unseen: OrdSet<Key>,
+    received: usize,
     remaining: Option<u64>,
 }
 
@@ -89,7 +92,7 @@ impl Inventory {
             if *k != kind {
                 continue;
             }
-            let received = listing.seen.len();
+            let received = listing.received;
             let total = listing
                 .remaining
                 .and_then(|r| usize::try_from(r).ok())
@@ -191,28 +194,22 @@ impl Inventory {
                 scope,
                 objects,
             } => {
-                let in_scope = |key: &Key| scope.as_deref().is_none_or(|ns| key.0 == ns);
                 let fresh: OrdMap<Key, Arc<Object>> = objects
                     .into_iter()
                     .map(|object| (object.key.clone(), Arc::new(object)))
                     .collect();
-                let paged = self
-                    .listing
-                    .remove(&(kind, scope.clone()))
-                    .unwrap_or_default()
-                    .seen;
-                let stale: Vec<Key> = self
-                    .objects
-                    .get(&kind)
-                    .map(|m| {
-                        m.keys()
-                            .filter(|k| {
-                                in_scope(k) && !fresh.contains_key(*k) && !paged.contains(*k)
-                            })
-                            .cloned()
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
+                    Some(listing) => listing
+                        .unseen
+                        .into_iter()
+                        .filter(|k| !fresh.contains_key(k))
+                        .collect(),
+                    None => self
+                        .keys_in(kind, scope.as_deref())
+                        .filter(|k| !fresh.contains_key(*k))
+                        .cloned()
+                        .collect(),
+                };
                 for key in stale {
                     self.remove(kind, &key);
                 }
@@ -227,11 +224,25 @@ impl Inventory {
                 objects,
                 remaining,
             } => {
-                let listing = self.listing.entry((kind, scope)).or_default();
-                for object in &objects {
-                    listing.seen.insert(object.key.clone());
+                if !self.listing.contains_key(&(kind, scope.clone())) {
+                    // The list's first page: what is held now is what it must bring again.
+                    let unseen: OrdSet<Key> =
+                        self.keys_in(kind, scope.as_deref()).cloned().collect();
+                    self.listing.insert(
+                        (kind, scope.clone()),
+                        Listing {
+                            unseen,
+                            ..Listing::default()
+                        },
+                    );
                 }
-                listing.remaining = remaining;
+                if let Some(listing) = self.listing.get_mut(&(kind, scope)) {
+                    for object in &objects {
+                        listing.unseen.remove(&object.key);
+                    }
+                    listing.received += objects.len();
+                    listing.remaining = remaining;
+                }
                 for object in objects {
                     self.insert(Arc::new(object));
                 }
@@ -253,6 +264,15 @@ impl Inventory {
             }
             SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => {}
         }
+    }
+
+    /// The keys held of a kind in a source's scope (`None`: every namespace).
+    fn keys_in<'a>(&'a self, kind: Kind, scope: Option<&'a str>) -> impl Iterator<Item = &'a Key> {
+        self.objects
+            .get(&kind)
+            .into_iter()
+            .flat_map(|m| m.keys())
+            .filter(move |k| scope.is_none_or(|ns| k.0 == ns))
     }
 
     /// Records a source's state at `now` (keeping the current one when `state` is `None`);
