@@ -67,10 +67,11 @@ pub struct Base {
     pub warning_column: Option<usize>,
     slots: Vec<Option<Slot>>,
     free: Vec<usize>,
-    /// The slot of each object's first row, found by its owner; the others follow it through
-    /// `next`, in the order of its rows. Only slot numbers: the owners are the slots' own, so
-    /// 100,000 events cost half a megabyte here, not a second copy of each key and a list.
-    by_owner: hashbrown::HashTable<u32>,
+    /// The slots of each object's first and last rows, found by its owner; the others
+    /// follow the first through `next`, in the order of its rows. Only slot numbers: the
+    /// owners are the slots' own, so 100,000 events cost about a megabyte here, not a second
+    /// copy of each key and a list each.
+    by_owner: hashbrown::HashTable<(u32, u32)>,
     hasher: RandomState,
     /// Whether every row is held whole (a view made whole), not only the window's.
     pub whole: bool,
@@ -103,13 +104,13 @@ impl Base {
     pub fn owners(&self) -> impl Iterator<Item = &Owner> + '_ {
         self.by_owner
             .iter()
-            .filter_map(|head| self.owner(*head as usize))
+            .filter_map(|(first, _)| self.owner(*first as usize))
     }
 
     /// The slots of one object's rows, in the order of its rows.
     pub fn slots_of(&self, owner: &Owner) -> Vec<usize> {
         let mut slots = Vec::new();
-        let mut at = self.head(owner);
+        let mut at = self.ends(owner).map(|(first, _)| first as usize);
         while let Some(slot) = at {
             slots.push(slot);
             at = self
@@ -121,21 +122,13 @@ impl Base {
         slots
     }
 
-    /// The slot of an object's first row.
-    fn head(&self, owner: &Owner) -> Option<usize> {
-        self.head_hashed(self.hasher.hash_one(owner), owner)
-    }
-
-    fn head_hashed(&self, hash: u64, owner: &Owner) -> Option<usize> {
+    /// The slots of an object's first and last rows.
+    fn ends(&self, owner: &Owner) -> Option<(u32, u32)> {
+        let hash = self.hasher.hash_one(owner);
         let slots = &self.slots;
         self.by_owner
-            .find(hash, |head| {
-                slots
-                    .get(*head as usize)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|s| s.owner == *owner)
-            })
-            .map(|head| *head as usize)
+            .find(hash, |(first, _)| owned_by(slots, *first, owner))
+            .copied()
     }
 
     /// The object a slot's row is about.
@@ -265,7 +258,7 @@ impl Base {
             )
         });
         let hash = self.hasher.hash_one(&kept.owner);
-        let head = self.head_hashed(hash, &kept.owner);
+        let known = self.ends(&kept.owner);
         let slot = Slot {
             owner: kept.owner,
             index: u32::try_from(kept.index).unwrap_or(u32::MAX),
@@ -297,33 +290,37 @@ impl Base {
         if hold || self.whole {
             self.held.insert(index, row);
         }
-        // A slot number past u32 cannot be chained; 4 billion rows are far past any view.
+        // Slot numbers are held as u32: a view of 4 billion rows would need 450 GB of slots.
+        debug_assert!(index < LAST as usize, "slot {index} past the slot numbers");
         let number = u32::try_from(index).unwrap_or(LAST);
-        match head {
+        match known {
             // The object's next row: after its last.
-            Some(mut at) => {
-                while let Some(next) = self.slot(at).map(|s| s.next).filter(|n| *n != LAST) {
-                    at = next as usize;
-                }
-                if let Some(last) = self.slots.get_mut(at).and_then(Option::as_mut) {
+            Some((first, last)) => {
+                if let Some(last) = self.slots.get_mut(last as usize).and_then(Option::as_mut) {
                     last.next = number;
+                }
+                // A slot is the first row of one object at most: its number names the entry.
+                if let Some(ends) = self.by_owner.find_mut(hash, |(f, _)| *f == first) {
+                    ends.1 = number;
                 }
             }
             None => {
                 let (slots, hasher) = (&self.slots, &self.hasher);
                 self.by_owner
-                    .insert_unique(hash, number, |head| hash_of(slots, hasher, *head));
+                    .insert_unique(hash, (number, number), |(first, _)| {
+                        hash_of(slots, hasher, *first)
+                    });
             }
         }
         index
     }
 
-    /// Room for `rows` more rows (of as many objects at most).
-    pub fn reserve(&mut self, rows: usize) {
+    /// Room for `rows` more rows, of `objects` more objects.
+    pub fn reserve(&mut self, rows: usize, objects: usize) {
         self.slots.reserve(rows);
         let (slots, hasher) = (&self.slots, &self.hasher);
         self.by_owner
-            .reserve(rows, |head| hash_of(slots, hasher, *head));
+            .reserve(objects, |(first, _)| hash_of(slots, hasher, *first));
     }
 
     /// Takes out every row of one hub; returns the slots they held.
@@ -337,7 +334,9 @@ impl Base {
         let slots = self.slots_of(owner);
         let hash = self.hasher.hash_one(owner);
         if let Some(head) = slots.first()
-            && let Ok(entry) = self.by_owner.find_entry(hash, |h| *h as usize == *head)
+            && let Ok(entry) = self
+                .by_owner
+                .find_entry(hash, |(first, _)| *first as usize == *head)
         {
             entry.remove();
         }
@@ -388,6 +387,14 @@ pub fn words_of(row: &Row) -> String {
         text.push('\u{1f}');
     }
     text.to_lowercase()
+}
+
+/// Whether a slot is in use by an object's row.
+fn owned_by(slots: &[Option<Slot>], slot: u32, owner: &Owner) -> bool {
+    slots
+        .get(slot as usize)
+        .and_then(Option::as_ref)
+        .is_some_and(|s| s.owner == *owner)
 }
 
 /// The hash of the owner of the slot a table entry names.
@@ -453,7 +460,7 @@ mod tests {
                 let who = owner(n);
                 if add {
                     if n.is_multiple_of(5) {
-                        base.reserve(rows);
+                        base.reserve(rows, 1);
                     }
                     for _ in 0..rows {
                         let index = model.get(&who).map_or(0, Vec::len);
@@ -461,6 +468,20 @@ mod tests {
                         let slot = base.add(row(), kept, false);
                         model.entry(who.clone()).or_default().push(slot);
                     }
+                } else if n == 23 {
+                    // Every row of one hub at once.
+                    let hub = rows % 3;
+                    let mut removed = base.remove_hub(hub);
+                    removed.sort_unstable();
+                    let mut expected: Vec<usize> = Vec::new();
+                    model.retain(|o, slots| {
+                        if o.0 == hub {
+                            expected.extend(slots.iter().copied());
+                        }
+                        o.0 != hub
+                    });
+                    expected.sort_unstable();
+                    prop_assert_eq!(removed, expected);
                 } else {
                     let removed = base.remove_owner(&who);
                     prop_assert_eq!(removed, model.remove(&who).unwrap_or_default());
@@ -472,12 +493,24 @@ mod tests {
                         prop_assert_eq!(base.slot(*s).map(|s| s.index as usize), Some(i));
                     }
                 }
+                // One entry per object held, none left behind by a removal.
+                prop_assert_eq!(base.by_owner.len(), model.len());
+                prop_assert_eq!(base.owners().count(), model.len());
                 let owners: BTreeSet<&Owner> = base.owners().collect();
                 prop_assert_eq!(owners, model.keys().collect::<BTreeSet<_>>());
+                for (o, slots) in &model {
+                    let ends = slots.first().zip(slots.last()).map(|(f, l)| (*f as u32, *l as u32));
+                    prop_assert_eq!(base.ends(o), ends);
+                }
                 let used: BTreeSet<usize> = base.slots().collect();
                 let expected: BTreeSet<usize> = model.values().flatten().copied().collect();
                 prop_assert_eq!(used.len(), model.values().map(Vec::len).sum::<usize>());
-                prop_assert_eq!(used, expected);
+                prop_assert_eq!(&used, &expected);
+                // Every slot is in use or free, never both and never lost.
+                let free: BTreeSet<usize> = base.free.iter().copied().collect();
+                prop_assert_eq!(free.len(), base.free.len());
+                prop_assert!(free.is_disjoint(&used));
+                prop_assert_eq!(free.len() + used.len(), base.slots.len());
             }
         }
     }

@@ -560,7 +560,7 @@ impl App {
                 };
                 self.set_columns(table.columns);
                 let base = &mut self.shown.base;
-                base.reserve(table.rows.len());
+                base.reserve(table.rows.len(), 1);
                 let added = table
                     .rows
                     .into_iter()
@@ -590,7 +590,7 @@ impl App {
         // growing by doubling through the later turns would hold the old and the new store
         // at once (at 100,000 events, 30 MB for a moment).
         if after.is_none() {
-            shown.base.reserve(owners);
+            shown.base.reserve(owners, owners);
             added.reserve(owners.min(budget));
         }
         let mut last: Option<&Key> = None;
@@ -608,7 +608,7 @@ impl App {
             {
                 let expected = added.len().saturating_mul(owners) / done / 8 * 9;
                 let more = expected.saturating_sub(added.len());
-                shown.base.reserve(more);
+                shown.base.reserve(more, 0);
                 added.reserve(more.min(budget.saturating_sub(added.len())));
             }
             let mut made = make(inventory, object, false);
