@@ -442,11 +442,12 @@ async fn raw_list(cluster: &DemoCluster) -> Option<(Duration, usize)> {
     Some((best, bytes))
 }
 
-/// Every hub's pools and evaluations listed at once (compact, unpaged), as the console asks
-/// for them: the time until the slowest hub has both lists, best of two tries. The bench's
-/// hubs share its two cores with each other (a fleet's hubs are machines of their own), so
-/// a hub listed alone is faster here than any hub can be while all of them list: this is
-/// the slowest hub's list time under the load the console's own fleet view puts on them.
+/// Unpaged GETs of every hub's pools and evaluations at once: the time until the slowest hub
+/// has both lists, best of two tries. The bench's hubs share its two cores with each other (a
+/// fleet's hubs are machines of their own), so a hub listed alone is faster here than any
+/// hub can be while all of them list. A lower bound on the slowest hub's list time while the
+/// fleet view lists: the console also lists the other kinds, in its own process on the same
+/// cores.
 async fn raw_lists_at_once(clusters: &[&DemoCluster]) -> Option<Duration> {
     let mut clients = Vec::new();
     for cluster in clusters {
@@ -1000,9 +1001,10 @@ fn events(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Three paced hubs of 3,000 pools: each hub's raw list and `get pools -A` alone, then `get
-/// pools -A --all-contexts` as a table and as JSON (wall time beside the slowest single hub's,
-/// peak resident memory).
+/// Three paced hubs of 3,000 pools: the three hubs' lists at once ([`raw_lists_at_once`]),
+/// each hub's raw list and `get pools -A` alone, then `get pools -A --all-contexts` as a
+/// table and as JSON (wall time beside the slowest single hub's, peak resident memory), then
+/// the console on each hub alone and on all three.
 fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
     const POOLS: usize = 3_000;
     let names = ["hub-a", "hub-b", "hub-c"];

@@ -37,6 +37,9 @@ pub type Scope = Option<String>;
 /// (those left when it ends are gone from the hub), how many objects it has brought and how
 /// many the server said were still to come. Not the keys it brought: a hub's first list
 /// starts with nothing held, so it keeps no key at all (100,000 events cost 10 MB that way).
+/// Only the list's own pages change a source's objects while it lists (a source watches
+/// after its list ends, and no two sources share a kind and namespace); a key that went
+/// meanwhile all the same is not removed twice.
 #[derive(Clone, Debug, Default)]
 struct Listing {
     unseen: OrdSet<Key>,
@@ -65,7 +68,8 @@ pub struct Inventory {
     /// pools name, AIWorkloads) or a source's state does: what a diagnosis reads beside the
     /// pool, its evaluation and its events.
     context_generation: u64,
-    /// Per source, the objects its list in progress has sent so far (pages), by key.
+    /// Per source with a list in progress (pages): the keys held at its first page that it
+    /// has not brought again, and how many objects it has brought.
     listing: OrdMap<(Kind, Scope), Listing>,
     /// Which pool, evaluation or event each recent generation changed, oldest first, for
     /// readers that keep work per object (rows, findings): at most [`JOURNAL`] entries.
@@ -199,11 +203,16 @@ impl Inventory {
                     .map(|object| (object.key.clone(), Arc::new(object)))
                     .collect();
                 let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
-                    Some(listing) => listing
-                        .unseen
-                        .into_iter()
-                        .filter(|k| !fresh.contains_key(k))
-                        .collect(),
+                    Some(listing) => {
+                        let held = self.objects.get(&kind);
+                        listing
+                            .unseen
+                            .into_iter()
+                            .filter(|k| {
+                                !fresh.contains_key(k) && held.is_some_and(|m| m.contains_key(k))
+                            })
+                            .collect()
+                    }
                     None => self
                         .keys_in(kind, scope.as_deref())
                         .filter(|k| !fresh.contains_key(*k))

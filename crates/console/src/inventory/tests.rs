@@ -380,6 +380,81 @@ fn pages_show_at_once_and_the_end_of_the_list_drops_only_what_neither_holds() {
     assert_eq!(inventory.count(Kind::Pool), pools.len() - 1);
 }
 
+/// Pools named `name` in namespace `ns`, as a server lists them.
+fn pools_in(ns: &str, names: &[&str]) -> Vec<Object> {
+    let template = fleet("ComputePool").remove(0);
+    names
+        .iter()
+        .map(|name| {
+            let mut pool = template.clone();
+            pool["metadata"]["namespace"] = json!(ns);
+            pool["metadata"]["name"] = json!(name);
+            Object::new(Kind::Pool, pool)
+        })
+        .collect()
+}
+
+fn names_in(inventory: &Inventory, ns: &str) -> Vec<String> {
+    inventory
+        .objects(Kind::Pool)
+        .filter(|o| o.key.0 == ns)
+        .map(|o| o.key.1.to_string())
+        .collect()
+}
+
+#[test]
+fn two_namespaces_listing_in_pages_at_once_drop_only_their_own_gone() {
+    let mut inventory = Inventory::new();
+    let page = |inventory: &mut Inventory, ns: &str, names: &[&str], last: bool, t: i64| {
+        let (scope, objects) = (Some(ns.to_owned()), pools_in(ns, names));
+        let event = if last {
+            SourceEvent::Listed {
+                kind: Kind::Pool,
+                scope,
+                objects,
+            }
+        } else {
+            SourceEvent::Page {
+                kind: Kind::Pool,
+                scope,
+                objects,
+                remaining: None,
+            }
+        };
+        inventory.apply(event, at(t));
+    };
+    // First lists of two namespaces, their pages interleaved.
+    page(&mut inventory, "a", &["a1", "a2"], false, 0);
+    page(&mut inventory, "b", &["b1"], false, 1);
+    page(&mut inventory, "a", &["a3"], true, 2);
+    page(&mut inventory, "b", &["b2", "b3"], true, 3);
+    assert_eq!(names_in(&inventory, "a"), ["a1", "a2", "a3"]);
+    assert_eq!(names_in(&inventory, "b"), ["b1", "b2", "b3"]);
+    // Both list again, interleaved: a2 is gone from a, b3 from b. The first pages of each
+    // came before either list started again (no Syncing: a list restarted after a 410).
+    page(&mut inventory, "b", &["b1"], false, 4);
+    page(&mut inventory, "a", &["a1"], false, 5);
+    page(&mut inventory, "b", &["b2"], false, 6);
+    assert_eq!(
+        inventory.listing_progress(Kind::Pool),
+        Some(crate::inventory::Progress {
+            received: 3,
+            total: None
+        }),
+        "what both lists brought so far"
+    );
+    page(&mut inventory, "a", &["a3"], true, 7);
+    assert_eq!(names_in(&inventory, "a"), ["a1", "a3"]);
+    assert_eq!(
+        names_in(&inventory, "b"),
+        ["b1", "b2", "b3"],
+        "b's list has not ended: nothing of b goes"
+    );
+    page(&mut inventory, "b", &[], true, 8);
+    assert_eq!(names_in(&inventory, "b"), ["b1", "b2"]);
+    assert_eq!(inventory.listing_progress(Kind::Pool), None);
+}
+
 #[test]
 fn a_list_cut_short_does_not_keep_its_pages() {
     let pools = fleet("ComputePool");
