@@ -57,7 +57,7 @@ const LAYERS: &[Allowed] = &[
         module: "inventory",
         krate: None,
         ours: &["domain"],
-        outside: &["imbl", "compact_str"],
+        outside: &["imbl", "compact_str", "equivalent"],
     },
     Allowed {
         module: "theme",

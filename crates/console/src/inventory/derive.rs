@@ -67,6 +67,61 @@ pub(super) fn about(kind: &str, namespace: &str, name: &str) -> u64 {
     hasher.finish()
 }
 
+/// An event filed in the events index under what it is about; ordered by that, then by the
+/// event's key (two events are never the same entry).
+#[derive(Clone, Debug)]
+pub(super) struct Filed {
+    pub about: u64,
+    pub event: Arc<Object>,
+}
+
+impl Filed {
+    fn order(&self) -> (u64, &Key) {
+        (self.about, &self.event.key)
+    }
+}
+
+impl PartialEq for Filed {
+    fn eq(&self, other: &Filed) -> bool {
+        self.order() == other.order()
+    }
+}
+
+impl Eq for Filed {}
+
+impl PartialOrd for Filed {
+    fn partial_cmp(&self, other: &Filed) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Filed {
+    fn cmp(&self, other: &Filed) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+/// Where the events filed under one `about` start: before every one of them, after every
+/// event filed under a smaller one (never equal to an entry, so a range from it starts at
+/// the first of them).
+pub(super) struct FirstAbout(pub u64);
+
+impl equivalent::Equivalent<Filed> for FirstAbout {
+    fn equivalent(&self, _: &Filed) -> bool {
+        false
+    }
+}
+
+impl equivalent::Comparable<Filed> for FirstAbout {
+    fn compare(&self, filed: &Filed) -> std::cmp::Ordering {
+        if self.0 <= filed.about {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        }
+    }
+}
+
 /// The object an event is about: kind, namespace and name (empty when not said).
 pub(super) fn involved(event: &Object) -> Option<(&str, &str, &str)> {
     let event = event.event()?;
@@ -133,8 +188,10 @@ impl Inventory {
                 let Some((kind, namespace, name)) = involved(object) else {
                     return;
                 };
-                self.events_by_object
-                    .insert((about(kind, namespace, name), object.key.clone()));
+                self.events_by_object.insert(Filed {
+                    about: about(kind, namespace, name),
+                    event: object.clone(),
+                });
             }
             Kind::Evaluation => self.record_samples(object),
             _ => {}
@@ -143,18 +200,17 @@ impl Inventory {
 
     /// Removes what the stored version of an object contributed (history is kept: a new
     /// version of an evaluation adds to it).
-    pub(super) fn unindex(&mut self, kind: Kind, key: &Key) {
-        let Some(old) = self.objects.get(&kind).and_then(|m| m.get(key)).cloned() else {
-            return;
-        };
-        if kind != Kind::Event {
+    pub(super) fn unindex(&mut self, old: &Arc<Object>) {
+        if old.kind != Kind::Event {
             return;
         }
-        let Some((kind, namespace, name)) = involved(&old) else {
+        let Some((kind, namespace, name)) = involved(old) else {
             return;
         };
-        self.events_by_object
-            .remove(&(about(kind, namespace, name), key.clone()));
+        self.events_by_object.remove(&Filed {
+            about: about(kind, namespace, name),
+            event: old.clone(),
+        });
     }
 
     /// Drops the history of an evaluation that is gone.

@@ -44,9 +44,7 @@ impl Inventory {
             {
                 key.hash(&mut hasher);
                 // Which of them runs on the address tells the owner from the newcomer.
-                self.objects
-                    .get(&Kind::Pool)
-                    .and_then(|pools| pools.get(key))
+                self.held(Kind::Pool, key)
                     .is_some_and(|o| Inventory::runs(o))
                     .hash(&mut hasher);
             }
@@ -55,7 +53,7 @@ impl Inventory {
     }
 
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
-        let object = self.objects.get(&Kind::Pool)?.get(key)?;
+        let object = self.held(Kind::Pool, key)?;
         Some((Inventory::identity(object), object.pool()?))
     }
 

@@ -47,13 +47,46 @@ struct Listing {
     remaining: Option<u64>,
 }
 
+/// An object filed under its own key: a set of these is a map from key to object that holds
+/// each key once (a map held a second copy of every key, 6 MB at 100,000 events, and a copy
+/// on the heap of each name longer than 24 bytes). Equal and ordered by key alone.
+#[derive(Clone, Debug)]
+struct Held(Arc<Object>);
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        self.0.key == other.0.key
+    }
+}
+
+impl Eq for Held {}
+
+impl PartialOrd for Held {
+    fn partial_cmp(&self, other: &Held) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Held {
+    fn cmp(&self, other: &Held) -> std::cmp::Ordering {
+        self.0.key.cmp(&other.0.key)
+    }
+}
+
+impl std::borrow::Borrow<Key> for Held {
+    fn borrow(&self) -> &Key {
+        &self.0.key
+    }
+}
+
 /// The whole picture. Clone it to take a snapshot.
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,
-    objects: OrdMap<Kind, OrdMap<Key, Arc<Object>>>,
-    /// Events by what they are about ([`derive::about`]): one flat set read by range.
-    events_by_object: OrdSet<(u64, Key)>,
+    objects: OrdMap<Kind, OrdSet<Held>>,
+    /// Events by what they are about ([`derive::about`]): one flat set read by range, each
+    /// entry the event itself (not its key, a third copy of it).
+    events_by_object: OrdSet<derive::Filed>,
     /// Per pool, its series: one entry per pool (a pool has a few), shared between snapshots
     /// until one of them records a sample.
     history: OrdMap<Key, Arc<Vec<Series>>>,
@@ -198,9 +231,9 @@ impl Inventory {
                 scope,
                 objects,
             } => {
-                let fresh: OrdMap<Key, Arc<Object>> = objects
+                let fresh: OrdSet<Held> = objects
                     .into_iter()
-                    .map(|object| (object.key.clone(), Arc::new(object)))
+                    .map(|object| Held(Arc::new(object)))
                     .collect();
                 let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
                     Some(listing) => {
@@ -208,21 +241,19 @@ impl Inventory {
                         listing
                             .unseen
                             .into_iter()
-                            .filter(|k| {
-                                !fresh.contains_key(k) && held.is_some_and(|m| m.contains_key(k))
-                            })
+                            .filter(|k| !fresh.contains(k) && held.is_some_and(|m| m.contains(k)))
                             .collect()
                     }
                     None => self
                         .keys_in(kind, scope.as_deref())
-                        .filter(|k| !fresh.contains_key(*k))
+                        .filter(|k| !fresh.contains(*k))
                         .cloned()
                         .collect(),
                 };
                 for key in stale {
                     self.remove(kind, &key);
                 }
-                for (_, object) in fresh {
+                for Held(object) in fresh {
                     self.insert(object);
                 }
                 self.record_health(kind, scope, Some(SourceState::Live), now, true);
@@ -280,7 +311,8 @@ impl Inventory {
         self.objects
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.keys())
+            .flat_map(|m| m.iter())
+            .map(|held| &held.0.key)
             .filter(move |k| scope.is_none_or(|ns| k.0 == ns))
     }
 
@@ -331,28 +363,27 @@ impl Inventory {
 
     fn insert(&mut self, object: Arc<Object>) {
         let kind = object.kind;
-        let key = object.key.clone();
-        let before = self.objects.get(&kind).and_then(|m| m.get(&key)).cloned();
-        self.note(kind, &key, before.as_deref(), Some(&object));
-        if before.is_some() {
-            self.unindex(kind, &key);
+        let before = self.held(kind, &object.key).cloned();
+        self.note(kind, &object.key, before.as_deref(), Some(&object));
+        if let Some(before) = &before {
+            self.unindex(before);
         }
         if kind == Kind::Pool {
             self.reindex_pool(before.as_deref(), Some(&object));
         }
         self.index(&object);
-        self.objects.entry(kind).or_default().insert(key, object);
+        self.objects.entry(kind).or_default().insert(Held(object));
     }
 
     fn remove(&mut self, kind: Kind, key: &Key) {
-        let before = self.objects.get(&kind).and_then(|m| m.get(key)).cloned();
+        let before = self.held(kind, key).cloned();
         self.note(kind, key, before.as_deref(), None);
-        if kind == Kind::Pool
-            && let Some(before) = &before
-        {
-            self.reindex_pool(Some(before), None);
+        if let Some(before) = &before {
+            if kind == Kind::Pool {
+                self.reindex_pool(Some(before), None);
+            }
+            self.unindex(before);
         }
-        self.unindex(kind, key);
         if kind == Kind::Evaluation {
             self.forget_history(key);
         }
@@ -372,7 +403,16 @@ impl Inventory {
     }
 
     pub fn objects(&self, kind: Kind) -> impl Iterator<Item = &Arc<Object>> {
-        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
+        self.objects
+            .get(&kind)
+            .into_iter()
+            .flat_map(|m| m.iter())
+            .map(|held| &held.0)
+    }
+
+    /// The object of a kind held under `key`.
+    fn held(&self, kind: Kind, key: &Key) -> Option<&Arc<Object>> {
+        self.objects.get(&kind)?.get(key).map(|held| &held.0)
     }
 
     /// The objects of a kind after `after` in key order (all of them after `None`).
@@ -383,20 +423,18 @@ impl Inventory {
     ) -> impl Iterator<Item = &Arc<Object>> {
         use std::ops::Bound;
         let from: Bound<&Key> = after.map_or(Bound::Unbounded, Bound::Excluded);
-        self.objects
-            .get(&kind)
-            .into_iter()
-            .flat_map(move |m| m.range::<_, Key>((from, Bound::Unbounded)).map(|(_, o)| o))
+        self.objects.get(&kind).into_iter().flat_map(move |m| {
+            m.range::<_, Key>((from, Bound::Unbounded))
+                .map(|held| &held.0)
+        })
     }
 
     pub fn get(&self, kind: Kind, namespace: &str, name: &str) -> Option<&Arc<Object>> {
-        self.objects
-            .get(&kind)?
-            .get(&(Text::from(namespace), Text::from(name)))
+        self.held(kind, &(Text::from(namespace), Text::from(name)))
     }
 
     pub fn count(&self, kind: Kind) -> usize {
-        self.objects.get(&kind).map_or(0, OrdMap::len)
+        self.objects.get(&kind).map_or(0, OrdSet::len)
     }
 
     /// The evaluation that belongs to a pool: same namespace and name.
@@ -420,14 +458,11 @@ impl Inventory {
     /// Events about one object, newest last.
     pub fn events_for(&self, kind: &str, namespace: &str, name: &str) -> Vec<&Arc<Object>> {
         let about = derive::about(kind, namespace, name);
-        let Some(stored) = self.objects.get(&Kind::Event) else {
-            return Vec::new();
-        };
         let mut events: Vec<&Arc<Object>> = self
             .events_by_object
-            .range((about, Key::default())..)
-            .take_while(|(a, _)| *a == about)
-            .filter_map(|(_, k)| stored.get(k))
+            .range(derive::FirstAbout(about)..)
+            .take_while(|filed| filed.about == about)
+            .map(|filed| &filed.event)
             .filter(|e| derive::involved(e) == Some((kind, namespace, name)))
             .collect();
         events.sort_by_cached_key(|e| e.happened());

@@ -616,3 +616,76 @@ fn objects_are_held_without_their_managed_fields() {
         assert_eq!(*held, expected, "{kind:?}: everything else is kept");
     }
 }
+
+proptest::proptest! {
+    /// The objects held and the events index agree with a plain model under any sequence of
+    /// changes, moves of an event from one pool to another and lists: each event is found
+    /// under the pool it is about now, once, and nowhere else.
+    #[test]
+    fn events_are_found_under_the_pool_they_are_about_now(
+        steps in proptest::collection::vec((0u8..4, 0usize..12, 0usize..4), 1..80)
+    ) {
+        use std::collections::BTreeMap;
+        let event = |name: usize, pool: usize| {
+            json!({"apiVersion": "v1", "kind": "Event",
+                   "metadata": {"name": format!("e{name}"), "namespace": "ns"},
+                   "involvedObject": {"kind": "ComputePool", "namespace": "ns",
+                                      "name": format!("p{pool}")},
+                   "reason": format!("R{pool}")})
+        };
+        let mut inventory = Inventory::new();
+        let mut model: BTreeMap<usize, usize> = BTreeMap::new();
+        for (i, (action, name, pool)) in steps.into_iter().enumerate() {
+            let now = at(i as i64);
+            match action {
+                0 | 1 => {
+                    inventory.apply(
+                        SourceEvent::Applied { kind: Kind::Event, object: event(name, pool) },
+                        now,
+                    );
+                    model.insert(name, pool);
+                }
+                2 => {
+                    inventory.apply(
+                        SourceEvent::Deleted { kind: Kind::Event, object: event(name, pool) },
+                        now,
+                    );
+                    model.remove(&name);
+                }
+                _ => {
+                    // A list again: every event the model holds but `name`, each moved to
+                    // `pool` when its number is odd.
+                    model.remove(&name);
+                    for (n, p) in model.iter_mut() {
+                        if n % 2 == 1 {
+                            *p = pool;
+                        }
+                    }
+                    let listed = model.iter().map(|(n, p)| event(*n, *p)).collect();
+                    inventory.apply(SourceEvent::listed(Kind::Event, None, listed), now);
+                }
+            }
+            proptest::prop_assert_eq!(inventory.count(Kind::Event), model.len());
+            for pool in 0..4 {
+                let mut found: Vec<String> = inventory
+                    .events_for("ComputePool", "ns", &format!("p{pool}"))
+                    .iter()
+                    .map(|e| e.name().to_owned())
+                    .collect();
+                found.sort();
+                let mut expected: Vec<String> = model
+                    .iter()
+                    .filter(|(_, p)| **p == pool)
+                    .map(|(n, _)| format!("e{n}"))
+                    .collect();
+                expected.sort();
+                proptest::prop_assert_eq!(found, expected);
+            }
+            for (n, p) in &model {
+                let held = inventory.get(Kind::Event, "ns", &format!("e{n}"));
+                let about = held.and_then(|e| super::derive::involved(e)).map(|(_, _, name)| name.to_owned());
+                proptest::prop_assert_eq!(about, Some(format!("p{p}")));
+            }
+        }
+    }
+}
