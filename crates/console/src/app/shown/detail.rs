@@ -224,7 +224,7 @@ impl App {
                         .map(|pool| {
                             rules::validate(
                                 pool,
-                                &object.issues,
+                                object.issues(),
                                 &Context {
                                     old: None,
                                     fleet: inventory,

@@ -21,7 +21,7 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
         self_index: Some(Inventory::identity(object)),
     };
     Some(
-        rules::validate(pool, &object.issues, &context)
+        rules::validate(pool, object.issues(), &context)
             .iter()
             .any(|f| f.severity() == Severity::Error),
     )
