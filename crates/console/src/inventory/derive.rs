@@ -58,8 +58,8 @@ pub struct Sample {
 }
 
 /// Where the events index files what an event is about (its involved object's kind,
-/// namespace and name): a number, so the index holds a word per event instead of three
-/// texts; readers check each event found against the object they asked about.
+/// namespace and name): a number, so the index holds a word and the event per event instead
+/// of three texts; readers check each event found against the object they asked about.
 pub(super) fn about(kind: &str, namespace: &str, name: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::hash::DefaultHasher::new();

@@ -50,6 +50,11 @@ struct Listing {
 /// An object filed under its own key: a set of these is a map from key to object that holds
 /// each key once (a map held a second copy of every key, 6 MB at 100,000 events, and a copy
 /// on the heap of each name longer than 24 bytes). Equal and ordered by key alone.
+///
+/// A limit: imbl's inner nodes keep copies of some entries as dividers, and replacing or
+/// removing an entry does not replace its copy, which then keeps that version of the object
+/// alive (about one entry in eight at most, a leaf holding up to 16) until the tree reshapes
+/// there. Bounded, and the key a divider compares by never changes.
 #[derive(Clone, Debug)]
 struct Held(Arc<Object>);
 
@@ -372,7 +377,14 @@ impl Inventory {
             self.reindex_pool(before.as_deref(), Some(&object));
         }
         self.index(&object);
-        self.objects.entry(kind).or_default().insert(Held(object));
+        let set = self.objects.entry(kind).or_default();
+        set.insert(Held(object.clone()));
+        // imbl's set replaces an equal entry (std's keeps the old one): the new version is
+        // what is held.
+        debug_assert!(
+            set.get(&object.key)
+                .is_some_and(|h| Arc::ptr_eq(&h.0, &object))
+        );
     }
 
     fn remove(&mut self, kind: Kind, key: &Key) {

@@ -1,5 +1,6 @@
 //! One object as pooldeck holds it: read once into its model (pools, evaluations, events) or
-//! kept raw (everything else), with the problems found reading it and the times parsed once.
+//! kept raw (everything else), with the problems found reading it. Its creation time is read
+//! from its metadata when asked (the rows that show it hold it).
 
 use std::sync::Arc;
 

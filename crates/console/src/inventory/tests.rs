@@ -623,7 +623,8 @@ proptest::proptest! {
     /// under the pool it is about now, once, and nowhere else.
     #[test]
     fn events_are_found_under_the_pool_they_are_about_now(
-        steps in proptest::collection::vec((0u8..4, 0usize..12, 0usize..4), 1..80)
+        // Names enough for imbl's tree to have inner nodes (a leaf holds 16 entries).
+        steps in proptest::collection::vec((0u8..4, 0usize..200, 0usize..4), 1..300)
     ) {
         use std::collections::BTreeMap;
         let event = |name: usize, pool: usize| {
