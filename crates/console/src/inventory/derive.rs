@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::field::Text;
 
-use super::{Inventory, Key, Kind, Object};
+use super::{Held, Inventory, Key, Kind, Object};
 
 /// Samples kept per series: at the controllers' evaluation cycle this is hours of history.
 pub const HISTORY_LIMIT: usize = 360;
@@ -69,36 +69,10 @@ pub(super) fn about(kind: &str, namespace: &str, name: &str) -> u64 {
 
 /// An event filed in the events index under what it is about; ordered by that, then by the
 /// event's key (two events are never the same entry).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Filed {
     pub about: u64,
-    pub event: Arc<Object>,
-}
-
-impl Filed {
-    fn order(&self) -> (u64, &Key) {
-        (self.about, &self.event.key)
-    }
-}
-
-impl PartialEq for Filed {
-    fn eq(&self, other: &Filed) -> bool {
-        self.order() == other.order()
-    }
-}
-
-impl Eq for Filed {}
-
-impl PartialOrd for Filed {
-    fn partial_cmp(&self, other: &Filed) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Filed {
-    fn cmp(&self, other: &Filed) -> std::cmp::Ordering {
-        self.order().cmp(&other.order())
-    }
+    pub event: Held,
 }
 
 /// Where the events filed under one `about` start: before every one of them, after every
@@ -190,7 +164,7 @@ impl Inventory {
                 };
                 self.events_by_object.insert(Filed {
                     about: about(kind, namespace, name),
-                    event: object.clone(),
+                    event: Held(object.clone()),
                 });
             }
             Kind::Evaluation => self.record_samples(object),
@@ -209,7 +183,7 @@ impl Inventory {
         };
         self.events_by_object.remove(&Filed {
             about: about(kind, namespace, name),
-            event: old.clone(),
+            event: Held(old.clone()),
         });
     }
 

@@ -474,7 +474,7 @@ impl Inventory {
             .events_by_object
             .range(derive::FirstAbout(about)..)
             .take_while(|filed| filed.about == about)
-            .map(|filed| &filed.event)
+            .map(|filed| &filed.event.0)
             .filter(|e| derive::involved(e) == Some((kind, namespace, name)))
             .collect();
         events.sort_by_cached_key(|e| e.happened());
