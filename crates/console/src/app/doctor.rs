@@ -13,23 +13,20 @@ use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;
 use crate::inventory::{Inventory, Key, Kind, Object};
 
-/// What a pool's findings were worked out from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Inputs {
-    pool: usize,
-    evaluation: Option<usize>,
-    events: Vec<usize>,
-    context: u64,
-    /// The pools sharing its name or VIP ([`Inventory::neighbours`]).
-    neighbours: u64,
-}
+/// What a pool's findings were worked out from, as a fingerprint: the pool, its evaluation
+/// and its events as the inventory holds them, the context generation and the pools sharing
+/// its name or VIP ([`Inventory::neighbours`]). Only ever compared: one number per pool
+/// instead of a list of its events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Inputs(u64);
 
 #[derive(Clone, Debug)]
 struct Entry {
     inputs: Inputs,
     /// When the findings may read differently with the inputs unchanged.
     until: Option<DateTime<Utc>>,
-    findings: Arc<Vec<Diagnosis>>,
+    /// Held at their size: at 10,000 pools a list's spare room is megabytes.
+    findings: Box<[Diagnosis]>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -61,7 +58,7 @@ fn settle(
     let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
     for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
         match &before {
-            Some(b) if *b.findings == findings => {}
+            Some(b) if *b.findings == *findings => {}
             Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
             _ => {
                 changed = true;
@@ -73,7 +70,7 @@ fn settle(
             Entry {
                 inputs,
                 until,
-                findings: Arc::new(findings),
+                findings: findings.into_boxed_slice(),
             },
         );
     }
@@ -81,19 +78,21 @@ fn settle(
 }
 
 fn inputs(inventory: &Inventory, pool: &Arc<Object>) -> Inputs {
-    Inputs {
-        pool: Inventory::identity(pool),
-        evaluation: inventory
-            .get(Kind::Evaluation, pool.namespace(), pool.name())
-            .map(Inventory::identity),
-        events: inventory
-            .events_for("ComputePool", pool.namespace(), pool.name())
-            .into_iter()
-            .map(Inventory::identity)
-            .collect(),
-        context: inventory.context_generation(),
-        neighbours: inventory.neighbours(pool),
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    Inventory::identity(pool).hash(&mut hasher);
+    inventory
+        .get(Kind::Evaluation, pool.namespace(), pool.name())
+        .map(Inventory::identity)
+        .hash(&mut hasher);
+    let events = inventory.events_for("ComputePool", pool.namespace(), pool.name());
+    events.len().hash(&mut hasher);
+    for event in events {
+        Inventory::identity(event).hash(&mut hasher);
     }
+    inventory.context_generation().hash(&mut hasher);
+    inventory.neighbours(pool).hash(&mut hasher);
+    Inputs(hasher.finish())
 }
 
 /// Below this many pools one core does the work: threads would cost more than they save.
@@ -256,9 +255,7 @@ impl Doctor {
 
     /// A pool's findings, worst first.
     pub fn findings(&self, pool: &ObjectRef) -> &[Diagnosis] {
-        self.entries
-            .get(pool)
-            .map_or(&[], |entry| entry.findings.as_slice())
+        self.entries.get(pool).map_or(&[], |entry| &entry.findings)
     }
 
     /// A pool's worst finding above info, if any.

@@ -299,6 +299,14 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     nodes::hosts_on_nodes(&pool, picture, &mut out);
     unreadable(&pool, picture, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    // The console keeps every pool's findings while it runs: each held at its size, not at
+    // the room its lists grew to while the findings were gathered.
+    for finding in &mut out {
+        finding.summary.shrink_to_fit();
+        finding.evidence.shrink_to_fit();
+        finding.next.shrink_to_fit();
+    }
+    out.shrink_to_fit();
     out
 }
 
