@@ -95,10 +95,10 @@ impl App {
             else {
                 continue;
             };
-            let doctor = if *hub == self.fleet.focus {
+            let doctor = if hub == self.fleet.focus {
                 Some(&shown.doctor)
             } else {
-                self.fleet.parked(*hub).map(|p| &p.doctor)
+                self.fleet.parked(hub).map(|p| &p.doctor)
             };
             let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
             let worst = doctor.and_then(|d| d.worst(&id));

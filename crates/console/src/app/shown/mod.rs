@@ -12,6 +12,7 @@ mod filter;
 mod marks;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use self::base::{Base, Kept, Owner};
 pub use self::detail::DetailData;
@@ -567,7 +568,8 @@ impl App {
                     .enumerate()
                     .map(|(index, row)| {
                         let kept = Kept {
-                            owner: (hub, Key::default()),
+                            hub,
+                            object: None,
                             index,
                             time: None,
                         };
@@ -618,7 +620,8 @@ impl App {
             let time = time_of(object);
             for (index, row) in made.into_iter().enumerate() {
                 let kept = Kept {
-                    owner: (hub, object.key.clone()),
+                    hub,
+                    object: Some(Arc::clone(object)),
                     index,
                     time,
                 };
@@ -701,7 +704,8 @@ impl App {
             for (index, row) in made.into_iter().enumerate() {
                 let row = on_hub(row, hub, name.as_deref());
                 let kept = Kept {
-                    owner: (hub, key.clone()),
+                    hub,
+                    object: Some(Arc::clone(&object)),
                     index,
                     time,
                 };
@@ -782,7 +786,7 @@ impl App {
             return None;
         };
         let (hub, (namespace, name)) = self.shown.base.owner(slot)?;
-        self.inventory_of(*hub)?
+        self.inventory_of(hub)?
             .get(owner, namespace, name)?
             .label(key)
     }
@@ -866,7 +870,7 @@ impl App {
             }
             return;
         }
-        let owners: Vec<Owner> = base.owners().cloned().collect();
+        let owners: Vec<Owner> = base.owners().map(|(h, key)| (h, key.clone())).collect();
         for owner in owners {
             let made = self.owner_rows(&owner);
             let base = &mut self.shown.base;
@@ -979,7 +983,7 @@ impl App {
         let missing: BTreeSet<Owner> = wanted
             .iter()
             .filter(|slot| base.row(**slot).is_none())
-            .filter_map(|slot| base.owner(*slot).cloned())
+            .filter_map(|slot| base.owner(*slot).map(|(h, key)| (h, key.clone())))
             .collect();
         for owner in missing {
             let made = self.owner_rows(&owner);

@@ -519,7 +519,11 @@ fn same_as_every_row_whole(app: &App) -> Result<(), TestCaseError> {
     prop_assert_eq!(app.shown.len(), whole.len());
     for (i, (expected, index)) in whole.iter().enumerate() {
         let slot = app.shown.order[i];
-        let owner = app.shown.base.owner(slot).cloned();
+        let owner = app
+            .shown
+            .base
+            .owner(slot)
+            .map(|(hub, key)| (hub, key.clone()));
         let place = owner
             .as_ref()
             .and_then(|o| app.shown.base.slots_of(o).iter().position(|s| *s == slot));
