@@ -163,8 +163,10 @@ impl App {
             parked.inventory = Inventory::new();
         }
         self.shown.forget_markers();
-        // The events' shared texts held for the old picture only go now.
+        // The events' shared texts and the hosts' hardware held for the old picture only go
+        // now.
         crate::domain::model::event::sweep_shared();
+        crate::domain::model::status::sweep_hardware();
     }
 
     /// The namespaces the watched objects of every hub name.

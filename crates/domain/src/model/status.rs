@@ -1,7 +1,19 @@
 //! ComputePool status as the controller writes it: phase, conditions, hardware capacity and
 //! allocation (with MIG), and per Palette cluster the allocated machine pools and their hosts.
 
-use crate::field::{Field, Map, Num, Scalar, SmallMap, Text, model};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, LazyLock};
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::field::{
+    Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text, describe_value,
+    model,
+};
+use crate::path::YamlPath;
+use crate::shared::Table;
 
 use super::pool::ObjectRef;
 
@@ -122,16 +134,157 @@ model! {
 }
 
 model! {
-    /// An edge host allocated to a machine pool, keyed by its UID in `hosts`.
-    open struct Host {
+    /// What an edge host is: its hardware, and any field of a host this version of pooldeck
+    /// does not know.
+    open struct HostHardware {
         architecture: Text = "architecture",
         cpu_count: i64 = "cpuCount",
         memory_gb: Num = "memoryGB",
         /// One entry on almost every host: held in place.
         gpu_count_by_variant: SmallMap<Field<i64>> = "gpuCountByVariant",
         gpu_memory_gb_by_variant: SmallMap<Field<Num>> = "gpuMemoryGBByVariant",
-        status: Text = "status",
-        status_updated_at: Text = "statusUpdatedAt",
+    }
+}
+
+impl Eq for HostHardware {}
+
+/// Consistent with `==`: equal hardware hashes its architecture, counts and variants alike.
+impl Hash for HostHardware {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.architecture.get().hash(state);
+        self.cpu_count.get().hash(state);
+        self.memory_gb.get().map(|n| &n.0).hash(state);
+        for (variant, count) in self.gpu_count_by_variant.get().into_iter().flatten() {
+            (variant, count.get()).hash(state);
+        }
+        for (variant, memory) in self.gpu_memory_gb_by_variant.get().into_iter().flatten() {
+            (variant, memory.get().map(|n| &n.0)).hash(state);
+        }
+    }
+}
+
+/// The hardware of the hosts read: the hosts of a fleet are a handful of kinds of machine,
+/// so 100,000 hosts hold a handful of these (136 bytes each) instead of one each.
+static HARDWARE: LazyLock<Table<HostHardware>> = LazyLock::new(Table::new);
+
+/// Lets go of the hardware no host holds any more (the console calls it when it lets go of
+/// a whole picture; the table also sweeps itself as it grows).
+pub fn sweep_hardware() {
+    HARDWARE.sweep();
+}
+
+/// An edge host allocated to a machine pool, keyed by its UID in `hosts`: what it is (its
+/// hardware, shared by every host read with the same) and how it is (its status). Reads as
+/// one object: `host.architecture` is its hardware's, and it is written back as it was read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Host {
+    pub hardware: Arc<HostHardware>,
+    pub status: Field<Text>,
+    pub status_updated_at: Field<Text>,
+}
+
+impl Host {
+    /// The field names the reference documents for a host.
+    pub const FIELDS: &'static [&'static str] = &[
+        "architecture",
+        "cpuCount",
+        "memoryGB",
+        "gpuCountByVariant",
+        "gpuMemoryGBByVariant",
+        "status",
+        "statusUpdatedAt",
+    ];
+}
+
+impl std::ops::Deref for Host {
+    type Target = HostHardware;
+
+    fn deref(&self) -> &HostHardware {
+        &self.hardware
+    }
+}
+
+impl FromJson for Host {
+    fn from_json(value: Value) -> Result<Self, Mismatch> {
+        let Value::Object(mut fields) = value else {
+            return Err(Mismatch {
+                raw: value,
+                expected: "a mapping",
+            });
+        };
+        let mut own = |name: &str| {
+            fields
+                .shift_remove(name)
+                .map_or(Field::Missing, Field::from_value)
+        };
+        let status = own("status");
+        let status_updated_at = own("statusUpdatedAt");
+        let hardware = HostHardware::from_json(Value::Object(fields))?;
+        Ok(Host {
+            hardware: HARDWARE.share(hardware),
+            status,
+            status_updated_at,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Host {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Host::from_json(value).map_err(|m| {
+            serde::de::Error::custom(format!(
+                "expected {}, found {}",
+                m.expected,
+                describe_value(&m.raw)
+            ))
+        })
+    }
+}
+
+/// Written as it was read: the fields in the reference's order, then those pooldeck does not
+/// know.
+impl Serialize for Host {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn entry<M: SerializeMap, T: Serialize>(
+            map: &mut M,
+            name: &str,
+            field: &Field<T>,
+        ) -> Result<(), M::Error> {
+            if field.is_absent() {
+                return Ok(());
+            }
+            map.serialize_entry(name, field)
+        }
+        let hardware = &*self.hardware;
+        let mut map = serializer.serialize_map(None)?;
+        entry(&mut map, "architecture", &hardware.architecture)?;
+        entry(&mut map, "cpuCount", &hardware.cpu_count)?;
+        entry(&mut map, "memoryGB", &hardware.memory_gb)?;
+        entry(
+            &mut map,
+            "gpuCountByVariant",
+            &hardware.gpu_count_by_variant,
+        )?;
+        entry(
+            &mut map,
+            "gpuMemoryGBByVariant",
+            &hardware.gpu_memory_gb_by_variant,
+        )?;
+        entry(&mut map, "status", &self.status)?;
+        entry(&mut map, "statusUpdatedAt", &self.status_updated_at)?;
+        for (name, value) in hardware.extra.iter() {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Lenient for Host {
+    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+        self.hardware.collect_issues(path, out);
+        self.status.collect_issues(&path.key("status"), out);
+        self.status_updated_at
+            .collect_issues(&path.key("statusUpdatedAt"), out);
     }
 }
 
@@ -203,5 +356,123 @@ impl Host {
             .flatten()
             .filter_map(|(_, n)| n.get())
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{ComputePool, read};
+
+    fn pool_with_hosts(hosts: Value) -> Value {
+        json!({
+            "apiVersion": "spectrocloud.com/v1alpha1",
+            "kind": "ComputePool",
+            "metadata": {"name": "p", "namespace": "ns"},
+            "status": {"paletteClusterStatuses": [{"name": "p", "allocatedMachinePools": [
+                {"name": "workers", "hosts": hosts}
+            ]}]}
+        })
+    }
+
+    fn hosts_of(pool: &ComputePool) -> Vec<(String, Host)> {
+        pool.status
+            .get()
+            .into_iter()
+            .flat_map(|s| s.clusters())
+            .flat_map(|c| c.machine_pools())
+            .flat_map(|m| m.hosts())
+            .map(|(uid, host)| (uid.to_owned(), host.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn hosts_of_the_same_hardware_share_it_and_each_keeps_its_own_status() {
+        let gpu = "NVIDIA A100-SXM4-80GB | 80 GB";
+        let hardware = json!({"architecture": "AMD64", "cpuCount": 32, "memoryGB": 256,
+            "gpuCountByVariant": {gpu: 4}, "gpuMemoryGBByVariant": {gpu: 320}});
+        let host = |status: &str, at: &str| {
+            let mut host = hardware.clone();
+            host["status"] = json!(status);
+            host["statusUpdatedAt"] = json!(at);
+            host
+        };
+        let mut other = host("Healthy", "2026-12-01T10:00:00Z");
+        other["cpuCount"] = json!(64);
+        let value = pool_with_hosts(json!({
+            "uid-1": host("Healthy", "2026-12-01T10:00:00Z"),
+            "uid-2": host("Provisioning", "2026-12-01T11:30:00Z"),
+            "uid-3": other,
+        }));
+        let (pool, issues): (ComputePool, _) = read(&value).unwrap();
+        assert!(issues.is_empty(), "{issues:?}");
+        let hosts = hosts_of(&pool);
+        assert_eq!(hosts.len(), 3);
+        let (a, b, c) = (&hosts[0].1, &hosts[1].1, &hosts[2].1);
+        assert!(
+            Arc::ptr_eq(&a.hardware, &b.hardware),
+            "same hardware, one copy"
+        );
+        assert!(
+            !Arc::ptr_eq(&a.hardware, &c.hardware),
+            "other hardware, its own"
+        );
+        assert_eq!(a.status.as_deref(), Some("Healthy"));
+        assert_eq!(b.status.as_deref(), Some("Provisioning"));
+        assert_eq!(b.status_updated_at.as_deref(), Some("2026-12-01T11:30:00Z"));
+        assert_eq!(
+            (b.cpu_count.get(), c.cpu_count.get()),
+            (Some(&32), Some(&64))
+        );
+        assert_eq!(b.gpu_count(), 4);
+        // Another pool read later shares the same hardware too.
+        let (again, _): (ComputePool, _) = read(&value).unwrap();
+        assert!(Arc::ptr_eq(&hosts_of(&again)[0].1.hardware, &a.hardware));
+        assert_eq!(serde_json::to_value(&pool).unwrap(), value);
+    }
+
+    #[test]
+    fn a_host_is_written_back_as_read_with_its_odd_fields_and_their_issues() {
+        // Fields in the reference's order, one null, one of the wrong type, one unknown.
+        let value = pool_with_hosts(json!({
+            "uid-1": {"architecture": "ARM64", "cpuCount": "many", "memoryGB": 64.5,
+                      "status": null, "statusUpdatedAt": 7, "heartbeat": {"at": "now"}},
+            "uid-2": {"status": "Healthy"},
+        }));
+        let (pool, issues): (ComputePool, _) = read(&value).unwrap();
+        assert_eq!(serde_json::to_value(&pool).unwrap(), value);
+        let paths: Vec<String> = issues.iter().map(|i| i.path().to_string()).collect();
+        let host = "status.paletteClusterStatuses[0].allocatedMachinePools[0].hosts.uid-1";
+        assert_eq!(
+            paths,
+            [
+                format!("{host}.cpuCount"),
+                format!("{host}.statusUpdatedAt")
+            ],
+            "a host is open: its unknown field is no issue"
+        );
+        let hosts = hosts_of(&pool);
+        assert_eq!(
+            hosts[0].1.hardware.extra.get("heartbeat"),
+            Some(&json!({"at": "now"}))
+        );
+        assert!(matches!(hosts[0].1.status, Field::Null), "null stays null");
+        assert_eq!(hosts[1].1.status.as_deref(), Some("Healthy"));
+        assert!(hosts[1].1.architecture.is_absent());
+        let hardware: Host = serde_json::from_value(json!({"cpuCount": 8})).unwrap();
+        assert_eq!(hardware.cpu_count.get(), Some(&8));
+        assert!(serde_json::from_value::<Host>(json!("a host")).is_err());
+    }
+
+    #[test]
+    fn the_hardware_table_lets_go_of_what_no_host_holds() {
+        let unique = json!({"architecture": "RISCV64-only-in-this-test", "cpuCount": 3});
+        let host: Host = serde_json::from_value(unique.clone()).unwrap();
+        let weak = Arc::downgrade(&host.hardware);
+        drop(host);
+        sweep_hardware();
+        assert!(weak.upgrade().is_none(), "swept once no host holds it");
     }
 }
