@@ -163,8 +163,9 @@ impl App {
             parked.inventory = Inventory::new();
         }
         self.shown.forget_markers();
+        self.shown.forget_rows();
         // The events' shared texts and the hosts' hardware held for the old picture only go
-        // now.
+        // now (nothing of it is held any more: not its objects, not the rows made from them).
         crate::domain::model::event::sweep_shared();
         crate::domain::model::status::sweep_hardware();
     }

@@ -41,7 +41,9 @@ pub enum Rows {
     /// holds whole only the rows in its window, building them again from their object): the
     /// kind whose objects own the rows (hosts: their pool), the kinds whose change touches an
     /// owner of the same key, the columns, the rows of one owner, and the whole table (its
-    /// natural order; `get` prints it).
+    /// natural order; `get` prints it). The owner's own kind is always among the kinds that
+    /// touch it: its rows are made again when it changes, so the row store never keeps an
+    /// outdated version of it alive (a slot holds the object its rows were made from).
     PerObject {
         owner: Kind,
         touched_by: &'static [Kind],
@@ -176,3 +178,27 @@ pub struct Detail {
 #[cfg(test)]
 #[path = "view_tests.rs"]
 mod view_tests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_view_of_objects_makes_an_owners_rows_again_when_it_changes() {
+        let mut per_object = 0;
+        for view in View::all() {
+            if let Rows::PerObject {
+                owner, touched_by, ..
+            } = view.rows
+            {
+                per_object += 1;
+                assert!(
+                    touched_by.contains(&owner),
+                    "{}: a change to its {owner:?} must make its rows again",
+                    view.name()
+                );
+            }
+        }
+        assert!(per_object >= 4, "pools, evaluations, hosts and events");
+    }
+}

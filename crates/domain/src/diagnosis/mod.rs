@@ -304,7 +304,14 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     for finding in &mut out {
         finding.summary.shrink_to_fit();
         finding.evidence.shrink_to_fit();
+        for (path, value) in &mut finding.evidence {
+            path.shrink_to_fit();
+            value.shrink_to_fit();
+        }
         finding.next.shrink_to_fit();
+        for step in &mut finding.next {
+            step.shrink_to_fit();
+        }
     }
     out.shrink_to_fit();
     out

@@ -9,8 +9,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::field::{
-    Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text, describe_value,
-    model,
+    Extra, Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text,
+    describe_value, model,
 };
 use crate::path::YamlPath;
 use crate::shared::Table;
@@ -134,8 +134,8 @@ model! {
 }
 
 model! {
-    /// What an edge host is: its hardware, and any field of a host this version of pooldeck
-    /// does not know.
+    /// What an edge host is: its hardware. (Its `extra` stays empty: a host's fields that
+    /// pooldeck does not know are the host's own, [`Host::extra`].)
     open struct HostHardware {
         architecture: Text = "architecture",
         cpu_count: i64 = "cpuCount",
@@ -149,6 +149,8 @@ model! {
 impl Eq for HostHardware {}
 
 /// Consistent with `==`: equal hardware hashes its architecture, counts and variants alike.
+/// Only hardware whose every field reads as written is shared ([`shareable`]), so hashing the
+/// values read is enough to tell apart what the table holds.
 impl Hash for HostHardware {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.architecture.get().hash(state);
@@ -167,6 +169,28 @@ impl Hash for HostHardware {
 /// so 100,000 hosts hold a handful of these (136 bytes each) instead of one each.
 static HARDWARE: LazyLock<Table<HostHardware>> = LazyLock::new(Table::new);
 
+/// Whether hardware can be shared: only when every field reads as a value (one of the wrong
+/// shape keeps its raw value, which must be written back as it was) and no number is a
+/// negative zero (equal to zero, but written differently).
+fn shareable(hardware: &HostHardware) -> bool {
+    fn number(n: &Num) -> bool {
+        n.0.as_f64()
+            .is_none_or(|f| !(f == 0.0 && f.is_sign_negative()))
+    }
+    fn field<T>(field: &Field<T>, ok: impl Fn(&T) -> bool) -> bool {
+        !field.is_invalid() && field.get().is_none_or(ok)
+    }
+    fn variants<T>(map: &Field<SmallMap<Field<T>>>, ok: impl Fn(&T) -> bool) -> bool {
+        field(map, |m| m.into_iter().all(|(_, v)| field(v, &ok)))
+    }
+    hardware.extra.is_empty()
+        && field(&hardware.architecture, |_| true)
+        && field(&hardware.cpu_count, |_| true)
+        && field(&hardware.memory_gb, number)
+        && variants(&hardware.gpu_count_by_variant, |_| true)
+        && variants(&hardware.gpu_memory_gb_by_variant, number)
+}
+
 /// Lets go of the hardware no host holds any more (the console calls it when it lets go of
 /// a whole picture; the table also sweeps itself as it grows).
 pub fn sweep_hardware() {
@@ -176,11 +200,16 @@ pub fn sweep_hardware() {
 /// An edge host allocated to a machine pool, keyed by its UID in `hosts`: what it is (its
 /// hardware, shared by every host read with the same) and how it is (its status). Reads as
 /// one object: `host.architecture` is its hardware's, and it is written back as it was read.
+/// Declared by hand, not with `model!`: its reading, writing and checking must stay those
+/// the macro would make for the seven fields in this order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Host {
     pub hardware: Arc<HostHardware>,
     pub status: Field<Text>,
     pub status_updated_at: Field<Text>,
+    /// Fields this version of pooldeck does not know, kept so nothing is lost: the host's
+    /// own, never shared (a newer controller may write one that differs on every host).
+    pub extra: Extra,
 }
 
 impl Host {
@@ -219,11 +248,29 @@ impl FromJson for Host {
         };
         let status = own("status");
         let status_updated_at = own("statusUpdatedAt");
+        // What is neither hardware nor status is the host's own, in the order written.
+        let mut extra = Extra::default();
+        let unknown: Vec<String> = fields
+            .keys()
+            .filter(|k| !HostHardware::FIELDS.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        for key in unknown {
+            if let Some(value) = fields.shift_remove(&key) {
+                extra.insert(key, value);
+            }
+        }
         let hardware = HostHardware::from_json(Value::Object(fields))?;
+        let hardware = if shareable(&hardware) {
+            HARDWARE.share(hardware)
+        } else {
+            Arc::new(hardware)
+        };
         Ok(Host {
-            hardware: HARDWARE.share(hardware),
+            hardware,
             status,
             status_updated_at,
+            extra,
         })
     }
 }
@@ -272,7 +319,7 @@ impl Serialize for Host {
         )?;
         entry(&mut map, "status", &self.status)?;
         entry(&mut map, "statusUpdatedAt", &self.status_updated_at)?;
-        for (name, value) in hardware.extra.iter() {
+        for (name, value) in self.extra.iter() {
             map.serialize_entry(name, value)?;
         }
         map.end()
@@ -442,7 +489,11 @@ mod tests {
             "uid-2": {"status": "Healthy"},
         }));
         let (pool, issues): (ComputePool, _) = read(&value).unwrap();
-        assert_eq!(serde_json::to_value(&pool).unwrap(), value);
+        // Compared as text: values compare mappings whatever their order.
+        assert_eq!(
+            serde_json::to_string(&pool).unwrap(),
+            serde_json::to_string(&value).unwrap()
+        );
         let paths: Vec<String> = issues.iter().map(|i| i.path().to_string()).collect();
         let host = "status.paletteClusterStatuses[0].allocatedMachinePools[0].hosts.uid-1";
         assert_eq!(
@@ -455,8 +506,12 @@ mod tests {
         );
         let hosts = hosts_of(&pool);
         assert_eq!(
-            hosts[0].1.hardware.extra.get("heartbeat"),
+            hosts[0].1.extra.get("heartbeat"),
             Some(&json!({"at": "now"}))
+        );
+        assert!(
+            hosts[0].1.hardware.extra.is_empty(),
+            "a host's own field is not hardware"
         );
         assert!(matches!(hosts[0].1.status, Field::Null), "null stays null");
         assert_eq!(hosts[1].1.status.as_deref(), Some("Healthy"));
@@ -464,6 +519,58 @@ mod tests {
         let hardware: Host = serde_json::from_value(json!({"cpuCount": 8})).unwrap();
         assert_eq!(hardware.cpu_count.get(), Some(&8));
         assert!(serde_json::from_value::<Host>(json!("a host")).is_err());
+    }
+
+    #[test]
+    fn what_differs_from_host_to_host_is_never_shared_and_is_written_back_as_read() {
+        // The same hardware; unknown fields of their own, in different orders; a negative
+        // zero (equal to zero, written otherwise); a field of the wrong shape.
+        let value = pool_with_hosts(json!({
+            "uid-1": {"architecture": "AMD64", "memoryGB": 0, "status": "Healthy",
+                      "ip": "10.0.0.1", "rack": "r1"},
+            "uid-2": {"architecture": "AMD64", "memoryGB": 0, "status": "Healthy",
+                      "rack": "r1", "ip": "10.0.0.1"},
+            "uid-3": {"architecture": "AMD64", "memoryGB": -0.0, "status": "Healthy"},
+            "uid-4": {"architecture": "AMD64", "memoryGB": "0", "status": "Healthy"},
+            "uid-5": {"architecture": "AMD64", "memoryGB": 0.0, "status": "Healthy"},
+        }));
+        let (pool, _): (ComputePool, _) = read(&value).unwrap();
+        assert_eq!(
+            serde_json::to_string(&pool).unwrap(),
+            serde_json::to_string(&value).unwrap(),
+            "every host as written, in its own order"
+        );
+        let hosts = hosts_of(&pool);
+        let hardware = |i: usize| &hosts[i].1.hardware;
+        assert!(
+            Arc::ptr_eq(hardware(0), hardware(1)),
+            "the unknown fields are the hosts'"
+        );
+        assert!(!Arc::ptr_eq(hardware(0), hardware(2)), "-0.0 is not 0");
+        assert!(!Arc::ptr_eq(hardware(4), hardware(2)), "-0.0 is not 0.0");
+        assert!(!Arc::ptr_eq(hardware(0), hardware(3)), "\"0\" is not 0");
+        assert!(hosts[3].1.memory_gb.is_invalid());
+    }
+
+    #[test]
+    fn a_field_of_its_own_on_every_host_still_shares_the_hardware() {
+        // A newer controller writing a field pooldeck does not know, different on each host:
+        // the hardware is still one shared value (the table is not searched through 10,000
+        // entries of the same hash), and each host keeps its own field.
+        let hosts: serde_json::Map<String, Value> = (0..10_000)
+            .map(|i| {
+                let host = json!({"architecture": "ARM64-own-field-test", "cpuCount": 64,
+                    "status": "Healthy", "lastHeartbeat": format!("2026-12-01T10:{:02}:{:02}Z", i / 60 % 60, i % 60),
+                    "serial": i});
+                (format!("uid-{i}"), host)
+            })
+            .collect();
+        let (pool, _): (ComputePool, _) = read(&pool_with_hosts(Value::Object(hosts))).unwrap();
+        let hosts = hosts_of(&pool);
+        assert_eq!(hosts.len(), 10_000);
+        let first = &hosts[0].1.hardware;
+        assert!(hosts.iter().all(|(_, h)| Arc::ptr_eq(&h.hardware, first)));
+        assert_eq!(hosts[42].1.extra.get("serial"), Some(&json!(42)));
     }
 
     #[test]

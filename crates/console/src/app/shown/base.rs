@@ -289,10 +289,11 @@ impl Base {
                 Some(Cell::Status(rows::Status::Event { warning: true, .. }))
             )
         });
+        // Hashed and found as the slot holds it.
         let hub = u32::try_from(kept.hub).unwrap_or(u32::MAX);
         let key = kept.object.as_ref().map_or(&NO_KEY, |o| &o.key);
-        let hash = self.hasher.hash_one((kept.hub, key));
-        let known = self.ends_of(kept.hub, key);
+        let hash = self.hasher.hash_one((hub as usize, key));
+        let known = self.ends_of(hub as usize, key);
         let slot = Slot {
             object: kept.object,
             hub,

@@ -141,6 +141,17 @@ impl Shown {
         self.lint.clear();
     }
 
+    /// Lets go of the rows with the picture they were made from (their slots hold its
+    /// objects): the next refresh makes the view again from the new one.
+    pub fn forget_rows(&mut self) {
+        self.base = Base::new(self.base.whole);
+        self.order.clear();
+        self.window = (0, 0);
+        self.building = None;
+        self.shape = None;
+        self.seen.clear();
+    }
+
     /// The current view's columns.
     pub fn columns(&self) -> &[rows::Column] {
         &self.base.columns

@@ -745,3 +745,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn starting_over_lets_go_of_the_old_pictures_objects_and_the_rows_made_from_them() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char(':')));
+    for c in "hosts".chars() {
+        update(&mut app, key(KeyCode::Char(c)));
+    }
+    update(&mut app, key(KeyCode::Enter));
+    while app.building() {
+        update(&mut app, Msg::Build);
+    }
+    assert_eq!(app.list.view, View::HOSTS);
+    assert!(!app.shown.is_empty(), "the hosts are shown");
+    // The slots hold the pools their rows were made from.
+    let pool = app
+        .inventory
+        .objects(Kind::Pool)
+        .next()
+        .map(std::sync::Arc::downgrade)
+        .expect("a pool");
+    app.start_over();
+    assert!(
+        pool.upgrade().is_none(),
+        "an object of the old picture is still held after starting over"
+    );
+    assert_eq!(app.shown.len(), 0, "no row of the old picture is shown");
+}
