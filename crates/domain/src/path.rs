@@ -85,6 +85,23 @@ impl YamlPath {
     }
 }
 
+/// A key of a path as it is written when it is not a plain word: `['key']`, its quotes doubled
+/// (as in a single-quoted YAML scalar) and its control characters (a line break) written
+/// visibly, so a key from a cluster cannot end the brackets early or start a line of its own.
+pub fn bracketed(key: &str) -> String {
+    let mut out = String::with_capacity(key.len().saturating_add(4));
+    out.push_str("['");
+    for c in key.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push_str("']");
+    out
+}
+
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -104,7 +121,7 @@ impl fmt::Display for YamlPath {
                     }
                     f.write_str(key)?;
                 }
-                Segment::Key(key) => write!(f, "['{}']", key.replace('\'', "''"))?,
+                Segment::Key(key) => f.write_str(&bracketed(key))?,
                 Segment::Index(index) => write!(f, "[{index}]")?,
             }
         }
@@ -115,6 +132,17 @@ impl fmt::Display for YamlPath {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_cannot_end_its_brackets_or_start_a_line() {
+        let key = "ok'].status = Healthy\n  next: all good";
+        let path = YamlPath::keys("status.hosts").key(key).key("status");
+        assert_eq!(
+            path.to_string(),
+            "status.hosts['ok''].status = Healthy\\n  next: all good'].status"
+        );
+        assert_eq!(bracketed("a'b"), "['a''b']");
+    }
 
     #[test]
     fn writes_paths_like_the_reference() {

@@ -48,7 +48,8 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
                     _ => continue,
                 };
                 let base = format!(
-                    "status.paletteClusterStatuses[{i}].allocatedMachinePools[{j}].hosts['{host}']"
+                    "status.paletteClusterStatuses[{i}].allocatedMachinePools[{j}].hosts{}",
+                    crate::path::bracketed(host)
                 );
                 let mut evidence = vec![(format!("{base}.status"), state.to_owned())];
                 if let Some(since) = details.status_updated_at.as_deref() {

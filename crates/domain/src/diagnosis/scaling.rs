@@ -90,6 +90,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
     let abort_duration = spec.map_or(&Field::Missing, |s| &s.abort_duration);
     for (key, entry) in evaluations.into_iter().flatten() {
         let key = key.as_str();
+        // The key as a path writes it (a key from the cluster cannot break the path).
+        let keyed = crate::path::bracketed(key);
         // An entry that is not a mapping holds no decision; its state and metrics still count.
         let entry = entry.get();
         let state = states.and_then(|s| s.get(key)).and_then(Field::get);
@@ -133,15 +135,15 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     summary: format!("{key}: {resource} {}", held.summary),
                     evidence: vec![
                         (
-                            format!("spec.poolEvaluations['{key}'].{resource}.utilization"),
+                            format!("spec.poolEvaluations{keyed}.{resource}.utilization"),
                             written(&numbers.utilization),
                         ),
                         (
-                            format!("spec.poolEvaluations['{key}'].{resource}.count"),
+                            format!("spec.poolEvaluations{keyed}.{resource}.count"),
                             count.to_string(),
                         ),
                         (
-                            format!("spec.poolEvaluations['{key}'].{resource}.target"),
+                            format!("spec.poolEvaluations{keyed}.{resource}.target"),
                             target.to_string(),
                         ),
                     ],
@@ -157,8 +159,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     symptom: SCALING,
                     summary: format!("{key}: {resource} target {target} above count {count}: a scale-up is decided"),
                     evidence: vec![
-                        (format!("spec.poolEvaluations['{key}'].{resource}.count"), count.to_string()),
-                        (format!("spec.poolEvaluations['{key}'].{resource}.target"), target.to_string()),
+                        (format!("spec.poolEvaluations{keyed}.{resource}.count"), count.to_string()),
+                        (format!("spec.poolEvaluations{keyed}.{resource}.target"), target.to_string()),
                     ],
                     cause: "Utilization crossed the scale-up threshold for the full duration.".into(),
                     next: vec![cpe.clone()],
@@ -191,7 +193,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     ),
                     evidence: wastes
                         .iter()
-                        .map(|(host, score)| (format!("spec.poolEvaluations['{key}'].nodeWastes[{host}].wasteScore"), score.to_string()))
+                        .map(|(host, score)| (format!("spec.poolEvaluations{keyed}.nodeWastes{}.wasteScore", crate::path::bracketed(host)), score.to_string()))
                         .collect(),
                     cause: "The host with the highest wasteScore — the most idle capacity, unused GPUs weighed most — is removed first.".into(),
                     next: vec![cpe.clone()],
@@ -205,7 +207,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 severity: Severity::Warning,
                 symptom: SCALING,
                 summary: format!("{key}: a scale-up is being aborted: {details}"),
-                evidence: vec![(format!("status.poolScalingStates['{key}'].state"), "Aborting".into())],
+                evidence: vec![(format!("status.poolScalingStates{keyed}.state"), "Aborting".into())],
                 cause: "A scale-up exceeded abortDuration: pending hosts that never reached Healthy are removed, hosts that provisioned are kept.".into(),
                 next: vec![cpe.clone()],
             }),
@@ -230,7 +232,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                             age(picture.now, started)
                         ),
                         evidence: vec![
-                            (format!("status.poolScalingStates['{key}'].scalingStartedAt"), started.to_rfc3339()),
+                            (format!("status.poolScalingStates{keyed}.scalingStartedAt"), started.to_rfc3339()),
                             ("spec.abortDuration".into(), written(abort_duration)),
                         ],
                         cause: "A scale-up is aborted after abortDuration (pending hosts that never reached Healthy removed, the others kept); one running past it means the controller is not acting.".into(),
@@ -249,7 +251,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                         "{key}: scaling{}: {details}",
                         started.map(|t| format!(" for {}", age(picture.now, t))).unwrap_or_default()
                     ),
-                    evidence: vec![(format!("status.poolScalingStates['{key}'].details"), details.to_owned())],
+                    evidence: vec![(format!("status.poolScalingStates{keyed}.details"), details.to_owned())],
                     cause: "A scale-up is aborted after abortDuration, keeping the hosts that provisioned; a scale-down is never aborted and continues until all removals complete.".into(),
                     next: vec![cpe.clone()],
                 });
@@ -271,8 +273,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                         since.map(|t| format!(" for {}", age(picture.now, t))).unwrap_or_default()
                     ),
                     evidence: vec![
-                        (format!("status.poolScalingStates['{key}'].state"), "Blocked".into()),
-                        (format!("status.poolScalingStates['{key}'].details"), details.to_owned()),
+                        (format!("status.poolScalingStates{keyed}.state"), "Blocked".into()),
+                        (format!("status.poolScalingStates{keyed}.details"), details.to_owned()),
                     ],
                     cause: if long {
                         format!("Autoscaling is blocked by another operation in progress on the Compute Pool, which the guide calls temporary; {BLOCKED_TOO_LONG_MINUTES} minutes and more is longer than one should take: find what is still running on the pool.").into()
@@ -288,7 +290,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 severity: Severity::Info,
                 symptom: SCALING,
                 summary: format!("{key}: in cooldown, no scaling decision until it ends: {details}"),
-                evidence: vec![(format!("status.poolScalingStates['{key}'].details"), details.to_owned())],
+                evidence: vec![(format!("status.poolScalingStates{keyed}.details"), details.to_owned())],
                 cause: "Cooldown pauses decisions after a scaling operation, an abort, a manual change, or the first evaluation.".into(),
                 next: vec![cpe.clone()],
             }),
@@ -325,7 +327,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                 ),
                 evidence: stale
                     .iter()
-                    .map(|(host, at)| (format!("status.metricsLastObservedAt['{key}'].{host}"), at.to_rfc3339()))
+                    .map(|(host, at)| (format!("status.metricsLastObservedAt{keyed}{}", crate::path::bracketed(host)), at.to_rfc3339()))
                     .collect(),
                 cause: "Stale timestamps mean those hosts are not reporting metrics: scaling reacts slowly or not at all.".into(),
                 next: vec!["verify the Prometheus agent on those hosts (Configure Prometheus Agent Monitoring)".into()],
