@@ -127,9 +127,9 @@ impl<T: FromJson> Field<T> {
         }
         match T::from_json(value) {
             Ok(value) => Field::Valid(value),
-            Err(Mismatch { raw, expected }) => Field::Invalid(Box::new(Invalid {
-                error: format!("expected {expected}, found {}", describe_value(&raw)),
-                raw,
+            Err(mismatch) => Field::Invalid(Box::new(Invalid {
+                error: mismatch.message(),
+                raw: mismatch.raw,
             })),
         }
     }
@@ -140,6 +140,26 @@ impl<T: FromJson> Field<T> {
 pub struct Mismatch {
     pub raw: Value,
     pub expected: &'static str,
+}
+
+impl Mismatch {
+    /// What was expected and what was found, in the user's terms.
+    pub fn message(&self) -> String {
+        format!(
+            "expected {}, found {}",
+            self.expected,
+            describe_value(&self.raw)
+        )
+    }
+}
+
+/// Reads a model type through serde as [`FromJson`] reads it (a value of the wrong shape is
+/// an error in the user's terms): every model type's `Deserialize`.
+pub fn deserialize_model<'de, T: FromJson, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    T::from_json(value).map_err(|m| <D::Error as serde::de::Error>::custom(m.message()))
 }
 
 /// Reading a model type from an owned JSON value in one pass, moving rather than copying.
@@ -339,14 +359,7 @@ macro_rules! model {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                <Self as $crate::field::FromJson>::from_json(value).map_err(|m| {
-                    <D::Error as serde::de::Error>::custom(format!(
-                        "expected {}, found {}",
-                        m.expected,
-                        $crate::field::describe_value(&m.raw)
-                    ))
-                })
+                $crate::field::deserialize_model(deserializer)
             }
         }
 

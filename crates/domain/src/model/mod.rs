@@ -28,13 +28,7 @@ pub fn read<T: FromJson + Lenient>(value: &Value) -> Result<(T, Vec<Issue>), Str
 
 /// [`read`], taking the value to avoid a copy.
 pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>), String> {
-    let object = T::from_json(value).map_err(|m| {
-        format!(
-            "expected {}, found {}",
-            m.expected,
-            super::field::describe_value(&m.raw)
-        )
-    })?;
+    let object = T::from_json(value).map_err(|m| m.message())?;
     let mut issues = Vec::new();
     object.collect_issues(&YamlPath::root(), &mut issues);
     Ok((object, issues))

@@ -9,8 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::field::{
-    Extra, Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text,
-    describe_value, model,
+    Extra, Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text, model,
 };
 use crate::path::YamlPath;
 use crate::shared::Table;
@@ -277,14 +276,7 @@ impl FromJson for Host {
 
 impl<'de> Deserialize<'de> for Host {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        Host::from_json(value).map_err(|m| {
-            serde::de::Error::custom(format!(
-                "expected {}, found {}",
-                m.expected,
-                describe_value(&m.raw)
-            ))
-        })
+        crate::field::deserialize_model(deserializer)
     }
 }
 
