@@ -77,7 +77,8 @@ pub fn line(raw: &str) -> Cow<'_, str> {
 /// separators) written as a `\uXXXX` escape. JSON's own text outside strings is ASCII, so
 /// any such character stands inside a string, where the escape means the same character.
 pub fn json(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\r' && acts(c)) {
+    // Every character JSON leaves raw that a terminal acts on is DEL or beyond ASCII.
+    if text.bytes().all(|b| b < 0x7f) || !text.chars().any(|c| c != '\r' && acts(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().saturating_add(16));
@@ -89,6 +90,132 @@ pub fn json(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Writes `value` as pretty JSON (two spaces a level) nested `depth` levels deep, as
+/// [`json`] would leave it: the same text as `to_string_pretty` with every line after the
+/// first indented by `depth` levels, and each character a terminal acts on inside a string
+/// written as a `\uXXXX` escape. Written straight to `out`, with nothing held between.
+pub fn write_json<W, T>(out: &mut W, value: &T, depth: usize) -> std::io::Result<()>
+where
+    W: std::io::Write,
+    T: serde::Serialize + ?Sized,
+{
+    let mut serializer = serde_json::Serializer::with_formatter(
+        out,
+        Pretty {
+            depth,
+            has_value: false,
+        },
+    );
+    value
+        .serialize(&mut serializer)
+        .map_err(std::io::Error::other)
+}
+
+/// The formatter of [`write_json`].
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    fn line<W: std::io::Write + ?Sized>(&self, out: &mut W, first: bool) -> std::io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 64];
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        let mut left = self.depth.saturating_mul(2);
+        while left > 0 {
+            let now = left.min(SPACES.len());
+            out.write_all(&SPACES[..now])?;
+            left = left.saturating_sub(now);
+        }
+        Ok(())
+    }
+
+    fn close<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        end: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.line(out, true)?;
+        }
+        out.write_all(end)
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_add(1);
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, first)
+    }
+
+    fn end_array_value<W: std::io::Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_add(1);
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: std::io::Write + ?Sized>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.line(out, first)
+    }
+
+    fn begin_object_value<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: std::io::Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    /// A run of a string that JSON writes raw: what a terminal acts on in it is escaped.
+    fn write_string_fragment<W: std::io::Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        if fragment.bytes().all(|b| b < 0x7f) {
+            return out.write_all(fragment.as_bytes());
+        }
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|(_, c)| acts(*c)) {
+            out.write_all(&rest.as_bytes()[..at])?;
+            write!(out, "\\u{:04x}", u32::from(c))?;
+            rest = &rest[at.saturating_add(c.len_utf8())..];
+        }
+        out.write_all(rest.as_bytes())
+    }
 }
 
 /// The character that stands for one YAML cannot write escaped in every style: it is one
@@ -256,7 +383,41 @@ mod tests {
         assert_eq!(back, value, "the same YAML to a parser: {text}");
     }
 
+    #[test]
+    fn nested_json_is_pretty_json_indented_and_inert() {
+        let value = serde_json::json!({
+            "a": [], "b": {}, "c": [1, {"d": "x\u{202e}y\u{85}"}], "e\u{2066}": null, "f": "\u{1b}[2J"
+        });
+        for depth in [0, 2, 40] {
+            let mut out = Vec::new();
+            write_json(&mut out, &value, depth).expect("written");
+            let written = String::from_utf8(out).expect("UTF-8");
+            let pad = " ".repeat(depth * 2);
+            let expected = serde_json::to_string_pretty(&value)
+                .expect("JSON")
+                .replace('\n', &format!("\n{pad}"));
+            assert_eq!(written, json(&expected), "depth {depth}");
+            assert!(!raw_danger(&written));
+        }
+    }
+
     proptest! {
+        /// Nested pretty JSON of any strings reads back as the value, with nothing a terminal
+        /// acts on, and is [`json`] of `to_string_pretty` with its lines indented.
+        #[test]
+        fn nested_json_stays_faithful(key in any::<String>(), text in any::<String>(), depth in 0usize..4) {
+            let value = serde_json::json!({ key: [text, {}], "n": [1.5, -2, true] });
+            let mut out = Vec::new();
+            write_json(&mut out, &value, depth).expect("written");
+            let written = String::from_utf8(out).expect("UTF-8");
+            prop_assert!(!raw_danger(&written));
+            let back: serde_json::Value = serde_json::from_str(&written).expect("JSON back");
+            prop_assert_eq!(&back, &value);
+            let pad = " ".repeat(depth * 2);
+            let expected = serde_json::to_string_pretty(&value).expect("JSON").replace('\n', &format!("\n{pad}"));
+            prop_assert_eq!(written, json(&expected).into_owned());
+        }
+
         /// JSON and YAML output of any strings: no raw control a terminal acts on, and the
         /// value read back is the value written.
         #[test]

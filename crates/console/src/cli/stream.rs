@@ -17,31 +17,21 @@ use crate::sources::list::{Shape, Ways};
 /// Objects asked for at a time.
 const PAGE: usize = 500;
 
-/// One item of the List, indented as `to_writer_pretty` nests it.
-/// `buffer` is reused from item to item, so writing an item allocates nothing.
+/// One item of the List, indented as `to_writer_pretty` nests it, straight into `out`.
 fn write_item(
     out: &mut impl Write,
-    item: &Value,
+    item: &impl serde::Serialize,
     first: bool,
-    buffer: &mut Vec<u8>,
 ) -> std::io::Result<()> {
-    buffer.clear();
-    serde_json::to_writer_pretty(&mut *buffer, item).map_err(std::io::Error::other)?;
-    // What JSON leaves raw for a terminal to act on (bidi controls, C1) becomes an escape.
-    if let Ok(text) = std::str::from_utf8(buffer)
-        && let std::borrow::Cow::Owned(inert) = crate::domain::inert::json(text)
-    {
-        *buffer = inert.into_bytes();
-    }
     out.write_all(if first { b"\n    " } else { b",\n    " })?;
-    // A newline in the pretty text only ever ends a line: inside strings it is escaped.
-    for (i, line) in buffer.split(|b| *b == b'\n').enumerate() {
-        if i > 0 {
-            out.write_all(b"\n    ")?;
-        }
-        out.write_all(line)?;
-    }
-    Ok(())
+    crate::domain::inert::write_json(out, item, 2)
+}
+
+/// An item of a List over several hubs: its hub and the object.
+#[derive(serde::Serialize)]
+struct OnHub<'a> {
+    hub: &'a str,
+    object: &'a Value,
 }
 
 /// Lists `kind` and writes the List as the objects come. Exit 1 when the cluster cannot be
@@ -74,7 +64,6 @@ pub async fn list_json_of(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
-    let mut buffer = Vec::with_capacity(1 << 14);
     let written = (|| -> std::io::Result<()> {
         out.write_all(b"{\n  \"apiVersion\": \"v1\",\n  \"items\": [")?;
         Ok(())
@@ -132,11 +121,11 @@ pub async fn list_json_of(
                     }
                 };
                 for item in page.items {
-                    let item = match hub {
-                        Some(hub) => serde_json::json!({"hub": hub, "object": item}),
-                        None => item,
+                    let written = match hub {
+                        Some(hub) => write_item(&mut out, &OnHub { hub, object: &item }, first),
+                        None => write_item(&mut out, &item, first),
                     };
-                    if let Err(e) = write_item(&mut out, &item, first, &mut buffer) {
+                    if let Err(e) = written {
                         return closed_or_failed(e);
                     }
                     first = false;

@@ -188,6 +188,10 @@ pub(super) fn parse_items<T>(text: &str, read: Items<T>) -> Result<Vec<T>, kube:
 /// rest moved over as it was read.
 pub(super) fn with_type(item: Value, api_version: &str, kind: &str) -> Value {
     match item {
+        // As a watch event carries it: already typed, first.
+        Value::Object(fields) if fields.keys().take(2).eq(["apiVersion", "kind"]) => {
+            Value::Object(fields)
+        }
         Value::Object(fields) => {
             let mut map = serde_json::Map::with_capacity(fields.len() + 2);
             map.insert("apiVersion".into(), Value::from(api_version));
@@ -214,6 +218,11 @@ mod tests {
         assert_eq!(keys, ["apiVersion", "kind", "metadata", "spec"]);
         assert_eq!(typed["kind"], "Own");
         assert_eq!(typed["apiVersion"], "spectrocloud.com/v1alpha1");
+        let own = serde_json::json!({"apiVersion": "x/v2", "kind": "Own", "spec": {}});
+        let typed = with_type(own.clone(), "spectrocloud.com/v1alpha1", "ComputePool");
+        assert_eq!(typed, own, "an item already typed keeps its own type");
+        let keys: Vec<&String> = typed.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["apiVersion", "kind", "spec"]);
     }
 
     #[test]
