@@ -114,8 +114,7 @@ pub struct Shown {
     turn_due: bool,
 }
 
-/// A view made over several turns of the loop ([`FIRST_TURN`] rows, then [`ROWS_PER_TURN`]
-/// rows a turn), so that a
+/// A view made over several turns of the loop ([`ROWS_PER_TURN`] rows a turn), so that a
 /// view of a hundred thousand rows shows its first rows at once and keys are read between
 /// turns: the hubs whose rows are still to be made, in order, the first under way, and the
 /// last of its objects made.
@@ -236,11 +235,6 @@ const ROWS_SAMPLE: usize = 256;
 /// How many rows a turn of the loop makes of a view being built (a few tens of milliseconds
 /// at fleet scale).
 const ROWS_PER_TURN: usize = 16_384;
-
-/// How many rows the first turn of a view makes: a screen's worth many times over, made in
-/// a few milliseconds whatever the kind (a pool's row is the costliest), so a view opens with
-/// its first rows at once and the rest follow in the next turns.
-const FIRST_TURN: usize = 2_048;
 
 /// A row as the lists show it: its hub set, and named in a HUB column first when rows of
 /// several hubs are shown together.
@@ -442,11 +436,7 @@ impl App {
             hubs: self.fleet.in_view().into_iter().collect(),
             after: None,
         });
-        let budget = match self.turn_budget() {
-            usize::MAX => usize::MAX,
-            budget => budget.min(FIRST_TURN),
-        };
-        self.build_turn(budget);
+        self.build_turn(self.turn_budget());
         self.shown.builds += 1;
     }
 
