@@ -143,6 +143,41 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
     assert_eq!(app.shown.doctor.diagnosed, diagnosed + 1);
 }
 
+/// The pools view of 10,000 pools opens with a turn's rows (a pool's row is the costliest to
+/// make), the rest in the next turns, ending in the order it had when made at once.
+#[test]
+fn ten_thousand_pools_open_a_turn_at_a_time() {
+    let now = fixed_now();
+    let mut app = ten_thousand_pools(now);
+    assert_eq!(app.shown.len(), 10_000);
+    let top = app.shown.row(0).map(|r| r.id.clone());
+    let bottom = {
+        let mut whole = ten_thousand_pools(now);
+        update(&mut whole, key(KeyCode::Char('G')));
+        whole.shown.row(9_999).map(|r| r.id.clone())
+    };
+    assert!(top.is_some() && bottom.is_some());
+    for view in [":events", ":pools"] {
+        for c in view.chars() {
+            update(&mut app, key(KeyCode::Char(c)));
+        }
+        update(&mut app, key(KeyCode::Enter));
+    }
+    assert_eq!(app.list.view, View::POOLS);
+    assert!(app.building(), "made over several turns");
+    assert_eq!(app.shown.len(), super::POOL_ROWS_PER_TURN, "the first turn");
+    assert_eq!(app.shown.row(0).map(|r| r.id.clone()), top);
+    let turns = finish_building(&mut app);
+    assert_eq!(
+        turns,
+        (10_000 - super::POOL_ROWS_PER_TURN).div_ceil(super::POOL_ROWS_PER_TURN)
+    );
+    assert_eq!(app.shown.len(), 10_000);
+    assert_eq!(app.shown.row(0).map(|r| r.id.clone()), top);
+    update(&mut app, key(KeyCode::Char('G')));
+    assert_eq!(app.shown.row(9_999).map(|r| r.id.clone()), bottom);
+}
+
 /// The hosts of 10,000 pools: the list orders and lays out every host but holds whole only
 /// the window around the selection, wherever it goes, whatever filters or sorts it; an idle
 /// minute builds nothing.
