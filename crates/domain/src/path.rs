@@ -85,6 +85,47 @@ impl YamlPath {
     }
 }
 
+/// A place in a document while it is walked (for issues): each step borrows the one before,
+/// so walking a whole object allocates nothing, and [`At::path`] makes the [`YamlPath`] only
+/// where something is found.
+#[derive(Clone, Copy, Debug)]
+pub enum At<'a> {
+    Root,
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl<'a> At<'a> {
+    pub fn key(&'a self, key: &'a str) -> At<'a> {
+        At::Key(self, key)
+    }
+
+    pub fn index(&'a self, index: usize) -> At<'a> {
+        At::Index(self, index)
+    }
+
+    /// The path to this place.
+    pub fn path(&self) -> YamlPath {
+        let mut segments = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                At::Root => break,
+                At::Key(up, key) => {
+                    segments.push(Segment::Key((*key).to_owned()));
+                    at = up;
+                }
+                At::Index(up, index) => {
+                    segments.push(Segment::Index(*index));
+                    at = up;
+                }
+            }
+        }
+        segments.reverse();
+        YamlPath(segments)
+    }
+}
+
 /// A key of a path as it is written when it is not a plain word: `['key']`, its quotes doubled
 /// (as in a single-quoted YAML scalar) and its control characters (a line break) written
 /// visibly, so a key from a cluster cannot end the brackets early or start a line of its own.
@@ -142,6 +183,20 @@ mod tests {
             "status.hosts['ok''].status = Healthy\\n  next: all good'].status"
         );
         assert_eq!(bracketed("a'b"), "['a''b']");
+    }
+
+    #[test]
+    fn a_place_walked_is_the_path_built() {
+        let root = At::Root;
+        let spec = root.key("spec");
+        let pools = spec.key("workerPools");
+        let second = pools.index(1);
+        let name = second.key("na'me");
+        assert_eq!(
+            name.path(),
+            YamlPath::keys("spec.workerPools").index(1).key("na'me")
+        );
+        assert_eq!(root.path(), YamlPath::root());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::text::shared_key;
 use super::{Field, FromJson, Issue, Lenient, Mismatch, Text, mismatch};
-use crate::path::YamlPath;
+use crate::path::At;
 
 /// The items in a list of exactly their number. Not `collect()`: collecting from the JSON
 /// value's own list reuses that list's allocation, sized for JSON values (and often for
@@ -231,9 +231,9 @@ macro_rules! entry_map {
         }
 
         impl<T: Lenient> Lenient for $map<T> {
-            fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+            fn collect_issues(&self, at: &At<'_>, out: &mut Vec<Issue>) {
                 for (key, value) in self {
-                    value.collect_issues(&path.key(key), out);
+                    value.collect_issues(&at.key(key), out);
                 }
             }
         }
@@ -289,7 +289,7 @@ mod tests {
         assert!(map.get("a").is_some_and(Field::is_invalid));
         assert!(map.get("z").is_none());
         let mut issues = Vec::new();
-        map.collect_issues(&YamlPath::root().key("gpus"), &mut issues);
+        map.collect_issues(&At::Root.key("gpus"), &mut issues);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].path().to_string(), "gpus.a");
         assert!(SmallMap::<Field<i64>>::from_json(json!([1])).is_err());

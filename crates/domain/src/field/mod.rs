@@ -9,7 +9,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::path::YamlPath;
+use super::path::{At, YamlPath};
 
 mod map;
 mod text;
@@ -260,7 +260,7 @@ impl Issue {
 
 /// Types read leniently list the problems found while reading them.
 pub trait Lenient {
-    fn collect_issues(&self, _path: &YamlPath, _out: &mut Vec<Issue>) {}
+    fn collect_issues(&self, _at: &At<'_>, _out: &mut Vec<Issue>) {}
 }
 
 impl Lenient for String {}
@@ -270,18 +270,18 @@ impl Lenient for f64 {}
 impl Lenient for Value {}
 
 impl<T: Lenient> Lenient for Box<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
-        (**self).collect_issues(path, out)
+    fn collect_issues(&self, at: &At<'_>, out: &mut Vec<Issue>) {
+        (**self).collect_issues(at, out)
     }
 }
 
 impl<T: Lenient> Lenient for Field<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+    fn collect_issues(&self, at: &At<'_>, out: &mut Vec<Issue>) {
         match self {
             Field::Missing | Field::Null => {}
-            Field::Valid(value) => value.collect_issues(path, out),
+            Field::Valid(value) => value.collect_issues(at, out),
             Field::Invalid(invalid) => out.push(Issue::WrongType {
-                path: path.clone(),
+                path: at.path(),
                 message: invalid.error.clone(),
             }),
         }
@@ -289,9 +289,9 @@ impl<T: Lenient> Lenient for Field<T> {
 }
 
 impl<T: Lenient> Lenient for Vec<T> {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
+    fn collect_issues(&self, at: &At<'_>, out: &mut Vec<Issue>) {
         for (index, item) in self.iter().enumerate() {
-            item.collect_issues(&path.index(index), out);
+            item.collect_issues(&at.index(index), out);
         }
     }
 }
@@ -301,15 +301,15 @@ impl<T: Lenient> Lenient for Vec<T> {
 /// an unknown field there is reported (it is usually a typo or a field at the wrong level);
 /// `open` structs (metadata, status) keep unknown fields silently.
 macro_rules! model {
-    (@unknown strict, $self:ident, $path:ident, $out:ident) => {
+    (@unknown strict, $self:ident, $at:ident, $out:ident) => {
         for key in $self.extra.keys() {
             $out.push($crate::field::Issue::UnknownField {
-                path: $path.key(key),
+                path: $at.key(key).path(),
                 known: Self::FIELDS,
             });
         }
     };
-    (@unknown open, $self:ident, $path:ident, $out:ident) => {};
+    (@unknown open, $self:ident, $at:ident, $out:ident) => {};
     (
         $(#[$meta:meta])*
         $mode:ident struct $name:ident {
@@ -366,11 +366,11 @@ macro_rules! model {
         impl $crate::field::Lenient for $name {
             fn collect_issues(
                 &self,
-                path: &$crate::path::YamlPath,
+                at: &$crate::path::At<'_>,
                 out: &mut Vec<$crate::field::Issue>,
             ) {
-                $( self.$field.collect_issues(&path.key($json), out); )*
-                model!(@unknown $mode, self, path, out);
+                $( self.$field.collect_issues(&at.key($json), out); )*
+                model!(@unknown $mode, self, at, out);
             }
         }
     };

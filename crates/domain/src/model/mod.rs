@@ -18,7 +18,7 @@ pub use pool::ComputePool;
 use serde_json::Value;
 
 use super::field::{FromJson, Issue, Lenient};
-use super::path::YamlPath;
+use super::path::At;
 
 /// Reads any model object from a JSON value. Reading never fails on a field: wrong types and
 /// unknown fields come back as issues. Only a document that is not a mapping at all is refused.
@@ -30,7 +30,7 @@ pub fn read<T: FromJson + Lenient>(value: &Value) -> Result<(T, Vec<Issue>), Str
 pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>), String> {
     let object = T::from_json(value).map_err(|m| m.message())?;
     let mut issues = Vec::new();
-    object.collect_issues(&YamlPath::root(), &mut issues);
+    object.collect_issues(&At::Root, &mut issues);
     Ok((object, issues))
 }
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::field::{
     Extra, Field, FromJson, Issue, Lenient, Map, Mismatch, Num, Scalar, SmallMap, Text, model,
 };
-use crate::path::YamlPath;
+use crate::path::At;
 use crate::shared::Table;
 
 use super::pool::ObjectRef;
@@ -319,11 +319,11 @@ impl Serialize for Host {
 }
 
 impl Lenient for Host {
-    fn collect_issues(&self, path: &YamlPath, out: &mut Vec<Issue>) {
-        self.hardware.collect_issues(path, out);
-        self.status.collect_issues(&path.key("status"), out);
+    fn collect_issues(&self, at: &At<'_>, out: &mut Vec<Issue>) {
+        self.hardware.collect_issues(at, out);
+        self.status.collect_issues(&at.key("status"), out);
         self.status_updated_at
-            .collect_issues(&path.key("statusUpdatedAt"), out);
+            .collect_issues(&at.key("statusUpdatedAt"), out);
     }
 }
 
