@@ -199,6 +199,30 @@ fn json_and_yaml_print_kubectl_lists() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("\"nope\" not found"));
 }
 
+/// `get -o json | head`: the reader leaving ends the List quietly (exit 0, nothing said), as
+/// kubectl ends, wherever in an object the pipe closes. The List here is many times the
+/// output's buffer, so the pipe is found closed while an object is being written.
+#[test]
+fn json_into_a_closed_pipe_ends_quietly() {
+    let fixture = Fixture::start(Options {
+        scenario: Some(Scenario::large(50)),
+        ..Options::default()
+    });
+    let mut child = fixture
+        .command(&["pools", "-A", "-o", "json", "--timeout", "30s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("ends");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    assert!(said.is_empty(), "{said}");
+    // The same List read whole is larger than the output's 64 KiB buffer.
+    assert!(fixture.ok(&["pools", "-A", "-o", "json"]).len() > 4 << 16);
+}
+
 #[test]
 fn watch_never_reprints_a_row_whose_object_did_not_change() {
     // On the fleet demo an unchanged paused pool was printed again every second or so: its

@@ -5,7 +5,8 @@
 //! CSI 2J) and reorders text around bidirectional controls (U+202E makes `txt.exe` read
 //! `exe.txt`). Here none of them survives: each such character is shown escaped
 //! (`\x1b`, `\u{202e}`), so what a hostile object carries is visible and does nothing. JSON
-//! and YAML output is not passed through here: the formats escape it themselves.
+//! and YAML escape the C0 controls themselves; what they leave raw is escaped here in their
+//! own syntax ([`json`], [`write_json`], [`yaml`]).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -72,9 +73,10 @@ pub fn line(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// JSON as a terminal may see it: the same JSON to a parser, with every character a terminal
-/// acts on that JSON leaves raw (DEL, C1, the bidirectional controls, the line and paragraph
-/// separators) written as a `\uXXXX` escape. JSON's own text outside strings is ASCII, so
+/// JSON as serde_json writes it (its C0 controls escaped) as a terminal may see it: the same
+/// JSON to a parser, with every character a terminal acts on that JSON leaves raw (DEL, C1,
+/// the bidirectional controls, the line and paragraph separators) written as a `\uXXXX`
+/// escape. JSON's own text outside strings is ASCII, so
 /// any such character stands inside a string, where the escape means the same character.
 pub fn json(text: &str) -> Cow<'_, str> {
     // Every character JSON leaves raw that a terminal acts on is DEL or beyond ASCII.
@@ -108,9 +110,11 @@ where
             has_value: false,
         },
     );
+    // serde_json's own conversion hands back the write's error as it was (a closed pipe
+    // stays a closed pipe, which `get … | head` ends on quietly).
     value
         .serialize(&mut serializer)
-        .map_err(std::io::Error::other)
+        .map_err(std::io::Error::from)
 }
 
 /// The formatter of [`write_json`].
@@ -399,6 +403,22 @@ mod tests {
             assert_eq!(written, json(&expected), "depth {depth}");
             assert!(!raw_danger(&written));
         }
+    }
+
+    #[test]
+    fn a_closed_output_is_said_as_closed() {
+        struct Closed;
+        impl std::io::Write for Closed {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let value = serde_json::json!({"a": ["b"]});
+        let error = write_json(&mut Closed, &value, 2).expect_err("nowhere to write");
+        assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe);
     }
 
     proptest! {

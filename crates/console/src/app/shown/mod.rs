@@ -70,8 +70,8 @@ pub struct Shown {
     /// How far the window reaches on each side of the selection ([`WINDOW_MARGIN`], or the
     /// screen's height if taller, unless a test narrows it).
     pub(crate) margin: Option<usize>,
-    /// How many rows a turn makes of a view being built ([`ROWS_PER_TURN`] unless a test
-    /// makes it a few).
+    /// How many rows a turn makes of a view being built ([`ROWS_PER_TURN`], or
+    /// [`POOL_ROWS_PER_TURN`] of pools, unless a test makes it a few).
     pub(crate) rows_per_turn: Option<usize>,
     /// The widest cell of each column (with its header), as drawn in the console.
     pub widths: Vec<u16>,
@@ -115,9 +115,8 @@ pub struct Shown {
 }
 
 /// A view made over several turns of the loop ([`ROWS_PER_TURN`] rows a turn, fewer of
-/// pools), so that a
-/// view of a hundred thousand rows shows its first rows at once and keys are read between
-/// turns: the hubs whose rows are still to be made, in order, the first under way, and the
+/// pools), so that a view of a hundred thousand rows shows its first rows at once and keys are
+/// read between turns: the hubs whose rows are still to be made, in order, the first under way, and the
 /// last of its objects made.
 #[derive(Clone, Debug, Default)]
 struct Building {
@@ -234,7 +233,7 @@ pub const WINDOW_MARGIN: usize = 512;
 const ROWS_SAMPLE: usize = 256;
 
 /// How many rows a turn of the loop makes of a view being built (a few tens of milliseconds
-/// at fleet scale).
+/// at fleet scale); of the pools view, [`POOL_ROWS_PER_TURN`].
 const ROWS_PER_TURN: usize = 16_384;
 
 /// How many rows a turn makes of the pools view: a pool's row is the costliest to make (its
