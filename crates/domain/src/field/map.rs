@@ -24,6 +24,12 @@ impl<T: FromJson> FromJson for Vec<Field<T>> {
             other => mismatch(other, "a list"),
         }
     }
+
+    fn read<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        super::read::read_list(deserializer)
+    }
 }
 
 impl FromJson for Vec<Value> {
@@ -43,10 +49,16 @@ impl<T: FromJson> FromJson for Map<Field<T>> {
         match value {
             Value::Object(map) => Ok(Map(exact(
                 map.into_iter()
-                    .map(|(k, v)| (shared_key(k), Field::from_value(v))),
+                    .map(|(k, v)| (shared_key(&k), Field::from_value(v))),
             ))),
             other => mismatch(other, "a mapping"),
         }
+    }
+
+    fn read<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        super::read::read_map(deserializer)
     }
 }
 
@@ -166,15 +178,31 @@ impl<T> SmallMap<T> {
 
 impl<T: FromJson> FromJson for SmallMap<Field<T>> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
-        let Map(mut entries) = Map::from_json(value)?;
-        Ok(match entries.pop() {
+        let Map(entries) = Map::from_json(value)?;
+        Ok(SmallMap::from_entries(entries))
+    }
+
+    fn read<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        Ok(
+            super::read::read_map(deserializer)?
+                .map(|Map(entries)| SmallMap::from_entries(entries)),
+        )
+    }
+}
+
+impl<T> SmallMap<T> {
+    /// One entry held in place; none or several in their list.
+    fn from_entries(mut entries: Vec<(Text, T)>) -> Self {
+        match entries.pop() {
             Some(only) if entries.is_empty() => SmallMap::One(only),
             Some(last) => {
                 entries.push(last);
                 SmallMap::More(entries)
             }
             None => SmallMap::More(Vec::new()),
-        })
+        }
     }
 }
 

@@ -12,7 +12,10 @@ use serde_json::Value;
 use super::path::{At, YamlPath};
 
 mod map;
+mod read;
 mod text;
+
+pub use read::{Entries, FieldSeed, Key, read_model, read_model_without};
 
 pub use map::{Extra, Map, SmallMap};
 pub use text::{Num, Scalar, Text};
@@ -125,7 +128,12 @@ impl<T: FromJson> Field<T> {
         if value.is_null() {
             return Field::Null;
         }
-        match T::from_json(value) {
+        Field::from_read(T::from_json(value))
+    }
+
+    /// A field from what reading its (non-null) value made of it.
+    pub fn from_read(read: Result<T, Mismatch>) -> Self {
+        match read {
             Ok(value) => Field::Valid(value),
             Err(mismatch) => Field::Invalid(Box::new(Invalid {
                 error: mismatch.message(),
@@ -166,6 +174,16 @@ pub fn deserialize_model<'de, T: FromJson, D: Deserializer<'de>>(
 /// Only the value's own shape can fail; fields inside are [`Field`]s and never fail.
 pub trait FromJson: Sized {
     fn from_json(value: Value) -> Result<Self, Mismatch>;
+
+    /// Reads the value straight from JSON text, exactly as [`FromJson::from_json`] reads it
+    /// from a JSON value: a value of the wrong shape comes back built, as the mismatch. The
+    /// types a fleet is made of (model structs, lists, maps, texts) read without building a
+    /// JSON value first (its maps hash and allocate every key); the rest build it.
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        Value::deserialize(deserializer).map(Self::from_json)
+    }
 }
 
 pub(super) fn mismatch<T>(raw: Value, expected: &'static str) -> Result<T, Mismatch> {
@@ -218,6 +236,12 @@ impl FromJson for Value {
 impl<T: FromJson> FromJson for Box<T> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         T::from_json(value).map(Box::new)
+    }
+
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        T::read(deserializer).map(|read| read.map(Box::new))
     }
 }
 
@@ -354,6 +378,29 @@ macro_rules! model {
                     }
                 }
                 Ok(object)
+            }
+
+            fn read<'de, D: serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Result<Self, $crate::field::Mismatch>, D::Error> {
+                $crate::field::read_model(deserializer)
+            }
+        }
+
+        impl $crate::field::Entries for $name {
+            fn read_entry<'de, A: serde::de::MapAccess<'de>>(
+                &mut self,
+                key: $crate::field::Key<'de>,
+                map: &mut A,
+            ) -> Result<(), A::Error> {
+                match key.as_str() {
+                    $( $json => self.$field = map.next_value_seed($crate::field::FieldSeed::new())?, )*
+                    _ => {
+                        let value = map.next_value::<serde_json::Value>()?;
+                        self.extra.insert(key.into_string(), value);
+                    }
+                }
+                Ok(())
             }
         }
 

@@ -17,7 +17,7 @@ pub type Text = compact_str::CompactString;
 const SHARED_KEYS: usize = 4096;
 const SHARED_KEY_LENGTH: usize = 256;
 
-pub(super) fn shared_key(key: String) -> Text {
+pub(super) fn shared_key(key: &str) -> Text {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     if key.len() <= std::mem::size_of::<Text>() || key.len() > SHARED_KEY_LENGTH {
@@ -27,13 +27,13 @@ pub(super) fn shared_key(key: String) -> Text {
     let Ok(mut keys) = KEYS.get_or_init(Default::default).lock() else {
         return Text::from(key);
     };
-    if let Some(known) = keys.get(key.as_str()) {
+    if let Some(known) = keys.get(key) {
         return Text::const_new(known);
     }
     if keys.len() >= SHARED_KEYS {
         return Text::from(key);
     }
-    let kept: &'static str = Box::leak(key.into_boxed_str());
+    let kept: &'static str = Box::leak(key.to_owned().into_boxed_str());
     keys.insert(kept);
     Text::const_new(kept)
 }
@@ -100,6 +100,12 @@ impl FromJson for Text {
             other => mismatch(other, "a string"),
         }
     }
+
+    fn read<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        super::read::read_text(deserializer)
+    }
 }
 
 impl FromJson for Num {
@@ -153,11 +159,8 @@ mod tests {
             b.0[0].0.as_ptr(),
             "both maps share one key"
         );
-        assert_eq!(shared_key("short".into()).as_str(), "short");
+        assert_eq!(shared_key("short").as_str(), "short");
         let long = "x".repeat(SHARED_KEY_LENGTH + 1);
-        assert!(
-            shared_key(long.clone()).is_heap_allocated(),
-            "too long to share"
-        );
+        assert!(shared_key(&long).is_heap_allocated(), "too long to share");
     }
 }

@@ -272,6 +272,46 @@ impl FromJson for Host {
             extra,
         })
     }
+
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        crate::field::read_model(deserializer)
+    }
+}
+
+impl crate::field::Entries for Host {
+    fn read_entry<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: crate::field::Key<'de>,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        use crate::field::FieldSeed;
+        match key.as_str() {
+            "status" => self.status = map.next_value_seed(FieldSeed::new())?,
+            "statusUpdatedAt" => self.status_updated_at = map.next_value_seed(FieldSeed::new())?,
+            // Not shared yet: the host's own until it is finished.
+            name if HostHardware::FIELDS.contains(&name) => {
+                Arc::make_mut(&mut self.hardware).read_entry(key, map)?
+            }
+            _ => {
+                let value = map.next_value::<Value>()?;
+                self.extra.insert(key.into_string(), value);
+            }
+        }
+        Ok(())
+    }
+
+    /// Its hardware shared with every host read with the same, as [`Host::from_json`] does.
+    fn finish(self) -> Self {
+        let hardware = Arc::unwrap_or_clone(self.hardware);
+        let hardware = if shareable(&hardware) {
+            HARDWARE.share(hardware)
+        } else {
+            Arc::new(hardware)
+        };
+        Host { hardware, ..self }
+    }
 }
 
 impl<'de> Deserialize<'de> for Host {

@@ -1,0 +1,590 @@
+//! Reading the model straight from JSON text ([`FromJson::read`]), without building a JSON
+//! value first: a value's maps hash and allocate every key, which was most of what reading
+//! a fleet cost. What is read is exactly what [`FromJson::from_json`] makes of the same
+//! text's value: a field of the wrong shape is built into a value and kept as invalid, an
+//! unknown field is kept in `extra`, and the last of two equal keys wins.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::{Field, FromJson, Map, Mismatch};
+
+/// A mapping's key, borrowed from the text when it can be (it has no escapes): reading an
+/// object's known fields allocates nothing for their names.
+pub struct Key<'de>(Cow<'de, str>);
+
+impl Key<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0.into_owned()
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> Visitor<'de> for Text {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+
+            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(key)))
+            }
+
+            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(key.to_owned())))
+            }
+
+            fn visit_string<E>(self, key: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(key)))
+            }
+        }
+        deserializer.deserialize_str(Text)
+    }
+}
+
+/// A struct read a field at a time, straight from a mapping's entries: the `model!` structs.
+pub trait Entries: Default {
+    /// Reads the value of `key` (the next in `map`) into its field, or into `extra`.
+    fn read_entry<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: Key<'de>,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+
+    /// The struct once every entry is read.
+    fn finish(self) -> Self {
+        self
+    }
+}
+
+/// Reads a [`Field`] straight from JSON text: `null` is [`Field::Null`], anything else is
+/// read by `T` ([`FromJson::read`]).
+pub struct FieldSeed<T>(PhantomData<fn() -> T>);
+
+impl<T> FieldSeed<T> {
+    pub fn new() -> Self {
+        FieldSeed(PhantomData)
+    }
+}
+
+impl<T> Default for FieldSeed<T> {
+    fn default() -> Self {
+        FieldSeed::new()
+    }
+}
+
+impl<'de, T: FromJson> DeserializeSeed<'de> for FieldSeed<T> {
+    type Value = Field<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field<T>, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de, T: FromJson> Visitor<'de> for FieldSeed<T> {
+    type Value = Field<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_none<E>(self) -> Result<Field<T>, E> {
+        Ok(Field::Null)
+    }
+
+    fn visit_unit<E>(self) -> Result<Field<T>, E> {
+        Ok(Field::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field<T>, D::Error> {
+        T::read(deserializer).map(Field::from_read)
+    }
+}
+
+/// The visitor methods for the shapes a type does not take: the value is built, exactly as
+/// `serde_json::Value` builds it, and handed back as the mismatch.
+macro_rules! otherwise {
+    ($expected:expr; scalars) => {
+        fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::Bool(v),
+                expected: $expected,
+            }))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::from(v),
+                expected: $expected,
+            }))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::from(v),
+                expected: $expected,
+            }))
+        }
+
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            let raw = serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number);
+            Ok(Err(Mismatch {
+                raw,
+                expected: $expected,
+            }))
+        }
+
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::Null,
+                expected: $expected,
+            }))
+        }
+
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::Null,
+                expected: $expected,
+            }))
+        }
+    };
+    ($expected:expr; text) => {
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::from(v),
+                expected: $expected,
+            }))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Err(Mismatch {
+                raw: Value::String(v),
+                expected: $expected,
+            }))
+        }
+    };
+    ($expected:expr; list) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            let raw = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+            Ok(Err(Mismatch {
+                raw,
+                expected: $expected,
+            }))
+        }
+    };
+    ($expected:expr; mapping) => {
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            let raw = Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+            Ok(Err(Mismatch {
+                raw,
+                expected: $expected,
+            }))
+        }
+    };
+}
+
+/// Reads a `model!` struct straight from JSON text: every entry into its field or `extra`.
+pub fn read_model<'de, T: Entries, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<T, Mismatch>, D::Error> {
+    deserializer.deserialize_any(Model(None, PhantomData))
+}
+
+/// [`read_model`] without the entry `skip`, which is passed over as it is read, never built
+/// (an object's `metadata.managedFields`).
+pub fn read_model_without<'de, T: Entries, D: Deserializer<'de>>(
+    deserializer: D,
+    skip: &'static str,
+) -> Result<Result<T, Mismatch>, D::Error> {
+    deserializer.deserialize_any(Model(Some(skip), PhantomData))
+}
+
+struct Model<T>(Option<&'static str>, PhantomData<fn() -> T>);
+
+impl<'de, T: Entries> Visitor<'de> for Model<T> {
+    type Value = Result<T, Mismatch>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = T::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if self.0 == Some(key.as_str()) {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                object.read_entry(key, &mut map)?;
+            }
+        }
+        Ok(Ok(object.finish()))
+    }
+
+    otherwise!("a mapping"; scalars);
+    otherwise!("a mapping"; text);
+    otherwise!("a mapping"; list);
+}
+
+/// Reads a text straight from JSON text (a short one is held inline, never allocated).
+pub(super) fn read_text<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<super::Text, Mismatch>, D::Error> {
+    struct Text;
+    impl<'de> Visitor<'de> for Text {
+        type Value = Result<super::Text, Mismatch>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Ok(super::Text::from(v)))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Ok(super::Text::from(v)))
+        }
+
+        otherwise!("a string"; scalars);
+        otherwise!("a string"; list);
+        otherwise!("a string"; mapping);
+    }
+    deserializer.deserialize_any(Text)
+}
+
+/// Reads a list of fields straight from JSON text, held at exactly its length.
+pub(super) fn read_list<'de, T: FromJson, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<Vec<Field<T>>, Mismatch>, D::Error> {
+    struct List<T>(PhantomData<fn() -> T>);
+    impl<'de, T: FromJson> Visitor<'de> for List<T> {
+        type Value = Result<Vec<Field<T>>, Mismatch>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            while let Some(item) = seq.next_element_seed(FieldSeed::<T>::new())? {
+                items.push(item);
+            }
+            items.shrink_to_fit();
+            Ok(Ok(items))
+        }
+
+        otherwise!("a list"; scalars);
+        otherwise!("a list"; text);
+        otherwise!("a list"; mapping);
+    }
+    deserializer.deserialize_any(List(PhantomData))
+}
+
+/// Reads a mapping's entries straight from JSON text, in the order written, each key once
+/// (the last value written for it, at the place it was first written, as a JSON value's map
+/// keeps them), held at exactly their number.
+pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<Map<Field<T>>, Mismatch>, D::Error> {
+    struct Entries<T>(PhantomData<fn() -> T>);
+    impl<'de, T: FromJson> Visitor<'de> for Entries<T> {
+        type Value = Result<Map<Field<T>>, Mismatch>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::new();
+            let mut index = None;
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                let value = map.next_value_seed(FieldSeed::<T>::new())?;
+                let key = super::text::shared_key(key.as_str());
+                insert_last_wins(&mut entries, &mut index, key, value);
+            }
+            entries.shrink_to_fit();
+            Ok(Ok(Map(entries)))
+        }
+
+        otherwise!("a mapping"; scalars);
+        otherwise!("a mapping"; text);
+        otherwise!("a mapping"; list);
+    }
+    deserializer.deserialize_any(Entries(PhantomData))
+}
+
+/// Up to this many entries, a key written twice is found by looking at each; past it, by an
+/// index (a hostile mapping of a million keys costs a million lookups, not their square).
+const SCAN: usize = 16;
+
+/// Adds an entry, or replaces the value of the entry with its key where it was first
+/// written.
+fn insert_last_wins<V>(
+    entries: &mut Vec<(super::Text, V)>,
+    index: &mut Option<std::collections::HashMap<super::Text, usize>>,
+    key: super::Text,
+    value: V,
+) {
+    let found = if entries.len() < SCAN {
+        entries.iter().position(|(k, _)| *k == key)
+    } else {
+        let index = index.get_or_insert_with(|| {
+            entries
+                .iter()
+                .enumerate()
+                .map(|(at, (k, _))| (k.clone(), at))
+                .collect()
+        });
+        index.get(&key).copied()
+    };
+    match found.and_then(|at| entries.get_mut(at)) {
+        Some((_, old)) => *old = value,
+        None => {
+            if let Some(index) = index {
+                index.insert(key.clone(), entries.len());
+            }
+            entries.push((key, value));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+    use crate::field::Lenient;
+    use crate::model::{ComputePool, ComputePoolEvaluation};
+    use crate::path::At;
+
+    /// What reading `text` as `T` makes of it both ways: straight from the text, and from
+    /// the text's JSON value. Equal objects with equal issues, or equal mismatches.
+    fn both_ways<T: FromJson + Lenient + PartialEq + std::fmt::Debug>(text: &str) {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let direct = T::read(&mut deserializer).expect("the text is JSON");
+        deserializer.end().expect("one value");
+        let value: Value = serde_json::from_str(text).expect("the text is JSON");
+        let via = T::from_json(value);
+        match (direct, via) {
+            (Ok(direct), Ok(via)) => {
+                assert_eq!(direct, via, "{text}");
+                let issues = |object: &T| {
+                    let mut out = Vec::new();
+                    object.collect_issues(&At::Root, &mut out);
+                    out
+                };
+                assert_eq!(issues(&direct), issues(&via), "{text}");
+            }
+            (Err(direct), Err(via)) => {
+                assert_eq!(direct.raw, via.raw, "{text}");
+                assert_eq!(direct.expected, via.expected, "{text}");
+            }
+            (direct, via) => panic!("{text}: read {direct:?}, from its value {via:?}"),
+        }
+    }
+
+    fn pool() -> Value {
+        let host = |status: &str| {
+            json!({"architecture": "AMD64", "cpuCount": 32, "memoryGB": 256,
+                   "gpuCountByVariant": {"NVIDIA A100-SXM4-80GB | 80 GB": 4},
+                   "gpuMemoryGBByVariant": {"NVIDIA A100-SXM4-80GB | 80 GB": 320},
+                   "status": status, "statusUpdatedAt": "2026-12-01T10:00:00Z"})
+        };
+        json!({
+            "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",
+            "metadata": {"name": "pool-1", "namespace": "project-1", "uid": "u-1",
+                         "resourceVersion": "41", "generation": 3,
+                         "creationTimestamp": "2026-11-28T10:00:00Z",
+                         "finalizers": ["spectrocloud.com/computepool-finalizer"],
+                         "labels": {"fleet": "large", "tier": "gpu"},
+                         "annotations": {"note": "kept"},
+                         "managedFields": [{"manager": "kubectl-create"}]},
+            "spec": {"profileBundleRef": {"name": "edge", "namespace": "project-1", "cloudType": "edge-native"},
+                     "clusterVariant": {"dedicated": {
+                        "scalingPolicyRef": {"name": "gpu-scaling", "namespace": "project-1"},
+                        "paletteClusterDeploymentConfig": {"nodePoolRequirements": {
+                            "controlPlanePool": {"nodeCount": 3, "workerNodeEligible": false, "architecture": "AMD64", "cpu": {"cpuCount": 8}},
+                            "workerPools": [{"name": "gpu-workers", "architecture": "AMD64", "gpu": {"variant": "NVIDIA A100-SXM4-80GB | 80 GB", "gpuCount": 40}}]},
+                          "edge": {"vip": "10.100.0.1"}}}}},
+            "status": {"status": "Running",
+                       "hardwareCapacity": [{"architecture": "AMD64", "totalCPU": 320, "totalMemory": "2560Gi",
+                                             "gpu": [{"variant": "NVIDIA A100-SXM4-80GB | 80 GB", "gpuCount": 40}]}],
+                       "paletteClusterStatuses": [{"name": "pool-1", "health": "Healthy", "status": "Running",
+                           "allocatedMachinePools": [{"name": "worker-pool-0", "nodeType": "WorkerOnly",
+                               "workerPoolRequirementsName": "gpu-workers",
+                               "hosts": {"host-a": host("Healthy"), "host-b": host("Provisioning")}}]}]}
+        })
+    }
+
+    fn evaluation() -> Value {
+        json!({
+            "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePoolEvaluation",
+            "metadata": {"name": "pool-1", "namespace": "project-1"},
+            "spec": {"poolEvaluations": {"pool-1/worker-pool-0": {
+                        "cpu": {"count": 320, "target": 320, "utilization": 41.5},
+                        "gpu": {"NVIDIA L40S | 48 GB": {"count": 40, "target": 44, "utilization": 97}},
+                        "nodeWastes": [{"host": "h", "cpuCount": 2, "gpuCount": {"x": 1}, "wasteScore": 0.5}],
+                        "evaluatedAt": "2026-12-01T10:00:00Z"}},
+                     "cooldownDuration": "15m", "abortDuration": "30m"},
+            "status": {"poolScalingStates": {"pool-1/worker-pool-0": {"state": "Idle", "stateChangedAt": "2026-12-01T09:00:00Z"}}}
+        })
+    }
+
+    /// Every place in a value, as the steps to it.
+    fn places(value: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+        out.push(at.clone());
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    at.push(Step::Key(key.clone()));
+                    places(inner, at, out);
+                    at.pop();
+                }
+            }
+            Value::Array(items) => {
+                for (index, inner) in items.iter().enumerate() {
+                    at.push(Step::Index(index));
+                    places(inner, at, out);
+                    at.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Key(String),
+        Index(usize),
+    }
+
+    fn at_mut<'a>(value: &'a mut Value, steps: &[Step]) -> &'a mut Value {
+        steps.iter().fold(value, |value, step| match step {
+            Step::Key(key) => &mut value[key.as_str()],
+            Step::Index(index) => &mut value[*index],
+        })
+    }
+
+    /// Any JSON value, with keys that are often a model's own field names.
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            (-1e12f64..1e12).prop_map(Value::from),
+            "[a-zA-Z0-9 é\\\\\"\u{202e}]{0,12}".prop_map(Value::String),
+        ];
+        let key = prop_oneof![
+            Just("name".to_owned()),
+            Just("status".to_owned()),
+            Just("architecture".to_owned()),
+            Just("cpuCount".to_owned()),
+            Just("hosts".to_owned()),
+            "[a-zA-Z\\\\\"é]{1,8}",
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((key.clone(), inner), 0..4)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Whatever is written anywhere in a pool or an evaluation (a wrong type, a null, a
+        /// field unknown, text with escapes), reading it straight from the text makes what
+        /// reading its value makes: the same object, issues and mismatches.
+        #[test]
+        fn read_straight_is_read_from_its_value(
+            changes in prop::collection::vec((any::<prop::sample::Index>(), any_json()), 0..6),
+            evaluation_too in any::<bool>(),
+        ) {
+            for (template, is_pool) in [(pool(), true), (evaluation(), false)] {
+                if !is_pool && !evaluation_too {
+                    continue;
+                }
+                let mut object = template;
+                for (index, replacement) in &changes {
+                    let mut all = Vec::new();
+                    places(&object, &mut Vec::new(), &mut all);
+                    let steps = index.get(&all).clone();
+                    *at_mut(&mut object, &steps) = replacement.clone();
+                }
+                let text = object.to_string();
+                if is_pool {
+                    both_ways::<ComputePool>(&text);
+                } else {
+                    both_ways::<ComputePoolEvaluation>(&text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_written_twice_keep_the_first_place_and_the_last_value() {
+        // In a struct, a map of labels, hosts (their hardware and their own fields) and in
+        // a map past the size where keys written twice are found by an index.
+        let many: String = (0..40)
+            .map(|i| format!("\"k{}\": {i}, ", i % 25))
+            .collect::<String>();
+        let text = format!(
+            r#"{{"kind": "ComputePool", "metadata": {{"name": "a", "labels": {{"x": "1", "y": "2", "x": "3"}}, "name": "b"}},
+               "spec": {{"sharedWith": {{"t": ["p"], "t": null}}, "zzz": 1, "zzz": {{"a": 1, "a": 2}}}},
+               "status": {{"big": {{{many}"end": 0}}, "paletteClusterStatuses": [{{"allocatedMachinePools": [{{"hosts": {{
+                   "h": {{"status": "Healthy", "cpuCount": 1, "odd": 1, "cpuCount": 2, "odd": 2, "status": "Gone"}}}}}}]}}]}},
+               "kind": "ComputePool"}}"#
+        );
+        both_ways::<ComputePool>(&text);
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        let pool = ComputePool::read(&mut deserializer).unwrap().unwrap();
+        let labels = &pool.metadata.get().unwrap().labels;
+        let labels: Vec<_> = labels
+            .get()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.as_deref().map(str::to_owned)))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("x".to_owned(), Some("3".to_owned())),
+                ("y".to_owned(), Some("2".to_owned()))
+            ]
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_mapping_is_handed_back_built() {
+        for text in [
+            r#"[1, {"a": 2}]"#,
+            "\"pool\"",
+            "4",
+            "-4",
+            "18446744073709551615",
+            "4.5",
+            "true",
+            "null",
+        ] {
+            both_ways::<ComputePool>(text);
+            both_ways::<crate::field::Text>(text);
+            both_ways::<Vec<Field<i64>>>(text);
+            both_ways::<crate::field::Map<Field<crate::field::Text>>>(text);
+        }
+    }
+}
