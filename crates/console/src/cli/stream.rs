@@ -80,13 +80,8 @@ pub async fn list_json_of(
             Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
         };
         'hub: for scope in scopes {
-            let shape = Shape {
-                kind,
-                // Each item is read without its managedFields.
-                convert: |_, item| item,
-                first: PAGE,
-                limit: PAGE,
-            };
+            // Each item as the server sent it, read without its managedFields.
+            let shape = Shape::<serde_json::Value>::new(kind, PAGE, PAGE);
             let started = tokio::time::timeout_at(
                 deadline,
                 ways.start(&connection.client, shape, scope.as_deref(), None),

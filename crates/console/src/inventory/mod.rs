@@ -219,6 +219,9 @@ impl Inventory {
             | SourceEvent::Deleted { kind, .. } => {
                 !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
             }
+            SourceEvent::Read { object } => {
+                !matches!(object.kind, Kind::Pool | Kind::Evaluation | Kind::Event)
+            }
             // A diagnosis reads whether ScalingPolicies, ProfileBundles and Settings are read
             // at all (one not found is then really missing); no other source's state.
             SourceEvent::State { kind, .. } => matches!(
@@ -294,6 +297,11 @@ impl Inventory {
             }
             SourceEvent::Applied { kind, object } => {
                 self.insert(Arc::new(Object::new(kind, object)));
+                self.touch_all(kind, now);
+            }
+            SourceEvent::Read { object } => {
+                let kind = object.kind;
+                self.insert(Arc::new(object));
                 self.touch_all(kind, now);
             }
             SourceEvent::Deleted { kind, object } => {

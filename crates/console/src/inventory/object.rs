@@ -67,6 +67,30 @@ impl Object {
                 Vec::new(),
             ),
         };
+        Object::held(kind, key, parsed, issues)
+    }
+
+    /// A pool read into its model already (straight from a watch event's text): held as
+    /// [`Object::new`] holds the same pool read from its value.
+    pub fn from_pool(pool: ComputePool) -> Object {
+        let key = key_of_meta(pool.meta());
+        let issues = issues_of(&pool);
+        Object::held(Kind::Pool, key, Parsed::Pool(Box::new(pool)), issues)
+    }
+
+    /// An evaluation read into its model already, as [`Object::from_pool`].
+    pub fn from_evaluation(evaluation: ComputePoolEvaluation) -> Object {
+        let key = key_of_meta(evaluation.metadata.get());
+        let issues = issues_of(&evaluation);
+        Object::held(
+            Kind::Evaluation,
+            key,
+            Parsed::Evaluation(Box::new(evaluation)),
+            issues,
+        )
+    }
+
+    fn held(kind: Kind, key: Key, parsed: Parsed, issues: Vec<Issue>) -> Object {
         Object {
             kind,
             key,
@@ -226,6 +250,23 @@ impl Object {
 
 /// An RFC 3339 time as the API writes it.
 pub use crate::domain::time::parse as parse_time;
+
+/// An object's key from its metadata read into its model, as [`key_of`] reads it from its
+/// value: a namespace or name that is not text is "".
+fn key_of_meta(meta: Option<&crate::domain::model::ObjectMeta>) -> Key {
+    let text = |field: Option<&str>| -> crate::domain::field::Text { field.unwrap_or("").into() };
+    (
+        text(meta.and_then(|m| m.namespace.as_deref())),
+        text(meta.and_then(|m| m.name.as_deref())),
+    )
+}
+
+/// The problems found reading a model object, as [`read_owned`] lists them.
+fn issues_of(object: &impl crate::domain::field::Lenient) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    object.collect_issues(&crate::domain::path::At::Root, &mut issues);
+    issues
+}
 
 pub fn key_of(object: &Value) -> Key {
     let text = |p: &str| {

@@ -79,6 +79,11 @@ pub enum SourceEvent {
         kind: Kind,
         object: Value,
     },
+    /// An object added or changed, read into what pooldeck holds on the source's task (from
+    /// the watch event's text: no JSON value is built for a pool or an evaluation).
+    Read {
+        object: Object,
+    },
     Deleted {
         kind: Kind,
         object: Value,

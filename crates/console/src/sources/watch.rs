@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::errors::classify;
 use super::list::streamed::{Events, open};
-use super::list::{Shape, Ways};
+use super::list::{Incoming, Item, Shape, Ways};
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
 
@@ -207,13 +207,8 @@ impl Source {
         client: &Client,
         ways: &Ways,
         selector: Option<&str>,
-    ) -> Result<(String, Option<Events>), Next> {
-        let shape = Shape {
-            kind: self.kind,
-            convert: Object::new,
-            first: FIRST_PAGE,
-            limit: PAGE,
-        };
+    ) -> Result<(String, Option<Events<Incoming>>), Next> {
+        let shape = Shape::<Object>::new(self.kind, FIRST_PAGE, PAGE);
         let mut listing = match ways
             .start(client, shape, self.scope.as_deref(), selector)
             .await
@@ -289,7 +284,7 @@ impl Source {
         client: &Client,
         selector: Option<&str>,
         mut version: String,
-        mut carried: Option<Events>,
+        mut carried: Option<Events<Incoming>>,
     ) -> Next {
         let mut failing = false;
         loop {
@@ -344,21 +339,20 @@ impl Source {
                 let sent = match event {
                     Ok(WatchEvent::Added(object) | WatchEvent::Modified(object)) => {
                         if let Some(at) = object.version() {
-                            at.clone_into(&mut version);
+                            version = at;
                         }
-                        self.send(SourceEvent::Applied {
-                            kind: self.kind,
-                            object: object.typed(self.kind),
+                        self.send(SourceEvent::Read {
+                            object: Object::from_event(self.kind, object),
                         })
                         .await
                     }
                     Ok(WatchEvent::Deleted(object)) => {
                         if let Some(at) = object.version() {
-                            at.clone_into(&mut version);
+                            version = at;
                         }
                         self.send(SourceEvent::Deleted {
                             kind: self.kind,
-                            object: object.typed(self.kind),
+                            object: object.into_value(self.kind),
                         })
                         .await
                     }

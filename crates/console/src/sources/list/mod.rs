@@ -8,16 +8,17 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use kube::Client;
-use serde_json::Value;
 use tokio::task::JoinHandle;
 
 use crate::domain::Kind;
 
+mod incoming;
 mod parse;
 pub mod streamed;
 
+pub use incoming::Incoming;
 use parse::{Head, Items, parse_items};
-pub use streamed::{Listing, Shape, Way, Ways};
+pub use streamed::{Item, Listing, Shape, Way, Ways};
 
 /// The path of a kind's list, in a namespace or across all.
 pub fn path(kind: Kind, namespace: Option<&str>) -> String {
@@ -76,14 +77,10 @@ impl<T> Page<T> {
     }
 }
 
-/// What each item of a list is made into, as it is read.
-pub type Convert<T> = fn(Kind, Value) -> T;
-
 /// What every page of one list is asked with.
 struct Ask<T> {
     client: Client,
     kind: Kind,
-    convert: Convert<T>,
     base: String,
     /// Query parameters every page carries (a field selector), already encoded.
     query: String,
@@ -92,6 +89,7 @@ struct Ask<T> {
     /// Pages asked for or read but not yet handed out: at most [`AHEAD`], so a reader slower
     /// than the server (a pipe, a slow terminal) holds two pages, not the whole list.
     ahead: Arc<tokio::sync::Semaphore>,
+    item: std::marker::PhantomData<fn() -> T>,
 }
 
 /// How many pages may be on their way or waiting while the reader works on one.
@@ -111,14 +109,13 @@ pub struct Pager<T> {
     next: Option<Pending<T>>,
 }
 
-impl<T: Send + 'static> Pager<T> {
+impl<T: Item> Pager<T> {
     /// Starts reading `kind` in `namespace` (all when `None`); the first page asks for
     /// `first` objects (a small page shows something soon), the rest for `limit` each; each
-    /// object is made into `T` by `convert` as it is read.
+    /// object is made into `T` as it is read ([`Item`]).
     pub fn start(
         client: Client,
         kind: Kind,
-        convert: Convert<T>,
         namespace: Option<&str>,
         field_selector: Option<&str>,
         first: usize,
@@ -134,11 +131,11 @@ impl<T: Send + 'static> Pager<T> {
         let ask = Arc::new(Ask {
             client,
             kind,
-            convert,
             base: path(kind, namespace),
             query,
             limit,
             ahead: Arc::new(tokio::sync::Semaphore::new(AHEAD)),
+            item: std::marker::PhantomData,
         });
         Pager {
             next: Some(ask_for(ask, first, None)),
@@ -162,7 +159,7 @@ impl<T: Send + 'static> Pager<T> {
 }
 
 /// Starts asking for one page.
-fn ask_for<T: Send + 'static>(ask: Arc<Ask<T>>, limit: usize, token: Option<String>) -> Pending<T> {
+fn ask_for<T: Item>(ask: Arc<Ask<T>>, limit: usize, token: Option<String>) -> Pending<T> {
     let mut url = format!("{}?limit={limit}{}", ask.base, ask.query);
     if let Some(token) = &token {
         url.push_str("&continue=");
@@ -175,7 +172,7 @@ fn ask_for<T: Send + 'static>(ask: Arc<Ask<T>>, limit: usize, token: Option<Stri
 
 /// One page, read and parsed on a worker; the page after it is asked for as soon as this
 /// one's metadata is read, so the server prepares it while this one is parsed.
-async fn fetch<T: Send + 'static>(ask: Arc<Ask<T>>, url: String) -> Result<Page<T>, kube::Error> {
+async fn fetch<T: Item>(ask: Arc<Ask<T>>, url: String) -> Result<Page<T>, kube::Error> {
     let request = http::Request::get(&url)
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
@@ -190,10 +187,7 @@ async fn fetch<T: Send + 'static>(ask: Arc<Ask<T>>, url: String) -> Result<Page<
     let token = head.metadata.continue_.filter(|t| !t.is_empty());
     let more = token.is_some();
     let next = token.map(|token| ask_for(ask.clone(), ask.limit, Some(token)));
-    let read = Items {
-        kind: ask.kind,
-        convert: ask.convert,
-    };
+    let read = Items::<T>::new(ask.kind);
     // The parse is a stretch of CPU on this worker: let the request for the next page go out
     // first (parsing on the blocking pool instead spread the model over short-lived threads'
     // memory and held more of it).

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Convert, api_version};
+use super::streamed::Item;
 use crate::domain::Kind;
 
 #[derive(Deserialize, Default)]
@@ -19,14 +19,24 @@ pub(super) struct ListMeta {
     pub(super) remaining_item_count: Option<i64>,
 }
 
-/// A list's items, each made into `T` as soon as it is read: one object's JSON at a time,
-/// never a whole page of them (a page of JSON values is several times the page's text).
+/// A list's items, each made into `T` as soon as it is read (as a watch event's object is
+/// read for `T`): one object at a time, never a whole page of JSON values (several times the
+/// page's text).
 pub(super) struct Items<T> {
-    pub(super) kind: Kind,
-    pub(super) convert: Convert<T>,
+    kind: Kind,
+    item: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<'de, T> serde::de::DeserializeSeed<'de> for Items<T> {
+impl<T> Items<T> {
+    pub(super) fn new(kind: Kind) -> Self {
+        Items {
+            kind,
+            item: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Item> serde::de::DeserializeSeed<'de> for Items<T> {
     type Value = Vec<T>;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
@@ -34,7 +44,7 @@ impl<'de, T> serde::de::DeserializeSeed<'de> for Items<T> {
     }
 }
 
-impl<'de, T> serde::de::Visitor<'de> for Items<T> {
+impl<'de, T: Item> serde::de::Visitor<'de> for Items<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -46,16 +56,36 @@ impl<'de, T> serde::de::Visitor<'de> for Items<T> {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let api_version = api_version(self.kind);
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element_seed(Without(MANAGED_FIELDS))? {
-            items.push((self.convert)(
-                self.kind,
-                with_type(item, &api_version, self.kind.api().kind),
-            ));
+        while let Some(item) = seq.next_element::<T::Object>()? {
+            items.push(T::from_event(self.kind, item));
         }
         Ok(items)
     }
+}
+
+/// Reads the value of `key` (the next in `map`) into `fields`, without the field at `path`
+/// below it (nothing at all when `path` is that key).
+pub(super) fn entry_without<'de, A: serde::de::MapAccess<'de>>(
+    path: &'static [&'static str],
+    key: String,
+    map: &mut A,
+    fields: &mut serde_json::Map<String, Value>,
+) -> Result<(), A::Error> {
+    match path {
+        [only] if key == *only => {
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        [first, rest @ ..] if key == *first => {
+            let value = map.next_value_seed(Without(rest))?;
+            fields.insert(key, value);
+        }
+        _ => {
+            let value = map.next_value::<Value>()?;
+            fields.insert(key, value);
+        }
+    }
+    Ok(())
 }
 
 /// Where a server keeps `managedFields` in an object.
@@ -84,19 +114,7 @@ impl<'de> serde::de::Visitor<'de> for Without {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut fields = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            match self.0 {
-                [only] if key == *only => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                }
-                [first, rest @ ..] if key == *first => {
-                    let value = map.next_value_seed(Without(rest))?;
-                    fields.insert(key, value);
-                }
-                _ => {
-                    let value = map.next_value::<Value>()?;
-                    fields.insert(key, value);
-                }
-            }
+            entry_without(self.0, key, &mut map, &mut fields)?;
         }
         Ok(Value::Object(fields))
     }
@@ -141,7 +159,7 @@ impl<'de> serde::de::Visitor<'de> for Without {
 /// The list's items, made into `T`; everything else in the body skipped.
 struct Body<T>(Items<T>);
 
-impl<'de, T> serde::de::Visitor<'de> for Body<T> {
+impl<'de, T: Item> serde::de::Visitor<'de> for Body<T> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -174,7 +192,7 @@ pub(super) struct Head {
 }
 
 /// A page's items, each with its type, made into `T`.
-pub(super) fn parse_items<T>(text: &str, read: Items<T>) -> Result<Vec<T>, kube::Error> {
+pub(super) fn parse_items<T: Item>(text: &str, read: Items<T>) -> Result<Vec<T>, kube::Error> {
     use serde::Deserializer;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let items = (&mut deserializer)
@@ -209,6 +227,7 @@ pub(super) fn with_type(item: Value, api_version: &str, kind: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sources::list::api_version;
 
     #[test]
     fn items_get_their_type_first_and_keep_the_rest_in_order() {
@@ -233,16 +252,7 @@ mod tests {
         assert_eq!(head.metadata.resource_version.as_deref(), Some("7"));
         assert_eq!(head.metadata.continue_.as_deref(), Some("t"));
         assert_eq!(head.metadata.remaining_item_count, Some(3));
-        let keep = |_: Kind, item: Value| item;
-        let read = |text: &str| {
-            parse_items(
-                text,
-                Items {
-                    kind: Kind::Pool,
-                    convert: keep,
-                },
-            )
-        };
+        let read = |text: &str| parse_items(text, Items::<Value>::new(Kind::Pool));
         let items = read(text).unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(items[0]["kind"], "ComputePool", "each item gets its type");
@@ -261,14 +271,7 @@ mod tests {
             {"metadata":"not a mapping"},
             5, "text", null, [1]
         ]}"#;
-        let items = parse_items(
-            text,
-            Items {
-                kind: Kind::Pool,
-                convert: |_, item| item,
-            },
-        )
-        .unwrap();
+        let items = parse_items(text, Items::<Value>::new(Kind::Pool)).unwrap();
         let plain: Value = serde_json::from_str(text).unwrap();
         let mut expected: Vec<Value> = plain["items"].as_array().unwrap().clone();
         expected[0]["metadata"]

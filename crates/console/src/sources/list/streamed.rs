@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::parse::{MANAGED_FIELDS, Without, with_type};
-use super::{Convert, Page, Pager, api_version, path};
+use super::{Page, Pager, api_version, path};
 use crate::domain::Kind;
 pub use crate::inventory::ListWay as Way;
 
@@ -51,19 +51,38 @@ impl Raw {
     }
 }
 
-/// A watch's events, as they are read.
-pub type Events = Pin<Box<dyn Stream<Item = Result<WatchEvent<Raw>, kube::Error>> + Send>>;
+/// What a list's items are made into, and what each object is read as for it, from a watch
+/// event's text or a list page's.
+pub trait Item: Send + Sized + 'static {
+    /// An object as it is read from the text.
+    type Object: serde::de::DeserializeOwned + Clone + Send + 'static;
+
+    /// The item made of an object of `kind` (its type is the kind's where it leaves it out).
+    fn from_event(kind: Kind, object: Self::Object) -> Self;
+}
+
+/// Objects as the server sent them (`get -o json` writes them out).
+impl Item for Value {
+    type Object = Raw;
+
+    fn from_event(kind: Kind, object: Raw) -> Value {
+        object.typed(kind)
+    }
+}
+
+/// A watch's events, as they are read, each object read as `O`.
+pub type Events<O = Raw> = Pin<Box<dyn Stream<Item = Result<WatchEvent<O>, kube::Error>> + Send>>;
 
 /// Opens a watch of `kind` in `namespace` (all when `None`) from `version`; with `initial`, a
 /// watch-list (its initial events first, from the current state).
-pub async fn open(
+pub async fn open<O: serde::de::DeserializeOwned + Clone + Send + 'static>(
     client: &Client,
     kind: Kind,
     namespace: Option<&str>,
     field_selector: Option<&str>,
     version: &str,
     initial: bool,
-) -> Result<Events, kube::Error> {
+) -> Result<Events<O>, kube::Error> {
     let mut params = if initial {
         WatchParams::streaming_lists()
     } else {
@@ -77,7 +96,7 @@ pub async fn open(
         .watch(&params, version)
         .map_err(kube::Error::BuildRequest)?;
     request.extensions_mut().insert("watch");
-    let events = client.request_events::<Raw>(request).await?;
+    let events = client.request_events::<O>(request).await?;
     Ok(Box::pin(events))
 }
 
@@ -132,13 +151,24 @@ struct Learned {
     asking: tokio::sync::Mutex<()>,
 }
 
-/// What every page of a list is made of: the kind, each item's conversion, the sizes.
+/// What every page of a list is made of: the kind, what each item is made into, the sizes.
 pub struct Shape<T> {
     pub kind: Kind,
-    pub convert: Convert<T>,
     /// Objects in the first page (a small one shows something soon), then in each after it.
     pub first: usize,
     pub limit: usize,
+    item: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Shape<T> {
+    pub fn new(kind: Kind, first: usize, limit: usize) -> Self {
+        Shape {
+            kind,
+            first,
+            limit,
+            item: std::marker::PhantomData,
+        }
+    }
 }
 
 // By hand: a derive would ask the same of `T`, which only the conversion's type names.
@@ -151,7 +181,7 @@ impl<T> Clone for Shape<T> {
 impl<T> Copy for Shape<T> {}
 
 /// A list under way, read either way; [`Listing::next`] hands out its pages.
-pub enum Listing<T> {
+pub enum Listing<T: Item> {
     Paged(Pager<T>),
     Streamed(Streamed<T>),
 }
@@ -178,7 +208,7 @@ impl Ways {
     /// else pages; with the hub's way, when this list tells it (not for a role that may list
     /// but not watch). An error that is not a refusal of watch-lists is the caller's (a 404 is
     /// the resource's, a dropped connection is retried), and nothing is learned from it.
-    pub async fn start<T: Send + 'static>(
+    pub async fn start<T: Item>(
         &self,
         client: &Client,
         shape: Shape<T>,
@@ -189,7 +219,6 @@ impl Ways {
             Listing::Paged(Pager::start(
                 client.clone(),
                 shape.kind,
-                shape.convert,
                 namespace,
                 field_selector,
                 shape.first,
@@ -231,7 +260,7 @@ impl Ways {
     }
 }
 
-impl<T: Send + 'static> Listing<T> {
+impl<T: Item> Listing<T> {
     /// The next page; `None` after the last. An error ends the list (the caller starts over).
     pub async fn next(&mut self) -> Option<Result<Page<T>, kube::Error>> {
         match self {
@@ -242,7 +271,7 @@ impl<T: Send + 'static> Listing<T> {
 
     /// Once the last page is handed out: the watch-list's stream, which carries on with the
     /// changes after the list's version (a paged list has none: the caller opens a watch).
-    pub fn into_events(self) -> Option<Events> {
+    pub fn into_events(self) -> Option<Events<T::Object>> {
         match self {
             Listing::Paged(_) => None,
             Listing::Streamed(streamed) => streamed.done.then_some(streamed.events),
@@ -255,8 +284,8 @@ impl<T: Send + 'static> Listing<T> {
 const GATHER: Duration = Duration::from_millis(100);
 
 /// A watch-list's initial events, handed out as pages.
-pub struct Streamed<T> {
-    events: Events,
+pub struct Streamed<T: Item> {
+    events: Events<T::Object>,
     shape: Shape<T>,
     /// The hub's ways: a watch-list answered as a server that serves them would not
     /// teaches them that it does not.
@@ -276,8 +305,8 @@ fn cut(why: &str) -> kube::Error {
     ))
 }
 
-impl<T: Send + 'static> Streamed<T> {
-    fn new(events: Events, shape: Shape<T>, ways: Ways) -> Self {
+impl<T: Item> Streamed<T> {
+    fn new(events: Events<T::Object>, shape: Shape<T>, ways: Ways) -> Self {
         Streamed {
             events,
             shape,
@@ -318,8 +347,7 @@ impl<T: Send + 'static> Streamed<T> {
             };
             match event {
                 Some(Ok(WatchEvent::Added(raw) | WatchEvent::Modified(raw))) => {
-                    let kind = self.shape.kind;
-                    items.push((self.shape.convert)(kind, raw.typed(kind)));
+                    items.push(T::from_event(self.shape.kind, raw));
                     until.get_or_insert_with(|| tokio::time::Instant::now() + GATHER);
                     if items.len() >= size {
                         break;
@@ -367,12 +395,7 @@ mod tests {
     use super::*;
 
     fn shape() -> Shape<Value> {
-        Shape {
-            kind: Kind::Pool,
-            convert: |_, item| item,
-            first: 2,
-            limit: 3,
-        }
+        Shape::new(Kind::Pool, 2, 3)
     }
 
     /// A watch's events from their JSON lines, as a server sends them.
