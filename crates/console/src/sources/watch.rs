@@ -16,7 +16,7 @@ use kube::runtime::watcher::DefaultBackoff;
 use tokio::task::JoinHandle;
 
 use super::errors::classify;
-use super::list::streamed::{Events, open};
+use super::list::streamed::Events;
 use super::list::{Incoming, Item, Shape, Ways};
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
@@ -294,7 +294,7 @@ impl Source {
             let stream = match carried {
                 Some(stream) => Ok(stream),
                 None => {
-                    open(
+                    Object::open(
                         client,
                         self.kind,
                         self.scope.as_deref(),

@@ -373,7 +373,10 @@ mod tests {
 
     /// What reading `text` as `T` makes of it both ways: straight from the text, and from
     /// the text's JSON value. Equal objects with equal issues, or equal mismatches.
-    fn both_ways<T: FromJson + Lenient + PartialEq + std::fmt::Debug>(text: &str) {
+    fn both_ways<T>(text: &str)
+    where
+        T: FromJson + Lenient + PartialEq + std::fmt::Debug + serde::Serialize,
+    {
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let direct = T::read(&mut deserializer).expect("the text is JSON");
         deserializer.end().expect("one value");
@@ -382,6 +385,12 @@ mod tests {
         match (direct, via) {
             (Ok(direct), Ok(via)) => {
                 assert_eq!(direct, via, "{text}");
+                // Written back in the same order (`==` on unknown fields does not see it).
+                assert_eq!(
+                    serde_json::to_string(&direct).unwrap(),
+                    serde_json::to_string(&via).unwrap(),
+                    "{text}"
+                );
                 let issues = |object: &T| {
                     let mut out = Vec::new();
                     object.collect_issues(&At::Root, &mut out);
@@ -567,6 +576,45 @@ mod tests {
                 ("y".to_owned(), Some("2".to_owned()))
             ]
         );
+    }
+
+    #[test]
+    fn lists_and_maps_read_straight_hold_exactly_their_entries() {
+        let text = pool().to_string();
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        let pool = ComputePool::read(&mut deserializer).unwrap().unwrap();
+        let meta = pool.metadata.get().unwrap();
+        let finalizers = meta.finalizers.get().unwrap();
+        assert_eq!((finalizers.len(), finalizers.capacity()), (1, 1));
+        let labels = &meta.labels.get().unwrap().0;
+        assert_eq!((labels.len(), labels.capacity()), (2, 2));
+        let hosts = &pool
+            .status
+            .get()
+            .unwrap()
+            .palette_cluster_statuses
+            .get()
+            .unwrap()[0]
+            .get()
+            .unwrap()
+            .allocated_machine_pools
+            .get()
+            .unwrap()[0]
+            .get()
+            .unwrap()
+            .hosts
+            .get()
+            .unwrap()
+            .0;
+        assert_eq!((hosts.len(), hosts.capacity()), (2, 2));
+        // Keys past the size where they are found by an index, held at their number too.
+        let many: String = (0..100).map(|i| format!("\"k{i}\": \"v\", ")).collect();
+        let text = format!("{{{many}\"end\": \"v\"}}");
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        let map = crate::field::Map::<Field<crate::field::Text>>::read(&mut deserializer)
+            .unwrap()
+            .unwrap();
+        assert_eq!((map.0.len(), map.0.capacity()), (101, 101));
     }
 
     #[test]

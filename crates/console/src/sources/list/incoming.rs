@@ -1,23 +1,30 @@
-//! A watch event's object as the console reads it: a pool or an evaluation straight into its
-//! model as the event's text is parsed, with no JSON value built first (its maps hashed and
-//! every key allocated were most of what reading a fleet cost: `domain::field::read`);
-//! anything else as a JSON value, like [`super::streamed::Raw`]. Either way without
-//! `metadata.managedFields`, which is passed over, never built.
+//! An object as the console's sources read it, from a watch event's text or a list page's:
+//! on a pool's source, a pool straight into its model as the text is parsed, with no JSON
+//! value built first (its maps hashed and every key allocated were most of what reading a
+//! fleet cost: `domain::field::read`); on an evaluation's, an evaluation; anything else as a
+//! JSON value, like [`super::streamed::Raw`]. Either way without `metadata.managedFields`,
+//! which is passed over, never built.
 
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use kube::Client;
+use kube::api::WatchEvent;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
+use super::api_version;
 use super::parse::{MANAGED_FIELDS, entry_without, with_type};
-use super::{api_version, streamed::Item};
+use super::streamed::{Events, Item, open};
 use crate::domain::Kind;
 use crate::domain::field::{Entries, Field, Key, read_model_without};
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, ObjectMeta};
 use crate::inventory::Object;
 
-/// A watch event's object: read into its model, or kept as a value.
+/// An object of a source's kind: read into its model, or kept as a value.
 #[derive(Clone, Debug)]
 pub enum Incoming {
+    /// A pool on a pool's source, an evaluation on an evaluation's.
     Read(Object),
     Value(Value),
 }
@@ -34,36 +41,114 @@ impl Incoming {
         }
     }
 
-    /// The object as a value, with its apiVersion and kind (the kind's when it leaves them
-    /// out).
+    /// The object as a value with its apiVersion and kind (the kind's when it leaves them
+    /// out): as it was sent, or, read into its model, as the model writes it back.
     pub fn into_value(self, kind: Kind) -> Value {
         match self {
-            Incoming::Read(object) => (*object.value()).clone(),
+            Incoming::Read(object) => std::sync::Arc::unwrap_or_clone(object.value()),
             Incoming::Value(value) => with_type(value, &api_version(kind), kind.api().kind),
         }
     }
 }
 
-/// The console's sources hold objects, pools and evaluations read straight from the text.
+/// The console's sources hold objects; a pool's and an evaluation's sources read theirs
+/// straight into the model.
 impl Item for Object {
     type Object = Incoming;
 
+    fn read<'de, D: Deserializer<'de>>(kind: Kind, deserializer: D) -> Result<Incoming, D::Error> {
+        Reading(Some(kind)).deserialize(deserializer)
+    }
+
+    fn open<'a>(
+        client: &'a Client,
+        kind: Kind,
+        namespace: Option<&'a str>,
+        field_selector: Option<&'a str>,
+        version: &'a str,
+        initial: bool,
+    ) -> BoxFuture<'a, Result<Events<Incoming>, kube::Error>> {
+        Box::pin(async move {
+            // serde reads a watch event's object without context: the kind is the type's.
+            Ok(match kind {
+                Kind::Pool => incoming(
+                    open::<As<POOL>>(client, kind, namespace, field_selector, version, initial)
+                        .await?,
+                ),
+                Kind::Evaluation => incoming(
+                    open::<As<EVALUATION>>(
+                        client,
+                        kind,
+                        namespace,
+                        field_selector,
+                        version,
+                        initial,
+                    )
+                    .await?,
+                ),
+                _ => incoming(
+                    open::<As<OTHER>>(client, kind, namespace, field_selector, version, initial)
+                        .await?,
+                ),
+            })
+        })
+    }
+
     fn from_event(kind: Kind, object: Incoming) -> Object {
         match object {
-            // Read as the kind it says it is: the source's own, as a server sends them.
-            Incoming::Read(object) if object.kind == kind => object,
-            other => Object::new(kind, other.into_value(kind)),
+            // Read only on its own kind's source.
+            Incoming::Read(object) => object,
+            Incoming::Value(value) => {
+                Object::new(kind, with_type(value, &api_version(kind), kind.api().kind))
+            }
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Incoming {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Incoming, D::Error> {
-        deserializer.deserialize_any(Reading)
+/// A watch event's object read for the source of the kind `K` names ([`POOL`],
+/// [`EVALUATION`], [`OTHER`]).
+#[derive(Clone, Debug)]
+struct As<const K: u8>(Incoming);
+
+const OTHER: u8 = 0;
+const POOL: u8 = 1;
+const EVALUATION: u8 = 2;
+
+impl<'de, const K: u8> Deserialize<'de> for As<K> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let kind = match K {
+            POOL => Some(Kind::Pool),
+            EVALUATION => Some(Kind::Evaluation),
+            _ => None,
+        };
+        Reading(kind).deserialize(deserializer).map(As)
     }
 }
 
-struct Reading;
+/// A watch's events with their objects as the source holds them.
+fn incoming<const K: u8>(events: Events<As<K>>) -> Events<Incoming> {
+    Box::pin(events.map(|event| {
+        event.map(|event| match event {
+            WatchEvent::Added(object) => WatchEvent::Added(object.0),
+            WatchEvent::Modified(object) => WatchEvent::Modified(object.0),
+            WatchEvent::Deleted(object) => WatchEvent::Deleted(object.0),
+            WatchEvent::Bookmark(mark) => WatchEvent::Bookmark(mark),
+            WatchEvent::Error(status) => WatchEvent::Error(status),
+        })
+    }))
+}
+
+/// Reads an object for the source of a kind (`None`: a kind pooldeck does not read into a
+/// model): a pool or an evaluation into its model when it is the source's own kind.
+struct Reading(Option<Kind>);
+
+impl<'de> DeserializeSeed<'de> for Reading {
+    type Value = Incoming;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Incoming, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
 
 impl<'de> Visitor<'de> for Reading {
     type Value = Incoming;
@@ -73,8 +158,8 @@ impl<'de> Visitor<'de> for Reading {
     }
 
     /// An object whose first fields are its `apiVersion` and `kind`, as a server writes
-    /// every object, is read into its model when it is a pool or an evaluation; anything
-    /// else is read as a value.
+    /// every object, is read into its model when it is a pool on a pool's source or an
+    /// evaluation on an evaluation's; anything else is read as a value.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Incoming, A::Error> {
         let mut fields = serde_json::Map::new();
         let typed = |key: Option<Key<'de>>, name: &str, map: &mut A| match key {
@@ -84,7 +169,10 @@ impl<'de> Visitor<'de> for Reading {
         let mut pending = None;
         match typed(map.next_key()?, "apiVersion", &mut map)? {
             Ok(api) => match typed(map.next_key()?, "kind", &mut map)? {
-                Ok(kind) if kind.as_str() == Some(crate::domain::model::pool::KIND) => {
+                Ok(kind)
+                    if self.0 == Some(Kind::Pool)
+                        && kind.as_str() == Some(crate::domain::model::pool::KIND) =>
+                {
                     let pool = ComputePool {
                         api_version: Field::from_value(api),
                         kind: Field::from_value(kind),
@@ -93,7 +181,10 @@ impl<'de> Visitor<'de> for Reading {
                     let pool = read_rest(pool, |p, meta| p.metadata = meta, &mut map)?;
                     return Ok(Incoming::Read(Object::from_pool(pool)));
                 }
-                Ok(kind) if kind.as_str() == Some(crate::domain::model::evaluation::KIND) => {
+                Ok(kind)
+                    if self.0 == Some(Kind::Evaluation)
+                        && kind.as_str() == Some(crate::domain::model::evaluation::KIND) =>
+                {
                     let evaluation = ComputePoolEvaluation {
                         api_version: Field::from_value(api),
                         kind: Field::from_value(kind),
@@ -214,10 +305,10 @@ mod tests {
     use crate::sources::list::streamed::Raw;
 
     /// An object as the console holds it, read both ways from one watch event's text:
-    /// straight into its model, and from its value.
+    /// straight into its model (on its kind's source), and from its value.
     fn both_ways(kind: Kind, object: &Value) -> (Object, Object) {
         let line = json!({"type": "ADDED", "object": object}).to_string();
-        let direct = match serde_json::from_str::<WatchEvent<Incoming>>(&line).unwrap() {
+        let direct = match direct_event(kind, &line) {
             WatchEvent::Added(incoming) => Object::from_event(kind, incoming),
             other => panic!("{other:?}"),
         };
@@ -228,6 +319,23 @@ mod tests {
         (direct, via)
     }
 
+    /// A watch event read as a source of `kind` reads it.
+    fn direct_event(kind: Kind, line: &str) -> WatchEvent<Incoming> {
+        fn read<const K: u8>(line: &str) -> WatchEvent<Incoming> {
+            let events: Events<As<K>> = Box::pin(futures::stream::iter([Ok(
+                serde_json::from_str(line).unwrap(),
+            )]));
+            futures::executor::block_on(incoming(events).next())
+                .unwrap()
+                .unwrap()
+        }
+        match kind {
+            Kind::Pool => read::<POOL>(line),
+            Kind::Evaluation => read::<EVALUATION>(line),
+            _ => read::<OTHER>(line),
+        }
+    }
+
     fn assert_same(kind: Kind, object: &Value) -> Object {
         let (direct, via) = both_ways(kind, object);
         assert_eq!(direct.kind, via.kind);
@@ -236,7 +344,9 @@ mod tests {
         assert_eq!(direct.evaluation(), via.evaluation(), "{object}");
         assert_eq!(direct.issues(), via.issues(), "{object}");
         assert_eq!(direct.problem(), via.problem(), "{object}");
-        assert_eq!(direct.value(), via.value(), "{object}");
+        // Written out, in order: what `==` on values does not see.
+        let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
+        assert_eq!(text(&direct), text(&via), "{object}");
         assert_eq!(direct.value()["metadata"].get("managedFields"), None);
         direct
     }
@@ -320,20 +430,51 @@ mod tests {
         for case in [json!([1, 2]), json!("pool"), json!(4), Value::Null] {
             assert_same(Kind::Pool, &case);
         }
-        // Keys written twice: the last value, where the key was first written.
-        let line = r#"{"type":"ADDED","object":{"apiVersion":"spectrocloud.com/v1alpha1","kind":"ComputePool","metadata":{"name":"a","namespace":"n","name":"b","managedFields":[1]},"kind":"ComputePool","spec":{"x":1,"x":2}}}"#;
-        let WatchEvent::Added(incoming) =
-            serde_json::from_str::<WatchEvent<Incoming>>(line).unwrap()
-        else {
-            panic!("added");
-        };
-        let WatchEvent::Added(raw) = serde_json::from_str::<WatchEvent<Raw>>(line).unwrap() else {
-            panic!("added");
-        };
-        let direct = Object::from_event(Kind::Pool, incoming);
-        let via = Object::new(Kind::Pool, raw.typed(Kind::Pool));
-        assert_eq!(direct.name(), "b");
-        assert_eq!(direct.pool(), via.pool());
-        assert_eq!(direct.issues(), via.issues());
+        // Keys written twice: the last value, where the key was first written; the event's
+        // object before its type (serde holds it and reads it afterwards).
+        let object = r#"{"apiVersion":"spectrocloud.com/v1alpha1","kind":"ComputePool","metadata":{"name":"a","namespace":"n","name":"b","managedFields":[1]},"kind":"ComputePool","spec":{"y":null,"x":1,"x":2},"status":{"status":"Running"}}"#;
+        for line in [
+            format!(r#"{{"type":"ADDED","object":{object}}}"#),
+            format!(r#"{{"object":{object},"type":"ADDED"}}"#),
+        ] {
+            let WatchEvent::Added(incoming) = direct_event(Kind::Pool, &line) else {
+                panic!("added");
+            };
+            assert!(matches!(incoming, Incoming::Read(_)), "read into the model");
+            let WatchEvent::Added(raw) = serde_json::from_str::<WatchEvent<Raw>>(&line).unwrap()
+            else {
+                panic!("added");
+            };
+            let direct = Object::from_event(Kind::Pool, incoming);
+            let via = Object::new(Kind::Pool, raw.typed(Kind::Pool));
+            assert_eq!(direct.name(), "b");
+            assert_eq!(direct.pool(), via.pool());
+            assert_eq!(direct.issues(), via.issues());
+            let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
+            assert_eq!(text(&direct), text(&via));
+        }
+    }
+
+    #[test]
+    fn a_list_page_reads_its_pools_into_their_model() {
+        let (pools, _) = crate::demo::large::large_fleet_at(2, chrono::Utc::now());
+        let text = json!({"kind": "ComputePoolList", "items": pools}).to_string();
+        let read = super::super::parse::parse_items(
+            &text,
+            super::super::parse::Items::<Object>::new(Kind::Pool),
+        )
+        .unwrap();
+        let old = super::super::parse::parse_items(
+            &text,
+            super::super::parse::Items::<Value>::new(Kind::Pool),
+        )
+        .unwrap();
+        assert_eq!(read.len(), 2);
+        for (read, value) in read.iter().zip(old) {
+            let via = Object::new(Kind::Pool, value);
+            assert_eq!(read.pool(), via.pool());
+            let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
+            assert_eq!(text(read), text(&via));
+        }
     }
 }

@@ -57,10 +57,26 @@ impl<'de, T: Item> serde::de::Visitor<'de> for Items<T> {
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element::<T::Object>()? {
+        while let Some(item) =
+            seq.next_element_seed(One::<T>(self.kind, std::marker::PhantomData))?
+        {
             items.push(T::from_event(self.kind, item));
         }
         Ok(items)
+    }
+}
+
+/// One item of a list, read as `T` reads an object of the kind.
+struct One<T>(Kind, std::marker::PhantomData<fn() -> T>);
+
+impl<'de, T: Item> serde::de::DeserializeSeed<'de> for One<T> {
+    type Value = T::Object;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<T::Object, D::Error> {
+        T::read(self.0, deserializer)
     }
 }
 

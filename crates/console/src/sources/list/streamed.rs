@@ -54,8 +54,25 @@ impl Raw {
 /// What a list's items are made into, and what each object is read as for it, from a watch
 /// event's text or a list page's.
 pub trait Item: Send + Sized + 'static {
-    /// An object as it is read from the text.
-    type Object: serde::de::DeserializeOwned + Clone + Send + 'static;
+    /// An object of a list or a watch, as it is read from the text.
+    type Object: Clone + Send + 'static;
+
+    /// Reads one object of `kind` (an item of a list page).
+    fn read<'de, D: serde::Deserializer<'de>>(
+        kind: Kind,
+        deserializer: D,
+    ) -> Result<Self::Object, D::Error>;
+
+    /// Opens a watch of `kind` in `namespace` (all when `None`) from `version` whose objects
+    /// are read as [`Item::read`] reads them; with `initial`, a watch-list.
+    fn open<'a>(
+        client: &'a Client,
+        kind: Kind,
+        namespace: Option<&'a str>,
+        field_selector: Option<&'a str>,
+        version: &'a str,
+        initial: bool,
+    ) -> futures::future::BoxFuture<'a, Result<Events<Self::Object>, kube::Error>>;
 
     /// The item made of an object of `kind` (its type is the kind's where it leaves it out).
     fn from_event(kind: Kind, object: Self::Object) -> Self;
@@ -64,6 +81,28 @@ pub trait Item: Send + Sized + 'static {
 /// Objects as the server sent them (`get -o json` writes them out).
 impl Item for Value {
     type Object = Raw;
+
+    fn read<'de, D: serde::Deserializer<'de>>(_: Kind, deserializer: D) -> Result<Raw, D::Error> {
+        Raw::deserialize(deserializer)
+    }
+
+    fn open<'a>(
+        client: &'a Client,
+        kind: Kind,
+        namespace: Option<&'a str>,
+        field_selector: Option<&'a str>,
+        version: &'a str,
+        initial: bool,
+    ) -> futures::future::BoxFuture<'a, Result<Events<Raw>, kube::Error>> {
+        Box::pin(open(
+            client,
+            kind,
+            namespace,
+            field_selector,
+            version,
+            initial,
+        ))
+    }
 
     fn from_event(kind: Kind, object: Raw) -> Value {
         object.typed(kind)
@@ -171,7 +210,7 @@ impl<T> Shape<T> {
     }
 }
 
-// By hand: a derive would ask the same of `T`, which only the conversion's type names.
+// By hand: a derive would ask the same of `T`, which only the item's type names.
 impl<T> Clone for Shape<T> {
     fn clone(&self) -> Self {
         *self
@@ -238,7 +277,7 @@ impl Ways {
         if self.known() == Some(Way::Paged) {
             return paged();
         }
-        match open(client, shape.kind, namespace, field_selector, "", true).await {
+        match T::open(client, shape.kind, namespace, field_selector, "", true).await {
             Ok(events) => {
                 self.learn(Way::Streamed);
                 Ok((
