@@ -277,6 +277,12 @@ fn a_fixed_vip_conflict_stays_fixed_through_the_loop_and_reset_brings_it_back() 
     // The wizard on lab-b: its VIP is locked; R recreates it with a free one.
     common::tmux::recreate_lab_b(&console, "10.80.0.99");
     console.wait_for("ComputePool labs/lab-b: recreated");
+    // The create's answer and the watch's event of the new pool arrive apart, in either
+    // order: the new row is waited for before its staying is watched.
+    console.wait("lab-b back in the list", |s| {
+        let line = row(s);
+        line.contains("lab-b") && !line.contains("Failed")
+    });
     // The story's loop (every 2 s at this speed) comes round several times: lab-b stays as
     // the operator made it, no status of the story's written over it. An absence is watched
     // for a while (tests/guide_scenarios.rs counts the loop's steps on the server instead).

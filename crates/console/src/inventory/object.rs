@@ -70,8 +70,8 @@ impl Object {
         Object::held(kind, key, parsed, issues)
     }
 
-    /// A pool read into its model already (straight from a watch event's text): held as
-    /// [`Object::new`] holds the same pool read from its value.
+    /// A pool read into its model already (straight from a watch event's or a list page's
+    /// text): held as [`Object::new`] holds the same pool read from its value.
     pub fn from_pool(pool: ComputePool) -> Object {
         let key = key_of_meta(pool.meta());
         let issues = issues_of(&pool);

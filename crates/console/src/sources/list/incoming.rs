@@ -13,8 +13,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::api_version;
-use super::parse::{MANAGED_FIELDS, entry_without, with_type};
+use super::parse::{MANAGED_FIELDS, entry_without, of_kind};
 use super::streamed::{Events, Item, open};
 use crate::domain::Kind;
 use crate::domain::field::{Entries, Field, Key, read_model_without};
@@ -46,7 +45,7 @@ impl Incoming {
     pub fn into_value(self, kind: Kind) -> Value {
         match self {
             Incoming::Read(object) => std::sync::Arc::unwrap_or_clone(object.value()),
-            Incoming::Value(value) => with_type(value, &api_version(kind), kind.api().kind),
+            Incoming::Value(value) => of_kind(value, kind),
         }
     }
 }
@@ -57,7 +56,7 @@ impl Item for Object {
     type Object = Incoming;
 
     fn read<'de, D: Deserializer<'de>>(kind: Kind, deserializer: D) -> Result<Incoming, D::Error> {
-        Reading(Some(kind)).deserialize(deserializer)
+        Reading(kind).deserialize(deserializer)
     }
 
     fn open<'a>(
@@ -68,45 +67,29 @@ impl Item for Object {
         version: &'a str,
         initial: bool,
     ) -> BoxFuture<'a, Result<Events<Incoming>, kube::Error>> {
-        Box::pin(async move {
-            // serde reads a watch event's object without context: the kind is the type's.
-            Ok(match kind {
-                Kind::Pool => incoming(
-                    open::<As<POOL>>(client, kind, namespace, field_selector, version, initial)
-                        .await?,
-                ),
-                Kind::Evaluation => incoming(
-                    open::<As<EVALUATION>>(
-                        client,
-                        kind,
-                        namespace,
-                        field_selector,
-                        version,
-                        initial,
-                    )
-                    .await?,
-                ),
-                _ => incoming(
-                    open::<As<OTHER>>(client, kind, namespace, field_selector, version, initial)
-                        .await?,
-                ),
-            })
-        })
+        // serde reads a watch event's object without context: the kind is the type's.
+        let watch = (client, kind, namespace, field_selector, version, initial);
+        match kind {
+            Kind::Pool => Box::pin(open_as::<POOL>(watch)),
+            Kind::Evaluation => Box::pin(open_as::<EVALUATION>(watch)),
+            _ => Box::pin(open_as::<OTHER>(watch)),
+        }
     }
 
     fn from_event(kind: Kind, object: Incoming) -> Object {
         match object {
-            // Read only on its own kind's source.
-            Incoming::Read(object) => object,
-            Incoming::Value(value) => {
-                Object::new(kind, with_type(value, &api_version(kind), kind.api().kind))
+            // Read straight only on its own kind's source.
+            Incoming::Read(object) => {
+                debug_assert_eq!(object.kind, kind, "read on another kind's source");
+                object
             }
+            Incoming::Value(value) => Object::new(kind, of_kind(value, kind)),
         }
     }
 }
 
 /// A watch event's object read for the source of the kind `K` names ([`POOL`],
-/// [`EVALUATION`], [`OTHER`]).
+/// [`EVALUATION`], or [`OTHER`]: any other kind, whose objects are read as values).
 #[derive(Clone, Debug)]
 struct As<const K: u8>(Incoming);
 
@@ -117,12 +100,28 @@ const EVALUATION: u8 = 2;
 impl<'de, const K: u8> Deserialize<'de> for As<K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let kind = match K {
-            POOL => Some(Kind::Pool),
-            EVALUATION => Some(Kind::Evaluation),
-            _ => None,
+            POOL => Kind::Pool,
+            EVALUATION => Kind::Evaluation,
+            // Any kind not read straight (events are read whole by their own model).
+            _ => Kind::Event,
         };
         Reading(kind).deserialize(deserializer).map(As)
     }
+}
+
+/// Opens a watch whose objects are read as `As<K>`, with its events as the source holds them.
+async fn open_as<const K: u8>(
+    (client, kind, namespace, field_selector, version, initial): (
+        &Client,
+        Kind,
+        Option<&str>,
+        Option<&str>,
+        &str,
+        bool,
+    ),
+) -> Result<Events<Incoming>, kube::Error> {
+    let events = open::<As<K>>(client, kind, namespace, field_selector, version, initial).await?;
+    Ok(incoming(events))
 }
 
 /// A watch's events with their objects as the source holds them.
@@ -138,9 +137,9 @@ fn incoming<const K: u8>(events: Events<As<K>>) -> Events<Incoming> {
     }))
 }
 
-/// Reads an object for the source of a kind (`None`: a kind pooldeck does not read into a
-/// model): a pool or an evaluation into its model when it is the source's own kind.
-struct Reading(Option<Kind>);
+/// Reads an object for the source of a kind: a pool or an evaluation straight into its model
+/// when it is the source's own kind, anything else as a value.
+struct Reading(Kind);
 
 impl<'de> DeserializeSeed<'de> for Reading {
     type Value = Incoming;
@@ -170,7 +169,7 @@ impl<'de> Visitor<'de> for Reading {
         match typed(map.next_key()?, "apiVersion", &mut map)? {
             Ok(api) => match typed(map.next_key()?, "kind", &mut map)? {
                 Ok(kind)
-                    if self.0 == Some(Kind::Pool)
+                    if self.0 == Kind::Pool
                         && kind.as_str() == Some(crate::domain::model::pool::KIND) =>
                 {
                     let pool = ComputePool {
@@ -182,7 +181,7 @@ impl<'de> Visitor<'de> for Reading {
                     return Ok(Incoming::Read(Object::from_pool(pool)));
                 }
                 Ok(kind)
-                    if self.0 == Some(Kind::Evaluation)
+                    if self.0 == Kind::Evaluation
                         && kind.as_str() == Some(crate::domain::model::evaluation::KIND) =>
                 {
                     let evaluation = ComputePoolEvaluation {
@@ -304,40 +303,34 @@ mod tests {
     use crate::demo::scenario::{Scenario, listing};
     use crate::sources::list::streamed::Raw;
 
-    /// An object as the console holds it, read both ways from one watch event's text:
-    /// straight into its model (on its kind's source), and from its value.
-    fn both_ways(kind: Kind, object: &Value) -> (Object, Object) {
-        let line = json!({"type": "ADDED", "object": object}).to_string();
-        let direct = match direct_event(kind, &line) {
-            WatchEvent::Added(incoming) => Object::from_event(kind, incoming),
-            other => panic!("{other:?}"),
-        };
-        let via = match serde_json::from_str::<WatchEvent<Raw>>(&line).unwrap() {
-            WatchEvent::Added(raw) => Object::new(kind, raw.typed(kind)),
-            other => panic!("{other:?}"),
-        };
-        (direct, via)
+    /// An object as a source of `kind` holds it, read both ways from its text: as the
+    /// source reads it (straight into its model when it is of the source's kind), and from
+    /// its value as before; with whether it was read straight.
+    fn both_ways(kind: Kind, object: &Value) -> (Object, Object, bool) {
+        let text = object.to_string();
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        let incoming = Object::read(kind, &mut deserializer).unwrap();
+        let straight = matches!(incoming, Incoming::Read(_));
+        let direct = Object::from_event(kind, incoming);
+        let raw: Raw = serde_json::from_str(&text).unwrap();
+        let via = Object::new(kind, raw.typed(kind));
+        (direct, via, straight)
     }
 
-    /// A watch event read as a source of `kind` reads it.
-    fn direct_event(kind: Kind, line: &str) -> WatchEvent<Incoming> {
-        fn read<const K: u8>(line: &str) -> WatchEvent<Incoming> {
-            let events: Events<As<K>> = Box::pin(futures::stream::iter([Ok(
-                serde_json::from_str(line).unwrap(),
-            )]));
-            futures::executor::block_on(incoming(events).next())
-                .unwrap()
-                .unwrap()
-        }
-        match kind {
-            Kind::Pool => read::<POOL>(line),
-            Kind::Evaluation => read::<EVALUATION>(line),
-            _ => read::<OTHER>(line),
-        }
+    /// A watch event as a pool's source reads it.
+    fn pool_event(line: &str) -> WatchEvent<Incoming> {
+        let events: Events<As<POOL>> = Box::pin(futures::stream::iter([Ok(serde_json::from_str(
+            line,
+        )
+        .unwrap())]));
+        futures::executor::block_on(incoming(events).next())
+            .unwrap()
+            .unwrap()
     }
 
-    fn assert_same(kind: Kind, object: &Value) -> Object {
-        let (direct, via) = both_ways(kind, object);
+    /// Asserts both ways hold the object alike; whether it was read straight.
+    fn assert_same(kind: Kind, object: &Value) -> bool {
+        let (direct, via, straight) = both_ways(kind, object);
         assert_eq!(direct.kind, via.kind);
         assert_eq!(direct.key, via.key, "{object}");
         assert_eq!(direct.pool(), via.pool(), "{object}");
@@ -348,7 +341,7 @@ mod tests {
         let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
         assert_eq!(text(&direct), text(&via), "{object}");
         assert_eq!(direct.value()["metadata"].get("managedFields"), None);
-        direct
+        straight
     }
 
     fn kind_of(object: &Value) -> Option<Kind> {
@@ -362,7 +355,8 @@ mod tests {
 
     #[test]
     fn every_demo_object_is_held_as_it_was_from_its_value() {
-        let mut read = 0;
+        // Objects read straight, by the source's kind.
+        let mut straight = std::collections::BTreeMap::<String, usize>::new();
         let names: Vec<String> = listing()
             .lines()
             .filter_map(|line| line.split_whitespace().next().map(str::to_owned))
@@ -372,16 +366,21 @@ mod tests {
             let scenario = Scenario::builtin(&name).unwrap();
             for object in &scenario.objects {
                 let object = crate::demo::scenario::resolve_times(object);
-                if let Some(kind) = kind_of(&object) {
-                    let held = assert_same(kind, &object);
-                    if matches!(kind, Kind::Pool | Kind::Evaluation) {
-                        read += 1;
-                        assert!(held.pool().is_some() || held.evaluation().is_some());
+                let Some(own) = kind_of(&object) else {
+                    continue;
+                };
+                // On its own kind's source and on the others'.
+                for kind in [Kind::Pool, Kind::Evaluation, Kind::Event] {
+                    if assert_same(kind, &object) {
+                        assert_eq!(kind, own, "read straight only on its own kind's source");
+                        *straight.entry(format!("{kind:?}")).or_default() += 1;
                     }
                 }
             }
         }
-        assert!(read > 50, "{read} pools and evaluations");
+        let read = |kind: &str| straight.get(kind).copied().unwrap_or(0);
+        assert!(read("Pool") > 25 && read("Evaluation") > 25, "{straight:?}");
+        assert_eq!(read("Event"), 0, "events are read whole by their own model");
     }
 
     #[test]
@@ -423,12 +422,13 @@ mod tests {
         odd["status"]["paletteClusterStatuses"] = json!("many");
         cases.push(odd);
         for case in &cases {
-            assert_same(Kind::Pool, case);
-            assert_same(Kind::Evaluation, case);
+            for kind in [Kind::Pool, Kind::Evaluation, Kind::Event] {
+                assert_same(kind, case);
+            }
         }
         // Not a mapping at all.
         for case in [json!([1, 2]), json!("pool"), json!(4), Value::Null] {
-            assert_same(Kind::Pool, &case);
+            assert!(!assert_same(Kind::Pool, &case));
         }
         // Keys written twice: the last value, where the key was first written; the event's
         // object before its type (serde holds it and reads it afterwards).
@@ -437,7 +437,7 @@ mod tests {
             format!(r#"{{"type":"ADDED","object":{object}}}"#),
             format!(r#"{{"object":{object},"type":"ADDED"}}"#),
         ] {
-            let WatchEvent::Added(incoming) = direct_event(Kind::Pool, &line) else {
+            let WatchEvent::Added(incoming) = pool_event(&line) else {
                 panic!("added");
             };
             assert!(matches!(incoming, Incoming::Read(_)), "read into the model");
@@ -456,25 +456,95 @@ mod tests {
     }
 
     #[test]
-    fn a_list_page_reads_its_pools_into_their_model() {
-        let (pools, _) = crate::demo::large::large_fleet_at(2, chrono::Utc::now());
-        let text = json!({"kind": "ComputePoolList", "items": pools}).to_string();
-        let read = super::super::parse::parse_items(
-            &text,
-            super::super::parse::Items::<Object>::new(Kind::Pool),
-        )
-        .unwrap();
-        let old = super::super::parse::parse_items(
-            &text,
-            super::super::parse::Items::<Value>::new(Kind::Pool),
-        )
-        .unwrap();
-        assert_eq!(read.len(), 2);
-        for (read, value) in read.iter().zip(old) {
-            let via = Object::new(Kind::Pool, value);
-            assert_eq!(read.pool(), via.pool());
-            let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
-            assert_eq!(text(read), text(&via));
+    fn a_list_page_is_read_as_its_kinds_watch_is() {
+        use super::super::parse::{Items, parse_items};
+        let (pools, evaluations) = crate::demo::large::large_fleet_at(2, chrono::Utc::now());
+        // A pool's page, and an evaluation's page that (wrongly) holds a pool too.
+        let mut mixed = evaluations.clone();
+        mixed.push(pools[0].clone());
+        for (kind, items) in [(Kind::Pool, pools), (Kind::Evaluation, mixed)] {
+            let text = json!({"kind": "List", "items": items}).to_string();
+            let read = parse_items(&text, Items::<Object>::new(kind)).unwrap();
+            let old = parse_items(&text, Items::<Value>::new(kind)).unwrap();
+            assert_eq!(read.len(), items.len());
+            for ((read, value), item) in read.iter().zip(old).zip(&items) {
+                assert!(
+                    assert_same(kind, item) == (kind_of(item) == Some(kind)),
+                    "read straight only on its own kind's page"
+                );
+                let via = Object::new(kind, value);
+                assert_eq!(read.kind, kind);
+                let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
+                assert_eq!(text(read), text(&via));
+            }
         }
+    }
+
+    /// The watch each kind's source opens on a demo cluster: its pools or evaluations
+    /// straight into the model, everything else (events) as values, and every object held
+    /// as it was from its value.
+    #[test]
+    fn each_kinds_watch_reads_its_own_objects_straight() {
+        use crate::demo::{DemoCluster, Options};
+        use crate::sources::connection::{Target, connect};
+        use crate::sources::list::streamed::INITIAL_EVENTS_END;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let cluster = DemoCluster::start(Options {
+                scenario: Some(Scenario::large_with_events(3, 6)),
+                pace: None,
+                ..Options::default()
+            })
+            .await
+            .unwrap();
+            let client = connect(&Target {
+                kubeconfig: None,
+                context: None,
+                inline: Some(cluster.kubeconfig()),
+            })
+            .await
+            .unwrap()
+            .client;
+            // The watch-list's objects, read as the source reads them and as `get` does.
+            async fn listed<T: Item>(client: &Client, kind: Kind) -> Vec<T::Object> {
+                let mut events = T::open(client, kind, None, None, "", true).await.unwrap();
+                let mut objects = Vec::new();
+                let wait = std::time::Duration::from_secs(30);
+                while let Ok(Some(event)) = tokio::time::timeout(wait, events.next()).await {
+                    match event.unwrap() {
+                        WatchEvent::Added(object) => objects.push(object),
+                        WatchEvent::Bookmark(mark)
+                            if mark.metadata.annotations.contains_key(INITIAL_EVENTS_END) =>
+                        {
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                objects
+            }
+            for (kind, count, straight) in [
+                (Kind::Pool, 3, true),
+                (Kind::Evaluation, 3, true),
+                (Kind::Event, 6, false),
+            ] {
+                let read = listed::<Object>(&client, kind).await;
+                let raw = listed::<Value>(&client, kind).await;
+                assert_eq!((read.len(), raw.len()), (count, count), "{kind:?}");
+                for (incoming, value) in read.into_iter().zip(raw) {
+                    assert_eq!(matches!(incoming, Incoming::Read(_)), straight, "{kind:?}");
+                    let held = Object::from_event(kind, incoming);
+                    let via = Object::new(kind, value.typed(kind));
+                    assert_eq!(held.key, via.key);
+                    let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
+                    assert_eq!(text(&held), text(&via), "{kind:?}");
+                }
+            }
+            cluster.stop().await;
+        });
     }
 }

@@ -218,6 +218,12 @@ pub(super) fn parse_items<T: Item>(text: &str, read: Items<T>) -> Result<Vec<T>,
     Ok(items)
 }
 
+/// An object of `kind` with its `apiVersion` and `kind` first ([`with_type`], the kind's
+/// where it leaves them out).
+pub(super) fn of_kind(object: Value, kind: Kind) -> Value {
+    with_type(object, &super::api_version(kind), kind.api().kind)
+}
+
 /// The item with `apiVersion` and `kind` first, as the server writes a single object; the
 /// rest moved over as it was read.
 pub(super) fn with_type(item: Value, api_version: &str, kind: &str) -> Value {

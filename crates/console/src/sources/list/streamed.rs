@@ -15,8 +15,8 @@ use kube::api::{WatchEvent, WatchParams};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::parse::{MANAGED_FIELDS, Without, with_type};
-use super::{Page, Pager, api_version, path};
+use super::parse::{MANAGED_FIELDS, Without, of_kind};
+use super::{Page, Pager, path};
 use crate::domain::Kind;
 pub use crate::inventory::ListWay as Way;
 
@@ -38,16 +38,9 @@ impl<'de> Deserialize<'de> for Raw {
 }
 
 impl Raw {
-    /// The object's resourceVersion, where it has one.
-    pub fn version(&self) -> Option<&str> {
-        self.0
-            .pointer("/metadata/resourceVersion")
-            .and_then(Value::as_str)
-    }
-
     /// The object with its apiVersion and kind first (the kind's when it leaves them out).
     pub fn typed(self, kind: Kind) -> Value {
-        with_type(self.0, &api_version(kind), kind.api().kind)
+        of_kind(self.0, kind)
     }
 }
 
@@ -55,7 +48,7 @@ impl Raw {
 /// event's text or a list page's.
 pub trait Item: Send + Sized + 'static {
     /// An object of a list or a watch, as it is read from the text.
-    type Object: Clone + Send + 'static;
+    type Object: Send + 'static;
 
     /// Reads one object of `kind` (an item of a list page).
     fn read<'de, D: serde::Deserializer<'de>>(
@@ -74,7 +67,8 @@ pub trait Item: Send + Sized + 'static {
         initial: bool,
     ) -> futures::future::BoxFuture<'a, Result<Events<Self::Object>, kube::Error>>;
 
-    /// The item made of an object of `kind` (its type is the kind's where it leaves it out).
+    /// The item made of an object of `kind` read by [`Item::read`] or from a watch's event
+    /// (its type is the kind's where it leaves it out).
     fn from_event(kind: Kind, object: Self::Object) -> Self;
 }
 
