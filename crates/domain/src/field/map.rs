@@ -17,6 +17,18 @@ fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
     out
 }
 
+/// A list grown item by item, in a block of exactly its length. Not `shrink_to_fit`: it sets
+/// the capacity, but the allocator may keep the grown block where it is (mimalloc does when
+/// the new size is at least half of it), so the list would hold up to twice its room for
+/// good; its items move to a block of their size and the grown one is freed.
+pub(super) fn held_exactly<T>(items: Vec<T>) -> Vec<T> {
+    if items.capacity() == items.len() {
+        items
+    } else {
+        exact(items.into_iter())
+    }
+}
+
 impl<T: FromJson> FromJson for Vec<Field<T>> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
@@ -35,10 +47,7 @@ impl<T: FromJson> FromJson for Vec<Field<T>> {
 impl FromJson for Vec<Value> {
     fn from_json(value: Value) -> Result<Self, Mismatch> {
         match value {
-            Value::Array(mut items) => {
-                items.shrink_to_fit();
-                Ok(items)
-            }
+            Value::Array(items) => Ok(held_exactly(items)),
             other => mismatch(other, "a list"),
         }
     }
@@ -274,6 +283,25 @@ entry_map!(SmallMap);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_with_room_to_spare_moves_to_a_block_of_its_size() {
+        // The capacity alone cannot tell a block shrunk in place from a new one: the grown
+        // block must be given back, so the items must live elsewhere afterwards.
+        let mut grown: Vec<String> = Vec::with_capacity(8);
+        grown.extend(["a", "b", "c", "d", "e"].map(String::from));
+        let before = grown.as_ptr();
+        let held = held_exactly(grown);
+        assert_eq!(held, ["a", "b", "c", "d", "e"]);
+        assert_eq!(held.capacity(), 5);
+        assert_ne!(held.as_ptr(), before, "the grown block was kept");
+        // A list already of its size stays where it is (no copy).
+        let exact = vec![1, 2, 3];
+        let at = exact.as_ptr();
+        let kept = held_exactly(exact);
+        assert_eq!(kept.as_ptr(), at);
+        assert!(held_exactly(Vec::<u8>::with_capacity(4)).capacity() == 0);
+    }
 
     #[test]
     fn lists_and_maps_read_from_json_hold_exactly_their_items() {

@@ -280,8 +280,7 @@ pub(super) fn read_list<'de, T: FromJson, D: Deserializer<'de>>(
             while let Some(item) = seq.next_element_seed(FieldSeed::<T>::new())? {
                 items.push(item);
             }
-            items.shrink_to_fit();
-            Ok(Ok(items))
+            Ok(Ok(super::map::held_exactly(items)))
         }
 
         otherwise!("a list"; scalars);
@@ -313,8 +312,7 @@ pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
                 let key = super::text::shared_key(key.as_str());
                 insert_last_wins(&mut entries, &mut index, key, value);
             }
-            entries.shrink_to_fit();
-            Ok(Ok(Map(entries)))
+            Ok(Ok(Map(super::map::held_exactly(entries))))
         }
 
         otherwise!("a mapping"; scalars);
