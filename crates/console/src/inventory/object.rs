@@ -95,7 +95,9 @@ impl Object {
             kind,
             key,
             parsed,
-            issues: (!issues.is_empty()).then(|| Box::new(issues)),
+            // Kept as long as the object: in a block of its size, not the room it grew to.
+            issues: (!issues.is_empty())
+                .then(|| Box::new(crate::domain::field::held_exactly(issues))),
         }
     }
 

@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::field::{Field, Text};
+use super::field::{Field, Text, held_exactly, held_text};
 use super::fixes::Fix;
 use super::model::status::{ClusterStatus, Condition, Host, PoolStatus};
 use super::model::{ComputePool, ComputePoolEvaluation};
@@ -299,22 +299,26 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     nodes::hosts_on_nodes(&pool, picture, &mut out);
     unreadable(&pool, picture, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    // The console keeps every pool's findings while it runs: each held at its size, not at
-    // the room its lists grew to while the findings were gathered.
+    // The console keeps every pool's findings while it runs: each held in a block of its
+    // size, not in the room its texts and lists grew to while the findings were gathered
+    // (`shrink_to_fit` may leave that room allocated: see `held_exactly`).
+    let held = |text: &mut String| *text = held_text(std::mem::take(text));
     for finding in &mut out {
-        finding.summary.shrink_to_fit();
-        finding.evidence.shrink_to_fit();
+        held(&mut finding.summary);
         for (path, value) in &mut finding.evidence {
-            path.shrink_to_fit();
-            value.shrink_to_fit();
+            held(path);
+            held(value);
         }
-        finding.next.shrink_to_fit();
+        finding.evidence = held_exactly(std::mem::take(&mut finding.evidence));
         for step in &mut finding.next {
-            step.shrink_to_fit();
+            held(step);
+        }
+        finding.next = held_exactly(std::mem::take(&mut finding.next));
+        if let Cow::Owned(cause) = &mut finding.cause {
+            held(cause);
         }
     }
-    out.shrink_to_fit();
-    out
+    held_exactly(out)
 }
 
 fn status<'a>(pool: &Pool<'a>) -> &'a str {

@@ -21,11 +21,20 @@ fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
 /// the capacity, but the allocator may keep the grown block where it is (mimalloc does when
 /// the new size is at least half of it), so the list would hold up to twice its room for
 /// good; its items move to a block of their size and the grown one is freed.
-pub(super) fn held_exactly<T>(items: Vec<T>) -> Vec<T> {
+pub fn held_exactly<T>(items: Vec<T>) -> Vec<T> {
     if items.capacity() == items.len() {
         items
     } else {
         exact(items.into_iter())
+    }
+}
+
+/// A text grown piece by piece, in a block of exactly its length (as [`held_exactly`]).
+pub fn held_text(text: String) -> String {
+    if text.capacity() == text.len() {
+        text
+    } else {
+        text.as_str().to_owned()
     }
 }
 
@@ -301,6 +310,13 @@ mod tests {
         let kept = held_exactly(exact);
         assert_eq!(kept.as_ptr(), at);
         assert!(held_exactly(Vec::<u8>::with_capacity(4)).capacity() == 0);
+        let mut grown = String::with_capacity(64);
+        grown.push_str("VIP 10.0.0.1 is used by 3 pools");
+        let before = grown.as_ptr();
+        let held = held_text(grown);
+        assert_eq!(held, "VIP 10.0.0.1 is used by 3 pools");
+        assert_eq!(held.capacity(), held.len());
+        assert_ne!(held.as_ptr(), before, "the grown text's block was kept");
     }
 
     #[test]
