@@ -185,34 +185,43 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
             ),
         ));
     }
-    if let Some(v) = pool.effective_vip() {
-        // One finding per pool, naming a few of the others: N pools sharing a VIP make N
-        // findings, not N squared, and the count comes from the index.
-        let mut others = context.with_vip(pool, v);
-        let named: Vec<String> = others
-            .by_ref()
-            .take(NAMED_OTHERS)
-            .map(ComputePool::key)
-            .collect();
-        if let Some(first) = named.first() {
-            let total = context.others_with_vip(pool, v).max(named.len());
-            let message = if total == 1 {
-                format!("VIP \"{v}\" is already used by ComputePool {first}")
+    out.extend(vip_unique(pool, context));
+}
+
+/// A rule across pools: the pool's effective VIP is used by other pools (one finding per
+/// pool, naming a few of the others: N pools sharing a VIP make N findings, not N squared,
+/// and the count comes from the index).
+pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Finding> {
+    // As the pool's own rules: none about its edge without a deployment config.
+    pool.deployment_config()?;
+    let v = pool.effective_vip()?;
+    let mut others = context.with_vip(pool, v);
+    let named: Vec<String> = others
+        .by_ref()
+        .take(NAMED_OTHERS)
+        .map(ComputePool::key)
+        .collect();
+    let first = named.first()?;
+    let total = context.others_with_vip(pool, v).max(named.len());
+    let message = if total == 1 {
+        format!("VIP \"{v}\" is already used by ComputePool {first}")
+    } else {
+        let more = total.saturating_sub(named.len());
+        format!(
+            "VIP \"{v}\" is already used by {total} other ComputePools: {}{}",
+            named.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
             } else {
-                let more = total.saturating_sub(named.len());
-                format!(
-                    "VIP \"{v}\" is already used by {total} other ComputePools: {}{}",
-                    named.join(", "),
-                    if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    }
-                )
-            };
-            out.push(Finding::new(&VIP_UNIQUE, vip_path.clone(), message));
-        }
-    }
+                String::new()
+            }
+        )
+    };
+    Some(Finding::new(
+        &VIP_UNIQUE,
+        at(paths::EDGE).key("vip"),
+        message,
+    ))
 }
 
 fn quoted(value: Option<&str>) -> String {

@@ -139,43 +139,32 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         ));
         return;
     };
-    let name_path = YamlPath::keys("metadata.name");
+    // Built only for a finding: the console checks every pool of a fleet.
+    let name_path = || YamlPath::keys("metadata.name");
     match meta.name.as_deref() {
         None | Some("") if meta.generate_name.is_present() => {}
         None | Some("") => out.push(Finding::new(
             &NAME_REQUIRED,
-            name_path,
+            name_path(),
             "metadata.name is required",
         )),
         Some(name) => {
             if let Some(why) = dns_subdomain(name) {
                 out.push(Finding::new(
                     &NAME_FORMAT,
-                    name_path.clone(),
+                    name_path(),
                     format!("name \"{name}\" {why}; the API refuses it"),
                 ));
             } else if let Some(why) = ui_pool_name(name) {
                 out.push(Finding::new(
                     &NAME_UI,
-                    name_path.clone(),
+                    name_path(),
                     format!(
                         "name \"{name}\" {why}; the API accepts it, but the PaletteAI UI could not create or clone it"
                     ),
                 ));
             }
-            if !context.is_update()
-                && let Some(other) = context.same_name(pool).next()
-            {
-                out.push(Finding::new(
-                    &NAME_UNIQUE,
-                    name_path,
-                    format!(
-                        "a ComputePool {} already exists; applying this would change it. \
-                             Pick another name, or validate as an update with --old",
-                        other.key()
-                    ),
-                ));
-            }
+            out.extend(name_unique(pool, context));
         }
     }
     match meta.namespace() {
@@ -224,6 +213,25 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
 }
 
 /// Label syntax for any label map (metadata, control plane and worker pool labels).
+/// A rule across pools: a new pool's name (present, not empty) is taken by another pool in
+/// its namespace.
+pub(super) fn name_unique(pool: &ComputePool, context: &Context) -> Option<Finding> {
+    let named = pool.meta()?.name.as_deref().is_some_and(|n| !n.is_empty());
+    if !named || context.is_update() {
+        return None;
+    }
+    let other = context.same_name(pool).next()?;
+    Some(Finding::new(
+        &NAME_UNIQUE,
+        YamlPath::keys("metadata.name"),
+        format!(
+            "a ComputePool {} already exists; applying this would change it. Pick another \
+             name, or validate as an update with --old",
+            other.key()
+        ),
+    ))
+}
+
 pub fn check_labels(labels: &Field<StringMap>, path: &YamlPath, out: &mut Vec<Finding>) {
     for (key, value) in labels.get().into_iter().flatten() {
         if let Some(why) = qualified_key(key) {

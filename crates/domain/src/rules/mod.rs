@@ -320,6 +320,18 @@ pub fn validate(pool: &ComputePool, issues: &[Issue], context: &Context) -> Vec<
     out
 }
 
+/// The rules across pools alone (a new pool's name taken in its namespace, a VIP another
+/// pool uses): what [`validate`] finds beyond the pool's own findings, which are those it
+/// finds with no fleet (`Context { fleet: &Fleet::default(), .. }`). The console works out a
+/// pool's own findings once per version, where it reads the pool, and asks only these of
+/// the fleet as it changes.
+pub fn across(pool: &ComputePool, context: &Context) -> Vec<Finding> {
+    metadata::name_unique(pool, context)
+        .into_iter()
+        .chain(edge::vip_unique(pool, context))
+        .collect()
+}
+
 /// Every rule, for `--list-rules` and for documentation.
 pub fn catalogue() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = Vec::new();

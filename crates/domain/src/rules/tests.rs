@@ -969,3 +969,73 @@ fn deletion_policy_defaults_to_delete_and_reads_the_deprecated_field() {
         found.contains(&"deletion-policy.deprecated") && found.contains(&"deletion-policy.orphan")
     );
 }
+
+/// `validate`'s findings, as a multiset: rule, path and message.
+fn bag(findings: &[Finding]) -> Vec<(&'static str, String, String)> {
+    let mut bag: Vec<_> = findings
+        .iter()
+        .map(|f| (f.rule.id, f.path.to_string(), f.message.clone()))
+        .collect();
+    bag.sort();
+    bag
+}
+
+#[test]
+fn a_pools_findings_are_its_own_and_those_across_pools() {
+    // Every case's manifest, with and without its edit, against fleets that share its name,
+    // its VIP (one other, and more than the finding names), or neither; new and as an update.
+    let rule_ids = |findings: &[Finding]| ids(findings).into_iter().collect::<Vec<_>>();
+    let mut checked = 0;
+    let mut across_found = 0;
+    for case in cases() {
+        let base = json_of(case.base);
+        let mut value = base.clone();
+        (case.edit)(&mut value);
+        let mut renamed = value.clone();
+        put(&mut renamed, "/metadata/name", json!("other-pool"));
+        let many: Vec<Value> = (0..7)
+            .map(|i| {
+                let mut other = value.clone();
+                put(&mut other, "/metadata/name", json!(format!("other-{i}")));
+                other
+            })
+            .collect();
+        let fleets: [Vec<Value>; 4] = [vec![], vec![value.clone()], vec![renamed], many];
+        for existing in fleets {
+            for old in [None, Some(&base)] {
+                let (pool, issues) = pool(&value);
+                let old = old.map(|v| self::pool(v).0);
+                let fleet = Fleet::new(existing.iter().map(|v| self::pool(v).0).collect());
+                let context = Context {
+                    old: old.as_ref(),
+                    fleet: &fleet,
+                    self_index: None,
+                };
+                let alone = Context {
+                    fleet: &Fleet::default(),
+                    ..context
+                };
+                let whole = validate(&pool, &issues, &context);
+                let own = validate(&pool, &issues, &alone);
+                let across = across(&pool, &context);
+                assert!(
+                    across
+                        .iter()
+                        .all(|f| ["metadata.name.unique", "vip.unique"].contains(&f.rule.id)),
+                    "{}: {:?}",
+                    case.rule,
+                    rule_ids(&across)
+                );
+                let mut parts = own.clone();
+                parts.extend(across.iter().cloned());
+                assert_eq!(bag(&whole), bag(&parts), "{}", case.rule);
+                checked += 1;
+                across_found += across.len();
+            }
+        }
+    }
+    assert!(
+        checked > 100 && across_found > 50,
+        "{checked} {across_found}"
+    );
+}
