@@ -47,23 +47,28 @@ pub struct Doctor {
     around: (u64, u64),
 }
 
-/// Stores the pools' new findings; says whether any changed and whether any worst severity
-/// did.
+/// The worst severity the pools list marks a pool with (see [`Doctor::worst`]).
+fn marked(findings: &[Diagnosis]) -> Option<Severity> {
+    findings
+        .first()
+        .map(|d| d.severity)
+        .filter(|s| *s > Severity::Info)
+}
+
+/// Stores the pools' new findings; says whether any changed and whether any pool's marker
+/// did (a new pool with nothing above info changes none: its row reads no finding either
+/// way, so the pools list is not marked again for it).
 fn settle(
     entries: &mut HashMap<ObjectRef, Entry>,
     redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)>,
     results: Vec<(Vec<Diagnosis>, Option<DateTime<Utc>>)>,
 ) -> (bool, bool) {
     let (mut changed, mut marks_changed) = (false, false);
-    let worst = |f: &[Diagnosis]| f.first().map(|d| d.severity);
     for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
-        match &before {
-            Some(b) if *b.findings == *findings => {}
-            Some(b) if worst(&b.findings) == worst(&findings) => changed = true,
-            _ => {
-                changed = true;
-                marks_changed = true;
-            }
+        let was = before.as_ref().map_or(&[][..], |b| &b.findings[..]);
+        if before.is_none() || *was != *findings {
+            changed = true;
+            marks_changed |= marked(was) != marked(&findings);
         }
         entries.insert(
             id,
@@ -260,10 +265,7 @@ impl Doctor {
 
     /// A pool's worst finding above info, if any.
     pub fn worst(&self, pool: &ObjectRef) -> Option<Severity> {
-        self.findings(pool)
-            .first()
-            .map(|d| d.severity)
-            .filter(|s| *s > Severity::Info)
+        marked(self.findings(pool))
     }
 
     /// Every finding of every pool above info, worst first (then by pool).
