@@ -135,6 +135,8 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
         &[Kind::Pool, Kind::Evaluation],
         &pooldeck::sources::watch::Namespaces::All,
         pooldeck::sources::watch::Tag::default(),
+        // As the console's sources: each pool's own rules worked out as it is read.
+        pooldeck::sources::watch::Marks::Ahead,
         &sender,
     );
     let mut inventory = Inventory::new();

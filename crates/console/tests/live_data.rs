@@ -19,7 +19,7 @@ use pooldeck::demo::{ADMIN_CONTEXT, DemoCluster, Options, VIEWER_CONTEXT};
 use pooldeck::inventory::ListWay;
 use pooldeck::inventory::{Inventory, Kind, SourceEvent, SourceState};
 use pooldeck::sources::list::Ways;
-use pooldeck::sources::watch::{Namespaces, spawn};
+use pooldeck::sources::watch::{Marks, Namespaces, spawn};
 
 /// Applies source events until `done` holds, or fails after ten seconds.
 async fn pump(
@@ -95,6 +95,7 @@ async fn initial_sync_then_live_add_modify_delete(watch_list: bool) {
         &[Kind::Pool, Kind::Evaluation, Kind::Event],
         &Namespaces::All,
         Tag::default(),
+        Marks::Ahead,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -129,6 +130,11 @@ async fn initial_sync_then_live_add_modify_delete(watch_list: bool) {
         .get(Kind::Pool, "ml-research", "llm-train")
         .expect("pool");
     assert!(inventory.evaluation_for(pool).is_some());
+    // The console's sources worked out each pool's own rules as they read it (off the
+    // console's loop); nothing else was.
+    let known = |kind| inventory.objects(kind).filter(|o| o.alone_known()).count();
+    assert_eq!(known(Kind::Pool), 12);
+    assert_eq!(known(Kind::Evaluation), 0);
 
     let pools = pools_kind(&cluster);
     let mut fresh = (*cluster
@@ -162,6 +168,13 @@ async fn initial_sync_then_live_add_modify_delete(watch_list: bool) {
             .is_some_and(|p| p.value()["status"]["status"] == "Unhealthy")
     })
     .await;
+    let changed = inventory
+        .get(Kind::Pool, "vision-lab", "detector-2")
+        .expect("pool");
+    assert!(
+        changed.alone_known(),
+        "a changed pool is checked as it is read"
+    );
 
     cluster
         .store
@@ -205,6 +218,7 @@ async fn a_410_relists_without_emptying_the_picture() {
         &[Kind::Pool],
         &Namespaces::Only(vec!["project-1".into()]),
         Tag::default(),
+        Marks::WhenAsked,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -212,6 +226,8 @@ async fn a_410_relists_without_emptying_the_picture() {
         i.count(Kind::Pool) == 2
     })
     .await;
+    // A headless command's sources leave a pool's own rules to whoever asks.
+    assert!(inventory.objects(Kind::Pool).all(|o| !o.alone_known()));
 
     // Changes this watcher does not see move the version on; the history is lost and the
     // watch ends; a watched pool changes. The watcher's version is too old: 410, relist.
@@ -282,6 +298,7 @@ async fn the_server_going_away_and_back_leaves_nothing_stale() {
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
+        Marks::WhenAsked,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -364,6 +381,7 @@ async fn forbidden_and_missing_resources_are_said_and_the_rest_carries_on() {
         &[Kind::Pool, Kind::Tenant, Kind::Compute],
         &Namespaces::Only(vec!["ml-research".into()]),
         Tag::default(),
+        Marks::WhenAsked,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -411,6 +429,7 @@ async fn a_malformed_object_stays_visible_with_its_error() {
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
+        Marks::WhenAsked,
         &sender,
     );
     let mut inventory = Inventory::new();
@@ -519,6 +538,7 @@ async fn a_large_list_shows_its_first_page_before_it_completes(watch_list: bool)
         &[Kind::Pool],
         &Namespaces::All,
         Tag::default(),
+        Marks::WhenAsked,
         &sender,
     );
     let mut inventory = Inventory::new();

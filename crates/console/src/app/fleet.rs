@@ -156,13 +156,12 @@ impl App {
     }
 
     /// Every hub's picture starts over (other namespaces are watched): the focused hub's and
-    /// the parked ones', and the rule markers worked out from them.
+    /// the parked ones' (the rule markers worked out from them go with their objects).
     pub fn start_over(&mut self) {
         self.inventory = Inventory::new();
         for parked in self.fleet.parked_mut() {
             parked.inventory = Inventory::new();
         }
-        self.shown.forget_markers();
         self.shown.forget_rows();
         // The events' shared texts and the hosts' hardware held for the old picture only go
         // now (nothing of it is held any more: not its objects, not the rows made from them).

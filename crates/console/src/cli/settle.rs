@@ -43,6 +43,7 @@ pub(crate) async fn settle_on(
         &kinds,
         namespaces,
         crate::sources::watch::Tag::default(),
+        crate::sources::watch::Marks::WhenAsked,
         &sender,
     );
     drop(sender);

@@ -52,6 +52,26 @@ impl Inventory {
         hasher.finish()
     }
 
+    /// Whether another pool has this pool's name (in any namespace) or its effective VIP,
+    /// as the indexes say (no object looked up): without one, no rule across pools finds
+    /// anything about it, and the pools list need not ask them.
+    pub fn shares_name_or_vip(&self, object: &Object) -> bool {
+        let own = &object.key;
+        let name = object.name();
+        let named = self
+            .pools_by_name
+            .range((Text::from(name), Text::default())..)
+            .take_while(|(n, _)| n == name)
+            .any(|(_, namespace)| *namespace != own.0);
+        named
+            || Inventory::vip_of(object).is_some_and(|vip| {
+                self.pools_by_vip
+                    .range((vip.clone(), Key::default())..)
+                    .take_while(|(v, _)| *v == vip)
+                    .any(|(_, key)| key != own)
+            })
+    }
+
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
         let object = self.held(Kind::Pool, key)?;
         Some((Inventory::identity(object), object.pool()?))

@@ -3,6 +3,7 @@
 //! from its metadata when asked (the rows that show it hold it).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -10,6 +11,7 @@ use serde_json::Value;
 use super::{Key, Kind};
 use crate::domain::field::Issue;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, Event, read_owned};
+use crate::domain::rules::{self, Context, Severity};
 
 /// What the model made of an object. Pools, evaluations and events are kept only as their
 /// model: the model writes back exactly what was read, so the raw JSON is rebuilt when asked
@@ -35,11 +37,29 @@ pub enum Parsed {
 pub struct Object {
     pub kind: Kind,
     pub key: Key,
-    pub parsed: Parsed,
+    /// Read only ([`Object::parsed`]): what is worked out from it once is kept with it.
+    parsed: Parsed,
     /// Fields of the wrong type or unknown fields, found while reading: almost always none,
     /// so a pointer until there are some (a boxed slice would be two).
     #[allow(clippy::box_collection)]
     issues: Option<Box<Vec<Issue>>>,
+    /// Whether a pool breaks an error-level rule by itself: see [`Object::breaks_a_rule_alone`].
+    alone: Alone,
+}
+
+/// Whether a pool breaks an error-level rule of the reference by itself, once worked out:
+/// not yet, no, yes. Two threads working it out at once find the same answer.
+#[derive(Debug, Default)]
+struct Alone(AtomicU8);
+
+const NOT_YET: u8 = 0;
+const KEEPS: u8 = 1;
+const BREAKS: u8 = 2;
+
+impl Clone for Alone {
+    fn clone(&self) -> Self {
+        Alone(AtomicU8::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 // The allocator class above (an `Arc` adds 16 bytes): a field more is a deliberate choice.
@@ -98,7 +118,39 @@ impl Object {
             // Kept as long as the object: in a block of its size, not the room it grew to.
             issues: (!issues.is_empty())
                 .then(|| Box::new(crate::domain::field::held_exactly(issues))),
+            alone: Alone::default(),
         }
+    }
+
+    /// What the model made of the object.
+    pub fn parsed(&self) -> &Parsed {
+        &self.parsed
+    }
+
+    /// Whether this is a pool that breaks an error-level rule of the reference by itself,
+    /// without the fleet (the rules across pools are [`rules::across`]): worked out once per
+    /// version of the pool, on the console's sources as they read it (the pools list marks
+    /// every pool) or when first asked.
+    pub fn breaks_a_rule_alone(&self) -> bool {
+        match self.alone.0.load(Ordering::Relaxed) {
+            KEEPS => false,
+            BREAKS => true,
+            _ => {
+                let breaks = self.pool().is_some_and(|pool| {
+                    rules::validate(pool, self.issues(), &Context::default())
+                        .iter()
+                        .any(|f| f.severity() == Severity::Error)
+                });
+                let answer = if breaks { BREAKS } else { KEEPS };
+                self.alone.0.store(answer, Ordering::Relaxed);
+                breaks
+            }
+        }
+    }
+
+    /// Whether the rules a pool breaks by itself are worked out already.
+    pub fn alone_known(&self) -> bool {
+        self.alone.0.load(Ordering::Relaxed) != NOT_YET
     }
 
     /// Fields of the wrong type or unknown fields, found while reading.

@@ -690,3 +690,95 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_pools_own_rules_are_worked_out_once_and_are_those_validate_finds_without_a_fleet() {
+    use crate::domain::rules::{self, Context, Severity};
+    let inventory = loaded();
+    for object in inventory.objects(Kind::Pool) {
+        assert!(!object.alone_known(), "nothing asked yet");
+        let pool = object.pool().expect("a pool");
+        let expected = rules::validate(pool, object.issues(), &Context::default())
+            .iter()
+            .any(|f| f.severity() == Severity::Error);
+        assert_eq!(object.breaks_a_rule_alone(), expected, "{}", object.name());
+        assert!(object.alone_known());
+        // A copy keeps the answer; asked again, it is the same.
+        let copy = Object::clone(object);
+        assert!(copy.alone_known());
+        assert_eq!(copy.breaks_a_rule_alone(), expected);
+    }
+    let llm_train = fleet("ComputePool")
+        .into_iter()
+        .find(|p| p["metadata"]["name"] == "llm-train")
+        .expect("llm-train");
+    // A pool that breaks only a rule across pools (its VIP taken) keeps its own rules.
+    let mut twin = llm_train.clone();
+    twin["metadata"]["name"] = json!("llm-train-twin");
+    let twin = Object::new(Kind::Pool, twin);
+    assert!(!twin.breaks_a_rule_alone());
+    // Without its VIP (and no overlay) it breaks one by itself.
+    let mut bare = llm_train;
+    let edge =
+        &mut bare["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"];
+    edge.as_object_mut().expect("edge").remove("vip");
+    assert!(Object::new(Kind::Pool, bare).breaks_a_rule_alone());
+    let events = Object::new(
+        Kind::Event,
+        json!({"metadata": {"name": "e", "namespace": "n"}}),
+    );
+    assert!(
+        !events.breaks_a_rule_alone(),
+        "only pools break a pool's rules"
+    );
+}
+
+#[test]
+fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
+    use crate::domain::rules::{self, Context};
+    let mut inventory = loaded();
+    let llm_train = fleet("ComputePool")
+        .into_iter()
+        .find(|p| p["metadata"]["name"] == "llm-train")
+        .expect("llm-train");
+    // Another pool on llm-train's VIP, and one with its name in another namespace.
+    let mut on_vip = llm_train.clone();
+    on_vip["metadata"]["name"] = json!("vip-twin");
+    let mut same_name = llm_train.clone();
+    same_name["metadata"]["namespace"] = json!("elsewhere");
+    let edge = &mut same_name["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]
+        ["edge"];
+    edge["vip"] = json!("10.99.0.1");
+    for pool in [on_vip, same_name] {
+        inventory.apply(
+            SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            },
+            at(1),
+        );
+    }
+    let mut sharing = Vec::new();
+    for object in inventory.objects(Kind::Pool) {
+        let context = Context {
+            old: None,
+            fleet: &inventory,
+            self_index: Some(Inventory::identity(object)),
+        };
+        let across = rules::across(object.pool().expect("pool"), &context);
+        let shares = inventory.shares_name_or_vip(object);
+        assert!(shares || across.is_empty(), "{}: {across:?}", object.name());
+        if shares {
+            sharing.push(format!("{}/{}", object.namespace(), object.name()));
+        }
+    }
+    sharing.sort();
+    assert_eq!(
+        sharing,
+        [
+            "elsewhere/llm-train",
+            "ml-research/llm-train",
+            "ml-research/vip-twin"
+        ]
+    );
+}

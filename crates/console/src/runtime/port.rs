@@ -18,7 +18,7 @@ use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::SourceEvent;
 use crate::settings::Settings;
 use crate::sources::connection::{Target, connect, server_of, user_of};
-use crate::sources::watch::spawn;
+use crate::sources::watch::{Marks, spawn};
 use tokio::sync::mpsc::error::TrySendError;
 
 /// The kinds the console watches.
@@ -334,6 +334,7 @@ impl ClusterPort for KubePort {
                 &WATCHED,
                 &namespaces,
                 tag,
+                Marks::Ahead,
                 &self.events,
             ));
             tasks.push(tokio::spawn(heartbeat(

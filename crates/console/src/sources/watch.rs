@@ -44,6 +44,16 @@ pub type Sink = tokio::sync::mpsc::Sender<Tagged>;
 /// How many events wait for the console at most (a list page is one event).
 pub const QUEUE: usize = 1024;
 
+/// Whether the sources work out, as they read each pool, whether it breaks a rule by itself
+/// ([`Object::breaks_a_rule_alone`]): the console's pools list marks every pool, and its
+/// sources' tasks do that work while the lists arrive instead of the console's loop after;
+/// a command that prints no marker leaves it to whoever asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marks {
+    Ahead,
+    WhenAsked,
+}
+
 /// Starts a watcher for every kind in every scope; events go to `sink`, tagged with `tag`,
 /// until it closes. `ways` is the hub's: whether it serves watch-lists is learned once.
 pub fn spawn(
@@ -52,19 +62,22 @@ pub fn spawn(
     kinds: &[Kind],
     namespaces: &Namespaces,
     tag: Tag,
+    marks: Marks,
     sink: &Sink,
 ) -> Vec<JoinHandle<()>> {
     let mut tasks = Vec::new();
     for kind in kinds {
         for scope in namespaces.scopes(*kind) {
-            tasks.push(tokio::spawn(run(
-                client.clone(),
-                ways.clone(),
-                *kind,
+            let source = Source {
+                kind: *kind,
                 scope,
                 tag,
-                sink.clone(),
-            )));
+                marks,
+                sink: sink.clone(),
+                backoff: DefaultBackoff::default(),
+                listed_at: None,
+            };
+            tasks.push(tokio::spawn(run(client.clone(), ways.clone(), source)));
         }
     }
     tasks
@@ -112,17 +125,9 @@ enum Next {
     Stop,
 }
 
-async fn run(client: Client, ways: Ways, kind: Kind, scope: Scope, tag: Tag, sink: Sink) {
-    let selector =
-        (kind == Kind::Event).then_some("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
-    let mut source = Source {
-        kind,
-        scope,
-        tag,
-        sink,
-        backoff: DefaultBackoff::default(),
-        listed_at: None,
-    };
+async fn run(client: Client, ways: Ways, mut source: Source) {
+    let selector = (source.kind == Kind::Event)
+        .then_some("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
     loop {
         if !source.send_state(SourceState::Syncing).await {
             return;
@@ -145,6 +150,7 @@ struct Source {
     kind: Kind,
     scope: Scope,
     tag: Tag,
+    marks: Marks,
     sink: Sink,
     backoff: DefaultBackoff,
     /// When the last list was complete.
@@ -164,8 +170,22 @@ impl Source {
         }
     }
 
-    /// Waits for room in the queue; false when the console is gone.
+    /// Waits for room in the queue; false when the console is gone. The pools it carries
+    /// are checked against their own rules first when the marks are worked out ahead.
     async fn send(&self, event: SourceEvent) -> bool {
+        if self.marks == Marks::Ahead && self.kind == Kind::Pool {
+            match &event {
+                SourceEvent::Read { object } => {
+                    object.breaks_a_rule_alone();
+                }
+                SourceEvent::Page { objects, .. } | SourceEvent::Listed { objects, .. } => {
+                    for object in objects {
+                        object.breaks_a_rule_alone();
+                    }
+                }
+                _ => {}
+            }
+        }
         self.sink.send((self.tag, event)).await.is_ok()
     }
 

@@ -175,7 +175,7 @@ impl PartialEq for Source {
 impl serde::Serialize for Source {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Source::Object(object) => match &object.parsed {
+            Source::Object(object) => match object.parsed() {
                 crate::inventory::Parsed::Pool(pool) => pool.serialize(serializer),
                 crate::inventory::Parsed::Evaluation(evaluation) => {
                     evaluation.serialize(serializer)

@@ -1,8 +1,7 @@
 //! The markers of the pools list: whether a pool's spec breaks an error-level rule of the
-//! reference (checked against the watched fleet, again only where the pool or its neighbours
-//! changed) and the doctor's worst finding about it.
+//! reference (its own rules worked out once per version of the pool, where it is read; the
+//! rules across pools asked of the watched fleet) and the doctor's worst finding about it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::app::App;
@@ -12,51 +11,42 @@ use crate::domain::rules::{self, Context, Severity};
 use crate::inventory::{Inventory, Key, Kind, Object};
 
 /// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
-/// (a VIP another pool uses shows here as it does in `validate --existing`).
-fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> Option<bool> {
-    let pool = object.pool()?;
+/// (a VIP another pool uses shows here as it does in `validate --existing`): the rules it
+/// breaks by itself are known once per version of it; those across pools are asked only
+/// when the inventory's indexes say another pool shares its name or VIP.
+fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> bool {
+    if object.breaks_a_rule_alone() {
+        return true;
+    }
+    if !inventory.shares_name_or_vip(object) {
+        return false;
+    }
+    let Some(pool) = object.pool() else {
+        return false;
+    };
     let context = Context {
         old: None,
         fleet: inventory,
         self_index: Some(Inventory::identity(object)),
     };
-    Some(
-        rules::validate(pool, object.issues(), &context)
-            .iter()
-            .any(|f| f.severity() == Severity::Error),
-    )
+    rules::across(pool, &context)
+        .iter()
+        .any(|f| f.severity() == Severity::Error)
 }
 
-/// A pool's markers: whether its spec breaks a rule of the reference (worked out once per
-/// version of the pool and of the pools sharing its name or VIP) and the doctor's worst
+/// A pool's markers: whether its spec breaks a rule of the reference and the doctor's worst
 /// finding.
 fn marks_of(
-    lint: &mut HashMap<(usize, ObjectRef), (usize, u64, bool)>,
-    hub: usize,
     inventory: &Inventory,
     doctor: &crate::app::doctor::Doctor,
     id: &ObjectRef,
     object: &Arc<Object>,
 ) -> (bool, Option<Severity>) {
-    let worst = doctor.worst(id);
-    let identity = Inventory::identity(object);
-    let neighbours = inventory.neighbours(object);
-    let key = (hub, id.clone());
-    let broken = match lint.get(&key) {
-        Some((seen, around, broken)) if *seen == identity && *around == neighbours => *broken,
-        _ => {
-            let broken = breaks_a_rule(inventory, object).unwrap_or(false);
-            lint.insert(key, (identity, neighbours, broken));
-            broken
-        }
-    };
-    (broken, worst)
+    (breaks_a_rule(inventory, object), doctor.worst(id))
 }
 
 /// Marks the rows of one hub's pools (see [`marks_of`]).
 pub(super) fn mark_rows(
-    lint: &mut HashMap<(usize, ObjectRef), (usize, u64, bool)>,
-    hub: usize,
     inventory: &Inventory,
     doctor: &crate::app::doctor::Doctor,
     rows: &mut [Row],
@@ -65,7 +55,7 @@ pub(super) fn mark_rows(
         let rows::Source::Object(object) = &row.object else {
             continue;
         };
-        (row.broken, row.worst) = marks_of(lint, hub, inventory, doctor, &row.id, object);
+        (row.broken, row.worst) = marks_of(inventory, doctor, &row.id, object);
     }
 }
 
@@ -119,7 +109,7 @@ impl App {
                 continue;
             };
             let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
-            let (broken, worst) = marks_of(&mut shown.lint, hub, inventory, doctor, &id, object);
+            let (broken, worst) = marks_of(inventory, doctor, &id, object);
             for slot in shown.base.slots_of(&(hub, key.clone())) {
                 shown.base.set_marks(slot, broken, worst);
             }

@@ -11,7 +11,7 @@ mod detail;
 mod filter;
 mod marks;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
 use self::base::{Base, Kept, Owner};
@@ -78,9 +78,6 @@ pub struct Shown {
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
     /// shorter header).
     pub compact_widths: Vec<u16>,
-    /// Per pool (by hub): the version and the pools sharing its name or VIP it was checked
-    /// against, and whether it breaks a rule.
-    lint: HashMap<(usize, ObjectRef), (usize, u64, bool)>,
     detail_key: Option<(ObjectRef, usize, u64)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
@@ -136,11 +133,6 @@ impl Building {
 }
 
 impl Shown {
-    /// Forgets the pools' rule markers worked out so far (the pictures start over).
-    pub fn forget_markers(&mut self) {
-        self.lint.clear();
-    }
-
     /// Lets go of the rows with the picture they were made from (their slots hold its
     /// objects): the next refresh makes the view again from the new one.
     pub fn forget_rows(&mut self) {
@@ -636,7 +628,7 @@ impl App {
             }
             let mut made = make(inventory, object, false);
             if view.pools {
-                marks::mark_rows(&mut shown.lint, hub, inventory, doctor, &mut made);
+                marks::mark_rows(inventory, doctor, &mut made);
             }
             let time = time_of(object);
             for (index, row) in made.into_iter().enumerate() {
@@ -717,7 +709,7 @@ impl App {
                 if let Some((inventory, doctor)) =
                     marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
                 {
-                    marks::mark_rows(&mut shown.lint, hub, inventory, doctor, &mut made);
+                    marks::mark_rows(inventory, doctor, &mut made);
                 }
             }
             self.shown.rows_built += made.len() as u64;

@@ -467,8 +467,7 @@ fn every_row_whole(app: &App) -> Vec<(crate::app::rows::Row, usize)> {
         };
         let mut made = table(inventory, None, false).rows;
         if app.list.view.pools {
-            let mut lint = std::collections::HashMap::new();
-            super::marks::mark_rows(&mut lint, hub, inventory, doctor, &mut made);
+            super::marks::mark_rows(inventory, doctor, &mut made);
         }
         // Each row's natural place: its owner's rows are consecutive in the table.
         let mut previous: Option<(crate::inventory::Key, usize)> = None;
@@ -766,7 +765,6 @@ proptest! {
             let kept = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
             // From scratch: no row, rule marker or finding kept.
             app.shown.shape = None;
-            app.shown.lint.clear();
             app.refresh();
             let fresh = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
             prop_assert_eq!(kept, fresh, "after {:?}", change);
