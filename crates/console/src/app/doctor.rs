@@ -38,8 +38,9 @@ pub struct Doctor {
     /// Bumped when any pool's findings change (their words included): `:problems` is made
     /// again.
     pub epoch: u64,
-    /// Bumped when a pool's worst severity changes: the pools list's markers are made again
-    /// (an age moving on in a finding's words does not touch the list).
+    /// Bumped when the marker of a pool seen before (its worst finding above info) changes or
+    /// a pool goes: the pools list's markers are read again (an age moving on in a finding's
+    /// words, or a new pool, whose rows are made after its findings, does not touch them).
     pub marks: u64,
     /// How many diagnoses were worked out (not reused), for tests and the benchmark.
     pub diagnosed: u64,
@@ -55,9 +56,9 @@ fn marked(findings: &[Diagnosis]) -> Option<Severity> {
         .filter(|s| *s > Severity::Info)
 }
 
-/// Stores the pools' new findings; says whether any changed and whether any pool's marker
-/// did (a new pool with nothing above info changes none: its row reads no finding either
-/// way, so the pools list is not marked again for it).
+/// Stores the pools' new findings; says whether any changed and whether the marker of a pool
+/// seen before did. A new pool's marker is never a change: every refresh brings the doctor
+/// up to date before it makes any row, so no row of a pool was made before its findings.
 fn settle(
     entries: &mut HashMap<ObjectRef, Entry>,
     redo: Vec<(ObjectRef, Inputs, Option<Entry>, &Arc<Object>)>,
@@ -65,10 +66,13 @@ fn settle(
 ) -> (bool, bool) {
     let (mut changed, mut marks_changed) = (false, false);
     for ((id, inputs, before, _), (findings, until)) in redo.into_iter().zip(results) {
-        let was = before.as_ref().map_or(&[][..], |b| &b.findings[..]);
-        if before.is_none() || *was != *findings {
-            changed = true;
-            marks_changed |= marked(was) != marked(&findings);
+        match &before {
+            Some(b) if *b.findings == *findings => {}
+            Some(b) => {
+                changed = true;
+                marks_changed |= marked(&b.findings) != marked(&findings);
+            }
+            None => changed = true,
         }
         entries.insert(
             id,
@@ -329,6 +333,74 @@ mod tests {
             before + 1,
             "only the changed pool"
         );
+    }
+
+    #[test]
+    fn the_pools_markers_are_read_again_only_when_one_changes() {
+        let mut app = fleet_app();
+        let llm_train = (*app
+            .inventory
+            .get(Kind::Pool, "ml-research", "llm-train")
+            .expect("llm-train")
+            .value())
+        .clone();
+        let apply = |app: &mut crate::app::App, object: serde_json::Value| {
+            update(
+                app,
+                Msg::Source(SourceEvent::Applied {
+                    kind: Kind::Pool,
+                    object,
+                }),
+            )
+        };
+        let vip = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
+        let id = |name: &str| ObjectRef::new(Kind::Pool, "ml-research", name);
+        let counters = |app: &crate::app::App| (app.shown.doctor.epoch, app.shown.doctor.marks);
+        let marker = |app: &crate::app::App, name: &str| {
+            app.shown
+                .window_rows()
+                .find(|r| r.id.name == name)
+                .map(|r| r.worst)
+        };
+        assert_eq!(marker(&app, "llm-train"), Some(None), "llm-train is clean");
+        // A new pool on an address of its own: findings (new ones), no marker read again.
+        let mut quiet = llm_train.clone();
+        quiet["metadata"]["name"] = serde_json::json!("quiet");
+        *quiet.pointer_mut(vip).expect("vip") = serde_json::json!("10.77.0.1");
+        let (epoch, marks) = counters(&app);
+        apply(&mut app, quiet);
+        assert!(app.shown.doctor.epoch > epoch, "its findings are new");
+        assert_eq!(app.shown.doctor.marks, marks, "no marker read again");
+        // A new pool on llm-train's address (which llm-train, running, holds): the new pool's
+        // row is made with its marker; no marker seen before changed.
+        let mut twin = llm_train.clone();
+        twin["metadata"]["name"] = serde_json::json!("twin");
+        let (_, marks) = counters(&app);
+        apply(&mut app, twin);
+        let twin_marker = app.shown.doctor.worst(&id("twin"));
+        assert!(twin_marker.is_some(), "the newcomer on a taken VIP");
+        assert_eq!(marker(&app, "twin"), Some(twin_marker));
+        assert_eq!(marker(&app, "llm-train"), Some(None));
+        assert_eq!(app.shown.doctor.marks, marks);
+        // llm-train failing: its marker changes, and its row reads it.
+        let mut failed = llm_train.clone();
+        failed["status"]["status"] = serde_json::json!("Failed");
+        apply(&mut app, failed);
+        let failed_marker = app.shown.doctor.worst(&id("llm-train"));
+        assert!(failed_marker.is_some());
+        assert!(app.shown.doctor.marks > marks, "llm-train's marker changed");
+        assert_eq!(marker(&app, "llm-train"), Some(failed_marker));
+        // A pool gone: its marker goes with it.
+        let (_, marks) = counters(&app);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Deleted {
+                kind: Kind::Pool,
+                object: serde_json::json!({"metadata": {"name": "quiet", "namespace": "ml-research"}}),
+            }),
+        );
+        assert!(app.shown.doctor.findings(&id("quiet")).is_empty());
+        assert!(app.shown.doctor.marks > marks, "a pool gone");
     }
 
     #[test]
