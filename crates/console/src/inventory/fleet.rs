@@ -20,10 +20,11 @@ impl Inventory {
         Arc::as_ptr(object) as usize
     }
 
-    /// What the rules across pools read of the fleet for one pool, as a fingerprint: the
-    /// keys of the pools with its name and of those with its VIP (itself among them). The
-    /// rules compare names, namespaces and VIPs only, so a pool's findings that read the fleet
-    /// stay valid while this stays the same, whatever else joins or leaves.
+    /// What the doctor's findings about a pool read of the fleet, as a fingerprint: the keys
+    /// of the pools with its name and of those with its VIP (itself among them), and which of
+    /// the latter runs. The findings compare names, namespaces, VIPs and who holds a VIP
+    /// only, so those that read the fleet stay valid while this stays the same, whatever
+    /// else joins or leaves.
     pub fn neighbours(&self, object: &Object) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -54,7 +55,8 @@ impl Inventory {
 
     /// Whether another pool has this pool's name (in any namespace) or its effective VIP,
     /// as the indexes say (no object looked up): without one, no rule across pools finds
-    /// anything about it, and the pools list need not ask them.
+    /// anything about it, and the pools list need not ask them. For the version of the pool
+    /// the inventory holds (an older one would find its own newer self by name).
     pub fn shares_name_or_vip(&self, object: &Object) -> bool {
         let own = &object.key;
         let name = object.name();

@@ -712,10 +712,28 @@ fn a_pools_own_rules_are_worked_out_once_and_are_those_validate_finds_without_a_
         .into_iter()
         .find(|p| p["metadata"]["name"] == "llm-train")
         .expect("llm-train");
-    // A pool that breaks only a rule across pools (its VIP taken) keeps its own rules.
+    // A pool that breaks only a rule across pools (its VIP taken, in the inventory) does not
+    // break one by itself.
     let mut twin = llm_train.clone();
     twin["metadata"]["name"] = json!("llm-train-twin");
-    let twin = Object::new(Kind::Pool, twin);
+    let mut inventory = inventory;
+    inventory.apply(
+        SourceEvent::Applied {
+            kind: Kind::Pool,
+            object: twin,
+        },
+        at(1),
+    );
+    let twin = inventory
+        .get(Kind::Pool, "ml-research", "llm-train-twin")
+        .expect("twin");
+    let context = Context {
+        old: None,
+        fleet: &inventory,
+        self_index: Some(Inventory::identity(twin)),
+    };
+    let whole = rules::validate(twin.pool().expect("pool"), twin.issues(), &context);
+    assert!(whole.iter().any(|f| f.rule.id == "vip.unique"), "{whole:?}");
     assert!(!twin.breaks_a_rule_alone());
     // Without its VIP (and no overlay) it breaks one by itself.
     let mut bare = llm_train;
@@ -723,14 +741,6 @@ fn a_pools_own_rules_are_worked_out_once_and_are_those_validate_finds_without_a_
         &mut bare["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"];
     edge.as_object_mut().expect("edge").remove("vip");
     assert!(Object::new(Kind::Pool, bare).breaks_a_rule_alone());
-    let events = Object::new(
-        Kind::Event,
-        json!({"metadata": {"name": "e", "namespace": "n"}}),
-    );
-    assert!(
-        !events.breaks_a_rule_alone(),
-        "only pools break a pool's rules"
-    );
 }
 
 #[test]
@@ -741,15 +751,36 @@ fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
         .into_iter()
         .find(|p| p["metadata"]["name"] == "llm-train")
         .expect("llm-train");
-    // Another pool on llm-train's VIP, and one with its name in another namespace.
-    let mut on_vip = llm_train.clone();
-    on_vip["metadata"]["name"] = json!("vip-twin");
-    let mut same_name = llm_train.clone();
-    same_name["metadata"]["namespace"] = json!("elsewhere");
-    let edge = &mut same_name["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]
-        ["edge"];
-    edge["vip"] = json!("10.99.0.1");
-    for pool in [on_vip, same_name] {
+    // Another pool on llm-train's VIP written in upper case, one with its name in another
+    // namespace, and two with another name shared, one of them without a namespace (the
+    // one way a name is taken within one hub's pools).
+    let vip = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
+    let with = |name: &str, namespace: Option<&str>, address: &str| {
+        let mut pool = llm_train.clone();
+        pool["metadata"]["name"] = json!(name);
+        match namespace {
+            Some(namespace) => pool["metadata"]["namespace"] = json!(namespace),
+            None => {
+                pool["metadata"]
+                    .as_object_mut()
+                    .expect("metadata")
+                    .remove("namespace");
+            }
+        }
+        *pool.pointer_mut(vip).expect("vip") = json!(address);
+        pool
+    };
+    let llm_vip = llm_train
+        .pointer(vip)
+        .and_then(Value::as_str)
+        .expect("a vip");
+    let upper = llm_vip.to_ascii_uppercase();
+    for pool in [
+        with("vip-twin", Some("ml-research"), &upper),
+        with("llm-train", Some("elsewhere"), "10.99.0.1"),
+        with("lonely", Some("team-a"), "10.99.0.2"),
+        with("lonely", None, "10.99.0.3"),
+    ] {
         inventory.apply(
             SourceEvent::Applied {
                 kind: Kind::Pool,
@@ -776,9 +807,11 @@ fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
     assert_eq!(
         sharing,
         [
+            "/lonely",
             "elsewhere/llm-train",
             "ml-research/llm-train",
-            "ml-research/vip-twin"
+            "ml-research/vip-twin",
+            "team-a/lonely"
         ]
     );
 }

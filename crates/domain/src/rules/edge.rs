@@ -192,8 +192,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
 /// pool, naming a few of the others: N pools sharing a VIP make N findings, not N squared,
 /// and the count comes from the index).
 pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Finding> {
-    // As the pool's own rules: none about its edge without a deployment config.
-    pool.deployment_config()?;
+    // A pool has an effective VIP only in its deployment config's edge.
     let v = pool.effective_vip()?;
     let mut others = context.with_vip(pool, v);
     let named: Vec<String> = others

@@ -212,7 +212,6 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     check_description(pool, out);
 }
 
-/// Label syntax for any label map (metadata, control plane and worker pool labels).
 /// A rule across pools: a new pool's name (present, not empty) is taken by another pool in
 /// its namespace.
 pub(super) fn name_unique(pool: &ComputePool, context: &Context) -> Option<Finding> {
@@ -232,6 +231,7 @@ pub(super) fn name_unique(pool: &ComputePool, context: &Context) -> Option<Findi
     ))
 }
 
+/// Label syntax for any label map (metadata, control plane and worker pool labels).
 pub fn check_labels(labels: &Field<StringMap>, path: &YamlPath, out: &mut Vec<Finding>) {
     for (key, value) in labels.get().into_iter().flatten() {
         if let Some(why) = qualified_key(key) {

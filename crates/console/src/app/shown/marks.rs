@@ -18,6 +18,12 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> bool {
     if object.breaks_a_rule_alone() {
         return true;
     }
+    debug_assert!(
+        inventory
+            .get(Kind::Pool, object.namespace(), object.name())
+            .is_none_or(|held| Arc::ptr_eq(held, object)),
+        "a pool is marked as the inventory holds it"
+    );
     if !inventory.shares_name_or_vip(object) {
         return false;
     }

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use crate::app::script::update;
 use crate::app::tests::{fixed_now, fleet_app};
 use crate::app::{App, Msg, View};
-use crate::inventory::{Kind, SourceEvent};
+use crate::domain::rules::{self, Context, Severity};
+use crate::inventory::{Inventory, Kind, SourceEvent};
 use crossterm::event::KeyCode;
 
 fn objects(app: &App, kind: Kind) -> Vec<Value> {
@@ -763,11 +764,29 @@ proptest! {
         for (step, change) in changes.iter().enumerate() {
             play(&mut app, &pools, &evaluations, change, step);
             let kept = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
-            // From scratch: no row, rule marker or finding kept.
+            // From scratch: no row or finding kept (a pool's own rules are kept with its
+            // object, so its marker is checked against the whole rules below).
             app.shown.shape = None;
             app.refresh();
             let fresh = (shown(&app), app.shown.widths.clone(), app.list.selected_id.clone());
             prop_assert_eq!(kept, fresh, "after {:?}", change);
+            // Each pool's rule marker is what every rule of the reference, run whole against
+            // the fleet held, says of it.
+            for row in app.shown.window_rows().filter(|_| app.list.view.pools) {
+                let crate::app::rows::Source::Object(object) = &row.object else {
+                    continue;
+                };
+                let Some(pool) = object.pool() else { continue };
+                let context = Context {
+                    old: None,
+                    fleet: &app.inventory,
+                    self_index: Some(Inventory::identity(object)),
+                };
+                let broken = rules::validate(pool, object.issues(), &context)
+                    .iter()
+                    .any(|f| f.severity() == Severity::Error);
+                prop_assert_eq!(row.broken, broken, "{} after {:?}", &row.id.name, change);
+            }
             // The findings kept per pool are those worked out from scratch.
             let mut doctor = crate::app::doctor::Doctor::default();
             doctor.update(&app.inventory, app.now);
