@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::{Inventory, Key, Kind, Object};
 use crate::domain::field::Text;
 use crate::domain::model::ComputePool;
+use crate::domain::rules::Context;
 
 impl Inventory {
     /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
@@ -51,6 +52,17 @@ impl Inventory {
             }
         }
         hasher.finish()
+    }
+
+    /// What the rules ask of the fleet for a pool this inventory holds: the other pools as
+    /// they are now, the pool itself told apart by its identity (a pool that exists, checked
+    /// as the pools list and the Diagnose tab show it).
+    pub fn context_of<'a>(&'a self, object: &Arc<Object>) -> Context<'a> {
+        Context {
+            old: None,
+            fleet: self,
+            self_index: Some(Inventory::identity(object)),
+        }
     }
 
     /// Whether another pool has this pool's name (in any namespace) or its effective VIP,

@@ -727,11 +727,7 @@ fn a_pools_own_rules_are_worked_out_once_and_are_those_validate_finds_without_a_
     let twin = inventory
         .get(Kind::Pool, "ml-research", "llm-train-twin")
         .expect("twin");
-    let context = Context {
-        old: None,
-        fleet: &inventory,
-        self_index: Some(Inventory::identity(twin)),
-    };
+    let context = inventory.context_of(twin);
     let whole = rules::validate(twin.pool().expect("pool"), twin.issues(), &context);
     assert!(whole.iter().any(|f| f.rule.id == "vip.unique"), "{whole:?}");
     assert!(!twin.breaks_a_rule_alone());
@@ -745,7 +741,7 @@ fn a_pools_own_rules_are_worked_out_once_and_are_those_validate_finds_without_a_
 
 #[test]
 fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
-    use crate::domain::rules::{self, Context};
+    use crate::domain::rules;
     let mut inventory = loaded();
     let llm_train = fleet("ComputePool")
         .into_iter()
@@ -791,11 +787,7 @@ fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
     }
     let mut sharing = Vec::new();
     for object in inventory.objects(Kind::Pool) {
-        let context = Context {
-            old: None,
-            fleet: &inventory,
-            self_index: Some(Inventory::identity(object)),
-        };
+        let context = inventory.context_of(object);
         let across = rules::across(object.pool().expect("pool"), &context);
         let shares = inventory.shares_name_or_vip(object);
         assert!(shares || across.is_empty(), "{}: {across:?}", object.name());

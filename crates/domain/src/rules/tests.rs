@@ -76,6 +76,19 @@ fn pool(value: &Value) -> (ComputePool, Vec<Issue>) {
 }
 
 fn run(value: &Value, old: Option<&Value>, existing: &[Value]) -> Vec<Finding> {
+    checked(value, old, existing, |pool, issues, context| {
+        validate(pool, issues, context)
+    })
+}
+
+/// `check` given the pool `value` reads as, its issues, and a context with `old` and the
+/// fleet of `existing`.
+fn checked<T>(
+    value: &Value,
+    old: Option<&Value>,
+    existing: &[Value],
+    check: impl FnOnce(&ComputePool, &[Issue], &Context) -> T,
+) -> T {
     let (pool, issues) = pool(value);
     let old = old.map(|v| self::pool(v).0);
     let fleet = Fleet::new(existing.iter().map(|v| self::pool(v).0).collect());
@@ -84,7 +97,7 @@ fn run(value: &Value, old: Option<&Value>, existing: &[Value]) -> Vec<Finding> {
         fleet: &fleet,
         self_index: None,
     };
-    validate(&pool, &issues, &context)
+    check(&pool, &issues, &context)
 }
 
 fn ids(findings: &[Finding]) -> Vec<&'static str> {
@@ -985,7 +998,7 @@ fn a_pools_findings_are_its_own_and_those_across_pools() {
     // Every case's manifest, with and without its edit, against fleets that share its name,
     // its VIP (one other, and more than the finding names), or neither; new and as an update.
     let rule_ids = |findings: &[Finding]| ids(findings).into_iter().collect::<Vec<_>>();
-    let mut checked = 0;
+    let mut runs = 0;
     let mut across_found = 0;
     for case in cases() {
         let base = json_of(case.base);
@@ -1003,39 +1016,30 @@ fn a_pools_findings_are_its_own_and_those_across_pools() {
         let fleets: [Vec<Value>; 4] = [vec![], vec![value.clone()], vec![renamed], many];
         for existing in fleets {
             for old in [None, Some(&base)] {
-                let (pool, issues) = pool(&value);
-                let old = old.map(|v| self::pool(v).0);
-                let fleet = Fleet::new(existing.iter().map(|v| self::pool(v).0).collect());
-                let context = Context {
-                    old: old.as_ref(),
-                    fleet: &fleet,
-                    self_index: None,
-                };
-                let alone = Context {
-                    fleet: &Fleet::default(),
-                    ..context
-                };
-                let whole = validate(&pool, &issues, &context);
-                let own = validate(&pool, &issues, &alone);
-                let across = across(&pool, &context);
-                assert!(
-                    across
-                        .iter()
-                        .all(|f| ["metadata.name.unique", "vip.unique"].contains(&f.rule.id)),
-                    "{}: {:?}",
-                    case.rule,
-                    rule_ids(&across)
-                );
-                let mut parts = own.clone();
-                parts.extend(across.iter().cloned());
-                assert_eq!(bag(&whole), bag(&parts), "{}", case.rule);
-                checked += 1;
-                across_found += across.len();
+                checked(&value, old, &existing, |pool, issues, context| {
+                    let alone = Context {
+                        fleet: &Fleet::default(),
+                        ..*context
+                    };
+                    let whole = validate(pool, issues, context);
+                    let own = validate(pool, issues, &alone);
+                    let across = across(pool, context);
+                    assert!(
+                        across
+                            .iter()
+                            .all(|f| ["metadata.name.unique", "vip.unique"].contains(&f.rule.id)),
+                        "{}: {:?}",
+                        case.rule,
+                        rule_ids(&across)
+                    );
+                    let mut parts = own.clone();
+                    parts.extend(across.iter().cloned());
+                    assert_eq!(bag(&whole), bag(&parts), "{}", case.rule);
+                    runs += 1;
+                    across_found += across.len();
+                });
             }
         }
     }
-    assert!(
-        checked > 100 && across_found > 50,
-        "{checked} {across_found}"
-    );
+    assert!(runs > 100 && across_found > 50, "{runs} {across_found}");
 }

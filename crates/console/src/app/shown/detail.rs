@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::ObjectRef;
 use crate::domain::model::evaluation::Deadline;
-use crate::domain::rules::{self, Context, Finding};
+use crate::domain::rules::{self, Finding};
 use crate::inventory::{Inventory, Kind};
 
 /// The open pool, derived once per change of the inventory.
@@ -222,15 +222,7 @@ impl App {
                     findings: object
                         .pool()
                         .map(|pool| {
-                            rules::validate(
-                                pool,
-                                object.issues(),
-                                &Context {
-                                    old: None,
-                                    fleet: inventory,
-                                    self_index: Some(Inventory::identity(object)),
-                                },
-                            )
+                            rules::validate(pool, object.issues(), &inventory.context_of(object))
                         })
                         .unwrap_or_default(),
                     summary: rows::pool_rows(inventory, object, false).into_iter().next(),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::app::App;
 use crate::app::rows::{self, Row};
 use crate::domain::ObjectRef;
-use crate::domain::rules::{self, Context, Severity};
+use crate::domain::rules::{self, Severity};
 use crate::inventory::{Inventory, Key, Kind, Object};
 
 /// Whether a pool breaks an error-level rule, checked against the fleet the inventory holds
@@ -30,12 +30,7 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> bool {
     let Some(pool) = object.pool() else {
         return false;
     };
-    let context = Context {
-        old: None,
-        fleet: inventory,
-        self_index: Some(Inventory::identity(object)),
-    };
-    rules::across(pool, &context)
+    rules::across(pool, &inventory.context_of(object))
         .iter()
         .any(|f| f.severity() == Severity::Error)
 }

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use crate::app::script::update;
 use crate::app::tests::{fixed_now, fleet_app};
 use crate::app::{App, Msg, View};
-use crate::domain::rules::{self, Context, Severity};
-use crate::inventory::{Inventory, Kind, SourceEvent};
+use crate::domain::rules::{self, Severity};
+use crate::inventory::{Kind, SourceEvent};
 use crossterm::event::KeyCode;
 
 fn objects(app: &App, kind: Kind) -> Vec<Value> {
@@ -777,11 +777,7 @@ proptest! {
                     continue;
                 };
                 let Some(pool) = object.pool() else { continue };
-                let context = Context {
-                    old: None,
-                    fleet: &app.inventory,
-                    self_index: Some(Inventory::identity(object)),
-                };
+                let context = app.inventory.context_of(object);
                 let broken = rules::validate(pool, object.issues(), &context)
                     .iter()
                     .any(|f| f.severity() == Severity::Error);
