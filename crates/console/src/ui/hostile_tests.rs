@@ -182,6 +182,71 @@ fn hostile_text_is_shown_escaped_in_every_view() {
     assert!(!sent.iter().any(|k| k.contains("touch")), "{sent:?}");
 }
 
+/// Two pools on one VIP that carries terminal controls and shell syntax (a hub without the
+/// admission webhook takes it): both are marked as breaking a rule, and every tab of one,
+/// its findings quoting the VIP among them, draws it as inert text.
+#[test]
+fn a_hostile_vip_two_pools_share_is_marked_and_drawn_inert() {
+    let vip = format!("10.99.99.99{CLIPBOARD}$(touch /tmp/p){CLEAR}");
+    let mut app = fleet_app();
+    let base = (*app
+        .inventory
+        .get(Kind::Pool, "vision-lab", "ocr-batch")
+        .expect("ocr-batch")
+        .value())
+    .clone();
+    for name in ["shared-a", "shared-b"] {
+        let mut pool = base.clone();
+        pool["metadata"]["name"] = json!(name);
+        pool["metadata"]["uid"] = json!(format!("{name}-uid"));
+        pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
+            json!(vip);
+        update(
+            &mut app,
+            Msg::Source(SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: pool,
+            }),
+        );
+    }
+    typed(&mut app, "/shared");
+    press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    let broken: Vec<&str> = app
+        .shown
+        .window_rows()
+        .filter(|r| r.broken)
+        .map(|r| r.id.name.as_str())
+        .collect();
+    assert_eq!(broken, ["shared-a", "shared-b"]);
+    drawn(&app, 160, 48);
+    press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    let findings = &app
+        .shown
+        .detail
+        .as_ref()
+        .expect("the pool's detail")
+        .findings;
+    let unique = findings
+        .iter()
+        .find(|f| f.rule.id == "vip.unique")
+        .expect("the VIP shared");
+    assert!(
+        unique.message.contains(&vip),
+        "kept as data: {}",
+        unique.message
+    );
+    let mut escaped = Vec::new();
+    for tab in '1'..='7' {
+        typed(&mut app, &tab.to_string());
+        if drawn(&app, 160, 48).contains("\\x1b]52;c;cHduZWQ=") {
+            escaped.push(tab);
+        }
+        drawn(&app, 40, 12);
+    }
+    // The overview names the VIP, the diagnosis its conflict: both as escaped text.
+    assert_eq!(escaped, ['1', '7']);
+}
+
 /// A 3,000-character status message does not push the list's other columns off the screen,
 /// and a 5,000-character event message does not fill the Events tab.
 #[test]
