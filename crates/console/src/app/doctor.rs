@@ -113,24 +113,26 @@ fn diagnose_all(
     pools: &[&Arc<Object>],
     now: DateTime<Utc>,
 ) -> Vec<(Vec<Diagnosis>, Option<DateTime<Utc>>)> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if pools.len() < SHARE_FROM || cores < 2 {
-        return pools
-            .iter()
+    let one_by_one = |part: &[&Arc<Object>]| {
+        part.iter()
             .map(|pool| inventory.diagnose_until(pool, now))
-            .collect();
+            .collect::<Vec<_>>()
+    };
+    // Read once: asking costs a look at the process's limits each time.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = if pools.len() < SHARE_FROM {
+        1
+    } else {
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+    };
+    if cores < 2 {
+        return one_by_one(pools);
     }
     let chunk = pools.len().div_ceil(cores);
     std::thread::scope(|scope| {
         let parts: Vec<_> = pools
             .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|pool| inventory.diagnose_until(pool, now))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|part| scope.spawn(move || one_by_one(part)))
             .collect();
         parts
             .into_iter()
