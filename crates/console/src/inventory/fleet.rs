@@ -3,14 +3,16 @@
 
 use std::sync::Arc;
 
+use imbl::OrdSet;
+
 use super::{Inventory, Key, Kind, Object};
 use crate::domain::field::Text;
 use crate::domain::model::ComputePool;
 use crate::domain::rules::Context;
 
 impl Inventory {
-    /// Bumped when a pool is added or removed or changes its VIP: findings of the rules across
-    /// pools stay valid while it stays the same.
+    /// Bumped when a pool is added or removed, changes its VIP or starts or stops running on
+    /// it: findings of the rules across pools stay valid while it stays the same.
     pub fn fleet_generation(&self) -> u64 {
         self.fleet_generation
     }
@@ -25,9 +27,14 @@ impl Inventory {
     /// of the pools with its name and of those with its VIP (itself among them), and which of
     /// the latter runs. The findings compare names, namespaces, VIPs and who holds a VIP
     /// only, so those that read the fleet stay valid while this stays the same, whatever
-    /// else joins or leaves.
+    /// else joins or leaves. A pool that shares neither reads only itself (its own version
+    /// is in the doctor's inputs): its fingerprint is 0, and that of a pool with neighbours
+    /// is odd, so the two never meet.
     pub fn neighbours(&self, object: &Object) -> u64 {
         use std::hash::{Hash, Hasher};
+        if !self.shares_name_or_vip(object) {
+            return 0;
+        }
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         let name = object.name();
         for (_, namespace) in self
@@ -51,7 +58,7 @@ impl Inventory {
                     .hash(&mut hasher);
             }
         }
-        hasher.finish()
+        hasher.finish() | 1
     }
 
     /// What the rules ask of the fleet for a pool this inventory holds: the other pools as
@@ -67,23 +74,13 @@ impl Inventory {
 
     /// Whether another pool has this pool's name (in any namespace) or its effective VIP,
     /// as the indexes say (no object looked up): without one, no rule across pools finds
-    /// anything about it, and the pools list need not ask them. For the version of the pool
-    /// the inventory holds (an older one would find its own newer self by name).
+    /// anything about it, and the pools list need not ask them. Asked of a pool the inventory
+    /// holds, as it holds it: the answer is read from which names and VIPs more than one held
+    /// pool has.
     pub fn shares_name_or_vip(&self, object: &Object) -> bool {
-        let own = &object.key;
-        let name = object.name();
-        let named = self
-            .pools_by_name
-            .range((Text::from(name), Text::default())..)
-            .take_while(|(n, _)| n == name)
-            .any(|(_, namespace)| *namespace != own.0);
-        named
-            || Inventory::vip_of(object).is_some_and(|vip| {
-                self.pools_by_vip
-                    .range((vip.clone(), Key::default())..)
-                    .take_while(|(v, _)| *v == vip)
-                    .any(|(_, key)| key != own)
-            })
+        self.shared_names.contains(object.name())
+            || (!self.shared_vips.is_empty()
+                && Inventory::vip_of(object).is_some_and(|vip| self.shared_vips.contains(&vip)))
     }
 
     fn pool_at(&self, key: &Key) -> Option<(usize, &ComputePool)> {
@@ -105,8 +102,9 @@ impl Inventory {
         object.pool()?.effective_vip().map(str::to_ascii_lowercase)
     }
 
-    /// Keeps the indexes by name and VIP in step when a pool is stored or removed; the fleet
-    /// generation moves only when a pool joins, leaves or changes its VIP.
+    /// Keeps the indexes by name and VIP, and the names and VIPs more than one pool has, in
+    /// step when a pool is stored or removed; the fleet generation moves only when a pool
+    /// joins, leaves, changes its VIP or starts or stops running on it.
     pub(super) fn reindex_pool(&mut self, before: Option<&Object>, after: Option<&Object>) {
         let (old_vip, new_vip) = (
             before.and_then(Inventory::vip_of),
@@ -126,18 +124,42 @@ impl Inventory {
             return;
         }
         if let Some(vip) = old_vip {
-            self.pools_by_vip.remove(&(vip, key.clone()));
+            self.pools_by_vip.remove(&(vip.clone(), key.clone()));
+            restate(&mut self.shared_vips, &self.pools_by_vip, vip);
         }
         if let Some(vip) = new_vip {
-            self.pools_by_vip.insert((vip, key.clone()));
+            self.pools_by_vip.insert((vip.clone(), key.clone()));
+            restate(&mut self.shared_vips, &self.pools_by_vip, vip);
         }
-        let name = (key.1.clone(), key.0.clone());
-        if after.is_some() {
-            self.pools_by_name.insert(name);
-        } else {
-            self.pools_by_name.remove(&name);
+        if joined_or_left {
+            let name = (key.1.clone(), key.0.clone());
+            if after.is_some() {
+                self.pools_by_name.insert(name);
+            } else {
+                self.pools_by_name.remove(&name);
+            }
+            restate(&mut self.shared_names, &self.pools_by_name, key.1);
         }
         self.fleet_generation += 1;
+    }
+}
+
+/// Says in `shared` whether more than one entry of `index` is in `group` (the VIP or name
+/// an entry was just added to or removed from).
+fn restate<G: Ord + Clone, K: Ord + Clone + Default>(
+    shared: &mut OrdSet<G>,
+    index: &OrdSet<(G, K)>,
+    group: G,
+) {
+    let many = index
+        .range((group.clone(), K::default())..)
+        .take_while(|(g, _)| *g == group)
+        .nth(1)
+        .is_some();
+    if many {
+        shared.insert(group);
+    } else {
+        shared.remove(&group);
     }
 }
 

@@ -94,19 +94,32 @@ impl Inventory {
 
     /// The pools whose neighbours (the pools sharing their name or VIP) these changes may
     /// have changed: those now named like, or with a VIP of, a pool that joined, left or
-    /// changed its VIP.
+    /// changed its VIP. A name or VIP no two pools have, held by the changed pool itself,
+    /// has only that pool (the usual case of a pool joining): it is said without a walk of
+    /// the index.
     pub fn fleet_touched(&self, changes: &[&Change]) -> Vec<Key> {
         let mut touched = Vec::new();
         for change in changes {
             let Some(vips) = &change.fleet else { continue };
+            let held = self.held(Kind::Pool, &change.key);
             let name = &change.key.1;
-            touched.extend(
-                self.pools_by_name
-                    .range((name.clone(), Text::default())..)
-                    .take_while(|(n, _)| n == name)
-                    .map(|(n, namespace)| (namespace.clone(), n.clone())),
-            );
+            if held.is_some() && !self.shared_names.contains(name) {
+                touched.push(change.key.clone());
+            } else {
+                touched.extend(
+                    self.pools_by_name
+                        .range((name.clone(), Text::default())..)
+                        .take_while(|(n, _)| n == name)
+                        .map(|(n, namespace)| (namespace.clone(), n.clone())),
+                );
+            }
+            let own_vip = held.and_then(|o| o.pool()).and_then(|p| p.effective_vip());
             for vip in vips {
+                let own = own_vip.is_some_and(|v| v.eq_ignore_ascii_case(vip));
+                if own && !self.shared_vips.contains(vip) {
+                    touched.push(change.key.clone());
+                    continue;
+                }
                 touched.extend(
                     self.pools_by_vip
                         .range((vip.clone(), Key::default())..)

@@ -100,7 +100,13 @@ pub struct Inventory {
     /// ordered set each, read by range (a set per VIP would cost a node each).
     pools_by_vip: OrdSet<(String, Key)>,
     pools_by_name: OrdSet<(Text, Text)>,
-    /// Bumped when a pool joins or leaves either index: what the rules across pools read.
+    /// The VIPs (lower case) and names more than one pool has (usually none): whether a pool
+    /// shares either is then one lookup in a set that is mostly empty, not a walk of the
+    /// indexes.
+    shared_vips: OrdSet<String>,
+    shared_names: OrdSet<Text>,
+    /// Bumped when a pool joins or leaves either index, or starts or stops running on its
+    /// VIP: what the rules across pools and the doctor's findings about the fleet read.
     fleet_generation: u64,
     /// Bumped when anything around the pools changes (Projects, Tenants, Compute, the objects
     /// pools name, AIWorkloads) or a source's state does: what a diagnosis reads beside the

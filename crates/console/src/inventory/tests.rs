@@ -807,3 +807,127 @@ fn a_pool_sharing_neither_name_nor_vip_has_no_finding_across_pools() {
         ]
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// The sets of shared names and VIPs agree with the held pools under any sequence of
+    /// pools joining, leaving, changing their VIP and starting or stopping to run: whether a
+    /// pool shares either; its neighbours' fingerprint, 0 exactly when it shares neither and
+    /// changed exactly when what it reads of the fleet did (the namespaces of the pools with
+    /// its name, its VIP, the keys of the pools on it and which of them runs); and the pools
+    /// a lot of changes touches (those now named like a changed pool or on one of its VIPs,
+    /// as a walk of the held pools finds them), for each change alone and for all since the
+    /// start.
+    #[test]
+    fn shared_names_and_vips_follow_the_pools(
+        steps in proptest::collection::vec(
+            (0u8..3, 0usize..30, 0usize..4, 0usize..12, proptest::bool::ANY),
+            1..150,
+        )
+    ) {
+        use std::collections::{BTreeMap, BTreeSet};
+        let template = fleet("ComputePool")
+            .into_iter()
+            .find(|p| p["metadata"]["name"] == "llm-train")
+            .expect("llm-train");
+        let edge = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge";
+        // Eight addresses, two of them also written in upper case, and no VIP.
+        let vips = ["vip-a.example", "VIP-A.example", "vip-b.example", "ViP-B.example",
+                    "vip-c.example", "vip-d.example", "vip-e.example", "vip-f.example",
+                    "vip-g.example", "vip-h.example"];
+        // The fourth namespace is none (the one way a name is taken twice within a hub).
+        let pool = |name: usize, namespace: usize, vip: usize, runs: bool| {
+            let mut pool = template.clone();
+            pool["metadata"]["name"] = json!(format!("p{name}"));
+            if namespace < 3 {
+                pool["metadata"]["namespace"] = json!(format!("ns{namespace}"));
+            } else {
+                pool["metadata"].as_object_mut().expect("metadata").remove("namespace");
+            }
+            let edge = pool.pointer_mut(edge).and_then(Value::as_object_mut).expect("edge");
+            match vips.get(vip) {
+                Some(address) => {
+                    edge.insert("vip".into(), json!(address));
+                }
+                None => {
+                    edge.remove("vip");
+                }
+            }
+            pool["status"]["status"] = json!(if runs { "Running" } else { "Provisioning" });
+            pool
+        };
+        // What a pool reads of the fleet, worked out from the held pools.
+        type Around = (Vec<String>, Option<String>, Vec<(Key, bool)>);
+        type Held = [(Arc<Object>, Option<String>)];
+        let around = |held: &Held, object: &Object, vip: &Option<String>| -> Around {
+            let mut named: Vec<String> = held
+                .iter()
+                .filter(|(o, _)| o.name() == object.name())
+                .map(|(o, _)| o.namespace().to_owned())
+                .collect();
+            named.sort();
+            let mut on_vip: Vec<(Key, bool)> = held
+                .iter()
+                .filter(|(_, v)| v.is_some() && v == vip)
+                .map(|(o, _)| (o.key.clone(), Inventory::runs(o)))
+                .collect();
+            on_vip.sort();
+            (named, vip.clone(), on_vip)
+        };
+        let mut inventory = Inventory::new();
+        let start = inventory.generation();
+        let mut before: BTreeMap<Key, (Around, u64)> = BTreeMap::new();
+        for (i, (action, name, namespace, vip, runs)) in steps.into_iter().enumerate() {
+            let object = pool(name, namespace, vip, runs);
+            let generation = inventory.generation();
+            let event = if action == 2 {
+                SourceEvent::Deleted { kind: Kind::Pool, object }
+            } else {
+                SourceEvent::Applied { kind: Kind::Pool, object }
+            };
+            inventory.apply(event, at(i as i64));
+            let held: Vec<(Arc<Object>, Option<String>)> = inventory
+                .objects(Kind::Pool)
+                .map(|o| (o.clone(), Inventory::vip_of(o)))
+                .collect();
+            let mut now = BTreeMap::new();
+            for (object, vip) in &held {
+                let reads = around(&held, object, vip);
+                let shares = reads.0.len() > 1 || reads.2.len() > 1;
+                // Alone, a pool reads only itself, whose version the doctor's inputs hold.
+                let reads = if shares { reads } else { Around::default() };
+                let at = format!("{}/{}", object.namespace(), object.name());
+                proptest::prop_assert_eq!(inventory.shares_name_or_vip(object), shares, "{}", at);
+                let fingerprint = inventory.neighbours(object);
+                proptest::prop_assert_eq!(fingerprint == 0, !shares, "{}", at);
+                if let Some((reads_before, fingerprint_before)) = before.get(&object.key) {
+                    proptest::prop_assert_eq!(
+                        *reads_before == reads,
+                        *fingerprint_before == fingerprint,
+                        "{}: {:?} then {:?}", at, reads_before, reads
+                    );
+                }
+                now.insert(object.key.clone(), (reads, fingerprint));
+            }
+            before = now;
+            // Each change alone, and every change since the start as one lot.
+            for since in [generation, start] {
+                let changes = inventory.changes_since(since).expect("pool changes are journalled");
+                let touched: BTreeSet<Key> =
+                    inventory.fleet_touched(&changes).into_iter().collect();
+                let mut walked = BTreeSet::new();
+                for change in &changes {
+                    let Some(changed_vips) = &change.fleet else { continue };
+                    for (other, vip) in &held {
+                        if other.name() == change.key.1.as_str()
+                            || vip.as_ref().is_some_and(|v| changed_vips.contains(v))
+                        {
+                            walked.insert(other.key.clone());
+                        }
+                    }
+                }
+                proptest::prop_assert_eq!(touched, walked);
+            }
+        }
+    }
+}

@@ -21,7 +21,7 @@ fn breaks_a_rule(inventory: &Inventory, object: &Arc<Object>) -> bool {
     debug_assert!(
         inventory
             .get(Kind::Pool, object.namespace(), object.name())
-            .is_none_or(|held| Arc::ptr_eq(held, object)),
+            .is_some_and(|held| Arc::ptr_eq(held, object)),
         "a pool is marked as the inventory holds it"
     );
     if !inventory.shares_name_or_vip(object) {
