@@ -7,8 +7,9 @@
 //! took), the raw list time of the same server, and `pooldeck get pools -A -o json` (the
 //! release binary, a child process) with its wall time and peak resident memory beside it;
 //! on the paced cluster also the console itself (the release binary in a tmux pane): first
-//! rows on screen, the complete list, its resident memory (when quiet and ten idle seconds
-//! later, once the allocator has given back what it freed), and idle CPU and terminal bytes
+//! rows on screen, the complete list, its resident memory (when quiet, with the heap and
+//! stacks of it apart from the executable's pages, and ten idle seconds later, once the
+//! allocator has given back what it freed), and idle CPU and terminal bytes
 //! over ten seconds; then each view in turn (evaluations, events, hosts, back to pools): the
 //! first rows after its command's Enter, resident memory and the peak so far, idle CPU and
 //! bytes over five seconds.
@@ -173,6 +174,10 @@ struct Console {
     /// the allocator has freed goes back to the system about a second later).
     resident: u64,
     settled: u64,
+    /// Of `resident`, what is not a mapped file (heap and stacks): what the console holds.
+    /// The rest is mostly the executable's pages, which a fresh copy of the same bytes holds
+    /// more of (how the page cache keeps a newly written file): compare binaries on this.
+    anonymous: u64,
     idle_core: f64,
     idle_bytes: f64,
     /// Each view switched to after that, in turn (`None`: it did not show).
@@ -244,8 +249,18 @@ fn cpu_time(pid: u32) -> Option<Duration> {
 }
 
 fn resident_of(pid: u32) -> Option<u64> {
+    status_bytes(pid, "VmRSS:")
+}
+
+/// The resident memory of a running process that is not a mapped file, in bytes.
+fn anonymous_of(pid: u32) -> Option<u64> {
+    status_bytes(pid, "RssAnon:")
+}
+
+/// A figure in kB of a running process's status, in bytes.
+fn status_bytes(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
@@ -385,6 +400,7 @@ fn console_with(
         // Until the work of the complete picture (the doctor's first pass) is done.
         quiet(pid)?;
         let resident = resident_of(pid)?;
+        let anonymous = anonymous_of(pid)?;
         let (idle_core, idle_bytes) = idle(pid, &output, 10)?;
         let settled = resident_of(pid)?;
         let mut figures = Vec::new();
@@ -418,6 +434,7 @@ fn console_with(
             complete,
             resident,
             settled,
+            anonymous,
             idle_core,
             idle_bytes,
             views: figures,
@@ -888,7 +905,7 @@ fn main() {
                 match console(&binary, &kubeconfig, pools, &views) {
                     Some(c) => {
                         println!(
-                            "  {pools:>6} pools, {label:<20} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms ({} the server's {:.1} ms for both lists), RSS {:.1} MB when quiet, {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
+                            "  {pools:>6} pools, {label:<20} the console in a 200x50 tmux pane: first rows on screen {:>7.1} ms, complete list {:>7.1} ms ({} the server's {:.1} ms for both lists), RSS {:.1} MB when quiet ({:.1} MB of it heap and stacks), {:.1} MB ten idle seconds later; idle: {:.2} % of a core, {:.0} bytes written per second",
                             ms(c.first_rows),
                             ms(c.complete),
                             raw.zip(evaluations).map_or(
@@ -898,6 +915,7 @@ fn main() {
                             raw.zip(evaluations)
                                 .map_or(0.0, |((raw, _), evaluations)| ms(raw + evaluations)),
                             c.resident as f64 / 1e6,
+                            c.anonymous as f64 / 1e6,
                             c.settled as f64 / 1e6,
                             c.idle_core * 100.0,
                             c.idle_bytes
@@ -985,10 +1003,11 @@ fn events(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
         match console(binary, &kubeconfig, POOLS, &views) {
             Some(c) => {
                 println!(
-                    "  {POOLS:>6} pools, {label}: the console in a 200x50 tmux pane: first rows {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB when quiet; idle {:.2} % of a core, {:.0} bytes/s",
+                    "  {POOLS:>6} pools, {label}: the console in a 200x50 tmux pane: first rows {:>7.1} ms, complete list {:>7.1} ms, RSS {:.1} MB when quiet ({:.1} MB of it heap and stacks); idle {:.2} % of a core, {:.0} bytes/s",
                     ms(c.first_rows),
                     ms(c.complete),
                     c.resident as f64 / 1e6,
+                    c.anonymous as f64 / 1e6,
                     c.idle_core * 100.0,
                     c.idle_bytes
                 );
@@ -1100,11 +1119,12 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             Some(alone) => {
                 slowest_console = slowest_console.max(alone.complete);
                 println!(
-                    "  {name} alone: first rows {:>6.1} ms, complete {:>7.1} ms, RSS {:>6.1} MB, \
-                     idle {:.2}% of a core",
+                    "  {name} alone: first rows {:>6.1} ms, complete {:>7.1} ms, RSS {:>6.1} MB \
+                     ({:.1} MB heap and stacks), idle {:.2}% of a core",
                     ms(alone.first_rows),
                     ms(alone.complete),
                     alone.resident as f64 / 1e6,
+                    alone.anonymous as f64 / 1e6,
                     alone.idle_core * 100.0
                 );
             }
@@ -1130,7 +1150,7 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             "  all three (--all-contexts): first rows {:>6.1} ms, complete {:>7.1} ms \
              ({} the slowest hub alone in the console, {} the slowest get, {} the \
              slowest hub's lists while all three list), RSS \
-             {:>6.1} MB ({:.1} MB ten idle seconds later), idle {:.2}% of a core, {:.0} \
+             {:>6.1} MB ({:.1} MB heap and stacks; {:.1} MB ten idle seconds later), idle {:.2}% of a core, {:.0} \
              bytes/s to the terminal",
             ms(fleet.first_rows),
             ms(fleet.complete),
@@ -1138,6 +1158,7 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             ratio(fleet.complete, slowest),
             ratio(fleet.complete, at_once.unwrap_or_default()),
             fleet.resident as f64 / 1e6,
+            fleet.anonymous as f64 / 1e6,
             fleet.settled as f64 / 1e6,
             fleet.idle_core * 100.0,
             fleet.idle_bytes
