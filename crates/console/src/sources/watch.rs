@@ -16,7 +16,7 @@ use kube::runtime::watcher::DefaultBackoff;
 use tokio::task::JoinHandle;
 
 use super::errors::classify;
-use super::list::streamed::Events;
+use super::list::streamed::{Events, Watch};
 use super::list::{Incoming, Item, Shape, Ways};
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
@@ -314,14 +314,14 @@ impl Source {
             let stream = match carried {
                 Some(stream) => Ok(stream),
                 None => {
-                    Object::open(
+                    Object::open(Watch {
                         client,
-                        self.kind,
-                        self.scope.as_deref(),
-                        selector,
-                        &version,
-                        false,
-                    )
+                        kind: self.kind,
+                        namespace: self.scope.as_deref(),
+                        field_selector: selector,
+                        version: &version,
+                        initial: false,
+                    })
                     .await
                 }
             };

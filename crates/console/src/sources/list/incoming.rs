@@ -7,14 +7,13 @@
 
 use futures::StreamExt;
 use futures::future::BoxFuture;
-use kube::Client;
 use kube::api::WatchEvent;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::parse::{MANAGED_FIELDS, entry_without, of_kind};
-use super::streamed::{Events, Item, open};
+use super::streamed::{Events, Item, Watch, open};
 use crate::domain::Kind;
 use crate::domain::field::{Entries, Field, Key, read_model_without};
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, ObjectMeta};
@@ -59,17 +58,9 @@ impl Item for Object {
         Reading(kind).deserialize(deserializer)
     }
 
-    fn open<'a>(
-        client: &'a Client,
-        kind: Kind,
-        namespace: Option<&'a str>,
-        field_selector: Option<&'a str>,
-        version: &'a str,
-        initial: bool,
-    ) -> BoxFuture<'a, Result<Events<Incoming>, kube::Error>> {
+    fn open(watch: Watch<'_>) -> BoxFuture<'_, Result<Events<Incoming>, kube::Error>> {
         // serde reads a watch event's object without context: the kind is the type's.
-        let watch = (client, kind, namespace, field_selector, version, initial);
-        match kind {
+        match watch.kind {
             Kind::Pool => Box::pin(open_as::<POOL>(watch)),
             Kind::Evaluation => Box::pin(open_as::<EVALUATION>(watch)),
             _ => Box::pin(open_as::<OTHER>(watch)),
@@ -110,17 +101,8 @@ impl<'de, const K: u8> Deserialize<'de> for As<K> {
 }
 
 /// Opens a watch whose objects are read as `As<K>`, with its events as the source holds them.
-async fn open_as<const K: u8>(
-    (client, kind, namespace, field_selector, version, initial): (
-        &Client,
-        Kind,
-        Option<&str>,
-        Option<&str>,
-        &str,
-        bool,
-    ),
-) -> Result<Events<Incoming>, kube::Error> {
-    let events = open::<As<K>>(client, kind, namespace, field_selector, version, initial).await?;
+async fn open_as<const K: u8>(watch: Watch<'_>) -> Result<Events<Incoming>, kube::Error> {
+    let events = open::<As<K>>(watch).await?;
     Ok(incoming(events))
 }
 
@@ -296,6 +278,7 @@ impl<'de> Visitor<'de> for Metadata {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+    use kube::Client;
     use kube::api::WatchEvent;
     use serde_json::json;
 
@@ -511,7 +494,15 @@ mod tests {
             .client;
             // The watch-list's objects, read as the source reads them and as `get` does.
             async fn listed<T: Item>(client: &Client, kind: Kind) -> Vec<T::Object> {
-                let mut events = T::open(client, kind, None, None, "", true).await.unwrap();
+                let watch = Watch {
+                    client,
+                    kind,
+                    namespace: None,
+                    field_selector: None,
+                    version: "",
+                    initial: true,
+                };
+                let mut events = T::open(watch).await.unwrap();
                 let mut objects = Vec::new();
                 let wait = std::time::Duration::from_secs(30);
                 while let Ok(Some(event)) = tokio::time::timeout(wait, events.next()).await {

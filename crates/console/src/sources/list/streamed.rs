@@ -56,16 +56,10 @@ pub trait Item: Send + Sized + 'static {
         deserializer: D,
     ) -> Result<Self::Object, D::Error>;
 
-    /// Opens a watch of `kind` in `namespace` (all when `None`) from `version` whose objects
-    /// are read as [`Item::read`] reads them; with `initial`, a watch-list.
-    fn open<'a>(
-        client: &'a Client,
-        kind: Kind,
-        namespace: Option<&'a str>,
-        field_selector: Option<&'a str>,
-        version: &'a str,
-        initial: bool,
-    ) -> futures::future::BoxFuture<'a, Result<Events<Self::Object>, kube::Error>>;
+    /// Opens the watch `watch` says, its objects read as [`Item::read`] reads them.
+    fn open(
+        watch: Watch<'_>,
+    ) -> futures::future::BoxFuture<'_, Result<Events<Self::Object>, kube::Error>>;
 
     /// The item made of an object of `kind` read by [`Item::read`] or from a watch's event
     /// (its type is the kind's where it leaves it out).
@@ -80,22 +74,8 @@ impl Item for Value {
         Raw::deserialize(deserializer)
     }
 
-    fn open<'a>(
-        client: &'a Client,
-        kind: Kind,
-        namespace: Option<&'a str>,
-        field_selector: Option<&'a str>,
-        version: &'a str,
-        initial: bool,
-    ) -> futures::future::BoxFuture<'a, Result<Events<Raw>, kube::Error>> {
-        Box::pin(open(
-            client,
-            kind,
-            namespace,
-            field_selector,
-            version,
-            initial,
-        ))
+    fn open(watch: Watch<'_>) -> futures::future::BoxFuture<'_, Result<Events<Raw>, kube::Error>> {
+        Box::pin(open(watch))
     }
 
     fn from_event(kind: Kind, object: Raw) -> Value {
@@ -106,16 +86,31 @@ impl Item for Value {
 /// A watch's events, as they are read, each object read as `O`.
 pub type Events<O = Raw> = Pin<Box<dyn Stream<Item = Result<WatchEvent<O>, kube::Error>> + Send>>;
 
-/// Opens a watch of `kind` in `namespace` (all when `None`) from `version`; with `initial`, a
-/// watch-list (its initial events first, from the current state).
+/// A watch to open: of `kind` in `namespace` (all when `None`), narrowed by a field selector,
+/// from `version`; with `initial`, a watch-list (its initial events first, from the current
+/// state).
+#[derive(Clone, Copy)]
+pub struct Watch<'a> {
+    pub client: &'a Client,
+    pub kind: Kind,
+    pub namespace: Option<&'a str>,
+    pub field_selector: Option<&'a str>,
+    pub version: &'a str,
+    pub initial: bool,
+}
+
+/// Opens a watch, each object read as `O`.
 pub async fn open<O: serde::de::DeserializeOwned + Clone + Send + 'static>(
-    client: &Client,
-    kind: Kind,
-    namespace: Option<&str>,
-    field_selector: Option<&str>,
-    version: &str,
-    initial: bool,
+    watch: Watch<'_>,
 ) -> Result<Events<O>, kube::Error> {
+    let Watch {
+        client,
+        kind,
+        namespace,
+        field_selector,
+        version,
+        initial,
+    } = watch;
     let mut params = if initial {
         WatchParams::streaming_lists()
     } else {
@@ -271,7 +266,15 @@ impl Ways {
         if self.known() == Some(Way::Paged) {
             return paged();
         }
-        match T::open(client, shape.kind, namespace, field_selector, "", true).await {
+        let watch = Watch {
+            client,
+            kind: shape.kind,
+            namespace,
+            field_selector,
+            version: "",
+            initial: true,
+        };
+        match T::open(watch).await {
             Ok(events) => {
                 self.learn(Way::Streamed);
                 Ok((
