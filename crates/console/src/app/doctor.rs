@@ -296,7 +296,7 @@ mod tests {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     use super::*;
-    use crate::app::tests::{fixed_now, fleet_app};
+    use crate::app::tests::{applied, fixed_now, fleet_app, held_value};
     use crate::app::{Msg, Overlay, Tab, update};
     use crate::inventory::SourceEvent;
 
@@ -316,20 +316,9 @@ mod tests {
             app.shown.doctor.diagnosed, before,
             "ticks reuse every finding"
         );
-        let mut pool = (*app
-            .inventory
-            .get(Kind::Pool, "ml-research", "llm-train")
-            .expect("llm-train")
-            .value())
-        .clone();
+        let mut pool = held_value(&app, Kind::Pool, "ml-research", "llm-train");
         pool["metadata"]["labels"] = serde_json::json!({"touched": "yes"});
-        update(
-            &mut app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            }),
-        );
+        applied(&mut app, Kind::Pool, pool);
         assert_eq!(
             app.shown.doctor.diagnosed,
             before + 1,
@@ -340,21 +329,8 @@ mod tests {
     #[test]
     fn the_pools_markers_are_read_again_only_when_one_changes() {
         let mut app = fleet_app();
-        let llm_train = (*app
-            .inventory
-            .get(Kind::Pool, "ml-research", "llm-train")
-            .expect("llm-train")
-            .value())
-        .clone();
-        let apply = |app: &mut crate::app::App, object: serde_json::Value| {
-            update(
-                app,
-                Msg::Source(SourceEvent::Applied {
-                    kind: Kind::Pool,
-                    object,
-                }),
-            )
-        };
+        let llm_train = held_value(&app, Kind::Pool, "ml-research", "llm-train");
+        let apply = |app: &mut crate::app::App, object| applied(app, Kind::Pool, object);
         let vip = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
         let id = |name: &str| ObjectRef::new(Kind::Pool, "ml-research", name);
         let counters = |app: &crate::app::App| (app.shown.doctor.epoch, app.shown.doctor.marks);

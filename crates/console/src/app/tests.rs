@@ -14,6 +14,20 @@ pub fn fixed_now() -> DateTime<Utc> {
         .expect("a time")
 }
 
+/// An object as the console holds it, to be sent again changed.
+pub fn held_value(app: &App, kind: Kind, namespace: &str, name: &str) -> serde_json::Value {
+    let held = app.inventory.get(kind, namespace, name);
+    (*held
+        .unwrap_or_else(|| panic!("{kind:?} {namespace}/{name} is held"))
+        .value())
+    .clone()
+}
+
+/// An object applied, as a source reports it.
+pub fn applied(app: &mut App, kind: Kind, object: serde_json::Value) {
+    update(app, Msg::Source(SourceEvent::Applied { kind, object }));
+}
+
 /// The fleet scenario's pools and evaluations, at a fixed moment.
 pub fn fleet_app() -> App {
     scenario_app("fleet")
@@ -231,38 +245,16 @@ fn describe_yaml_warnings_and_projects() {
 #[test]
 fn pools_show_rule_breaks_and_utilization_history() {
     let mut app = fleet_app();
-    let mut pool = (*app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "detector")
-        .expect("pool")
-        .value())
-    .clone();
+    let mut pool = held_value(&app, Kind::Pool, "vision-lab", "detector");
     pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["nodePoolRequirements"]
         ["controlPlanePool"]["nodeCount"] = serde_json::json!(2);
-    update(
-        &mut app,
-        Msg::Source(SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: pool,
-        }),
-    );
-    let mut evaluation = (*app
-        .inventory
-        .get(Kind::Evaluation, "vision-lab", "detector")
-        .expect("evaluation")
-        .value())
-    .clone();
+    applied(&mut app, Kind::Pool, pool);
+    let mut evaluation = held_value(&app, Kind::Evaluation, "vision-lab", "detector");
     for (i, u) in [40, 55, 70].iter().enumerate() {
         let entry = &mut evaluation["spec"]["poolEvaluations"]["detector/worker-pool-0"];
         entry["evaluatedAt"] = serde_json::json!(format!("2026-11-30T12:0{}:00Z", i + 1));
         entry["gpu"]["NVIDIA L40S | 48 GB"]["utilization"] = serde_json::json!(u);
-        update(
-            &mut app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Evaluation,
-                object: evaluation.clone(),
-            }),
-        );
+        applied(&mut app, Kind::Evaluation, evaluation.clone());
     }
     let columns = app.shown.columns();
     let name = columns
@@ -401,21 +393,10 @@ fn the_selection_follows_its_row_when_live_updates_reorder_the_list() {
     }
     assert_eq!(names(&app)[app.list.selected], "llm-train");
     // Pools that sort before it arrive.
-    let mut first = (*app
-        .inventory
-        .get(Kind::Pool, "ml-research", "llm-train")
-        .expect("pool")
-        .value())
-    .clone();
+    let mut first = held_value(&app, Kind::Pool, "ml-research", "llm-train");
     for name in ["aaa-new", "aab-new"] {
         first["metadata"]["name"] = serde_json::json!(name);
-        update(
-            &mut app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: first.clone(),
-            }),
-        );
+        applied(&mut app, Kind::Pool, first.clone());
     }
     assert_eq!(
         names(&app)[app.list.selected],
@@ -540,21 +521,10 @@ fn the_console_checks_pools_against_the_watched_fleet() {
         vip_of(&app, "vision-lab", "detector").as_deref(),
         Some(vip.as_str())
     );
-    let mut pool = (*app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "detector")
-        .expect("pool")
-        .value())
-    .clone();
+    let mut pool = held_value(&app, Kind::Pool, "vision-lab", "detector");
     pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
         serde_json::json!(vip);
-    update(
-        &mut app,
-        Msg::Source(SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: pool,
-        }),
-    );
+    applied(&mut app, Kind::Pool, pool);
     let broken: Vec<&str> = app
         .shown
         .window_rows()
@@ -849,20 +819,9 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     };
     let open_llm_train = |app: &mut App| {
         // As the hub sends it: with its version.
-        let mut pool = (*app
-            .inventory
-            .get(Kind::Pool, "ml-research", "llm-train")
-            .expect("pool")
-            .value())
-        .clone();
+        let mut pool = held_value(app, Kind::Pool, "ml-research", "llm-train");
         pool["metadata"]["resourceVersion"] = serde_json::json!("4242");
-        update(
-            app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            }),
-        );
+        applied(app, Kind::Pool, pool);
         update(app, key(KeyCode::Char('/')));
         type_text(app, "llm-train");
         update(app, key(KeyCode::Enter));

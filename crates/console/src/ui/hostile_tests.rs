@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::*;
 use crate::app::Msg;
 use crate::app::script::{returned, update};
-use crate::app::tests::fleet_app;
-use crate::inventory::{Kind, SourceEvent};
+use crate::app::tests::{applied, fleet_app, held_value};
+use crate::inventory::Kind;
 
 const TITLE: &str = "\u{1b}]0;pwned\u{7}";
 const CLIPBOARD: &str = "\u{1b}]52;c;cHduZWQ=\u{7}";
@@ -28,12 +28,7 @@ const BIDI: &str = "\u{202e}";
 /// writes free text.
 fn hostile_app(text: &str) -> App {
     let mut app = fleet_app();
-    let mut pool = (*app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "ocr-batch")
-        .expect("ocr-batch")
-        .value())
-    .clone();
+    let mut pool = held_value(&app, Kind::Pool, "vision-lab", "ocr-batch");
     pool["metadata"]["name"] = json!("hostile-pool");
     pool["metadata"]["uid"] = json!("hostile-uid");
     pool["metadata"]["labels"] = json!({"team": format!("ml{BIDI}gpj.exe")});
@@ -49,13 +44,7 @@ fn hostile_app(text: &str) -> App {
         }],
         "aiWorkloadRefs": [{"name": "x; touch /tmp/p; #", "namespace": "vision-lab"}],
     });
-    update(
-        &mut app,
-        Msg::Source(SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: pool,
-        }),
-    );
+    applied(&mut app, Kind::Pool, pool);
     let event = json!({
         "apiVersion": "v1", "kind": "Event",
         "metadata": {"name": "hostile-event", "namespace": "vision-lab", "uid": "e-1"},
@@ -63,13 +52,7 @@ fn hostile_app(text: &str) -> App {
         "type": "Warning", "reason": "Hostile", "message": text,
         "lastTimestamp": "2026-11-30T11:59:00Z",
     });
-    update(
-        &mut app,
-        Msg::Source(SourceEvent::Applied {
-            kind: Kind::Event,
-            object: event,
-        }),
-    );
+    applied(&mut app, Kind::Event, event);
     app
 }
 
@@ -189,25 +172,14 @@ fn hostile_text_is_shown_escaped_in_every_view() {
 fn a_hostile_vip_two_pools_share_is_marked_and_drawn_inert() {
     let vip = format!("10.99.99.99{CLIPBOARD}$(touch /tmp/p){CLEAR}");
     let mut app = fleet_app();
-    let base = (*app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "ocr-batch")
-        .expect("ocr-batch")
-        .value())
-    .clone();
+    let base = held_value(&app, Kind::Pool, "vision-lab", "ocr-batch");
     for name in ["shared-a", "shared-b"] {
         let mut pool = base.clone();
         pool["metadata"]["name"] = json!(name);
         pool["metadata"]["uid"] = json!(format!("{name}-uid"));
         pool["spec"]["clusterVariant"]["dedicated"]["paletteClusterDeploymentConfig"]["edge"]["vip"] =
             json!(vip);
-        update(
-            &mut app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            }),
-        );
+        applied(&mut app, Kind::Pool, pool);
     }
     typed(&mut app, "/shared");
     press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
@@ -253,24 +225,13 @@ fn a_hostile_vip_two_pools_share_is_marked_and_drawn_inert() {
 fn long_values_are_cut_with_a_marker() {
     let long = "x".repeat(5_000);
     let mut app = hostile_app(&long);
-    let mut pool = (*app
-        .inventory
-        .get(Kind::Pool, "vision-lab", "hostile-pool")
-        .expect("the pool")
-        .value())
-    .clone();
+    let mut pool = held_value(&app, Kind::Pool, "vision-lab", "hostile-pool");
     pool["status"]["status"] = json!("y".repeat(3_000));
     // Not deleting: the list shows the status word as the cluster wrote it.
     if let Some(metadata) = pool["metadata"].as_object_mut() {
         metadata.shift_remove("deletionTimestamp");
     }
-    update(
-        &mut app,
-        Msg::Source(SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: pool,
-        }),
-    );
+    applied(&mut app, Kind::Pool, pool);
     typed(&mut app, "/hostile");
     press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
     let list = drawn(&app, 160, 48);

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::app::script::update;
-use crate::app::tests::{fixed_now, fleet_app};
+use crate::app::tests::{applied, fixed_now, fleet_app};
 use crate::app::{App, Msg, View};
 use crate::domain::rules::{self, Severity};
 use crate::inventory::{Kind, SourceEvent};
@@ -17,10 +17,6 @@ fn objects(app: &App, kind: Kind) -> Vec<Value> {
         .objects(kind)
         .map(|o| (*o.value()).clone())
         .collect()
-}
-
-fn apply(app: &mut App, kind: Kind, object: Value) {
-    update(app, Msg::Source(SourceEvent::Applied { kind, object }));
 }
 
 /// What one hub's sources report.
@@ -60,7 +56,7 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     .clone();
     pool["status"]["status"] = json!("Failed");
     pool["metadata"]["resourceVersion"] = json!("changed-1");
-    apply(&mut app, Kind::Pool, pool);
+    applied(&mut app, Kind::Pool, pool);
     assert_eq!(app.shown.builds, builds, "nothing built from scratch");
     assert_eq!(app.shown.rows_built, rows + 1, "one pool, one row");
     assert_eq!(
@@ -80,11 +76,11 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     // An evaluation's change builds its pool's row again (utilization, scaling).
     let evaluation = objects(&app, Kind::Evaluation).remove(0);
     let rows = app.shown.rows_built;
-    apply(&mut app, Kind::Evaluation, evaluation);
+    applied(&mut app, Kind::Evaluation, evaluation);
     assert_eq!(app.shown.rows_built, rows + 1);
     // An event touches no pool row.
     let rows = app.shown.rows_built;
-    apply(
+    applied(
         &mut app,
         Kind::Event,
         json!({"metadata": {"namespace": "ml-research", "name": "e-1"}, "type": "Normal",
@@ -139,7 +135,7 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
     .clone();
     pool["metadata"]["labels"] = json!({"touched": "yes"});
     let diagnosed = app.shown.doctor.diagnosed;
-    apply(&mut app, Kind::Pool, pool);
+    applied(&mut app, Kind::Pool, pool);
     assert_eq!(app.shown.rows_built, rows + 1);
     assert_eq!(app.shown.doctor.diagnosed, diagnosed + 1);
 }
