@@ -177,6 +177,7 @@ const LAYERS: &[Allowed] = &[
         outside: &[
             "tokio",
             "crossterm",
+            "termina",
             "ratatui",
             "futures",
             "kube",
@@ -698,6 +699,7 @@ const NEVER_IN_THE_DOMAIN: &[&str] = &[
     "k8s-openapi",
     "ratatui",
     "crossterm",
+    "termina",
     "axum",
     "hyper",
     "http",

@@ -355,6 +355,71 @@ fn a_console_whose_terminal_is_gone_ends_as_a_hangup_with_its_draft_kept() {
     );
 }
 
+/// The terminal killed while the console hands it to the editor and takes it back (an editor
+/// that ends at once; `E` then the start of an escape sequence, three times, as the keys of a
+/// person who goes on typing), twenty times, the kill landing at a different moment of the
+/// handovers each time: every console ends as a hangup (129), none is left running, and no
+/// edit lock is left to refuse the next console's edit.
+#[test]
+fn a_terminal_killed_during_editor_handovers_leaves_no_console_behind() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("fleet");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let edits = dir.path().join("pooldeck").join("edits");
+    for round in 0..20u64 {
+        let code = dir.path().join(format!("code-{round}"));
+        let command = format!(
+            "sh -c 'trap \"\" HUP; env KUBECONFIG={} XDG_STATE_HOME={} XDG_CONFIG_HOME={} \
+             EDITOR=/bin/true {} -A; echo $? > {}'",
+            served.kubeconfig.display(),
+            dir.path().display(),
+            dir.path().display(),
+            pooldeck().display(),
+            code.display()
+        );
+        let name = format!("pooldeck-safety-handover-{}-{round}", std::process::id());
+        let session = Session::start(name.clone(), &command, 150, 45);
+        session.wait_for("Compute Pools (");
+        let pid = session.console_pid();
+        let _reaped = Reap(pid.clone());
+        session.keys(&["j"]);
+        for _ in 0..3 {
+            tmux(&["send-keys", "-t", &name, "E"]);
+            tmux(&["send-keys", "-t", &name, "-H", "1b", "5b"]);
+        }
+        // Not a wait: when the terminal goes is what each round varies (0 to 1.2 s after the
+        // keys: before, during and after the handovers).
+        std::thread::sleep(Duration::from_millis(round % 7 * 200));
+        drop(session);
+        common::eventually(&format!("the console of round {round} ended"), || {
+            !Path::new(&format!("/proc/{pid}")).exists()
+        });
+        let status = std::fs::read_to_string(&code).unwrap_or_default();
+        assert_eq!(status.trim(), "129", "round {round}: a hangup");
+        let locks: Vec<_> = std::fs::read_dir(&edits)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "lock"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(locks.is_empty(), "round {round}: locks left {locks:?}");
+    }
+}
+
+/// Kills a console a failed test would leave behind (one spinning on a terminal gone).
+struct Reap(String);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-9", &self.0]).output();
+    }
+}
+
 /// Below 80×24 the dialog cannot be seen, so Tab and Enter confirm nothing: the server's
 /// write count stays at the dry run's.
 #[test]

@@ -8,6 +8,7 @@
 mod clipboard;
 mod drafts;
 pub mod editor;
+mod input;
 pub use drafts::kept_drafts;
 mod logs;
 pub mod port;
@@ -19,8 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use crossterm::event::{Event, EventStream, KeyEventKind};
-use futures::StreamExt;
+use crossterm::event::{Event, KeyEventKind};
 
 use crate::app::ports::{ClusterPort, Namespaces};
 use crate::app::{App, Connection, Effect, Msg, update};
@@ -29,6 +29,7 @@ use crate::demo::{DemoCluster, Options};
 use crate::sources::connection::{Target, connect, server_of};
 use crate::theme::Theme;
 
+use self::input::{Input, Keys};
 use self::port::KubePort;
 use self::terminal::{Asked, Screen, Signals};
 
@@ -132,7 +133,10 @@ pub fn run(options: ConsoleOptions) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    runtime.block_on(console(options, scenario, tour))
+    let code = runtime.block_on(console(options, scenario, tour));
+    // A task still waiting for an editor that did not end is not waited for.
+    runtime.shutdown_timeout(EDITOR_GRACE);
+    code
 }
 
 async fn console(
@@ -432,15 +436,13 @@ fn run_effects(
     saver: &tour::Saver,
     port: &Arc<dyn ClusterPort>,
     outlets: &port::Outlets,
-) -> Result<bool, String> {
+) -> std::io::Result<bool> {
     let answers = &outlets.answers;
     let mut redraw = false;
     for effect in effects {
         match effect {
             Effect::Suspend => {
-                screen
-                    .suspend()
-                    .map_err(|e| format!("cannot suspend: {e}"))?;
+                screen.suspend()?;
                 redraw = true;
             }
             // The terminal is the loop's: OSC 52 goes out through it, between frames.
@@ -474,8 +476,7 @@ async fn event_loop(
         answers: answers.clone(),
         logs,
     };
-    // `None` only while the user's editor has the terminal.
-    let mut keys = Some(EventStream::new());
+    let mut keys = Keys::start().map_err(|e| format!("cannot read the terminal: {e}"))?;
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut stop = Signals::new();
     let mut dirty = true;
@@ -518,23 +519,19 @@ async fn event_loop(
             return Ok(None);
         }
         tokio::select! {
-            event = next_key(&mut keys) => match event {
-                Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
+            input = keys.next() => match input {
+                Input::Event(Event::Key(key)) if key.kind != KeyEventKind::Release => {
                     effects.extend(update(app, Msg::Key(key)));
                     dirty = true;
                 }
-                Some(Ok(Event::Paste(text))) => {
+                Input::Event(Event::Paste(text)) => {
                     effects.extend(update(app, Msg::Paste(text)));
                     dirty = true;
                 }
-                Some(Ok(Event::Resize(width, height))) => {
-                    effects.extend(update(app, Msg::Resize { width, height }));
-                    dirty = true;
-                }
-                Some(Ok(_)) => {}
+                Input::Event(_) => {}
                 // The terminal is gone (a closed SSH session): nothing left to draw on; it
                 // ends as the hangup it is.
-                Some(Err(_)) | None => return Ok(Some(HANGUP)),
+                Input::Gone => return Ok(Some(HANGUP)),
             },
             Some((tag, event)) = sources.recv() => {
                 // Everything already queued is applied before the one redraw; events of a
@@ -589,6 +586,8 @@ async fn event_loop(
                 Asked::Suspend => {
                     effects.extend(update(app, Msg::Suspend));
                 }
+                // Drawn at the new size, which the draw tells `update`.
+                Asked::Resized => dirty = true,
             },
         }
         let mut asked = std::mem::take(&mut effects);
@@ -628,7 +627,7 @@ async fn event_loop(
                     result,
                 });
             }
-            if run_effects(
+            match run_effects(
                 rest,
                 screen,
                 &mut clipboards,
@@ -636,8 +635,10 @@ async fn event_loop(
                 &saver,
                 &port,
                 &outlets,
-            )? {
-                dirty = true;
+            ) {
+                Ok(redraw) => dirty |= redraw,
+                Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
+                Err(e) => return Err(format!("cannot suspend: {e}")),
             }
             if edits.is_empty() {
                 break;
@@ -667,24 +668,15 @@ async fn event_loop(
 
 /// Gives the terminal to the user's editor on an edit kept in pooldeck's edits directory (with
 /// `resume`, the pool as read: an edit an earlier session left, made on that version, is
-/// opened instead), the key reader stopped meanwhile so that no keystroke of the editor's is
-/// read here; the answer for `update`, and the signal that asked the console to end meanwhile.
-/// While the editor runs, signals are the editor's: a Ctrl-C is its own; a Ctrl-Z in it stops
-/// the console too (the shell's job is both; `fg` continues both); a termination is passed on
-/// to it, and the console ends once it has. An error: the terminal could not be taken back.
-/// The next terminal event, while the console reads the terminal.
-async fn next_key(
-    keys: &mut Option<EventStream>,
-) -> Option<std::io::Result<crossterm::event::Event>> {
-    match keys {
-        Some(keys) => keys.next().await,
-        None => std::future::pending().await,
-    }
-}
-
+/// opened instead), the key reader paused meanwhile so that no keystroke of the editor's is
+/// read here; the answer for `update`, and the signal that asked the console to end meanwhile
+/// (a terminal gone ends it as a hangup). While the editor runs, signals are the editor's: a
+/// Ctrl-C is its own; a Ctrl-Z in it stops the console too (the shell's job is both; `fg`
+/// continues both); a termination is passed on to it, and the console ends once it has. An
+/// error: the terminal could not be taken back.
 async fn in_editor(
     screen: &mut Screen,
-    keys: &mut Option<EventStream>,
+    keys: &mut Keys,
     stop: &mut Signals,
     file: &str,
     text: String,
@@ -705,13 +697,9 @@ async fn in_editor(
         Some(live) => editor::opened(&path, text, live),
         None => (text, None),
     };
-    // The key reader stops before the editor starts (dropped, its thread is woken and ends; a
-    // new one is made after the editor: making it takes the reader's lock, which a waiting
-    // thread holds). The poll waits for that lock and takes the wake-up the drop leaves when
-    // no thread was waiting, which would otherwise cut short the terminal's answer about the
-    // cursor when the screen is taken back.
-    *keys = None;
-    let _ = crossterm::event::poll(Duration::ZERO);
+    // The key reader stops before the editor starts; keys typed before it did are the
+    // console's (they were typed at it).
+    keys.pause().await;
     screen.pause();
     // Held while the editor is open: another edit of this pool is refused meanwhile.
     let locked = editor::Lock::take(&path);
@@ -723,7 +711,7 @@ async fn in_editor(
         Ok(child) => child,
         Err(why) => {
             screen.resume()?;
-            *keys = Some(EventStream::new());
+            keys.resume();
             let msg = Msg::Edited {
                 path,
                 said,
@@ -736,10 +724,22 @@ async fn in_editor(
     let at = path.clone();
     let mut waiting = tokio::task::spawn_blocking(move || editor::finish(child, &at));
     let mut ended = None;
+    // Once the console is asked to end, the editor has a moment to end first.
+    let mut given_up = std::pin::pin!(futures::future::Fuse::<tokio::time::Sleep>::terminated());
     let result = loop {
         tokio::select! {
             done = &mut waiting => {
                 break done.unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
+            }
+            () = &mut given_up => {
+                break Err("the console ended while the editor was open".to_owned());
+            }
+            // The terminal is gone: the editor is ended with it, the edit's file kept. (Keys
+            // typed before the editor opened and not yet read are dropped.)
+            Input::Gone = keys.next(), if ended.is_none() => {
+                stop_editor(editor_pid);
+                ended = Some(HANGUP);
+                given_up.set(futures::FutureExt::fuse(tokio::time::sleep(EDITOR_GRACE)));
             }
             signal = stop.next() => match signal {
                 // Ctrl-Z in the editor stopped it; the console stops with it, so the shell
@@ -752,24 +752,33 @@ async fn in_editor(
                         rustix::process::Signal::STOP,
                     );
                 }
-                // Ctrl-C in the editor was the editor's.
-                Asked::End(2) => {}
+                // Ctrl-C in the editor was the editor's; a resize is drawn after it.
+                Asked::End(2) | Asked::Resized => {}
                 Asked::End(signal) => {
-                    #[cfg(unix)]
-                    if let Some(pid) = i32::try_from(editor_pid)
-                        .ok()
-                        .and_then(rustix::process::Pid::from_raw)
-                    {
-                        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
-                    }
+                    stop_editor(editor_pid);
                     ended = Some(signal);
+                    given_up.set(futures::FutureExt::fuse(tokio::time::sleep(EDITOR_GRACE)));
                 }
             },
         }
     };
     if ended.is_none() {
         screen.resume()?;
-        *keys = Some(EventStream::new());
+        keys.resume();
     }
     Ok((Msg::Edited { path, said, result }, ended))
+}
+
+/// How long an editor asked to end (the console is ending) is waited for.
+const EDITOR_GRACE: Duration = Duration::from_millis(300);
+
+/// Asks the editor to end (the console is ending; its file stays).
+fn stop_editor(pid: u32) {
+    #[cfg(unix)]
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
 }

@@ -205,7 +205,9 @@ impl Screen {
         restore();
     }
 
-    /// Takes the terminal again and redraws the screen whole.
+    /// Takes the terminal again and redraws the screen whole. Nothing is asked of the
+    /// terminal (ratatui's `clear` asks where the cursor is and waits for the answer, which a
+    /// key typed meanwhile or a terminal gone never gives): the screen is cleared at its size.
     pub fn resume(&mut self) -> std::io::Result<()> {
         enable_raw_mode()?;
         execute!(
@@ -214,7 +216,8 @@ impl Screen {
             EnableBracketedPaste,
             crossterm::cursor::Hide
         )?;
-        self.terminal.clear()
+        let size = self.terminal.size()?;
+        self.terminal.resize(size.into())
     }
 }
 
@@ -225,9 +228,11 @@ pub enum Asked {
     End(i32),
     /// Stop for now (SIGTSTP from outside).
     Suspend,
+    /// The terminal's size changed (SIGWINCH): draw again at the new size.
+    Resized,
 }
 
-/// SIGINT, SIGTERM and SIGHUP end the console cleanly; SIGTSTP suspends it.
+/// SIGINT, SIGTERM and SIGHUP end the console cleanly; SIGTSTP suspends it; SIGWINCH redraws.
 pub struct Signals {
     #[cfg(unix)]
     watched: Vec<(tokio::signal::unix::Signal, Asked)>,
@@ -243,6 +248,7 @@ impl Signals {
                 (SignalKind::hangup(), Asked::End(1)),
                 (SignalKind::terminate(), Asked::End(15)),
                 (SignalKind::from_raw(20), Asked::Suspend),
+                (SignalKind::window_change(), Asked::Resized),
             ];
             Signals {
                 watched: wanted
