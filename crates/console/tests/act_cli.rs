@@ -207,6 +207,40 @@ fn a_dry_run_sends_only_dry_runs() {
     assert!(audit_lines(&audit).iter().all(|l| l["dryRun"] == true));
 }
 
+/// The impact of a delete counts only the pool's own AIWorkloads: a reference written into
+/// its status naming another namespace's AIWorkload is shown apart, never counted as
+/// force-deleted with the pool.
+#[test]
+fn a_planted_reference_is_not_in_a_deletes_count() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let base = "/apis/spectrocloud.com/v1alpha1/namespaces";
+    common::send(
+        &served,
+        "PATCH",
+        &format!("{base}/vision-lab/computepools/free-pool/status"),
+        "application/merge-patch+json",
+        &serde_json::json!({"status": {"aiWorkloadRefs": [
+            {"name": "demo-notebook", "namespace": "vision-lab"},
+            {"name": "innocent", "namespace": "kube-system"}]}}),
+    )
+    .expect("status written");
+    let (code, out, err) = pooldeck(
+        &served,
+        &audit,
+        &["delete", "free-pool", "-n", "vision-lab", "--dry-run"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("1 AIWorkload force-deleted first"), "{out}");
+    assert!(
+        out.contains(
+            "AIWorkload kube-system/innocent: not acted on: it is in namespace kube-system"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn delete_refuses_without_a_terminal_and_deletes_with_yes() {
     let served = serve();

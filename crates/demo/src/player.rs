@@ -86,6 +86,20 @@ pub fn spawn(
     Player { tasks }
 }
 
+/// Whether an AIWorkload names the pool `namespace/name` as its own (`spec.computePoolRef`; a
+/// reference without a namespace is in the AIWorkload's).
+fn names_pool(workload: &Value, namespace: &str, name: &str) -> bool {
+    let Some(named) = workload.pointer("/spec/computePoolRef") else {
+        return false;
+    };
+    let ns = named.get("namespace").and_then(Value::as_str).or_else(|| {
+        workload
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+    });
+    named.get("name").and_then(Value::as_str) == Some(name) && ns == Some(namespace)
+}
+
 /// Deleting a pool: mark it Deleting, force-delete its AIWorkloads, then release the finalizer
 /// (unless the scenario says the deletion is stuck). The pause label does not stop this.
 async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: f64) {
@@ -168,7 +182,15 @@ async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: 
                         .and_then(Value::as_str)
                         .unwrap_or(namespace);
                     let wl = workload.get("name").and_then(Value::as_str).unwrap_or("");
-                    let _ = store.delete(&workloads, ns, wl, &Preconditions::default(), false);
+                    // Only the pool's own: in its namespace and naming it (a status can list
+                    // anything).
+                    let own = ns == namespace
+                        && store
+                            .get(&workloads, ns, wl)
+                            .is_ok_and(|w| names_pool(&w, namespace, name));
+                    if own {
+                        let _ = store.delete(&workloads, ns, wl, &Preconditions::default(), false);
+                    }
                 }
                 tokio::time::sleep(delay).await;
                 if let Ok(current) = store.get(&pools, namespace, name) {

@@ -211,7 +211,7 @@ pub fn open(app: &mut App, fix: Fix) {
     };
     let mut plan = match fix {
         Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
-        Fix::Delete => fixes::delete(first),
+        Fix::Delete => fixes::delete(first, &app.inventory.workloads_of(first)),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
         Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };

@@ -66,6 +66,7 @@ pub fn scenario_lists(name: &str) -> Vec<SourceEvent> {
         (Kind::ScalingPolicy, "ScalingPolicy"),
         (Kind::Settings, "Settings"),
         (Kind::Compute, "Compute"),
+        (Kind::AIWorkload, "AIWorkload"),
     ]
     .into_iter()
     .map(|(kind, name)| {

@@ -1,5 +1,6 @@
 //! The guide's unblock as message scripts: a workload is gone only when the watch covering
-//! its namespace says so, and one that names another pool is never deleted with this one.
+//! its namespace says so; only the pool's own (its namespace, naming it) is deleted; the
+//! finalizer waits ten minutes of the console's clock after the last one went.
 
 use crossterm::event::KeyCode;
 
@@ -11,36 +12,91 @@ use crate::app::requests::tests::{answer_all, dialog};
 use crate::app::script::update;
 use crate::app::tests::fleet_app;
 
-/// An AIWorkload the pool's status names, in a namespace no live watch covers, is not taken
-/// for gone: the unblock stays at step 1 (delete it by name), never jumping to removing the
-/// finalizer.
-#[test]
-fn a_workload_outside_the_watched_namespaces_is_not_taken_for_gone() {
-    let mut app = fleet_app();
-    answer_all(&mut app);
-    // Only retail-edge's AIWorkloads are watched, and there are none.
+/// Opens the unblock on retired-cluster (ml-research, Deleting) and returns its plan (a
+/// dialog open before is closed first; the list is filtered to the pool once).
+fn unblock(app: &mut crate::app::App) -> crate::domain::fixes::Plan {
+    if dialog(app).is_some() {
+        update(app, key(KeyCode::Esc));
+    }
+    if app.list.filter.is_empty() {
+        update(app, key(KeyCode::Char('/')));
+        typed(app, "retired-cluster");
+        update(app, key(KeyCode::Enter));
+    }
+    update(app, key(KeyCode::Char('u')));
+    match dialog(app) {
+        Some(dialog) => dialog.plan.clone(),
+        None => panic!("no unblock dialog: {:?}", app.message),
+    }
+}
+
+/// The AIWorkloads of a namespace as the watch lists them.
+fn listed(app: &mut crate::app::App, namespace: Option<&str>, objects: Vec<serde_json::Value>) {
     update(
-        &mut app,
+        app,
         Msg::Source(crate::inventory::SourceEvent::listed(
-            crate::domain::Kind::AIWorkload,
-            Some("retail-edge".into()),
-            Vec::new(),
+            Kind::AIWorkload,
+            namespace.map(Into::into),
+            objects,
         )),
     );
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, "retired-cluster");
-    update(&mut app, key(KeyCode::Enter));
-    update(&mut app, key(KeyCode::Char('u')));
-    let plan = &dialog(&app).expect("the unblock dialog").plan;
-    assert_eq!(
-        plan.fix,
-        crate::domain::fixes::Fix::DeleteWorkloads,
-        "{plan:?}"
+}
+
+fn aiworkload(namespace: &str, name: &str, pool: Option<&str>) -> serde_json::Value {
+    let mut w = serde_json::json!({
+        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "AIWorkload",
+        "metadata": {"name": name, "namespace": namespace, "uid": format!("u-{name}")},
+        "spec": {},
+    });
+    if let Some(pool) = pool {
+        w["spec"]["computePoolRef"] = serde_json::json!({"name": pool, "namespace": namespace});
+    }
+    w
+}
+
+/// The pool with its status as written by someone who may write status.
+fn with_refs(app: &mut crate::app::App, refs: serde_json::Value) {
+    let mut pool = crate::app::tests::held_value(app, Kind::Pool, "ml-research", "retired-cluster");
+    pool["status"]["aiWorkloadRefs"] = refs;
+    crate::app::tests::applied(app, Kind::Pool, pool);
+}
+
+/// The AIWorkloads a plan deletes.
+fn targets(plan: &crate::domain::fixes::Plan) -> Vec<String> {
+    plan.operations
+        .iter()
+        .filter_map(|o| o.target())
+        .filter(|t| t.kind == Kind::AIWorkload)
+        .map(|t| format!("{}/{}", t.namespace, t.name))
+        .collect()
+}
+
+/// An AIWorkload the pool's status names, in a namespace no live watch covers, is neither
+/// gone nor a target: nothing is deleted by name, and the finalizer waits until it can be
+/// verified.
+#[test]
+fn a_workload_outside_the_watched_namespaces_is_neither_gone_nor_a_target() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    // The watch of every namespace's AIWorkloads lists again (not live); only retail-edge's
+    // own is, and there are none.
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::State {
+            kind: Kind::AIWorkload,
+            scope: None,
+            state: crate::inventory::SourceState::Syncing,
+        }),
     );
+    listed(&mut app, Some("retail-edge"), Vec::new());
+    let plan = unblock(&mut app);
+    assert!(targets(&plan).is_empty(), "{plan:?}");
     assert!(
-        plan.targets.iter().any(|t| t.contains("legacy-trainer")),
+        plan.blocked
+            .as_deref()
+            .is_some_and(|why| why.contains("ml-research/legacy-trainer: not verified")),
         "{:?}",
-        plan.targets
+        plan.blocked
     );
 }
 
@@ -50,36 +106,141 @@ fn a_workload_outside_the_watched_namespaces_is_not_taken_for_gone() {
 fn the_unblock_never_deletes_another_pools_workload() {
     let mut app = fleet_app();
     answer_all(&mut app);
-    let theirs = serde_json::json!({
-        "apiVersion": "spectrocloud.com/v1alpha1", "kind": "AIWorkload",
-        "metadata": {"name": "legacy-trainer", "namespace": "ml-research", "uid": "w-1"},
-        "spec": {"computePoolRef": {"name": "llm-train", "namespace": "ml-research"}},
-    });
-    update(
+    listed(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::listed(
-            crate::domain::Kind::AIWorkload,
-            None,
-            vec![theirs],
-        )),
+        None,
+        vec![aiworkload(
+            "ml-research",
+            "legacy-trainer",
+            Some("llm-train"),
+        )],
     );
-    update(&mut app, key(KeyCode::Char('/')));
-    typed(&mut app, "retired-cluster");
-    update(&mut app, key(KeyCode::Enter));
-    update(&mut app, key(KeyCode::Char('u')));
-    let plan = &dialog(&app).expect("the unblock dialog").plan;
+    let plan = unblock(&mut app);
+    assert!(targets(&plan).is_empty(), "{plan:?}");
+    assert!(
+        plan.blocked
+            .as_deref()
+            .is_some_and(|why| why.contains("names ComputePool ml-research/llm-train")),
+        "{:?}",
+        plan.blocked
+    );
+}
+
+/// The plant: `vision-lab/innocent` (an AIWorkload that names no pool) written into
+/// the Deleting retired-cluster's status. It is shown as another namespace's, never a target:
+/// the unblock deletes only ml-research/legacy-trainer, which names the pool; after it, the
+/// plant still holds the finalizer. One in the pool's namespace that names no pool is a
+/// target only with its name typed.
+#[test]
+fn a_planted_reference_is_evidence_never_a_target() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    listed(
+        &mut app,
+        None,
+        vec![
+            aiworkload("ml-research", "legacy-trainer", Some("retired-cluster")),
+            aiworkload("vision-lab", "innocent", None),
+            aiworkload("ml-research", "stray", None),
+        ],
+    );
+    with_refs(
+        &mut app,
+        serde_json::json!([
+            {"name": "legacy-trainer", "namespace": "ml-research"},
+            {"name": "innocent", "namespace": "vision-lab"},
+            {"name": "stray", "namespace": "ml-research"},
+        ]),
+    );
+    let plan = unblock(&mut app);
+    assert_eq!(targets(&plan), ["ml-research/legacy-trainer"]);
+    assert_eq!(plan.type_to_confirm, None);
+    let said = plan.explanation.join("\n");
+    assert!(
+        said.contains(
+            "AIWorkload vision-lab/innocent: not acted on: it is in namespace vision-lab"
+        ),
+        "{said}"
+    );
+    assert!(!plan.kubectl().contains("innocent"), "{}", plan.kubectl());
+
+    // legacy-trainer gone: stray (names no pool) is offered alone, its name to type.
+    listed(
+        &mut app,
+        None,
+        vec![
+            aiworkload("vision-lab", "innocent", None),
+            aiworkload("ml-research", "stray", None),
+        ],
+    );
+    let plan = unblock(&mut app);
+    assert_eq!(targets(&plan), ["ml-research/stray"]);
+    assert_eq!(plan.type_to_confirm.as_deref(), Some("stray"));
+
+    // stray gone too: the plant is left, and it keeps the finalizer.
+    listed(
+        &mut app,
+        None,
+        vec![aiworkload("vision-lab", "innocent", None)],
+    );
+    let plan = unblock(&mut app);
+    assert_eq!(plan.fix, crate::domain::fixes::Fix::RemoveFinalizer);
     assert!(
         plan.operations
             .iter()
-            .all(|o| o.target().is_none_or(|t| t.name != "legacy-trainer")),
-        "{plan:?}"
+            .all(|o| o.target().is_none_or(|t| t.name != "innocent"))
     );
     assert!(
         plan.blocked
             .as_deref()
-            .is_some_and(|why| why.contains("belongs to ComputePool ml-research/llm-train")),
+            .is_some_and(|why| why.contains("innocent")),
         "{:?}",
         plan.blocked
+    );
+}
+
+/// After the last AIWorkload goes, the finalizer's step waits ten minutes of the console's
+/// clock from the moment pooldeck saw it go (not from the deletion's start, 40 minutes ago),
+/// the guide's three conditions beside it.
+#[test]
+fn the_finalizer_waits_ten_minutes_after_the_last_aiworkload_went() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let trainer = aiworkload("ml-research", "legacy-trainer", Some("retired-cluster"));
+    listed(&mut app, None, vec![trainer.clone()]);
+    assert_eq!(targets(&unblock(&mut app)), ["ml-research/legacy-trainer"]);
+    let went = app.now;
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: Kind::AIWorkload,
+            object: trainer,
+        }),
+    );
+    let plan = unblock(&mut app);
+    assert_eq!(plan.fix, crate::domain::fixes::Fix::RemoveFinalizer);
+    assert!(
+        plan.blocked
+            .as_deref()
+            .is_some_and(|why| why.contains("offered 10 minutes after that")),
+        "{:?}",
+        plan.blocked
+    );
+    let said = plan.explanation.join("\n");
+    assert!(said.contains("The guide's three conditions"), "{said}");
+    assert!(
+        said.contains("consulted your PaletteAI administrator"),
+        "{said}"
+    );
+    // Nine minutes on: still waiting; ten: offered.
+    update(&mut app, Msg::Tick(went + chrono::TimeDelta::minutes(9)));
+    assert!(unblock(&mut app).blocked.is_some());
+    update(&mut app, Msg::Tick(went + chrono::TimeDelta::minutes(10)));
+    let plan = unblock(&mut app);
+    assert_eq!(plan.blocked, None, "{:?}", plan.explanation);
+    assert_eq!(
+        plan.acknowledge,
+        Some(crate::domain::fixes::ACKNOWLEDGEMENT)
     );
 }
 

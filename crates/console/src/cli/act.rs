@@ -299,7 +299,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         let Some(pool) = pools.first() else {
             return ExitCode::from(1);
         };
-        let plan = fixes::delete(pool);
+        let plan = fixes::delete(pool, &workloads_of(&session, pool).await);
         let confirmed = |plan: &Plan| {
             if args.yes {
                 return true;
@@ -334,7 +334,10 @@ pub(super) struct Target<'a> {
 /// `delete -l`: each matched pool's plan with its dry run, then the number of pools typed (or
 /// `--yes`), then each delete; the worst outcome is the exit code.
 async fn delete_matched(session: &Session, pools: &[ComputePool], args: &DeleteArgs) -> ExitCode {
-    let plans: Vec<Plan> = pools.iter().map(fixes::delete).collect();
+    let mut plans: Vec<Plan> = Vec::new();
+    for pool in pools {
+        plans.push(fixes::delete(pool, &workloads_of(session, pool).await));
+    }
     for plan in &plans {
         let checked = carry_out(session, plan, true, &|_| true).await;
         if checked != ExitCode::SUCCESS {
@@ -369,6 +372,32 @@ async fn delete_matched(session: &Session, pools: &[ComputePool], args: &DeleteA
         }
     }
     worst
+}
+
+/// Where a pool's AIWorkloads stand, from one list of its namespace's (read now); a list that
+/// fails leaves them unverified, which the impact says.
+async fn workloads_of(session: &Session, pool: &ComputePool) -> fixes::Workloads {
+    let namespace = pool.namespace().unwrap_or("");
+    let api = crate::cluster::api_for(
+        &session.client,
+        &crate::domain::ObjectRef::new(Kind::AIWorkload, namespace, ""),
+    );
+    let Ok(list) = api.list(&kube::api::ListParams::default()).await else {
+        return fixes::Workloads::of(pool, None);
+    };
+    let values: Vec<Value> = list.items.into_iter().map(to_value).collect();
+    let read = fixes::Namespace {
+        since: chrono::Utc::now(),
+        present: values
+            .iter()
+            .map(|w| {
+                let uid = w.pointer("/metadata/uid").and_then(Value::as_str);
+                (w, crate::domain::Preconditions::of(uid, None))
+            })
+            .collect(),
+        seen_going: Vec::new(),
+    };
+    fixes::Workloads::of(pool, Some(&read))
 }
 
 /// Connects, decides read-only mode and the audit log, and reads the named pools.

@@ -111,6 +111,12 @@ impl Inventory {
             .into_iter()
             .filter_map(|e| e.event())
             .collect();
+        // Read only for a pool being deleted: the rest never look.
+        let workloads = if model.meta().is_some_and(|m| m.is_deleting()) {
+            self.workloads_of(model)
+        } else {
+            crate::domain::fixes::Workloads::default()
+        };
         let picture = Picture {
             pool: model,
             evaluation,
@@ -125,6 +131,7 @@ impl Inventory {
             tenant: tenant.as_deref(),
             same_vip: &same_vip,
             events: &event_refs,
+            workloads: &workloads,
             now,
         };
         (diagnose(&picture), changes_at(&picture))

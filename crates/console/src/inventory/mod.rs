@@ -12,6 +12,7 @@ mod fleet;
 mod journal;
 mod object;
 mod source;
+mod workloads;
 
 use std::sync::Arc;
 
@@ -126,6 +127,9 @@ pub struct Inventory {
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
     /// How the hub's lists are read, once a source has said.
     list_way: Option<ListWay>,
+    /// When pooldeck saw each AIWorkload that went go (a deleting pool's finalizer is offered
+    /// a while after its last one went): at most [`workloads::GONE_KEPT`], the oldest let go.
+    workloads_gone: OrdMap<Key, DateTime<Utc>>,
 }
 
 impl Inventory {
@@ -229,10 +233,11 @@ impl Inventory {
                 !matches!(object.kind, Kind::Pool | Kind::Evaluation | Kind::Event)
             }
             // A diagnosis reads whether ScalingPolicies, ProfileBundles and Settings are read
-            // at all (one not found is then really missing); no other source's state.
+            // at all (one not found is then really missing), and whether AIWorkloads are read
+            // live (a deleting pool's are verified gone only then); no other source's state.
             SourceEvent::State { kind, .. } => matches!(
                 kind,
-                Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings
+                Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings | Kind::AIWorkload
             ),
             SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => false,
         };
@@ -266,6 +271,7 @@ impl Inventory {
                 };
                 for key in stale {
                     self.remove(kind, &key);
+                    self.saw_go(kind, key, now);
                 }
                 for Held(object) in fresh {
                     self.insert(object);
@@ -311,7 +317,9 @@ impl Inventory {
                 self.touch_all(kind, now);
             }
             SourceEvent::Deleted { kind, object } => {
-                self.remove(kind, &key_of(&object));
+                let key = key_of(&object);
+                self.remove(kind, &key);
+                self.saw_go(kind, key, now);
                 self.touch_all(kind, now);
             }
             SourceEvent::State { kind, scope, state } => {
@@ -382,6 +390,9 @@ impl Inventory {
 
     fn insert(&mut self, object: Arc<Object>) {
         let kind = object.kind;
+        if kind == Kind::AIWorkload {
+            self.workloads_gone.remove(&object.key);
+        }
         let before = self.held(kind, &object.key).cloned();
         self.note(kind, &object.key, before.as_deref(), Some(&object));
         if let Some(before) = &before {

@@ -4,9 +4,8 @@ use crate::shell::quote;
 use serde_json::Value;
 
 use super::*;
-use crate::ObjectRef;
 use crate::field::Extra;
-use crate::fixes::Fix;
+use crate::fixes::{Fix, STUCK_AFTER_MINUTES, Standing, Workload};
 use crate::model::pool::PoolSpec;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
@@ -14,11 +13,7 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         return;
     };
     let minutes = picture.now.signed_duration_since(since).num_minutes();
-    let refs: Vec<ObjectRef> = crate::fixes::workload_refs(pool.model);
-    let workloads: Vec<String> = refs
-        .iter()
-        .map(|w| format!("{}/{}", w.namespace, w.name))
-        .collect();
+    let workloads = picture.workloads;
     let finalizers: Vec<String> = pool
         .model
         .meta()
@@ -34,35 +29,51 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         ),
         ("metadata.finalizers".into(), format!("{finalizers:?}")),
     ];
-    if !workloads.is_empty() {
-        evidence.push(("status.aiWorkloadRefs".into(), workloads.join(", ")));
+    let refs: Vec<String> = crate::fixes::workload_refs(pool.model)
+        .iter()
+        .map(|w| format!("{}/{}", w.namespace, w.name))
+        .collect();
+    if !refs.is_empty() {
+        evidence.push(("status.aiWorkloadRefs".into(), refs.join(", ")));
     }
-    let mut next = Vec::new();
-    if workloads.is_empty() {
-        next.push(format!("in pooldeck: u on {} offers to release the finalizer (guarded: confirm with support first)", pool.name));
-    } else {
-        next.extend(refs.iter().map(|reference| match reference.problem() {
-            // A name read from the status that is not a Kubernetes name is not acted on:
-            // the step says so instead of handing the shell whatever it holds.
-            Some(why) => format!(
-                "status.aiWorkloadRefs holds a reference that cannot be an AIWorkload ({why}): \
-                 look at it with kubectl get computepool {} --namespace {} --output yaml; \
-                 pooldeck will not act on it",
-                quote(pool.name),
-                quote(pool.namespace)
+    for workload in &workloads.all {
+        evidence.push((
+            format!(
+                "AIWorkload {}/{}",
+                workload.reference.namespace, workload.reference.name
             ),
-            None => format!(
-                "kubectl delete aiworkload {} --namespace {}",
-                quote(&reference.name),
-                quote(&reference.namespace)
-            ),
-        }));
-        if refs.iter().any(|r| r.problem().is_none()) {
-            next.push(format!(
-                "in pooldeck: u on {} deletes them behind a confirmation",
+            workload.words(),
+        ));
+    }
+    let present = workloads.present();
+    let mut next: Vec<String> = workloads
+        .all
+        .iter()
+        .filter_map(|w| workload_step(pool, w))
+        .collect();
+    if present > 0 {
+        next.push(format!(
+            "in pooldeck: u on {} deletes {} behind a confirmation",
+            pool.name,
+            if present == 1 { "it" } else { "them" }
+        ));
+    } else if let Some(clear) = workloads.clear_since() {
+        let wait = later(clear, STUCK_AFTER_MINUTES);
+        next.push(if wait > picture.now {
+            format!(
+                "in pooldeck: u on {} offers to release the finalizer {STUCK_AFTER_MINUTES} min \
+                 after the last AIWorkload went, in {} (guarded: the guide's three conditions, \
+                 confirm with support first)",
+                pool.name,
+                crate::words::age(wait.signed_duration_since(picture.now))
+            )
+        } else {
+            format!(
+                "in pooldeck: u on {} offers to release the finalizer (guarded: the guide's three \
+                 conditions, confirm with support first)",
                 pool.name
-            ));
-        }
+            )
+        });
     }
     next.push("kubectl logs --namespace mural-system --selector controller.spectrocloud.com/name=hue-controllers --tail=100 --follow".into());
     out.push(Diagnosis {
@@ -74,11 +85,11 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         summary: format!(
             "deletion pending for {}{}",
             age(picture.now, since),
-            if !workloads.is_empty() {
+            if present > 0 {
                 format!(
                     "; {} still {} it",
-                    crate::words::counted(workloads.len(), "AIWorkload"),
-                    crate::words::agrees(workloads.len(), "references", "reference")
+                    crate::words::counted(present, "AIWorkload"),
+                    crate::words::agrees(present, "references", "reference")
                 )
             } else if !finalizers.is_empty() {
                 "; the finalizer is still set".to_owned()
@@ -90,6 +101,37 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         cause: "AIWorkloads still run on the cluster, a finalizer prevents deletion, or the Palette cluster deletion fails.".into(),
         next,
     });
+}
+
+/// The next step for one AIWorkload: the guide's delete only for one that names this pool;
+/// a look for the rest. A name read from the status that is not a Kubernetes name never
+/// reaches the shell.
+fn workload_step(pool: &Pool, workload: &Workload) -> Option<String> {
+    let (name, namespace) = (
+        quote(&workload.reference.name),
+        quote(&workload.reference.namespace),
+    );
+    match &workload.standing {
+        Standing::Target(_) => Some(format!(
+            "kubectl delete aiworkload {name} --namespace {namespace}"
+        )),
+        Standing::ListedOnly(_) => Some(format!(
+            "check that AIWorkload {namespace}/{name} (it names no pool) is this pool's before \
+             deleting it: kubectl get aiworkload {name} --namespace {namespace} --output yaml"
+        )),
+        Standing::Evidence(_) if workload.reference.problem().is_some() => Some(format!(
+            "status.aiWorkloadRefs holds a reference that cannot be an AIWorkload: look at it \
+             with kubectl get computepool {} --namespace {} --output yaml; pooldeck will not act \
+             on it",
+            quote(pool.name),
+            quote(pool.namespace)
+        )),
+        Standing::Evidence(_) => Some(format!(
+            "AIWorkload {namespace}/{name} is not this pool's: look at it (never delete it for \
+             this pool) with kubectl get aiworkload {name} --namespace {namespace} --output yaml"
+        )),
+        Standing::Gone(_) | Standing::Unverified => None,
+    }
 }
 
 pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {

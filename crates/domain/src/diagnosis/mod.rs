@@ -89,6 +89,8 @@ pub struct Picture<'a> {
     pub same_vip: &'a [VipPeer],
     /// Events about the pool.
     pub events: &'a [&'a crate::model::Event],
+    /// The pool's AIWorkloads, where each stands (read for a pool being deleted).
+    pub workloads: &'a crate::fixes::Workloads,
     pub now: DateTime<Utc>,
 }
 
@@ -153,6 +155,9 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
     };
     if let Some(since) = deletion_time(picture.pool) {
         consider(since, STUCK_DELETION_MINUTES);
+        if let Some(clear) = picture.workloads.clear_since() {
+            consider(clear, crate::fixes::STUCK_AFTER_MINUTES);
+        }
     }
     if let Some(evaluation) = picture.evaluation {
         let status = evaluation.status.get();

@@ -41,6 +41,8 @@ struct Setup<'a> {
     tenant: Option<&'a Value>,
     same_vip: &'a [VipPeer],
     events: &'a [&'a crate::model::Event],
+    /// The pool's namespace's AIWorkloads as read since five minutes ago (`None`: not read).
+    workloads: Option<&'a [Value]>,
     now: DateTime<Utc>,
 }
 
@@ -66,10 +68,20 @@ fn with_picture<'a, T>(
         tenant: None,
         same_vip: &[],
         events: &[],
+        workloads: None,
         now: now(),
     };
     tweak(&mut setup);
     let pool: ComputePool = crate::model::typed(pool);
+    let namespace = setup.workloads.map(|present| crate::fixes::Namespace {
+        since: setup.now - chrono::TimeDelta::minutes(5),
+        present: present
+            .iter()
+            .map(|w| (w, crate::Preconditions::default()))
+            .collect(),
+        seen_going: Vec::new(),
+    });
+    let workloads = crate::fixes::Workloads::of(&pool, namespace.as_ref());
     let evaluation: Option<ComputePoolEvaluation> = setup.evaluation.map(crate::model::typed);
     let picture = Picture {
         pool: &pool,
@@ -85,6 +97,7 @@ fn with_picture<'a, T>(
         tenant: setup.tenant,
         same_vip: setup.same_vip,
         events: setup.events,
+        workloads: &workloads,
         now: setup.now,
     };
     read(&picture)
@@ -441,7 +454,8 @@ fn a_deletion_pending_long_is_an_error_with_its_workloads() {
     p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
     p["metadata"]["finalizers"] = json!(["spectrocloud.com/computepool-finalizer"]);
     p["status"]["aiWorkloadRefs"] = json!([{"name": "job", "namespace": "ns"}]);
-    let found = run(&p, |_| {});
+    let job = [aiworkload("ns", "job", Some("p"))];
+    let found = run(&p, |s| s.workloads = Some(&job));
     let d = found
         .iter()
         .find(|d| d.id == "deletion.blocked")
@@ -451,6 +465,98 @@ fn a_deletion_pending_long_is_an_error_with_its_workloads() {
         d.next
             .iter()
             .any(|n| n == "kubectl delete aiworkload job --namespace ns")
+    );
+    assert!(
+        d.summary.contains("1 AIWorkload still references it"),
+        "{}",
+        d.summary
+    );
+}
+
+fn aiworkload(namespace: &str, name: &str, pool: Option<&str>) -> Value {
+    let mut w = json!({"metadata": {"name": name, "namespace": namespace}, "spec": {}});
+    if let Some(pool) = pool {
+        w["spec"]["computePoolRef"] = json!({"name": pool, "namespace": namespace});
+    }
+    w
+}
+
+/// The doctor advises deleting only the pool's own AIWorkloads: one in another namespace,
+/// one naming another pool or none is looked at, never deleted; one the status lists that no
+/// longer exists is said so, not counted, and the finalizer's wait is counted from when it
+/// was verified gone.
+#[test]
+fn the_doctor_advises_deleting_only_the_pools_own_aiworkloads() {
+    let mut p = pool();
+    p["metadata"]["deletionTimestamp"] = json!("2026-07-03T11:15:00Z");
+    p["metadata"]["finalizers"] = json!(["spectrocloud.com/computepool-finalizer"]);
+    p["status"]["aiWorkloadRefs"] = json!([
+        {"name": "innocent", "namespace": "vision-lab"},
+        {"name": "ok-name", "namespace": "kube-system"},
+        {"name": "loose", "namespace": "ns"},
+        {"name": "theirs", "namespace": "ns"},
+        {"name": "job", "namespace": "ns"},
+    ]);
+    let present = [
+        aiworkload("ns", "loose", None),
+        aiworkload("ns", "theirs", Some("other")),
+        aiworkload("ns", "job", Some("p")),
+    ];
+    let found = run(&p, |s| s.workloads = Some(&present));
+    let d = found
+        .iter()
+        .find(|d| d.id == "deletion.blocked")
+        .expect("found");
+    let deletes: Vec<&String> = d
+        .next
+        .iter()
+        .filter(|n| n.contains("kubectl delete"))
+        .collect();
+    assert_eq!(
+        deletes,
+        ["kubectl delete aiworkload job --namespace ns"],
+        "{:?}",
+        d.next
+    );
+    let next = d.next.join("\n");
+    assert!(next.contains("never delete it for this pool"), "{next}");
+    assert!(
+        next.contains("check that AIWorkload ns/loose (it names no pool)"),
+        "{next}"
+    );
+    assert!(
+        d.summary.contains("2 AIWorkloads still reference it"),
+        "{}",
+        d.summary
+    );
+
+    // stale-job deleted: listed in status, no longer exists; the finalizer comes later.
+    p["status"]["aiWorkloadRefs"] = json!([{"name": "stale-job", "namespace": "ns"}]);
+    let found = run(&p, |s| s.workloads = Some(&[]));
+    let d = found
+        .iter()
+        .find(|d| d.id == "deletion.blocked")
+        .expect("found");
+    assert!(!d.summary.contains("still reference"), "{}", d.summary);
+    assert!(
+        !d.next.iter().any(|n| n.contains("kubectl delete")),
+        "{:?}",
+        d.next
+    );
+    assert!(
+        d.evidence.iter().any(|(_, v)| v.contains(
+            "listed in status, no longer exists (the controller updates status on its next pass)"
+        )),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.next
+            .iter()
+            .any(|n| n.contains("offers to release the finalizer")
+                && n.contains("after the last AIWorkload went, in 5m")),
+        "{:?}",
+        d.next
     );
 }
 

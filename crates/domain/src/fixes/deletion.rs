@@ -3,8 +3,9 @@
 //! preconditions, the referencing AIWorkloads deleted first, and only then, acknowledged, the
 //! finalizer removed by value.
 
-use serde_json::Value;
+use chrono::{DateTime, Utc};
 
+use super::workloads::{Standing, Workload, Workloads};
 use super::*;
 
 /// The AIWorkloads a pool's status says reference it (a reference without a namespace is in
@@ -32,10 +33,9 @@ pub(super) fn preconditions(pool: &ComputePool) -> Preconditions {
     )
 }
 
-/// Safe deletion of one pool, with its impact.
-pub fn delete(pool: &ComputePool) -> Plan {
+/// Safe deletion of one pool, with its impact: the AIWorkloads as `workloads` finds them.
+pub fn delete(pool: &ComputePool, workloads: &Workloads) -> Plan {
     let target = pool_ref(pool);
-    let workloads = workload_refs(pool);
     let spec = pool.spec();
     let policy = spec
         .and_then(|s| s.deletion_policy.as_deref())
@@ -44,18 +44,29 @@ pub fn delete(pool: &ComputePool) -> Plan {
         .and_then(|s| s.cluster_variant.get())
         .is_some_and(|v| !v.shared.is_absent());
     let mut impact = vec!["Always deleted:".to_owned()];
-    if workloads.is_empty() {
+    let referencing: Vec<&Workload> = workloads
+        .standing(|s| matches!(s, Standing::Target(_) | Standing::ListedOnly(_)))
+        .collect();
+    if referencing.is_empty() {
         impact.push("  AIWorkloads: none reference this pool".to_owned());
     } else {
         impact.push(format!(
             "  {} force-deleted first:",
-            counted(workloads.len(), "AIWorkload")
+            counted(referencing.len(), "AIWorkload")
         ));
-        impact.extend(
-            workloads
-                .iter()
-                .map(|w| format!("    {}/{}", w.namespace, w.name)),
-        );
+        impact.extend(referencing.iter().map(|w| match w.standing {
+            Standing::Target(_) if w.listed => {
+                format!("    {}/{}", w.reference.namespace, w.reference.name)
+            }
+            _ => format!("    {}", w.said()),
+        }));
+    }
+    let others: Vec<&Workload> = workloads
+        .standing(|s| !matches!(s, Standing::Target(_) | Standing::ListedOnly(_)))
+        .collect();
+    if !others.is_empty() {
+        impact.push("  Also listed by the pool's status, not counted above:".to_owned());
+        impact.extend(others.iter().map(|w| format!("    {}", w.said())));
     }
     impact.push("  WorkloadDeployments of the pool (if its Profile Bundle has infrastructure WorkloadProfiles)".to_owned());
     if policy == "orphan" {
@@ -102,147 +113,162 @@ pub fn delete(pool: &ComputePool) -> Plan {
     }
 }
 
-/// What step 1 of unblocking does with one AIWorkload the pool's status names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Workload {
-    /// Delete it, as it was looked at.
-    Delete(Preconditions),
-    /// It is not there any more.
-    Gone,
-    /// Not acted on, and why (a name that cannot be an object's, a workload that says it
-    /// belongs to another pool): the finalizer's step waits while any is left.
-    LeftAlone(String),
-}
-
-/// A reference's verdict before anything else is known of it: a name read from the status
-/// that is not a Kubernetes name is never a target.
-pub fn unreadable(reference: &ObjectRef) -> Option<Workload> {
-    reference.problem().map(Workload::LeftAlone)
-}
-
-/// Why an AIWorkload read from the hub is not this pool's to delete: it names another pool
-/// as its own (`spec.computePoolRef`); `None` when it names this pool or none.
-pub fn belongs_elsewhere(pool: &ComputePool, workload: &Value) -> Option<String> {
-    let own = pool_ref(pool);
-    let named = workload.pointer("/spec/computePoolRef")?;
-    let name = named.get("name").and_then(Value::as_str)?;
-    let namespace = named
-        .get("namespace")
-        .and_then(Value::as_str)
-        .or_else(|| text(workload, "/metadata/namespace"))
-        .unwrap_or("");
-    (name != own.name.as_str() || namespace != own.namespace.as_str()).then(|| {
-        format!(
-            "AIWorkload {}/{} belongs to ComputePool {namespace}/{name}, not to this pool (the \
-             status is stale or wrong)",
-            text(workload, "/metadata/namespace").unwrap_or(""),
-            text(workload, "/metadata/name").unwrap_or("")
-        )
-    })
-}
-
-/// The reasons step 1 leaves some AIWorkloads alone: while any stands, the finalizer stays.
-pub fn left_alone(pool: &ComputePool, judge: &dyn Fn(&ObjectRef) -> Workload) -> Vec<String> {
-    workload_refs(pool)
-        .iter()
-        .filter_map(|w| match judge(w) {
-            Workload::LeftAlone(why) => Some(why),
-            Workload::Delete(_) | Workload::Gone => None,
-        })
-        .collect()
-}
-
-/// Step 1 of unblocking: delete the AIWorkloads that still reference a deleting pool, as
-/// `judge` finds each (one not to be acted on is named with the reason).
-pub fn delete_workloads(pool: &ComputePool, judge: &dyn Fn(&ObjectRef) -> Workload) -> Plan {
+/// Step 1 of unblocking: delete the AIWorkloads in the pool's namespace that name it; when
+/// none does, the first that is listed only by the pool's status, with its name to type.
+/// Every other reference is said, never acted on.
+pub fn delete_workloads(pool: &ComputePool, workloads: &Workloads) -> Plan {
     let target = pool_ref(pool);
-    let mut workloads: Vec<(ObjectRef, Preconditions)> = Vec::new();
+    let targets: Vec<&Workload> = workloads
+        .standing(|s| matches!(s, Standing::Target(_)))
+        .collect();
+    let (chosen, typed): (Vec<&Workload>, Option<String>) = if targets.is_empty() {
+        let first = workloads
+            .standing(|s| matches!(s, Standing::ListedOnly(_)))
+            .next();
+        (
+            first.into_iter().collect(),
+            first.map(|w| w.reference.name.to_string()),
+        )
+    } else {
+        (targets, None)
+    };
     let mut explanation = vec![
         "AIWorkloads still reference this pool; its deletion waits for them.".to_owned(),
         "Each is deleted (the pool's deletion would force-delete them anyway).".to_owned(),
         format!("If the pool still does not go, read the controller logs: {CONTROLLER_LOG_HINT}"),
     ];
-    for reference in workload_refs(pool) {
-        match judge(&reference) {
-            Workload::Delete(preconditions) => workloads.push((reference, preconditions)),
-            Workload::Gone => {}
-            Workload::LeftAlone(why) => explanation.push(format!(
-                "Left alone, a reference in status.aiWorkloadRefs: {why}."
-            )),
-        }
+    if typed.is_some() {
+        explanation.push(
+            "Nothing names this pool as its own: this one is listed only by the pool's status. \
+             Check it is this pool's before you type its name."
+                .to_owned(),
+        );
     }
+    explanation.extend(
+        workloads
+            .all
+            .iter()
+            .filter(|w| !chosen.iter().any(|c| c.reference == w.reference))
+            .map(|w| format!("{}.", w.said())),
+    );
+    let operations: Vec<Operation> = chosen
+        .iter()
+        .filter_map(|w| match &w.standing {
+            Standing::Target(p) | Standing::ListedOnly(p) => Some(Operation::Delete {
+                target: w.reference.clone(),
+                preconditions: p.clone(),
+                run: Run::Real,
+            }),
+            _ => None,
+        })
+        .collect();
     Plan {
         fix: Fix::DeleteWorkloads,
         title: format!(
             "Unblock {}: step 1, delete {}",
             target.name,
-            counted(workloads.len(), "AIWorkload")
+            counted(operations.len(), "AIWorkload")
         ),
         explanation,
-        targets: workloads
+        targets: chosen
             .iter()
-            .map(|(w, _)| format!("AIWorkload {}/{}", w.namespace, w.name))
+            .map(|w| format!("AIWorkload {}/{}", w.reference.namespace, w.reference.name))
             .collect(),
         impact: Vec::new(),
         permissions: unique(
-            workloads
+            chosen
                 .iter()
-                .map(|(w, _)| Permission {
+                .map(|w| Permission {
                     verb: "delete",
                     kind: Kind::AIWorkload,
-                    namespace: w.namespace.to_string(),
+                    namespace: w.reference.namespace.to_string(),
                 })
                 .collect(),
         ),
-        operations: workloads
-            .into_iter()
-            .map(|(target, preconditions)| Operation::Delete {
-                target,
-                preconditions,
-                run: Run::Real,
-            })
-            .collect(),
-        type_to_confirm: None,
+        operations,
+        type_to_confirm: typed,
         acknowledge: None,
         blocked: None,
     }
 }
 
-/// Step 2 of unblocking: remove the Compute Pool finalizer by value, offered only when no
-/// AIWorkload is left and the deletion has been pending for a while.
-pub fn remove_finalizer(
-    pool: &ComputePool,
-    workloads_left: usize,
-    pending_minutes: Option<i64>,
-) -> Plan {
+/// The guide's three conditions for removing the finalizer, the first as pooldeck verified
+/// it (`clear_for`: minutes since none has been left).
+fn conditions(clear_for: Option<i64>) -> Vec<String> {
+    vec![
+        "The guide's three conditions, all of which must hold:".to_owned(),
+        match clear_for {
+            Some(minutes) => format!(
+                "  1. All AIWorkloads are deleted: verified by pooldeck, none left for {}.",
+                minutes_words(minutes)
+            ),
+            None => "  1. All AIWorkloads are deleted: not verified yet.".to_owned(),
+        },
+        format!(
+            "  2. The controller logs show the finalizer is stuck due to a known issue: \
+             {CONTROLLER_LOG_HINT}"
+        ),
+        "  3. You have consulted your PaletteAI administrator or support team.".to_owned(),
+    ]
+}
+
+fn minutes_words(minutes: i64) -> String {
+    if minutes < 1 {
+        "under a minute".to_owned()
+    } else {
+        counted(usize::try_from(minutes).unwrap_or(usize::MAX), "minute")
+    }
+}
+
+/// Step 2 of unblocking: remove the Compute Pool finalizer by value, offered only once every
+/// AIWorkload is verified gone, [`STUCK_AFTER_MINUTES`] after pooldeck saw the last one go
+/// (or first verified none is left), at `now`.
+pub fn remove_finalizer(pool: &ComputePool, workloads: &Workloads, now: DateTime<Utc>) -> Plan {
     let target = pool_ref(pool);
     let index = pool
         .meta()
         .and_then(|m| m.finalizers.get())
         .and_then(|f| f.iter().position(|v| v.as_deref() == Some(POOL_FINALIZER)));
+    let clear_since = workloads.clear_since();
+    let clear_for = clear_since.map(|since| now.signed_duration_since(since).num_minutes());
+    let present = workloads.present();
+    let first_other = workloads
+        .standing(|s| matches!(s, Standing::Evidence(_) | Standing::Unverified))
+        .next();
     let blocked = if index.is_none() {
         Some(format!("the pool does not hold {POOL_FINALIZER}"))
-    } else if workloads_left > 0 {
+    } else if !pool.meta().is_some_and(|m| m.is_deleting()) {
+        Some("the pool is not being deleted".to_owned())
+    } else if present > 0 {
         Some(format!(
-            "{} still reference the pool: delete them first (step 1)",
-            counted(workloads_left, "AIWorkload")
+            "{} still {} the pool: delete {} first (step 1)",
+            counted(present, "AIWorkload"),
+            agrees(present, "references", "reference"),
+            if present == 1 { "it" } else { "them" }
+        ))
+    } else if let Some(other) = first_other {
+        Some(format!(
+            "{}; the finalizer stays until every AIWorkload is verified gone",
+            other.said()
         ))
     } else {
-        match pending_minutes {
-            None => Some("the pool is not being deleted".to_owned()),
-            Some(m) if m < STUCK_AFTER_MINUTES => Some(format!(
-                "the deletion has been pending {m} min; wait until {STUCK_AFTER_MINUTES} min and read the controller logs first"
+        match clear_for {
+            None => Some("whether any AIWorkload is left is not verified yet".to_owned()),
+            Some(minutes) if minutes < STUCK_AFTER_MINUTES => Some(format!(
+                "the last AIWorkload went {} ago; the finalizer is offered {STUCK_AFTER_MINUTES} \
+                 minutes after that, in {}: read the controller logs meanwhile.",
+                minutes_words(minutes),
+                minutes_words(STUCK_AFTER_MINUTES.saturating_sub(minutes))
             )),
             Some(_) => None,
         }
     };
+    let mut explanation = vec![FINALIZER_WARNING.to_owned()];
+    explanation.extend(conditions(clear_for));
     Plan {
         fix: Fix::RemoveFinalizer,
         title: format!("Unblock {}: step 2, remove its finalizer", target.name),
-        explanation: vec![
-            FINALIZER_WARNING.to_owned(),
-            format!("Controller logs: {CONTROLLER_LOG_HINT}"),
-        ],
+        explanation,
         targets: vec![format!(
             "{}/{}  finalizer {POOL_FINALIZER}",
             target.namespace, target.name

@@ -13,18 +13,18 @@ use super::kind::Kind;
 use super::model::ComputePool;
 use super::object::{ObjectRef, Preconditions};
 use super::operation::{Operation, Run};
-use super::words::counted;
+use super::words::{agrees, counted};
 
 /// The label that pauses reconciliation when its value is the string `"true"`, and the
 /// finalizer the Compute Pool controller holds while it cleans up.
-pub use self::deletion::{
-    Workload, belongs_elsewhere, delete, delete_workloads, left_alone, remove_finalizer,
-    unreadable, workload_refs,
-};
+pub use self::deletion::{delete, delete_workloads, remove_finalizer, workload_refs};
+pub use self::workloads::{Namespace, Standing, Workload, Workloads};
 pub use super::model::pool::{FINALIZER as POOL_FINALIZER, PAUSE_LABEL};
 
 mod deletion;
-/// How long a deletion must have been pending before removing the finalizer is offered.
+mod workloads;
+/// How long after the last AIWorkload went (as pooldeck saw it, or first verified it) removing
+/// the finalizer is offered.
 pub const STUCK_AFTER_MINUTES: i64 = 10;
 
 /// The guide's warning, shown before the finalizer may be removed.

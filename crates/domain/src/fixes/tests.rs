@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::typed;
+use chrono::{DateTime, Utc};
 use serde_json::json;
 
 fn pool(name: &str, labels: Value) -> Value {
@@ -47,9 +48,52 @@ fn pause_corrects_a_wrong_value_and_resume_needs_every_pool_paused() {
     assert!(plan.dry_runs().iter().all(|o| o.run() == Some(Run::DryRun)));
 }
 
+/// An AIWorkload of `namespace` named `name`, naming `pool` as its own (`None`: no pool).
+fn workload(namespace: &str, name: &str, pool: Option<&str>) -> Value {
+    let mut w = json!({"metadata": {"name": name, "namespace": namespace, "uid": format!("u-{name}")},
+                       "spec": {}});
+    if let Some(pool) = pool {
+        w["spec"]["computePoolRef"] = json!({"name": pool, "namespace": namespace});
+    }
+    w
+}
+
+fn at(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default()
+}
+
+/// A namespace read since `since` holding `present`, with those seen going.
+fn read<'a>(present: &'a [Value], since: &str, seen_going: &[(&'a str, &str)]) -> Namespace<'a> {
+    Namespace {
+        since: at(since),
+        present: present
+            .iter()
+            .map(|w| {
+                let uid = w.pointer("/metadata/uid").and_then(Value::as_str);
+                (w, Preconditions::of(uid, None))
+            })
+            .collect(),
+        seen_going: seen_going.iter().map(|(n, t)| (*n, at(t))).collect(),
+    }
+}
+
+fn names(plan: &Plan) -> Vec<String> {
+    plan.operations
+        .iter()
+        .filter_map(|o| o.target().map(|t| format!("{}/{}", t.namespace, t.name)))
+        .collect()
+}
+
 #[test]
 fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
-    let plan = delete(&typed(&pool("store-042", json!({}))));
+    let p = typed(&pool("store-042", json!({})));
+    let present = [
+        workload("retail-edge", "w1", Some("store-042")),
+        workload("retail-edge", "w2", Some("store-042")),
+    ];
+    let plan = delete(&p, &Workloads::of(&p, Some(&read(&present, T0, &[]))));
     assert_eq!(plan.type_to_confirm.as_deref(), Some("store-042"));
     let impact = plan.impact.join("\n");
     assert!(
@@ -72,40 +116,189 @@ fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
     assert!(plan.destructive());
 }
 
+const T0: &str = "2026-07-03T10:00:00Z";
+
+/// The planted references on a deleting pool: one in another namespace, one naming
+/// no pool, one naming another pool, one gone, one that is this pool's, and one that names
+/// the pool unlisted. Step 1 deletes only the pool's own; the one naming no pool comes next,
+/// with its name to type; the rest are said, never sent.
 #[test]
-fn the_finalizer_is_offered_only_when_the_guides_conditions_hold() {
+fn fixes_touch_only_the_pools_own_aiworkloads() {
+    let mut stuck = pool("retired-cluster", json!({}));
+    stuck["metadata"]["namespace"] = json!("ml-research");
+    stuck["metadata"]["deletionTimestamp"] = json!(T0);
+    stuck["metadata"]["finalizers"] = json!([POOL_FINALIZER]);
+    stuck["status"]["aiWorkloadRefs"] = json!([
+        {"name": "innocent", "namespace": "vision-lab"},
+        {"name": "ok-name", "namespace": "kube-system"},
+        {"name": "orphan-job", "namespace": "ml-research"},
+        {"name": "theirs", "namespace": "ml-research"},
+        {"name": "mine"},
+        {"name": "went", "namespace": "ml-research"},
+    ]);
+    let p = typed(&stuck);
+    let present = [
+        workload("ml-research", "orphan-job", None),
+        workload("ml-research", "theirs", Some("healthy-pool")),
+        workload("ml-research", "mine", Some("retired-cluster")),
+        workload("ml-research", "unlisted", Some("retired-cluster")),
+        // Another namespace's AIWorkloads are never read for this pool.
+        workload("vision-lab", "innocent", None),
+    ];
+    let workloads = Workloads::of(&p, Some(&read(&present, T0, &[])));
+    let standing = |name: &str| {
+        workloads
+            .all
+            .iter()
+            .find(|w| w.reference.name.as_str() == name)
+            .map(|w| w.standing.clone())
+            .unwrap_or(Standing::Unverified)
+    };
+    assert!(
+        matches!(standing("innocent"), Standing::Evidence(why) if why.contains("not the pool's"))
+    );
+    assert!(matches!(standing("ok-name"), Standing::Evidence(_)));
+    assert!(matches!(standing("orphan-job"), Standing::ListedOnly(_)));
+    assert!(matches!(standing("theirs"), Standing::Evidence(why) if why.contains("healthy-pool")));
+    assert!(matches!(standing("mine"), Standing::Target(_)));
+    assert!(matches!(standing("unlisted"), Standing::Target(_)));
+    assert_eq!(standing("went"), Standing::Gone(at(T0)));
+    assert_eq!(workloads.present(), 3);
+    assert_eq!(workloads.clear_since(), None);
+
+    let step1 = delete_workloads(&p, &workloads);
+    assert_eq!(names(&step1), ["ml-research/mine", "ml-research/unlisted"]);
+    assert_eq!(step1.type_to_confirm, None);
+    let said = step1.explanation.join("\n");
+    for planted in [
+        "vision-lab/innocent",
+        "kube-system/ok-name",
+        "ml-research/theirs",
+    ] {
+        assert!(said.contains(planted), "{planted} is said: {said}");
+        assert!(
+            !step1
+                .kubectl()
+                .contains(planted.split('/').nth(1).unwrap_or(""))
+        );
+    }
+    assert!(
+        said.contains("listed in status, no longer exists"),
+        "{said}"
+    );
+
+    // The pool's own gone: the one naming no pool is offered alone, its name to type.
+    let present = [
+        workload("ml-research", "orphan-job", None),
+        workload("ml-research", "theirs", Some("healthy-pool")),
+    ];
+    let workloads = Workloads::of(&p, Some(&read(&present, T0, &[])));
+    let step1 = delete_workloads(&p, &workloads);
+    assert_eq!(names(&step1), ["ml-research/orphan-job"]);
+    assert_eq!(step1.type_to_confirm.as_deref(), Some("orphan-job"));
+    // The impact of a delete names the same.
+    let impact = delete(&p, &workloads).impact.join("\n");
+    assert!(
+        impact.contains("1 AIWorkload force-deleted first"),
+        "{impact}"
+    );
+    assert!(
+        impact.contains("listed only by the pool's status"),
+        "{impact}"
+    );
+    assert!(impact.contains("not counted above"), "{impact}");
+
+    // Nothing of the pool's left but evidence: no step 1, and no finalizer either.
+    let present = [workload("ml-research", "theirs", Some("healthy-pool"))];
+    let workloads = Workloads::of(&p, Some(&read(&present, T0, &[])));
+    assert!(delete_workloads(&p, &workloads).operations.is_empty());
+    let later = at("2026-07-03T12:00:00Z");
+    let step2 = remove_finalizer(&p, &workloads, later);
+    assert!(
+        step2
+            .blocked
+            .as_deref()
+            .is_some_and(|b| b.contains("not acted on") && b.contains("verified gone")),
+        "{:?}",
+        step2.blocked
+    );
+    // Not read at all: nothing is verified, nothing is a target.
+    let unread = Workloads::of(&p, None);
+    assert!(delete_workloads(&p, &unread).operations.is_empty());
+    assert!(remove_finalizer(&p, &unread, later).blocked.is_some());
+}
+
+/// The finalizer is offered only once every AIWorkload is verified gone, ten minutes after
+/// pooldeck saw the last one go, or after it first verified none is left; never counted from
+/// the deletion's start.
+#[test]
+fn the_finalizer_waits_from_the_last_aiworkload_gone() {
     let mut stuck = pool("p", json!({}));
+    stuck["metadata"]["deletionTimestamp"] = json!("2026-07-03T08:00:00Z");
     stuck["metadata"]["finalizers"] = json!(["other/finalizer", POOL_FINALIZER]);
+    let p = typed(&stuck);
+    let present = [workload("retail-edge", "w1", Some("p"))];
+    let some_left = Workloads::of(&p, Some(&read(&present, T0, &[])));
+    let step2 = remove_finalizer(&p, &some_left, at("2026-07-03T12:00:00Z"));
     assert!(
-        remove_finalizer(&typed(&stuck), 1, Some(60))
+        step2
             .blocked
-            .is_some()
+            .as_deref()
+            .is_some_and(|b| b.contains("step 1"))
     );
+
+    // w1 seen going at 10:05, w2 (never seen) verified gone since the read began at 10:00.
+    let none = Workloads::of(&p, Some(&read(&[], T0, &[("w1", "2026-07-03T10:05:00Z")])));
+    assert_eq!(none.clear_since(), Some(at("2026-07-03T10:05:00Z")));
+    let early = remove_finalizer(&p, &none, at("2026-07-03T10:14:00Z"));
     assert!(
-        remove_finalizer(&typed(&stuck), 0, Some(2))
+        early
             .blocked
-            .is_some()
+            .as_deref()
+            .is_some_and(|b| b.contains("in 1 minute")),
+        "{:?}",
+        early.blocked
     );
-    assert!(remove_finalizer(&typed(&stuck), 0, None).blocked.is_some());
-    let plan = remove_finalizer(&typed(&stuck), 0, Some(60));
+    let plan = remove_finalizer(&p, &none, at("2026-07-03T10:15:00Z"));
     assert_eq!(plan.blocked, None);
     assert_eq!(plan.acknowledge, Some(ACKNOWLEDGEMENT));
+    let said = plan.explanation.join("\n");
+    assert!(
+        said.contains(
+            "1. All AIWorkloads are deleted: verified by pooldeck, none left for 10 minutes"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("2. The controller logs show the finalizer is stuck"),
+        "{said}"
+    );
+    assert!(
+        said.contains("3. You have consulted your PaletteAI administrator"),
+        "{said}"
+    );
     match &plan.operations[0] {
         Operation::RemoveFinalizer { index, .. } => assert_eq!(*index, 1, "by value"),
         other => panic!("{other:?}"),
     }
-    let workloads = delete_workloads(&typed(&stuck), &|w| {
-        if w.name == "w1" {
-            Workload::Delete(Preconditions::default())
-        } else {
-            Workload::Gone
-        }
-    });
-    assert_eq!(workloads.operations.len(), 1, "only those still there");
+    // A status that lists none: counted from when the namespace was first read.
+    let mut quiet = stuck.clone();
+    quiet["status"]["aiWorkloadRefs"] = json!([]);
+    let q = typed(&quiet);
+    let read_now = Workloads::of(&q, Some(&read(&[], "2026-07-03T11:58:00Z", &[])));
+    assert!(
+        remove_finalizer(&q, &read_now, at("2026-07-03T12:00:00Z"))
+            .blocked
+            .is_some()
+    );
+    assert_eq!(
+        remove_finalizer(&q, &read_now, at("2026-07-03T12:08:00Z")).blocked,
+        None
+    );
 }
 
 /// A name written into the status that is not a Kubernetes name is never a target: it is
-/// left out of the requests and named as left alone.
+/// left out of the requests and named as evidence.
 #[test]
 fn a_hostile_workload_reference_is_left_alone_and_said() {
     let mut pool = pool("a", json!({}));
@@ -114,53 +307,16 @@ fn a_hostile_workload_reference_is_left_alone_and_said() {
         {"name": "../../../api", "namespace": "retail-edge"},
         {"name": "fine-one", "namespace": "retail-edge"},
     ]);
-    let plan = delete_workloads(&typed(&pool), &|w| {
-        unreadable(w).unwrap_or(Workload::Delete(Preconditions::default()))
-    });
-    let targets: Vec<String> = plan
-        .operations
-        .iter()
-        .filter_map(|o| o.target().map(|t| t.name.to_string()))
-        .collect();
-    assert_eq!(targets, ["fine-one"]);
+    let p = typed(&pool);
+    let present = [workload("retail-edge", "fine-one", Some("a"))];
+    let plan = delete_workloads(&p, &Workloads::of(&p, Some(&read(&present, T0, &[]))));
+    assert_eq!(names(&plan), ["retail-edge/fine-one"]);
     let said = plan.explanation.join("\n");
     assert!(
-        said.contains("x; touch /tmp/p; #") && said.contains("Left alone"),
+        said.contains("x; touch /tmp/p; #") && said.contains("not acted on"),
         "{said}"
     );
     assert!(!plan.kubectl().contains("touch"), "{}", plan.kubectl());
-}
-
-/// A workload the status names that says it belongs to another pool is not deleted with this
-/// one: it is named as left alone.
-#[test]
-fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
-    let stuck = pool("a", json!({}));
-    let theirs = json!({"metadata": {"name": "w1", "namespace": "retail-edge"},
-        "spec": {"computePoolRef": {"name": "healthy-pool", "namespace": "retail-edge"}}});
-    let ours = json!({"metadata": {"name": "w2", "namespace": "retail-edge"},
-        "spec": {"computePoolRef": {"name": "a", "namespace": "retail-edge"}}});
-    assert!(
-        belongs_elsewhere(&typed(&stuck), &theirs).is_some_and(|why| why.contains("healthy-pool"))
-    );
-    assert!(belongs_elsewhere(&typed(&stuck), &ours).is_none());
-    let judge = |w: &ObjectRef| match w.name.as_str() {
-        "w1" => Workload::LeftAlone(belongs_elsewhere(&typed(&stuck), &theirs).unwrap_or_default()),
-        _ => Workload::Delete(Preconditions::default()),
-    };
-    let plan = delete_workloads(&typed(&stuck), &judge);
-    let names: Vec<String> = plan
-        .operations
-        .iter()
-        .filter_map(|o| o.target().map(|t| t.name.to_string()))
-        .collect();
-    assert_eq!(names, ["w2"]);
-    assert!(
-        plan.explanation
-            .iter()
-            .any(|l| l.contains("belongs to ComputePool retail-edge/healthy-pool"))
-    );
-    assert_eq!(left_alone(&typed(&stuck), &judge).len(), 1);
 }
 
 /// A deletionTimestamp written as null is not set, as the doctor reads it: the delete is not
@@ -169,7 +325,8 @@ fn a_workload_of_another_pool_is_never_this_pools_to_delete() {
 fn a_null_deletion_time_does_not_block_a_delete() {
     let mut p = pool("a", json!({}));
     p["metadata"]["deletionTimestamp"] = Value::Null;
-    assert_eq!(delete(&typed(&p)).blocked, None);
+    let none = Workloads::default();
+    assert_eq!(delete(&typed(&p), &none).blocked, None);
     p["metadata"]["deletionTimestamp"] = json!("2026-07-03T10:00:00Z");
-    assert!(delete(&typed(&p)).blocked.is_some());
+    assert!(delete(&typed(&p), &none).blocked.is_some());
 }

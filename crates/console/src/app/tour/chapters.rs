@@ -153,16 +153,25 @@ pub const CHAPTERS: &[Chapter] = &[
                 done: Done::Opened(at("vision-lab", "stuck-pool"), Some(Tab::Diagnose)),
             },
             Step {
-                look: "Unblock it: the AIWorkload first, then the finalizer, each confirmed.",
-                keys: "u, Tab, Enter; u again",
-                answer: "Press u: step 1 deletes the AIWorkload: Tab, Enter. Once it is gone \
-                         press u again: step 2 removes the finalizer: type remove finalizer, \
-                         Enter, Enter.",
-                done: Done::Gone(at("vision-lab", "stuck-pool")),
+                look: "Unblock it, step 1: delete the AIWorkload that names the pool.",
+                keys: "u, Tab, Enter",
+                answer: "Press u: step 1 deletes vision-lab/stale-job, which names stuck-pool as \
+                         its own: Tab, Enter. The Diagnose tab then says it is gone.",
+                done: Done::WorkloadsGone(at("vision-lab", "stuck-pool")),
+            },
+            Step {
+                look: "Step 2, the finalizer: read what must hold before it is removed.",
+                keys: "u",
+                answer: "Press u again: the finalizer is offered 10 minutes after the last \
+                         AIWorkload went, and only with the guide's three conditions met (none \
+                         left, the controller logs show it stuck, support consulted). Esc \
+                         closes it.",
+                done: Done::FinalizerAsked(at("vision-lab", "stuck-pool")),
             },
         ],
-        learned: "A deletion waits for what references the pool; remove the references, and \
-                  only then the finalizer.",
+        learned: "A deletion waits for what references the pool: delete the AIWorkloads that \
+                  name it; the finalizer comes last, a while after they are gone, and only \
+                  with the controller logs read and support consulted.",
     },
     Chapter {
         title: guide::LONGHORN,

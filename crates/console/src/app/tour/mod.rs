@@ -64,6 +64,10 @@ pub enum Done {
     VipMovedFrom(At, &'static str),
     /// The pool is gone from the hub (its deletion completed).
     Gone(At),
+    /// Every AIWorkload of the (deleting) pool is verified gone from the hub.
+    WorkloadsGone(At),
+    /// The confirmation of the unblock's finalizer step for the pool is open, read.
+    FinalizerAsked(At),
     /// The pool's Events tab open, and an event of this reason about the pool in it.
     EventSeen(At, &'static str),
 }
@@ -71,7 +75,10 @@ pub enum Done {
 impl Done {
     /// A step done only by changing the hub: read-only mode cannot do it.
     pub fn writes(self) -> bool {
-        matches!(self, Done::VipMovedFrom(..) | Done::Gone(_))
+        matches!(
+            self,
+            Done::VipMovedFrom(..) | Done::Gone(_) | Done::WorkloadsGone(_)
+        )
     }
 }
 
@@ -231,6 +238,14 @@ fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
             .is_some_and(|vip| vip != old),
         // Gone once the chapter's pools are listed and this one is not among them.
         Done::Gone(at) => pool(at).is_none() && app.inventory.count(Kind::Pool) > 0,
+        // Both also once the pool is gone: a fix made first ends the chapter.
+        Done::WorkloadsGone(at) => {
+            done(Done::Gone(at), app, copied)
+                || pool(at)
+                    .and_then(|o| o.pool())
+                    .is_some_and(|p| app.inventory.workloads_of(p).clear_since().is_some())
+        }
+        Done::FinalizerAsked(at) => done(Done::Gone(at), app, copied) || finalizer_asked(app, at),
         Done::EventSeen(at, reason) => {
             done(Done::Opened(at, Some(Tab::Events)), app, copied)
                 && app
@@ -240,6 +255,20 @@ fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
                     .any(|e| e.event().and_then(|e| e.reason()) == Some(reason))
         }
     }
+}
+
+/// Whether the dialog on top is the unblock's finalizer step for the pool.
+fn finalizer_asked(app: &App, at: At) -> bool {
+    app.overlays.last().is_some_and(|o| match o {
+        crate::app::Overlay::Confirm(c) => {
+            c.plan.fix == crate::domain::fixes::Fix::RemoveFinalizer
+                && c.plan
+                    .targets
+                    .first()
+                    .is_some_and(|t| t.starts_with(&format!("{}/{} ", at.namespace, at.name)))
+        }
+        _ => false,
+    })
 }
 
 /// After every message: the steps now done are passed, in order (one message may finish

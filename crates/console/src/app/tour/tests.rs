@@ -62,6 +62,22 @@ fn gone(app: &mut App, namespace: &str, name: &str) {
     );
 }
 
+/// An AIWorkload deleted on the hub, as its watch brings the news.
+fn workload_gone(app: &mut App, namespace: &str, name: &str) {
+    let object = app
+        .inventory
+        .get(Kind::AIWorkload, namespace, name)
+        .map(|o| o.value().as_ref().clone())
+        .expect("the AIWorkload");
+    update(
+        app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: Kind::AIWorkload,
+            object,
+        }),
+    );
+}
+
 fn step(app: &App) -> (usize, usize) {
     let tour = app.tour.as_ref().expect("touring");
     (tour.chapter, tour.step)
@@ -81,6 +97,8 @@ fn each_chapter_plays_a_builtin_scenario_with_the_pools_its_steps_name() {
                 Done::Opened(at, _)
                 | Done::VipMovedFrom(at, _)
                 | Done::Gone(at)
+                | Done::WorkloadsGone(at)
+                | Done::FinalizerAsked(at)
                 | Done::EventSeen(at, _) => Some(at),
                 Done::Viewing(view, _) => {
                     assert!(View::named(view).is_some(), "{view}");
@@ -267,7 +285,9 @@ fn a_fix_is_done_when_the_hub_shows_it() {
     key(&mut app, KeyCode::Enter);
     press(&mut app, '7');
     assert_eq!(step(&app), (4, 1));
-    gone(&mut app, "vision-lab", "stuck-pool");
+    workload_gone(&mut app, "vision-lab", "stale-job");
+    assert_eq!(step(&app), (4, 2), "the AIWorkload gone is step 1 done");
+    press(&mut app, 'u');
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 }
 
@@ -476,6 +496,8 @@ fn chapters_three_to_eight_by_their_captions_keys() {
     assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     assert_eq!(step(&app), (4, 1), "a dialog open is not the fix");
     key(&mut app, KeyCode::Esc);
+    workload_gone(&mut app, "vision-lab", "stale-job");
+    assert_eq!(step(&app), (4, 2));
     gone(&mut app, "vision-lab", "stuck-pool");
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 

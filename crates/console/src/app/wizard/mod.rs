@@ -339,7 +339,7 @@ impl Wizard {
     pub fn operations(&self, run: Run) -> Vec<Operation> {
         if let Purpose::Recreate { old } = &self.purpose {
             // What is sent first is the delete; the create waits for the pool to be gone.
-            return recreate::plan(old, &self.draft.pool)
+            return recreate::plan(old, &self.draft.pool, &Default::default())
                 .operations
                 .into_iter()
                 .map(|o| o.with_run(run))

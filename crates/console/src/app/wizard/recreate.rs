@@ -83,9 +83,10 @@ impl Wizard {
     }
 }
 
-/// Review's apply while recreating: the safe delete's confirmation, said as a recreate.
-pub fn plan(old: &ComputePool, object: &Value) -> fixes::Plan {
-    let mut plan = fixes::delete(old);
+/// Review's apply while recreating: the safe delete's confirmation, said as a recreate (its
+/// impact names `workloads` as they stand).
+pub fn plan(old: &ComputePool, object: &Value, workloads: &fixes::Workloads) -> fixes::Plan {
+    let mut plan = fixes::delete(old, workloads);
     let name = plan
         .targets
         .first()

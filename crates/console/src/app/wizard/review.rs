@@ -108,7 +108,7 @@ impl Wizard {
             return;
         }
         if let Purpose::Recreate { old } = &w.purpose {
-            let plan = super::recreate::plan(old, &w.draft.pool);
+            let plan = super::recreate::plan(old, &w.draft.pool, &app.inventory.workloads_of(old));
             crate::app::confirm::open_plan(app, plan);
             return;
         }
