@@ -32,7 +32,10 @@ fn button(label: &str, focused: bool, enabled: bool, theme: &Theme) -> Span<'sta
 /// The state line: permissions, the dry run's answer, or why it cannot run.
 fn stage_line(confirm: &Confirm, theme: &Theme) -> Line<'static> {
     let (meaning, text) = match &confirm.stage {
-        Stage::Blocked(why) => (Meaning::Warn, format!("Cannot run: {why}")),
+        Stage::Blocked(why) => (
+            Meaning::Warn,
+            format!("Cannot run: {}.", why.trim_end_matches('.')),
+        ),
         Stage::Checking => (Meaning::Muted, "Checking permissions…".to_owned()),
         Stage::DryRun { left, .. } => (
             Meaning::Muted,
@@ -141,15 +144,16 @@ pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame
     let lines = super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE));
 
     let width = area.width.saturating_sub(2).clamp(1, 100);
-    let inner_width = usize::from(width.saturating_sub(2)).max(1);
-    // Wrapped height of the text, counted as the paragraph will wrap it (by characters).
-    let text_height: usize = lines
-        .iter()
-        .map(|l| l.width().max(1).div_ceil(inner_width))
-        .sum();
+    let inner_width = width.saturating_sub(2).max(1);
+    // Wrapped heights, as the paragraphs will wrap them.
+    let text_height = super::wrapped_height(&lines, inner_width);
     let typing = confirm.needs_typing();
     let stage = stage_line(confirm, theme);
-    let stage_height = u16::try_from(stage.width().max(1).div_ceil(inner_width)).unwrap_or(1);
+    let stage_height = u16::try_from(super::wrapped_height(
+        std::slice::from_ref(&stage),
+        inner_width,
+    ))
+    .unwrap_or(1);
     let fixed = 1 + stage_height + u16::from(typing.is_some()) + 2;
     let wanted = u16::try_from(text_height)
         .unwrap_or(u16::MAX)

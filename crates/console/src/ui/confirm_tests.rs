@@ -72,3 +72,46 @@ fn read_only_says_so_and_blocks() {
     insta::assert_snapshot!("confirm_read_only_80x24", draw(&app, 80, 24));
     insta::assert_snapshot!("confirm_read_only_160x48", draw(&app, 160, 48));
 }
+
+/// A dialog is as tall as its text wraps (by words): at every width from 80 to 160 columns the
+/// last words of a long reason and the buttons are on screen (counted by characters, the
+/// finalizer's wait lost its closing words, and a hostile reason the buttons).
+#[test]
+fn a_dialog_shows_its_whole_text_and_its_buttons_at_every_width() {
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let trainer = crate::app::tests::held_value(
+        &app,
+        crate::domain::Kind::AIWorkload,
+        "ml-research",
+        "legacy-trainer",
+    );
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: crate::domain::Kind::AIWorkload,
+            object: trainer,
+        }),
+    );
+    press(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
+    for c in "retired-cluster".chars() {
+        press(&mut app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    press(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    press(&mut app, KeyCode::Char('u'), KeyModifiers::NONE);
+    answer_all(&mut app);
+    for width in 80..=160 {
+        let screen: String = draw(&app, width, 48)
+            .lines()
+            .map(|l| l.trim_matches('"').trim().trim_matches('│').to_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let flat = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("Cancel"), "the buttons at {width}: {flat}");
+        assert!(
+            flat.contains("Cannot run: the last AIWorkload went")
+                && flat.contains("read the controller logs meanwhile. "),
+            "the reason's last words at {width}: {flat}"
+        );
+    }
+}

@@ -82,8 +82,7 @@ pub(super) fn render(
     // What a draft holds came from a file: inert.
     let lines = super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE));
     let width = area.width.saturating_sub(2).clamp(1, 110);
-    let inner = usize::from(width.saturating_sub(2)).max(1);
-    let wanted: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let wanted = super::wrapped_height(&lines, width.saturating_sub(2));
     let height = u16::try_from(wanted + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);

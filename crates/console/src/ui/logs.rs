@@ -67,15 +67,11 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
     let end = shown
         .len()
         .saturating_sub(view.back.min(shown.len().saturating_sub(1)));
-    let width = usize::from(inner.width).max(1);
     let mut start = end;
     let mut used = 0;
     while start > 0 {
-        let rows = inert::line(&shown[start - 1].text)
-            .chars()
-            .count()
-            .div_ceil(width)
-            .max(1);
+        let line = Line::raw(inert::line(&shown[start - 1].text).into_owned());
+        let rows = super::wrapped_height(&[line], inner.width).max(1);
         // A line taller than the view is still shown (its start): never an empty screen.
         if used + rows > room && used > 0 {
             break;

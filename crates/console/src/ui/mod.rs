@@ -182,13 +182,21 @@ fn asciify(buffer: &mut ratatui::buffer::Buffer) {
     }
 }
 
+/// How many rows `lines` take wrapped at `width` as a paragraph draws them (by words, not by
+/// characters: a count by characters loses a dialog's last line, its buttons).
+pub(super) fn wrapped_height(lines: &[Line], width: u16) -> usize {
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(width.max(1))
+}
+
 /// A message longer than the screen is wide takes up to three lines (said whole, not cut at
 /// 80 columns); the key hints and a field being typed take one.
 fn footer_height(app: &App, width: u16) -> u16 {
     match (&app.input, &app.message) {
         (Input::None, Some(message)) if width > 0 => {
-            let length = inert::line(message).chars().count();
-            u16::try_from(length.div_ceil(usize::from(width)).clamp(1, 3)).unwrap_or(3)
+            let line = Line::raw(inert::line(message).into_owned());
+            u16::try_from(wrapped_height(&[line], width).clamp(1, 3)).unwrap_or(3)
         }
         _ => 1,
     }
