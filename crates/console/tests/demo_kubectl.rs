@@ -474,6 +474,81 @@ fn apply_of_an_invalid_pool_is_refused_with_the_rules_message() {
     assert!(labeled.contains("labeled"), "{labeled}");
 }
 
+/// The VIP's holder is never blamed: in vip-conflict, an update of the running lab-a that
+/// leaves its VIP alone is admitted (it was refused with 422 naming lab-b); a new pool on
+/// lab-a's VIP is refused, naming lab-a.
+#[test]
+fn the_vip_holders_update_passes_and_a_newcomer_is_refused() {
+    let Some(fixture) = Fixture::start("vip-conflict", 1.0) else {
+        return;
+    };
+    let patched = fixture.ok(&[
+        "patch",
+        "cp",
+        "-n",
+        "labs",
+        "lab-a",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"deletionPolicy":"orphan"}}"#,
+    ]);
+    assert!(patched.contains("patched"), "{patched}");
+    let mut lab_c: serde_json::Value =
+        serde_json::from_str(&fixture.ok(&["get", "cp", "-n", "labs", "lab-a", "-o", "json"]))
+            .expect("lab-a as JSON");
+    lab_c["metadata"] = serde_json::json!({"name": "lab-c", "namespace": "labs"});
+    if let Some(map) = lab_c.as_object_mut() {
+        map.remove("status");
+    }
+    let file = fixture.dir.path().join("lab-c.json");
+    std::fs::write(&file, lab_c.to_string()).expect("write");
+    let refused = fixture.run(&["create", "-f", file.to_str().expect("path")]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("is already used by") && said.contains("labs/lab-a"),
+        "{said}"
+    );
+}
+
+/// Longhorn's replica count is immutable, as the guide says: `kubectl annotate` 3 -> 1 on a
+/// pool is refused with the guide's words; the same value written again is admitted.
+#[test]
+fn the_longhorn_replica_count_cannot_be_changed() {
+    let Some(fixture) = Fixture::start("longhorn-replicas", 1.0) else {
+        return;
+    };
+    let changed = fixture.run(&[
+        "annotate",
+        "--overwrite",
+        "cp",
+        "-n",
+        "retail-east",
+        "store-114",
+        "longhornDefaultReplicaCount=1",
+    ]);
+    assert!(!changed.status.success());
+    let said = String::from_utf8_lossy(&changed.stderr);
+    assert!(said.contains("is immutable"), "{said}");
+    assert!(
+        said.contains("recreate the Compute Pool with the new value"),
+        "{said}"
+    );
+    assert!(said.contains("back up any persistent data first"), "{said}");
+    let kept = fixture.ok(&[
+        "annotate",
+        "--overwrite",
+        "cp",
+        "-n",
+        "retail-east",
+        "store-114",
+        "longhornDefaultReplicaCount=3",
+        "owner=ops",
+    ]);
+    assert!(kept.contains("annotated"), "{kept}");
+}
+
 /// The troubleshooting guide's log commands work on the demo: the hue controller's pod is
 /// found by its label in mural-system, its log has the scenario's lines about the pools, a
 /// followed log keeps bringing lines, and a viewer may read it.

@@ -168,6 +168,68 @@ fn update_mode_checks_vip_immutability_through_the_command() {
     assert_eq!(code, 0, "{findings:?}");
 }
 
+/// Through the command: the holder of a VIP another pool also uses may be edited (a label
+/// added, its VIP kept) with no vip.unique; a Longhorn replica count changed 3 -> 1 is refused
+/// with the guide's words.
+#[test]
+fn update_mode_leaves_the_vip_holder_alone_and_refuses_a_new_replica_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let live_text = example("ml-cluster.yaml").replace(
+        "  annotations:\n",
+        "  annotations:\n    longhornDefaultReplicaCount: '3'\n",
+    );
+    let live = write(dir.path(), "live.yaml", &live_text);
+    let other = write(
+        dir.path(),
+        "other.yaml",
+        &example("ml-cluster.yaml").replace("name: ml-cluster", "name: newcomer"),
+    );
+    let labelled = write(
+        dir.path(),
+        "labelled.yaml",
+        &live_text.replace(
+            "    team: ml-platform\n",
+            "    team: ml-platform\n    owner: ops\n",
+        ),
+    );
+    let (code, findings) = json_findings(
+        &[
+            "--old",
+            live.to_str().expect("path"),
+            "--existing",
+            other.to_str().expect("path"),
+            labelled.to_str().expect("path"),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{findings:?}");
+    assert!(
+        !rules(&findings).contains(&"vip.unique".to_owned()),
+        "{findings:?}"
+    );
+    let fewer = write(
+        dir.path(),
+        "fewer.yaml",
+        &live_text.replace(
+            "longhornDefaultReplicaCount: '3'",
+            "longhornDefaultReplicaCount: '1'",
+        ),
+    );
+    let (code, findings) = json_findings(
+        &[
+            "--old",
+            live.to_str().expect("path"),
+            fewer.to_str().expect("path"),
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "{findings:?}");
+    assert!(
+        rules(&findings).contains(&"longhorn.immutable".to_owned()),
+        "{findings:?}"
+    );
+}
+
 #[test]
 fn update_mode_keeps_existing_worker_pool_names() {
     let dir = tempfile::tempdir().expect("temp dir");

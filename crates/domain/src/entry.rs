@@ -29,7 +29,7 @@ pub fn text_of(entry: Entry, value: Option<&Value>) -> String {
         }
         (Entry::Pairs { hidden }, Value::Object(map)) => map
             .iter()
-            .filter(|(k, _)| Some(k.as_str()) != hidden)
+            .filter(|(k, _)| !hidden.contains(&k.as_str()))
             .map(|(k, v)| format!("{k}={}", scalar(v)))
             .collect::<Vec<_>>()
             .join("\n"),
@@ -93,10 +93,10 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
         }
         Entry::Pairs { hidden } => {
             let mut map = Map::new();
-            if let Some(hidden) = hidden
-                && let Some(kept) = current.and_then(|c| c.get(hidden))
-            {
-                map.insert(hidden.to_owned(), kept.clone());
+            for hidden in hidden {
+                if let Some(kept) = current.and_then(|c| c.get(*hidden)) {
+                    map.insert((*hidden).to_owned(), kept.clone());
+                }
             }
             for (number, line) in lines() {
                 let Some((key, value)) = line.split_once('=') else {
@@ -175,7 +175,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const PAIRS: Entry = Entry::Pairs { hidden: None };
+    const PAIRS: Entry = Entry::Pairs { hidden: &[] };
 
     #[test]
     fn labels_are_key_equals_value_lines() {
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn a_hidden_key_is_neither_shown_nor_lost() {
         let entry = Entry::Pairs {
-            hidden: Some("spectrocloud.com/description"),
+            hidden: &["spectrocloud.com/description"],
         };
         let current = json!({"spectrocloud.com/description": "GPU pool", "owner": "ops"});
         assert_eq!(text_of(entry, Some(&current)), "owner=ops");

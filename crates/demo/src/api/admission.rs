@@ -3,7 +3,8 @@
 //! pool as stored, for the update rules such as the immutable VIP, and against the other pools,
 //! for the VIP uniqueness rule) and is refused with 422 Invalid naming each field and its
 //! message. Updates that leave the spec alone (labels, finalizers, status) are not checked, so
-//! a pause or an unblock works on a pool that breaks a rule. The scenario player writes
+//! a pause or an unblock works on a pool that breaks a rule; a change of the Longhorn replica
+//! count, which is written in the metadata and immutable, is. The scenario player writes
 //! around it, as controllers do.
 
 use serde_json::{Value, json};
@@ -27,13 +28,22 @@ pub fn admit(
     if resource.kind != "ComputePool" {
         return Ok(());
     }
-    if current.is_some_and(|c| c.get("spec") == next.get("spec")) {
+    let unchanged = |key: &str| current.is_some_and(|c| c.get(key) == next.get(key));
+    if unchanged("spec") && unchanged("metadata") {
         return Ok(());
     }
     let Some((pool, issues)) = model(next) else {
         return Ok(());
     };
     let old = current.and_then(model).map(|(pool, _)| pool);
+    // The Longhorn replica count lives in the metadata (an annotation or a label) and is
+    // immutable: a change of it is checked like a change of the spec.
+    let same_replicas = old
+        .as_ref()
+        .is_some_and(|old| old.longhorn_replicas() == pool.longhorn_replicas());
+    if unchanged("spec") && same_replicas {
+        return Ok(());
+    }
     let others: Vec<ComputePool> = store
         .objects(resource)
         .iter()

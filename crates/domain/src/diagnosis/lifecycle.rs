@@ -1,12 +1,8 @@
 //! A deletion that does not complete, and a Longhorn replica count the pool's nodes cannot hold.
 
-use crate::shell::quote;
-use serde_json::Value;
-
 use super::*;
-use crate::field::Extra;
 use crate::fixes::{Fix, STUCK_AFTER_MINUTES, Standing, Workload};
-use crate::model::pool::PoolSpec;
+use crate::shell::quote;
 
 pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let Some(since) = deletion_time(pool.model) else {
@@ -135,42 +131,11 @@ fn workload_step(pool: &Pool, workload: &Workload) -> Option<String> {
 }
 
 pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
-    // Where the pool's data carries the Cluster Profile variable.
-    let replicas = replica_variable(pool.model).and_then(|v| {
-        v.as_i64()
-            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-    });
-    let Some(replicas) = replicas else {
+    let Some(replicas) = pool.model.longhorn_replicas().and_then(|r| r.count()) else {
         return;
     };
-    let control_plane = pool.model.control_plane();
-    let control = control_plane
-        .and_then(|c| c.node_count.get())
-        .copied()
-        .unwrap_or(1);
-    let workers: i64 = pool
-        .model
-        .node_pool_requirements()
-        .and_then(|n| n.worker_pools.get())
-        .into_iter()
-        .flatten()
-        .map(|w| {
-            w.get()
-                .and_then(|w| w.min_worker_nodes.get())
-                .copied()
-                .unwrap_or(1)
-                .max(1)
-        })
-        .fold(0, i64::saturating_add);
-    // A single-node pool is one host in both roles: its worker pool only selects that host.
-    let single = pool.model.is_single_node();
-    let nodes = if single {
-        1
-    } else {
-        control.saturating_add(workers)
-    };
-    // The guide: 1 for a single node, 2 for two, 3 for three or more.
-    let fits = nodes.clamp(1, 3);
+    let (nodes, single) = pool.model.node_total();
+    let fits = crate::model::longhorn::replicas_for(nodes);
     if replicas > nodes {
         out.push(Diagnosis {
             id: "longhorn.replicas",
@@ -196,99 +161,5 @@ pub(super) fn longhorn(pool: &Pool, out: &mut Vec<Diagnosis>) {
                 "back up persistent data (every PersistentVolumeClaim is lost), then recreate the pool with longhornDefaultReplicaCount {fits}"
             )],
         });
-    }
-}
-
-/// Where a pool carries the Cluster Profile variable `longhornDefaultReplicaCount`: not a
-/// field of the reference, so in an annotation or a label, or wherever the model kept fields
-/// it does not know, anywhere in the metadata and the spec (searched in the order they are
-/// written: the metadata first).
-fn replica_variable(pool: &ComputePool) -> Option<Value> {
-    const KEY: &str = "longhornDefaultReplicaCount";
-    let meta = pool.meta();
-    if let Some(written) = meta.and_then(|m| m.annotation(KEY).or_else(|| m.label(KEY))) {
-        return Some(Value::String(written.to_owned()));
-    }
-    let mut unknown: Vec<&Extra> = Vec::new();
-    if let Some(meta) = meta {
-        unknown.push(&meta.extra);
-    }
-    if let Some(spec) = pool.spec() {
-        spec_unknowns(spec, &mut unknown);
-    }
-    unknown
-        .into_iter()
-        .flat_map(Extra::iter)
-        .find_map(|(k, v)| {
-            if k == KEY {
-                Some(v)
-            } else {
-                find_key(v, KEY, 0)
-            }
-        })
-        .cloned()
-}
-
-/// The fields the model did not know, in every part of a pool's spec, in document order.
-fn spec_unknowns<'p>(spec: &'p PoolSpec, out: &mut Vec<&'p Extra>) {
-    out.push(&spec.extra);
-    if let Some(bundle) = spec.profile_bundle_ref.get() {
-        out.push(&bundle.extra);
-    }
-    let Some(variant) = spec.cluster_variant.get() else {
-        return;
-    };
-    out.push(&variant.extra);
-    if let Some(dedicated) = variant.dedicated.get() {
-        out.push(&dedicated.extra);
-        if let Some(config) = dedicated.palette_cluster_deployment_config.get() {
-            out.push(&config.extra);
-            if let Some(requirements) = config.node_pool_requirements.get() {
-                out.push(&requirements.extra);
-                if let Some(cp) = requirements.control_plane_pool.get() {
-                    out.push(&cp.extra);
-                    out.extend(cp.cpu.get().map(|c| &c.extra));
-                    out.extend(cp.memory.get().map(|m| &m.extra));
-                }
-                for worker in requirements
-                    .worker_pools
-                    .get()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|w| w.get())
-                {
-                    out.push(&worker.extra);
-                    out.extend(worker.cpu.get().map(|c| &c.extra));
-                    out.extend(worker.memory.get().map(|m| &m.extra));
-                    out.extend(worker.gpu.get().map(|g| &g.extra));
-                }
-            }
-            if let Some(edge) = config.edge.get() {
-                out.push(&edge.extra);
-                out.extend(edge.network_overlay_config.get().map(|o| &o.extra));
-            }
-            out.extend(config.settings_ref.get().map(|r| &r.extra));
-        }
-        out.extend(dedicated.scaling_policy_ref.get().map(|r| &r.extra));
-    }
-    if let Some(shared) = variant.shared.get() {
-        out.push(&shared.extra);
-        out.extend(shared.scaling_policy_ref.get().map(|r| &r.extra));
-    }
-}
-
-fn find_key<'v>(value: &'v Value, key: &str, depth: usize) -> Option<&'v Value> {
-    if depth > 12 {
-        return None;
-    }
-    match value {
-        Value::Object(map) => map.get(key).or_else(|| {
-            map.values()
-                .find_map(|v| find_key(v, key, depth.saturating_add(1)))
-        }),
-        Value::Array(items) => items
-            .iter()
-            .find_map(|v| find_key(v, key, depth.saturating_add(1))),
-        _ => None,
     }
 }

@@ -52,10 +52,10 @@ pub enum Entry {
     Toggle,
     /// One item per line (SSH keys).
     Lines,
-    /// A mapping, `key=value` per line (labels, annotations, resource groups); `hidden` is a
-    /// key another field shows, kept as it is.
+    /// A mapping, `key=value` per line (labels, annotations, resource groups); `hidden` are
+    /// keys other fields show, kept as they are.
     Pairs {
-        hidden: Option<&'static str>,
+        hidden: &'static [&'static str],
     },
     /// Taints, `key=value:Effect` per line.
     Taints,
@@ -159,14 +159,14 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::General,
         "Labels",
         "metadata.labels",
-        Entry::Pairs { hidden: None },
+        Entry::Pairs { hidden: &[] },
     ),
     field(
         Step::General,
         "Annotations",
         "metadata.annotations",
         Entry::Pairs {
-            hidden: Some(DESCRIPTION),
+            hidden: &[DESCRIPTION, crate::model::longhorn::REPLICAS_KEY],
         },
     ),
     field(
@@ -186,6 +186,12 @@ pub const FIELDS: &[FieldSpec] = &[
         "Cloud type",
         "spec.profileBundleRef.cloudType",
         Entry::Choice(&["edge-native"]),
+    ),
+    field(
+        Step::NodeConfig,
+        "Single-node cluster",
+        "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.singleNodeCluster",
+        Entry::Toggle,
     ),
     field(
         Step::NodeConfig,
@@ -221,13 +227,19 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::NodeConfig,
         "Control plane groups",
         "spec.clusterVariant.controlPlaneResourceGroups",
-        Entry::Pairs { hidden: None },
+        Entry::Pairs { hidden: &[] },
     ),
     field(
         Step::NodeConfig,
         "Worker groups",
         "spec.clusterVariant.workerResourceGroups",
-        Entry::Pairs { hidden: None },
+        Entry::Pairs { hidden: &[] },
+    ),
+    field(
+        Step::NodeConfig,
+        "Longhorn replicas",
+        "metadata.annotations.longhornDefaultReplicaCount",
+        Entry::Choice(&["1", "2", "3"]),
     ),
     worker("Worker pool name", "name", Entry::Text),
     worker(
@@ -241,7 +253,7 @@ pub const FIELDS: &[FieldSpec] = &[
     worker("GPU variant", "gpu.variant", Entry::Text),
     worker("GPU count", "gpu.gpuCount", Entry::Count),
     worker("GPU memory", "gpu.gpuMemory", Entry::Text),
-    worker("Labels", "labels", Entry::Pairs { hidden: None }),
+    worker("Labels", "labels", Entry::Pairs { hidden: &[] }),
     worker("Taints", "taints", Entry::Taints),
     field(
         Step::Deployment,

@@ -192,6 +192,26 @@ impl Draft {
             .map_or(0, Vec::len)
     }
 
+    /// Makes the pool a single-node cluster (`on`) with the reference's companions: one
+    /// control-plane node that is workload eligible, and at least one worker pool (used to
+    /// select the edge host); or a multi-node one again (three nodes, a dedicated control
+    /// plane), its worker pools kept.
+    pub fn set_single_node(&mut self, on: bool) {
+        let control = YamlPath::keys(rules::paths::CONTROL_PLANE);
+        if on {
+            self.set(&control.key("singleNodeCluster"), Some(json!(true)));
+            self.set(&control.key("nodeCount"), Some(json!(1)));
+            self.set(&control.key("workerNodeEligible"), Some(json!(true)));
+            if self.worker_pools() == 0 {
+                self.add_worker_pool("default-pool");
+            }
+        } else {
+            self.set(&control.key("singleNodeCluster"), None);
+            self.set(&control.key("nodeCount"), Some(json!(3)));
+            self.set(&control.key("workerNodeEligible"), Some(json!(false)));
+        }
+    }
+
     /// Adds a worker pool with the reference's shape and returns its index.
     pub fn add_worker_pool(&mut self, name: &str) -> usize {
         let index = self.worker_pools();

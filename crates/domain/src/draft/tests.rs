@@ -47,6 +47,68 @@ fn an_empty_draft_is_refused_by_the_rules_and_a_filled_one_is_clean() {
     );
 }
 
+/// A single-node pool is made with the reference's companions: one control-plane node,
+/// workload eligible, and a worker pool to select the host; none of the topology rules then
+/// fires. Off again, it is a three-node pool with a dedicated control plane.
+#[test]
+fn a_single_node_pool_is_made_with_its_companions() {
+    let mut draft = Draft::new("ml-research");
+    draft.set_single_node(true);
+    let control = |key: &str| {
+        draft
+            .get(&YamlPath::keys(rules::paths::CONTROL_PLANE).key(key))
+            .cloned()
+    };
+    assert_eq!(control("singleNodeCluster"), Some(json!(true)));
+    assert_eq!(control("nodeCount"), Some(json!(1)));
+    assert_eq!(control("workerNodeEligible"), Some(json!(true)));
+    assert_eq!(draft.worker_pools(), 1);
+    let topology: Vec<&str> = draft
+        .findings_alone()
+        .iter()
+        .map(|f| f.rule.id)
+        .filter(|id| id.starts_with("single-node") || id.starts_with("worker-pools"))
+        .collect();
+    assert!(topology.is_empty(), "{topology:?}");
+    draft.set_single_node(false);
+    let control = |key: &str| {
+        draft
+            .get(&YamlPath::keys(rules::paths::CONTROL_PLANE).key(key))
+            .cloned()
+    };
+    assert_eq!(control("singleNodeCluster"), None);
+    assert_eq!(control("nodeCount"), Some(json!(3)));
+    assert_eq!(control("workerNodeEligible"), Some(json!(false)));
+    assert_eq!(draft.worker_pools(), 1, "its worker pool is kept");
+}
+
+/// The Longhorn replica count the wizard offers is checked against the nodes at create, and
+/// it is written where pooldeck reads it, beside the annotations the Annotations field shows
+/// without showing it.
+#[test]
+fn the_longhorn_replica_count_is_offered_and_checked_against_the_nodes() {
+    let mut draft = Draft::new("ml-research");
+    draft.set_single_node(true);
+    draft.set(&spec("Longhorn replicas").at(0), Some(json!("3")));
+    let ids: Vec<&str> = draft.findings_alone().iter().map(|f| f.rule.id).collect();
+    assert!(ids.contains(&"longhorn.replica-count"), "{ids:?}");
+    draft.set(&spec("Longhorn replicas").at(0), Some(json!("1")));
+    let ids: Vec<&str> = draft.findings_alone().iter().map(|f| f.rule.id).collect();
+    assert!(!ids.contains(&"longhorn.replica-count"), "{ids:?}");
+    let annotations = spec("Annotations");
+    let shown = crate::entry::text_of(annotations.entry, draft.get(&annotations.at(0)));
+    assert!(!shown.contains("longhorn"), "{shown}");
+    let kept = crate::entry::read(
+        annotations.entry,
+        "owner=ops",
+        draft.get(&annotations.at(0)),
+    )
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    assert_eq!(kept["longhornDefaultReplicaCount"], "1", "{kept}");
+}
+
 #[test]
 fn setting_and_removing_touch_nothing_else() {
     let text = std::fs::read_to_string(concat!(

@@ -256,7 +256,7 @@ pub fn remove_finalizer(pool: &ComputePool, workloads: &Workloads, now: DateTime
             None => Some("whether any AIWorkload is left is not verified yet".to_owned()),
             Some(minutes) if minutes < STUCK_AFTER_MINUTES => Some(format!(
                 "the last AIWorkload went {} ago; the finalizer is offered {STUCK_AFTER_MINUTES} \
-                 minutes after that, in {}: read the controller logs meanwhile.",
+                 minutes after that, in {}: read the controller logs meanwhile",
                 minutes_words(minutes),
                 minutes_words(STUCK_AFTER_MINUTES.saturating_sub(minutes))
             )),

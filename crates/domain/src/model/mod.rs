@@ -5,6 +5,7 @@
 
 pub mod evaluation;
 pub mod event;
+pub mod longhorn;
 pub mod meta;
 pub mod pool;
 pub mod status;

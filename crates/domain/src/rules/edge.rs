@@ -58,7 +58,7 @@ pub const VIP_UNIQUE: Rule = Rule {
     severity: Severity::Error,
     basis: Basis::Breaks,
     section: VIP,
-    summary: "the VIP must be unique across all Compute Pools",
+    summary: "a new pool, or a changed VIP, must not take a VIP another Compute Pool holds",
 };
 pub const OVERLAY_CIDR: Rule = Rule {
     id: "overlay.cidr",
@@ -188,20 +188,37 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     out.extend(vip_unique(pool, context));
 }
 
-/// A rule across pools: the pool's effective VIP is used by other pools (one finding per
-/// pool, naming a few of the others: N pools sharing a VIP make N findings, not N squared,
-/// and the count comes from the index).
+/// A rule across pools, about the pool that takes a VIP another already holds: at create
+/// and at an update that changes the VIP. An update that keeps the VIP takes nothing, and a
+/// pool that exists holds its VIP against every pool that came after it ([`holds_before`]):
+/// the newcomer carries the error, never the holder. One finding per pool, naming a few of
+/// the others (N pools sharing a VIP make N findings, not N squared; the count comes from
+/// the index when nothing tells the pools apart).
 pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Finding> {
     // A pool has an effective VIP only in its deployment config's edge.
     let v = pool.effective_vip()?;
-    let mut others = context.with_vip(pool, v);
+    if context
+        .old
+        .and_then(ComputePool::effective_vip)
+        .is_some_and(|old| old.eq_ignore_ascii_case(v))
+    {
+        return None;
+    }
+    // A pool that exists (read as it is, not an update): those it came before do not count.
+    let exists = context.old.is_none() && (runs(pool) || created(pool).is_some());
+    let counts = |other: &ComputePool| !exists || !holds_before(pool, other);
+    let mut others = context.with_vip(pool, v).filter(|o| counts(o));
     let named: Vec<String> = others
         .by_ref()
         .take(NAMED_OTHERS)
         .map(ComputePool::key)
         .collect();
     let first = named.first()?;
-    let total = context.others_with_vip(pool, v).max(named.len());
+    let total = if exists {
+        named.len().saturating_add(others.count())
+    } else {
+        context.others_with_vip(pool, v).max(named.len())
+    };
     let message = if total == 1 {
         format!("VIP \"{v}\" is already used by ComputePool {first}")
     } else {
@@ -221,6 +238,31 @@ pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Findin
         at(paths::EDGE).key("vip"),
         message,
     ))
+}
+
+/// Whether `holder` holds a VIP it shares with `other`: it runs and the other does not, or
+/// (both running or neither) it was created first; a pool never created (a manifest) holds
+/// nothing against another. As the doctor tells the owner of an address from the newcomer.
+pub fn holds_before(holder: &ComputePool, other: &ComputePool) -> bool {
+    match (runs(holder), runs(other)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => match (created(holder), created(other)) {
+            (Some(mine), Some(theirs)) => mine < theirs,
+            (Some(_), None) => true,
+            _ => false,
+        },
+    }
+}
+
+fn runs(pool: &ComputePool) -> bool {
+    pool.status.get().and_then(|s| s.status.as_deref()) == Some("Running")
+}
+
+fn created(pool: &ComputePool) -> Option<chrono::DateTime<chrono::Utc>> {
+    pool.meta()
+        .and_then(|m| m.creation_timestamp.as_deref())
+        .and_then(crate::time::parse)
 }
 
 fn quoted(value: Option<&str>) -> String {

@@ -12,6 +12,7 @@ pub mod names;
 mod references;
 pub mod scaling_policy;
 mod schema;
+mod storage;
 mod topology;
 mod worker_pools;
 
@@ -317,6 +318,7 @@ pub fn validate(pool: &ComputePool, issues: &[Issue], context: &Context) -> Vec<
     topology::check(pool, context, &mut out);
     worker_pools::check(pool, context, &mut out);
     edge::check(pool, context, &mut out);
+    storage::check(pool, context, &mut out);
     out
 }
 
@@ -341,6 +343,7 @@ pub fn catalogue() -> Vec<&'static Rule> {
     rules.extend(topology::RULES);
     rules.extend(worker_pools::RULES);
     rules.extend(edge::RULES);
+    rules.extend(storage::RULES);
     rules
 }
 

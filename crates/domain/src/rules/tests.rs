@@ -17,6 +17,7 @@ const PCDC: &str = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfi
 const CP: &str = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/controlPlanePool";
 const WP: &str = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/workerPools";
 const EDGE: &str = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge";
+const LONGHORN: &str = "/metadata/annotations/longhornDefaultReplicaCount";
 
 fn json_of(yaml: &str) -> Value {
     let documents = crate::manifest::parse(yaml).expect("demo manifest parses");
@@ -536,6 +537,22 @@ fn cases() -> Vec<Case> {
             existing: Some(|v| put(v, "/metadata/name", json!("other-pool"))),
             ..case("vip.unique", |_| {}, VIP)
         },
+        Case {
+            old: Some(|v| put(v, LONGHORN, json!("3"))),
+            ..case(
+                "longhorn.immutable",
+                |v| put(v, LONGHORN, json!("1")),
+                "metadata.annotations.longhornDefaultReplicaCount",
+            )
+        },
+        Case {
+            base: SINGLE,
+            ..case(
+                "longhorn.replica-count",
+                |v| put(v, LONGHORN, json!("3")),
+                "metadata.annotations.longhornDefaultReplicaCount",
+            )
+        },
         case(
             "overlay.cidr",
             |v| {
@@ -780,16 +797,161 @@ fn vip_rules_follow_the_overlay() {
     );
 }
 
+/// Of pools that exist and share a VIP, the one that runs (else the one created first) holds
+/// it: checked as listed (the pools list's marker, `validate` of a fleet), the newcomer is
+/// blamed and the holder is not; two manifests never created both are.
+#[test]
+fn the_vip_holder_is_never_blamed_the_newcomer_is() {
+    let held = |v: &Value| pool(v).0;
+    let base = json_of(ML);
+    let mut holder = base.clone();
+    put(&mut holder, "/metadata/name", json!("lab-a"));
+    put(
+        &mut holder,
+        "/metadata/creationTimestamp",
+        json!("2026-05-01T00:00:00Z"),
+    );
+    put(&mut holder, "/status", json!({"status": "Running"}));
+    let mut newcomer = base.clone();
+    put(&mut newcomer, "/metadata/name", json!("lab-b"));
+    put(
+        &mut newcomer,
+        "/metadata/creationTimestamp",
+        json!("2026-06-14T00:00:00Z"),
+    );
+    put(&mut newcomer, "/status", json!({"status": "Provisioning"}));
+    let fleet = [holder.clone(), newcomer.clone()];
+    let listed = |i: usize| {
+        let pools: Vec<ComputePool> = fleet.iter().map(|v| pool(v).0).collect();
+        let fleet = Fleet::new(pools.clone());
+        let context = Context {
+            old: None,
+            fleet: &fleet,
+            self_index: Some(i),
+        };
+        ids(&validate(&pools[i], &[], &context))
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        !listed(0).contains(&"vip.unique".to_owned()),
+        "the holder: {:?}",
+        listed(0)
+    );
+    assert!(
+        listed(1).contains(&"vip.unique".to_owned()),
+        "the newcomer: {:?}",
+        listed(1)
+    );
+    // Neither runs: the one created first holds it.
+    let mut older = holder.clone();
+    put(&mut older, "/status", json!({"status": "Provisioning"}));
+    assert!(edge::holds_before(&held(&older), &held(&newcomer)));
+    assert!(!edge::holds_before(&held(&newcomer), &held(&older)));
+    // The newcomer runs, the holder does not (it failed): the one that runs holds it.
+    let mut running = newcomer.clone();
+    put(&mut running, "/status", json!({"status": "Running"}));
+    assert!(edge::holds_before(&held(&running), &held(&older)));
+    // Two manifests never created: neither holds it, both are blamed.
+    let plain: Vec<Value> = ["m-1", "m-2"]
+        .iter()
+        .map(|n| {
+            let mut p = base.clone();
+            put(&mut p, "/metadata/name", json!(n));
+            p
+        })
+        .collect();
+    assert!(!edge::holds_before(&held(&plain[0]), &held(&plain[1])));
+    assert!(!edge::holds_before(&held(&plain[1]), &held(&plain[0])));
+    // The holder's update that only adds a label passes; the newcomer's create is refused.
+    let mut labelled = holder.clone();
+    put(&mut labelled, "/metadata/labels/team", json!("a"));
+    assert!(!ids(&run(&labelled, Some(&holder), &fleet)).contains(&"vip.unique"));
+    let mut fresh = base.clone();
+    put(&mut fresh, "/metadata/name", json!("lab-c"));
+    assert!(ids(&run(&fresh, None, &fleet)).contains(&"vip.unique"));
+}
+
+/// The guide: the replica count is immutable (3 to 1 refused, with the recreate and the lost
+/// claims said; set or removed after creation refused too; unchanged, whatever it is, passes)
+/// and, at create, fits the nodes: 1 for one, 2 for two, 3 for three or more.
+#[test]
+fn the_longhorn_replica_count_is_immutable_and_fits_the_nodes() {
+    let with = |base: &str, count: Option<&str>| {
+        let mut v = json_of(base);
+        if let Some(count) = count {
+            put(&mut v, LONGHORN, json!(count));
+        }
+        v
+    };
+    let found = run(&with(ML, Some("1")), Some(&with(ML, Some("3"))), &[]);
+    let immutable = found
+        .iter()
+        .find(|f| f.rule.id == "longhorn.immutable")
+        .expect("3 -> 1 refused");
+    for words in [
+        "was \"3\" and would become \"1\"",
+        "recreate the Compute Pool",
+        "back up",
+    ] {
+        assert!(immutable.message.contains(words), "{}", immutable.message);
+    }
+    assert!(
+        ids(&run(&with(ML, Some("3")), Some(&with(ML, None)), &[])).contains(&"longhorn.immutable")
+    );
+    assert!(
+        ids(&run(&with(ML, None), Some(&with(ML, Some("3"))), &[])).contains(&"longhorn.immutable")
+    );
+    // The same count as a number and as text is no change; an update that keeps it passes
+    // even where it does not fit (that was so at creation: the doctor says it).
+    assert!(
+        !ids(&run(&with(ML, Some("3")), Some(&with(ML, Some("3"))), &[]))
+            .iter()
+            .any(|id| id.starts_with("longhorn"))
+    );
+    assert!(
+        !ids(&run(
+            &with(SINGLE, Some("3")),
+            Some(&with(SINGLE, Some("3"))),
+            &[]
+        ))
+        .iter()
+        .any(|id| id.starts_with("longhorn"))
+    );
+    // At create: a single node takes 1; three or more nodes take up to 3.
+    assert!(ids(&run(&with(SINGLE, Some("2")), None, &[])).contains(&"longhorn.replica-count"));
+    assert!(!ids(&run(&with(SINGLE, Some("1")), None, &[])).contains(&"longhorn.replica-count"));
+    assert!(!ids(&run(&with(ML, Some("3")), None, &[])).contains(&"longhorn.replica-count"));
+    assert!(ids(&run(&with(ML, Some("0")), None, &[])).contains(&"longhorn.replica-count"));
+}
+
 #[test]
 fn cross_pool_and_update_rules_leave_the_same_object_alone() {
     let base = json_of(ML);
     // Updating a pool: its old self in the fleet is not a VIP conflict, same VIP is no change.
     let findings = run(&base, Some(&base), std::slice::from_ref(&base));
     assert!(findings.is_empty(), "{findings:#?}");
-    // The same VIP in another namespace is a conflict (VIPs are unique across all pools).
+    // The same VIP in another namespace is a conflict (VIPs are unique across all pools) for
+    // a new pool; an update that keeps its VIP takes nothing (the holder is never blamed).
     let mut elsewhere = base.clone();
     put(&mut elsewhere, "/metadata/namespace", json!("team-b"));
-    assert!(ids(&run(&base, Some(&base), &[elsewhere])).contains(&"vip.unique"));
+    assert!(ids(&run(&base, None, std::slice::from_ref(&elsewhere))).contains(&"vip.unique"));
+    assert!(
+        !ids(&run(&base, Some(&base), std::slice::from_ref(&elsewhere))).contains(&"vip.unique")
+    );
+    // An update that moves onto a taken VIP is refused twice: immutable, and taken.
+    let mut moved_from = base.clone();
+    put(
+        &mut moved_from,
+        &format!("{EDGE}/vip"),
+        json!("10.10.162.250"),
+    );
+    let found = ids(&run(&base, Some(&moved_from), &[elsewhere]));
+    assert!(
+        found.contains(&"vip.unique") && found.contains(&"vip.immutable"),
+        "{found:?}"
+    );
     // Another pool whose VIP is ignored (overlay on) does not conflict.
     let mut overlay = base.clone();
     put(&mut overlay, "/metadata/name", json!("other"));

@@ -134,7 +134,13 @@ impl Wizard {
             }
             Entry::Toggle => {
                 let on = w.draft.get(&path).and_then(Value::as_bool).unwrap_or(false);
-                w.draft.set(&path, Some(json!(!on)));
+                if line.spec.label == "Single-node cluster" {
+                    // With the reference's companions (one workload-eligible node, a worker
+                    // pool to select the host).
+                    w.draft.set_single_node(!on);
+                } else {
+                    w.draft.set(&path, Some(json!(!on)));
+                }
             }
             Entry::Namespace => {
                 let names: Vec<String> = w.namespaces.iter().map(|(n, _)| n.clone()).collect();
@@ -203,12 +209,23 @@ impl Wizard {
                     }
                     w.draft
                         .set(&YamlPath::keys("spec.clusterVariant"), Some(variant));
+                } else if line.spec.label == "Control plane nodes" {
+                    // One node is a single-node cluster, and three or five are not: the
+                    // reference's companions follow the count.
+                    let count = next.parse::<u64>().unwrap_or(1);
+                    let single = YamlPath::keys(crate::domain::rules::paths::CONTROL_PLANE)
+                        .key("singleNodeCluster");
+                    let was_single = w.draft.get(&single).and_then(Value::as_bool) == Some(true);
+                    if count == 1 {
+                        w.draft.set_single_node(true);
+                    } else {
+                        if was_single {
+                            w.draft.set_single_node(false);
+                        }
+                        w.draft.set(&path, Some(json!(count)));
+                    }
                 } else {
-                    let value = match line.spec.label {
-                        "Control plane nodes" => json!(next.parse::<u64>().unwrap_or(1)),
-                        _ => json!(next),
-                    };
-                    w.draft.set(&path, Some(value));
+                    w.draft.set(&path, Some(json!(next)));
                 }
             }
             _ => return,

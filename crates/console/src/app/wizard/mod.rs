@@ -232,6 +232,11 @@ impl Wizard {
             (Purpose::Edit { .. }, "VIP") => Some(
                 "the VIP is immutable after creation: R recreates the pool to change it (manifest kept as a draft, safe delete, wait until it is gone, create)",
             ),
+            (Purpose::Edit { .. }, "Longhorn replicas") => Some(
+                "the Longhorn replica count is immutable after creation: to use another, recreate \
+                 the pool with the new value (R); every PersistentVolumeClaim is lost, so back up \
+                 persistent data first",
+            ),
             (Purpose::Edit { .. }, "Compute pool name") => {
                 Some("a pool's name cannot change: create a new pool instead")
             }

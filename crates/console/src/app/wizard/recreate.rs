@@ -76,7 +76,7 @@ impl Wizard {
         };
         w.purpose = Purpose::Recreate { old: old.clone() };
         app.message = Some(
-        "recreate: the VIP can change now; Review's apply deletes the pool safely, waits until it is gone, then creates it (the manifest is kept as a draft all along)"
+        "recreate: the VIP and the Longhorn replica count can change now (a new count loses every PersistentVolumeClaim: back up first); Review's apply deletes the pool safely, waits until it is gone, then creates it (the manifest is kept as a draft all along)"
             .into(),
     );
         super::changed_in(w, app);

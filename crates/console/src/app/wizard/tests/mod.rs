@@ -249,6 +249,44 @@ fn an_edit_keeps_the_vip_locked_and_says_why() {
     );
 }
 
+/// The Longhorn replica count is locked in an edit, saying why and the way out (recreate);
+/// choosing one control-plane node makes the pool single-node with its companions.
+#[test]
+fn an_edit_keeps_the_replica_count_locked_and_one_node_is_single_node() {
+    let mut app = fleet_app();
+    update(&mut app, key(KeyCode::Char('e')));
+    to_step(&mut app, Step::NodeConfig);
+    let before = wizard(&app).draft.clone();
+    to_field(&mut app, "Longhorn replicas", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    assert_eq!(wizard(&app).draft, before, "a locked field does not cycle");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("immutable") && m.contains("PersistentVolumeClaim")),
+        "{:?}",
+        app.message
+    );
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Esc));
+
+    update(&mut app, key(KeyCode::Char('n')));
+    to_step(&mut app, Step::NodeConfig);
+    to_field(&mut app, "Single-node cluster", 0);
+    update(&mut app, key(KeyCode::Char(' ')));
+    let draft = &wizard(&app).draft;
+    let control = |k: &str| {
+        draft
+            .get(&YamlPath::keys(crate::domain::rules::paths::CONTROL_PLANE).key(k))
+            .cloned()
+    };
+    assert_eq!(control("singleNodeCluster"), Some(serde_json::json!(true)));
+    assert_eq!(control("nodeCount"), Some(serde_json::json!(1)));
+    assert_eq!(control("workerNodeEligible"), Some(serde_json::json!(true)));
+    assert_eq!(draft.worker_pools(), 1);
+}
+
 #[test]
 fn a_taken_vip_and_a_quota_overrun_are_said_on_their_fields() {
     let mut app = fleet_app();
