@@ -83,3 +83,153 @@ fn relative_times_resolve() {
     assert!(chrono::DateTime::parse_from_rfc3339(resolved["b"][0].as_str().expect("b")).is_ok());
     assert_eq!(resolved["c"], "nowhere");
 }
+
+/// Every scenario's pools pass `pooldeck validate` (checked as listed, against the scenario's
+/// other pools, as the pools list checks them), errors and warnings, except where the story
+/// is that rule: the VIP the newcomer took, the pause label written wrong, the replica count
+/// the nodes cannot hold.
+#[test]
+fn every_scenarios_pools_validate_except_where_the_story_is_that_rule() {
+    use pooldeck_domain::model::{ComputePool, read_owned};
+    use pooldeck_domain::rules::{self, Context, Fleet, Severity};
+    const STORIES: &[(&str, &str, &str)] = &[
+        ("vip-conflict", "labs/lab-b", "vip.unique"),
+        ("fleet", "retail-edge/edge-store-207", "pause.not-true"),
+        (
+            "longhorn-replicas",
+            "retail-east/store-114",
+            "longhorn.replica-count",
+        ),
+        (
+            "longhorn-replicas",
+            "retail-east/store-207",
+            "longhorn.replica-count",
+        ),
+    ];
+    let now = chrono::Utc::now();
+    let mut scenarios: Vec<String> = BUILTIN.iter().map(|(n, _)| (*n).to_owned()).collect();
+    scenarios.push("large-25".into());
+    let mut stories_seen = Vec::new();
+    for name in &scenarios {
+        let scenario = Scenario::builtin(name).expect(name);
+        let read: Vec<(ComputePool, Vec<pooldeck_domain::field::Issue>)> = scenario
+            .objects
+            .iter()
+            .filter(|o| o["kind"] == "ComputePool")
+            .map(|o| read_owned::<ComputePool>(resolve_times_at(o, now)).expect("a pool"))
+            .collect();
+        let fleet = Fleet::new(read.iter().map(|(p, _)| p.clone()).collect());
+        for (i, (pool, issues)) in read.iter().enumerate() {
+            let context = Context {
+                old: None,
+                fleet: &fleet,
+                self_index: Some(i),
+            };
+            for finding in rules::validate(pool, issues, &context) {
+                if finding.rule.severity < Severity::Warning {
+                    continue;
+                }
+                let at = pool.key();
+                let story = STORIES
+                    .iter()
+                    .find(|(n, p, rule)| n == name && *p == at && *rule == finding.rule.id);
+                if let Some(story) = story {
+                    stories_seen.push(*story);
+                    continue;
+                }
+                panic!("{name}: {at}: {} {}", finding.rule.id, finding.message);
+            }
+        }
+    }
+    assert_eq!(
+        stories_seen.len(),
+        STORIES.len(),
+        "each story's rule fires: {stories_seen:?}"
+    );
+}
+
+/// A host an event or a controller log line names belongs to the pool it is about: no
+/// scenario blames a healthy host of another pool.
+#[test]
+fn scenario_events_name_the_hosts_of_their_own_pool() {
+    for (name, _) in BUILTIN {
+        let scenario = Scenario::builtin(name).expect(name);
+        // Every host of every pool, with its pool.
+        let mut hosts: Vec<(String, String)> = Vec::new();
+        for pool in scenario
+            .objects
+            .iter()
+            .filter(|o| o["kind"] == "ComputePool")
+        {
+            let key = format!(
+                "{}/{}",
+                pool["metadata"]["namespace"].as_str().unwrap_or(""),
+                pool["metadata"]["name"].as_str().unwrap_or("")
+            );
+            for cluster in pool["status"]["paletteClusterStatuses"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                for machines in cluster["allocatedMachinePools"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    for host in machines["hosts"]
+                        .as_object()
+                        .into_iter()
+                        .flat_map(|h| h.keys())
+                    {
+                        hosts.push((host.clone(), key.clone()));
+                    }
+                }
+            }
+        }
+        let mut said: Vec<(String, String)> = Vec::new();
+        for object in scenario.objects.iter().filter(|o| o["kind"] == "Event") {
+            let about = &object["involvedObject"];
+            if about["kind"] == "ComputePool" {
+                said.push((
+                    format!(
+                        "{}/{}",
+                        about["namespace"].as_str().unwrap_or(""),
+                        about["name"].as_str().unwrap_or("")
+                    ),
+                    object["message"].as_str().unwrap_or("").to_owned(),
+                ));
+            }
+        }
+        for step in &scenario.steps {
+            if let Action::Event {
+                namespace,
+                kind,
+                name,
+                message,
+                ..
+            } = &step.action
+                && kind == "ComputePool"
+            {
+                said.push((format!("{namespace}/{name}"), message.clone()));
+            }
+        }
+        for line in &scenario.controller_logs {
+            if let (Some(pool), Some(message)) = (line["pool"].as_str(), line["message"].as_str()) {
+                said.push((pool.to_owned(), message.to_owned()));
+            }
+        }
+        for (pool, message) in &said {
+            let words: Vec<&str> = message
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .collect();
+            for (host, owner) in &hosts {
+                if words.contains(&host.as_str()) {
+                    assert_eq!(
+                        owner, pool,
+                        "{name}: \"{message}\" about {pool} names {host} of {owner}"
+                    );
+                }
+            }
+        }
+    }
+}

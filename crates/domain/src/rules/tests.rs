@@ -706,6 +706,28 @@ fn fired(yaml_base: &str, edit: impl Fn(&mut Value)) -> Vec<&'static str> {
         .collect()
 }
 
+/// Two-node mode (edge.isTwoNode, "exactly two nodes"): a control plane of one beside a
+/// worker is that mode, not a single-node cluster missing its settings; without the flag it is.
+#[test]
+fn a_two_node_pool_is_not_a_broken_single_node_one() {
+    let two = |flag: bool| {
+        fired(ML, |v| {
+            put(v, &format!("{CP}/nodeCount"), json!(1));
+            put(v, &format!("{EDGE}/isTwoNode"), json!(flag));
+        })
+    };
+    assert!(
+        !two(true).contains(&"single-node.settings"),
+        "{:?}",
+        two(true)
+    );
+    assert!(
+        two(false).contains(&"single-node.settings"),
+        "{:?}",
+        two(false)
+    );
+}
+
 #[test]
 fn control_plane_topologies_the_reference_allows() {
     assert!(fired(ML, |v| put(v, &format!("{CP}/nodeCount"), json!(5))).is_empty());

@@ -221,7 +221,13 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         Field::Missing | Field::Null => Some(0),
         Field::Invalid(_) => None,
     };
-    check_control_plane(control, worker_count, out);
+    // Two-node mode (edge.isTwoNode, "exactly two nodes"): a control plane of one beside one
+    // worker, not a single-node cluster missing its settings.
+    let two_node = config
+        .edge
+        .get()
+        .is_some_and(|e| e.is_two_node.get() == Some(&true));
+    check_control_plane(control, worker_count, two_node, out);
     check_single_node_day2(pool, context, out);
 
     let cp = at(paths::CONTROL_PLANE);
@@ -244,6 +250,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
 fn check_control_plane(
     control: &ControlPlanePool,
     worker_pools: Option<usize>,
+    two_node: bool,
     out: &mut Vec<Finding>,
 ) {
     let cp = at(paths::CONTROL_PLANE);
@@ -294,7 +301,7 @@ fn check_control_plane(
         }
         return;
     }
-    if node_count == Some(1) {
+    if node_count == Some(1) && !(two_node && worker_pools.is_some_and(|n| n > 0)) {
         let mut missing = vec!["singleNodeCluster: true"];
         if !eligible {
             missing.push("workerNodeEligible: true");
