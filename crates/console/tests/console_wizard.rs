@@ -93,8 +93,8 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
     pane.enter("edge-profilebundle");
     pane.keys(&["Tab"]);
     pane.wait_for("› Node Config");
-    // Control plane: nodes, eligible, architecture, CPU count, memory.
-    pane.keys(&["j", "j", "j"]);
+    // Control plane: single-node, nodes, eligible, architecture, CPU count, memory.
+    pane.keys(&["j", "j", "j", "j"]);
     pane.enter("4");
     pane.keys(&["j"]);
     pane.enter("16 GB");
@@ -144,7 +144,7 @@ fn a_two_worker_pool_gpu_pool_is_written_dry_run_and_applied() {
     let review = pane.wait_for("› Review");
     assert!(review.contains("0 errors"), "{review}");
     pane.keys(&["d"]);
-    pane.wait_for("Dry run: dry run: the server accepts this");
+    pane.wait_for("Dry run: the server accepts this");
     pane.keys(&["Enter"]);
     pane.wait_for("Create Compute Pool gpu-pool-two");
     pane.wait_for("Dry run passed");
@@ -360,7 +360,8 @@ fn errors_appear_while_typing_and_on_edits() {
     pane.wait_for("Edit Compute Pool ml-research/llm-train");
     pane.keys(&["Tab", "Tab", "Tab"]);
     pane.wait_for("› Node Config");
-    for _ in 0..13 {
+    // Past the control plane's fields, the groups and the Longhorn replicas to the GPU count.
+    for _ in 0..15 {
         pane.keys(&["j"]);
     }
     pane.keys(&["Enter", "End"]);

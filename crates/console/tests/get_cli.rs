@@ -151,7 +151,7 @@ fn evaluations_hosts_events_and_projects() {
     let evaluations = fixture.ok(&["evaluations", "-A"]);
     let finetune = line_with(&evaluations, "llm-finetune");
     assert!(
-        finetune.contains("91% 12→16") && finetune.contains("scale up +4 GPUs"),
+        finetune.contains("91% 12->16") && finetune.contains("scale up +4 GPUs"),
         "{finetune}"
     );
     let hosts = fixture.ok(&["hosts", "llm-finetune", "-n", "ml-research"]);

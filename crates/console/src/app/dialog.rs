@@ -170,10 +170,12 @@ impl Confirm {
             None
         };
         let mut sent = Vec::new();
+        let batch = (plan.operations.len() > 1).then_some(self.id);
         for operation in &plan.operations {
             let awaiting = Awaiting::Real {
                 fix: plan.fix,
                 kept: kept.clone(),
+                batch,
             };
             sent.push(app.send(operation.clone(), awaiting));
         }

@@ -338,6 +338,9 @@ pub struct App {
     pub dropped_answers: u64,
     /// What each request sent and not answered yet is awaited for, by its id.
     pub pending: std::collections::HashMap<RequestId, requests::Awaiting>,
+    /// The answers so far of a confirmation's several requests, by the dialog's id: the
+    /// footer says them all once the last is in.
+    pub batches: std::collections::HashMap<RequestId, Vec<String>>,
     /// The terminal's size (columns, rows), as the last resize said; `None` before the first.
     pub size: Option<(u16, u16)>,
     /// The drafts wizards left on disk (a crash, a hangup, Esc), newest first: `n` and `e`
@@ -396,6 +399,7 @@ impl App {
             access: confirm::AccessCache::new(),
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
+            batches: std::collections::HashMap::new(),
             dropped_answers: 0,
             size: None,
             drafts: Vec::new(),

@@ -25,6 +25,8 @@ pub enum Awaiting {
     Real {
         fix: Fix,
         kept: Option<std::path::PathBuf>,
+        /// The dialog's id, when it sent several: their answers are said together.
+        batch: Option<RequestId>,
     },
 }
 
@@ -176,7 +178,9 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
         }
         // The wizard that asked takes its answer (one of an earlier draft it drops).
         Awaiting::WizardDryRun => super::wizard::performed(app, request, outcome),
-        Awaiting::Real { fix, kept } => real_answered(app, request, fix, kept, outcome),
+        Awaiting::Real { fix, kept, batch } => {
+            real_answered(app, request, fix, kept, batch, outcome);
+        }
     }
 }
 
@@ -188,6 +192,7 @@ fn real_answered(
     request: &Request,
     fix: Fix,
     kept: Option<std::path::PathBuf>,
+    batch: Option<RequestId>,
     outcome: Outcome,
 ) {
     let operation = &request.operation;
@@ -236,6 +241,13 @@ fn real_answered(
             format!("{what}: {error}{changed}")
         }
     };
+    let text = match batch {
+        Some(batch) => match batched(app, batch, text) {
+            Some(all) => all,
+            None => return,
+        },
+        None => text,
+    };
     app.message = Some(if request.hub == app.hub() {
         text
     } else {
@@ -244,6 +256,28 @@ fn real_answered(
     if let Some(kept) = kept {
         super::edit::answered(app, kept, done);
     }
+}
+
+/// One answer of a confirmation's several requests: kept until the last is in, then all of
+/// them in one sentence (each on its own would leave the footer naming only the last).
+fn batched(app: &mut App, batch: RequestId, text: String) -> Option<String> {
+    let answers = app.batches.entry(batch).or_default();
+    answers.push(text);
+    let waiting = app
+        .pending
+        .values()
+        .filter(|a| matches!(a, Awaiting::Real { batch: Some(b), .. } if *b == batch))
+        .count();
+    if waiting > 0 {
+        let so_far = answers.len();
+        app.message = Some(format!(
+            "{so_far} of {} answered…",
+            so_far.saturating_add(waiting)
+        ));
+        return None;
+    }
+    let answers = app.batches.remove(&batch).unwrap_or_default();
+    Some(answers.join("; "))
 }
 
 /// How the object a refused request named differs now from what it was looked at, as the

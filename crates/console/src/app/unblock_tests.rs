@@ -288,3 +288,55 @@ fn a_blocked_unblock_copies_no_command() {
         app.message
     );
 }
+
+/// Step 1 deleting two AIWorkloads: the footer names both once both answers are in (each
+/// answer on its own left it naming the last one only).
+#[test]
+fn the_footer_names_every_aiworkload_a_step_deleted() {
+    use crate::app::confirm::tests::sent;
+    use crate::domain::{Operation, Outcome, Run};
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    listed(
+        &mut app,
+        None,
+        vec![
+            aiworkload("ml-research", "legacy-trainer", Some("retired-cluster")),
+            aiworkload("ml-research", "second-job", Some("retired-cluster")),
+        ],
+    );
+    let plan = unblock(&mut app);
+    assert_eq!(targets(&plan).len(), 2, "{plan:?}");
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Enter));
+    let real: Vec<_> = sent()
+        .into_iter()
+        .filter(|r| matches!(r.operation, Operation::Delete { run: Run::Real, .. }))
+        .collect();
+    assert_eq!(real.len(), 2);
+    for (i, request) in real.into_iter().enumerate() {
+        let name = request
+            .operation
+            .target()
+            .map(|t| t.to_string())
+            .unwrap_or_default();
+        update(
+            &mut app,
+            Msg::Performed {
+                request,
+                outcome: Outcome::Done {
+                    message: format!("{name}: deleted"),
+                },
+            },
+        );
+        if i == 0 {
+            assert_eq!(app.message.as_deref(), Some("1 of 2 answered…"));
+        }
+    }
+    let said = app.message.clone().unwrap_or_default();
+    assert!(
+        said.contains("legacy-trainer: deleted") && said.contains("second-job: deleted"),
+        "{said}"
+    );
+}

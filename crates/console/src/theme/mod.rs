@@ -55,6 +55,18 @@ pub struct Theme {
     pub ascii: bool,
 }
 
+impl Theme {
+    /// `text` as this terminal draws it: where only ASCII is drawn, the arrows are written
+    /// `->` and `<-` (drawn cell by cell they would become `>` and `<`, "12 > 16").
+    pub fn arrows<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.ascii && text.contains(['→', '←']) {
+            std::borrow::Cow::Owned(text.replace('→', "->").replace('←', "<-"))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
+    }
+}
+
 /// Reads a colour as theme files write it.
 pub fn parse_color(text: &str) -> Result<Color, String> {
     let text = text.trim().to_ascii_lowercase();
@@ -201,7 +213,13 @@ impl Theme {
             Meaning::Accent => self.accent,
             Meaning::Text => self.text,
         };
-        let style = Style::new().fg(color);
+        // The terminal's own colour sets none: ordinary text is the terminal's foreground,
+        // readable on a light background and a dark one, and a row's own colour shows through.
+        let style = if color == Color::Reset {
+            Style::new()
+        } else {
+            Style::new().fg(color)
+        };
         if meaning == Meaning::Error {
             style.add_modifier(Modifier::BOLD)
         } else {

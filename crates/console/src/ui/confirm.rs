@@ -67,17 +67,29 @@ fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> Str
         .as_deref()
         .map(|c| format!(" ({c})"))
         .unwrap_or_default();
+    // Each is said once: an error that says the server refused, or that nothing was
+    // changed, is not told so again.
+    let said = error.to_string();
+    let head = if matches!(error, ClusterError::Invalid { .. }) {
+        format!("Dry run: {said}")
+    } else {
+        format!("Dry run refused: {said}")
+    };
+    let nothing = if said.contains("nothing was changed") {
+        ""
+    } else {
+        " Nothing was changed."
+    };
     match error {
         ClusterError::Conflict { .. } | ClusterError::NotFound { .. } => format!(
-            "Dry run refused: {error}{changed}. Nothing was changed. The server holds it \
-             otherwise than this dialog saw it: Esc, then open it again to review it as it \
-             is now."
+            "{head}{changed}.{nothing} The server holds it otherwise than this dialog saw it: \
+             Esc, then open it again to review it as it is now."
         ),
         ClusterError::Forbidden { .. } => format!(
-            "Dry run refused: {error}. Nothing was changed. Ask for the permission, or copy the \
-             kubectl command (c) for someone who has it."
+            "{head}.{nothing} Ask for the permission, or copy the kubectl command (c) for \
+             someone who has it."
         ),
-        _ => format!("Dry run refused: {error}. Nothing was changed."),
+        _ => format!("{head}.{nothing}"),
     }
 }
 

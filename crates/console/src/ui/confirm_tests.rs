@@ -115,3 +115,36 @@ fn a_dialog_shows_its_whole_text_and_its_buttons_at_every_width() {
         );
     }
 }
+
+/// A refused dry run says each thing once: "nothing was changed" once, and an invalid object
+/// is "Dry run: the server refused it", not "refused: the server refused it".
+#[test]
+fn a_refused_dry_run_says_each_thing_once() {
+    use crate::domain::ClusterError;
+    let conflict = super::refused(
+        &ClusterError::Conflict {
+            message: "the object has been modified".into(),
+        },
+        &None,
+    );
+    assert_eq!(
+        conflict
+            .to_lowercase()
+            .matches("nothing was changed")
+            .count(),
+        1,
+        "{conflict}"
+    );
+    let invalid = super::refused(
+        &ClusterError::Invalid {
+            message: "spec.x is wrong".into(),
+            causes: Vec::new(),
+        },
+        &None,
+    );
+    assert!(
+        invalid.starts_with("Dry run: the server refused it"),
+        "{invalid}"
+    );
+    assert_eq!(invalid.matches("refused").count(), 1, "{invalid}");
+}

@@ -45,7 +45,7 @@ pub(super) fn render(
         if let Some((then, now)) = moved {
             lines.push(Line::styled(
                 format!(
-                    "The pool changed since the draft was started (resourceVersion {then} → \
+                    "The pool changed since the draft was started (resourceVersion {then} -> \
                      {now}): the draft would put back what changed since; review it before \
                      applying"
                 ),

@@ -229,7 +229,10 @@ fn render_footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 .into_owned(),
                 theme.style(Meaning::Warn),
             )),
-            None => Line::from(Span::styled(app.hints(), theme.style(Meaning::Muted))),
+            None => Line::from(Span::styled(
+                theme.arrows(app.hints()).into_owned(),
+                theme.style(Meaning::Muted),
+            )),
         },
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), area);
@@ -267,7 +270,10 @@ fn render_help(app: &App, scroll: u16, theme: &Theme, frame: &mut Frame, area: R
         ));
         for (keys, what) in bindings {
             lines.push(Line::from(vec![
-                Span::styled(format!("{keys:<16}"), theme.style(Meaning::Accent)),
+                Span::styled(
+                    format!("{:<16}", theme.arrows(&keys)),
+                    theme.style(Meaning::Accent),
+                ),
                 Span::raw(what),
             ]));
         }

@@ -124,9 +124,10 @@ fn scaling_lines<'a>(
                 Span::raw(format!("  {name:<20} ")),
                 Span::styled(bar(u), theme.style(meaning)),
                 Span::raw(format!(
-                    " {:>3}%  {} → {}  ",
+                    " {:>3}%  {} {} {}  ",
                     u.round(),
                     e.count.or_default(),
+                    theme.arrows("→"),
                     e.target.or_default()
                 )),
                 Span::styled(
@@ -200,9 +201,9 @@ fn scaling_lines<'a>(
             )));
             for (i, (host, score)) in wastes.iter().enumerate() {
                 let mark = if i == 0 {
-                    "  ← next removal on scale-down"
+                    theme.arrows("  ← next removal on scale-down")
                 } else {
-                    ""
+                    "".into()
                 };
                 lines.push(Line::from(format!("    {host:<14} {score:>8}{mark}")));
             }

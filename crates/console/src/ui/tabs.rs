@@ -92,7 +92,7 @@ pub(super) fn conditions<'a>(
                 })
             {
                 lines.push(Line::from(Span::styled(
-                    format!("      → {why}"),
+                    format!("      {} {why}", theme.arrows("→")),
                     theme.style(Meaning::Info),
                 )));
             }
@@ -160,7 +160,7 @@ pub(super) fn hosts<'a>(app: &App, derived: Option<&DetailData>, theme: &Theme) 
                 .map(|c| cells::text(c, app.now, cells::Form::Plain))
                 .collect();
             if *stuck && let Some(last) = texts.last_mut() {
-                last.push_str("  ← stuck in Provisioning");
+                last.push_str(&theme.arrows("  ← stuck in Provisioning"));
             }
             texts
         })

@@ -986,6 +986,47 @@ mod manners {
                 "lines and borders in ASCII: {screen}"
             );
         }
+        // Arrows are two characters, not one that reads as "greater than": the Scaling tab's
+        // count -> target and the help's keys.
+        let mut app = fleet_app();
+        self::keys(&mut app, "/llm-finetune");
+        update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Enter)));
+        update(&mut app, Msg::Key(KeyEvent::from(KeyCode::Enter)));
+        self::keys(&mut app, "4");
+        let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+        terminal
+            .draw(|frame| render(&app, &theme, frame))
+            .expect("draw");
+        let screen = terminal.backend().to_string();
+        assert!(screen.contains("12 -> 16"), "{screen}");
+        assert!(!screen.contains("12 > 16"), "{screen}");
+        self::keys(&mut app, "?");
+        let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+        terminal
+            .draw(|frame| render(&app, &theme, frame))
+            .expect("draw");
+        let help = terminal.backend().to_string();
+        assert!(help.contains("-> Tab"), "{help}");
+    }
+
+    /// Ordinary text is the terminal's own foreground in every built-in theme at every depth
+    /// (bright white, ESC[97m, was unreadable on a light background), while the meanings keep
+    /// their colours.
+    #[test]
+    fn ordinary_text_is_the_terminals_own_foreground() {
+        use crate::theme::{Depth, Meaning};
+        for name in ["default-dark", "light", "high-contrast", "monochrome"] {
+            for depth in [Depth::TrueColor, Depth::Ansi256, Depth::Ansi16] {
+                let theme = Theme::builtin(name).expect("theme").for_depth(depth);
+                assert_eq!(theme.style(Meaning::Text).fg, None, "{name} at {depth:?}");
+                if name != "monochrome" {
+                    assert!(
+                        theme.style(Meaning::Error).fg.is_some(),
+                        "{name} at {depth:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

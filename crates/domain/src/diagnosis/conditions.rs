@@ -71,7 +71,7 @@ pub(super) fn condition_finding(
     let message = condition.message.as_deref().unwrap_or("");
     let (mut severity, mut cause) = false_condition(kind, reason, gave_up);
     if let Some(here) = specific_cause(message) {
-        cause = format!("{} Here {here}.", cause.trim_end_matches('.')).into();
+        cause = format!("{}. Here {here}.", cause.trim_end_matches('.')).into();
     }
     let mut summary = format!("{prefix}{kind} is False ({reason}): {message}");
     // Evidence is checked against the spec now: a message about an earlier spec is not

@@ -8,6 +8,22 @@ use super::*;
 use crate::field::Num;
 use crate::model::evaluation::ResourceEvaluation;
 
+/// Where the pool names its ScalingPolicy: the dedicated variant's reference, else the
+/// shared one's (as `scaling_policy_name` reads them).
+fn policy_path(pool: &ComputePool) -> &'static str {
+    let dedicated = pool
+        .spec()
+        .and_then(|s| s.cluster_variant.get())
+        .and_then(|v| v.dedicated.get())
+        .and_then(|d| d.scaling_policy_ref.get())
+        .is_some_and(|r| r.name.get().is_some());
+    if dedicated {
+        "spec.clusterVariant.dedicated.scalingPolicyRef.name"
+    } else {
+        "spec.clusterVariant.shared.scalingPolicyRef.name"
+    }
+}
+
 pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let reference = pool.model.scaling_policy_name();
     let Some(policy_name) = reference else {
@@ -54,7 +70,7 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             symptom: SCALING,
             summary,
             evidence: vec![
-                ("scalingPolicyRef.name".into(), policy_name.to_owned()),
+                (policy_path(pool.model).to_owned(), policy_name.to_owned()),
                 (
                     "status.conditions[ComputePoolEvaluationAvailable].reason".into(),
                     if reason.is_empty() {
@@ -97,19 +113,24 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
         let state = states.and_then(|s| s.get(key)).and_then(Field::get);
         let state_name = state.and_then(|s| s.state.as_deref()).unwrap_or("");
         let details = state.and_then(|s| s.details.as_deref()).unwrap_or("");
-        // Decisions: target against count, per resource.
-        let mut resources: Vec<(&str, &ResourceEvaluation)> = Vec::new();
+        // Decisions: target against count, per resource: its name in words, and where it is
+        // in the evaluation (the CRD's keys: `cpu`, `gpu['<variant>']`).
+        let mut resources: Vec<(&str, String, &ResourceEvaluation)> = Vec::new();
         if let Some(cpu) = entry.and_then(|e| e.cpu.get()) {
-            resources.push(("CPU", cpu));
+            resources.push(("CPU", format!("spec.poolEvaluations{keyed}.cpu"), cpu));
         }
         for (variant, gpu) in entry.and_then(|e| e.gpu.get()).into_iter().flatten() {
             if let Some(gpu) = gpu.get() {
-                resources.push((variant.as_str(), gpu));
+                let at = format!(
+                    "spec.poolEvaluations{keyed}.gpu{}",
+                    crate::path::bracketed(variant)
+                );
+                resources.push((variant.as_str(), at, gpu));
             }
         }
         // Whether a scale-up was decided for this worker pool (a scale-down is never aborted).
         let mut up = false;
-        for (resource, numbers) in resources {
+        for (resource, at, numbers) in resources {
             let count = numbers.count.get().copied();
             let target = numbers.target.get().copied();
             let (Some(count), Some(target)) = (count, target) else {
@@ -134,18 +155,9 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     symptom: SCALING,
                     summary: format!("{key}: {resource} {}", held.summary),
                     evidence: vec![
-                        (
-                            format!("spec.poolEvaluations{keyed}.{resource}.utilization"),
-                            written(&numbers.utilization),
-                        ),
-                        (
-                            format!("spec.poolEvaluations{keyed}.{resource}.count"),
-                            count.to_string(),
-                        ),
-                        (
-                            format!("spec.poolEvaluations{keyed}.{resource}.target"),
-                            target.to_string(),
-                        ),
+                        (format!("{at}.utilization"), written(&numbers.utilization)),
+                        (format!("{at}.count"), count.to_string()),
+                        (format!("{at}.target"), target.to_string()),
                     ],
                     cause: held.cause,
                     next: vec![cpe.clone()],
@@ -159,8 +171,8 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
                     symptom: SCALING,
                     summary: format!("{key}: {resource} target {target} above count {count}: a scale-up is decided"),
                     evidence: vec![
-                        (format!("spec.poolEvaluations{keyed}.{resource}.count"), count.to_string()),
-                        (format!("spec.poolEvaluations{keyed}.{resource}.target"), target.to_string()),
+                        (format!("{at}.count"), count.to_string()),
+                        (format!("{at}.target"), target.to_string()),
                     ],
                     cause: "Utilization crossed the scale-up threshold for the full duration.".into(),
                     next: vec![cpe.clone()],

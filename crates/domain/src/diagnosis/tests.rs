@@ -107,6 +107,32 @@ fn ids(found: &[Diagnosis]) -> Vec<&str> {
     found.iter().map(|d| d.id).collect()
 }
 
+/// A cause made specific by the condition's message is two sentences: the guide's, then
+/// "Here …" (its full stop was missing: "edge hosts Here the message…").
+#[test]
+fn a_specific_cause_follows_the_guides_sentence_after_its_full_stop() {
+    let mut p = pool();
+    p["status"] = json!({"status": "Provisioning", "conditions": [
+        {"type": "ClusterDeployed", "status": "False", "reason": "ClusterDeploymentFailed",
+         "message": "VIP 10.0.0.1 is already in use"}]});
+    let found = run(&p, |_| {});
+    let d = found
+        .iter()
+        .find(|d| d.id == "provisioning.condition")
+        .expect("found");
+    assert!(
+        d.cause
+            .contains("edge hosts. Here the message names the VIP"),
+        "{}",
+        d.cause
+    );
+    assert!(
+        !d.cause.contains(" Here") || d.cause.contains(". Here"),
+        "{}",
+        d.cause
+    );
+}
+
 #[test]
 fn a_failing_condition_is_explained_by_the_guide() {
     let mut p = pool();
@@ -708,6 +734,37 @@ fn held_by_bounds_or_not_yet_and_a_scale_up_past_its_abort() {
         d.summary.contains("the bounds cap it (max 16)"),
         "{}",
         d.summary
+    );
+    // The evidence names the CRD's keys: gpu['A100'], as `cpu` is for the CPU.
+    let paths: Vec<&str> = d.evidence.iter().map(|(p, _)| p.as_str()).collect();
+    assert!(
+        paths.contains(&"spec.poolEvaluations['c/w'].gpu['A100'].utilization"),
+        "{paths:?}"
+    );
+    let cpu = json!({
+        "spec": {"poolEvaluations": {"c/w": {"cpu": {"count": 64, "target": 64, "utilization": 99}}},
+                 "cpuResourceBounds": {"minCPUCount": 4, "maxCPUCount": 64}},
+        "status": {"poolScalingStates": {"c/w": {"state": "Idle"}}}
+    });
+    let cpu_policy = json!({"spec": {"cpu": {"scaleUpThreshold": 85, "scaleDownThreshold": 20}}});
+    let found = run(&pool(), |pic| {
+        pic.policy = Some(&cpu_policy);
+        pic.evaluation = Some(&cpu);
+    });
+    let evidence: Vec<String> = found
+        .iter()
+        .flat_map(|d| d.evidence.iter().map(|(p, _)| p.clone()))
+        .filter(|p| p.contains("poolEvaluations"))
+        .collect();
+    assert!(
+        evidence
+            .iter()
+            .any(|p| p == "spec.poolEvaluations['c/w'].cpu.utilization"),
+        "{evidence:?}"
+    );
+    assert!(
+        !evidence.iter().any(|p| p.contains(".CPU.")),
+        "{evidence:?}"
     );
     let room = evaluation(8);
     let found = run(&pool(), |pic| {

@@ -26,7 +26,7 @@ pub struct Change {
 }
 
 impl Change {
-    /// `path: live → draft`, values cut to a line.
+    /// `path: live -> draft`, values cut to a line.
     pub fn line(&self) -> String {
         let said = |v: &Option<String>| match v {
             None => "(none)".to_owned(),
@@ -36,7 +36,7 @@ impl Change {
             Some(text) => text.clone(),
         };
         format!(
-            "{}: {} → {}",
+            "{}: {} -> {}",
             self.path,
             said(&self.live),
             said(&self.draft)
@@ -105,10 +105,10 @@ mod tests {
         assert_eq!(
             said,
             [
-                "metadata.annotations['spectrocloud.com/description']: old → new",
-                "spec.workers[0].gpu: 4 → 8",
-                "spec.workers[1]: (none) → {\"gpu\":1}",
-                "spec.x: 1 → (none)",
+                "metadata.annotations['spectrocloud.com/description']: old -> new",
+                "spec.workers[0].gpu: 4 -> 8",
+                "spec.workers[1]: (none) -> {\"gpu\":1}",
+                "spec.x: 1 -> (none)",
             ]
         );
         assert!(changes(&live, &live).is_empty());

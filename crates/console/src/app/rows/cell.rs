@@ -327,7 +327,7 @@ impl Cell {
                     + percent_width(l.utilization)
                     + 1
                     + digits(l.count)
-                    + 1
+                    + "->".len()
                     + digits(l.target)
             })),
         }

@@ -176,7 +176,7 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
                 percent(&mut out, l.utilization);
                 out.push(' ');
                 push_int(&mut out, l.count.into());
-                out.push('→');
+                out.push_str("->");
                 push_int(&mut out, l.target.into());
             }
         }

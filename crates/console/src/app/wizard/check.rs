@@ -162,7 +162,7 @@ fn check(w: &mut Wizard, seen: &Seen) {
             ))
         } else if !live_version.is_empty() && *base != live_version {
             Some(format!(
-                "the pool changed since this draft was started (resourceVersion {base} → \
+                "the pool changed since this draft was started (resourceVersion {base} -> \
                  {live_version}): applying puts back what changed since; e, then \"Start from \
                  the live pool\", starts again from it"
             ))

@@ -100,12 +100,15 @@ pub fn escape(app: &mut App) {
     }
 }
 
-/// What a dry run's answer says on Review.
+/// What a dry run's answer says on Review, after its "Dry run:" label (not said twice).
 fn said(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Done { message } => message.clone(),
+        Outcome::Done { message } => message
+            .strip_prefix("dry run: ")
+            .unwrap_or(message)
+            .to_owned(),
         Outcome::Allowed(_) => String::new(),
-        Outcome::Failed(error) => format!("refused: {error}"),
+        Outcome::Failed(error) => error.to_string(),
     }
 }
 

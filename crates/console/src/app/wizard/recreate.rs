@@ -222,6 +222,7 @@ pub fn when_gone(app: &mut App) {
         Awaiting::Real {
             fix: Fix::Recreate,
             kept: None,
+            batch: None,
         },
     );
     if let Some(recreating) = app.recreating.as_mut() {

@@ -19,7 +19,7 @@ impl DryRun {
     /// What Review shows.
     pub fn text(&self) -> String {
         match (self.answers.is_empty(), self.waiting.is_empty()) {
-            (true, _) => "dry run sent…".to_owned(),
+            (true, _) => "sent, waiting for the server's answer…".to_owned(),
             (false, true) => self.answers.join("; "),
             (false, false) => format!("{}; more to come…", self.answers.join("; ")),
         }

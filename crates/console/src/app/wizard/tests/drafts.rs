@@ -181,7 +181,7 @@ fn a_draft_is_offered_on_its_own_hub_and_a_moved_pool_is_said_on_review() {
         .expect("the move is said");
     assert_eq!(said.rule.severity, Severity::Warning);
     assert!(
-        said.message.contains("resourceVersion 1 → 7"),
+        said.message.contains("resourceVersion 1 -> 7"),
         "{}",
         said.message
     );
