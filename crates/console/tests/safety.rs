@@ -26,9 +26,11 @@ const TITLE: &str = "\u{1b}]0;pwned-title\u{7}";
 const CLIPBOARD: &str = "\u{1b}]52;c;cHduZWQtY2xpcA==\u{7}";
 const DCS: &str = "\u{1b}Ptmux;\u{1b}\u{1b}]0;pwned-dcs\u{7}\u{1b}\\";
 const BIDI: &str = "\u{202e}";
+/// What hides in text: a zero-width space and a byte order mark.
+const HIDDEN: &str = "\u{200b}\u{feff}";
 
 fn payload() -> String {
-    format!("deploy failed {TITLE}{CLIPBOARD}{DCS}{BIDI}txt.exe end")
+    format!("deploy failed {TITLE}{CLIPBOARD}{DCS}{BIDI}txt.exe {HIDDEN}end")
 }
 
 /// A pool of the deletion-blocked scenario's shape, named `hostile-pool`, whose condition
@@ -119,6 +121,12 @@ fn cluster_and_file_text_cannot_act_on_the_terminal() {
          {bin} get events -A -o json --kubeconfig {kubeconfig}; \
          {bin} get events -A -o yaml --kubeconfig {kubeconfig}; \
          {bin} doctor -A -o json --kubeconfig {kubeconfig}; \
+         {bin} describe pool hostile-pool -n vision-lab --kubeconfig {kubeconfig}; \
+         {bin} get events -A -o name --kubeconfig {kubeconfig}; \
+         {bin} get events -A -o jsonpath={{.items[*].message}} --kubeconfig {kubeconfig}; \
+         {bin} get pools -o \"$(printf \"x\\033]0;pwned-title\\007\")\" --kubeconfig {kubeconfig}; \
+         {bin} get \"$(printf \"po\\033]0;pwned-title\\007ols\")\"; \
+         {bin} completion \"$(printf \"b\\033]0;pwned-title\\007\")\"; \
          {bin} validate {manifest} {broken}; \
          echo ALL-PRINTED; sleep 120",
         go = go.display(),
@@ -143,10 +151,87 @@ fn cluster_and_file_text_cannot_act_on_the_terminal() {
         "no bidi override on screen: {screen}"
     );
     assert!(history.contains("\\u{202e}"), "{history}");
+    // What hides is shown too, as everywhere else; argument errors echo what was typed
+    // escaped the same way.
+    for hidden in HIDDEN.chars() {
+        assert!(!history.contains(hidden), "{hidden:?} raw: {history}");
+    }
+    assert!(history.contains("\\u{200b}\\u{feff}end"), "{history}");
+    assert!(
+        history.contains("invalid value 'x\\x1b]0;pwned-title\\x07'"),
+        "{history}"
+    );
+    assert!(
+        history.contains("invalid value 'po\\x1b]0;pwned-title\\x07ols'"),
+        "{history}"
+    );
     let title = tmux(&["display-message", "-p", "-t", &name, "#{pane_title}"]);
     assert_eq!(title.trim(), "before-pooldeck", "the title was not set");
     let buffers = tmux(&["list-buffers", "-F", "#{buffer_sample}"]);
     assert!(!buffers.contains("pwned"), "no clipboard write: {buffers}");
+}
+
+/// Machine formats keep the data exactly where no person reads them (a pipe, a file): the
+/// hostile event's message comes out of `-o jsonpath` byte for byte, and `-o json` and
+/// `-o yaml` write it in their own escapes, which read back to the same message; the text
+/// forms (`get` tables, `-o name` on a terminal) are inert.
+#[test]
+fn machine_formats_keep_the_data_to_a_pipe() {
+    let served = common::serve("deletion-blocked");
+    plant_hostile_pool(&served);
+    let get = |args: &[&str]| -> Vec<u8> {
+        let output = Command::new(pooldeck())
+            .arg("get")
+            .args(args)
+            .env("KUBECONFIG", &served.kubeconfig)
+            .output()
+            .expect("runs");
+        assert!(output.status.success(), "{output:?}");
+        output.stdout
+    };
+    let raw = get(&[
+        "events",
+        "-n",
+        "vision-lab",
+        "-o",
+        "jsonpath={.items[?(@.reason==\"Hostile\")].message}",
+    ]);
+    assert_eq!(String::from_utf8(raw).expect("UTF-8").trim_end(), payload());
+    let json =
+        String::from_utf8(get(&["events", "-n", "vision-lab", "-o", "json"])).expect("UTF-8");
+    assert!(
+        !json.contains('\u{1b}') && !json.contains('\u{200b}'),
+        "escaped in JSON"
+    );
+    let list: Value = serde_json::from_str(&json).expect("JSON");
+    assert!(
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|e| e["message"] == payload()),
+        "the same message read back"
+    );
+    let yaml =
+        String::from_utf8(get(&["events", "-n", "vision-lab", "-o", "yaml"])).expect("UTF-8");
+    assert!(
+        !yaml.contains('\u{1b}') && !yaml.contains('\u{feff}'),
+        "escaped in YAML"
+    );
+    let list: Value = serde_saphyr::from_str(&yaml).expect("YAML");
+    assert!(
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|e| e["message"] == payload()),
+        "the same message read back"
+    );
+    let table = String::from_utf8(get(&["events", "-n", "vision-lab"])).expect("UTF-8");
+    assert!(
+        table.contains("\\x1b]0;pwned-title\\x07") && table.contains("\\u{200b}"),
+        "{table}"
+    );
 }
 
 /// A tiny disk: the audit log's next line does not fit. The line is not left half written

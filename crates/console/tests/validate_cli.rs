@@ -174,9 +174,11 @@ fn update_mode_checks_vip_immutability_through_the_command() {
 #[test]
 fn update_mode_leaves_the_vip_holder_alone_and_refuses_a_new_replica_count() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let live_text = example("ml-cluster.yaml").replace(
-        "  annotations:\n",
-        "  annotations:\n    longhornDefaultReplicaCount: '3'\n",
+    // The pool's own annotations (the first, at the metadata's indentation).
+    let live_text = example("ml-cluster.yaml").replacen(
+        "\n  annotations:\n",
+        "\n  annotations:\n    longhornDefaultReplicaCount: '3'\n",
+        1,
     );
     let live = write(dir.path(), "live.yaml", &live_text);
     let other = write(
@@ -187,9 +189,10 @@ fn update_mode_leaves_the_vip_holder_alone_and_refuses_a_new_replica_count() {
     let labelled = write(
         dir.path(),
         "labelled.yaml",
-        &live_text.replace(
-            "    team: ml-platform\n",
-            "    team: ml-platform\n    owner: ops\n",
+        &live_text.replacen(
+            "\n    team: ml-platform\n",
+            "\n    team: ml-platform\n    owner: ops\n",
+            1,
         ),
     );
     let (code, findings) = json_findings(

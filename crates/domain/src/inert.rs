@@ -11,16 +11,31 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Whether a character would be acted on by a terminal or reorder the text around it:
-/// C0 (but tab and newline are a line's own business), DEL, C1, and the bidirectional
-/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), and the other
-/// direction marks and line or paragraph separators that change how a line is laid out.
+/// Whether a character would be acted on by a terminal, reorder the text around it, or hide
+/// in it: C0 (but tab and newline are a line's own business), DEL, C1, the bidirectional
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), the other direction
+/// marks and line or paragraph separators that change how a line is laid out, and the
+/// invisible characters that make two different texts look the same (zero-width space, word
+/// joiner and invisible operators, BOM, soft hyphen, interlinear annotations, tag
+/// characters). The joiners scripts and emoji need (U+200C, U+200D) stay.
 fn acts(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
         | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
         | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}'
+        | '\u{ad}' | '\u{180e}' | '\u{200b}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}' | '\u{e0001}' | '\u{e0020}'..='\u{e007f}'
     )
+}
+
+/// A character as JSON's `\uXXXX` escape (a pair of them beyond the Basic Multilingual
+/// Plane, as JSON writes those).
+fn json_escape(c: char, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        write!(out, "\\u{unit:04x}")?;
+    }
+    Ok(())
 }
 
 fn escape(c: char, out: &mut String) {
@@ -86,7 +101,7 @@ pub fn json(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len().saturating_add(16));
     for c in text.chars() {
         if c != '\r' && acts(c) {
-            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            let _ = json_escape(c, &mut out);
         } else {
             out.push(c);
         }
@@ -215,7 +230,9 @@ impl serde_json::ser::Formatter for Pretty {
         let mut rest = fragment;
         while let Some((at, c)) = rest.char_indices().find(|(_, c)| acts(*c)) {
             out.write_all(&rest.as_bytes()[..at])?;
-            write!(out, "\\u{:04x}", u32::from(c))?;
+            let mut escaped = String::new();
+            let _ = json_escape(c, &mut escaped);
+            out.write_all(escaped.as_bytes())?;
             rest = &rest[at.saturating_add(c.len_utf8())..];
         }
         out.write_all(rest.as_bytes())
@@ -245,7 +262,7 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
         let mut out = String::with_capacity(text.len().saturating_add(16));
         for c in text.chars() {
             if c == MARK || (acts(c) && !c.is_control()) {
-                let _ = write!(out, "{MARK}{:04X}{MARK}", u32::from(c));
+                let _ = write!(out, "{MARK}{:08X}{MARK}", u32::from(c));
             } else {
                 out.push(c);
             }
@@ -268,9 +285,10 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
         return serde_saphyr::to_string(value).map_err(|e| e.to_string());
     }
     let text = serde_saphyr::to_string(&mark(value)).map_err(|e| e.to_string())?;
-    // Each mark was written as the escape `\uFFFF`: MARK, four hex digits, MARK becomes the
-    // escape of the character they name. An escape is one only after an even run of
-    // backslashes (`\\uFFFF` is a backslash and text).
+    // Each mark was written as the escape `\uFFFF`: MARK, eight hex digits, MARK becomes the
+    // escape of the character they name (`\uXXXX`, or `\UXXXXXXXX` beyond the Basic
+    // Multilingual Plane). An escape is one only after an even run of backslashes
+    // (`\\uFFFF` is a backslash and text).
     let written = "\\uFFFF";
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
@@ -278,14 +296,22 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
         let backslashes = rest[..at].chars().rev().take_while(|c| *c == '\\').count();
         let after = &rest[at.saturating_add(written.len())..];
         let hex = after
-            .get(..4)
+            .get(..8)
             .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()));
         match hex {
-            Some(hex) if backslashes % 2 == 0 && after[4..].starts_with(written) => {
+            Some(hex) if backslashes % 2 == 0 && after[8..].starts_with(written) => {
                 out.push_str(&rest[..at]);
-                out.push_str("\\u");
-                out.push_str(hex);
-                rest = &after[written.len().saturating_add(4)..];
+                match hex.strip_prefix("0000") {
+                    Some(short) => {
+                        out.push_str("\\u");
+                        out.push_str(short);
+                    }
+                    None => {
+                        out.push_str("\\U");
+                        out.push_str(hex);
+                    }
+                }
+                rest = &after[written.len().saturating_add(8)..];
             }
             _ => {
                 out.push_str(&rest[..at.saturating_add(written.len())]);
@@ -329,14 +355,21 @@ mod tests {
     use proptest::prelude::*;
 
     /// What a terminal would act on in output: ESC, any other C0 but tab and newline, DEL,
-    /// C1, and the bidirectional controls.
+    /// C1, and the bidirectional controls; or what would hide in it (a zero-width space, a
+    /// BOM, a tag character).
     fn dangerous(text: &str) -> bool {
         text.chars().any(|c| {
             (c < ' ' && c != '\n' && c != '\t')
                 || ('\u{7f}'..='\u{9f}').contains(&c)
                 || ('\u{202a}'..='\u{202e}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c)
+                || invisible(c)
         })
+    }
+
+    fn invisible(c: char) -> bool {
+        matches!(c, '\u{200b}' | '\u{feff}' | '\u{2060}' | '\u{ad}')
+            || ('\u{e0020}'..='\u{e007f}').contains(&c)
     }
 
     #[test]
@@ -352,6 +385,11 @@ mod tests {
         assert_eq!(text("two\nlines"), "two\nlines");
         assert_eq!(text("c1 \u{9b}2J"), "c1 \\x9b2J");
         assert!(matches!(text("plain ünïcode ✓"), Cow::Borrowed(_)));
+        // What hides in text is shown too, the same way everywhere.
+        assert_eq!(line("ad\u{200b}min\u{feff}"), "ad\\u{200b}min\\u{feff}");
+        assert_eq!(text("tag\u{e0041}"), "tag\\u{e0041}");
+        // The joiners scripts and emoji need stay.
+        assert!(matches!(text("👩\u{200d}💻"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -370,12 +408,13 @@ mod tests {
             ('\u{7f}'..='\u{9f}').contains(&c)
                 || ('\u{202a}'..='\u{202e}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c)
+                || invisible(c)
         })
     }
 
     #[test]
     fn json_and_yaml_output_escape_what_a_terminal_acts_on() {
-        let value = serde_json::json!({"name": "a\u{202e}b", "k\u{85}": ["\u{1b}]0;x\u{7}", "\u{ffff}0041\u{ffff}"]});
+        let value = serde_json::json!({"name": "a\u{202e}b\u{200b}\u{e0041}", "k\u{85}": ["\u{1b}]0;x\u{7}", "\u{ffff}0041\u{ffff}", "\u{feff}"]});
         let text = serde_json::to_string(&value).expect("JSON");
         let inert = json(&text);
         assert!(!raw_danger(&inert), "{inert}");
@@ -476,6 +515,7 @@ mod tests {
                 '\u{1b}', '\u{7}', '\u{0}', '\u{8}', '\u{7f}', '\u{85}', '\u{9b}', '\u{9d}',
                 '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}',
                 '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\r',
+                '\u{200b}', '\u{feff}', '\u{2060}', '\u{ad}', '\u{e0001}', '\u{e0041}',
             ]),
             after in "[a-z ]{0,20}",
         ) {

@@ -1061,3 +1061,34 @@ fn story_tells_the_scenarios_story_on_the_demo() {
     update(&mut app, key(KeyCode::Esc));
     assert!(app.overlays.is_empty());
 }
+
+/// What the YAML tab copies is what it shows: the pool's YAML with a bidirectional override
+/// and a zero-width space in YAML's own escapes, which reads back to the object itself.
+#[test]
+fn the_yaml_tab_copies_what_it_shows_and_it_reads_back() {
+    let mut app = fleet_app();
+    let mut pool = held_value(&app, Kind::Pool, "vision-lab", "detector");
+    pool["metadata"]["annotations"]["spectrocloud.com/description"] =
+        serde_json::json!("cam\u{202e}txt.exe\u{200b} \u{1b}]0;T\u{7}");
+    applied(&mut app, Kind::Pool, pool);
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "detector");
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Char('6')));
+    forget_returned();
+    update(&mut app, key(KeyCode::Char('c')));
+    let copied = returned()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Copy { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("c copies the YAML");
+    let shown = app.shown.detail.as_ref().expect("derived").yaml.join("\n") + "\n";
+    assert_eq!(copied, shown);
+    assert!(crate::domain::inert::is_inert(&copied), "{copied}");
+    let back: Value = serde_saphyr::from_str(&copied).expect("YAML");
+    let held = held_value(&app, Kind::Pool, "vision-lab", "detector");
+    assert_eq!(back, held, "the object itself to a parser");
+}

@@ -445,10 +445,13 @@ pub fn main() -> ExitCode {
                 .map(|n| n.to_string_lossy().into_owned())
         })
         .is_some_and(|name| name.starts_with("kubectl-pooldeck"));
+    // Plain styles: a usage error then holds what was typed as it was (escaped below), not
+    // stripped along with clap's own colours.
+    let command = <Cli as clap::CommandFactory>::command().styles(clap::builder::Styles::plain());
     let command = if plugin {
-        <Cli as clap::CommandFactory>::command().bin_name("kubectl pooldeck")
+        command.bin_name("kubectl pooldeck")
     } else {
-        <Cli as clap::CommandFactory>::command()
+        command
     };
     let parsed = command
         .try_get_matches_from(args::unswallowed(std::env::args_os()))
@@ -456,13 +459,15 @@ pub fn main() -> ExitCode {
     let mut cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
-            // clap prints help and usage errors itself; usage errors exit 2.
-            let _ = error.print();
-            return if error.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            // Help and version are clap's to print; a usage error echoes what was typed, so
+            // it is said through the sanitiser (an argument holding an escape sequence would
+            // set the terminal's title) and exits 2.
+            if !error.use_stderr() {
+                let _ = error.print();
+                return ExitCode::SUCCESS;
+            }
+            crate::say::complain!("{}", error.render().ansi().to_string().trim_end());
+            return ExitCode::from(2);
         }
     };
     if cli.tour && cli.command.is_some() {

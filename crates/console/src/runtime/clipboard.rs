@@ -65,8 +65,11 @@ impl Clipboards {
         }
     }
 
-    /// Copies `text`; says how, or why it could not. `terminal` receives OSC 52.
+    /// Copies `text` as the console shows it (inert: a control, a bidirectional or invisible
+    /// character is escaped, so a paste cannot end a shell's bracketed paste or reorder what
+    /// was read); says how, or why it could not. `terminal` receives OSC 52.
     pub fn copy(&mut self, text: &str, terminal: &mut impl Write) -> Result<CopiedBy, CopyError> {
+        let text = &*crate::domain::inert::text(text);
         let system_first = match self.choice {
             Choice::System => true,
             Choice::Osc52 => false,
@@ -91,6 +94,40 @@ impl Clipboards {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What is copied is what is shown: an event message carrying the end of a bracketed
+    /// paste and a line break, a title, a C1 control, a carriage return, a right-to-left
+    /// override and a zero-width space reaches the clipboard escaped, by either way (the
+    /// text is made inert before the system clipboard or OSC 52 is tried).
+    #[test]
+    fn a_hostile_message_is_copied_as_it_is_shown() {
+        use base64::Engine as _;
+        let message =
+            "pull failed\u{1b}[201~\nrm -rf ~\u{1b}]0;T\u{7} \u{9b}2J\r \u{202e}txt.exe \u{200b}x";
+        let mut clipboards = Clipboards::new(Choice::Osc52);
+        let mut terminal = Vec::new();
+        let how = clipboards.copy(message, &mut terminal).expect("copied");
+        assert_eq!(how, CopiedBy::Terminal);
+        let sent = String::from_utf8(terminal).expect("ascii");
+        let encoded = sent
+            .strip_prefix("\u{1b}]52;c;")
+            .and_then(|s| s.strip_suffix('\u{7}'))
+            .expect("one OSC 52 sequence");
+        let copied = String::from_utf8(
+            base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .expect("base64"),
+        )
+        .expect("text");
+        assert_eq!(copied, crate::domain::inert::text(message));
+        for hostile in ['\u{1b}', '\u{7}', '\u{9b}', '\r', '\u{202e}', '\u{200b}'] {
+            assert!(!copied.contains(hostile), "{hostile:?} in {copied:?}");
+        }
+        assert!(
+            copied.contains("\\x1b[201~\nrm"),
+            "shown escaped, the line kept: {copied}"
+        );
+    }
 
     #[test]
     fn the_sequence_carries_the_text_in_base64() {

@@ -307,12 +307,14 @@ impl Draft {
         self.findings(None, &Fleet::new(Vec::new()))
     }
 
-    /// The manifest: the pool, then the policy, as YAML documents.
+    /// The manifest: the pool, then the policy, as YAML documents. What a terminal would act
+    /// on is written in YAML's own escapes (the same data to a parser), so the manifest is the
+    /// same shown, copied and written to a file.
     pub fn to_yaml(&self) -> String {
-        let mut out = serde_saphyr::to_string(&self.pool).unwrap_or_default();
+        let mut out = crate::inert::yaml(&self.pool).unwrap_or_default();
         if let Some(policy) = &self.policy {
             out.push_str("---\n");
-            out.push_str(&serde_saphyr::to_string(policy).unwrap_or_default());
+            out.push_str(&crate::inert::yaml(policy).unwrap_or_default());
         }
         out
     }

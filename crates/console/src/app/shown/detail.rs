@@ -216,7 +216,9 @@ impl App {
         self.shown.detail = inventory
             .get(Kind::Pool, &open.namespace, &open.name)
             .map(|object| {
-                let yaml = serde_saphyr::to_string(&*object.value()).unwrap_or_default();
+                // In YAML's own escapes where a terminal would act: shown as copied, and still
+                // the object to a parser.
+                let yaml = crate::domain::inert::yaml(&object.value()).unwrap_or_default();
                 DetailData {
                     yaml: yaml.lines().map(str::to_owned).collect(),
                     findings: object

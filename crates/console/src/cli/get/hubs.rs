@@ -276,8 +276,7 @@ struct Wrapped<'r> {
 fn render(output: Option<&Output>, document: &Value) -> Result<(), String> {
     let text = match output {
         Some(Output::JsonPath(template)) => {
-            crate::domain::inert::text(&template.render(document).map_err(|e| e.to_string())?)
-                .into_owned()
+            super::rendered(&template.render(document).map_err(|e| e.to_string())?).into_owned()
         }
         _ => crate::domain::inert::yaml(document).map_err(|e| e.to_string())?,
     };

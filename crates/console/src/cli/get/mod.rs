@@ -248,18 +248,36 @@ fn name_prefix(resource: Resource) -> &'static str {
     }
 }
 
-/// The line `-o name` prints for a row.
+/// Whether standard output is a terminal: a person reads it, so the machine formats that
+/// have no escapes of their own (`-o name`, `-o jsonpath`) are made inert there; to a pipe or
+/// a file they carry the data exactly.
+fn to_a_person() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+}
+
+/// What a template rendered, as [`to_a_person`] decides.
+pub(super) fn rendered(text: &str) -> std::borrow::Cow<'_, str> {
+    if to_a_person() {
+        crate::domain::inert::text(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// The line `-o name` prints for a row (a name kept on one line where a person reads it).
 pub(super) fn name_line(resource: Resource, row: &Row) -> String {
     let name = match resource {
         // A host is named by its UID, the part of its pool's status it is.
         Resource::Hosts => row.part.clone().unwrap_or_else(|| row.id.name.to_string()),
         _ => row.id.name.to_string(),
     };
-    format!(
-        "{}/{}",
-        name_prefix(resource),
+    let name = if to_a_person() {
         crate::domain::inert::line(&name)
-    )
+    } else {
+        std::borrow::Cow::Borrowed(name.as_str())
+    };
+    format!("{}/{name}", name_prefix(resource))
 }
 
 /// The objects as a kubectl List, written straight from the model (no copy of the fleet).
@@ -375,13 +393,13 @@ fn print(
             }
             Ok(())
         }),
-        // What a template prints is the operator's to shape; text from the cluster in it is
-        // still made inert.
+        // What a template prints is the operator's to shape: the data exactly to a pipe or a
+        // file, inert on a terminal.
         Some(Output::JsonPath(template)) => write_out(|out| {
             let text = template
                 .render(&document()?)
                 .map_err(std::io::Error::other)?;
-            std::io::Write::write_all(out, crate::domain::inert::text(&text).as_bytes())
+            std::io::Write::write_all(out, rendered(&text).as_bytes())
         }),
         _ if table.rows.is_empty() => Ok(()),
         _ => {

@@ -101,7 +101,7 @@ pub(super) fn print_changes(
                 None => serde_json::to_value(&r.object).unwrap_or_default(),
             };
             match template.render(&value) {
-                Ok(text) => print_out(&crate::domain::inert::text(&text)),
+                Ok(text) => print_out(&super::rendered(&text)),
                 // One object the template cannot be applied to: said, the watch goes on.
                 Err(e) => crate::say::complain!("pooldeck: {}: {e}", r.id),
             }
