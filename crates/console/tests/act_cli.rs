@@ -378,6 +378,11 @@ fn missing_permissions_and_read_only_mode_send_nothing() {
         "readonly: 1\n",
         "contexts:\n  pooldeck-demo:\n    readonly: yes please\n",
         "readonly: [\n",
+        // The mis-indented file, a context named loosely, an unknown key anywhere.
+        "contexts:\n  pooldeck-demo:\n  readonly: true\n",
+        "contexts:\n  \"Pooldeck-Demo \":\n    readonly: true\n",
+        "contexts:\n  pooldeck-demo:\n    readonly: true\n    colour: red\n",
+        "colour: red\n",
     ] {
         std::fs::write(dir.path().join("pooldeck").join("config.yaml"), settings)
             .expect("settings");
@@ -394,6 +399,28 @@ fn missing_permissions_and_read_only_mode_send_nothing() {
         );
         assert_eq!(code, Some(2), "{settings:?}: {err}");
     }
+    // What the CLI says of them: the line and what was expected; the loose name, taken.
+    std::fs::write(
+        dir.path().join("pooldeck").join("config.yaml"),
+        "contexts:\n  pooldeck-demo:\n  readonly: true\n",
+    )
+    .expect("settings");
+    let (_, _, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
+    assert!(
+        err.contains("config.yaml, line 2: contexts.pooldeck-demo: empty where"),
+        "{err}"
+    );
+    std::fs::write(
+        dir.path().join("pooldeck").join("config.yaml"),
+        "contexts:\n  \"Pooldeck-Demo \":\n    readonly: true\n  other-hub:\n    readonly: true\n",
+    )
+    .expect("settings");
+    let (_, _, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
+    assert!(err.contains("taken as context pooldeck-demo"), "{err}");
+    assert!(
+        err.contains("\"other-hub\" names no context of this kubeconfig"),
+        "{err}"
+    );
     assert_eq!(
         writes(&served),
         before,

@@ -426,7 +426,13 @@ pub(super) async fn prepare_values(
     super::check_namespaces(&target.at.namespace, 2)?;
     let connection = super::connect_or_exit(&target.at.kubeconfig, &target.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
-    for warning in warnings {
+    let source = crate::sources::connection::Target {
+        kubeconfig: target.at.kubeconfig.clone(),
+        context: target.context.clone(),
+        inline: None,
+    };
+    let contexts = crate::sources::connection::context_names(&source);
+    for warning in warnings.iter().chain(&settings.about_contexts(&contexts)) {
         crate::say::complain!("pooldeck: {warning}");
     }
     let why = if global.read_only {
@@ -441,11 +447,6 @@ pub(super) async fn prepare_values(
         );
         return Err(ExitCode::from(2));
     }
-    let source = crate::sources::connection::Target {
-        kubeconfig: target.at.kubeconfig.clone(),
-        context: target.context.clone(),
-        inline: None,
-    };
     let hub = crate::sources::connection::hub_of(&source, &connection.context);
     let audit = audit::place(global.audit_log.clone(), settings.audit_log.clone());
     let namespace = target

@@ -689,6 +689,11 @@ fn console(
         }
     }
     let (settings, settings_warnings) = crate::settings::Settings::load();
+    // Said on standard error too: a settings file that makes the console read-only is
+    // still said once the console has closed its screen.
+    for warning in &settings_warnings {
+        crate::say::complain!("pooldeck: {warning}");
+    }
     warnings.extend(settings_warnings);
     let audit = crate::cluster::audit::place(cli.audit_log.clone(), settings.audit_log.clone());
     if let Err(e) = &audit {

@@ -291,6 +291,9 @@ async fn console(
     app.namespaces_asked = options.namespaces.is_some();
     app.home_namespace = home;
     app.contexts = crate::sources::connection::context_names(&target);
+    options
+        .warnings
+        .extend(options.acting.settings.about_contexts(&app.contexts));
     app.favourites = options.acting.settings.favourites.clone();
     // The drafts wizards left behind (crash, hangup, Ctrl-C, Esc): `n` and `e` offer them.
     app.drafts = kept_drafts(crate::drafts::MOST);
