@@ -378,7 +378,7 @@ fn missing_permissions_and_read_only_mode_send_nothing() {
         "readonly: 1\n",
         "contexts:\n  pooldeck-demo:\n    readonly: yes please\n",
         "readonly: [\n",
-        // The mis-indented file, a context named loosely, an unknown key anywhere.
+        // A mis-indented readonly, a context named loosely, an unknown key anywhere.
         "contexts:\n  pooldeck-demo:\n  readonly: true\n",
         "contexts:\n  \"Pooldeck-Demo \":\n    readonly: true\n",
         "contexts:\n  pooldeck-demo:\n    readonly: true\n    colour: red\n",

@@ -291,7 +291,10 @@ fn delete_with_the_name_typed_a_stale_screen_refused_and_a_stuck_deletion_unbloc
     let (writes, _) = common::counts(&served);
     console.type_text("remove finalizer");
     console.keys(&["Enter", "Enter"]);
-    console.keys(&["Escape"]);
+    // Every key has been read once the dialog has closed.
+    console.wait("the dialog closed", |s| {
+        !s.contains("step 2, remove its finalizer")
+    });
     assert_eq!(common::counts(&served).0, writes, "nothing was sent");
     let pool = common::raw(&served, &pool_path("stuck-pool")).expect("still there");
     assert!(

@@ -649,3 +649,28 @@ fn scaling_policies_are_checked_and_near_miss_kinds_named() {
         "{text}"
     );
 }
+
+/// A key holding a line break cannot forge a finding of its own: every finding is one line
+/// of the human output.
+#[test]
+fn a_line_break_in_a_key_forges_no_finding() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = example("ml-cluster.yaml").replacen(
+        "\n    team: ml-platform\n",
+        "\n    team: ml-platform\n    \"x\\nfake.yaml:1:1: error[vip.unique] injected\\r\\nb\": v\n",
+        1,
+    );
+    let file = write(dir.path(), "forged.yaml", &text);
+    let output = pooldeck()
+        .args(["validate", "--color", "never"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("injected"), "the key is reported: {out}");
+    assert!(
+        !out.lines().any(|l| l.starts_with("fake.yaml")),
+        "no line of its own: {out}"
+    );
+    assert!(!out.contains('\r'), "{out:?}");
+}

@@ -86,18 +86,9 @@ pub fn spawn(
     Player { tasks }
 }
 
-/// Whether an AIWorkload names the pool `namespace/name` as its own (`spec.computePoolRef`; a
-/// reference without a namespace is in the AIWorkload's).
+/// Whether an AIWorkload names the pool `namespace/name` as its own (as pooldeck reads it).
 fn names_pool(workload: &Value, namespace: &str, name: &str) -> bool {
-    let Some(named) = workload.pointer("/spec/computePoolRef") else {
-        return false;
-    };
-    let ns = named.get("namespace").and_then(Value::as_str).or_else(|| {
-        workload
-            .pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-    });
-    named.get("name").and_then(Value::as_str) == Some(name) && ns == Some(namespace)
+    pooldeck_domain::fixes::claimed(workload) == Some((namespace, name))
 }
 
 /// Deleting a pool: mark it Deleting, force-delete its AIWorkloads, then release the finalizer

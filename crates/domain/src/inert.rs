@@ -261,7 +261,9 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
     fn marked(text: &str) -> String {
         let mut out = String::with_capacity(text.len().saturating_add(16));
         for c in text.chars() {
-            if c == MARK || (acts(c) && !c.is_control()) {
+            // A backslash too: written as its escape, no text of the value can read as a
+            // mark's escape (`\uFFFF…\uFFFF` written literally in a plain scalar).
+            if c == MARK || c == '\\' || (acts(c) && !c.is_control()) {
                 let _ = write!(out, "{MARK}{:08X}{MARK}", u32::from(c));
             } else {
                 out.push(c);
@@ -414,7 +416,8 @@ mod tests {
 
     #[test]
     fn json_and_yaml_output_escape_what_a_terminal_acts_on() {
-        let value = serde_json::json!({"name": "a\u{202e}b\u{200b}\u{e0041}", "k\u{85}": ["\u{1b}]0;x\u{7}", "\u{ffff}0041\u{ffff}", "\u{feff}"]});
+        let value = serde_json::json!({"name": "a\u{202e}b\u{200b}\u{e0041}", "k\u{85}": ["\u{1b}]0;x\u{7}", "\u{ffff}0041\u{ffff}", "\u{feff}",
+            "\\uFFFF000000E9\\uFFFF", "\\\\uFFFF0041\\uFFFF"]});
         let text = serde_json::to_string(&value).expect("JSON");
         let inert = json(&text);
         assert!(!raw_danger(&inert), "{inert}");

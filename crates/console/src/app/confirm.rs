@@ -70,6 +70,9 @@ pub struct Confirm {
     pub typed: String,
     pub stage: Stage,
     pub scroll: u16,
+    /// The pool an unblock's plan was worked out for: worked out again at Confirm, and not
+    /// sent if the hub has changed what it would do (an AIWorkload came or changed).
+    pub about: Option<crate::domain::ObjectRef>,
 }
 
 impl Confirm {
@@ -215,6 +218,8 @@ pub fn open(app: &mut App, fix: Fix) {
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
         Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };
+    let about =
+        matches!(fix, Fix::DeleteWorkloads | Fix::RemoveFinalizer).then(|| fixes::pool_ref(first));
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
     // filter hides it) is named as such, and one no longer there is said.
     if by_marks(app, fix) {
@@ -247,11 +252,16 @@ pub fn open(app: &mut App, fix: Fix) {
             unreadable.join(", ")
         ));
     }
-    open_plan(app, plan);
+    open_plan_about(app, plan, about);
 }
 
 /// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
 pub fn open_plan(app: &mut App, plan: Plan) {
+    open_plan_about(app, plan, None);
+}
+
+/// [`open_plan`], for a plan worked out from what the console watches of `about`.
+fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::ObjectRef>) {
     // With a name to type, the letters go into its field at once (no action key can take
     // them); without one, Cancel has the focus. Either way Enter sends nothing until the
     // name matches and the Confirm button is chosen.
@@ -269,6 +279,7 @@ pub fn open_plan(app: &mut App, plan: Plan) {
         typed: String::new(),
         stage: Stage::Checking,
         scroll: 0,
+        about,
     };
     advance(app, &mut confirm);
     // A dialog that cannot run has nothing to type for: Cancel, and c copies the kubectl

@@ -147,6 +147,28 @@ impl Confirm {
         }
     }
 
+    /// Why an unblock's plan no longer holds, if it does not: worked out again from what the
+    /// console watches now, it would send other requests, or none.
+    fn changed_since(&self, app: &App) -> Option<String> {
+        let about = self.about.as_ref()?;
+        let Some(pool) = app
+            .inventory
+            .get(crate::domain::Kind::Pool, &about.namespace, &about.name)
+            .and_then(|o| o.pool())
+        else {
+            return Some("the pool is no longer there".into());
+        };
+        let now = super::unblock::plan(app, pool, app.now);
+        let same = now.fix == self.plan.fix
+            && now.operations == self.plan.operations
+            && now.type_to_confirm == self.plan.type_to_confirm
+            && now.blocked.is_none();
+        (!same).then(|| {
+            "the hub changed since this dialog opened (an AIWorkload came, went or changed)"
+                .to_owned()
+        })
+    }
+
     /// Enter on Confirm: sends the real requests and closes the dialog.
     fn send(&mut self, app: &mut App) -> After {
         if !self.ready() || app.read_only {
@@ -157,6 +179,13 @@ impl Confirm {
         if self.hub != app.hub() {
             app.message = Some(format!(
                 "cancelled {}: it was previewed on another hub; nothing was sent",
+                self.plan.title
+            ));
+            return After::Close;
+        }
+        if let Some(why) = self.changed_since(app) {
+            app.message = Some(format!(
+                "{}: nothing was sent: {why}; press u again to see what it would do now",
                 self.plan.title
             ));
             return After::Close;

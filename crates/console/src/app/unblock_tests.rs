@@ -126,7 +126,7 @@ fn the_unblock_never_deletes_another_pools_workload() {
     );
 }
 
-/// The plant: `vision-lab/innocent` (an AIWorkload that names no pool) written into
+/// A reference planted in status: `vision-lab/innocent` (an AIWorkload that names no pool) in
 /// the Deleting retired-cluster's status. It is shown as another namespace's, never a target:
 /// the unblock deletes only ml-research/legacy-trainer, which names the pool; after it, the
 /// plant still holds the finalizer. One in the pool's namespace that names no pool is a
@@ -338,5 +338,75 @@ fn the_footer_names_every_aiworkload_a_step_deleted() {
     assert!(
         said.contains("legacy-trainer: deleted") && said.contains("second-job: deleted"),
         "{said}"
+    );
+}
+
+/// A dialog acts on the hub as it is at Confirm, not as it was when it opened: step 2 offered,
+/// an AIWorkload naming the pool arrives, and Confirm sends nothing, saying why; step 1 with
+/// a target that meanwhile names another pool sends nothing either.
+#[test]
+fn the_unblock_is_worked_out_again_at_confirm() {
+    use crate::app::confirm::tests::sent;
+    use crate::domain::{Operation, Run};
+    let real = |requests: Vec<crate::domain::Request>| {
+        requests
+            .into_iter()
+            .filter(|r| r.operation.run() == Some(Run::Real))
+            .count()
+    };
+    let mut app = fleet_app();
+    answer_all(&mut app);
+    let trainer = aiworkload("ml-research", "legacy-trainer", Some("retired-cluster"));
+    listed(&mut app, None, vec![trainer.clone()]);
+    update(
+        &mut app,
+        Msg::Source(crate::inventory::SourceEvent::Deleted {
+            kind: Kind::AIWorkload,
+            object: trainer,
+        }),
+    );
+    let later = app.now + chrono::TimeDelta::minutes(11);
+    update(&mut app, Msg::Tick(later));
+    let plan = unblock(&mut app);
+    assert_eq!(plan.blocked, None, "{:?}", plan.explanation);
+    answer_all(&mut app);
+    typed(&mut app, crate::domain::fixes::ACKNOWLEDGEMENT);
+    update(&mut app, key(KeyCode::Enter));
+    // Before Confirm: a new AIWorkload names the pool.
+    listed(
+        &mut app,
+        None,
+        vec![aiworkload(
+            "ml-research",
+            "late-job",
+            Some("retired-cluster"),
+        )],
+    );
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(real(sent()), 0, "no finalizer removed");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("the hub changed")),
+        "{:?}",
+        app.message
+    );
+
+    // Step 1: its target meanwhile names another pool.
+    let plan = unblock(&mut app);
+    assert_eq!(targets(&plan), ["ml-research/late-job"]);
+    answer_all(&mut app);
+    update(&mut app, key(KeyCode::Tab));
+    listed(
+        &mut app,
+        None,
+        vec![aiworkload("ml-research", "late-job", Some("llm-train"))],
+    );
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        !sent()
+            .iter()
+            .any(|r| matches!(r.operation, Operation::Delete { run: Run::Real, .. })),
+        "nothing deleted"
     );
 }

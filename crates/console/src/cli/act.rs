@@ -386,13 +386,16 @@ async fn workloads_of(session: &Session, pool: &ComputePool) -> fixes::Workloads
         return fixes::Workloads::of(pool, None);
     };
     let values: Vec<Value> = list.items.into_iter().map(to_value).collect();
-    let read = fixes::Namespace {
+    let read = fixes::WorkloadsRead {
         since: chrono::Utc::now(),
         present: values
             .iter()
             .map(|w| {
                 let uid = w.pointer("/metadata/uid").and_then(Value::as_str);
-                (w, crate::domain::Preconditions::of(uid, None))
+                let version = w
+                    .pointer("/metadata/resourceVersion")
+                    .and_then(Value::as_str);
+                (w, crate::domain::Preconditions::of(uid, version))
             })
             .collect(),
         seen_going: Vec::new(),

@@ -113,11 +113,20 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     let mut rounds = 0usize;
     let plan = loop {
         rounds = rounds.saturating_add(1);
-        let saved = match crate::runtime::editor::edit(&path, &current) {
+        let saved = match crate::runtime::editor::edit(&path, &current).await {
             Ok(saved) => saved,
-            Err(why) => {
+            Err(crate::runtime::editor::Unsaved::Failed(why)) => {
                 crate::say::complain!("pooldeck: {why}");
                 return ExitCode::from(2);
+            }
+            // Asked to end (the terminal went): the edit stays for the next `edit`.
+            Err(crate::runtime::editor::Unsaved::Ended(signal)) => {
+                crate::say::complain!(
+                    "pooldeck: ended while the editor was open: nothing was sent; the edit is \
+                     kept at {}",
+                    path.display()
+                );
+                return ExitCode::from(u8::try_from(128 + signal).unwrap_or(1));
             }
         };
         match edit::check(&saved, &live, &fleet, self_index) {

@@ -96,13 +96,8 @@ impl Inventory {
                 })
                 .map(|other| VipPeer {
                     name: format!("{}/{}", other.namespace().unwrap_or(""), other.name()),
-                    created: other
-                        .metadata
-                        .get()
-                        .and_then(|m| m.creation_timestamp.as_deref())
-                        .and_then(crate::inventory::parse_time),
-                    running: other.status.get().and_then(|s| s.status.as_deref())
-                        == Some("Running"),
+                    created: other.created(),
+                    running: other.runs(),
                 })
                 .collect()
         };

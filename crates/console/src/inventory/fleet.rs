@@ -90,11 +90,7 @@ impl Inventory {
 
     /// Whether a pool is Running: of pools sharing a VIP, the one that runs holds it.
     pub(super) fn runs(object: &Object) -> bool {
-        object
-            .pool()
-            .and_then(|p| p.status.get())
-            .and_then(|s| s.status.as_deref())
-            == Some("Running")
+        object.pool().is_some_and(ComputePool::runs)
     }
 
     /// The effective VIP of a pool object, as the index keys it.

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::{Inventory, Key, Kind, SourceState};
 use crate::domain::Preconditions;
-use crate::domain::fixes::{Namespace, Workloads};
+use crate::domain::fixes::{Workloads, WorkloadsRead};
 use crate::domain::model::ComputePool;
 
 /// How many AIWorkloads seen going are remembered.
@@ -53,11 +53,19 @@ impl Inventory {
             .objects(Kind::AIWorkload)
             .filter(|o| o.namespace() == namespace)
             .collect();
-        let read = Namespace {
+        let read = WorkloadsRead {
             since,
+            // A delete names the AIWorkload as it was read: changed since (another pool named,
+            // say), the server refuses it.
             present: held
                 .iter()
-                .filter_map(|o| Some((o.raw()?, Preconditions::of(o.uid().as_deref(), None))))
+                .filter_map(|o| {
+                    let raw = o.raw()?;
+                    let version = raw
+                        .pointer("/metadata/resourceVersion")
+                        .and_then(serde_json::Value::as_str);
+                    Some((raw, Preconditions::of(o.uid().as_deref(), version)))
+                })
                 .collect(),
             seen_going: self
                 .workloads_gone

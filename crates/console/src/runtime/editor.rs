@@ -191,11 +191,81 @@ pub fn finish(mut child: std::process::Child, path: &Path) -> Result<String, Str
     })
 }
 
+/// How an edit in the user's editor ended, when it did not end with what it saved.
+#[derive(Debug)]
+pub enum Unsaved {
+    /// The editor could not run or failed; in words.
+    Failed(String),
+    /// pooldeck was asked to end (this signal: a hangup, its terminal gone, a termination)
+    /// while the editor ran; the editor was asked to end too, the edit's file kept.
+    Ended(i32),
+}
+
 /// [`spawn`] then [`finish`], the edit locked meanwhile: the editor on `text`, and what it
-/// saved.
-pub fn edit(path: &Path, text: &str) -> Result<String, String> {
-    let _lock = Lock::take(path)?;
-    finish(spawn(path, text)?, path)
+/// saved. A hangup, a termination or the terminal gone while it runs end it and pooldeck's
+/// wait (the lock is released, the file kept); Ctrl-C is the editor's own.
+pub async fn edit(path: &Path, text: &str) -> Result<String, Unsaved> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let _lock = Lock::take(path).map_err(Unsaved::Failed)?;
+    let child = spawn(path, text).map_err(Unsaved::Failed)?;
+    let pid = child.id();
+    let at = path.to_path_buf();
+    let mut waiting = tokio::task::spawn_blocking(move || finish(child, &at));
+    let mut hangup = signal(SignalKind::hangup()).ok();
+    let mut terminate = signal(SignalKind::terminate()).ok();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let gone = tokio::task::spawn_blocking(move || terminal_gone_or(stopped));
+    let ended = tokio::select! {
+        done = &mut waiting => {
+            let _ = stop.send(());
+            return done.unwrap_or_else(|e| Err(format!("the editor could not run: {e}")))
+                .map_err(Unsaved::Failed);
+        }
+        Some(()) = async { hangup.as_mut()?.recv().await } => 1,
+        Some(()) = async { terminate.as_mut()?.recv().await } => 15,
+        Ok(true) = gone => 1,
+    };
+    let _ = stop.send(());
+    #[cfg(unix)]
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(300), waiting).await;
+    Err(Unsaved::Ended(ended))
+}
+
+/// Waits until standard input, a terminal, is gone (true), or until told to stop (false).
+/// Nothing is read: the keys are the editor's.
+fn terminal_gone_or(mut stop: tokio::sync::oneshot::Receiver<()>) -> bool {
+    use rustix::event::{PollFd, PollFlags};
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() {
+        return false;
+    }
+    let tty = rustix::stdio::stdin();
+    let every = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: 200_000_000,
+    };
+    loop {
+        if !matches!(
+            stop.try_recv(),
+            Err(tokio::sync::oneshot::error::TryRecvError::Empty)
+        ) {
+            return false;
+        }
+        let mut fds = [PollFd::new(&tty, PollFlags::empty())];
+        if rustix::event::poll(&mut fds, Some(&every)).is_ok()
+            && fds[0]
+                .revents()
+                .intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL)
+        {
+            return true;
+        }
+    }
 }
 
 #[cfg(test)]

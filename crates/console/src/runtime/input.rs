@@ -44,7 +44,8 @@ const LAST_RESORT: Duration = Duration::from_millis(900);
 impl Keys {
     /// Starts reading standard input, which is the terminal.
     pub fn start() -> std::io::Result<Keys> {
-        let (wake_read, wake) = rustix::pipe::pipe()?;
+        // Close-on-exec: the editor and any other child must not hold the pipe open.
+        let (wake_read, wake) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let (sender, inputs) = tokio::sync::mpsc::channel(QUEUE);
         let (control, orders) = mpsc::channel();
         std::thread::Builder::new()
@@ -97,7 +98,7 @@ fn read(wake: &OwnedFd, orders: &mpsc::Receiver<Control>, out: &tokio::sync::mps
         let mut fds = [PollFd::new(&tty, wanted), PollFd::new(wake, PollFlags::IN)];
         match rustix::event::poll(&mut fds, None) {
             Ok(_) | Err(Errno::INTR) => {}
-            Err(_) => return gone(out),
+            Err(_) => return gone(out, orders),
         }
         let (terminal, woken) = (fds[0].revents(), fds[1].revents());
         if !woken.is_empty() {
@@ -106,6 +107,9 @@ fn read(wake: &OwnedFd, orders: &mpsc::Receiver<Control>, out: &tokio::sync::mps
                 match orders.try_recv() {
                     Ok(Control::Pause(answer)) => {
                         paused = true;
+                        // Half a sequence typed before the pause would take the first key
+                        // typed after it.
+                        parser = termina::Parser::default();
                         let _ = answer.send(());
                     }
                     Ok(Control::Resume) => paused = false,
@@ -119,7 +123,7 @@ fn read(wake: &OwnedFd, orders: &mpsc::Receiver<Control>, out: &tokio::sync::mps
         let hung_up = PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL;
         if paused {
             if terminal.intersects(hung_up) {
-                return gone(out);
+                return gone(out, orders);
             }
             continue;
         }
@@ -127,15 +131,18 @@ fn read(wake: &OwnedFd, orders: &mpsc::Receiver<Control>, out: &tokio::sync::mps
             continue;
         }
         let count = match rustix::io::read(tty, &mut bytes) {
-            Ok(0) => return gone(out),
+            Ok(0) => return gone(out, orders),
             Ok(count) => count,
             Err(Errno::INTR | Errno::AGAIN) => continue,
-            Err(_) => return gone(out),
+            Err(_) => return gone(out, orders),
         };
         parser.parse(&bytes[..count], count == bytes.len());
         while let Some(event) = parser.pop() {
+            // Keys beyond a full queue are dropped: the reader never waits on the loop, so a
+            // pause or a hangup is always seen.
             if let Some(event) = event_of(event)
-                && out.blocking_send(Input::Event(event)).is_err()
+                && let Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) =
+                    out.try_send(Input::Event(event))
             {
                 return;
             }
@@ -143,12 +150,14 @@ fn read(wake: &OwnedFd, orders: &mpsc::Receiver<Control>, out: &tokio::sync::mps
     }
 }
 
-/// Says the terminal is gone, and ends the process if the console has not ended by itself
-/// shortly after.
-fn gone(out: &tokio::sync::mpsc::Sender<Input>) {
-    let _ = out.blocking_send(Input::Gone);
+/// Says the terminal is gone; if the console has not ended its loop shortly after (its end of
+/// the orders is still held), ends the process: nothing can be shown to anyone any more.
+fn gone(out: &tokio::sync::mpsc::Sender<Input>, orders: &mpsc::Receiver<Control>) {
+    let _ = out.try_send(Input::Gone);
     std::thread::sleep(LAST_RESORT);
-    std::process::exit(128 + super::HANGUP);
+    if !matches!(orders.try_recv(), Err(mpsc::TryRecvError::Disconnected)) {
+        std::process::exit(128 + super::HANGUP);
+    }
 }
 
 /// A parsed input as the console's event: keys and pastes; nothing else is asked of the

@@ -700,8 +700,8 @@ async fn in_editor(
         Some(live) => editor::opened(&path, text, live),
         None => (text, None),
     };
-    // The key reader stops before the editor starts; keys typed before it did are the
-    // console's (they were typed at it).
+    // The key reader stops before the editor starts (what it read before is dropped while the
+    // editor runs: keys typed at a console that was opening the editor).
     keys.pause().await;
     screen.pause();
     // Held while the editor is open: another edit of this pool is refused meanwhile.
@@ -737,12 +737,14 @@ async fn in_editor(
             () = &mut given_up => {
                 break Err("the console ended while the editor was open".to_owned());
             }
-            // The terminal is gone: the editor is ended with it, the edit's file kept. (Keys
-            // typed before the editor opened and not yet read are dropped.)
-            Input::Gone = keys.next(), if ended.is_none() => {
-                stop_editor(editor_pid);
-                ended = Some(HANGUP);
-                given_up.set(futures::FutureExt::fuse(tokio::time::sleep(EDITOR_GRACE)));
+            // Keys typed before the editor opened and not read yet are dropped; the terminal
+            // gone ends the editor with the console, the edit's file kept.
+            input = keys.next(), if ended.is_none() => {
+                if let Input::Gone = input {
+                    stop_editor(editor_pid);
+                    ended = Some(HANGUP);
+                    given_up.set(futures::FutureExt::fuse(tokio::time::sleep(EDITOR_GRACE)));
+                }
             }
             signal = stop.next() => match signal {
                 // Ctrl-Z in the editor stopped it; the console stops with it, so the shell
@@ -766,6 +768,13 @@ async fn in_editor(
         }
     };
     if ended.is_none() {
+        // What was typed into a terminal the editor no longer read (while it closed) is
+        // dropped, not taken as the console's keys (a `q` would end it).
+        #[cfg(unix)]
+        let _ = rustix::termios::tcflush(
+            rustix::stdio::stdin(),
+            rustix::termios::QueueSelector::IFlush,
+        );
         screen.resume()?;
         keys.resume();
     }

@@ -55,6 +55,15 @@ pub struct Settings {
     pub favourites: Vec<String>,
 }
 
+/// Whether the settings file, or the directory it is in, is a link that leads nowhere.
+fn dangling(path: &std::path::Path) -> bool {
+    let broken = |p: &std::path::Path| {
+        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+            && std::fs::metadata(p).is_err()
+    };
+    broken(path) || path.parent().is_some_and(broken)
+}
+
 /// Whether a context entry names `context` once spaces and case are set aside.
 fn loosely(named: &str, context: &str) -> bool {
     named.trim().eq_ignore_ascii_case(context.trim())
@@ -240,6 +249,12 @@ impl Settings {
         match crate::files::read_text(&path, crate::files::SMALL_FILE_BYTES) {
             Ok(text) => {
                 Settings::parse_named(&text, &format!("the settings file {}", path.display()))
+            }
+            // A link to nothing (the file's, or its directory's) was meant to be a file: it
+            // may ask for read-only.
+            Err(crate::files::ReadError::NotFound) if dangling(&path) => {
+                let why = format!("the settings file {} is a link to nothing", path.display());
+                (Settings::fail_closed(why.clone()), vec![unreadable(why)])
             }
             Err(crate::files::ReadError::NotFound) => (Settings::default(), Vec::new()),
             Err(e) => {

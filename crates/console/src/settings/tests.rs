@@ -52,7 +52,7 @@ fn favourite_namespaces() {
     assert_eq!(warnings.len(), 2, "{warnings:?}");
 }
 
-/// The file: `readonly: true` one level too far out under a context reads as an
+/// A mis-indented file: `readonly: true` one level too far out under a context reads as an
 /// empty context and a context named `readonly`. It makes every context read-only, saying
 /// the file's line and what was expected, on the header's reason.
 #[test]
@@ -201,4 +201,18 @@ fn context_keys_are_matched_and_said() {
     );
     let (exact, _) = Settings::parse("contexts:\n  pooldeck-demo:\n    readonly: false\n");
     assert!(exact.about_contexts(&known).is_empty());
+}
+
+/// A settings file (or its directory) that is a link to nothing was meant to be there: it is
+/// not taken for no file at all.
+#[test]
+fn a_link_to_nothing_is_not_no_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("config.yaml");
+    assert!(!dangling(&file), "no file at all is no settings");
+    std::os::unix::fs::symlink(dir.path().join("gone.yaml"), &file).expect("link");
+    assert!(dangling(&file));
+    let linked_dir = dir.path().join("pooldeck");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &linked_dir).expect("link");
+    assert!(dangling(&linked_dir.join("config.yaml")));
 }

@@ -42,36 +42,7 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         ));
     }
     let present = workloads.present();
-    let mut next: Vec<String> = workloads
-        .all
-        .iter()
-        .filter_map(|w| workload_step(pool, w))
-        .collect();
-    if present > 0 {
-        next.push(format!(
-            "in pooldeck: u on {} deletes {} behind a confirmation",
-            pool.name,
-            if present == 1 { "it" } else { "them" }
-        ));
-    } else if let Some(clear) = workloads.clear_since() {
-        let wait = later(clear, STUCK_AFTER_MINUTES);
-        next.push(if wait > picture.now {
-            format!(
-                "in pooldeck: u on {} offers to release the finalizer {STUCK_AFTER_MINUTES} min \
-                 after the last AIWorkload went, in {} (guarded: the guide's three conditions, \
-                 confirm with support first)",
-                pool.name,
-                crate::words::age(wait.signed_duration_since(picture.now))
-            )
-        } else {
-            format!(
-                "in pooldeck: u on {} offers to release the finalizer (guarded: the guide's three \
-                 conditions, confirm with support first)",
-                pool.name
-            )
-        });
-    }
-    next.push("kubectl logs --namespace mural-system --selector controller.spectrocloud.com/name=hue-controllers --tail=100 --follow".into());
+    let next = deletion_steps(pool, picture);
     out.push(Diagnosis {
         id: "deletion.blocked",
         // The unblock: its AIWorkloads first, then (guarded) the finalizer.
@@ -97,6 +68,46 @@ pub(super) fn deletion(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>)
         cause: "AIWorkloads still run on the cluster, a finalizer prevents deletion, or the Palette cluster deletion fails.".into(),
         next,
     });
+}
+
+/// What to do about a blocked deletion: a step per AIWorkload, then pooldeck's unblock (its
+/// AIWorkloads, or the finalizer once they are gone long enough), then the controller's log.
+fn deletion_steps(pool: &Pool, picture: &Picture) -> Vec<String> {
+    let workloads = picture.workloads;
+    let present = workloads.present();
+    let mut next: Vec<String> = workloads
+        .all
+        .iter()
+        .filter_map(|w| workload_step(pool, w))
+        .collect();
+    // The same look at the pool's status once, however many references cannot be names.
+    next.dedup();
+    if present > 0 {
+        next.push(format!(
+            "in pooldeck: u on {} deletes {} behind a confirmation",
+            pool.name,
+            if present == 1 { "it" } else { "them" }
+        ));
+    } else if let Some(clear) = workloads.clear_since() {
+        let wait = later(clear, STUCK_AFTER_MINUTES);
+        next.push(if wait > picture.now {
+            format!(
+                "in pooldeck: u on {} offers to release the finalizer {STUCK_AFTER_MINUTES} min \
+                 after the last AIWorkload went, in {} (guarded: the guide's three conditions, \
+                 confirm with support first)",
+                pool.name,
+                crate::words::age(wait.signed_duration_since(picture.now))
+            )
+        } else {
+            format!(
+                "in pooldeck: u on {} offers to release the finalizer (guarded: the guide's three \
+                 conditions, confirm with support first)",
+                pool.name
+            )
+        });
+    }
+    next.push("kubectl logs --namespace mural-system --selector controller.spectrocloud.com/name=hue-controllers --tail=100 --follow".into());
+    next
 }
 
 /// The next step for one AIWorkload: the guide's delete only for one that names this pool;

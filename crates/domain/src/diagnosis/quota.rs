@@ -79,11 +79,8 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         }
         return;
     }
-    let running = status(pool) == "Running";
-    let created = pool
-        .model
-        .meta()
-        .and_then(|m| text_time(&m.creation_timestamp));
+    let running = pool.model.runs();
+    let created = pool.model.created();
     let peer_names: Vec<&str> = peers.iter().map(|p| p.name.as_str()).collect();
     let mut evidence = vec![(field.to_owned(), vip.to_owned())];
     if !peers.is_empty() {

@@ -18,7 +18,7 @@ use super::words::{agrees, counted};
 /// The label that pauses reconciliation when its value is the string `"true"`, and the
 /// finalizer the Compute Pool controller holds while it cleans up.
 pub use self::deletion::{delete, delete_workloads, remove_finalizer, workload_refs};
-pub use self::workloads::{Namespace, Standing, Workload, Workloads};
+pub use self::workloads::{Standing, Workload, Workloads, WorkloadsRead, claimed};
 pub use super::model::pool::{FINALIZER as POOL_FINALIZER, PAUSE_LABEL};
 
 mod deletion;

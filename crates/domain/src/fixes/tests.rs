@@ -65,8 +65,12 @@ fn at(text: &str) -> DateTime<Utc> {
 }
 
 /// A namespace read since `since` holding `present`, with those seen going.
-fn read<'a>(present: &'a [Value], since: &str, seen_going: &[(&'a str, &str)]) -> Namespace<'a> {
-    Namespace {
+fn read<'a>(
+    present: &'a [Value],
+    since: &str,
+    seen_going: &[(&'a str, &str)],
+) -> WorkloadsRead<'a> {
+    WorkloadsRead {
         since: at(since),
         present: present
             .iter()
@@ -118,7 +122,7 @@ fn delete_shows_the_impact_by_policy_and_carries_the_incarnation() {
 
 const T0: &str = "2026-07-03T10:00:00Z";
 
-/// The planted references on a deleting pool: one in another namespace, one naming
+/// References planted in a deleting pool's status: one in another namespace, one naming
 /// no pool, one naming another pool, one gone, one that is this pool's, and one that names
 /// the pool unlisted. Step 1 deletes only the pool's own; the one naming no pool comes next,
 /// with its name to type; the rest are said, never sent.

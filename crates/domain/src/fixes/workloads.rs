@@ -11,7 +11,7 @@ use super::*;
 
 /// The pool's namespace's AIWorkloads as pooldeck reads them now.
 #[derive(Clone, Debug, Default)]
-pub struct Namespace<'a> {
+pub struct WorkloadsRead<'a> {
     /// Read without a gap since then: a live watch's start, or a one-off list's moment.
     pub since: DateTime<Utc>,
     /// Every AIWorkload of the namespace, with what a delete of it names.
@@ -55,16 +55,30 @@ pub struct Workloads {
 }
 
 /// The pool an AIWorkload names as its own (`spec.computePoolRef`; a reference without a
-/// namespace is in the AIWorkload's own), if it names one.
-fn claimed(workload: &Value) -> Option<(&str, &str)> {
+/// namespace, or with an empty one, is in the AIWorkload's own), if it names one.
+pub fn claimed(workload: &Value) -> Option<(&str, &str)> {
     let named = workload.pointer("/spec/computePoolRef")?;
     let name = named.get("name").and_then(Value::as_str)?;
     let namespace = named
         .get("namespace")
         .and_then(Value::as_str)
+        .filter(|ns| !ns.is_empty())
         .or_else(|| text(workload, "/metadata/namespace"))
         .unwrap_or("");
     Some((namespace, name))
+}
+
+/// The AIWorkloads read that are in the pool's namespace (what else a caller passes is not
+/// this pool's to judge).
+fn present<'r, 'a: 'r>(
+    read: Option<&'r WorkloadsRead<'a>>,
+    own: &'r ObjectRef,
+) -> impl Iterator<Item = &'r (&'a Value, Preconditions)> {
+    read.into_iter()
+        .flat_map(|r| &r.present)
+        .filter(move |(w, _)| {
+            text(w, "/metadata/namespace").is_none_or(|ns| ns == own.namespace.as_str())
+        })
 }
 
 fn name_of(workload: &Value) -> &str {
@@ -74,7 +88,7 @@ fn name_of(workload: &Value) -> &str {
 impl Workloads {
     /// Where each of `pool`'s AIWorkloads stands, from what is read of its namespace
     /// (`None`: not read, so nothing there is verified).
-    pub fn of(pool: &ComputePool, read: Option<&Namespace>) -> Workloads {
+    pub fn of(pool: &ComputePool, read: Option<&WorkloadsRead>) -> Workloads {
         let own = pool_ref(pool);
         let names_this = |w: &Value| {
             claimed(w)
@@ -91,7 +105,7 @@ impl Workloads {
                 }
             })
             .collect();
-        for (workload, preconditions) in read.iter().flat_map(|r| &r.present) {
+        for (workload, preconditions) in present(read, &own) {
             let name = name_of(workload);
             let listed = all
                 .iter()
@@ -141,7 +155,7 @@ impl Workloads {
 }
 
 /// Where one reference the status lists stands.
-fn judged(own: &ObjectRef, reference: &ObjectRef, read: Option<&Namespace>) -> Standing {
+fn judged(own: &ObjectRef, reference: &ObjectRef, read: Option<&WorkloadsRead>) -> Standing {
     if let Some(why) = reference.problem() {
         return Standing::Evidence(format!("it cannot be an AIWorkload: {why}"));
     }
@@ -155,10 +169,7 @@ fn judged(own: &ObjectRef, reference: &ObjectRef, read: Option<&Namespace>) -> S
     let Some(read) = read else {
         return Standing::Unverified;
     };
-    let found = read
-        .present
-        .iter()
-        .find(|(w, _)| name_of(w) == reference.name.as_str());
+    let found = present(Some(read), own).find(|(w, _)| name_of(w) == reference.name.as_str());
     match found {
         Some((workload, preconditions)) => match claimed(workload) {
             Some((ns, name)) if ns == own.namespace.as_str() && name == own.name.as_str() => {
@@ -170,11 +181,12 @@ fn judged(own: &ObjectRef, reference: &ObjectRef, read: Option<&Namespace>) -> S
             )),
             None => Standing::ListedOnly(preconditions.clone()),
         },
+        // Seen going before a gap in the reading: verified again only since it resumed.
         None => Standing::Gone(
             read.seen_going
                 .iter()
                 .find(|(name, _)| *name == reference.name.as_str())
-                .map_or(read.since, |(_, at)| *at),
+                .map_or(read.since, |(_, at)| read.since.max(*at)),
         ),
     }
 }

@@ -262,11 +262,13 @@ impl ComputePool {
     }
 
     /// The VIP that the cluster actually uses: none when the overlay is enabled.
+    /// The address the pool's VIP is: none with the network overlay on; spaces around it are
+    /// not part of it (a VIP written `'10.0.0.1 '` is 10.0.0.1, for uniqueness too).
     pub fn effective_vip(&self) -> Option<&str> {
         if self.overlay_enabled() {
             None
         } else {
-            self.vip()
+            self.vip().map(str::trim).filter(|v| !v.is_empty())
         }
     }
 
@@ -321,6 +323,18 @@ impl ComputePool {
             .and_then(|c| c.single_node_cluster.get())
             .copied()
             .unwrap_or(false)
+    }
+
+    /// Whether the pool is Running: of pools sharing a VIP, the one that runs holds it.
+    pub fn runs(&self) -> bool {
+        self.status.get().and_then(|s| s.status.as_deref()) == Some("Running")
+    }
+
+    /// When the API created the pool (its `creationTimestamp`), when it reads as a time.
+    pub fn created(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.meta()
+            .and_then(|m| m.creation_timestamp.as_deref())
+            .and_then(crate::time::parse)
     }
 }
 

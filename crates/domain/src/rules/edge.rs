@@ -204,8 +204,11 @@ pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Findin
     {
         return None;
     }
-    // A pool that exists (read as it is, not an update): those it came before do not count.
-    let exists = context.old.is_none() && (runs(pool) || created(pool).is_some());
+    // A pool listed among those that exist (not a create: what a request says of its own
+    // status or age is not believed), read as it is: those it came before do not count.
+    let exists = context.old.is_none()
+        && context.self_index.is_some()
+        && (pool.runs() || pool.created().is_some());
     let counts = |other: &ComputePool| !exists || !holds_before(pool, other);
     let mut others = context.with_vip(pool, v).filter(|o| counts(o));
     let named: Vec<String> = others
@@ -244,25 +247,15 @@ pub(super) fn vip_unique(pool: &ComputePool, context: &Context) -> Option<Findin
 /// (both running or neither) it was created first; a pool never created (a manifest) holds
 /// nothing against another. As the doctor tells the owner of an address from the newcomer.
 pub fn holds_before(holder: &ComputePool, other: &ComputePool) -> bool {
-    match (runs(holder), runs(other)) {
+    match (holder.runs(), other.runs()) {
         (true, false) => true,
         (false, true) => false,
-        _ => match (created(holder), created(other)) {
+        _ => match (holder.created(), other.created()) {
             (Some(mine), Some(theirs)) => mine < theirs,
             (Some(_), None) => true,
             _ => false,
         },
     }
-}
-
-fn runs(pool: &ComputePool) -> bool {
-    pool.status.get().and_then(|s| s.status.as_deref()) == Some("Running")
-}
-
-fn created(pool: &ComputePool) -> Option<chrono::DateTime<chrono::Utc>> {
-    pool.meta()
-        .and_then(|m| m.creation_timestamp.as_deref())
-        .and_then(crate::time::parse)
 }
 
 fn quoted(value: Option<&str>) -> String {

@@ -45,11 +45,10 @@ pub(super) fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding
     let now = pool.longhorn_replicas();
     if let Some(old) = context.old {
         let then = old.longhorn_replicas();
+        // As written: the StorageClass takes the text, so "03" is not "3" (a number and
+        // its text, 3 and "3", are the same).
         let same = match (&then, &now) {
-            (Some(a), Some(b)) => a
-                .count()
-                .zip(b.count())
-                .map_or(a.written == b.written, |(x, y)| x == y),
+            (Some(a), Some(b)) => a.shown() == b.shown(),
             (None, None) => true,
             _ => false,
         };

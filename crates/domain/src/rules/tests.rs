@@ -893,6 +893,38 @@ fn the_vip_holder_is_never_blamed_the_newcomer_is() {
     let mut fresh = base.clone();
     put(&mut fresh, "/metadata/name", json!("lab-c"));
     assert!(ids(&run(&fresh, None, &fleet)).contains(&"vip.unique"));
+    // Spaces around an address are not part of it: a new pool on "VIP " takes the VIP.
+    let mut spaced = fresh.clone();
+    let vip = held(&holder)
+        .effective_vip()
+        .map(str::to_owned)
+        .unwrap_or_default();
+    put(
+        &mut spaced,
+        &format!("{EDGE}/vip"),
+        json!(format!("{vip} ")),
+    );
+    assert!(ids(&run(&spaced, None, &fleet)).contains(&"vip.unique"));
+    // A create cannot claim to hold the VIP: its own status and age are not believed.
+    let mut forged = holder.clone();
+    put(&mut forged, "/metadata/name", json!("lab-c"));
+    put(
+        &mut forged,
+        "/metadata/creationTimestamp",
+        json!("2020-01-01T00:00:00Z"),
+    );
+    assert!(ids(&run(&forged, None, &fleet)).contains(&"vip.unique"));
+    // Two pools created at the same moment, neither running: neither holds it.
+    let mut twin = newcomer.clone();
+    put(
+        &mut twin,
+        "/metadata/creationTimestamp",
+        json!("2026-05-01T00:00:00Z"),
+    );
+    let mut older = holder.clone();
+    put(&mut older, "/status", json!({"status": "Provisioning"}));
+    assert!(!edge::holds_before(&held(&older), &held(&twin)));
+    assert!(!edge::holds_before(&held(&twin), &held(&older)));
 }
 
 /// The guide: the replica count is immutable (3 to 1 refused, with the recreate and the lost
@@ -924,6 +956,11 @@ fn the_longhorn_replica_count_is_immutable_and_fits_the_nodes() {
     );
     assert!(
         ids(&run(&with(ML, None), Some(&with(ML, Some("3"))), &[])).contains(&"longhorn.immutable")
+    );
+    // The text is what the StorageClass takes: "03" is a change of "3".
+    assert!(
+        ids(&run(&with(ML, Some("03")), Some(&with(ML, Some("3"))), &[]))
+            .contains(&"longhorn.immutable")
     );
     // The same count as a number and as text is no change; an update that keeps it passes
     // even where it does not fit (that was so at creation: the doctor says it).

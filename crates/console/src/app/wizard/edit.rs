@@ -210,13 +210,18 @@ impl Wizard {
                     w.draft
                         .set(&YamlPath::keys("spec.clusterVariant"), Some(variant));
                 } else if line.spec.label == "Control plane nodes" {
-                    // One node is a single-node cluster, and three or five are not: the
-                    // reference's companions follow the count.
+                    // One node is a single-node cluster (but in two-node mode, beside its
+                    // worker), and three or five are not: the reference's companions follow.
                     let count = next.parse::<u64>().unwrap_or(1);
                     let single = YamlPath::keys(crate::domain::rules::paths::CONTROL_PLANE)
                         .key("singleNodeCluster");
                     let was_single = w.draft.get(&single).and_then(Value::as_bool) == Some(true);
-                    if count == 1 {
+                    let two_node = w
+                        .draft
+                        .get(&YamlPath::keys(crate::domain::rules::paths::EDGE).key("isTwoNode"))
+                        .and_then(Value::as_bool)
+                        == Some(true);
+                    if count == 1 && !two_node {
                         w.draft.set_single_node(true);
                     } else {
                         if was_single {

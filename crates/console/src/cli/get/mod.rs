@@ -253,7 +253,9 @@ fn name_prefix(resource: Resource) -> &'static str {
 /// a file they carry the data exactly.
 fn to_a_person() -> bool {
     use std::io::IsTerminal;
-    std::io::stdout().is_terminal()
+    // Asked once: it is the same for every row.
+    static PERSON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PERSON.get_or_init(|| std::io::stdout().is_terminal())
 }
 
 /// What a template rendered, as [`to_a_person`] decides.

@@ -55,10 +55,11 @@ pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::i
         } else {
             format!("{path}: ")
         };
+        // One finding, one line: a line break the file put in a key stays visible.
         writeln!(
             out,
             "{location}: {severity}{rule} {path}{}",
-            inert::text(&entry.message)
+            inert::line(&entry.message)
         )?;
         if let Some(raw) = &entry.excerpt {
             let number = entry.line.to_string();
