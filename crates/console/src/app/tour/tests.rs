@@ -48,33 +48,23 @@ fn select(app: &mut App, at: &str) {
 
 /// The pool deleted on the hub, as its watch brings the news.
 fn gone(app: &mut App, namespace: &str, name: &str) {
-    let object = app
-        .inventory
-        .get(Kind::Pool, namespace, name)
-        .map(|o| o.value().as_ref().clone())
-        .expect("the pool");
-    update(
-        app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::Pool,
-            object,
-        }),
-    );
+    deleted(app, Kind::Pool, namespace, name);
 }
 
 /// An AIWorkload deleted on the hub, as its watch brings the news.
 fn workload_gone(app: &mut App, namespace: &str, name: &str) {
+    deleted(app, Kind::AIWorkload, namespace, name);
+}
+
+fn deleted(app: &mut App, kind: Kind, namespace: &str, name: &str) {
     let object = app
         .inventory
-        .get(Kind::AIWorkload, namespace, name)
+        .get(kind, namespace, name)
         .map(|o| o.value().as_ref().clone())
-        .expect("the AIWorkload");
+        .unwrap_or_else(|| panic!("{kind:?} {namespace}/{name} is held"));
     update(
         app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::AIWorkload,
-            object,
-        }),
+        Msg::Source(crate::inventory::SourceEvent::Deleted { kind, object }),
     );
 }
 
