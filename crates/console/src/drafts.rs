@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::domain::draft::{NotKept, Saved};
+use crate::domain::draft::{NotKept, Saved, Unremoved};
 use crate::domain::error::{DirError, DirStep};
 
 /// How many drafts are read at most (the newest first): a directory filled by accident does
@@ -104,22 +104,52 @@ pub fn save(dir: &Path, saved: &Saved, replaces: Option<&str>) -> Result<PathBuf
 }
 
 /// Reads a draft back.
-pub fn load(path: &Path) -> Result<Saved, String> {
-    let text = crate::files::read_text(path, crate::files::SMALL_FILE_BYTES)
-        .map_err(|e| format!("cannot read the draft {}: {e}", path.display()))?;
+pub fn load(path: &Path) -> Result<Saved, Unloaded> {
+    let text = crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|why| {
+        Unloaded::Unreadable {
+            path: path.to_owned(),
+            why,
+        }
+    })?;
     let objects: Vec<Value> = crate::manifest::parse(&text)
-        .map_err(|e| format!("the draft {} is not readable: {e}", path.display()))?
+        .map_err(|why| Unloaded::NotYaml {
+            path: path.to_owned(),
+            why,
+        })?
         .iter()
         .map(|d| d.root.to_json())
         .collect();
-    Saved::from_parts(&text, &objects).map_err(|e| format!("the draft {}: {e}", path.display()))
+    Saved::from_parts(&text, &objects).map_err(|why| Unloaded::NotADraft {
+        path: path.to_owned(),
+        why,
+    })
+}
+
+/// Why a draft's file could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum Unloaded {
+    #[error("cannot read the draft {}: {why}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        why: crate::files::ReadError,
+    },
+    #[error("the draft {} is not readable: {why}", path.display())]
+    NotYaml {
+        path: PathBuf,
+        why: crate::manifest::ParseError,
+    },
+    #[error("the draft {}: {why}", path.display())]
+    NotADraft {
+        path: PathBuf,
+        why: crate::domain::draft::Unreadable,
+    },
 }
 
 /// One file of the drafts directory, read or not.
 pub struct Listed {
     pub file: String,
     pub modified: Option<SystemTime>,
-    pub draft: Result<Saved, String>,
+    pub draft: Result<Saved, Unloaded>,
 }
 
 /// The drafts in the directory, newest first (at most `most`: the console reads [`MOST`]).
@@ -150,15 +180,20 @@ pub fn list(dir: &Path, most: usize) -> Vec<Listed> {
 
 /// Forgets a draft (its pool was applied, or it was discarded on purpose). A name that is
 /// not a plain file name in the directory is refused.
-pub fn discard(dir: &Path, file: &str) -> Result<(), String> {
+pub fn discard(dir: &Path, file: &str) -> Result<(), Unremoved> {
     if file.contains('/') || file.starts_with('.') || !file.ends_with(".yaml") {
-        return Err(format!("{file} is not a draft's file name"));
+        return Err(Unremoved::NotAFileName {
+            file: file.to_owned(),
+        });
     }
     let path = dir.join(file);
     match std::fs::remove_file(&path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove the draft {}: {e}", path.display())),
+        Err(e) => Err(Unremoved::Refused {
+            path,
+            detail: e.to_string(),
+        }),
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod actions;
 pub mod api;
 mod discovery;
+pub mod error;
 pub mod large;
 pub mod logs;
 pub mod pace;
@@ -38,6 +39,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use self::api::{Server, User};
+pub use self::error::Error;
 use self::registry::Registry;
 use self::scenario::Scenario;
 use self::store::Store;
@@ -132,9 +134,16 @@ pub struct DemoCluster {
     api: Arc<Server>,
 }
 
+/// A token for one of the demo's users.
+fn token() -> Result<String, Error> {
+    pooldeck_io::files::token().map_err(|e| Error::NoRandom {
+        detail: e.to_string(),
+    })
+}
+
 /// Binds 127.0.0.1:port. A port just released by a stopped server may still be held for a
 /// moment while its acceptor winds down, so a busy fixed port is tried again briefly.
-async fn bind(port: u16) -> Result<TcpListener, String> {
+async fn bind(port: u16) -> Result<TcpListener, Error> {
     let mut attempts = 0;
     loop {
         match TcpListener::bind(("127.0.0.1", port)).await {
@@ -143,14 +152,14 @@ async fn bind(port: u16) -> Result<TcpListener, String> {
                 attempts += 1;
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            Err(e) => return Err(format!("cannot listen on 127.0.0.1:{port}: {e}")),
+            Err(source) => return Err(Error::Listen { port, source }),
         }
     }
 }
 
 impl DemoCluster {
     /// Starts the server on a loopback port and, if given, the scenario player.
-    pub async fn start(options: Options) -> Result<DemoCluster, String> {
+    pub async fn start(options: Options) -> Result<DemoCluster, Error> {
         let mut registry = Registry::builtin()?;
         registry
             .resources
@@ -160,9 +169,9 @@ impl DemoCluster {
             Some(identity) => identity,
             None => Identity {
                 certificates: Arc::new(tls::generate()?),
-                admin_token: pooldeck_io::files::token()?,
-                viewer_token: pooldeck_io::files::token()?,
-                operator_token: pooldeck_io::files::token()?,
+                admin_token: token()?,
+                viewer_token: token()?,
+                operator_token: token()?,
             },
         };
         let admin_token = identity.admin_token.clone();
@@ -192,14 +201,10 @@ impl DemoCluster {
             )),
         });
         let listener = bind(options.port).await?;
-        let address = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the bound address: {e}"))?;
+        let address = listener.local_addr().map_err(Error::Address)?;
         let certificates = identity.certificates.clone();
         for crd in registry::crd_manifests()? {
-            store
-                .put(crd)
-                .map_err(|e| format!("cannot load the CRDs: {}", e.message))?;
+            store.put(crd).map_err(|e| Error::CrdRefused(Box::new(e)))?;
         }
         let played = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let steps = options.scenario.as_ref().map_or(0, |s| s.steps.len());
@@ -255,21 +260,21 @@ impl DemoCluster {
     /// changed forgotten), its timeline from the first step. Watches see the objects go and
     /// come back. Awaited on the runtime the cluster runs on (its player's tasks are spawned
     /// there).
-    pub async fn reset(&self) -> Result<(), String> {
+    pub async fn reset(&self) -> Result<(), Error> {
         let playing = self
             .scenario
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone();
         let Some((scenario, speed)) = playing else {
-            return Err("this demo plays no scenario".to_owned());
+            return Err(Error::NoScenario);
         };
         self.restart(scenario, speed).await
     }
 
     /// Plays another scenario from its start, at the speed of the one played (the tour's
     /// chapters): as a reset, with the new story's objects, timeline and controller log.
-    pub async fn play(&self, scenario: scenario::Scenario) -> Result<(), String> {
+    pub async fn play(&self, scenario: scenario::Scenario) -> Result<(), Error> {
         let speed = self
             .scenario
             .lock()
@@ -279,7 +284,7 @@ impl DemoCluster {
         self.restart(scenario, speed).await
     }
 
-    async fn restart(&self, scenario: scenario::Scenario, speed: f64) -> Result<(), String> {
+    async fn restart(&self, scenario: scenario::Scenario, speed: f64) -> Result<(), Error> {
         // Tried on a store of its own first: a story that cannot load leaves the one playing
         // as it was, rather than an empty demo.
         let trial =
@@ -414,7 +419,7 @@ impl DemoCluster {
 
     /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
     /// moved into place: never through a link or into a file someone else made.
-    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), String> {
+    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), Error> {
         Ok(pooldeck_io::files::write_private(
             path,
             self.kubeconfig().as_bytes(),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+use super::error::ScenarioError;
 use super::scenario::resolve_times;
 use super::store::Store;
 
@@ -21,7 +22,7 @@ pub const POD: &str = "hue-controllers-6c9f8d7b5-x2k4p";
 pub const EVERY: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The controller's pod (and its namespace) put into the store.
-pub fn seed(store: &Store) -> Result<(), String> {
+pub fn seed(store: &Store) -> Result<(), ScenarioError> {
     if store.registry.by_kind("Pod").is_none() {
         return Ok(());
     }
@@ -75,7 +76,10 @@ pub fn seed(store: &Store) -> Result<(), String> {
         }
         let stored = store
             .put(resolve_times(&object))
-            .map_err(|e| format!("the controller's {kind}: {}", e.message))?;
+            .map_err(|why| ScenarioError::Refused {
+                what: format!("the controller's {kind}"),
+                why: Box::new(why),
+            })?;
         owner_uid = stored
             .pointer("/metadata/uid")
             .and_then(Value::as_str)

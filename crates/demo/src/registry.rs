@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use super::error::{CrdProblem, Error};
+
 /// A printer column of a resource, as a CRD's `additionalPrinterColumns` declares it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
@@ -92,24 +94,25 @@ pub const CRDS: &[(&str, &str)] = &[
 ];
 
 /// The compiled-in CRD manifests as JSON values.
-pub fn crd_manifests() -> Result<Vec<Value>, String> {
+pub fn crd_manifests() -> Result<Vec<Value>, Error> {
     CRDS.iter()
         .map(|(file, text)| {
+            let crd = |why| Error::Crd { file, why };
             let documents =
-                pooldeck_domain::manifest::parse(text).map_err(|e| format!("{file}: {e}"))?;
+                pooldeck_domain::manifest::parse(text).map_err(|e| crd(CrdProblem::Text(e)))?;
             documents
                 .first()
                 .map(|d| d.root.to_json())
-                .ok_or_else(|| format!("{file}: empty"))
+                .ok_or_else(|| crd(CrdProblem::Empty))
         })
         .collect()
 }
 
 /// Reads a CRD manifest into the resource it defines (the first served version).
-pub fn from_crd(crd: &Value) -> Result<Resource, String> {
-    let spec = crd.get("spec").ok_or("the CRD has no spec")?;
+pub fn from_crd(crd: &Value) -> Result<Resource, CrdProblem> {
+    let spec = crd.get("spec").ok_or(CrdProblem::Missing("spec"))?;
     let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_owned();
-    let names = spec.get("names").ok_or("the CRD has no spec.names")?;
+    let names = spec.get("names").ok_or(CrdProblem::Missing("spec.names"))?;
     let version = spec
         .get("versions")
         .and_then(Value::as_array)
@@ -117,7 +120,7 @@ pub fn from_crd(crd: &Value) -> Result<Resource, String> {
             v.iter()
                 .find(|v| v.get("served") == Some(&Value::Bool(true)))
         })
-        .ok_or("the CRD serves no version")?;
+        .ok_or(CrdProblem::NoServedVersion)?;
     let columns = version
         .get("additionalPrinterColumns")
         .and_then(Value::as_array)
@@ -197,7 +200,7 @@ pub struct Registry {
 
 impl Registry {
     /// The built-in registry: the compiled-in CRDs plus core namespaces and events.
-    pub fn builtin() -> Result<Registry, String> {
+    pub fn builtin() -> Result<Registry, Error> {
         let mut resources = vec![
             core(
                 "Namespace",
@@ -269,8 +272,8 @@ impl Registry {
                 columns,
             });
         }
-        for crd in crd_manifests()? {
-            resources.push(from_crd(&crd)?);
+        for (crd, (file, _)) in crd_manifests()?.iter().zip(CRDS) {
+            resources.push(from_crd(crd).map_err(|why| Error::Crd { file, why })?);
         }
         // The CRDs themselves, read-only in spirit: `kubectl get crd` lists them.
         resources.push(Resource {

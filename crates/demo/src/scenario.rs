@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 pub use super::actions::{apply, record_event};
 pub(crate) use super::actions::{paused, pool_key};
+use super::error::ScenarioError;
 pub use super::large::{large_fleet_at, large_pool};
 use super::store::Store;
 
@@ -160,14 +161,30 @@ pub fn listing() -> String {
 }
 
 /// Parses `15m`, `3d`, `1h30m`.
-fn parse_offset(text: &str) -> Result<Duration, String> {
+fn parse_offset(text: &str) -> Result<Duration, ScenarioError> {
     if let Some(days) = text.strip_suffix('d') {
         let days: f64 = days
             .parse()
-            .map_err(|_| format!("\"{text}\" is not a duration"))?;
+            .map_err(|_| ScenarioError::NotADuration(text.to_owned()))?;
         return Ok(Duration::from_secs_f64(days * 86_400.0));
     }
-    pooldeck_domain::duration::parse(text).map_err(|e| e.to_string())
+    Ok(pooldeck_domain::duration::parse(text)?)
+}
+
+fn read_file(path: &std::path::Path) -> Result<String, ScenarioError> {
+    pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64).map_err(
+        |why| ScenarioError::Unreadable {
+            path: path.to_owned(),
+            why,
+        },
+    )
+}
+
+fn in_file(path: &std::path::Path, why: ScenarioError) -> ScenarioError {
+    ScenarioError::InFile {
+        path: path.to_owned(),
+        why: Box::new(why),
+    }
 }
 
 fn field_text(value: &Value, field: &str) -> String {
@@ -179,34 +196,34 @@ fn field_text(value: &Value, field: &str) -> String {
 }
 
 impl Scenario {
-    pub fn builtin(name: &str) -> Result<Scenario, String> {
+    pub fn builtin(name: &str) -> Result<Scenario, ScenarioError> {
         if let Some(count) = name.strip_prefix("large") {
             let count = count.trim_start_matches(['-', ':']).parse().unwrap_or(1000);
             return Ok(Scenario::large(count));
         }
         let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
             let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
-            format!(
-                "no scenario named \"{name}\"; built in: {}, large",
-                names.join(", ")
-            )
+            ScenarioError::Unknown {
+                name: name.to_owned(),
+                built_in: names.join(", "),
+            }
         })?;
-        Scenario::parse(text).map_err(|e| format!("scenario {name}: {e}"))
+        Scenario::parse(text).map_err(|why| ScenarioError::BuiltIn {
+            name: name.to_owned(),
+            why: Box::new(why),
+        })
     }
 
-    pub fn from_file(path: &std::path::Path) -> Result<Scenario, String> {
-        let text =
-            pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Scenario::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn from_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
+        Scenario::parse(&read_file(path)?).map_err(|why| in_file(path, why))
     }
 
-    pub fn parse(text: &str) -> Result<Scenario, String> {
-        let documents = pooldeck_domain::manifest::parse(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        let documents = pooldeck_domain::manifest::parse(text).map_err(ScenarioError::Text)?;
         let root = documents
             .first()
             .map(|d| d.root.to_json())
-            .ok_or("the scenario is empty")?;
+            .ok_or(ScenarioError::Empty)?;
         Scenario::from_root(&root)
     }
 
@@ -215,41 +232,40 @@ impl Scenario {
     /// without `hub` is one hub, unnamed.
     pub fn from_file_of_hubs(
         path: &std::path::Path,
-    ) -> Result<Vec<(Option<String>, Scenario)>, String> {
-        let text =
-            pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    ) -> Result<Vec<(Option<String>, Scenario)>, ScenarioError> {
+        let text = read_file(path)?;
         let documents = pooldeck_domain::manifest::parse(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| in_file(path, ScenarioError::Text(e)))?;
         if documents.is_empty() {
-            return Err(format!("{}: the scenario is empty", path.display()));
+            return Err(in_file(path, ScenarioError::Empty));
         }
         let mut hubs: Vec<(Option<String>, Scenario)> = Vec::new();
         for (index, document) in documents.iter().enumerate() {
             let root = document.root.to_json();
             let hub = root.get("hub").and_then(Value::as_str).map(str::to_owned);
             if documents.len() > 1 && hub.is_none() {
-                return Err(format!(
-                    "{}: document {} names no hub (each hub of a recording has `hub: CONTEXT`)",
-                    path.display(),
-                    index + 1
+                return Err(in_file(
+                    path,
+                    ScenarioError::NoHub {
+                        document: index + 1,
+                    },
                 ));
             }
             if hub.is_some() && hubs.iter().any(|(h, _)| *h == hub) {
-                return Err(format!(
-                    "{}: the hub {} is recorded twice",
-                    path.display(),
-                    hub.unwrap_or_default()
+                return Err(in_file(
+                    path,
+                    ScenarioError::HubTwice {
+                        hub: hub.unwrap_or_default(),
+                    },
                 ));
             }
-            let scenario =
-                Scenario::from_root(&root).map_err(|e| format!("{}: {e}", path.display()))?;
+            let scenario = Scenario::from_root(&root).map_err(|why| in_file(path, why))?;
             hubs.push((hub, scenario));
         }
         Ok(hubs)
     }
 
-    fn from_root(root: &Value) -> Result<Scenario, String> {
+    fn from_root(root: &Value) -> Result<Scenario, ScenarioError> {
         let root = root.clone();
         let objects = root
             .get("objects")
@@ -264,8 +280,12 @@ impl Scenario {
             .flatten()
             .enumerate()
         {
-            let at = parse_offset(step.get("at").and_then(Value::as_str).unwrap_or("0s"))
-                .map_err(|e| format!("steps[{i}].at: {e}"))?;
+            let at = parse_offset(step.get("at").and_then(Value::as_str).unwrap_or("0s")).map_err(
+                |why| ScenarioError::StepAt {
+                    index: i,
+                    why: Box::new(why),
+                },
+            )?;
             let target = |v: &Value| {
                 (
                     field_text(v, "kind"),
@@ -304,12 +324,12 @@ impl Scenario {
                     message: field_text(event, "message"),
                 }
             } else {
-                return Err(format!("steps[{i}] has none of put, merge, delete, event"));
+                return Err(ScenarioError::StepAction { index: i });
             };
             steps.push(Step { at, action });
         }
         steps.sort_by_key(|s| s.at);
-        let duration = |pointer: &str| -> Result<Option<Duration>, String> {
+        let duration = |pointer: &str| -> Result<Option<Duration>, ScenarioError> {
             root.pointer(pointer)
                 .and_then(Value::as_str)
                 .map(parse_offset)
@@ -346,7 +366,7 @@ impl Scenario {
     }
 
     /// Puts the initial objects into the store (namespaces first, then the rest).
-    pub fn load_initial(&self, store: &Store) -> Result<(), String> {
+    pub fn load_initial(&self, store: &Store) -> Result<(), ScenarioError> {
         let mut objects: Vec<Value> = self.objects.iter().map(resolve_times).collect();
         // Namespaces, then pools (evaluations point at them), then the rest.
         objects.sort_by_key(|o| match o.get("kind").and_then(Value::as_str) {
@@ -362,7 +382,10 @@ impl Scenario {
             }
             store
                 .put(owned_by_pool(store, object))
-                .map_err(|e| format!("{} {}: {}", self.name, "initial object", e.message))?;
+                .map_err(|why| ScenarioError::Refused {
+                    what: format!("{} initial object", self.name),
+                    why: Box::new(why),
+                })?;
         }
         Ok(())
     }

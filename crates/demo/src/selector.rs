@@ -10,10 +10,8 @@ use serde_json::Value;
 pub struct LabelSelector(pooldeck_domain::selector::LabelSelector);
 
 impl LabelSelector {
-    pub fn parse(text: &str) -> Result<LabelSelector, String> {
-        pooldeck_domain::selector::LabelSelector::parse(text)
-            .map(LabelSelector)
-            .map_err(|e| e.to_string())
+    pub fn parse(text: &str) -> Result<LabelSelector, pooldeck_domain::selector::SelectorError> {
+        pooldeck_domain::selector::LabelSelector::parse(text).map(LabelSelector)
     }
 
     pub fn matches(&self, object: &Value) -> bool {
@@ -30,16 +28,17 @@ impl LabelSelector {
 pub struct FieldSelector(pooldeck_domain::field_selector::FieldSelector);
 
 impl FieldSelector {
-    pub fn parse(text: &str, is_event: bool) -> Result<FieldSelector, String> {
+    pub fn parse(
+        text: &str,
+        is_event: bool,
+    ) -> Result<FieldSelector, pooldeck_domain::field_selector::FieldSelectorError> {
         use pooldeck_domain::field_selector::{self as fields, FieldSelector as Parsed};
-        let parsed = Parsed::parse(text).map_err(|e| e.to_string())?;
-        parsed
-            .supported(if is_event {
-                fields::EVENT_FIELDS
-            } else {
-                fields::OBJECT_FIELDS
-            })
-            .map_err(|e| e.to_string())?;
+        let parsed = Parsed::parse(text)?;
+        parsed.supported(if is_event {
+            fields::EVENT_FIELDS
+        } else {
+            fields::OBJECT_FIELDS
+        })?;
         Ok(FieldSelector(parsed))
     }
 

@@ -15,6 +15,15 @@ pub struct ApiError {
     pub details: Option<Value>,
 }
 
+/// The message, as kubectl prints a Status's.
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
 impl ApiError {
     pub fn new(code: u16, reason: &'static str, message: impl Into<String>) -> ApiError {
         ApiError {

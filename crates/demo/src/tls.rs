@@ -19,9 +19,11 @@ pub struct Certificates {
 }
 
 /// Makes a fresh authority and a server certificate for 127.0.0.1 and localhost.
-pub fn generate() -> Result<Certificates, String> {
-    let fail =
-        |what: &str, e: &dyn std::fmt::Display| format!("cannot create the demo {what}: {e}");
+pub fn generate() -> Result<Certificates, super::error::Error> {
+    let fail = |what: &'static str, e: &dyn std::fmt::Display| super::error::Error::Certificate {
+        what,
+        detail: e.to_string(),
+    };
     let mut ca_params =
         CertificateParams::new(Vec::<String>::new()).map_err(|e| fail("authority", &e))?;
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);

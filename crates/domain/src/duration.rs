@@ -12,6 +12,8 @@ pub struct DurationError {
     pub why: String,
 }
 
+impl std::error::Error for DurationError {}
+
 impl std::fmt::Display for DurationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "\"{}\" is not a duration: {}", self.text, self.why)

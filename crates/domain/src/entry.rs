@@ -10,6 +10,22 @@ use serde_json::{Map, Value, json};
 
 use super::draft::Entry;
 
+/// Why typed text cannot be a field's value; `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error("line {line}: write key=value (\"{text}\" has no =)")]
+    NoEquals { line: usize, text: String },
+    #[error("line {line}: the key before = is empty")]
+    EmptyKey { line: usize },
+    #[error("line {line}: write key=value:Effect, for example gpu=true:NoSchedule")]
+    NoTaintKey { line: usize },
+    #[error("a pool needs a namespace (its Project's)")]
+    NoNamespace,
+    /// A namespace name Kubernetes refuses, with the rule it breaks.
+    #[error("{0}")]
+    NamespaceName(String),
+}
+
 fn scalar(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
@@ -79,7 +95,7 @@ pub fn summary(entry: Entry, value: Option<&Value>) -> String {
 
 /// What typed text becomes in the object; `Ok(None)` removes the field. `current` is the
 /// field's value before (a mapping keeps its hidden key from it).
-pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<Value>, String> {
+pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<Value>, Refused> {
     let lines = || {
         text.lines()
             .map(str::trim)
@@ -100,17 +116,16 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
             }
             for (number, line) in lines() {
                 let Some((key, value)) = line.split_once('=') else {
-                    return Err(format!(
-                        "line {}: write key=value (\"{line}\" has no =)",
-                        number.saturating_add(1)
-                    ));
+                    return Err(Refused::NoEquals {
+                        line: number.saturating_add(1),
+                        text: line.to_owned(),
+                    });
                 };
                 let key = key.trim();
                 if key.is_empty() {
-                    return Err(format!(
-                        "line {}: the key before = is empty",
-                        number.saturating_add(1)
-                    ));
+                    return Err(Refused::EmptyKey {
+                        line: number.saturating_add(1),
+                    });
                 }
                 map.insert(key.to_owned(), json!(value.trim()));
             }
@@ -128,10 +143,9 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
                     None => (rest.trim(), None),
                 };
                 if key.is_empty() {
-                    return Err(format!(
-                        "line {}: write key=value:Effect, for example gpu=true:NoSchedule",
-                        number.saturating_add(1)
-                    ));
+                    return Err(Refused::NoTaintKey {
+                        line: number.saturating_add(1),
+                    });
                 }
                 let mut taint = Map::new();
                 taint.insert("key".into(), json!(key));
@@ -148,10 +162,10 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
         Entry::Namespace => {
             let text = text.trim();
             if text.is_empty() {
-                return Err("a pool needs a namespace (its Project's)".into());
+                return Err(Refused::NoNamespace);
             }
             match crate::rules::names::namespace_problem(text) {
-                Some(problem) => Err(problem),
+                Some(problem) => Err(Refused::NamespaceName(problem)),
                 None => Ok(Some(json!(text))),
             }
         }
@@ -182,7 +196,9 @@ mod tests {
         let read = read(PAIRS, "team=ml\n\n env = prod \n", None).unwrap();
         assert_eq!(read, Some(json!({"team": "ml", "env": "prod"})));
         assert_eq!(text_of(PAIRS, read.as_ref()), "team=ml\nenv=prod");
-        let refused = super::read(PAIRS, "team=ml\nbroken", None).unwrap_err();
+        let refused = super::read(PAIRS, "team=ml\nbroken", None)
+            .unwrap_err()
+            .to_string();
         assert!(
             refused.contains("line 2") && refused.contains("broken"),
             "{refused}"

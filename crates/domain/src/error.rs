@@ -178,6 +178,8 @@ pub enum AuthorityProblem {
     NotACertificate,
 }
 
+impl std::error::Error for Configuration {}
+
 impl fmt::Display for Configuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -243,6 +245,40 @@ impl fmt::Display for Configuration {
     }
 }
 
+/// Why a file could not be read, in the user's terms (kept here, beside [`WriteError`], so
+/// that the console's state may hold one without naming the files layer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    NotFound,
+    /// A directory, FIFO, device or socket where a file was expected.
+    NotAFile {
+        what: &'static str,
+    },
+    TooLarge {
+        limit: u64,
+    },
+    NotText,
+    Other(String),
+}
+
+impl std::error::Error for ReadError {}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotFound => f.write_str("no such file or directory"),
+            ReadError::NotAFile { what } => write!(f, "it is {what}, not a regular file"),
+            ReadError::TooLarge { limit } => write!(
+                f,
+                "it is larger than {0} MiB; pooldeck reads at most {0} MiB per file: split it",
+                limit / (1024 * 1024)
+            ),
+            ReadError::NotText => f.write_str("it is not UTF-8 text"),
+            ReadError::Other(message) => f.write_str(message),
+        }
+    }
+}
+
 /// Why a file could not be written, kept typed so that the one who reads it can offer the
 /// next step (another path, space on the disk); its `Display` is the sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -251,23 +287,67 @@ pub struct WriteError {
     pub why: Unwritable,
 }
 
-/// What stood in the way of a write.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What stood in the way of a write; its `Display` is the reason, after "cannot write PATH: ".
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unwritable {
-    /// The path is a directory, a link, a device, a FIFO or a socket: pooldeck writes a
-    /// regular file or a new path only; the words say which.
-    NotAFile(String),
-    /// The directory it would go into is missing, or is no directory; the words say which.
-    NoDirectory(String),
+    #[error("it is a directory; give a file name")]
+    Directory,
+    #[error(
+        "it is a link; pooldeck writes a regular file or a new path, never over or through a link"
+    )]
+    Link,
+    /// A device, a FIFO or a socket.
+    #[error("it is {what}; pooldeck writes a regular file or a new path")]
+    Special { what: &'static str },
+    #[error("cannot look at it: {detail}")]
+    Unseen { detail: String },
+    /// The directory it would go into is missing, or is no directory.
+    #[error("{}", missing_dir(dir, *exists))]
+    NoDirectory {
+        dir: std::path::PathBuf,
+        exists: bool,
+    },
+    /// The directory exists but took no new file (tried with a probe).
+    #[error("the directory {} takes no new file ({detail})", dir.display())]
+    NoNewFile {
+        dir: std::path::PathBuf,
+        detail: String,
+    },
     /// The path names no file.
+    #[error("it names no file")]
     NoName,
     /// The system refused it (no space, no permission, ...).
+    #[error("{detail}")]
     Refused {
         kind: std::io::ErrorKind,
         detail: String,
     },
     /// No unpredictable name could be made for the new file.
-    NoRandom(String),
+    #[error("the operating system gave no random bytes: {detail}")]
+    NoRandom { detail: String },
+}
+
+fn missing_dir(dir: &std::path::Path, exists: bool) -> String {
+    if exists {
+        format!("{} is not a directory", dir.display())
+    } else {
+        format!("the directory {} does not exist", dir.display())
+    }
+}
+
+impl Unwritable {
+    /// Whether the path itself is what cannot take a file (rather than its directory or the
+    /// system): the person names another.
+    pub fn is_not_a_file(&self) -> bool {
+        matches!(
+            self,
+            Unwritable::Directory
+                | Unwritable::Link
+                | Unwritable::Special { .. }
+                | Unwritable::Unseen { .. }
+                | Unwritable::NoName
+        )
+    }
 }
 
 impl std::fmt::Display for WriteError {
@@ -275,20 +355,51 @@ impl std::fmt::Display for WriteError {
         let path = self.path.display();
         match &self.why {
             Unwritable::NoName => write!(f, "{path} names no file"),
-            Unwritable::NotAFile(why)
-            | Unwritable::NoDirectory(why)
-            | Unwritable::NoRandom(why) => {
-                write!(f, "cannot write {path}: {why}")
-            }
-            Unwritable::Refused { detail, .. } => write!(f, "cannot write {path}: {detail}"),
+            why => write!(f, "cannot write {path}: {why}"),
         }
     }
 }
 
-impl From<WriteError> for String {
-    fn from(error: WriteError) -> String {
-        error.to_string()
-    }
+impl std::error::Error for WriteError {}
+
+/// Why a line could not be appended to a private file (the audit log); its `Display` is the
+/// sentence.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot append to {}: {why}", path.display())]
+pub struct AppendError {
+    pub path: std::path::PathBuf,
+    pub why: Unappendable,
+}
+
+/// What stood in the way of an append.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unappendable {
+    #[error("{}", missing_dir(dir, *exists))]
+    NoDirectory {
+        dir: std::path::PathBuf,
+        exists: bool,
+    },
+    #[error("it is a link; pooldeck does not write through links")]
+    Link,
+    #[error("{what}, not a regular file")]
+    NotAFile { what: &'static str },
+    #[error("it belongs to another user")]
+    OtherUser,
+    #[error("it has another name (a hard link); pooldeck appends only to a file of its own")]
+    HardLink,
+    #[error("others may read it (mode {mode:o}); chmod 600 it")]
+    OpenToOthers { mode: u32 },
+    #[error(
+        "only {written} of {total} bytes could be written (is the disk full?){}",
+        if *taken_back { "; the part written was taken back" } else { "" }
+    )]
+    Short {
+        written: usize,
+        total: usize,
+        taken_back: bool,
+    },
+    #[error("{detail}")]
+    System { detail: String },
 }
 
 #[cfg(test)]

@@ -247,7 +247,7 @@ const MARK: char = '\u{ffff}';
 /// YAML as a terminal may see it, for a value: the same YAML to a parser, with every
 /// character a terminal acts on that the serialiser would write raw (the bidirectional
 /// controls) written as a `\uXXXX` escape. Such a string is double-quoted for it.
-pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
+pub fn yaml(value: &serde_json::Value) -> Result<String, serde_saphyr::SerializeError> {
     fn needs(value: &serde_json::Value) -> bool {
         match value {
             serde_json::Value::String(s) => s.chars().any(|c| c == MARK || acts(c)),
@@ -284,9 +284,9 @@ pub fn yaml(value: &serde_json::Value) -> Result<String, String> {
         }
     }
     if !needs(value) {
-        return serde_saphyr::to_string(value).map_err(|e| e.to_string());
+        return serde_saphyr::to_string(value);
     }
-    let text = serde_saphyr::to_string(&mark(value)).map_err(|e| e.to_string())?;
+    let text = serde_saphyr::to_string(&mark(value))?;
     // Each mark was written as the escape `\uFFFF`: MARK, eight hex digits, MARK becomes the
     // escape of the character they name (`\uXXXX`, or `\UXXXXXXXX` beyond the Basic
     // Multilingual Plane). An escape is one only after an even run of backslashes

@@ -7,6 +7,35 @@
 
 use serde_json::Value;
 
+/// Why a path or a template cannot be read or applied, said as kubectl says it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("an empty path")]
+    EmptyPath,
+    #[error("a name is needed after '{after}' in {path}")]
+    NameNeeded { after: &'static str, path: String },
+    #[error("unclosed '[' in {0}")]
+    UnclosedBracket(String),
+    #[error("unexpected '{found}' in {path}")]
+    Unexpected { found: char, path: String },
+    #[error("cannot read [{within}] in {path}")]
+    Bracket { within: String, path: String },
+    #[error("a filter starts with @ in {0}")]
+    FilterStart(String),
+    #[error("cannot read the value {0}")]
+    Literal(String),
+    #[error("array index out of bounds: index {index}, length {length}")]
+    OutOfBounds { index: i64, length: usize },
+    #[error("the template is empty")]
+    EmptyTemplate,
+    #[error("unclosed action in the template: {{{0}")]
+    UnclosedAction(String),
+    #[error("{{end}} without a {{range}} before it")]
+    EndWithoutRange,
+    #[error("a {{range}} is not closed by {{end}}")]
+    RangeNotClosed,
+}
+
 /// One step of a path.
 #[derive(Clone, Debug, PartialEq)]
 enum Step {
@@ -52,7 +81,7 @@ fn key_char_end(c: char) -> bool {
 
 impl Path {
     /// Reads a path, with or without the braces `--sort-by` allows (`{.metadata.name}`).
-    pub fn parse(text: &str) -> Result<Path, String> {
+    pub fn parse(text: &str) -> Result<Path, Error> {
         let trimmed = text.trim();
         let inner = trimmed
             .strip_prefix('{')
@@ -60,7 +89,7 @@ impl Path {
             .unwrap_or(trimmed)
             .trim();
         if inner.is_empty() {
-            return Err("an empty path".to_owned());
+            return Err(Error::EmptyPath);
         }
         let chars: Vec<char> = inner.chars().collect();
         let mut steps = Vec::new();
@@ -82,7 +111,10 @@ impl Path {
                 '.' if chars.get(i.saturating_add(1)) == Some(&'.') => {
                     let (key, next) = read_key(&chars, i.saturating_add(2));
                     if key.is_empty() {
-                        return Err(format!("a name is needed after '..' in {inner}"));
+                        return Err(Error::NameNeeded {
+                            after: "..",
+                            path: inner.to_owned(),
+                        });
                     }
                     steps.push(Step::Anywhere(key));
                     i = next;
@@ -90,7 +122,12 @@ impl Path {
                 '.' => {
                     let (key, next) = read_key(&chars, i.saturating_add(1));
                     match key.as_str() {
-                        "" => return Err(format!("a name is needed after '.' in {inner}")),
+                        "" => {
+                            return Err(Error::NameNeeded {
+                                after: ".",
+                                path: inner.to_owned(),
+                            });
+                        }
                         "*" => steps.push(Step::All),
                         _ => steps.push(Step::Field(key)),
                     }
@@ -98,12 +135,17 @@ impl Path {
                 }
                 '[' => {
                     let close = closing_bracket(&chars, i)
-                        .ok_or_else(|| format!("unclosed '[' in {inner}"))?;
+                        .ok_or_else(|| Error::UnclosedBracket(inner.to_owned()))?;
                     let within: String = chars[i.saturating_add(1)..close].iter().collect();
                     steps.push(bracket(within.trim(), inner)?);
                     i = close.saturating_add(1);
                 }
-                c => return Err(format!("unexpected '{c}' in {inner}")),
+                c => {
+                    return Err(Error::Unexpected {
+                        found: c,
+                        path: inner.to_owned(),
+                    });
+                }
             }
         }
         Ok(Path(steps))
@@ -150,7 +192,7 @@ fn closing_bracket(chars: &[char], open: usize) -> Option<usize> {
     None
 }
 
-fn bracket(within: &str, whole: &str) -> Result<Step, String> {
+fn bracket(within: &str, whole: &str) -> Result<Step, Error> {
     if within == "*" {
         return Ok(Step::All);
     }
@@ -169,7 +211,10 @@ fn bracket(within: &str, whole: &str) -> Result<Step, String> {
         .and_then(|f| f.strip_suffix(')'))
         .map(str::trim)
     else {
-        return Err(format!("cannot read [{within}] in {whole}"));
+        return Err(Error::Bracket {
+            within: within.to_owned(),
+            path: whole.to_owned(),
+        });
     };
     let (left, test) = if let Some((l, r)) = filter.split_once("!=") {
         (l, Test::NotEquals(literal(r.trim())?))
@@ -180,7 +225,7 @@ fn bracket(within: &str, whole: &str) -> Result<Step, String> {
     };
     let left = left.trim();
     let Some(relative) = left.strip_prefix('@') else {
-        return Err(format!("a filter starts with @ in {whole}"));
+        return Err(Error::FilterStart(whole.to_owned()));
     };
     let path = if relative.is_empty() {
         Path(Vec::new())
@@ -191,7 +236,7 @@ fn bracket(within: &str, whole: &str) -> Result<Step, String> {
 }
 
 /// A literal in a filter: a quoted string, or a number, true, false or null.
-fn literal(text: &str) -> Result<Value, String> {
+fn literal(text: &str) -> Result<Value, Error> {
     if let Some(s) = text
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
@@ -199,7 +244,7 @@ fn literal(text: &str) -> Result<Value, String> {
     {
         return Ok(Value::String(s.to_owned()));
     }
-    serde_json::from_str(text).map_err(|_| format!("cannot read the value {text}"))
+    serde_json::from_str(text).map_err(|_| Error::Literal(text.to_owned()))
 }
 
 fn select<'v>(steps: &[Step], value: &'v Value) -> Vec<&'v Value> {
@@ -208,7 +253,7 @@ fn select<'v>(steps: &[Step], value: &'v Value) -> Vec<&'v Value> {
 
 /// The values the steps select; `strict`: an index past the end of a list is an error, as
 /// kubectl's template makes it (a missing field is not: it prints nothing).
-fn walk<'v>(steps: &[Step], value: &'v Value, strict: bool) -> Result<Vec<&'v Value>, String> {
+fn walk<'v>(steps: &[Step], value: &'v Value, strict: bool) -> Result<Vec<&'v Value>, Error> {
     let mut current = vec![value];
     for step in steps {
         let mut next = Vec::new();
@@ -228,10 +273,10 @@ fn walk<'v>(steps: &[Step], value: &'v Value, strict: bool) -> Result<Vec<&'v Va
                         match at.and_then(|at| items.get(at)) {
                             Some(item) => next.push(item),
                             None if strict => {
-                                return Err(format!(
-                                    "array index out of bounds: index {index}, length {}",
-                                    items.len()
-                                ));
+                                return Err(Error::OutOfBounds {
+                                    index: *index,
+                                    length: items.len(),
+                                });
                             }
                             None => {}
                         }
@@ -340,9 +385,9 @@ fn unescape(text: &str) -> String {
 
 impl Template {
     /// Reads a template (the text after `jsonpath=`).
-    pub fn parse(text: &str) -> Result<Template, String> {
+    pub fn parse(text: &str) -> Result<Template, Error> {
         if text.trim().is_empty() {
-            return Err("the template is empty".to_owned());
+            return Err(Error::EmptyTemplate);
         }
         let mut stack: Vec<(Path, Vec<Node>)> = Vec::new();
         let mut nodes: Vec<Node> = Vec::new();
@@ -356,15 +401,15 @@ impl Template {
                 nodes.push(Node::Text(unescape(&rest[..open])));
             }
             let after = &rest[open.saturating_add(1)..];
-            let close = closing_brace(after)
-                .ok_or_else(|| format!("unclosed action in the template: {{{after}"))?;
+            let close =
+                closing_brace(after).ok_or_else(|| Error::UnclosedAction(after.to_owned()))?;
             let action = after[..close].trim();
             rest = &after[close.saturating_add(1)..];
             if let Some(path) = action.strip_prefix("range ") {
                 stack.push((Path::parse(path)?, std::mem::take(&mut nodes)));
             } else if action == "end" {
                 let Some((path, outer)) = stack.pop() else {
-                    return Err("{end} without a {range} before it".to_owned());
+                    return Err(Error::EndWithoutRange);
                 };
                 let body = std::mem::replace(&mut nodes, outer);
                 nodes.push(Node::Range(path, body));
@@ -376,14 +421,13 @@ impl Template {
             }
         }
         if !stack.is_empty() {
-            return Err("a {range} is not closed by {end}".to_owned());
+            return Err(Error::RangeNotClosed);
         }
         Ok(Template(nodes))
     }
 
-    /// The template applied to `value`.
     /// The template applied to `value`; an index past the end of a list is an error.
-    pub fn render(&self, value: &Value) -> Result<String, String> {
+    pub fn render(&self, value: &Value) -> Result<String, Error> {
         let mut out = String::new();
         render(&self.0, value, &mut out)?;
         Ok(out)
@@ -405,7 +449,7 @@ fn closing_brace(text: &str) -> Option<usize> {
     None
 }
 
-fn render(nodes: &[Node], value: &Value, out: &mut String) -> Result<(), String> {
+fn render(nodes: &[Node], value: &Value, out: &mut String) -> Result<(), Error> {
     for node in nodes {
         match node {
             Node::Text(text) => out.push_str(text),
@@ -482,7 +526,10 @@ mod tests {
         let past = Template::parse("{.items[5].metadata.name}").expect("parses");
         assert_eq!(
             past.render(&list()),
-            Err("array index out of bounds: index 5, length 2".to_owned())
+            Err(Error::OutOfBounds {
+                index: 5,
+                length: 2
+            })
         );
         let back = Template::parse("{.items[-3].metadata.name}").expect("parses");
         assert!(back.render(&list()).is_err());

@@ -4,8 +4,6 @@
 //! parser for `pooldeck get -l`, the verbs, the console's `/ -l` filter and the demo cluster,
 //! so each refuses a selector with the same words (the API server's).
 
-use std::fmt;
-
 /// One requirement of a selector.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Requirement {
@@ -24,16 +22,25 @@ enum Requirement {
 pub struct LabelSelector(Vec<Requirement>);
 
 /// Why a selector cannot be read; its `Display` is the API server's sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectorError(String);
-
-impl fmt::Display for SelectorError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unable to parse requirement: {}", self.0)
-    }
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectorError {
+    #[error("unable to parse requirement: found '{found}', expected: {expected}")]
+    Unexpected {
+        found: String,
+        expected: &'static str,
+    },
+    /// A key or value that is not a valid label key or value, with the rule it breaks.
+    #[error("unable to parse requirement: {0}")]
+    NotALabel(String),
+    #[error(
+        "unable to parse requirement: for 'in', 'notin' operators, values set can't be empty (key \"{key}\")"
+    )]
+    EmptySet { key: String },
+    #[error(
+        "unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer (key \"{key}\", found \"{found}\")"
+    )]
+    NotAnInteger { key: String, found: String },
 }
-
-impl std::error::Error for SelectorError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Token {
@@ -200,19 +207,17 @@ impl Parser {
         token
     }
 
-    fn found(token: Option<&Token>, expected: &str) -> SelectorError {
-        match token {
-            Some(token) => {
-                SelectorError(format!("found '{}', expected: {expected}", token.shown()))
-            }
-            None => SelectorError(format!("found '', expected: {expected}")),
+    fn found(token: Option<&Token>, expected: &'static str) -> SelectorError {
+        SelectorError::Unexpected {
+            found: token.map(Token::shown).unwrap_or_default(),
+            expected,
         }
     }
 
     fn key(&mut self) -> Result<String, SelectorError> {
         match self.next() {
             Some(Token::Word(key)) => match key_problem(&key) {
-                Some(problem) => Err(SelectorError(problem)),
+                Some(problem) => Err(SelectorError::NotALabel(problem)),
                 None => Ok(key),
             },
             other => Err(Self::found(other.as_ref(), "identifier")),
@@ -230,7 +235,7 @@ impl Parser {
             other => return Err(Self::found(other, "identifier")),
         };
         match value_problem(key, &value) {
-            Some(problem) => Err(SelectorError(problem)),
+            Some(problem) => Err(SelectorError::NotALabel(problem)),
             None => Ok(value),
         }
     }
@@ -259,20 +264,18 @@ impl Parser {
             }
         }
         if values.is_empty() {
-            return Err(SelectorError(format!(
-                "for 'in', 'notin' operators, values set can't be empty (key \"{key}\")"
-            )));
+            return Err(SelectorError::EmptySet {
+                key: key.to_owned(),
+            });
         }
         Ok(values)
     }
 
     fn number(&mut self, key: &str) -> Result<i64, SelectorError> {
         match self.next() {
-            Some(Token::Word(word)) => word.parse().map_err(|_| {
-                SelectorError(format!(
-                    "for 'Gt', 'Lt' operators, the value must be an integer (key \"{key}\", \
-                     found \"{word}\")"
-                ))
+            Some(Token::Word(word)) => word.parse().map_err(|_| SelectorError::NotAnInteger {
+                key: key.to_owned(),
+                found: word.clone(),
             }),
             other => Err(Self::found(other.as_ref(), "identifier")),
         }

@@ -80,7 +80,7 @@ pub fn saved(
     app: &mut App,
     path: std::path::PathBuf,
     said: Option<String>,
-    result: Result<String, String>,
+    result: Result<String, super::failed::EditorError>,
 ) {
     let Some(editing) = app.editing.take() else {
         return;
@@ -99,14 +99,14 @@ fn checked(
     app: &mut App,
     mut editing: Editing,
     path: std::path::PathBuf,
-    result: Result<String, String>,
+    result: Result<String, super::failed::EditorError>,
 ) {
     editing.path = Some(path.clone());
     let kept = format!("the edit is kept at {}", path.display());
     let text = match result {
         Ok(text) => text,
         Err(why) => {
-            app.message = Some(why);
+            app.message = Some(why.to_string());
             return;
         }
     };

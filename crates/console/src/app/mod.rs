@@ -22,6 +22,7 @@ pub mod doctor;
 pub mod drafts;
 pub mod edit;
 pub mod event_view;
+pub mod failed;
 pub mod fleet;
 mod keys;
 pub mod logs;
@@ -109,22 +110,22 @@ pub enum Msg {
         result: Result<said::CopiedBy, said::CopyError>,
     },
     /// The answer to [`Effect::ResetDemo`].
-    DemoReset(Result<(), String>),
+    DemoReset(Result<(), failed::StoryError>),
     /// The answer to [`Effect::PlayScenario`] for the scenario it names: its name and story
     /// as loaded, or why it could not be loaded.
     Played {
         scenario: String,
-        result: Result<(String, String), String>,
+        result: Result<(String, String), failed::StoryError>,
     },
     /// The tour's progress could not be kept: why.
-    TourNotSaved(String),
+    TourNotSaved(failed::TourNotSaved),
     /// The answer to [`Effect::Edit`]: the file, and what the editor saved there (or why
     /// nothing can be read: the editor failed or could not start).
     Edited {
         path: std::path::PathBuf,
         /// What became of an edit kept by an earlier session (reopened, or moved aside).
         said: Option<String>,
-        result: Result<String, String>,
+        result: Result<String, failed::EditorError>,
     },
 }
 

@@ -33,10 +33,10 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
         Err(error) => error,
     };
     let next = match &error.why {
-        Unwritable::NotAFile(_) | Unwritable::NoName => {
-            "name a regular file or a new path with pooldeck new -o"
+        why if why.is_not_a_file() => "name a regular file or a new path with pooldeck new -o",
+        Unwritable::NoDirectory { .. } | Unwritable::NoNewFile { .. } => {
+            "create the directory, or name another with -o"
         }
-        Unwritable::NoDirectory(_) => "create the directory, or name another with -o",
         Unwritable::Refused {
             kind: std::io::ErrorKind::StorageFull,
             ..
@@ -45,7 +45,7 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
             kind: std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem,
             ..
         } => "name a path you may write with -o",
-        Unwritable::Refused { .. } | Unwritable::NoRandom(_) => "try again",
+        _ => "try again",
     };
     format!("the manifest could not be written: {error}; {next} (c copies it meanwhile)")
 }
@@ -121,10 +121,7 @@ mod tests {
             full.contains("No space left") && full.contains("free some space"),
             "{full}"
         );
-        let link = written(
-            path,
-            Err(error(Unwritable::NotAFile("it is a link".into()))),
-        );
+        let link = written(path, Err(error(Unwritable::Link)));
         assert!(
             link.contains("it is a link") && link.contains("regular file"),
             "{link}"

@@ -15,7 +15,7 @@ use clap::Args;
 use kube::api::DynamicObject;
 use serde_json::Value;
 
-use crate::cluster::{Mode, Session, audit};
+use crate::cluster::{Mode, Session};
 use crate::domain::fixes::{self, Plan};
 use crate::domain::model::ComputePool;
 use crate::domain::selector::LabelSelector;
@@ -451,7 +451,7 @@ pub(super) async fn prepare_values(
         return Err(ExitCode::from(2));
     }
     let hub = crate::sources::connection::hub_of(&source, &connection.context);
-    let audit = audit::place(global.audit_log.clone(), settings.audit_log.clone());
+    let audit = super::audit_log(global.audit_log.clone(), &settings);
     let namespace = target
         .at
         .namespace

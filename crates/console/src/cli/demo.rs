@@ -98,19 +98,17 @@ pub fn hub_names(hubs: u8) -> Vec<String> {
 /// The most events `--events` serves: a million is ten times the events benchmark.
 const MOST_EVENTS: usize = 1_000_000;
 
-fn parse_events(text: &str) -> Result<usize, String> {
+fn parse_events(text: &str) -> Result<usize, super::BadValue> {
     match text.trim().parse::<usize>() {
         Ok(n) if n <= MOST_EVENTS => Ok(n),
-        _ => Err(format!(
-            "the number of events is a whole number from 0 to {MOST_EVENTS}"
-        )),
+        _ => Err(super::BadValue::Events { most: MOST_EVENTS }),
     }
 }
 
-fn parse_bandwidth(text: &str) -> Result<f64, String> {
+fn parse_bandwidth(text: &str) -> Result<f64, super::BadValue> {
     match text.trim().parse::<f64>() {
         Ok(mb) if mb.is_finite() && mb > 0.0 => Ok(mb),
-        _ => Err("the bandwidth is a number of megabytes per second above 0, such as 85".into()),
+        _ => Err(super::BadValue::Bandwidth),
     }
 }
 
@@ -144,13 +142,16 @@ pub fn run(args: &DemoArgs) -> ExitCode {
 fn run_serve(args: &ServeArgs) -> ExitCode {
     // The stories to serve, each a hub: a recording of several hubs names them; otherwise one
     // story, served --hubs times.
-    let plays: Result<Vec<(Option<String>, Scenario)>, String> = match &args.replay {
+    if args.replay.is_none() && args.scenario != "large" && args.events > 0 {
+        crate::say::complain!("pooldeck: --events is for the large scenario only");
+        return ExitCode::from(2);
+    }
+    let plays = match &args.replay {
         Some(path) => Scenario::from_file_of_hubs(path),
         None if args.scenario == "large" => Ok(vec![(
             None,
             Scenario::large_with_events(args.pools, args.events),
         )]),
-        None if args.events > 0 => Err("--events is for the large scenario only".to_owned()),
         None => Scenario::builtin(&args.scenario).map(|s| vec![(None, s)]),
     };
     let plays = match plays {
@@ -230,7 +231,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 .zip(clusters.iter())
                 .collect();
             crate::files::write_private(&path, crate::demo::hubs_kubeconfig(&hubs).as_bytes())
-                .map_err(|e| e.to_string())
+                .map_err(crate::demo::Error::from)
         } else {
             cluster.write_kubeconfig(&path)
         };

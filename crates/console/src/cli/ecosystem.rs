@@ -47,12 +47,30 @@ fn page(command: clap::Command, title: &str) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
-fn readable_by_all(path: &std::path::Path) -> Result<(), String> {
+/// Why a manual page could not be written.
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    #[error("cannot write the manual page: {0}")]
+    Rendered(std::io::Error),
+    #[error(transparent)]
+    Written(crate::files::WriteError),
+    #[error("cannot make {} readable: {why}", path.display())]
+    NotOpened {
+        path: std::path::PathBuf,
+        why: std::io::Error,
+    },
+}
+
+fn readable_by_all(path: &std::path::Path) -> Result<(), PageError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
-            .map_err(|e| format!("cannot make {} readable: {e}", path.display()))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).map_err(|why| {
+            PageError::NotOpened {
+                path: path.to_owned(),
+                why,
+            }
+        })?;
     }
     let _ = path;
     Ok(())
@@ -91,8 +109,8 @@ pub fn man(args: &ManArgs) -> ExitCode {
     for (name, command) in pages {
         let path = dir.join(format!("{name}.1"));
         let result = page(command, &name)
-            .map_err(|e| e.to_string())
-            .and_then(|text| crate::files::write_output(&path, &text).map_err(|e| e.to_string()))
+            .map_err(PageError::Rendered)
+            .and_then(|text| crate::files::write_output(&path, &text).map_err(PageError::Written))
             // A manual page is no secret: readable by all, as man(1) expects of a shared
             // directory (the file was written private, then opened to reading).
             .and_then(|()| readable_by_all(&path));

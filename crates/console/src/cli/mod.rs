@@ -9,6 +9,9 @@ pub mod doctor;
 mod ecosystem;
 mod edit;
 pub mod get;
+mod inherit;
+mod values;
+pub(crate) use values::{BadValue, parse_duration, parse_speed};
 pub mod inputs;
 pub mod new;
 pub mod record;
@@ -304,136 +307,6 @@ pub(crate) async fn connect_to_read(
     Ok((connection, namespaces))
 }
 
-/// The connection flags given before a command (`pooldeck --context hub-b pause ...`, as
-/// `kubectl pooldeck --context hub-b ...` passes them) carried into it: a command must never
-/// act on another hub than the one named. A flag given both before and after the command
-/// with different values is refused.
-fn inherit(cli: &mut Cli) -> Result<(), String> {
-    // Several hubs are named after a command that reads several (or for the console).
-    if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
-        return Err(
-            "several hubs are named before the command: give --context (repeated) or \
-             --all-contexts after it, to a command that reads several (get, doctor, record, \
-             pause, resume)"
-                .into(),
-        );
-    }
-    let context = cli.context.first().cloned();
-    let kubeconfig = cli.kubeconfig.clone();
-    let namespaces = cli.namespace.clone();
-    let all = cli.all_namespaces;
-    fn one<T: Clone + PartialEq + std::fmt::Debug>(
-        flag: &str,
-        before: &Option<T>,
-        after: &mut Option<T>,
-    ) -> Result<(), String> {
-        match (before, after.as_ref()) {
-            (Some(b), Some(a)) if b != a => Err(format!(
-                "{flag} is given twice with different values ({b:?} before the command, {a:?} \
-                 after it): give it once"
-            )),
-            (Some(b), None) => {
-                *after = Some(b.clone());
-                Ok(())
-            }
-            _ => Ok(()),
-        }
-    }
-    // A command that may read several hubs: a context given before it is the one it reads;
-    // given before and after too, it must be that one alone (and never with --all-contexts,
-    // which would read more than was named).
-    fn several_contexts(
-        before: &Option<String>,
-        after: &mut Vec<String>,
-        all: bool,
-    ) -> Result<(), String> {
-        match before {
-            Some(b) if all => {
-                return Err(format!(
-                    "--context {b:?} is given before the command and --all-contexts after it: \
-                     name the hubs in one place"
-                ));
-            }
-            Some(b) if after.is_empty() => after.push(b.clone()),
-            Some(b) if after.len() > 1 || after.first() != Some(b) => {
-                return Err(format!(
-                    "--context is given before the command ({b:?}) and after it ({after:?}): \
-                     give the contexts in one place"
-                ));
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-    let single_namespace = |after: &mut Option<String>| -> Result<(), String> {
-        if all {
-            return Err("-A does not apply to this command: name the namespace with -n".into());
-        }
-        match namespaces.as_slice() {
-            [] => Ok(()),
-            [one_ns] => one("-n", &Some(one_ns.clone()), after),
-            _ => Err("this command takes one namespace: give -n once".into()),
-        }
-    };
-    let many_namespaces = |after: &mut Vec<String>, after_all: &mut bool| -> Result<(), String> {
-        if !namespaces.is_empty() && !after.is_empty() && *after != namespaces {
-            return Err("-n is given before and after the command: give it in one place".into());
-        }
-        if after.is_empty() {
-            after.clone_from(&namespaces);
-        }
-        *after_all |= all;
-        if *after_all && !after.is_empty() {
-            return Err("-A and -n cannot be used together".into());
-        }
-        Ok(())
-    };
-    match &mut cli.command {
-        Some(Command::Get(a)) => {
-            several_contexts(&context, &mut a.context, a.all_contexts)?;
-            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
-            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
-        }
-        Some(Command::Doctor(a)) => {
-            several_contexts(&context, &mut a.context, a.all_contexts)?;
-            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
-            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
-        }
-        Some(Command::Record(a)) => {
-            several_contexts(&context, &mut a.context, a.all_contexts)?;
-            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
-            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
-        }
-        Some(Command::Pause(a) | Command::Resume(a)) => {
-            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
-            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
-            single_namespace(&mut a.at.namespace)?;
-        }
-        Some(Command::Delete(a)) => {
-            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
-            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
-            single_namespace(&mut a.at.namespace)?;
-        }
-        Some(Command::Describe(a)) => {
-            one("--context", &context, &mut a.context)?;
-            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
-            single_namespace(&mut a.namespace)?;
-        }
-        Some(Command::Edit(a)) => {
-            one("--context", &context, &mut a.context)?;
-            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
-            single_namespace(&mut a.namespace)?;
-        }
-        // `new` reads the console's flags itself (below); the rest reach no hub.
-        Some(Command::New(_)) | None => {}
-        Some(_) if context.is_some() || kubeconfig.is_some() || !namespaces.is_empty() || all => {
-            return Err("--context, --kubeconfig, -n and -A do not apply to this command".into());
-        }
-        Some(_) => {}
-    }
-    Ok(())
-}
-
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
     // Run as kubectl's plugin, the usage lines name it as it is typed.
@@ -531,7 +404,7 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if let Err(why) = inherit(&mut cli) {
+    if let Err(why) = inherit::inherit(&mut cli) {
         crate::say::complain!("pooldeck: {why}");
         return ExitCode::from(2);
     }
@@ -625,23 +498,18 @@ pub(crate) fn selector_arg(
         })
 }
 
-pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    crate::domain::duration::parse(text)
-        .map_err(|e| format!("{} (a duration is written like 90s, 10m or 1h30m)", e.why))
-}
-
-/// A scenario's time scale: a finite number above zero.
-pub(crate) fn parse_speed(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        // Above 100 a story's steps come faster than a console can draw them (a 40-second
-        // loop every 0.4 s at 100).
-        Ok(speed) if speed.is_finite() && speed > 0.0 && speed <= 100.0 => Ok(speed),
-        _ => Err(
-            "the speed is a number above 0 and at most 100: 2 plays twice as fast, 0.5 half as \
-             fast"
-                .into(),
-        ),
-    }
+/// The audit log: `--audit-log`, else the settings file's, else the default; or why none.
+fn audit_log(
+    flag: Option<std::path::PathBuf>,
+    settings: &crate::settings::Settings,
+) -> Result<std::path::PathBuf, crate::cluster::audit::AuditError> {
+    use crate::cluster::audit::AuditError;
+    use crate::settings::AuditLog;
+    let from_settings = settings.audit_log.as_ref().map(|log| match log {
+        AuditLog::At(path) => Ok(path.clone()),
+        AuditLog::NotAbsolute(path) => Err(AuditError::NotAbsolute(path.clone())),
+    });
+    crate::cluster::audit::place(flag, from_settings)
 }
 
 /// The console, on the cluster (or the demo), or on the wizard alone (`pooldeck new`).
@@ -673,7 +541,6 @@ fn console(
                         std::path::Path::new(path),
                         crate::files::SMALL_FILE_BYTES,
                     )
-                    .map_err(|e| e.to_string())
                 };
                 let (chosen, warning) = crate::theme::from_config(&text, &read);
                 if let Some(chosen) = chosen {
@@ -695,7 +562,7 @@ fn console(
         crate::say::complain!("pooldeck: {warning}");
     }
     warnings.extend(settings_warnings);
-    let audit = crate::cluster::audit::place(cli.audit_log.clone(), settings.audit_log.clone());
+    let audit = audit_log(cli.audit_log.clone(), &settings);
     if let Err(e) = &audit {
         warnings.push(format!(
             "the audit log cannot be placed ({e}): nothing that changes the hub will be sent; \

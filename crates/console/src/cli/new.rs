@@ -98,7 +98,7 @@ pub fn list_drafts() -> ExitCode {
     // Why a file could not be read, after the table (--discard FILE removes one).
     for entry in &listed {
         if let Err(why) = &entry.draft {
-            crate::say::say!("{}", crate::domain::inert::line(why));
+            crate::say::say!("{}", crate::domain::inert::line(&why.to_string()));
         }
     }
     ExitCode::SUCCESS
@@ -106,7 +106,7 @@ pub fn list_drafts() -> ExitCode {
 
 /// The kept draft a name given on the command line means: `NS/NAME` (or the draft's file
 /// name), or a NAME only one draft has. Said on stderr when none or several.
-pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
+pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, NoDraft> {
     let kept = crate::runtime::kept_drafts(usize::MAX);
     let matching: Vec<&crate::app::drafts::Kept> = kept
         .iter()
@@ -123,19 +123,27 @@ pub fn find_draft(asked: &str) -> Result<crate::app::drafts::Kept, String> {
             .flat_map(|dir| crate::drafts::list(&dir, usize::MAX))
             .find(|l| l.file == asked)
             .and_then(|l| l.draft.err())
-            .unwrap_or_else(|| {
-                format!("no draft named {asked}; pooldeck new --drafts lists them")
-            })),
-        several => Err(format!(
-            "{} drafts are named {asked}: name one by its file ({})",
-            several.len(),
-            several
-                .iter()
-                .map(|k| k.file.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+            .map_or_else(|| NoDraft::Unknown(asked.to_owned()), NoDraft::Unloaded)),
+        several => Err(NoDraft::Several {
+            asked: asked.to_owned(),
+            files: several.iter().map(|k| k.file.clone()).collect(),
+        }),
     }
+}
+
+/// Why a draft named on the command line cannot be taken or discarded.
+#[derive(Debug, thiserror::Error)]
+pub enum NoDraft {
+    #[error("no draft named {0}; pooldeck new --drafts lists them")]
+    Unknown(String),
+    #[error(transparent)]
+    Unloaded(crate::drafts::Unloaded),
+    #[error("{} drafts are named {asked}: name one by its file ({})", files.len(), files.join(", "))]
+    Several { asked: String, files: Vec<String> },
+    #[error(transparent)]
+    Directory(#[from] crate::domain::error::DirError),
+    #[error(transparent)]
+    Unremoved(#[from] crate::domain::draft::Unremoved),
 }
 
 /// `--discard`: the draft's file removed (exit 0), or why not (exit 1).
@@ -147,9 +155,11 @@ pub fn discard_draft(asked: &str) -> ExitCode {
             .any(|l| l.file == asked && l.draft.is_err())
     });
     let found = match unreadable {
-        Some(dir) => crate::drafts::discard(&dir, asked).map(|()| asked.to_owned()),
+        Some(dir) => crate::drafts::discard(&dir, asked)
+            .map(|()| asked.to_owned())
+            .map_err(NoDraft::from),
         None => find_draft(asked).and_then(|kept| {
-            let dir = crate::drafts::dir().map_err(|e| e.to_string())?;
+            let dir = crate::drafts::dir()?;
             crate::drafts::discard(&dir, &kept.file)?;
             Ok(format!("{} ({})", kept.saved.id(), kept.file))
         }),
@@ -160,7 +170,7 @@ pub fn discard_draft(asked: &str) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(why) => {
-            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why));
+            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why.to_string()));
             ExitCode::from(1)
         }
     }
@@ -182,7 +192,7 @@ pub fn start(args: &NewArgs, namespace: Option<&str>) -> Result<WizardStart, Exi
     }
     if let Some(asked) = &args.resume {
         let kept = find_draft(asked).map_err(|why| {
-            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why));
+            crate::say::complain!("pooldeck: {}", crate::domain::inert::line(&why.to_string()));
             ExitCode::from(1)
         })?;
         return Ok(WizardStart {

@@ -13,11 +13,27 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+use crate::domain::error::{AppendError, DirError};
 use crate::domain::{Hub, Operation, Outcome, Run};
 
+/// Why there is no audit log to write to, or a record could not be added to it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AuditError {
+    #[error("no audit log was given")]
+    NotGiven,
+    #[error("the settings file's audit-log \"{0}\" is not an absolute path")]
+    NotAbsolute(String),
+    #[error(transparent)]
+    NoStateDir(#[from] DirError),
+    #[error("cannot write the audit log {}: the directory {} does not exist", path.display(), dir.display())]
+    NoDirectory { path: PathBuf, dir: PathBuf },
+    #[error(transparent)]
+    Append(#[from] AppendError),
+}
+
 /// The default audit log.
-pub fn default_path() -> Result<PathBuf, String> {
-    let dir = crate::files::state_dir().map_err(|e| e.to_string())?;
+pub fn default_path() -> Result<PathBuf, AuditError> {
+    let dir = crate::files::state_dir()?;
     Ok(dir.join("audit.log"))
 }
 
@@ -26,8 +42,8 @@ pub fn default_path() -> Result<PathBuf, String> {
 /// that changes anything is sent).
 pub fn place(
     flag: Option<PathBuf>,
-    settings: Option<Result<PathBuf, String>>,
-) -> Result<PathBuf, String> {
+    settings: Option<Result<PathBuf, AuditError>>,
+) -> Result<PathBuf, AuditError> {
     match (flag, settings) {
         (Some(path), _) => Ok(path),
         (None, Some(from_settings)) => from_settings,
@@ -93,20 +109,19 @@ impl Record<'_> {
 }
 
 /// Appends a line to the log at `path`.
-pub fn append(path: &Path, line: &str) -> Result<(), String> {
+pub fn append(path: &Path, line: &str) -> Result<(), AuditError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.exists()
     {
         // The default directory is made private; a directory someone named must exist.
         if default_path().ok().as_deref().and_then(Path::parent) != Some(dir) {
-            return Err(format!(
-                "cannot write the audit log {}: the directory {} does not exist",
-                path.display(),
-                dir.display()
-            ));
+            return Err(AuditError::NoDirectory {
+                path: path.to_owned(),
+                dir: dir.to_owned(),
+            });
         }
     }
-    crate::files::append_private(path, line)
+    Ok(crate::files::append_private(path, line)?)
 }
 
 #[cfg(test)]

@@ -275,7 +275,7 @@ pub struct Session {
     pub hub: Hub,
     /// The audit log, or why none could be placed: then nothing that changes anything is
     /// sent (an audit record that cannot be written holds the action back).
-    pub audit: Result<std::path::PathBuf, String>,
+    pub audit: Result<std::path::PathBuf, audit::AuditError>,
     /// Tells this session's request ids from another process's in a shared log.
     tag: String,
     /// The answer of each dry run, by the kubectl line of its real request, for the log.
@@ -290,7 +290,7 @@ impl Session {
         client: Client,
         mode: Mode,
         hub: Hub,
-        audit: Result<std::path::PathBuf, String>,
+        audit: Result<std::path::PathBuf, audit::AuditError>,
     ) -> Session {
         Session {
             client,
@@ -407,7 +407,7 @@ async fn answered(request: impl std::future::Future<Output = Outcome>) -> Outcom
 }
 
 /// Why a request was held back: its audit record could not be written.
-fn not_recorded(why: &str) -> ClusterError {
+fn not_recorded(why: &audit::AuditError) -> ClusterError {
     ClusterError::NotSent {
         why: format!(
             "its audit record could not be written ({why}); point the audit log elsewhere with \

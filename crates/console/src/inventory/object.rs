@@ -72,11 +72,17 @@ impl Object {
         let (parsed, issues) = match kind {
             Kind::Pool if raw.is_object() => match read_owned::<ComputePool>(raw) {
                 Ok((pool, issues)) => (Parsed::Pool(Box::new(pool)), issues),
-                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
+                Err(e) => (
+                    Parsed::Unreadable(Arc::new(Value::Null), e.to_string()),
+                    Vec::new(),
+                ),
             },
             Kind::Evaluation if raw.is_object() => match read_owned::<ComputePoolEvaluation>(raw) {
                 Ok((evaluation, issues)) => (Parsed::Evaluation(Box::new(evaluation)), issues),
-                Err(e) => (Parsed::Unreadable(Arc::new(Value::Null), e), Vec::new()),
+                Err(e) => (
+                    Parsed::Unreadable(Arc::new(Value::Null), e.to_string()),
+                    Vec::new(),
+                ),
             },
             Kind::Event if raw.is_object() => {
                 (Parsed::Event(Event::read(raw, &key.1, &key.0)), Vec::new())

@@ -55,14 +55,12 @@ impl Clipboards {
         }
     }
 
-    fn system(&mut self, text: &str) -> Result<(), String> {
-        if self.system.is_none() {
-            self.system = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
-        }
-        match self.system.as_mut() {
-            Some(clipboard) => clipboard.set_text(text).map_err(|e| e.to_string()),
-            None => Err("no system clipboard".into()),
-        }
+    fn system(&mut self, text: &str) -> Result<(), arboard::Error> {
+        let clipboard = match &mut self.system {
+            Some(clipboard) => clipboard,
+            empty => empty.insert(arboard::Clipboard::new()?),
+        };
+        clipboard.set_text(text)
     }
 
     /// Copies `text` as the console shows it (inert: a control, a bidirectional or invisible
@@ -78,7 +76,9 @@ impl Clipboards {
         if system_first {
             match self.system(text) {
                 Ok(()) => return Ok(CopiedBy::System),
-                Err(e) if self.choice == Choice::System => return Err(CopyError::System(e)),
+                Err(e) if self.choice == Choice::System => {
+                    return Err(CopyError::System(e.to_string()));
+                }
                 Err(_) => {}
             }
         }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub use crate::app::failed::EditorError;
+
 /// The words of an editor's command: split on white space outside quotes, as a shell would
 /// split `'/opt/my editor/bin/ed' -w` (single and double quotes group, a backslash takes the
 /// next character), and nothing else a shell would do.
@@ -131,19 +133,18 @@ fn held_by_another(lock: &Path) -> Option<u32> {
 pub struct Lock(PathBuf);
 
 impl Lock {
-    pub fn take(path: &Path) -> Result<Lock, String> {
+    pub fn take(path: &Path) -> Result<Lock, EditorError> {
         let mut name = path.file_name().unwrap_or_default().to_os_string();
         name.push(".lock");
         let lock = path.with_file_name(name);
         if let Some(pid) = held_by_another(&lock) {
-            return Err(format!(
-                "this pool is being edited already (by process {pid}, in {}); finish that edit \
-                 first",
-                path.display()
-            ));
+            return Err(EditorError::Locked {
+                pid,
+                path: path.to_owned(),
+            });
         }
         crate::files::write_private(&lock, std::process::id().to_string().as_bytes())
-            .map_err(|e| format!("cannot lock the edit: {e}"))?;
+            .map_err(EditorError::Unlockable)?;
         Ok(Lock(lock))
     }
 }
@@ -155,47 +156,46 @@ impl Drop for Lock {
 }
 
 /// Writes `text` to `path` and starts the editor on it.
-pub fn spawn(path: &Path, text: &str) -> Result<std::process::Child, String> {
-    crate::files::write_private(path, text.as_bytes()).map_err(|e| e.to_string())?;
+pub fn spawn(path: &Path, text: &str) -> Result<std::process::Child, EditorError> {
+    crate::files::write_private(path, text.as_bytes()).map_err(EditorError::Unwritten)?;
     let (words, named_by) = command();
     let Some((program, arguments)) = words.split_first() else {
-        return Err("no editor".to_owned());
+        return Err(EditorError::NoEditor);
     };
     std::process::Command::new(program)
         .args(arguments)
         .arg(path)
         .spawn()
-        .map_err(|e| {
-            format!(
-                "cannot run the editor {program} (from {named_by}): {e}; set KUBE_EDITOR, VISUAL \
-                 or EDITOR"
-            )
+        .map_err(|e| EditorError::Unrunnable {
+            program: program.clone(),
+            named_by,
+            detail: e.to_string(),
         })
 }
 
 /// Waits for the editor; what the file holds after. An editor that ends with a failure is an
 /// error in words (the file stays).
-pub fn finish(mut child: std::process::Child, path: &Path) -> Result<String, String> {
-    let status = child.wait().map_err(|e| format!("lost the editor: {e}"))?;
+pub fn finish(mut child: std::process::Child, path: &Path) -> Result<String, EditorError> {
+    let status = child.wait().map_err(|e| EditorError::Lost(e.to_string()))?;
     if !status.success() {
-        return Err(format!(
-            "the editor ended with {status}; nothing was sent, and the edit is kept at {}",
-            path.display()
-        ));
+        return Err(EditorError::Failed {
+            status,
+            path: path.to_owned(),
+        });
     }
-    crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|e| {
-        format!(
-            "cannot read the edit back ({e}): nothing was sent; it is kept at {}",
-            path.display()
-        )
+    crate::files::read_text(path, crate::files::SMALL_FILE_BYTES).map_err(|why| {
+        EditorError::Unreadable {
+            why,
+            path: path.to_owned(),
+        }
     })
 }
 
 /// How an edit in the user's editor ended, when it did not end with what it saved.
 #[derive(Debug)]
 pub enum Unsaved {
-    /// The editor could not run or failed; in words.
-    Failed(String),
+    /// The editor could not run or failed.
+    Failed(EditorError),
     /// pooldeck was asked to end (this signal: a hangup, its terminal gone, a termination)
     /// while the editor ran; the editor was asked to end too, the edit's file kept.
     Ended(i32),
@@ -218,7 +218,7 @@ pub async fn edit(path: &Path, text: &str) -> Result<String, Unsaved> {
     let ended = tokio::select! {
         done = &mut waiting => {
             let _ = stop.send(());
-            return done.unwrap_or_else(|e| Err(format!("the editor could not run: {e}")))
+            return done.unwrap_or_else(|e| Err(EditorError::Lost(e.to_string())))
                 .map_err(Unsaved::Failed);
         }
         Some(()) = async { hangup.as_mut()?.recv().await } => 1,

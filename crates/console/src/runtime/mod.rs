@@ -22,6 +22,7 @@ use std::time::Duration;
 use chrono::Utc;
 use crossterm::event::{Event, KeyEventKind};
 
+use crate::app::failed::StoryError;
 use crate::app::ports::{ClusterPort, Namespaces};
 use crate::app::{App, Connection, Effect, Msg, update};
 use crate::demo::scenario::Scenario;
@@ -416,6 +417,19 @@ async fn console(
     }
 }
 
+/// Why the console could not go on with its terminal.
+#[derive(Debug, thiserror::Error)]
+enum TerminalError {
+    #[error("cannot read the terminal: {0}")]
+    Read(std::io::Error),
+    #[error("cannot draw: {0}")]
+    Draw(std::io::Error),
+    #[error("cannot suspend: {0}")]
+    Suspend(std::io::Error),
+    #[error("cannot take the terminal back: {0}")]
+    Resume(std::io::Error),
+}
+
 /// SIGHUP's number: the console ends with 128 + it when its terminal hangs up or is gone.
 const HANGUP: i32 = 1;
 
@@ -472,14 +486,14 @@ async fn event_loop(
     port: Arc<dyn ClusterPort>,
     sources: &mut tokio::sync::mpsc::Receiver<port::Tagged>,
     clipboard: crate::settings::Clipboard,
-) -> Result<Option<i32>, String> {
+) -> Result<Option<i32>, TerminalError> {
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Msg>();
     let (logs, mut logged) = tokio::sync::mpsc::channel(port::LOG_QUEUE);
     let outlets = port::Outlets {
         answers: answers.clone(),
         logs,
     };
-    let mut keys = Keys::start().map_err(|e| format!("cannot read the terminal: {e}"))?;
+    let mut keys = Keys::start().map_err(TerminalError::Read)?;
     let mut clock = tokio::time::interval(Duration::from_secs(1));
     let mut stop = Signals::new();
     let mut dirty = true;
@@ -501,7 +515,7 @@ async fn event_loop(
                 // The terminal is gone (a dropped SSH session closes it before, or instead
                 // of, the SIGHUP): end as a hangup does, with the shutdown steps after.
                 Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
-                Err(e) => return Err(format!("cannot draw: {e}")),
+                Err(e) => return Err(TerminalError::Draw(e)),
             };
             dirty = false;
             // Keys are read for the screen as drawn: too small a screen shows no dialog, so
@@ -607,8 +621,8 @@ async fn event_loop(
                 .partition(|e| matches!(e, Effect::ResetDemo));
             if !resets.is_empty() {
                 let result = match demo {
-                    Some(demo) => demo.reset().await,
-                    None => Err("the console is not on the demo cluster".to_owned()),
+                    Some(demo) => demo.reset().await.map_err(|e| StoryError::Demo(e.into())),
+                    None => Err(StoryError::NoDemo),
                 };
                 let _ = outlets.answers.send(Msg::DemoReset(result));
             }
@@ -620,10 +634,13 @@ async fn event_loop(
                 let result = match (demo, Scenario::builtin(&name)) {
                     (Some(demo), Ok(scenario)) => {
                         let story = (scenario.name.clone(), scenario.description.clone());
-                        demo.play(scenario).await.map(|()| story)
+                        demo.play(scenario)
+                            .await
+                            .map(|()| story)
+                            .map_err(|e| StoryError::Demo(e.into()))
                     }
-                    (None, _) => Err("the console is not on the demo cluster".to_owned()),
-                    (_, Err(e)) => Err(e.to_string()),
+                    (None, _) => Err(StoryError::NoDemo),
+                    (_, Err(e)) => Err(StoryError::Demo(crate::demo::Error::from(e).into())),
                 };
                 let _ = outlets.answers.send(Msg::Played {
                     scenario: name,
@@ -641,7 +658,7 @@ async fn event_loop(
             ) {
                 Ok(redraw) => dirty |= redraw,
                 Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
-                Err(e) => return Err(format!("cannot suspend: {e}")),
+                Err(e) => return Err(TerminalError::Suspend(e)),
             }
             if edits.is_empty() {
                 break;
@@ -655,7 +672,7 @@ async fn event_loop(
                     match in_editor(screen, &mut keys, &mut stop, &file, text, resume).await {
                         Ok(answered) => answered,
                         Err(e) if terminal_gone(&e) => return Ok(Some(HANGUP)),
-                        Err(e) => return Err(format!("cannot take the terminal back: {e}")),
+                        Err(e) => return Err(TerminalError::Resume(e)),
                     };
                 // A hangup or a termination while the editor ran ends the console now (the
                 // edit's file stays for the next session).
@@ -691,7 +708,7 @@ async fn in_editor(
             let msg = Msg::Edited {
                 path: std::path::PathBuf::from(file),
                 said: None,
-                result: Err(format!("the edit cannot be kept anywhere: {e}")),
+                result: Err(editor::EditorError::NoPlace(e)),
             };
             return Ok((msg, None));
         }
@@ -732,10 +749,10 @@ async fn in_editor(
     let result = loop {
         tokio::select! {
             done = &mut waiting => {
-                break done.unwrap_or_else(|e| Err(format!("the editor could not run: {e}")));
+                break done.unwrap_or_else(|e| Err(editor::EditorError::Lost(e.to_string())));
             }
             () = &mut given_up => {
-                break Err("the console ended while the editor was open".to_owned());
+                break Err(editor::EditorError::ConsoleEnded);
             }
             // Keys typed before the editor opened and not read yet are dropped; the terminal
             // gone ends the editor with the console, the edit's file kept.

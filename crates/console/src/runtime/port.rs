@@ -76,7 +76,7 @@ pub struct Acting {
     pub settings: Settings,
     /// The audit log, or why it could not be placed (then nothing that changes anything is
     /// sent).
-    pub audit: Result<PathBuf, String>,
+    pub audit: Result<PathBuf, crate::cluster::audit::AuditError>,
 }
 
 impl Default for Acting {
@@ -84,7 +84,7 @@ impl Default for Acting {
         Acting {
             read_only: false,
             settings: Settings::default(),
-            audit: Err("no audit log was given".into()),
+            audit: Err(crate::cluster::audit::AuditError::NotGiven),
         }
     }
 }

@@ -1,16 +1,17 @@
 //! The tour's progress on disk: `$XDG_STATE_HOME/pooldeck/tour/progress`, two lines
 //! (`chapter N`, `done N…`), private like the drafts, written as a new file moved into place.
 
+use crate::app::failed::TourNotSaved;
 use crate::app::tour::Progress;
 
 /// The progress file's name in the tour directory.
 const FILE: &str = "progress";
 
 /// Keeps the progress; why not, in the user's terms.
-pub fn save(progress: &Progress) -> Result<(), String> {
-    let dir = crate::drafts::tour_dir().map_err(|e| e.to_string())?;
-    crate::files::write_private(&dir.join(FILE), progress.to_text().as_bytes())
-        .map_err(|e| e.to_string())
+pub fn save(progress: &Progress) -> Result<(), TourNotSaved> {
+    let dir = crate::drafts::tour_dir()?;
+    crate::files::write_private(&dir.join(FILE), progress.to_text().as_bytes())?;
+    Ok(())
 }
 
 /// The progress kept, if any; a file that cannot be read or makes no sense is said (the

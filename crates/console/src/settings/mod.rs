@@ -37,6 +37,14 @@ pub enum Clipboard {
     System,
 }
 
+/// `audit-log:` as the settings file writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuditLog {
+    At(PathBuf),
+    /// Not an absolute path, as written: nothing that changes the hub is sent.
+    NotAbsolute(String),
+}
+
 /// What the settings file says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settings {
@@ -48,9 +56,9 @@ pub struct Settings {
     /// Every context the file names (`contexts:`), as written.
     pub contexts_named: Vec<String>,
     pub clipboard: Clipboard,
-    /// `audit-log:`: an absolute path, or why the value cannot be one (then nothing that
-    /// changes the hub is sent: the record asked for cannot be written where it was asked).
-    pub audit_log: Option<Result<PathBuf, String>>,
+    /// `audit-log:`: an absolute path, or one that is not (then nothing that changes the hub
+    /// is sent: the record asked for cannot be written where it was asked).
+    pub audit_log: Option<AuditLog>,
     /// `favourites:` (or `favorites:`): the namespaces the console's `1`-`9` watch, in order.
     pub favourites: Vec<String>,
 }
@@ -204,12 +212,13 @@ impl Settings {
         }
         if let Some(path) = root.get("audit-log").and_then(Value::as_str) {
             settings.audit_log = Some(if std::path::Path::new(path).is_absolute() {
-                Ok(PathBuf::from(path))
+                AuditLog::At(PathBuf::from(path))
             } else {
-                let why =
-                    format!("the settings file's audit-log \"{path}\" is not an absolute path");
-                warnings.push(format!("{why}: nothing that changes the hub will be sent"));
-                Err(why)
+                warnings.push(format!(
+                    "the settings file's audit-log \"{path}\" is not an absolute path: nothing \
+                     that changes the hub will be sent"
+                ));
+                AuditLog::NotAbsolute(path.to_owned())
             });
         }
         if root.get("favourites").is_some() && root.get("favorites").is_some() {

@@ -171,7 +171,7 @@ fn settings_that_cannot_be_read_fail_closed() {
     }
     // A relative audit log is of the right kind and unusable: actions are held back.
     let (settings, warnings) = Settings::parse("audit-log: relative/audit.log\n");
-    assert!(matches!(settings.audit_log, Some(Err(_))));
+    assert!(matches!(settings.audit_log, Some(AuditLog::NotAbsolute(_))));
     assert!(!warnings.is_empty());
     let closed = Settings::fail_closed("the settings file x cannot be read (a FIFO)".into());
     assert!(closed.read_only("any"));

@@ -131,28 +131,36 @@ pub fn context_names(target: &Target) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Why the kubeconfig's contexts cannot be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum NoContexts {
+    #[error(transparent)]
+    Unreadable(#[from] Configuration),
+    #[error(
+        "no kubeconfig to read contexts from (KUBECONFIG, ~/.kube/config; inside a pod the in-cluster account is one hub, with no contexts)"
+    )]
+    NoKubeconfig,
+    #[error("the kubeconfig names the context \"{0}\" twice")]
+    Twice(String),
+}
+
 /// The contexts the kubeconfig names, in its order and each once, or why it cannot be read
 /// (a commands reading several hubs says that, rather than "no context").
-pub fn contexts_of(target: &Target) -> Result<Vec<String>, String> {
-    let kubeconfig = match target.read().map_err(|e| e.to_string())? {
+pub fn contexts_of(target: &Target) -> Result<Vec<String>, NoContexts> {
+    let kubeconfig = match target.read()? {
         Some(kubeconfig) => Some(kubeconfig),
-        None => default_kubeconfig().map_err(|e| e.to_string())?,
+        None => default_kubeconfig()?,
     };
     let Some(kubeconfig) = kubeconfig else {
-        return Err(
-            "no kubeconfig to read contexts from (KUBECONFIG, ~/.kube/config; inside a pod the \
-             in-cluster account is one hub, with no contexts)"
-                .to_owned(),
-        );
+        return Err(NoContexts::NoKubeconfig);
     };
     let mut names: Vec<String> = Vec::new();
     for context in kubeconfig.contexts {
         // Which of two same-named contexts a name means cannot be told (kubectl refuses such
         // a file too).
         if names.contains(&context.name) {
-            return Err(format!(
-                "the kubeconfig names the context \"{}\" twice",
-                crate::domain::inert::line(&context.name)
+            return Err(NoContexts::Twice(
+                crate::domain::inert::line(&context.name).into_owned(),
             ));
         }
         names.push(context.name);

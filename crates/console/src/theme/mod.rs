@@ -67,8 +67,30 @@ impl Theme {
     }
 }
 
+/// Why a theme file, or a colour in it, cannot be used.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum ThemeError {
+    #[error("{0}")]
+    Text(crate::manifest::ParseError),
+    #[error("the theme file is empty")]
+    Empty,
+    #[error("\"#{0}\" is not a #rrggbb colour")]
+    NotHex(String),
+    #[error("\"{0}\" is not a colour pooldeck knows")]
+    Unknown(String),
+    #[error("colors.{meaning}: {why}")]
+    Color {
+        meaning: String,
+        why: Box<ThemeError>,
+    },
+    #[error("colors.{0} is not a colour")]
+    NotAColor(String),
+    #[error(transparent)]
+    Unreadable(#[from] crate::files::ReadError),
+}
+
 /// Reads a colour as theme files write it.
-pub fn parse_color(text: &str) -> Result<Color, String> {
+pub fn parse_color(text: &str) -> Result<Color, ThemeError> {
     let text = text.trim().to_ascii_lowercase();
     if let Some(hex) = text.strip_prefix('#') {
         if hex.len() == 6
@@ -76,7 +98,7 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
         {
             return Ok(Color::Rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8));
         }
-        return Err(format!("\"#{hex}\" is not a #rrggbb colour"));
+        return Err(ThemeError::NotHex(hex.to_owned()));
     }
     if let Ok(index) = text.parse::<u8>() {
         return Ok(Color::Indexed(index));
@@ -99,33 +121,33 @@ pub fn parse_color(text: &str) -> Result<Color, String> {
         "light-blue" => Color::LightBlue,
         "light-magenta" => Color::LightMagenta,
         "light-cyan" => Color::LightCyan,
-        other => return Err(format!("\"{other}\" is not a colour pooldeck knows")),
+        other => return Err(ThemeError::Unknown(other.to_owned())),
     };
     Ok(color)
 }
 
 impl Theme {
     /// Reads a theme file.
-    pub fn parse(text: &str) -> Result<Theme, String> {
-        let documents = crate::manifest::parse(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Theme, ThemeError> {
+        let documents = crate::manifest::parse(text).map_err(ThemeError::Text)?;
         let root = documents
             .first()
             .map(|d| d.root.to_json())
-            .ok_or("the theme file is empty")?;
+            .ok_or(ThemeError::Empty)?;
         let name = root
             .get("name")
             .and_then(Value::as_str)
             .unwrap_or("custom")
             .to_owned();
-        let color = |meaning: &str| -> Result<Color, String> {
+        let color = |meaning: &str| -> Result<Color, ThemeError> {
+            let about = |why| ThemeError::Color {
+                meaning: meaning.to_owned(),
+                why: Box::new(why),
+            };
             match root.pointer(&format!("/colors/{meaning}")) {
-                Some(Value::String(s)) => {
-                    parse_color(s).map_err(|e| format!("colors.{meaning}: {e}"))
-                }
-                Some(Value::Number(n)) => {
-                    parse_color(&n.to_string()).map_err(|e| format!("colors.{meaning}: {e}"))
-                }
-                Some(_) => Err(format!("colors.{meaning} is not a colour")),
+                Some(Value::String(s)) => parse_color(s).map_err(about),
+                Some(Value::Number(n)) => parse_color(&n.to_string()).map_err(about),
+                Some(_) => Err(ThemeError::NotAColor(meaning.to_owned())),
                 None => Ok(Color::Reset),
             }
         };
@@ -258,7 +280,7 @@ pub fn config_path() -> Option<std::path::PathBuf> {
 /// (read with `read`). A broken file falls back to the default with a warning to show.
 pub fn from_config(
     text: &str,
-    read: &dyn Fn(&str) -> Result<String, String>,
+    read: &dyn Fn(&str) -> Result<String, crate::files::ReadError>,
 ) -> (Option<Theme>, Option<String>) {
     let documents = match crate::manifest::parse(text) {
         Ok(d) => d,
@@ -283,7 +305,10 @@ pub fn from_config(
     if let Some(theme) = Theme::builtin(&name) {
         return (Some(theme), None);
     }
-    match read(&name).and_then(|text| Theme::parse(&text)) {
+    match read(&name)
+        .map_err(ThemeError::from)
+        .and_then(|text| Theme::parse(&text))
+    {
         Ok(theme) => (Some(theme), None),
         Err(e) => (
             None,
@@ -318,7 +343,7 @@ mod tests {
 
     #[test]
     fn a_settings_file_picks_a_theme_and_a_broken_one_warns() {
-        let no_files = |_: &str| Err("no such file".to_owned());
+        let no_files = |_: &str| Err(crate::files::ReadError::NotFound);
         assert_eq!(
             from_config("theme: light\n", &no_files).0.map(|t| t.name),
             Some("light".into())

@@ -389,12 +389,12 @@ impl Filters {
         params: &HashMap<String, String>,
     ) -> Result<Filters, ApiError> {
         let labels = LabelSelector::parse(params.get("labelSelector").map_or("", String::as_str))
-            .map_err(ApiError::bad_request)?;
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let fields = FieldSelector::parse(
             params.get("fieldSelector").map_or("", String::as_str),
             resource.plural == "events",
         )
-        .map_err(ApiError::bad_request)?;
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
         Ok(Filters {
             namespace,
             labels,

@@ -9,6 +9,15 @@ use serde_json::Value;
 
 use super::Draft;
 
+/// Why a saved draft cannot be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum Unreadable {
+    #[error("it holds no ComputePool")]
+    NoPool,
+    #[error("its first line is not pooldeck's: {0}")]
+    Header(serde_json::Error),
+}
+
 /// What a draft is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -181,16 +190,13 @@ impl Saved {
 
     /// A draft read back: the comment line (absent in a draft an older pooldeck wrote: then a
     /// new pool, or an edit when it carries a uid) and the objects the manifest holds.
-    pub fn from_parts(text: &str, objects: &[Value]) -> Result<Saved, String> {
-        let draft = Draft::from_objects(objects).ok_or("it holds no ComputePool")?;
+    pub fn from_parts(text: &str, objects: &[Value]) -> Result<Saved, Unreadable> {
+        let draft = Draft::from_objects(objects).ok_or(Unreadable::NoPool)?;
         let header = text
             .lines()
             .next()
             .and_then(|line| line.strip_prefix(MARK))
-            .map(|json| {
-                serde_json::from_str::<Header>(json)
-                    .map_err(|e| format!("its first line is not pooldeck's: {e}"))
-            })
+            .map(|json| serde_json::from_str::<Header>(json).map_err(Unreadable::Header))
             .transpose()?;
         Ok(match header {
             Some(header) => Saved {
@@ -229,14 +235,26 @@ pub enum NotKept {
     /// The draft's file could not be written.
     Written(crate::error::WriteError),
     /// A file the draft was kept in before could not be removed.
-    Removed(String),
+    Removed(Unremoved),
+}
+
+/// Why a draft's file could not be removed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unremoved {
+    #[error("{file} is not a draft's file name")]
+    NotAFileName { file: String },
+    #[error("cannot remove the draft {}: {detail}", path.display())]
+    Refused {
+        path: std::path::PathBuf,
+        detail: String,
+    },
 }
 
 impl std::fmt::Display for NotKept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NotKept::Directory(why) => write!(f, "{why}"),
-            NotKept::Removed(why) => f.write_str(why),
+            NotKept::Removed(why) => write!(f, "{why}"),
             NotKept::Written(error) => write!(f, "{error}"),
         }
     }

@@ -136,7 +136,7 @@ impl<T: FromJson> Field<T> {
         match read {
             Ok(value) => Field::Valid(value),
             Err(mismatch) => Field::Invalid(Box::new(Invalid {
-                error: mismatch.message(),
+                error: mismatch.to_string(),
                 raw: mismatch.raw,
             })),
         }
@@ -144,21 +144,12 @@ impl<T: FromJson> Field<T> {
 }
 
 /// A value that did not have the shape a type needs; the value is handed back untouched.
-#[derive(Debug)]
+/// Said as what was expected and what was found, in the user's terms.
+#[derive(Debug, thiserror::Error)]
+#[error("expected {expected}, found {}", describe_value(raw))]
 pub struct Mismatch {
     pub raw: Value,
     pub expected: &'static str,
-}
-
-impl Mismatch {
-    /// What was expected and what was found, in the user's terms.
-    pub fn message(&self) -> String {
-        format!(
-            "expected {}, found {}",
-            self.expected,
-            describe_value(&self.raw)
-        )
-    }
 }
 
 /// Reads a model type through serde as [`FromJson`] reads it (a value of the wrong shape is
@@ -167,7 +158,7 @@ pub fn deserialize_model<'de, T: FromJson, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
     let value = Value::deserialize(deserializer)?;
-    T::from_json(value).map_err(|m| <D::Error as serde::de::Error>::custom(m.message()))
+    T::from_json(value).map_err(<D::Error as serde::de::Error>::custom)
 }
 
 /// Reading a model type from an owned JSON value in one pass, moving rather than copying.

@@ -26,6 +26,8 @@ pub struct ParseError {
     pub message: String,
 }
 
+impl std::error::Error for ParseError {}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.position.is_known() {

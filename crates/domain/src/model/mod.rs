@@ -18,18 +18,18 @@ pub use pool::ComputePool;
 
 use serde_json::Value;
 
-use super::field::{FromJson, Issue, Lenient};
+use super::field::{FromJson, Issue, Lenient, Mismatch};
 use super::path::At;
 
 /// Reads any model object from a JSON value. Reading never fails on a field: wrong types and
 /// unknown fields come back as issues. Only a document that is not a mapping at all is refused.
-pub fn read<T: FromJson + Lenient>(value: &Value) -> Result<(T, Vec<Issue>), String> {
+pub fn read<T: FromJson + Lenient>(value: &Value) -> Result<(T, Vec<Issue>), Mismatch> {
     read_owned(value.clone())
 }
 
 /// [`read`], taking the value to avoid a copy.
-pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>), String> {
-    let object = T::from_json(value).map_err(|m| m.message())?;
+pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>), Mismatch> {
+    let object = T::from_json(value)?;
     let mut issues = Vec::new();
     object.collect_issues(&At::Root, &mut issues);
     Ok((object, issues))

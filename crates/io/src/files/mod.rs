@@ -13,40 +13,11 @@ use std::path::Path;
 mod write;
 
 pub use write::{
-    Unwritable, WriteError, append_private, private_dir, private_mkdir, state_dir, writable,
-    writable_target, write_output, write_private,
+    AppendError, Unappendable, Unwritable, WriteError, append_private, private_dir, private_mkdir,
+    state_dir, writable, writable_target, write_output, write_private,
 };
 
-/// Why a file could not be read, in the user's terms.
-#[derive(Debug, PartialEq, Eq)]
-pub enum ReadError {
-    NotFound,
-    /// A directory, FIFO, device or socket where a file was expected.
-    NotAFile {
-        what: &'static str,
-    },
-    TooLarge {
-        limit: u64,
-    },
-    NotText,
-    Other(String),
-}
-
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReadError::NotFound => f.write_str("no such file or directory"),
-            ReadError::NotAFile { what } => write!(f, "it is {what}, not a regular file"),
-            ReadError::TooLarge { limit } => write!(
-                f,
-                "it is larger than {0} MiB; pooldeck reads at most {0} MiB per file: split it",
-                limit / (1024 * 1024)
-            ),
-            ReadError::NotText => f.write_str("it is not UTF-8 text"),
-            ReadError::Other(message) => f.write_str(message),
-        }
-    }
-}
+pub use pooldeck_domain::error::ReadError;
 
 /// What kind of thing a file type is, for a message.
 pub(crate) fn what(file_type: &std::fs::FileType) -> &'static str {
@@ -130,10 +101,9 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
 }
 
 /// A secret token: 32 random bytes from the operating system, in hex.
-pub fn token() -> Result<String, String> {
+pub fn token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| format!("the operating system gave no random bytes: {e}"))?;
+    getrandom::fill(&mut bytes)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -155,7 +125,8 @@ mod tests {
         let log = dir.path().join("audit.log");
         std::fs::hard_link(&elsewhere, &log).expect("a hard link");
         let refused = append_private(&log, "{}").expect_err("refused");
-        assert!(refused.contains("hard link"), "{refused}");
+        assert_eq!(refused.why, Unappendable::HardLink);
+        assert!(refused.to_string().contains("hard link"), "{refused}");
         assert_eq!(std::fs::read_to_string(&elsewhere).expect("read"), "");
     }
 
@@ -192,14 +163,15 @@ mod tests {
         let link = dir.path().join("linked.log");
         std::os::unix::fs::symlink(&target, &link).expect("link");
         let refused = append_private(&link, "secret").expect_err("a link");
-        assert!(refused.contains("link"), "{refused}");
+        assert_eq!(refused.why, Unappendable::Link);
         assert_eq!(std::fs::read_to_string(&target).expect("read"), "keep");
         // A file others may read is refused, not written to.
         let open = dir.path().join("open.log");
         std::fs::write(&open, "").expect("write");
         std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).expect("chmod");
         let refused = append_private(&open, "line").expect_err("open to others");
-        assert!(refused.contains("chmod 600"), "{refused}");
+        assert_eq!(refused.why, Unappendable::OpenToOthers { mode: 0o644 });
+        assert!(refused.to_string().contains("chmod 600"), "{refused}");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 use std::path::Path;
 
 use super::{token, what};
-pub use pooldeck_domain::error::{DirError, DirStep, Unwritable, WriteError};
+pub use pooldeck_domain::error::{
+    AppendError, DirError, DirStep, Unappendable, Unwritable, WriteError,
+};
 
 /// pooldeck's private directory for files that hold secrets: `$XDG_RUNTIME_DIR/pooldeck`
 /// (per user, emptied at logout), else `$XDG_STATE_HOME/pooldeck`, else
@@ -112,19 +114,18 @@ fn private_dirs_to(dir: &Path) -> Result<(), DirError> {
 
 /// Why `path` cannot be where a file pooldeck writes goes: only a regular file (replaced) or
 /// a new path will do; a device, FIFO, socket, directory or link is refused by name.
-pub fn writable_target(path: &Path) -> Result<(), String> {
+pub fn writable_target(path: &Path) -> Result<(), Unwritable> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot look at it: {e}")),
+        Err(e) => Err(Unwritable::Unseen {
+            detail: e.to_string(),
+        }),
         Ok(meta) if meta.is_file() => Ok(()),
-        Ok(meta) if meta.file_type().is_symlink() => Err(
-            "it is a link; pooldeck writes a regular file or a new path, never over or through a link"
-                .into(),
-        ),
-        Ok(meta) => Err(format!(
-            "it is {}; pooldeck writes a regular file or a new path",
-            what(&meta.file_type())
-        )),
+        Ok(meta) if meta.file_type().is_symlink() => Err(Unwritable::Link),
+        Ok(meta) if meta.is_dir() => Err(Unwritable::Directory),
+        Ok(meta) => Err(Unwritable::Special {
+            what: what(&meta.file_type()),
+        }),
     }
 }
 
@@ -133,7 +134,7 @@ pub fn writable_target(path: &Path) -> Result<(), String> {
 pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     writable_target(path).map_err(|why| WriteError {
         path: path.to_owned(),
-        why: Unwritable::NotAFile(why),
+        why,
     })?;
     write_private(path, contents)
 }
@@ -153,12 +154,14 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
         .unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| error(Unwritable::NoName))?;
     if path.is_dir() {
-        return Err(error(Unwritable::NotAFile(
-            "it is a directory; give a file name".into(),
-        )));
+        return Err(error(Unwritable::Directory));
     }
-    directory_exists(dir).map_err(|why| error(Unwritable::NoDirectory(why)))?;
-    let suffix = token().map_err(|why| error(Unwritable::NoRandom(why)))?;
+    directory_exists(dir).map_err(error)?;
+    let suffix = token().map_err(|e| {
+        error(Unwritable::NoRandom {
+            detail: e.to_string(),
+        })
+    })?;
     let temporary = dir.join(format!(".{}.{}", name.to_string_lossy(), &suffix[..16]));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -184,9 +187,9 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
 
 /// Whether a file can be written at `path`: not a directory, in a directory that exists and
 /// takes a new file (tried with a new file of an unpredictable name, removed at once).
-pub fn writable(path: &Path) -> Result<(), String> {
+pub fn writable(path: &Path) -> Result<(), Unwritable> {
     if path.is_dir() {
-        return Err("it is a directory; give a file name".into());
+        return Err(Unwritable::Directory);
     }
     writable_target(path)?;
     let dir = path
@@ -196,31 +199,53 @@ pub fn writable(path: &Path) -> Result<(), String> {
     directory_exists(dir)?;
     let probe = dir.join(format!(
         ".pooldeck-probe-{}",
-        token()?.get(..12).unwrap_or("")
+        token()
+            .map_err(|e| Unwritable::NoRandom {
+                detail: e.to_string()
+            })?
+            .get(..12)
+            .unwrap_or("")
     ));
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(&probe)
-        .map_err(|e| format!("the directory {} takes no new file ({e})", dir.display()))?;
+        .map_err(|e| Unwritable::NoNewFile {
+            dir: dir.to_owned(),
+            detail: e.to_string(),
+        })?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
-fn directory_exists(dir: &Path) -> Result<(), String> {
+fn directory_exists(dir: &Path) -> Result<(), Unwritable> {
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => Err(format!("{} is not a directory", dir.display())),
-        Err(_) => Err(format!("the directory {} does not exist", dir.display())),
+        Ok(_) => Err(Unwritable::NoDirectory {
+            dir: dir.to_owned(),
+            exists: true,
+        }),
+        Err(_) => Err(Unwritable::NoDirectory {
+            dir: dir.to_owned(),
+            exists: false,
+        }),
     }
 }
 
 /// Appends one line to a file only its owner may read: created with mode 0600 if missing,
 /// never through a link, refused if it is another user's or open to others. The line goes
 /// out in one write, so lines of two processes never interleave.
-pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
+pub fn append_private(path: &Path, line: &str) -> Result<(), AppendError> {
     use std::io::Write;
-    let refused = |why: String| format!("cannot append to {}: {why}", path.display());
+    let refused = |why: Unappendable| AppendError {
+        path: path.to_owned(),
+        why,
+    };
+    let system = |e: std::io::Error| {
+        refused(Unappendable::System {
+            detail: e.to_string(),
+        })
+    };
     let mut options = std::fs::OpenOptions::new();
     // Read too: to see whether the last line written is whole.
     options.read(true).append(true).create(true);
@@ -231,41 +256,39 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
             .mode(0o600)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        directory_exists(dir).map_err(refused)?;
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Err(Unwritable::NoDirectory { dir, exists }) = directory_exists(dir)
+    {
+        return Err(refused(Unappendable::NoDirectory { dir, exists }));
     }
     let mut file = options.open(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
-            refused("it is a link; pooldeck does not write through links".into())
+            refused(Unappendable::Link)
         } else {
-            refused(e.to_string())
+            system(e)
         }
     })?;
-    let meta = file.metadata().map_err(|e| refused(e.to_string()))?;
+    let meta = file.metadata().map_err(system)?;
     if !meta.is_file() {
-        return Err(refused(
-            what(&meta.file_type()).to_owned() + ", not a regular file",
-        ));
+        return Err(refused(Unappendable::NotAFile {
+            what: what(&meta.file_type()),
+        }));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         if meta.uid() != rustix::process::getuid().as_raw() {
-            return Err(refused("it belongs to another user".into()));
+            return Err(refused(Unappendable::OtherUser));
         }
         // Another name for the same file (a hard link) is a way to have records written
         // somewhere else: refused like a symbolic link.
         if meta.nlink() > 1 {
-            return Err(refused(
-                "it has another name (a hard link); pooldeck appends only to a file of its own"
-                    .into(),
-            ));
+            return Err(refused(Unappendable::HardLink));
         }
         if meta.mode() & 0o077 != 0 {
-            return Err(refused(format!(
-                "others may read it (mode {:o}); chmod 600 it",
-                meta.mode() & 0o777
-            )));
+            return Err(refused(Unappendable::OpenToOthers {
+                mode: meta.mode() & 0o777,
+            }));
         }
     }
     let mut bytes = Vec::with_capacity(line.len() + 2);
@@ -297,16 +320,12 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), String> {
                 .metadata()
                 .is_ok_and(|now| now.len() == before + n as u64)
                 && file.set_len(before).is_ok();
-            Err(refused(format!(
-                "only {n} of {} bytes could be written (is the disk full?){}",
-                bytes.len(),
-                if cut {
-                    "; the part written was taken back"
-                } else {
-                    ""
-                }
-            )))
+            Err(refused(Unappendable::Short {
+                written: n,
+                total: bytes.len(),
+                taken_back: cut,
+            }))
         }
-        Err(e) => Err(refused(e.to_string())),
+        Err(e) => Err(system(e)),
     }
 }

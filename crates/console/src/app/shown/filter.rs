@@ -7,6 +7,18 @@ use crate::domain::selector::LabelSelector;
 /// The live filter: nothing, `-l SELECTOR` on the objects' labels (kubectl's selectors:
 /// `team=retail,tier in (gpu)`, `!owner`), `!text` to invert, or a substring of the row's
 /// words (without regard to case).
+/// Why `-l` in a filter is not a label selector it can use.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum FilterError {
+    #[error("-l: give a label selector, as in -l team or -l team=retail-edge")]
+    NoSelector,
+    #[error("-l {selector}: {why}")]
+    Selector {
+        selector: String,
+        why: crate::domain::selector::SelectorError,
+    },
+}
+
 pub(super) enum Filter {
     All,
     Label(LabelSelector),
@@ -15,19 +27,20 @@ pub(super) enum Filter {
 
 impl Filter {
     /// The filter as typed, or why `-l` is not a label selector it can use.
-    pub(super) fn parse(filter: &str) -> Result<Filter, String> {
+    pub(super) fn parse(filter: &str) -> Result<Filter, FilterError> {
         if filter.is_empty() {
             return Ok(Filter::All);
         }
         if let Some(selector) = filter.strip_prefix("-l").map(str::trim) {
             if selector.is_empty() {
-                return Err(
-                    "-l: give a label selector, as in -l team or -l team=retail-edge".to_owned(),
-                );
+                return Err(FilterError::NoSelector);
             }
             return LabelSelector::parse(selector)
                 .map(Filter::Label)
-                .map_err(|e| format!("-l {selector}: {e}"));
+                .map_err(|why| FilterError::Selector {
+                    selector: selector.to_owned(),
+                    why,
+                });
         }
         Ok(match filter.strip_prefix('!') {
             Some(rest) => Filter::Words {

@@ -379,7 +379,9 @@ impl App {
             if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
                 self.keep_derived();
                 self.shown.order = self.narrow();
-                self.shown.filter_problem = Filter::parse(self.list.filter.trim()).err();
+                self.shown.filter_problem = Filter::parse(self.list.filter.trim())
+                    .err()
+                    .map(|why| why.to_string());
                 self.shown.order_key = Some(order_key);
                 widths = true;
                 true

@@ -91,6 +91,17 @@ pub struct Progress {
     pub done: BTreeSet<usize>,
 }
 
+/// Why a progress file makes no sense (its text escaped, as it is said).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Nonsense {
+    #[error("\"{0}\" is not a chapter")]
+    NotAChapter(String),
+    #[error("unknown line \"{0}\"")]
+    UnknownLine(String),
+    #[error("no chapter named")]
+    NoChapter,
+}
+
 impl Progress {
     /// The file's text: two lines, `chapter N` and `done N…`.
     pub fn to_text(&self) -> String {
@@ -100,12 +111,12 @@ impl Progress {
 
     /// Reads the file's text; a chapter out of range, or anything else, is refused (the
     /// tour then starts at the first chapter and says why).
-    pub fn read(text: &str) -> Result<Progress, String> {
+    pub fn read(text: &str) -> Result<Progress, Nonsense> {
         let in_range = |word: &str| {
             word.parse::<usize>()
                 .ok()
                 .filter(|n| (1..=CHAPTERS.len()).contains(n))
-                .ok_or_else(|| format!("\"{}\" is not a chapter", crate::domain::inert::line(word)))
+                .ok_or_else(|| Nonsense::NotAChapter(crate::domain::inert::line(word).into_owned()))
         };
         let mut progress = Progress::default();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -118,15 +129,14 @@ impl Progress {
                     }
                 }
                 _ => {
-                    return Err(format!(
-                        "unknown line \"{}\"",
-                        crate::domain::inert::line(line)
+                    return Err(Nonsense::UnknownLine(
+                        crate::domain::inert::line(line).into_owned(),
                     ));
                 }
             }
         }
         if progress.chapter == 0 {
-            return Err("no chapter named".to_owned());
+            return Err(Nonsense::NoChapter);
         }
         Ok(progress)
     }
@@ -380,7 +390,11 @@ pub fn open(app: &mut App, chapter: usize) {
 /// The answer to [`Effect::PlayScenario`] for `scenario`: the chapter's story is on the demo
 /// (its name and text for `:story`), or why not. The answer of a load asked before another
 /// (a chapter left while it loaded) is dropped.
-pub fn played(app: &mut App, scenario: &str, result: Result<(String, String), String>) {
+pub fn played(
+    app: &mut App,
+    scenario: &str,
+    result: Result<(String, String), crate::app::failed::StoryError>,
+) {
     let Some(tour) = &mut app.tour else {
         return;
     };
@@ -401,7 +415,7 @@ pub fn played(app: &mut App, scenario: &str, result: Result<(String, String), St
         }
         Err(why) => {
             // Checks stay off: the picture is not the chapter's.
-            tour.failed = Some(why.clone());
+            tour.failed = Some(why.to_string());
             app.message = Some(format!(
                 "cannot load the chapter's scenario: {why}; :chapter N tries again"
             ));

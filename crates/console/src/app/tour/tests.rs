@@ -400,7 +400,10 @@ fn progress_reads_what_it_writes_and_refuses_the_rest() {
         let refused = Progress::read(bad);
         assert!(refused.is_err(), "{bad:?} read as {refused:?}");
         if let Err(why) = refused {
-            assert!(!why.contains('\u{1b}'), "the file's text is inert: {why:?}");
+            assert!(
+                !why.to_string().contains('\u{1b}'),
+                "the file's text is inert: {why:?}"
+            );
         }
     }
     let all = Progress {
@@ -533,11 +536,14 @@ fn a_chapter_that_cannot_load_says_so_and_checks_nothing() {
         &mut app,
         Msg::Played {
             scenario: "vip-conflict".to_owned(),
-            result: Err("the demo is gone".to_owned()),
+            result: Err(crate::app::failed::StoryError::NoDemo),
         },
     );
     let tour = app.tour.clone().expect("touring");
-    assert_eq!(tour.failed.as_deref(), Some("the demo is gone"));
+    assert_eq!(
+        tour.failed.as_deref(),
+        Some("the console is not on the demo cluster")
+    );
     assert!(tour.loading, "no check runs on the old story's objects");
     assert!(
         app.message

@@ -104,7 +104,7 @@ impl Wizard {
                 w.unreadable = None;
                 put(w, &line, value);
             }
-            Err(problem) => w.unreadable = Some((path, problem)),
+            Err(problem) => w.unreadable = Some((path, problem.to_string())),
         }
         changed_in(w, app);
     }

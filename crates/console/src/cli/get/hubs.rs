@@ -180,7 +180,7 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
                 metadata: json!({"resourceVersion": ""}),
             };
             serde_json::to_string_pretty(&document)
-                .map_err(|e| e.to_string())
+                .map_err(super::PrintError::from)
                 .map(|text| {
                     super::print_out(&(crate::domain::inert::json(&text).into_owned() + "\n"))
                 })
@@ -273,12 +273,12 @@ struct Wrapped<'r> {
 }
 
 /// The List as YAML, or through the JSONPath template asked, inert.
-fn render(output: Option<&Output>, document: &Value) -> Result<(), String> {
+fn render(output: Option<&Output>, document: &Value) -> Result<(), super::PrintError> {
     let text = match output {
         Some(Output::JsonPath(template)) => {
-            super::rendered(&template.render(document).map_err(|e| e.to_string())?).into_owned()
+            super::rendered(&template.render(document)?).into_owned()
         }
-        _ => crate::domain::inert::yaml(document).map_err(|e| e.to_string())?,
+        _ => crate::domain::inert::yaml(document)?,
     };
     super::print_out(&text);
     Ok(())

@@ -50,25 +50,44 @@ pub enum Output {
     JsonPath(crate::domain::jsonpath::Template),
 }
 
+/// Why the objects read could not be printed.
+#[derive(Debug, thiserror::Error)]
+pub enum PrintError {
+    #[error("couldn't find any field with the --sort-by path in the list of objects")]
+    NotSortable,
+    #[error(transparent)]
+    Template(#[from] crate::domain::jsonpath::Error),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Yaml(#[from] serde_saphyr::SerializeError),
+    #[error(transparent)]
+    Written(#[from] std::io::Error),
+}
+
 /// The formats `-o` takes.
 const FORMATS: &str = "wide, json, yaml, name, jsonpath=TEMPLATE";
 
-fn parse_output(text: &str) -> Result<Output, String> {
+fn parse_output(text: &str) -> Result<Output, super::BadValue> {
     Ok(match text {
         "wide" => Output::Wide,
         "json" => Output::Json,
         "yaml" => Output::Yaml,
         "name" => Output::Name,
         _ => match text.strip_prefix("jsonpath=") {
-            Some(template) => Output::JsonPath(
-                crate::domain::jsonpath::Template::parse(template)
-                    .map_err(|e| format!("error parsing jsonpath {template}: {e}"))?,
-            ),
+            Some(template) => {
+                Output::JsonPath(crate::domain::jsonpath::Template::parse(template).map_err(
+                    |why| super::BadValue::JsonPath {
+                        template: template.to_owned(),
+                        why,
+                    },
+                )?)
+            }
             None => {
-                return Err(format!(
-                    "unable to match a printer suitable for the output format \"{text}\", \
-                     allowed formats are: {FORMATS}"
-                ));
+                return Err(super::BadValue::Output {
+                    given: text.to_owned(),
+                    allowed: FORMATS,
+                });
             }
         },
     })
@@ -321,14 +340,12 @@ fn print(
     selectors: &Selectors,
     inventory: &Inventory,
     all_namespaces: bool,
-) -> Result<(usize, Vec<usize>), String> {
+) -> Result<(usize, Vec<usize>), PrintError> {
     let mut table = resource.selected(inventory, args, selectors);
     if let Some(path) = &args.sort_by
         && !Resource::sortable(&table, path)
     {
-        return Err(
-            "couldn't find any field with the --sort-by path in the list of objects".to_owned(),
-        );
+        return Err(PrintError::NotSortable);
     }
     if !all_namespaces && resource != Resource::Hosts {
         // Like kubectl: the namespace column only when reading every namespace.
@@ -412,7 +429,7 @@ fn print(
     if let Err(e) = written
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        return Err(e.to_string());
+        return Err(e.into());
     }
     Ok((table.rows.len(), widths))
 }

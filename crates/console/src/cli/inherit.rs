@@ -1,0 +1,162 @@
+//! The connection flags given before a command carried into it, or refused when they say
+//! two things.
+
+use super::{Cli, Command};
+
+/// Why the flags before and after a command cannot both hold.
+#[derive(Debug, thiserror::Error)]
+pub enum Twice {
+    #[error(
+        "several hubs are named before the command: give --context (repeated) or --all-contexts after it, to a command that reads several (get, doctor, record, pause, resume)"
+    )]
+    SeveralHubsBefore,
+    #[error(
+        "{flag} is given twice with different values ({before} before the command, {after} after it): give it once"
+    )]
+    Differs {
+        flag: String,
+        before: String,
+        after: String,
+    },
+    #[error(
+        "--context {context:?} is given before the command and --all-contexts after it: name the hubs in one place"
+    )]
+    ContextAndAll { context: String },
+    #[error(
+        "--context is given before the command ({before:?}) and after it ({after:?}): give the contexts in one place"
+    )]
+    Contexts { before: String, after: Vec<String> },
+    #[error("-A does not apply to this command: name the namespace with -n")]
+    AllNamespaces,
+    #[error("this command takes one namespace: give -n once")]
+    Namespaces,
+    #[error("-n is given before and after the command: give it in one place")]
+    NamespacesBoth,
+    #[error("-A and -n cannot be used together")]
+    AllAndNamespaces,
+    #[error("--context, --kubeconfig, -n and -A do not apply to this command")]
+    NoHub,
+}
+
+/// The connection flags given before a command (`pooldeck --context hub-b pause ...`, as
+/// `kubectl pooldeck --context hub-b ...` passes them) carried into it: a command must never
+/// act on another hub than the one named. A flag given both before and after the command
+/// with different values is refused.
+pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
+    // Several hubs are named after a command that reads several (or for the console).
+    if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
+        return Err(Twice::SeveralHubsBefore);
+    }
+    let context = cli.context.first().cloned();
+    let kubeconfig = cli.kubeconfig.clone();
+    let namespaces = cli.namespace.clone();
+    let all = cli.all_namespaces;
+    fn one<T: Clone + PartialEq + std::fmt::Debug>(
+        flag: &str,
+        before: &Option<T>,
+        after: &mut Option<T>,
+    ) -> Result<(), Twice> {
+        match (before, after.as_ref()) {
+            (Some(b), Some(a)) if b != a => Err(Twice::Differs {
+                flag: flag.to_owned(),
+                before: format!("{b:?}"),
+                after: format!("{a:?}"),
+            }),
+            (Some(b), None) => {
+                *after = Some(b.clone());
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    // A command that may read several hubs: a context given before it is the one it reads;
+    // given before and after too, it must be that one alone (and never with --all-contexts,
+    // which would read more than was named).
+    fn several_contexts(
+        before: &Option<String>,
+        after: &mut Vec<String>,
+        all: bool,
+    ) -> Result<(), Twice> {
+        match before {
+            Some(b) if all => {
+                return Err(Twice::ContextAndAll { context: b.clone() });
+            }
+            Some(b) if after.is_empty() => after.push(b.clone()),
+            Some(b) if after.len() > 1 || after.first() != Some(b) => {
+                return Err(Twice::Contexts {
+                    before: b.clone(),
+                    after: after.clone(),
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    let single_namespace = |after: &mut Option<String>| -> Result<(), Twice> {
+        if all {
+            return Err(Twice::AllNamespaces);
+        }
+        match namespaces.as_slice() {
+            [] => Ok(()),
+            [one_ns] => one("-n", &Some(one_ns.clone()), after),
+            _ => Err(Twice::Namespaces),
+        }
+    };
+    let many_namespaces = |after: &mut Vec<String>, after_all: &mut bool| -> Result<(), Twice> {
+        if !namespaces.is_empty() && !after.is_empty() && *after != namespaces {
+            return Err(Twice::NamespacesBoth);
+        }
+        if after.is_empty() {
+            after.clone_from(&namespaces);
+        }
+        *after_all |= all;
+        if *after_all && !after.is_empty() {
+            return Err(Twice::AllAndNamespaces);
+        }
+        Ok(())
+    };
+    match &mut cli.command {
+        Some(Command::Get(a)) => {
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Doctor(a)) => {
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Record(a)) => {
+            several_contexts(&context, &mut a.context, a.all_contexts)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            many_namespaces(&mut a.namespace, &mut a.all_namespaces)?;
+        }
+        Some(Command::Pause(a) | Command::Resume(a)) => {
+            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
+            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
+            single_namespace(&mut a.at.namespace)?;
+        }
+        Some(Command::Delete(a)) => {
+            several_contexts(&context, &mut a.at.context, a.at.all_contexts)?;
+            one("--kubeconfig", &kubeconfig, &mut a.at.kubeconfig)?;
+            single_namespace(&mut a.at.namespace)?;
+        }
+        Some(Command::Describe(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            single_namespace(&mut a.namespace)?;
+        }
+        Some(Command::Edit(a)) => {
+            one("--context", &context, &mut a.context)?;
+            one("--kubeconfig", &kubeconfig, &mut a.kubeconfig)?;
+            single_namespace(&mut a.namespace)?;
+        }
+        // `new` reads the console's flags itself (below); the rest reach no hub.
+        Some(Command::New(_)) | None => {}
+        Some(_) if context.is_some() || kubeconfig.is_some() || !namespaces.is_empty() || all => {
+            return Err(Twice::NoHub);
+        }
+        Some(_) => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! The values of flags clap reads through our parsers, and why one is refused (clap prints
+//! it after the flag's name).
+
+/// Why a flag's value is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum BadValue {
+    #[error("{} (a duration is written like 90s, 10m or 1h30m)", .0.why)]
+    Duration(crate::domain::duration::DurationError),
+    #[error(
+        "the speed is a number above 0 and at most 100: 2 plays twice as fast, 0.5 half as fast"
+    )]
+    Speed,
+    #[error("the number of events is a whole number from 0 to {most}")]
+    Events { most: usize },
+    #[error("the bandwidth is a number of megabytes per second above 0, such as 85")]
+    Bandwidth,
+    #[error("error parsing jsonpath {template}: {why}")]
+    JsonPath {
+        template: String,
+        why: crate::domain::jsonpath::Error,
+    },
+    #[error(
+        "unable to match a printer suitable for the output format \"{given}\", allowed formats are: {allowed}"
+    )]
+    Output {
+        given: String,
+        allowed: &'static str,
+    },
+}
+
+pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, BadValue> {
+    crate::domain::duration::parse(text).map_err(BadValue::Duration)
+}
+
+/// A scenario's time scale: a finite number above zero.
+pub(crate) fn parse_speed(text: &str) -> Result<f64, BadValue> {
+    match text.trim().parse::<f64>() {
+        // Above 100 a story's steps come faster than a console can draw them (a 40-second
+        // loop every 0.4 s at 100).
+        Ok(speed) if speed.is_finite() && speed > 0.0 && speed <= 100.0 => Ok(speed),
+        _ => Err(BadValue::Speed),
+    }
+}
