@@ -15,15 +15,20 @@ use crate::app::describe::page;
 use crate::domain::inert;
 use crate::inventory::Kind;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// What `describe` and `edit` take: a pool, by any of the console's words for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Describable {
-    #[value(
-        alias = "pools",
-        alias = "cp",
-        alias = "computepool",
-        alias = "computepools"
-    )]
     Pool,
+}
+
+impl ValueEnum for Describable {
+    fn value_variants<'a>() -> &'a [Describable] {
+        &[Describable::Pool]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(super::possible(crate::app::rows::names::POOLS))
+    }
 }
 
 #[derive(Debug, Args)]

@@ -41,3 +41,38 @@ pub(crate) fn parse_speed(text: &str) -> Result<f64, BadValue> {
         _ => Err(BadValue::Speed),
     }
 }
+
+/// A value clap reads as one of `names` (a kind's words, [`crate::app::rows::names`]): the
+/// first shown, the others accepted.
+pub(crate) fn possible(names: &'static [&'static str]) -> clap::builder::PossibleValue {
+    let (own, others) = names.split_first().unwrap_or((&"", &[]));
+    clap::builder::PossibleValue::new(*own).aliases(others.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+
+    use crate::app::View;
+    use crate::cli::describe::Describable;
+    use crate::cli::get::Resource;
+
+    /// `get KIND`, `describe KIND` and the console's `:KIND` take the same words for a kind:
+    /// every word of a view is one `get` reads as that view's kind.
+    #[test]
+    fn the_verbs_and_the_console_take_the_same_words_for_a_kind() {
+        for resource in Resource::value_variants() {
+            let own = resource.to_possible_value().expect("a value");
+            let view = View::named(own.get_name()).expect("a view of that name");
+            for word in view.aliases() {
+                assert_eq!(Resource::from_str(word, false), Ok(*resource), "{word}");
+            }
+        }
+        for word in View::POOLS.aliases() {
+            assert_eq!(Describable::from_str(word, false), Ok(Describable::Pool));
+        }
+        for word in ["computepool", "computepoolevaluation", "proj"] {
+            assert!(Resource::from_str(word, false).is_ok(), "{word}");
+        }
+    }
+}

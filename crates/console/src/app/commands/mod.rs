@@ -6,6 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 mod read;
+pub mod words;
 
 pub use read::{TOGETHER, clashes, footer, help, markdown};
 
@@ -187,13 +188,9 @@ impl Scope {
             Scope::WizardLines => "one per line",
             Scope::LogSearch => "type to search the log",
             Scope::CommandLine => {
-                let views: Vec<String> = crate::app::View::all()
-                    .map(|v| format!(":{}", v.name()))
-                    .collect();
-                return Some(format!(
-                    "{} :ns NAME :ctx NAME :hub NAME :q ",
-                    views.join(" ")
-                ));
+                let views = crate::app::View::all().map(|v| format!(":{}", v.name()));
+                let words = words::usages(false, false).map(str::to_owned);
+                return Some(views.chain(words).collect::<Vec<_>>().join(" ") + " ");
             }
             _ => return None,
         };
@@ -326,7 +323,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Search, [key(KeyCode::Esc)], "Esc", Some(("Esc", "clear")), Cancel, "clear the search"),
     bind!(Search, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     bind!(CommandLine, [key(KeyCode::Tab)], "Tab", Some(("Tab", "")), Complete, "complete: a command, a namespace after ns, a context after ctx (after a comma, the next), a hub after hub, a name after a view's word (Tab again: the next)"),
-    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name (? lists them), a view and a name (:cp NAME shows it), :ns NAME or :ns all, :ctx NAME (:ctx a,b or :ctx * watches several hubs at once), :hub NAME (one hub's rows; :hub * every hub's), :q; on the demo, :story tells its story and :reset starts it again; :help the keys; in the tour, :chapter N jumps"),
+    bind!(CommandLine, [key(KeyCode::Enter)], "Enter", Some(("Enter", "")), Accept, "run it: a view by name, a view and a name (:cp NAME shows it), or a command (? lists both)"),
     bind!(CommandLine, [key(KeyCode::Esc)], "Esc", Some(("Esc", "")), Cancel, "leave the command line"),
     bind!(CommandLine, [key(KeyCode::Backspace)], "Backspace", None, Erase, "delete a character"),
     // The tour's caption, over a list or a detail (before theirs: its ? is the answer).
@@ -379,7 +376,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(List, [ch('S'), (KeyCode::Char('S'), SHIFT)], "S", None, SortReverse, "reverse the order"),
     bind!(List, [ch('0')], "0", None, AllNamespaces, "watch every namespace (as :ns all)"),
     bind!(List, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7'), ch('8'), ch('9')], "1-9", None, FavouriteNamespace, "watch a favourite namespace (favourites: in the settings file, in order)"),
-    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: a view by name (listed below), :ns NAME or :ns all, :ctx NAME (a,b or * for several hubs), :hub NAME, :q"),
+    bind!(List, [ch(':')], ":", Some((":", "cmd")), CommandLine, "command line: a view by name or a command (both listed below)"),
     bind!(List, [key(KeyCode::Esc)], "Esc", None, Clear, "clear the filter and the message"),
     bind!(List, [ch('?')], "?", Some(("?", "help")), Help, "this help"),
     bind!(List, [ch('q')], "q", Some(("q", "quit")), Quit, "quit"),

@@ -54,17 +54,41 @@ pub fn help(scopes: &[Scope]) -> Vec<(String, Vec<(String, String)>)> {
         .iter()
         .any(|s| matches!(s, Scope::List | Scope::Detail | Scope::CommandLine))
     {
-        sections.push(("Views (on the command line)".to_owned(), views()));
+        let joined = |lines: Vec<(Vec<String>, String)>| {
+            lines
+                .into_iter()
+                .map(|(names, what)| (names.join(" "), what))
+                .collect()
+        };
+        sections.push(("Views (on the command line)".to_owned(), joined(views())));
+        sections.push(("Commands (on the command line)".to_owned(), joined(words())));
     }
     sections
 }
 
 /// Every view of the registry: its names on the command line, and what it shows.
-fn views() -> Vec<(String, String)> {
+fn views() -> Vec<(Vec<String>, String)> {
     crate::app::View::all()
         .map(|v| {
-            let names: Vec<String> = v.aliases().iter().map(|a| format!(":{a}")).collect();
-            (names.join(" "), format!("the {} view", v.title()))
+            let names = v.aliases().iter().map(|a| format!(":{a}")).collect();
+            (names, format!("the {} view", v.title()))
+        })
+        .collect()
+}
+
+/// Every word of the command line's table: how it is written, and what it does.
+fn words() -> Vec<(Vec<String>, String)> {
+    super::words::WORDS
+        .iter()
+        .map(|w| {
+            let others = w.names.iter().skip(1).map(|n| format!(":{n}"));
+            let usages = std::iter::once(w.usage.to_owned()).chain(others).collect();
+            let applies = match w.applies {
+                super::words::Applies::Always => "",
+                super::words::Applies::Demo => " (on the demo)",
+                super::words::Applies::Tour => " (in the tour)",
+            };
+            (usages, format!("{}{applies}", w.help))
         })
         .collect()
 }
@@ -138,8 +162,8 @@ pub fn markdown() -> String {
             binding.help.replace('|', "\\|")
         ));
     }
-    for (names, what) in views() {
-        let keys: Vec<String> = names.split(' ').map(|k| format!("`{k}`")).collect();
+    for (names, what) in views().into_iter().chain(words()) {
+        let keys: Vec<String> = names.iter().map(|k| format!("`{k}`")).collect();
         out.push_str(&format!(
             "| {} | {} | {} |\n",
             Scope::CommandLine.title(),

@@ -1,8 +1,24 @@
 //! The command line (`:`): views by name and alias, `:ns`, `:ctx` (one context, several with
 //! commas, every one with `*`), `:hub`, `:q`, and completion.
 
+use super::super::commands::words::{self, Completes, WORDS, Word};
 use super::super::ports::Namespaces;
 use super::super::{App, Effect, View};
+
+/// The contexts Tab offers after `:ctx ` and `partial`: after a comma, the next of several
+/// (the ones named already are not offered again), each with what was typed before it.
+fn next_contexts(contexts: &[String], partial: &str) -> Vec<String> {
+    let (before, partial) = match partial.rsplit_once(',') {
+        Some((before, last)) => (format!("{before},"), last.trim_start()),
+        None => (String::new(), partial),
+    };
+    let named: Vec<&str> = before.split(',').map(str::trim).collect();
+    contexts
+        .iter()
+        .filter(|c| c.starts_with(partial) && !named.contains(&c.as_str()))
+        .map(|c| format!("{before}{c}"))
+        .collect()
+}
 
 /// What Tab offers for `typed`, in order: a view or command word; after `ns `, the
 /// namespaces the watched objects name (and `all`); after `ctx `, the kubeconfig's contexts;
@@ -17,42 +33,40 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
             out.push(choice);
         }
     };
-    if let Some(partial) = typed.strip_prefix("ns ") {
-        let partial = partial.trim_start();
-        for namespace in app
-            .namespaces_seen()
-            .into_iter()
-            .chain(["all"])
-            .filter(|ns| ns.starts_with(partial))
-        {
-            offer(format!("ns {namespace}"));
-        }
-    } else if let Some(partial) = typed.strip_prefix("ctx ") {
-        // After a comma, the next of several.
-        let (before, partial) = match partial.rsplit_once(',') {
-            Some((before, last)) => (format!("{before},"), last.trim_start()),
-            None => (String::new(), partial.trim_start()),
-        };
-        // The ones named already are not offered again.
-        let named: Vec<&str> = before.split(',').map(str::trim).collect();
-        for context in app
-            .contexts
-            .iter()
-            .filter(|c| c.starts_with(partial) && !named.contains(&c.as_str()))
-        {
-            offer(format!("ctx {before}{context}"));
-        }
-    } else if let Some(partial) = typed.strip_prefix("hub ") {
-        let partial = partial.trim_start();
-        for hub in app
-            .fleet
-            .names
-            .iter()
-            .map(String::as_str)
-            .chain(["*"])
-            .filter(|h| h.starts_with(partial))
-        {
-            offer(format!("hub {hub}"));
+    let after = typed.split_once(' ').and_then(|(word, partial)| {
+        let (spec, _) = words::parse(word)?;
+        Some((spec, word, partial.trim_start()))
+    });
+    if let Some((spec, word, partial)) = after.filter(|(s, _, _)| s.takes) {
+        match spec.completes {
+            Completes::Namespaces => {
+                for namespace in app
+                    .namespaces_seen()
+                    .into_iter()
+                    .chain(["all"])
+                    .filter(|ns| ns.starts_with(partial))
+                {
+                    offer(format!("{word} {namespace}"));
+                }
+            }
+            Completes::Contexts => {
+                for context in next_contexts(&app.contexts, partial) {
+                    offer(format!("{word} {context}"));
+                }
+            }
+            Completes::Hubs => {
+                for hub in app
+                    .fleet
+                    .names
+                    .iter()
+                    .map(String::as_str)
+                    .chain(["*"])
+                    .filter(|h| h.starts_with(partial))
+                {
+                    offer(format!("{word} {hub}"));
+                }
+            }
+            Completes::Nothing => {}
         }
     } else if let Some((word, partial)) = typed.split_once(' ')
         && let Some(view) = View::named(word)
@@ -71,12 +85,7 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     } else {
         for word in View::all()
             .flat_map(|v| v.aliases().iter())
-            .chain(
-                [
-                    "ns", "ctx", "hub", "q", "quit", "reset", "story", "help", "chapter",
-                ]
-                .iter(),
-            )
+            .chain(WORDS.iter().flat_map(|w| w.names.iter()))
             .filter(|alias| alias.starts_with(typed))
         {
             offer((*word).to_owned());
@@ -104,202 +113,18 @@ fn nearest<'k>(asked: &str, known: impl Iterator<Item = &'k str>) -> Vec<&'k str
     close.into_iter().take(3).map(|(_, name)| name).collect()
 }
 
-/// A word the command line takes after `name`: `Some("")` for the bare word, the rest
-/// trimmed otherwise; `None` when the command is another.
-fn argument<'c>(command: &'c str, name: &str) -> Option<&'c str> {
-    command
-        .strip_prefix(name)
-        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
-        .map(str::trim)
-}
-
 pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     let command = command.trim();
-    if command == "story" {
-        match &app.story {
-            Some((name, text)) => app.overlays.push(super::super::Overlay::Story {
-                name: name.clone(),
-                text: text.clone(),
-                scroll: 0,
-            }),
-            None => {
-                app.message = Some(
-                    ":story tells the demo scenario's story; this console is on a hub".to_owned(),
-                )
-            }
-        }
-        return;
-    }
-    if command == "reset" {
-        // In the tour, the chapter starts again: its story and its steps.
-        if let Some(tour) = &app.tour {
-            let chapter = tour.chapter;
-            super::super::tour::open(app, chapter);
-        } else if app.demo {
-            // What was bound to the objects that go (a dialog, marks) goes with them.
-            let cancelled = super::super::requests::leave(app);
-            app.detail = None;
-            app.message = Some(super::super::requests::with_cancelled(
-                "starting the story again…".to_owned(),
-                &cancelled,
-            ));
-            app.outbox.push(Effect::ResetDemo);
-        } else {
-            app.message = Some(
-                ":reset starts the demo's story again; this console is on a hub, not the demo"
-                    .to_owned(),
-            );
-        }
-        return;
-    }
-    if command == "help" {
-        app.overlays.push(super::super::Overlay::Help { scroll: 0 });
-        return;
-    }
-    if let Some(asked) = argument(command, "chapter") {
-        super::super::tour::jump(app, asked);
-        return;
-    }
-    if matches!(command, "q" | "quit" | "q!") {
-        app.quit = true;
-        return;
-    }
-    if let Some(namespace) = argument(command, "ns") {
-        let namespaces = match namespace {
-            "" => {
-                app.message = Some(format!(
-                    "watching {}; :ns NAME watches one namespace, :ns all every one",
-                    app.connection.scope
-                ));
-                return;
-            }
-            "all" | "-A" | "*" => Namespaces::All,
-            name => {
-                // `NAME!`: watched even though nothing here names it yet.
-                let (name, insist) = match name.strip_suffix('!') {
-                    Some(name) => (name, true),
-                    None => (name, false),
-                };
-                // Checked as the API server would, before it becomes part of a URL.
-                if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
-                    app.message = Some(format!("{problem}; :ns NAME or :ns all"));
-                    return;
-                }
-                // Only when every namespace is watched do the objects say which namespaces
-                // there are (pooldeck does not list Namespaces): otherwise it is taken as named.
-                // Across hubs: a namespace any of them has.
-                let seen = app.namespaces_seen();
-                let every = matches!(app.namespaces, Namespaces::All);
-                // A context's own namespace is known without an object in it.
-                if every
-                    && !insist
-                    && !seen.is_empty()
-                    && !seen.contains(name)
-                    && !app.is_home_namespace(name)
-                {
-                    let near = nearest(name, seen.iter().copied());
-                    app.message = Some(format!(
-                        "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it \
-                         anyway",
-                        if near.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (nearest: {})", near.join(", "))
-                        }
-                    ));
-                    return;
-                }
-                Namespaces::Only(vec![name.to_owned()])
-            }
-        };
-        app.namespaces_asked = true;
-        app.watch(namespaces);
-        return;
-    }
-    if let Some(hub) = argument(command, "hub") {
-        super::super::fleet::narrow_to(app, hub);
-        return;
-    }
-    if let Some(context) = argument(command, "ctx") {
-        // Several at once: `a,b`, or `*` for every context of the kubeconfig.
-        // A context whose own name holds a comma is that context.
-        let known = app.contexts.iter().any(|c| c == context);
-        let several: Option<Vec<String>> = if context == "*" && !known {
-            Some(app.contexts.clone())
-        } else if context.contains(',') && !known {
-            let mut named: Vec<String> = Vec::new();
-            for name in context.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-                if !named.iter().any(|n| n == name) {
-                    named.push(name.to_owned());
-                }
-            }
-            Some(named)
-        } else {
-            None
-        };
-        if let Some(named) = several {
-            let unknown: Vec<&String> = named
-                .iter()
-                .filter(|n| !app.contexts.iter().any(|c| c == *n))
-                .collect();
-            if app.tour.is_some() {
-                app.message = Some(
-                    "the tour plays on its own demo cluster: quit it to switch context".to_owned(),
-                );
-            } else if let Some(first) = unknown.first() {
-                app.message = Some(format!(
-                    "there is no context \"{first}\" in the kubeconfig (known: {})",
-                    app.contexts.join(", ")
-                ));
-            } else {
-                match named.as_slice() {
-                    [] if context == "*" => {
-                        app.message = Some("the kubeconfig names no context".to_owned())
-                    }
-                    [] => {
-                        app.message =
-                            Some("name the contexts: :ctx a,b (or :ctx * for every one)".to_owned())
-                    }
-                    [one] => run_command(app, &format!("ctx {one}")),
-                    _ => super::super::fleet::connect(app, named),
-                }
-            }
-            return;
-        }
-        if app.tour.is_some() && !context.is_empty() {
-            // The tour's chapters load on its own demo cluster, not on another context.
-            app.message = Some(
-                "the tour plays on its own demo cluster: quit it to switch context".to_owned(),
-            );
-        } else if context.is_empty() {
-            app.message = Some(if app.fleet.several() {
-                format!(
-                    "hubs {}; acting on {}; :ctx NAME watches one, :ctx a,b or :ctx * several",
-                    app.fleet.names.join(", "),
-                    app.connection.context
-                )
-            } else {
-                format!(
-                    "context {}; :ctx NAME switches, :ctx a,b or :ctx * watches several",
-                    app.connection.context
-                )
-            });
-        } else if !app.contexts.is_empty() && !app.contexts.iter().any(|c| c == context) {
-            // The kubeconfig's contexts are known: one it lacks is refused before connecting.
-            let near = nearest(context, app.contexts.iter().map(String::as_str));
-            app.message = Some(format!(
-                "there is no context \"{context}\" in the kubeconfig{}",
-                if near.is_empty() {
-                    format!(" (known: {})", app.contexts.join(", "))
-                } else {
-                    format!(" (nearest: {})", near.join(", "))
-                }
-            ));
-        } else {
-            // The connection is made on a task; the console keeps answering keys meanwhile.
-            app.connecting = Some(context.to_owned());
-            app.message = Some(format!("connecting to context {context}…"));
-            app.outbox.push(Effect::Connect(context.to_owned()));
+    if let Some((spec, rest)) = words::parse(command) {
+        match spec.word {
+            Word::Story => story(app),
+            Word::Reset => reset(app),
+            Word::Help => app.overlays.push(super::super::Overlay::Help { scroll: 0 }),
+            Word::Chapter => super::super::tour::jump(app, rest),
+            Word::Quit => app.quit = true,
+            Word::Namespace => namespace(app, rest),
+            Word::Hub => super::super::fleet::narrow_to(app, rest),
+            Word::Context => context(app, rest),
         }
         return;
     }
@@ -315,15 +140,183 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
         Some(view) => switch_to(app, view),
         None => {
             let views: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
-            let tour = if app.tour.is_some() {
-                ", :chapter N, :story, :reset, :help"
-            } else {
-                ""
-            };
+            let words: Vec<&str> = words::usages(app.demo, app.tour.is_some())
+                .map(|usage| usage.split(' ').next().unwrap_or(usage))
+                .collect();
             app.message = Some(format!(
-                "unknown command \":{command}\"; try {}, :ns, :ctx, :hub{tour} or :q",
-                views.join(", ")
+                "unknown command \":{command}\"; try {}, {}",
+                views.join(", "),
+                words.join(", ")
             ))
+        }
+    }
+}
+
+/// `:story`: the demo scenario's story.
+fn story(app: &mut App) {
+    match &app.story {
+        Some((name, text)) => app.overlays.push(super::super::Overlay::Story {
+            name: name.clone(),
+            text: text.clone(),
+            scroll: 0,
+        }),
+        None => {
+            app.message =
+                Some(":story tells the demo scenario's story; this console is on a hub".to_owned())
+        }
+    }
+}
+
+/// `:reset`: the demo's story from its start (in the tour, the chapter).
+fn reset(app: &mut App) {
+    if let Some(tour) = &app.tour {
+        let chapter = tour.chapter;
+        super::super::tour::open(app, chapter);
+    } else if app.demo {
+        // What was bound to the objects that go (a dialog, marks) goes with them.
+        let cancelled = super::super::requests::leave(app);
+        app.detail = None;
+        app.message = Some(super::super::requests::with_cancelled(
+            "starting the story again…".to_owned(),
+            &cancelled,
+        ));
+        app.outbox.push(Effect::ResetDemo);
+    } else {
+        app.message = Some(
+            ":reset starts the demo's story again; this console is on a hub, not the demo"
+                .to_owned(),
+        );
+    }
+}
+
+/// `:ns NAME`, `:ns all`, `:ns NAME!`; `:ns` alone says what is watched.
+fn namespace(app: &mut App, asked: &str) {
+    let namespaces = match asked {
+        "" => {
+            app.message = Some(format!(
+                "watching {}; :ns NAME watches one namespace, :ns all every one",
+                app.connection.scope
+            ));
+            return;
+        }
+        "all" | "-A" | "*" => Namespaces::All,
+        name => match one_namespace(app, name) {
+            Some(name) => Namespaces::Only(vec![name.to_owned()]),
+            None => return,
+        },
+    };
+    app.namespaces_asked = true;
+    app.watch(namespaces);
+}
+
+/// The namespace `:ns NAME` watches, or `None` with the footer saying why not.
+fn one_namespace<'n>(app: &mut App, name: &'n str) -> Option<&'n str> {
+    // `NAME!`: watched even though nothing here names it yet.
+    let (name, insist) = match name.strip_suffix('!') {
+        Some(name) => (name, true),
+        None => (name, false),
+    };
+    // Checked as the API server would, before it becomes part of a URL.
+    if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
+        app.message = Some(format!("{problem}; :ns NAME or :ns all"));
+        return None;
+    }
+    // Only when every namespace is watched do the objects say which namespaces there are
+    // (pooldeck does not list Namespaces): otherwise it is taken as named. Across hubs: a
+    // namespace any of them has. A context's own namespace is known without an object in it.
+    let seen = app.namespaces_seen();
+    let every = matches!(app.namespaces, Namespaces::All);
+    if every && !insist && !seen.is_empty() && !seen.contains(name) && !app.is_home_namespace(name)
+    {
+        let near = nearest(name, seen.iter().copied());
+        app.message = Some(format!(
+            "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it anyway",
+            if near.is_empty() {
+                String::new()
+            } else {
+                format!(" (nearest: {})", near.join(", "))
+            }
+        ));
+        return None;
+    }
+    Some(name)
+}
+
+/// `:ctx NAME` switches; `:ctx a,b` and `:ctx *` watch several; `:ctx` alone says which.
+fn context(app: &mut App, context: &str) {
+    // A context whose own name holds a comma is that context.
+    let known = app.contexts.iter().any(|c| c == context);
+    if !known && (context == "*" || context.contains(',')) {
+        several_contexts(app, context);
+    } else if app.tour.is_some() && !context.is_empty() {
+        // The tour's chapters load on its own demo cluster, not on another context.
+        app.message =
+            Some("the tour plays on its own demo cluster: quit it to switch context".to_owned());
+    } else if context.is_empty() {
+        app.message = Some(if app.fleet.several() {
+            format!(
+                "hubs {}; acting on {}; :ctx NAME watches one, :ctx a,b or :ctx * several",
+                app.fleet.names.join(", "),
+                app.connection.context
+            )
+        } else {
+            format!(
+                "context {}; :ctx NAME switches, :ctx a,b or :ctx * watches several",
+                app.connection.context
+            )
+        });
+    } else if !app.contexts.is_empty() && !known {
+        // The kubeconfig's contexts are known: one it lacks is refused before connecting.
+        let near = nearest(context, app.contexts.iter().map(String::as_str));
+        app.message = Some(format!(
+            "there is no context \"{context}\" in the kubeconfig{}",
+            if near.is_empty() {
+                format!(" (known: {})", app.contexts.join(", "))
+            } else {
+                format!(" (nearest: {})", near.join(", "))
+            }
+        ));
+    } else {
+        // The connection is made on a task; the console keeps answering keys meanwhile.
+        app.connecting = Some(context.to_owned());
+        app.message = Some(format!("connecting to context {context}…"));
+        app.outbox.push(Effect::Connect(context.to_owned()));
+    }
+}
+
+/// `:ctx a,b` or `:ctx *` (every context of the kubeconfig): several hubs at once.
+fn several_contexts(app: &mut App, context: &str) {
+    let named: Vec<String> = if context == "*" {
+        app.contexts.clone()
+    } else {
+        let mut named: Vec<String> = Vec::new();
+        for name in context.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if !named.iter().any(|n| n == name) {
+                named.push(name.to_owned());
+            }
+        }
+        named
+    };
+    let unknown = named.iter().find(|n| !app.contexts.contains(n));
+    if app.tour.is_some() {
+        app.message =
+            Some("the tour plays on its own demo cluster: quit it to switch context".to_owned());
+    } else if let Some(first) = unknown {
+        app.message = Some(format!(
+            "there is no context \"{first}\" in the kubeconfig (known: {})",
+            app.contexts.join(", ")
+        ));
+    } else {
+        match named.as_slice() {
+            [] if context == "*" => {
+                app.message = Some("the kubeconfig names no context".to_owned())
+            }
+            [] => {
+                app.message =
+                    Some("name the contexts: :ctx a,b (or :ctx * for every one)".to_owned())
+            }
+            [one] => run_command(app, &format!("ctx {one}")),
+            _ => super::super::fleet::connect(app, named),
         }
     }
 }

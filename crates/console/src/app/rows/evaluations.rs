@@ -125,7 +125,7 @@ pub fn evaluation_rows(_inventory: &Inventory, object: &Arc<Object>, wide: bool)
 /// its Scaling tab.
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Evaluations",
-    aliases: &["evaluations", "cpe", "evaluation"],
+    aliases: super::names::EVALUATIONS,
     source: Kind::Evaluation,
     rows: Rows::PerObject {
         owner: Kind::Evaluation,

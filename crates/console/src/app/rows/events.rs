@@ -88,7 +88,7 @@ pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: 
 /// The events list, oldest first; `w` keeps the warnings.
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Events",
-    aliases: &["events", "ev", "event"],
+    aliases: super::names::EVENTS,
     source: Kind::Event,
     rows: Rows::PerObject {
         owner: Kind::Event,

@@ -115,7 +115,7 @@ pub(super) fn host_value(pool: &Object, index: usize) -> Value {
 /// Hosts tab.
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Hosts",
-    aliases: &["hosts", "host"],
+    aliases: super::names::HOSTS,
     source: Kind::Pool,
     rows: Rows::PerObject {
         owner: Kind::Pool,

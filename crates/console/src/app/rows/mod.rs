@@ -7,6 +7,7 @@
 
 mod cell;
 pub mod column;
+pub mod names;
 mod status;
 pub mod text;
 

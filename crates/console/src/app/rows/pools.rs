@@ -286,7 +286,7 @@ fn pool_row(
 /// wizard act on its rows.
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Compute Pools",
-    aliases: &["pools", "pool", "cp", "computepools"],
+    aliases: super::names::POOLS,
     source: Kind::Pool,
     rows: Rows::PerObject {
         owner: Kind::Pool,

@@ -35,7 +35,7 @@ pub fn problems(doctor: &Doctor) -> Table {
 /// Every finding of the doctor, of every pool; Enter opens the pool on its Diagnose tab.
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Problems",
-    aliases: &["problems", "problem", "doctor"],
+    aliases: super::names::PROBLEMS,
     source: crate::inventory::Kind::Pool,
     rows: Rows::Findings(problems),
     opens: Some(Tab::Diagnose),

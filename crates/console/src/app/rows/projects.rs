@@ -72,7 +72,7 @@ pub fn projects(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table
 /// The projects list, made whole (a Tenant's change reaches every Project's cap).
 pub static VIEW: ViewSpec = ViewSpec {
     title: "Projects",
-    aliases: &["projects", "project", "proj"],
+    aliases: super::names::PROJECTS,
     source: Kind::Project,
     rows: Rows::Whole(projects),
     opens: None,

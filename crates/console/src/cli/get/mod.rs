@@ -24,18 +24,36 @@ use crate::ui::cells::{self, Form};
 mod hubs;
 mod watch;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// What `get` lists; the words it is named by are the console's ([`rows::names`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resource {
-    #[value(alias = "pool", alias = "cp", alias = "computepools")]
     Pools,
-    #[value(alias = "evaluation", alias = "cpe", alias = "computepoolevaluations")]
     Evaluations,
-    #[value(alias = "host")]
     Hosts,
-    #[value(alias = "event", alias = "ev")]
     Events,
-    #[value(alias = "project")]
     Projects,
+}
+
+impl ValueEnum for Resource {
+    fn value_variants<'a>() -> &'a [Resource] {
+        &[
+            Resource::Pools,
+            Resource::Evaluations,
+            Resource::Hosts,
+            Resource::Events,
+            Resource::Projects,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(super::possible(match self {
+            Resource::Pools => rows::names::POOLS,
+            Resource::Evaluations => rows::names::EVALUATIONS,
+            Resource::Hosts => rows::names::HOSTS,
+            Resource::Events => rows::names::EVENTS,
+            Resource::Projects => rows::names::PROJECTS,
+        }))
+    }
 }
 
 /// How `get` prints, as kubectl's `-o`.
