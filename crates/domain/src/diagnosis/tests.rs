@@ -806,6 +806,46 @@ fn held_by_bounds_or_not_yet_and_a_scale_up_past_its_abort() {
     );
 }
 
+/// The doctor's abort deadline is the one the Scaling tab shows (`deadline_of`): the
+/// evaluation's copy of abortDuration, which the guide calls the timing that applied to the
+/// decision; the policy's value now (perhaps changed since) is not taken in its place.
+#[test]
+fn a_stuck_scale_up_is_judged_by_the_evaluations_own_deadline() {
+    let policy = json!({"spec": {"abortDuration": "30m"}});
+    let without = json!({
+        "spec": {"poolEvaluations": {"c/w": {"gpu": {"A100": {"count": 8, "target": 16}}}}},
+        "status": {"poolScalingStates": {"c/w": {"state": "Scaling", "scalingStartedAt": "2026-07-03T11:00:00Z"}}}
+    });
+    let found = run(&pool(), |pic| {
+        pic.policy = Some(&policy);
+        pic.evaluation = Some(&without);
+    });
+    assert!(!ids(&found).contains(&"scaling.stuck"), "{found:?}");
+    let read: ComputePoolEvaluation = crate::model::typed(&without);
+    let scaling = read.scaling_of("c/w").expect("a state");
+    assert_eq!(read.deadline_of(&scaling), None);
+    // With its own abortDuration the two agree: past the deadline it is stuck, before not.
+    let mut with = without.clone();
+    with["spec"]["abortDuration"] = json!("30m");
+    let read: ComputePoolEvaluation = crate::model::typed(&with);
+    let scaling = read.scaling_of("c/w").expect("a state");
+    let deadline = read.deadline_of(&scaling).expect("a deadline").at();
+    for (at, stuck) in [
+        (deadline - chrono::TimeDelta::minutes(1), false),
+        (deadline + chrono::TimeDelta::minutes(1), true),
+    ] {
+        let found = run(&pool(), |pic| {
+            pic.evaluation = Some(&with);
+            pic.now = at;
+        });
+        assert_eq!(
+            ids(&found).contains(&"scaling.stuck"),
+            stuck,
+            "{at}: {found:?}"
+        );
+    }
+}
+
 proptest! {
     /// Status of any shape (wrong types, partial lists) never panics, and a pool whose status
     /// says Running with nothing else set has no error-level finding.
