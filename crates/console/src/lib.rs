@@ -39,13 +39,10 @@ pub use pooldeck_io::{files, say};
 /// A binary's whole body: the allocator and `main` (the `pooldeck` binary and its kubectl
 /// plugin name, `kubectl-pooldeck`, are the same program).
 ///
-/// mimalloc: parsing and holding a fleet is allocation-heavy; it is markedly faster than the
-/// system allocator here and returns memory to the system more readily (see benches/). It is
-/// built without its transparent-huge-page advice (Cargo.toml), and `main` turns huge pages
-/// off for the process: a 2 MiB page is kept whole while any of it is in use, and the
-/// console's heap is many small objects, so at 10,000 pools huge pages held about 15 MB more
-/// than the heap needs (135 MB of the resident set was huge pages). Latency is the same
-/// without them (cargo bench --bench console).
+/// mimalloc: parsing and holding a fleet is allocation-heavy, and it is faster than the
+/// system allocator here and returns memory more readily. Huge pages are off (its advice at
+/// build time, the process's in `main`): a 2 MiB page is kept whole while any of it is used,
+/// and this heap is many small objects. `cargo bench --bench console` measures both.
 #[macro_export]
 macro_rules! program {
     () => {

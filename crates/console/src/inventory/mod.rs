@@ -37,7 +37,7 @@ pub type Scope = Option<String>;
 /// A list arriving in pages: the keys held when it started that it has not brought yet
 /// (those left when it ends are gone from the hub), how many objects it has brought and how
 /// many the server said were still to come. Not the keys it brought: a hub's first list
-/// starts with nothing held, so it keeps no key at all (100,000 events cost 10 MB that way).
+/// starts with nothing held, so it keeps no key at all.
 /// Only the list's own pages change a source's objects while it lists (a source watches
 /// after its list ends, and no two sources share a kind and namespace); a key that went
 /// meanwhile all the same is not removed twice.
@@ -49,13 +49,11 @@ struct Listing {
 }
 
 /// An object filed under its own key: a set of these is a map from key to object that holds
-/// each key once (a map held a second copy of every key, 6 MB at 100,000 events, and a copy
-/// on the heap of each name longer than 24 bytes). Equal and ordered by key alone.
+/// each key once (a map would hold a second copy of it). Equal and ordered by key alone.
 ///
 /// A limit: imbl's inner nodes keep copies of some entries as dividers, and replacing or
-/// removing an entry does not replace its copy, which then keeps that version of the object
-/// alive (about one entry in eight at most, a leaf holding up to 16) until the tree reshapes
-/// there. Bounded, and the key a divider compares by never changes.
+/// removing an entry does not replace its copy, which keeps that version of the object alive
+/// until the tree reshapes there: bounded, and a divider's key never changes.
 #[derive(Clone, Debug)]
 struct Held(Arc<Object>);
 

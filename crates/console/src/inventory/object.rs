@@ -21,8 +21,7 @@ pub enum Parsed {
     Pool(Box<ComputePool>),
     Evaluation(Box<ComputePoolEvaluation>),
     /// Events, a hub's most numerous objects: held compactly (their repeated texts shared),
-    /// rebuilt exactly when asked for; inline (a box of its own cost 100,000 allocations
-    /// more, and every other object only about 80 bytes less).
+    /// rebuilt exactly when asked for; inline, as a box would cost an allocation each.
     Event(Event),
     /// Kinds pooldeck reads from the raw object only.
     Other(Arc<Value>),
@@ -30,9 +29,9 @@ pub enum Parsed {
     Unreadable(Arc<Value>, String),
 }
 
-/// One object: as pooldeck read it, and the problems found reading it. Small on purpose: a
-/// hub's 100,000 events are each one of these behind an `Arc`, and at 176 bytes or less it
-/// takes the allocator's 192-byte class instead of the 224-byte one (4 MB at 120,000 objects).
+/// One object: as pooldeck read it, and the problems found reading it. Small on purpose:
+/// every event of a hub is one of these behind an `Arc` (at 176 bytes at most it takes the
+/// allocator's 192-byte class: the assertion below keeps it there).
 #[derive(Clone, Debug)]
 pub struct Object {
     pub kind: Kind,

@@ -170,8 +170,8 @@ impl<T> FromIterator<(String, T)> for Map<T> {
 }
 
 /// A string-keyed map that almost always holds one small entry, such as a host's GPUs by
-/// variant: a single entry is held in place, none or several in an exact-size list. A fleet
-/// of 100,000 hosts holds 200,000 of these, and an allocation each was 8 MB.
+/// variant: a single entry is held in place, none or several in an exact-size list (every
+/// host holds two, so an allocation each is avoided).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SmallMap<T> {
     One((Text, T)),

@@ -605,7 +605,7 @@ impl App {
         let mut added = Vec::new();
         // Room for every object's first row at once, though this turn makes only `budget`:
         // growing by doubling through the later turns would hold the old and the new store
-        // at once (at 100,000 events, 30 MB for a moment).
+        // at once.
         if after.is_none() {
             shown.base.reserve(owners, owners);
             added.reserve(owners.min(budget));
