@@ -73,11 +73,14 @@ fn main() {
     let (pools, evaluations) = large_fleet_at(POOLS, now);
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+        Msg::Sources(vec![(0, SourceEvent::listed(Kind::Pool, None, pools))]),
     );
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::listed(Kind::Evaluation, None, evaluations),
+        )]),
     );
     let Some(theme) = Theme::builtin("default-dark") else {
         return;
@@ -140,10 +143,13 @@ fn main() {
         pool["metadata"]["resourceVersion"] = serde_json::json!(format!("bench-{i}"));
         update(
             &mut app,
-            Msg::Source(SourceEvent::Applied {
-                kind: Kind::Pool,
-                object: pool,
-            }),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::Applied {
+                    kind: Kind::Pool,
+                    object: pool,
+                },
+            )]),
         );
         let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));
     }
@@ -198,7 +204,10 @@ fn main() {
         let first = next;
         while next < count && due(next) <= Instant::now() {
             let (kind, object) = changes[next].clone();
-            update(&mut app, Msg::Source(SourceEvent::Applied { kind, object }));
+            update(
+                &mut app,
+                Msg::Sources(vec![(0, SourceEvent::Applied { kind, object })]),
+            );
             next += 1;
         }
         let _ = terminal.draw(|frame| pooldeck::ui::render(&app, &theme, frame));

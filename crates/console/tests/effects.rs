@@ -51,6 +51,19 @@ impl ClusterPort for SlowPort {
             }
         })
     }
+    fn connect_fleet(
+        &self,
+        _contexts: Vec<String>,
+    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
+        Box::pin(async { Err(ClusterError::ReadOnly) })
+    }
+    fn use_fleet(&self, _contexts: &[String]) {}
+    fn focus(&self, _hub: usize) {}
+    fn epoch(&self) -> u64 {
+        0
+    }
+    fn follow_logs(&self, _sink: pooldeck::app::ports::LogSink) {}
+    fn stop_logs(&self) {}
 }
 
 /// The executor's outlets around a test's answers channel (its log queue unread).
@@ -178,6 +191,18 @@ impl ClusterPort for LogPort {
     fn follow_logs(&self, sink: pooldeck::app::ports::LogSink) {
         *self.sink.lock().expect("lock") = Some(sink);
     }
+    fn connect_fleet(
+        &self,
+        _contexts: Vec<String>,
+    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
+        Box::pin(async { Err(ClusterError::ReadOnly) })
+    }
+    fn use_fleet(&self, _contexts: &[String]) {}
+    fn focus(&self, _hub: usize) {}
+    fn epoch(&self) -> u64 {
+        0
+    }
+    fn stop_logs(&self) {}
 }
 
 /// A log that comes faster than the console takes it waits: once the bounded queue is full,

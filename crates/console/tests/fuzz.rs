@@ -222,7 +222,7 @@ fn console_keys() {
                 (Kind::Event, "Event"),
                 (Kind::Project, "Project"),
             ] {
-                update(&mut app, Msg::Source(listed(kind, name)));
+                update(&mut app, Msg::Sources(vec![(0, listed(kind, name))]));
             }
             let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
             for (code, modifiers) in keys {

@@ -277,14 +277,17 @@ fn a_dry_run_refused_for_a_changed_pool_offers_a_review_with_what_changed() {
     // The pool goes away from the picture before the answer comes.
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: crate::inventory::Kind::Pool,
-            object: serde_json::json!({
-                "apiVersion": "spectrocloud.com/v1alpha1",
-                "kind": "ComputePool",
-                "metadata": {"name": row.name.as_str(), "namespace": row.namespace.as_str()},
-            }),
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted {
+                kind: crate::inventory::Kind::Pool,
+                object: serde_json::json!({
+                    "apiVersion": "spectrocloud.com/v1alpha1",
+                    "kind": "ComputePool",
+                    "metadata": {"name": row.name.as_str(), "namespace": row.namespace.as_str()},
+                }),
+            },
+        )]),
     );
     update(
         &mut app,

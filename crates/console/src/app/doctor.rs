@@ -372,10 +372,13 @@ mod tests {
         let (_, marks) = counters(&app);
         update(
             &mut app,
-            Msg::Source(SourceEvent::Deleted {
-                kind: Kind::Pool,
-                object: serde_json::json!({"metadata": {"name": "quiet", "namespace": "ml-research"}}),
-            }),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::Deleted {
+                    kind: Kind::Pool,
+                    object: serde_json::json!({"metadata": {"name": "quiet", "namespace": "ml-research"}}),
+                },
+            )]),
         );
         assert!(app.shown.doctor.findings(&id("quiet")).is_empty());
         assert!(app.shown.doctor.marks > marks, "a pool gone");

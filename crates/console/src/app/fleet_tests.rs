@@ -45,7 +45,7 @@ pub(crate) fn two_hubs() -> App {
     };
     app.fleet = Fleet::new(vec!["hub-a".into(), "hub-b".into()], vec![parked]);
     for event in scenario_lists("fleet") {
-        update(&mut app, Msg::HubSource { hub: 1, event });
+        update(&mut app, Msg::Sources(vec![(1, event)]));
     }
     app
 }
@@ -61,13 +61,13 @@ fn change_on_hub_b(app: &mut App, namespace: &str, name: &str, change: impl FnOn
     change(&mut pool);
     update(
         app,
-        Msg::HubSource {
-            hub: 1,
-            event: SourceEvent::Applied {
+        Msg::Sources(vec![(
+            1,
+            SourceEvent::Applied {
                 kind: Kind::Pool,
                 object: pool,
             },
-        },
+        )]),
     );
 }
 
@@ -190,13 +190,13 @@ fn a_change_on_one_hub_makes_that_hubs_row_again_and_no_other() {
         .map(|r| (r.hub, r.id.clone()));
     update(
         &mut app,
-        Msg::HubSource {
-            hub: 1,
-            event: SourceEvent::Applied {
+        Msg::Sources(vec![(
+            1,
+            SourceEvent::Applied {
                 kind: Kind::Project,
                 object: project,
             },
-        },
+        )]),
     );
     assert_eq!(app.shown.builds, builds, "no rebuild of every hub");
     assert_eq!(app.shown.rows_built - built, 12, "hub-b's twelve pools");
@@ -344,10 +344,10 @@ fn the_cursor_starts_on_the_first_row_whichever_hub_lists_first() {
     for hub in [1, 0] {
         update(
             &mut app,
-            Msg::HubSource {
+            Msg::Sources(vec![(
                 hub,
-                event: SourceEvent::listed(Kind::Pool, None, pools.clone()),
-            },
+                SourceEvent::listed(Kind::Pool, None, pools.clone()),
+            )]),
         );
         if hub == 1 {
             assert_eq!(app.fleet.focus, 1, "hub-b's rows are all there is");
@@ -569,7 +569,7 @@ fn changes_queued_together_are_derived_from_once() {
     // One message each: once per source.
     let built = app.shown.rows_built;
     for (hub, event) in around {
-        update(&mut app, Msg::HubSource { hub, event });
+        update(&mut app, Msg::Sources(vec![(hub, event)]));
     }
     assert_eq!(app.shown.rows_built - built, 7 * 12);
 }

@@ -42,20 +42,26 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
     let rest = all.split_off(6);
     update(
         &mut app,
-        Msg::Source(SourceEvent::State {
-            kind: Kind::Pool,
-            scope: None,
-            state: SourceState::Syncing,
-        }),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::State {
+                kind: Kind::Pool,
+                scope: None,
+                state: SourceState::Syncing,
+            },
+        )]),
     );
     update(
         &mut app,
-        Msg::Source(SourceEvent::Page {
-            kind: Kind::Pool,
-            scope: None,
-            objects: all,
-            remaining: None,
-        }),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::Page {
+                kind: Kind::Pool,
+                scope: None,
+                objects: all,
+                remaining: None,
+            },
+        )]),
     );
     assert_eq!(app.shown.len(), 6, "the first page is on screen");
     assert!(
@@ -75,11 +81,14 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
     let rows = app.shown.rows_built;
     update(
         &mut app,
-        Msg::Source(SourceEvent::Listed {
-            kind: Kind::Pool,
-            scope: None,
-            objects: rest,
-        }),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::Listed {
+                kind: Kind::Pool,
+                scope: None,
+                objects: rest,
+            },
+        )]),
     );
     assert!(
         app.shown.rows_built > rows,

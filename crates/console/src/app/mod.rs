@@ -61,13 +61,6 @@ pub enum Msg {
     Paste(String),
     /// What the controller's log stream reports (after [`Effect::FollowLogs`]).
     Logs(logs::LogEvent),
-    /// A change from the first hub's sources (the only hub, unless several are watched).
-    Source(SourceEvent),
-    /// A change from the sources of the hub of this index (the fleet view).
-    HubSource {
-        hub: usize,
-        event: SourceEvent,
-    },
     /// Changes from the sources as they were queued, each with its hub, applied in order
     /// before what is derived from them is brought up to date, once.
     Sources(Vec<(usize, SourceEvent)>),
@@ -498,8 +491,6 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Tick(now) => app.now = now,
         Msg::Build => app.build_due(),
-        Msg::Source(event) => fleet::arrived(app, 0, event),
-        Msg::HubSource { hub, event } => fleet::arrived(app, hub, event),
         Msg::Sources(batch) => {
             for (hub, event) in batch {
                 fleet::arrived(app, hub, event);

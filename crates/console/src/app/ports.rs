@@ -71,24 +71,15 @@ pub trait ClusterPort: Send + Sync {
     /// [`ClusterPort::connect`] keeps one, until [`ClusterPort::use_fleet`] names them; all or
     /// none (a hub that cannot be connected, or two contexts reaching one hub as one user,
     /// refuses the whole).
-    fn connect_fleet(
-        &self,
-        contexts: Vec<String>,
-    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
-        let _ = contexts;
-        Box::pin(async {
-            Err(ClusterError::Other {
-                message: "this console cannot watch several hubs".into(),
-            })
-        })
-    }
+    fn connect_fleet(&self, contexts: Vec<String>)
+    -> Pending<Result<Vec<Connected>, ClusterError>>;
 
     /// Uses the connections [`ClusterPort::connect_fleet`] made, in this order, from now on.
-    fn use_fleet(&self, _contexts: &[String]) {}
+    fn use_fleet(&self, contexts: &[String]);
 
     /// Follows the controller's log of this hub (by the console's index of it) from now on:
     /// the hub the console acts on.
-    fn focus(&self, _hub: usize) {}
+    fn focus(&self, hub: usize);
 
     /// (Re)starts the watch sources on these namespaces with the current connection. Events
     /// of the sources it replaces never arrive after it returns.
@@ -98,17 +89,11 @@ pub trait ClusterPort: Send + Sync {
     fn perform(&self, request: Request) -> Pending<Outcome>;
 
     /// The watch whose events count now (events of a replaced watch are dropped).
-    fn epoch(&self) -> u64 {
-        0
-    }
+    fn epoch(&self) -> u64;
 
     /// Follows the controller's log (one stream at a time: a new one replaces the last).
-    fn follow_logs(&self, sink: LogSink) {
-        drop(sink(crate::app::logs::LogEvent::Failed(
-            crate::app::logs::LogFailure::NoCluster,
-        )));
-    }
+    fn follow_logs(&self, sink: LogSink);
 
     /// Stops the log stream, if one runs.
-    fn stop_logs(&self) {}
+    fn stop_logs(&self);
 }

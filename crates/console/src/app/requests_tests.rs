@@ -132,11 +132,10 @@ fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
         .collect();
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::listed(
-            crate::domain::Kind::Pool,
-            None,
-            pools,
-        )),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::listed(crate::domain::Kind::Pool, None, pools),
+        )]),
     );
     answer_all(&mut app);
     update(&mut app, key(KeyCode::Char('p')));
@@ -284,11 +283,10 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
         // The new picture has no llm-train: before, that read as "gone", and the create went.
         update(
             &mut app,
-            Msg::Source(crate::inventory::SourceEvent::listed(
-                crate::domain::Kind::Pool,
-                None,
-                Vec::new(),
-            )),
+            Msg::Sources(vec![(
+                0,
+                crate::inventory::SourceEvent::listed(crate::domain::Kind::Pool, None, Vec::new()),
+            )]),
         );
         assert!(
             !sent()

@@ -25,7 +25,10 @@ pub fn held_value(app: &App, kind: Kind, namespace: &str, name: &str) -> serde_j
 
 /// An object applied, as a source reports it.
 pub fn applied(app: &mut App, kind: Kind, object: serde_json::Value) {
-    update(app, Msg::Source(SourceEvent::Applied { kind, object }));
+    update(
+        app,
+        Msg::Sources(vec![(0, SourceEvent::Applied { kind, object })]),
+    );
 }
 
 /// The fleet scenario's pools and evaluations, at a fixed moment.
@@ -46,7 +49,7 @@ pub fn scenario_app(name: &str) -> App {
         fixed_now(),
     );
     for event in scenario_lists(name) {
-        update(&mut app, Msg::Source(event));
+        update(&mut app, Msg::Sources(vec![(0, event)]));
     }
     app
 }

@@ -34,11 +34,14 @@ fn unblock(app: &mut crate::app::App) -> crate::domain::fixes::Plan {
 fn listed(app: &mut crate::app::App, namespace: Option<&str>, objects: Vec<serde_json::Value>) {
     update(
         app,
-        Msg::Source(crate::inventory::SourceEvent::listed(
-            Kind::AIWorkload,
-            namespace.map(Into::into),
-            objects,
-        )),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::listed(
+                Kind::AIWorkload,
+                namespace.map(Into::into),
+                objects,
+            ),
+        )]),
     );
 }
 
@@ -82,11 +85,14 @@ fn a_workload_outside_the_watched_namespaces_is_neither_gone_nor_a_target() {
     // own is, and there are none.
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::State {
-            kind: Kind::AIWorkload,
-            scope: None,
-            state: crate::inventory::SourceState::Syncing,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::State {
+                kind: Kind::AIWorkload,
+                scope: None,
+                state: crate::inventory::SourceState::Syncing,
+            },
+        )]),
     );
     listed(&mut app, Some("retail-edge"), Vec::new());
     let plan = unblock(&mut app);
@@ -212,10 +218,13 @@ fn the_finalizer_waits_ten_minutes_after_the_last_aiworkload_went() {
     let went = app.now;
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::AIWorkload,
-            object: trainer,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted {
+                kind: Kind::AIWorkload,
+                object: trainer,
+            },
+        )]),
     );
     let plan = unblock(&mut app);
     assert_eq!(plan.fix, crate::domain::fixes::Fix::RemoveFinalizer);
@@ -360,10 +369,13 @@ fn the_unblock_is_worked_out_again_at_confirm() {
     listed(&mut app, None, vec![trainer.clone()]);
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::AIWorkload,
-            object: trainer,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted {
+                kind: Kind::AIWorkload,
+                object: trainer,
+            },
+        )]),
     );
     let later = app.now + chrono::TimeDelta::minutes(11);
     update(&mut app, Msg::Tick(later));

@@ -56,11 +56,14 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
     let mut app = App::new(Connection::default(), fixed_now());
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(
-            Kind::Tenant,
-            None,
-            vec![tenant("acme", &["a", "b", "c"]), tenant("zeta", &["z"])],
-        )),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::listed(
+                Kind::Tenant,
+                None,
+                vec![tenant("acme", &["a", "b", "c"]), tenant("zeta", &["z"])],
+            ),
+        )]),
     );
     // `:` completes it and runs it.
     typed(&mut app, ":tena");
@@ -96,15 +99,18 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
     // A new tenant arriving shows without anything else knowing the view.
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(
-            Kind::Tenant,
-            None,
-            vec![
-                tenant("acme", &["a"]),
-                tenant("mid", &[]),
-                tenant("zeta", &["z"]),
-            ],
-        )),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::listed(
+                Kind::Tenant,
+                None,
+                vec![
+                    tenant("acme", &["a"]),
+                    tenant("mid", &[]),
+                    tenant("zeta", &["z"]),
+                ],
+            ),
+        )]),
     );
     assert_eq!(app.shown.len(), 3);
 }

@@ -391,6 +391,22 @@ impl ClusterPort for OfflinePort {
 
     fn use_context(&self, _context: &str) {}
 
+    fn connect_fleet(
+        &self,
+        _contexts: Vec<String>,
+    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
+        let why = self.why.clone();
+        Box::pin(async move {
+            Err(ClusterError::Configuration(Configuration::NoCluster {
+                why,
+            }))
+        })
+    }
+
+    fn use_fleet(&self, _contexts: &[String]) {}
+
+    fn focus(&self, _hub: usize) {}
+
     fn watch(&self, _namespaces: Namespaces) {}
 
     fn perform(&self, _request: Request) -> Pending<Outcome> {
@@ -401,6 +417,18 @@ impl ClusterPort for OfflinePort {
             }))
         })
     }
+
+    fn epoch(&self) -> u64 {
+        0
+    }
+
+    fn follow_logs(&self, sink: crate::app::ports::LogSink) {
+        drop(sink(crate::app::logs::LogEvent::Failed(
+            crate::app::logs::LogFailure::NoCluster,
+        )));
+    }
+
+    fn stop_logs(&self) {}
 }
 
 /// How often the server is asked whether it still answers, and how long it may take.

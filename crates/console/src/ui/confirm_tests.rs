@@ -88,10 +88,13 @@ fn a_dialog_shows_its_whole_text_and_its_buttons_at_every_width() {
     );
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: crate::domain::Kind::AIWorkload,
-            object: trainer,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted {
+                kind: crate::domain::Kind::AIWorkload,
+                object: trainer,
+            },
+        )]),
     );
     press(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
     for c in "retired-cluster".chars() {

@@ -168,10 +168,13 @@ fn a_long_pool_name_is_cut_rather_than_the_columns_given_up() {
     pool["metadata"]["uid"] = serde_json::json!("long-name-uid");
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: crate::inventory::Kind::Pool,
-            object: pool,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Applied {
+                kind: crate::inventory::Kind::Pool,
+                object: pool,
+            },
+        )]),
     );
     let screen = draw(&app, 80, 24);
     let header = screen
@@ -441,11 +444,14 @@ fn an_empty_list_says_why() {
     let forbidden = SourceState::Forbidden { message: "cannot list or watch computepools.spectrocloud.com at cluster scope: computepools.spectrocloud.com is forbidden: User \"viewer\" cannot list resource \"computepools\"".into() };
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::State {
-            kind: crate::inventory::Kind::Pool,
-            scope: None,
-            state: forbidden,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::State {
+                kind: crate::inventory::Kind::Pool,
+                scope: None,
+                state: forbidden,
+            },
+        )]),
     );
     insta::assert_snapshot!("forbidden_80x24", draw(&app, 80, 24));
 }
@@ -481,10 +487,13 @@ fn a_host_provisioning_too_long_is_called_stuck() {
     }
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: crate::inventory::Kind::Pool,
-            object: pool,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Applied {
+                kind: crate::inventory::Kind::Pool,
+                object: pool,
+            },
+        )]),
     );
     let theme = crate::theme::Theme::builtin("monochrome").expect("theme");
     app.detail = Some(crate::app::Detail {
@@ -559,11 +568,14 @@ mod properties {
         let mut app = App::new(crate::app::Connection::default(), now());
         update(
             &mut app,
-            Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+            Msg::Sources(vec![(0, SourceEvent::listed(Kind::Pool, None, pools))]),
         );
         update(
             &mut app,
-            Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::listed(Kind::Evaluation, None, evaluations),
+            )]),
         );
         app
     }
@@ -846,7 +858,10 @@ mod stale {
     use crate::inventory::SourceEvent;
 
     fn heartbeat(app: &mut App, result: Result<(), ClusterError>) {
-        update(app, Msg::Source(SourceEvent::Heartbeat { result }));
+        update(
+            app,
+            Msg::Sources(vec![(0, SourceEvent::Heartbeat { result })]),
+        );
     }
 
     #[test]
@@ -901,17 +916,23 @@ mod stale {
         let mut app = fleet_app();
         update(
             &mut app,
-            Msg::Source(SourceEvent::Lists {
-                way: ListWay::Streamed,
-            }),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::Lists {
+                    way: ListWay::Streamed,
+                },
+            )]),
         );
         let streamed = draw(&app, 160, 48);
         assert!(!streamed.contains("in pages"), "{streamed}");
         update(
             &mut app,
-            Msg::Source(SourceEvent::Lists {
-                way: ListWay::Paged,
-            }),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::Lists {
+                    way: ListWay::Paged,
+                },
+            )]),
         );
         let paged = draw(&app, 160, 48);
         let second = paged.lines().nth(1).expect("the source line");
@@ -939,16 +960,19 @@ mod stale {
         let mut app = fleet_app();
         update(
             &mut app,
-            Msg::Source(SourceEvent::State {
-                kind: crate::inventory::Kind::Pool,
-                scope: None,
-                state: crate::inventory::SourceState::Reconnecting {
-                    error: ClusterError::Unauthorized {
-                        message: "Unauthorized".into(),
+            Msg::Sources(vec![(
+                0,
+                SourceEvent::State {
+                    kind: crate::inventory::Kind::Pool,
+                    scope: None,
+                    state: crate::inventory::SourceState::Reconnecting {
+                        error: ClusterError::Unauthorized {
+                            message: "Unauthorized".into(),
+                        },
+                        retry_at: crate::app::tests::fixed_now(),
                     },
-                    retry_at: crate::app::tests::fixed_now(),
                 },
-            }),
+            )]),
         );
         let screen = draw(&app, 160, 48);
         assert!(screen.contains("Compute Pools (12)"), "{screen}");

@@ -144,10 +144,13 @@ fn drafts_offered() {
         live["metadata"]["resourceVersion"] = "42".into();
         update(
             &mut app,
-            Msg::Source(crate::inventory::SourceEvent::Applied {
-                kind: crate::domain::Kind::Pool,
-                object: live,
-            }),
+            Msg::Sources(vec![(
+                0,
+                crate::inventory::SourceEvent::Applied {
+                    kind: crate::domain::Kind::Pool,
+                    object: live,
+                },
+            )]),
         );
     }
     press(&mut app, KeyCode::Char('e'));

@@ -21,7 +21,7 @@ fn objects(app: &App, kind: Kind) -> Vec<Value> {
 
 /// What one hub's sources report.
 fn send(app: &mut App, hub: usize, event: SourceEvent) {
-    update(app, Msg::HubSource { hub, event });
+    update(app, Msg::Sources(vec![(hub, event)]));
 }
 
 /// What the screen shows of the rows: each row's identity, cells and markers, in order.
@@ -105,11 +105,14 @@ pub(crate) fn ten_thousand_pools(now: chrono::DateTime<chrono::Utc>) -> App {
     let (pools, evaluations) = crate::demo::scenario::large_fleet_at(10_000, now);
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(Kind::Pool, None, pools)),
+        Msg::Sources(vec![(0, SourceEvent::listed(Kind::Pool, None, pools))]),
     );
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(Kind::Evaluation, None, evaluations)),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::listed(Kind::Evaluation, None, evaluations),
+        )]),
     );
     app
 }

@@ -64,7 +64,10 @@ fn deleted(app: &mut App, kind: Kind, namespace: &str, name: &str) {
         .unwrap_or_else(|| panic!("{kind:?} {namespace}/{name} is held"));
     update(
         app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted { kind, object }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted { kind, object },
+        )]),
     );
 }
 
@@ -262,10 +265,13 @@ fn a_fix_is_done_when_the_hub_shows_it() {
     moved["metadata"]["resourceVersion"] = "999999".into();
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: moved,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: moved,
+            },
+        )]),
     );
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 
@@ -459,23 +465,26 @@ fn chapters_three_to_eight_by_their_captions_keys() {
     );
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: Kind::Event,
-            object: serde_json::json!({
-                "apiVersion": "v1",
-                "kind": "Event",
-                "metadata": {"name": "my-compute-pool.1", "namespace": "my-project-namespace"},
-                "involvedObject": {
-                    "kind": "ComputePool",
-                    "namespace": "my-project-namespace",
-                    "name": "my-compute-pool"
-                },
-                "reason": "ScalingUp",
-                "type": "Normal",
-                "message": "Adding 1 node(s): GPU target 8 -> 12",
-                "lastTimestamp": "2026-11-30T12:00:00Z"
-            }),
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Applied {
+                kind: Kind::Event,
+                object: serde_json::json!({
+                    "apiVersion": "v1",
+                    "kind": "Event",
+                    "metadata": {"name": "my-compute-pool.1", "namespace": "my-project-namespace"},
+                    "involvedObject": {
+                        "kind": "ComputePool",
+                        "namespace": "my-project-namespace",
+                        "name": "my-compute-pool"
+                    },
+                    "reason": "ScalingUp",
+                    "type": "Normal",
+                    "message": "Adding 1 node(s): GPU target 8 -> 12",
+                    "lastTimestamp": "2026-11-30T12:00:00Z"
+                }),
+            },
+        )]),
     );
     assert!(app.tour.as_ref().is_some_and(Tour::chapter_done));
 

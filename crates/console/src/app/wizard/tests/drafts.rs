@@ -19,10 +19,13 @@ fn moved_on(app: &mut App, name: &str, version: &str) {
     live["metadata"]["resourceVersion"] = version.into();
     update(
         app,
-        Msg::Source(crate::inventory::SourceEvent::Applied {
-            kind: Kind::Pool,
-            object: live,
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Applied {
+                kind: Kind::Pool,
+                object: live,
+            },
+        )]),
     );
 }
 

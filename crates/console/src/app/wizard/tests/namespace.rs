@@ -121,11 +121,10 @@ fn a_namespace_the_console_does_not_watch_is_watched_for_the_checks() {
         "metadata": {"name": "palette-settings", "namespace": "ml-research"}});
     update(
         &mut app,
-        Msg::Source(SourceEvent::listed(
-            Kind::Settings,
-            Some("ml-research".into()),
-            vec![settings],
-        )),
+        Msg::Sources(vec![(
+            0,
+            SourceEvent::listed(Kind::Settings, Some("ml-research".into()), vec![settings]),
+        )]),
     );
     assert!(settings_ref(&app).is_empty(), "{:?}", settings_ref(&app));
     assert!(app.overlays.len() == 1, "the wizard stays open");
@@ -173,7 +172,7 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
             message: "cannot list computepools at the cluster scope".into(),
         },
     };
-    update(&mut app, Msg::Source(refused.clone()));
+    update(&mut app, Msg::Sources(vec![(0, refused.clone())]));
     let narrowed = Namespaces::Only(vec!["vision-lab".into()]);
     assert_eq!(app.namespaces, narrowed);
     assert!(
@@ -187,6 +186,6 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
     );
     // Once: a refusal in the narrowed watch is the picture's, not a reason to move again.
     forget_returned();
-    update(&mut app, Msg::Source(refused));
+    update(&mut app, Msg::Sources(vec![(0, refused)]));
     assert!(!returned().iter().any(|e| matches!(e, Effect::Watch(_))));
 }

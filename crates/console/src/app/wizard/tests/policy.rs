@@ -164,10 +164,13 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
         .value();
     update(
         &mut app,
-        Msg::Source(crate::inventory::SourceEvent::Deleted {
-            kind: Kind::Pool,
-            object: (*old).clone(),
-        }),
+        Msg::Sources(vec![(
+            0,
+            crate::inventory::SourceEvent::Deleted {
+                kind: Kind::Pool,
+                object: (*old).clone(),
+            },
+        )]),
     );
     let create = returned()
         .iter()
