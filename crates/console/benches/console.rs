@@ -7,6 +7,7 @@
 //! pools for VIP and name uniqueness).
 //! Run with `cargo bench --bench console`. Figures only.
 
+#![allow(clippy::too_many_lines)]
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -4,6 +4,7 @@
 //! HTTP and decoded by kube-rs), and watch throughput to several watchers while the store takes
 //! a burst of changes. Run with `cargo bench --bench demo_server`. No assertion: figures only.
 
+#![allow(clippy::too_many_lines)]
 use std::time::{Duration, Instant};
 
 use futures::{StreamExt, TryStreamExt};

@@ -22,6 +22,7 @@
 //! picture, memory, idle cost). `-- events` measures
 //! the events view: 10,000 paced pools with 100,000 events. Figures only.
 
+#![allow(clippy::too_many_lines)]
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -4,6 +4,7 @@
 //! of the release binary on the same file. Run with `cargo bench --bench validate`.
 //! No assertion: the figures are for people to read and compare.
 
+#![allow(clippy::too_many_lines)]
 use std::process::Command;
 use std::time::{Duration, Instant};
 

@@ -27,6 +27,7 @@
 //! - [`cli`]: the command line (`validate`, `get`, `demo serve`, `record`, the console), a
 //!   thin layer over the modules above.
 #![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::too_many_lines))]
 // Output goes through `say`: inert, and never a panic when the terminal is gone.
 #![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 

@@ -4,6 +4,7 @@
 //! demo server counts write requests), and the audit log's lines.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -12,6 +12,7 @@
 //! `manifest` (pooldeck-domain), `files` and `say` (pooldeck-io), `demo` (pooldeck-demo).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! by value, access reviews, and read-only mode that sends nothing at all.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! driven with keys and read from the screen. Skips, saying why, where tmux is missing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

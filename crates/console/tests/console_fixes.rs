@@ -7,6 +7,7 @@
 //! into tmux's buffer. Each wait has its own deadline.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

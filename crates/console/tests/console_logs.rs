@@ -4,6 +4,7 @@
 //! drops it), and Esc back to the list. Each wait has its own deadline.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

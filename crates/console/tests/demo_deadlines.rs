@@ -5,6 +5,7 @@
 //! own timeout, so a server that waits for ever fails the test rather than hanging it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

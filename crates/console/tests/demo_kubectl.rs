@@ -2,6 +2,7 @@
 //! troubleshooting guide would. Skips, saying why, where kubectl is not installed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

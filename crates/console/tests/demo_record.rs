@@ -2,6 +2,7 @@
 //! and through `pooldeck record` and `pooldeck demo serve --replay`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::collections::BTreeMap;
 use std::time::Duration;

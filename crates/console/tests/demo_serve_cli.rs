@@ -3,6 +3,7 @@
 //! cleanly on SIGTERM, removing its kubeconfig; it runs without transparent huge pages.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

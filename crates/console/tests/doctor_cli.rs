@@ -4,6 +4,7 @@
 //! exit status says error (1), nothing above a warning (0), or no cluster (2).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

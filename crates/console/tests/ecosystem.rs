@@ -2,6 +2,7 @@
 //! pages are written, and kubectl runs it as the plugin `kubectl pooldeck`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::process::{Command, Stdio};
 

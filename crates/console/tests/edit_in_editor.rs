@@ -6,6 +6,7 @@
 //! editor; an emptied file sends nothing; every wait has its own deadline.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! fake cluster port stands in for the server, so this needs none.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -3,6 +3,7 @@
 //! missing CRD, a malformed object, and connection errors.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;

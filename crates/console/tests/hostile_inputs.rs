@@ -3,6 +3,7 @@
 //! by its own timeout.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::path::Path;
 use std::process::{Command as Process, Stdio};

@@ -3,6 +3,7 @@
 //! format refused with kubectl's words.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! forbidden resource, a missing CRD, and a malformed object.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::time::Duration;
 

@@ -4,6 +4,7 @@
 //! edits of the demo manifests, and random values planted in a valid pool.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use proptest::prelude::*;
 use serde_json::Value;

@@ -2,6 +2,7 @@
 //! longer says the console is still being built (nor does `--help`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use assert_cmd::Command;
 

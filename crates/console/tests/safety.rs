@@ -7,6 +7,7 @@
 //! dialog sending nothing; a settings file that cannot be read making the console read-only.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! verb matched listed before it acts, and a delete by selector confirmed by their number.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::path::Path;
 

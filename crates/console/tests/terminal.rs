@@ -3,6 +3,7 @@
 //! tests/console_e2e.rs.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::time::Duration;
 

@@ -4,6 +4,7 @@
 //! is typed while the second one connects; the audit log names the hub each request went to.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! JSON, update mode (--old) and cross-pool rules (--existing), and broken input.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
+#![allow(clippy::too_many_lines)]
 
 use std::path::{Path, PathBuf};
 

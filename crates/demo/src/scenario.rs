@@ -265,6 +265,7 @@ impl Scenario {
         Ok(hubs)
     }
 
+    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     fn from_root(root: &Value) -> Result<Scenario, ScenarioError> {
         let root = root.clone();
         let objects = root

@@ -193,6 +193,7 @@ async fn send_paced(
     sender.send(Ok(bytes)).await.is_ok()
 }
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(crate) fn watch(
     server: &Arc<Server>,
     resource: Resource,

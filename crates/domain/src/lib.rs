@@ -9,6 +9,7 @@
 //! no runtime, client, terminal or HTTP crate (both checked by
 //! `crates/console/tests/architecture.rs`).
 
+#![cfg_attr(test, allow(clippy::too_many_lines))]
 // Numbers come from the API: checked or saturating arithmetic only (a test may do as it likes).
 #![deny(clippy::arithmetic_side_effects)]
 #![cfg_attr(test, allow(clippy::arithmetic_side_effects))]

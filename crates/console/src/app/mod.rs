@@ -475,6 +475,7 @@ impl App {
 
 /// The one place the state changes; returns what the runtime is to do about it (each effect
 /// that expects an answer comes back as a later `Msg`).
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     // A footer message said before an overlay opened or closed is not about what is on top
     // now: it gives way to the new top's key hints (one said by this message stays).

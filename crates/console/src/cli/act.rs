@@ -413,6 +413,7 @@ async fn prepare(
 }
 
 /// As [`prepare`], the pools as the hub sent them (for `edit`).
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) async fn prepare_values(
     target: &Target<'_>,
     global: &Global,

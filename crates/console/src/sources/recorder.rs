@@ -165,6 +165,7 @@ impl std::fmt::Display for Skipped {
     }
 }
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub async fn record(
     client: &Client,
     scope: &Scope,

@@ -94,6 +94,7 @@ fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> Str
 }
 
 /// `several`: the console watches several hubs, and the dialog names the one it acts on.
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame, area: Rect) {
     let muted = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let mut lines: Vec<Line> = Vec::new();

@@ -12,6 +12,7 @@ use crate::domain::model::vocabulary::PoolPhase;
 use crate::domain::rules::Severity;
 use crate::theme::{Meaning, Theme};
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn overview<'a>(
     derived: Option<&DetailData>,
     pool: &'a ComputePool,

@@ -23,6 +23,7 @@ pub fn beside(width: u16) -> bool {
     width >= super::MIN_WIDTH.saturating_add(BESIDE)
 }
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Rect, full: bool) {
     let chapter = tour.current();
     let strong = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);

@@ -5,6 +5,7 @@ use super::*;
 use crate::model::status::MachinePool;
 use chrono::{DateTime, Utc};
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     // Events with the guide's NVIDIA runtime error name the host in their message or object;
     // the kubelet repeats it every 15 seconds or so: one finding, said with how often.

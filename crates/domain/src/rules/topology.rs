@@ -139,6 +139,7 @@ pub const RULES: &[&Rule] = &[
 
 pub const ARCHITECTURES: &[&str] = &["AMD64", "ARM64"];
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     let Some(spec) = pool.spec() else {
         if !pool.spec.is_invalid() {
@@ -247,6 +248,7 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     check_labels(&control.labels, &cp.key("labels"), out);
 }
 
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn check_control_plane(
     control: &ControlPlanePool,
     worker_pools: Option<usize>,
