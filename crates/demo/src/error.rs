@@ -11,13 +11,13 @@ use super::status::ApiError;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A compiled-in CRD that does not read (a build defect, said rather than hidden).
-    #[error("the compiled-in CRD {file}: {why}")]
+    #[error("{file}: {why}")]
     Crd { file: &'static str, why: CrdProblem },
     #[error("cannot load the CRDs: {0}")]
     CrdRefused(Box<ApiError>),
     #[error("cannot create the demo {what}: {detail}")]
     Certificate { what: &'static str, detail: String },
-    #[error("the operating system gave no random bytes for the demo's tokens: {detail}")]
+    #[error("the operating system gave no random bytes: {detail}")]
     NoRandom { detail: String },
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
     Listen { port: u16, source: std::io::Error },
@@ -36,11 +36,11 @@ pub enum Error {
 pub enum CrdProblem {
     #[error("{0}")]
     Text(ParseError),
-    #[error("it is empty")]
+    #[error("empty")]
     Empty,
-    #[error("it has no {0}")]
+    #[error("the CRD has no {0}")]
     Missing(&'static str),
-    #[error("it serves no version")]
+    #[error("the CRD serves no version")]
     NoServedVersion,
 }
 

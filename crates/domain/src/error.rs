@@ -335,21 +335,6 @@ fn missing_dir(dir: &std::path::Path, exists: bool) -> String {
     }
 }
 
-impl Unwritable {
-    /// Whether the path itself is what cannot take a file (rather than its directory or the
-    /// system): the person names another.
-    pub fn is_not_a_file(&self) -> bool {
-        matches!(
-            self,
-            Unwritable::Directory
-                | Unwritable::Link
-                | Unwritable::Special { .. }
-                | Unwritable::Unseen { .. }
-                | Unwritable::NoName
-        )
-    }
-}
-
 impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let path = self.path.display();

@@ -33,7 +33,11 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
         Err(error) => error,
     };
     let next = match &error.why {
-        why if why.is_not_a_file() => "name a regular file or a new path with pooldeck new -o",
+        Unwritable::Directory
+        | Unwritable::Link
+        | Unwritable::Special { .. }
+        | Unwritable::Unseen { .. }
+        | Unwritable::NoName => "name a regular file or a new path with pooldeck new -o",
         Unwritable::NoDirectory { .. } | Unwritable::NoNewFile { .. } => {
             "create the directory, or name another with -o"
         }
@@ -45,7 +49,7 @@ pub fn written(path: &Path, result: Result<(), WriteError>) -> String {
             kind: std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem,
             ..
         } => "name a path you may write with -o",
-        _ => "try again",
+        Unwritable::Refused { .. } | Unwritable::NoRandom { .. } => "try again",
     };
     format!("the manifest could not be written: {error}; {next} (c copies it meanwhile)")
 }

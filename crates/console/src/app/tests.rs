@@ -1095,3 +1095,28 @@ fn the_yaml_tab_copies_what_it_shows_and_it_reads_back() {
     let held = held_value(&app, Kind::Pool, "vision-lab", "detector");
     assert_eq!(back, held, "the object itself to a parser");
 }
+
+/// An unknown command names what would have worked, from the table of words: the views, then
+/// the words that apply here (the demo's only on the demo).
+#[test]
+fn an_unknown_command_names_the_views_and_the_words_that_apply_here() {
+    let mut app = fleet_app();
+    let hint = |app: &mut App| {
+        update(app, key(KeyCode::Char(':')));
+        type_text(app, "frobnicate");
+        update(app, key(KeyCode::Enter));
+        app.message.clone().unwrap_or_default()
+    };
+    let on_a_hub = hint(&mut app);
+    assert!(on_a_hub.starts_with("unknown command \":frobnicate\"; try :pools, "));
+    assert!(
+        on_a_hub.contains(":ns NAME, :ctx NAME, :hub NAME"),
+        "{on_a_hub}"
+    );
+    assert!(on_a_hub.ends_with(":help or :q"), "{on_a_hub}");
+    assert!(!on_a_hub.contains(":reset"), "{on_a_hub}");
+    app.demo = true;
+    let on_the_demo = hint(&mut app);
+    assert!(on_the_demo.contains(":story, :reset"), "{on_the_demo}");
+    assert!(!on_the_demo.contains(":chapter"), "{on_the_demo}");
+}

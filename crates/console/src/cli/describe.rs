@@ -27,7 +27,7 @@ impl ValueEnum for Describable {
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(super::possible(crate::app::rows::names::POOLS))
+        Some(super::possible_as("pool", crate::app::rows::names::POOLS))
     }
 }
 

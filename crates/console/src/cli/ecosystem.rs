@@ -50,12 +50,14 @@ fn page(command: clap::Command, title: &str) -> std::io::Result<Vec<u8>> {
 /// Why a manual page could not be written.
 #[derive(Debug, thiserror::Error)]
 enum PageError {
-    #[error("cannot write the manual page: {0}")]
+    /// clap could not render the page.
+    #[error("{0}")]
     Rendered(std::io::Error),
     #[error(transparent)]
     Written(crate::files::WriteError),
+    /// The page was written but could not be opened to reading by all.
     #[error("cannot make {} readable: {why}", path.display())]
-    NotOpened {
+    NotOpenedToAll {
         path: std::path::PathBuf,
         why: std::io::Error,
     },
@@ -66,7 +68,7 @@ fn readable_by_all(path: &std::path::Path) -> Result<(), PageError> {
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).map_err(|why| {
-            PageError::NotOpened {
+            PageError::NotOpenedToAll {
                 path: path.to_owned(),
                 why,
             }

@@ -3,9 +3,9 @@
 
 use super::{Cli, Command};
 
-/// Why the flags before and after a command cannot both hold.
+/// Why the hub flags given before a command cannot be carried into it.
 #[derive(Debug, thiserror::Error)]
-pub enum Twice {
+pub enum Clash {
     #[error(
         "several hubs are named before the command: give --context (repeated) or --all-contexts after it, to a command that reads several (get, doctor, record, pause, resume)"
     )]
@@ -43,10 +43,10 @@ pub enum Twice {
 /// act on another hub than the one named. A flag given both before and after the command
 /// with different values is refused.
 #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
+pub(super) fn inherit(cli: &mut Cli) -> Result<(), Clash> {
     // Several hubs are named after a command that reads several (or for the console).
     if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
-        return Err(Twice::SeveralHubsBefore);
+        return Err(Clash::SeveralHubsBefore);
     }
     let context = cli.context.first().cloned();
     let kubeconfig = cli.kubeconfig.clone();
@@ -56,9 +56,9 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
         flag: &str,
         before: &Option<T>,
         after: &mut Option<T>,
-    ) -> Result<(), Twice> {
+    ) -> Result<(), Clash> {
         match (before, after.as_ref()) {
-            (Some(b), Some(a)) if b != a => Err(Twice::Differs {
+            (Some(b), Some(a)) if b != a => Err(Clash::Differs {
                 flag: flag.to_owned(),
                 before: format!("{b:?}"),
                 after: format!("{a:?}"),
@@ -77,14 +77,14 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
         before: &Option<String>,
         after: &mut Vec<String>,
         all: bool,
-    ) -> Result<(), Twice> {
+    ) -> Result<(), Clash> {
         match before {
             Some(b) if all => {
-                return Err(Twice::ContextAndAll { context: b.clone() });
+                return Err(Clash::ContextAndAll { context: b.clone() });
             }
             Some(b) if after.is_empty() => after.push(b.clone()),
             Some(b) if after.len() > 1 || after.first() != Some(b) => {
-                return Err(Twice::Contexts {
+                return Err(Clash::Contexts {
                     before: b.clone(),
                     after: after.clone(),
                 });
@@ -93,26 +93,26 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
         }
         Ok(())
     }
-    let single_namespace = |after: &mut Option<String>| -> Result<(), Twice> {
+    let single_namespace = |after: &mut Option<String>| -> Result<(), Clash> {
         if all {
-            return Err(Twice::AllNamespaces);
+            return Err(Clash::AllNamespaces);
         }
         match namespaces.as_slice() {
             [] => Ok(()),
             [one_ns] => one("-n", &Some(one_ns.clone()), after),
-            _ => Err(Twice::Namespaces),
+            _ => Err(Clash::Namespaces),
         }
     };
-    let many_namespaces = |after: &mut Vec<String>, after_all: &mut bool| -> Result<(), Twice> {
+    let many_namespaces = |after: &mut Vec<String>, after_all: &mut bool| -> Result<(), Clash> {
         if !namespaces.is_empty() && !after.is_empty() && *after != namespaces {
-            return Err(Twice::NamespacesBoth);
+            return Err(Clash::NamespacesBoth);
         }
         if after.is_empty() {
             after.clone_from(&namespaces);
         }
         *after_all |= all;
         if *after_all && !after.is_empty() {
-            return Err(Twice::AllAndNamespaces);
+            return Err(Clash::AllAndNamespaces);
         }
         Ok(())
     };
@@ -155,7 +155,7 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Twice> {
         // `new` reads the console's flags itself (below); the rest reach no hub.
         Some(Command::New(_)) | None => {}
         Some(_) if context.is_some() || kubeconfig.is_some() || !namespaces.is_empty() || all => {
-            return Err(Twice::NoHub);
+            return Err(Clash::NoHub);
         }
         Some(_) => {}
     }

@@ -11,7 +11,7 @@ mod edit;
 pub mod get;
 mod inherit;
 mod values;
-pub(crate) use values::{BadValue, parse_duration, parse_speed, possible};
+pub(crate) use values::{BadValue, parse_duration, parse_speed, possible, possible_as};
 pub mod inputs;
 pub mod new;
 pub mod record;

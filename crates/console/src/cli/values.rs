@@ -45,8 +45,16 @@ pub(crate) fn parse_speed(text: &str) -> Result<f64, BadValue> {
 /// A value clap reads as one of `names` (a kind's words, [`crate::app::rows::names`]): the
 /// first shown, the others accepted.
 pub(crate) fn possible(names: &'static [&'static str]) -> clap::builder::PossibleValue {
-    let (own, others) = names.split_first().unwrap_or((&"", &[]));
-    clap::builder::PossibleValue::new(*own).aliases(others.iter().copied())
+    possible_as(names.first().copied().unwrap_or(""), names)
+}
+
+/// [`possible`], shown as `own` (`describe pool`: one object, named in the singular).
+pub(crate) fn possible_as(
+    own: &'static str,
+    names: &'static [&'static str],
+) -> clap::builder::PossibleValue {
+    let others = names.iter().copied().filter(move |name| *name != own);
+    clap::builder::PossibleValue::new(own).aliases(others)
 }
 
 #[cfg(test)]
@@ -71,6 +79,8 @@ mod tests {
         for word in View::POOLS.aliases() {
             assert_eq!(Describable::from_str(word, false), Ok(Describable::Pool));
         }
+        let shown = Describable::Pool.to_possible_value().expect("a value");
+        assert_eq!(shown.get_name(), "pool", "describe names one object");
         for word in ["computepool", "computepoolevaluation", "proj"] {
             assert!(Resource::from_str(word, false).is_ok(), "{word}");
         }

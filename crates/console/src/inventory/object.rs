@@ -274,7 +274,7 @@ impl Object {
     }
 
     /// When the object was created, from its metadata (read when asked: only rows built
-    /// and sorts by age ask, and holding it cost every object 16 bytes).
+    /// and sorts by age ask, so no object holds it).
     pub fn created(&self) -> Option<DateTime<Utc>> {
         match self.event() {
             Some(event) => event.created(),

@@ -139,14 +139,12 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     match View::named(command) {
         Some(view) => switch_to(app, view),
         None => {
-            let views: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
-            let words: Vec<&str> = words::usages(app.demo, app.tour.is_some())
-                .map(|usage| usage.split(' ').next().unwrap_or(usage))
-                .collect();
+            let mut known: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
+            known.extend(words::usages(app.demo, app.tour.is_some()).map(str::to_owned));
+            let last = known.pop().unwrap_or_default();
             app.message = Some(format!(
-                "unknown command \":{command}\"; try {}, {}",
-                views.join(", "),
-                words.join(", ")
+                "unknown command \":{command}\"; try {} or {last}",
+                known.join(", ")
             ))
         }
     }

@@ -4,9 +4,6 @@
 
 use crate::domain::selector::LabelSelector;
 
-/// The live filter: nothing, `-l SELECTOR` on the objects' labels (kubectl's selectors:
-/// `team=retail,tier in (gpu)`, `!owner`), `!text` to invert, or a substring of the row's
-/// words (without regard to case).
 /// Why `-l` in a filter is not a label selector it can use.
 #[derive(Debug, thiserror::Error)]
 pub(super) enum FilterError {
@@ -19,6 +16,9 @@ pub(super) enum FilterError {
     },
 }
 
+/// The live filter: nothing, `-l SELECTOR` on the objects' labels (kubectl's selectors:
+/// `team=retail,tier in (gpu)`, `!owner`), `!text` to invert, or a substring of the row's
+/// words (without regard to case).
 pub(super) enum Filter {
     All,
     Label(LabelSelector),
