@@ -915,3 +915,199 @@ fn no_file_grows_past_400_production_lines() {
         "these fit in 400 lines now: take them off LONG_FILES: {fits:?}"
     );
 }
+
+/// The largest circle of name imports among a crate's files (a file names another with
+/// `use crate::…`, `use super::…` or a child's name; `mod` declarations aside). Issue 48 wants
+/// none of more than two files; until then it may not grow: lower it as circles break.
+const LARGEST_CIRCLE: usize = 15;
+
+/// How many files are in circles of more than two, all crates together; it may not grow
+/// either (a new circle elsewhere counts): lower it as circles break.
+const FILES_IN_CIRCLES: usize = 40;
+
+/// Every `use` path of a file's top level, as segments (groups and globs spread out).
+fn use_paths(items: &[syn::Item]) -> Vec<Vec<String>> {
+    fn spread(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                spread(&p.tree, prefix, out);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => out.push([prefix.clone(), vec![n.ident.to_string()]].concat()),
+            syn::UseTree::Rename(r) => {
+                out.push([prefix.clone(), vec![r.ident.to_string()]].concat());
+            }
+            syn::UseTree::Glob(_) => out.push(prefix.clone()),
+            syn::UseTree::Group(g) => {
+                for tree in &g.items {
+                    spread(tree, prefix, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for item in items {
+        if let syn::Item::Use(u) = item
+            && !is_test(&u.attrs)
+        {
+            spread(&u.tree, &mut Vec::new(), &mut out);
+        }
+    }
+    out
+}
+
+/// The circles (strongly connected parts) of more than one file in each crate's graph of name
+/// imports, each sorted, the largest first.
+fn import_circles() -> Vec<Vec<String>> {
+    let files = module_files();
+    let crate_of = |module: &[String]| -> Vec<String> {
+        match module.first() {
+            Some(first)
+                if LAYERS
+                    .iter()
+                    .any(|l| l.krate.is_some() && l.module == first) =>
+            {
+                vec![first.clone()]
+            }
+            _ => Vec::new(),
+        }
+    };
+    let index: std::collections::HashMap<&[String], usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (module, _))| (module.as_slice(), i))
+        .collect();
+    let mut edges: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); files.len()];
+    for (from, (module, path)) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(path).expect("a module file");
+        let parsed = syn::parse_file(&text).expect("parses");
+        let root = crate_of(module);
+        for used in use_paths(&parsed.items) {
+            let mut at: Vec<String> = match used.first().map(String::as_str) {
+                Some("crate") => root.clone(),
+                Some("self" | "super") => module.clone(),
+                // A child module named without `self::`.
+                Some(first)
+                    if index
+                        .contains_key([module.clone(), vec![first.into()]].concat().as_slice()) =>
+                {
+                    module.clone()
+                }
+                _ => continue,
+            };
+            for segment in used
+                .iter()
+                .skip(usize::from(used[0] == "crate" || used[0] == "self"))
+            {
+                if segment == "super" {
+                    at.pop();
+                } else {
+                    at.push(segment.clone());
+                }
+            }
+            // The longest prefix that is a module file.
+            while !at.is_empty() && !index.contains_key(at.as_slice()) {
+                at.pop();
+            }
+            if let Some(&to) = index.get(at.as_slice())
+                && to != from
+                && crate_of(&files[to].0) == root
+            {
+                edges[from].insert(to);
+            }
+        }
+    }
+    // Tarjan's strongly connected components.
+    struct Walk<'e> {
+        edges: &'e [BTreeSet<usize>],
+        order: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        found: Vec<Vec<usize>>,
+    }
+    fn visit(w: &mut Walk, v: usize) {
+        w.order[v] = Some(w.next);
+        w.low[v] = w.next;
+        w.next += 1;
+        w.stack.push(v);
+        w.on_stack[v] = true;
+        for &to in w.edges[v].clone().iter() {
+            match w.order[to] {
+                None => {
+                    visit(w, to);
+                    w.low[v] = w.low[v].min(w.low[to]);
+                }
+                Some(order) if w.on_stack[to] => w.low[v] = w.low[v].min(order),
+                Some(_) => {}
+            }
+        }
+        if Some(w.low[v]) == w.order[v] {
+            let mut part = Vec::new();
+            while let Some(top) = w.stack.pop() {
+                w.on_stack[top] = false;
+                part.push(top);
+                if top == v {
+                    break;
+                }
+            }
+            w.found.push(part);
+        }
+    }
+    let mut walk = Walk {
+        edges: &edges,
+        order: vec![None; files.len()],
+        low: vec![0; files.len()],
+        stack: Vec::new(),
+        on_stack: vec![false; files.len()],
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..files.len() {
+        if walk.order[v].is_none() {
+            visit(&mut walk, v);
+        }
+    }
+    let mut circles: Vec<Vec<String>> = walk
+        .found
+        .into_iter()
+        .filter(|part| part.len() > 1)
+        .map(|part| {
+            let mut names: Vec<String> = part
+                .into_iter()
+                .map(|i| {
+                    files[i]
+                        .1
+                        .strip_prefix(root())
+                        .map_or_else(|_| files[i].1.clone(), Path::to_path_buf)
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            names.sort();
+            names
+        })
+        .collect();
+    circles.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    circles
+}
+
+#[test]
+fn no_circle_of_imports_grows() {
+    let circles = import_circles();
+    for circle in &circles {
+        println!("{} files: {}", circle.len(), circle.join(" "));
+    }
+    let largest = circles.first().map_or(0, Vec::len);
+    assert!(
+        largest <= LARGEST_CIRCLE,
+        "a circle of {largest} files (at most {LARGEST_CIRCLE}): {circles:#?}"
+    );
+    let in_circles: usize = circles.iter().map(Vec::len).filter(|n| *n > 2).sum();
+    assert!(
+        in_circles <= FILES_IN_CIRCLES,
+        "{in_circles} files in circles of more than two (at most {FILES_IN_CIRCLES}): {circles:#?}"
+    );
+}

@@ -5,14 +5,15 @@ use std::path::PathBuf;
 
 use pooldeck_domain::manifest::ParseError;
 
+use super::registry::CrdError;
 use super::status::ApiError;
 
 /// Why the demo cluster could not do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A compiled-in CRD that does not read (a build defect, said rather than hidden).
-    #[error("{file}: {why}")]
-    Crd { file: &'static str, why: CrdProblem },
+    #[error(transparent)]
+    Crd(#[from] CrdError),
     #[error("cannot load the CRDs: {0}")]
     CrdRefused(Box<ApiError>),
     #[error("cannot create the demo {what}: {detail}")]
@@ -29,19 +30,6 @@ pub enum Error {
     NoScenario,
     #[error(transparent)]
     Kubeconfig(#[from] pooldeck_io::files::WriteError),
-}
-
-/// What is wrong with a compiled-in CRD.
-#[derive(Debug, thiserror::Error)]
-pub enum CrdProblem {
-    #[error("{0}")]
-    Text(ParseError),
-    #[error("empty")]
-    Empty,
-    #[error("the CRD has no {0}")]
-    Missing(&'static str),
-    #[error("the CRD serves no version")]
-    NoServedVersion,
 }
 
 /// Why a scenario (built in, or a recording in a file) cannot be played.

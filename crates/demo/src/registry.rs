@@ -5,7 +5,26 @@
 
 use serde_json::Value;
 
-use super::error::{CrdProblem, Error};
+/// A compiled-in CRD that does not read, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {why}")]
+pub struct CrdError {
+    pub file: &'static str,
+    pub why: CrdProblem,
+}
+
+/// What is wrong with a compiled-in CRD.
+#[derive(Debug, thiserror::Error)]
+pub enum CrdProblem {
+    #[error("{0}")]
+    Text(pooldeck_domain::manifest::ParseError),
+    #[error("empty")]
+    Empty,
+    #[error("the CRD has no {0}")]
+    Missing(&'static str),
+    #[error("the CRD serves no version")]
+    NoServedVersion,
+}
 
 /// A printer column of a resource, as a CRD's `additionalPrinterColumns` declares it.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,10 +113,10 @@ pub const CRDS: &[(&str, &str)] = &[
 ];
 
 /// The compiled-in CRD manifests as JSON values.
-pub fn crd_manifests() -> Result<Vec<Value>, Error> {
+pub fn crd_manifests() -> Result<Vec<Value>, CrdError> {
     CRDS.iter()
         .map(|(file, text)| {
-            let crd = |why| Error::Crd { file, why };
+            let crd = |why| CrdError { file, why };
             let documents =
                 pooldeck_domain::manifest::parse(text).map_err(|e| crd(CrdProblem::Text(e)))?;
             documents
@@ -201,7 +220,7 @@ pub struct Registry {
 impl Registry {
     /// The built-in registry: the compiled-in CRDs plus core namespaces and events.
     #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-    pub fn builtin() -> Result<Registry, Error> {
+    pub fn builtin() -> Result<Registry, CrdError> {
         let mut resources = vec![
             core(
                 "Namespace",
@@ -274,7 +293,7 @@ impl Registry {
             });
         }
         for (crd, (file, _)) in crd_manifests()?.iter().zip(CRDS) {
-            resources.push(from_crd(crd).map_err(|why| Error::Crd { file, why })?);
+            resources.push(from_crd(crd).map_err(|why| CrdError { file, why })?);
         }
         // The CRDs themselves, read-only in spirit: `kubectl get crd` lists them.
         resources.push(Resource {

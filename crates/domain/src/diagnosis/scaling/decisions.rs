@@ -1,6 +1,7 @@
 //! The decisions, target against count per resource: held back, a scale-up, a scale-down.
 
-use super::*;
+use super::super::*;
+use super::worker_pool::WorkerPool;
 use crate::field::Num;
 use crate::model::evaluation::ResourceEvaluation;
 use crate::model::vocabulary::ScalingStateKind;

@@ -6,9 +6,11 @@ use crate::shell::quote;
 use super::*;
 use decisions::decisions;
 use state::{stale_metrics, state};
+use worker_pool::WorkerPool;
 
 mod decisions;
 mod state;
+mod worker_pool;
 
 /// Where the pool names its ScalingPolicy: the dedicated variant's reference, else the
 /// shared one's (as `scaling_policy_name` reads them).
@@ -60,38 +62,6 @@ pub(super) fn scaling(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) 
             state(&worker_pool, scaling, up, picture, evaluation, out);
         }
         stale_metrics(&worker_pool, picture, evaluation, out);
-    }
-}
-
-/// One worker pool's entry of the evaluation, as its findings name it.
-struct WorkerPool<'a> {
-    key: &'a str,
-    keyed: String,
-    /// The command that shows the evaluation (every finding's next step).
-    show_evaluation: &'a str,
-    /// The state's details, as the controller wrote them.
-    details: &'a str,
-}
-
-impl WorkerPool<'_> {
-    fn finding(
-        &self,
-        id: &'static str,
-        severity: Severity,
-        summary: String,
-        evidence: Vec<(String, String)>,
-        cause: Cow<'static, str>,
-    ) -> Diagnosis {
-        Diagnosis {
-            id,
-            fix: None,
-            severity,
-            symptom: SCALING,
-            summary: format!("{}: {summary}", self.key),
-            evidence,
-            cause,
-            next: vec![self.show_evaluation.to_owned()],
-        }
     }
 }
 

@@ -2,7 +2,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::*;
+use super::super::*;
+use super::worker_pool::WorkerPool;
 use crate::model::evaluation::{Deadline, Scaling};
 use crate::model::vocabulary::ScalingStateKind;
 
