@@ -131,7 +131,7 @@ pub fn with_cancelled(message: String, cancelled: &[String]) -> String {
 /// closed, the console moved to another hub) changes nothing.
 pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
     let Some(awaiting) = app.pending.remove(&request.id) else {
-        app.dropped_answers = app.dropped_answers.saturating_add(1);
+        app.drop_answer();
         return;
     };
     match awaiting {
@@ -148,7 +148,7 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
                     Some(parked) => {
                         parked.access.insert(permission, known);
                     }
-                    None => app.dropped_answers = app.dropped_answers.saturating_add(1),
+                    None => app.drop_answer(),
                 }
                 return;
             }
@@ -168,7 +168,7 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
                 .iter()
                 .rposition(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
             else {
-                app.dropped_answers = app.dropped_answers.saturating_add(1);
+                app.drop_answer();
                 return;
             };
             super::component::with_overlay(app, index, |overlay, app| {

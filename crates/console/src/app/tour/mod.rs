@@ -399,7 +399,7 @@ pub fn played(
         return;
     };
     if tour.current().scenario != scenario || !tour.loading {
-        app.dropped_answers += 1;
+        app.drop_answer();
         return;
     }
     match result {

@@ -47,7 +47,7 @@ impl Component for Wizard {
     /// An answer to the wizard's dry run; one for an earlier draft's is dropped and counted.
     fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
         if !self.dry_run_answered(request, said(&outcome)) {
-            app.dropped_answers = app.dropped_answers.saturating_add(1);
+            app.drop_answer();
         }
     }
 }
@@ -120,6 +120,6 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
         (After::Stay, ())
     });
     if taken.is_none() {
-        app.dropped_answers = app.dropped_answers.saturating_add(1);
+        app.drop_answer();
     }
 }
