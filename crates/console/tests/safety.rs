@@ -486,6 +486,11 @@ fn a_terminal_killed_during_editor_handovers_leaves_no_console_behind() {
             !Path::new(&format!("/proc/{pid}")).exists()
         });
         slowest = slowest.max(killed.elapsed());
+        // The shell around the console writes its status after it ends: waited for, not
+        // raced (a loaded machine read the file before the shell had written it).
+        common::eventually(&format!("round {round}'s status written"), || {
+            std::fs::read_to_string(&code).is_ok_and(|s| s.ends_with('\n'))
+        });
         let status = std::fs::read_to_string(&code).unwrap_or_default();
         assert_eq!(status.trim(), "129", "round {round}: a hangup");
         let locks: Vec<_> = std::fs::read_dir(&edits)
