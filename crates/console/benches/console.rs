@@ -130,6 +130,7 @@ fn main() {
 
     // One pool changes: only its row is built again, and its findings worked out again.
     let Some(changed) = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .next()
@@ -166,11 +167,13 @@ fn main() {
     let rate = 500.0;
     let count = 2_500;
     let pools: Vec<serde_json::Value> = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .map(|o| (*o.value()).clone())
         .collect();
     let evaluations: Vec<serde_json::Value> = app
+        .fleet
         .inventory
         .objects(Kind::Evaluation)
         .map(|o| (*o.value()).clone())

@@ -125,7 +125,7 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
     update(&mut app, key('?'));
     assert!(app.overlay().is_some(), "the help opened while connecting");
     assert!(answered.try_recv().is_err());
-    assert_eq!(app.connection.context, "first");
+    assert_eq!(app.fleet.connection.context, "first");
     // The server answers; the answer arrives as a message and update takes it.
     release.send(()).expect("the task waits");
     let msg = tokio::time::timeout(Duration::from_secs(10), answered.recv())
@@ -133,8 +133,8 @@ async fn a_slow_context_switch_never_blocks_the_keys() {
         .expect("the answer arrives")
         .expect("a message");
     let effects = update(&mut app, msg);
-    assert_eq!(app.connection.context, "slow");
-    assert_eq!(app.connection.server, "https://slow.example:6443");
+    assert_eq!(app.fleet.connection.context, "slow");
+    assert_eq!(app.fleet.connection.server, "https://slow.example:6443");
     for effect in effects {
         pooldeck::runtime::port::execute(&port, effect, &answers);
     }

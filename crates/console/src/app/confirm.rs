@@ -157,12 +157,12 @@ pub fn permissions_in_view(app: &App) -> Vec<Permission> {
 
 /// Asks for the permissions not known yet (never in read-only mode: nothing can be done).
 pub fn ask(app: &mut App, permissions: &[Permission]) {
-    if app.read_only {
+    if app.read_only() {
         return;
     }
     for permission in permissions {
-        if !app.access.contains_key(permission) {
-            app.access.insert(permission.clone(), Access::Asking);
+        if !app.fleet.access.contains_key(permission) {
+            app.fleet.access.insert(permission.clone(), Access::Asking);
             app.send(permission.review(), Awaiting::Access(permission.clone()));
         }
     }
@@ -173,7 +173,7 @@ pub fn ask(app: &mut App, permissions: &[Permission]) {
 pub fn denied(app: &App, verb: &str) -> Option<Permission> {
     permissions_in_view(app)
         .into_iter()
-        .find(|p| p.verb == verb && app.access.get(p) == Some(&Access::Denied))
+        .find(|p| p.verb == verb && app.fleet.access.get(p) == Some(&Access::Denied))
 }
 
 /// `p`, Ctrl-D and `u`: builds the plan for the chosen pools and opens its confirmation.
@@ -192,7 +192,7 @@ pub fn open(app: &mut App, fix: Fix) {
     let pools: Vec<_> = targets
         .iter()
         .filter_map(|t| {
-            let found = app.inventory.get(Kind::Pool, &t.namespace, &t.name);
+            let found = app.fleet.inventory.get(Kind::Pool, &t.namespace, &t.name);
             match found.map(|o| o.pool()) {
                 None => gone.push(format!("{}/{}", t.namespace, t.name)),
                 Some(None) => unreadable.push(format!("{}/{}", t.namespace, t.name)),
@@ -214,7 +214,7 @@ pub fn open(app: &mut App, fix: Fix) {
     };
     let mut plan = match fix {
         Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
-        Fix::Delete => fixes::delete(first, &app.inventory.workloads_of(first)),
+        Fix::Delete => fixes::delete(first, &app.fleet.inventory.workloads_of(first)),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
         Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };
@@ -227,7 +227,7 @@ pub fn open(app: &mut App, fix: Fix) {
         // not show a marked one.
         let hidden: Vec<String> = app
             .shown
-            .not_shown(app.fleet.focus, &targets)
+            .not_shown(app.fleet.focus(), &targets)
             .into_iter()
             .map(|t| format!("{}/{}", t.namespace, t.name))
             .filter(|t| !gone.contains(t))
@@ -292,7 +292,7 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.
 pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
-    if app.read_only {
+    if app.read_only() {
         // A plan that cannot run anyway has no kubectl equivalent to copy.
         confirm.stage = Stage::Blocked(match &confirm.plan.blocked {
             Some(why) => {
@@ -314,13 +314,13 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
         .plan
         .permissions
         .iter()
-        .filter(|p| app.access.get(*p) == Some(&Access::Denied))
+        .filter(|p| app.fleet.access.get(*p) == Some(&Access::Denied))
         .map(Permission::words)
         .collect();
     if !missing.is_empty() {
         confirm.stage = Stage::Blocked(format!(
             "not permitted in context {}: needs {}",
-            app.connection.context,
+            app.fleet.connection.context,
             missing.join(", ")
         ));
         return;
@@ -329,7 +329,7 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
         .plan
         .permissions
         .iter()
-        .any(|p| app.access.get(p) == Some(&Access::Asking))
+        .any(|p| app.fleet.access.get(p) == Some(&Access::Asking))
     {
         return;
     }

@@ -240,7 +240,7 @@ fn a_denied_permission_disables_the_key_and_sends_no_write() {
 #[test]
 fn read_only_mode_sends_nothing_at_all() {
     let mut app = fleet_app();
-    app.read_only = true;
+    app.fleet.read_only_why = Some("read-only for this test".into());
     forget_returned();
     for msg in [
         key(KeyCode::Char(' ')),

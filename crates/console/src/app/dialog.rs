@@ -80,7 +80,7 @@ impl Component for Confirm {
                 let changed = match &error {
                     crate::domain::ClusterError::Conflict { .. }
                     | crate::domain::ClusterError::NotFound { .. } => {
-                        super::requests::what_changed(&app.inventory, &request.operation)
+                        super::requests::what_changed(&app.fleet.inventory, &request.operation)
                     }
                     _ => None,
                 };
@@ -152,6 +152,7 @@ impl Confirm {
     fn changed_since(&self, app: &App) -> Option<String> {
         let about = self.about.as_ref()?;
         let Some(pool) = app
+            .fleet
             .inventory
             .get(crate::domain::Kind::Pool, &about.namespace, &about.name)
             .and_then(|o| o.pool())
@@ -171,7 +172,7 @@ impl Confirm {
 
     /// Enter on Confirm: sends the real requests and closes the dialog.
     fn send(&mut self, app: &mut App) -> After {
-        if !self.ready() || app.read_only {
+        if !self.ready() || app.read_only() {
             app.message = Some(self.why_not_ready());
             return After::Stay;
         }
@@ -216,7 +217,7 @@ impl Confirm {
         }
         app.message = Some(format!(
             "{}: sent to context {}; the list changes when the hub reports it",
-            plan.title, app.connection.context
+            plan.title, app.fleet.connection.context
         ));
         After::Close
     }

@@ -303,9 +303,9 @@ mod tests {
     #[test]
     fn a_quiet_half_minute_diagnoses_nothing_and_one_change_one_pool() {
         let mut app = fleet_app();
-        let pools = app.inventory.count(Kind::Pool) as u64;
-        assert!(app.shown.doctor.diagnosed >= pools, "every pool once");
-        let before = app.shown.doctor.diagnosed;
+        let pools = app.fleet.inventory.count(Kind::Pool) as u64;
+        assert!(app.fleet.doctor.diagnosed >= pools, "every pool once");
+        let before = app.fleet.doctor.diagnosed;
         for second in 1..=30 {
             update(
                 &mut app,
@@ -313,14 +313,14 @@ mod tests {
             );
         }
         assert_eq!(
-            app.shown.doctor.diagnosed, before,
+            app.fleet.doctor.diagnosed, before,
             "ticks reuse every finding"
         );
         let mut pool = held_value(&app, Kind::Pool, "ml-research", "llm-train");
         pool["metadata"]["labels"] = serde_json::json!({"touched": "yes"});
         applied(&mut app, Kind::Pool, pool);
         assert_eq!(
-            app.shown.doctor.diagnosed,
+            app.fleet.doctor.diagnosed,
             before + 1,
             "only the changed pool"
         );
@@ -333,7 +333,7 @@ mod tests {
         let apply = |app: &mut crate::app::App, object| applied(app, Kind::Pool, object);
         let vip = "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip";
         let id = |name: &str| ObjectRef::new(Kind::Pool, "ml-research", name);
-        let counters = |app: &crate::app::App| (app.shown.doctor.epoch, app.shown.doctor.marks);
+        let counters = |app: &crate::app::App| (app.fleet.doctor.epoch, app.fleet.doctor.marks);
         let marker = |app: &crate::app::App, name: &str| {
             app.shown
                 .window_rows()
@@ -347,26 +347,26 @@ mod tests {
         *quiet.pointer_mut(vip).expect("vip") = serde_json::json!("10.77.0.1");
         let (epoch, marks) = counters(&app);
         apply(&mut app, quiet);
-        assert!(app.shown.doctor.epoch > epoch, "its findings are new");
-        assert_eq!(app.shown.doctor.marks, marks, "no marker read again");
+        assert!(app.fleet.doctor.epoch > epoch, "its findings are new");
+        assert_eq!(app.fleet.doctor.marks, marks, "no marker read again");
         // A new pool on llm-train's address (which llm-train, running, holds): the new pool's
         // row is made with its marker; no marker seen before changed.
         let mut twin = llm_train.clone();
         twin["metadata"]["name"] = serde_json::json!("twin");
         let (_, marks) = counters(&app);
         apply(&mut app, twin);
-        let twin_marker = app.shown.doctor.worst(&id("twin"));
+        let twin_marker = app.fleet.doctor.worst(&id("twin"));
         assert!(twin_marker.is_some(), "the newcomer on a taken VIP");
         assert_eq!(marker(&app, "twin"), Some(twin_marker));
         assert_eq!(marker(&app, "llm-train"), Some(None));
-        assert_eq!(app.shown.doctor.marks, marks);
+        assert_eq!(app.fleet.doctor.marks, marks);
         // llm-train failing: its marker changes, and its row reads it.
         let mut failed = llm_train.clone();
         failed["status"]["status"] = serde_json::json!("Failed");
         apply(&mut app, failed);
-        let failed_marker = app.shown.doctor.worst(&id("llm-train"));
+        let failed_marker = app.fleet.doctor.worst(&id("llm-train"));
         assert!(failed_marker.is_some());
-        assert!(app.shown.doctor.marks > marks, "llm-train's marker changed");
+        assert!(app.fleet.doctor.marks > marks, "llm-train's marker changed");
         assert_eq!(marker(&app, "llm-train"), Some(failed_marker));
         // A pool gone: its marker goes with it.
         let (_, marks) = counters(&app);
@@ -380,8 +380,8 @@ mod tests {
                 },
             )]),
         );
-        assert!(app.shown.doctor.findings(&id("quiet")).is_empty());
-        assert!(app.shown.doctor.marks > marks, "a pool gone");
+        assert!(app.fleet.doctor.findings(&id("quiet")).is_empty());
+        assert!(app.fleet.doctor.marks > marks, "a pool gone");
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Chooser {
 /// Whether a draft was written on the hub in use (one of unknown hub, from an older
 /// pooldeck, is offered everywhere).
 fn on_this_hub(app: &App, kept: &Kept) -> bool {
-    kept.saved.context.is_empty() || kept.saved.context == app.connection.context
+    kept.saved.context.is_empty() || kept.saved.context == app.fleet.connection.context
 }
 
 /// The draft kept for a pool's edit on this hub, if any.
@@ -104,8 +104,11 @@ fn new_drafts(app: &App) -> Vec<Kept> {
         .filter(|k| match k.saved.aim {
             Aim::New => true,
             Aim::Edit => {
-                app.inventory.listed_in(Kind::Pool, k.saved.namespace())
+                app.fleet
+                    .inventory
+                    .listed_in(Kind::Pool, k.saved.namespace())
                     && app
+                        .fleet
                         .inventory
                         .get(Kind::Pool, k.saved.namespace(), k.saved.name())
                         .is_none()
@@ -327,6 +330,7 @@ pub fn open_pending(app: &mut App) {
         return;
     };
     let object = app
+        .fleet
         .inventory
         .get(Kind::Pool, kept.saved.namespace(), kept.saved.name());
     let deleting = object
@@ -335,7 +339,10 @@ pub fn open_pending(app: &mut App) {
         .filter(|m| m.is_deleting())
         .map(|m| m.deletion_timestamp.as_deref().unwrap_or("?").to_owned());
     let live = object.map(|o| (*o.value()).clone());
-    let listed = app.inventory.listed_in(Kind::Pool, kept.saved.namespace());
+    let listed = app
+        .fleet
+        .inventory
+        .listed_in(Kind::Pool, kept.saved.namespace());
     if live.is_none() && !listed {
         return;
     }

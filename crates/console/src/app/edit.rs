@@ -29,7 +29,7 @@ pub struct Editing {
 
 /// `E` on a pool: its YAML to the editor.
 pub fn start(app: &mut App, namespace: &str, name: &str) {
-    if app.read_only {
+    if app.read_only() {
         app.message = Some(
             "read-only mode: an edit could not be sent, so none is opened (y shows the YAML)"
                 .into(),
@@ -40,7 +40,7 @@ pub fn start(app: &mut App, namespace: &str, name: &str) {
         app.message = Some(format!("no cluster ({why}): an edit needs one"));
         return;
     }
-    let Some(object) = app.inventory.get(Kind::Pool, namespace, name) else {
+    let Some(object) = app.fleet.inventory.get(Kind::Pool, namespace, name) else {
         app.message = Some(format!("{namespace}/{name} is no longer on the hub"));
         return;
     };
@@ -114,11 +114,11 @@ fn checked(
     if editing.hub != app.hub() {
         app.message = Some(format!(
             "the edit was of {} on context {}, and the console is on {} now: nothing sent; {kept}",
-            editing.target, editing.hub.context, app.connection.context
+            editing.target, editing.hub.context, app.fleet.connection.context
         ));
         return;
     }
-    let (fleet, own) = fleet_of(&app.inventory, &editing.target);
+    let (fleet, own) = fleet_of(&app.fleet.inventory, &editing.target);
     match edit::check(&text, &editing.live, fleet, own) {
         Checked::Emptied => {
             app.outbox.push(Effect::ForgetEdit(path));

@@ -2,32 +2,36 @@
 //! view across them, each hub's picture kept on its own and never compared with another's
 //! (VIPs and quotas are per hub), and every action bound to one hub.
 //!
-//! The hub acted on, the one "in focus", keeps its state in the [`App`]'s own fields (its
-//! inventory, connection, read-only reason, access reviews and doctor), so that every
-//! screen, dialog and request works on it as on a console with one hub; the others are parked
-//! here by index. On a list the focus follows the row under the cursor, so a key acts on the
-//! row's own hub; it stays put while anything bound to the focused hub is open or under way
-//! (an overlay, a pool's detail, marks, an edit, a recreate, a context switch). Part of
-//! `update`: no I/O.
+//! Each hub's state is a [`HubState`] of its own (inventory, connection, read-only reason,
+//! access reviews, doctor, home namespace), in a list; the hub acted on, the one "in focus",
+//! is an index into it, and the fleet reads as that hub (`app.fleet.inventory`), so every
+//! screen, dialog and request works on it as on a console with one hub. Nothing is swapped.
+//! On a list the focus follows the row under the cursor, so a key acts on the row's own hub;
+//! it stays put while anything bound to the focused hub is open or under way (an overlay, a
+//! pool's detail, marks, an edit, a recreate, a context switch). Part of `update`: no I/O.
 
 use super::confirm::AccessCache;
 use super::doctor::Doctor;
 use super::{App, Connection, Effect};
 use crate::inventory::{Inventory, SourceEvent};
 
-/// A hub out of focus: everything the console keeps of it.
+/// Everything the console keeps of one hub.
 #[derive(Clone, Debug, Default)]
-pub struct Parked {
+pub struct HubState {
     pub connection: Connection,
     pub inventory: Inventory,
+    /// Why nothing that changes anything is sent to this hub (`--readonly`, the settings file,
+    /// a settings file that could not be read); `None`: read-write.
     pub read_only_why: Option<String>,
+    /// What the access reviews answered, on this hub.
     pub access: AccessCache,
+    /// The doctor's findings about this hub's pools.
     pub doctor: Doctor,
     /// The context's own namespace (a new pool's last default).
     pub home_namespace: String,
 }
 
-impl Parked {
+impl HubState {
     /// Whether this is the hub a request is bound to (context, server, user, kubeconfig).
     pub fn is(&self, hub: &crate::domain::Hub) -> bool {
         let c = &self.connection;
@@ -38,32 +42,56 @@ impl Parked {
     }
 }
 
-/// The hubs watched: their names in order (a row's `hub` is an index into them), which one
-/// is in focus, the others' state, and the hub `:hub NAME` narrowed the lists to.
-#[derive(Clone, Debug, Default)]
+/// The hubs watched: their names in order (a row's `hub` is an index into them), each one's
+/// state, which one is in focus, and the hub `:hub NAME` narrowed the lists to. It reads as
+/// the hub in focus (`Deref`).
+#[derive(Clone, Debug)]
 pub struct Fleet {
     /// Every hub's context, in order. Empty or one: a console on one hub.
     pub names: Vec<String>,
-    /// The hub whose state is in the App's own fields.
-    pub focus: usize,
-    /// The other hubs' state, by index (`None` at the focus).
-    parked: Vec<Option<Box<Parked>>>,
+    /// The hub acted on: an index into `hubs`, set only by [`focus`] (always in range).
+    focus: usize,
+    /// Every hub's state, by index; never empty.
+    hubs: Vec<HubState>,
     /// `:hub NAME`: the lists show this hub's rows only.
     pub only: Option<usize>,
 }
 
+impl Default for Fleet {
+    fn default() -> Fleet {
+        Fleet::new(Vec::new(), HubState::default(), Vec::new())
+    }
+}
+
+impl std::ops::Deref for Fleet {
+    type Target = HubState;
+    fn deref(&self) -> &HubState {
+        &self.hubs[self.focus]
+    }
+}
+
+impl std::ops::DerefMut for Fleet {
+    fn deref_mut(&mut self) -> &mut HubState {
+        &mut self.hubs[self.focus]
+    }
+}
+
 impl Fleet {
-    /// A fleet of these hubs, the first in focus; `others` are the state of the rest, in
-    /// order.
-    pub fn new(names: Vec<String>, others: Vec<Parked>) -> Fleet {
-        let mut parked = vec![None];
-        parked.extend(others.into_iter().map(|p| Some(Box::new(p))));
+    /// A fleet of these hubs: `first` in focus, then `others`, in order.
+    pub fn new(names: Vec<String>, first: HubState, others: Vec<HubState>) -> Fleet {
+        let mut hubs = vec![first];
+        hubs.extend(others);
         Fleet {
             names,
             focus: 0,
-            parked,
+            hubs,
             only: None,
         }
+    }
+
+    /// The hub acted on.
+    pub fn focus(&self) -> usize {
+        self.focus
     }
 
     /// How many hubs are watched (at least one).
@@ -99,68 +127,52 @@ impl Fleet {
         self.names.iter().position(|n| n == name)
     }
 
-    /// A parked hub's state (none for the focus: that is the App's own).
-    pub fn parked(&self, hub: usize) -> Option<&Parked> {
-        self.parked.get(hub)?.as_deref()
+    /// A hub's state, by index.
+    pub fn hub(&self, hub: usize) -> Option<&HubState> {
+        self.hubs.get(hub)
     }
 
-    /// Every parked hub's state, with its index.
-    pub fn parked_hubs(&self) -> impl Iterator<Item = (usize, &Parked)> {
-        self.parked
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.as_deref().map(|p| (i, p)))
+    /// Every hub's state, with its index.
+    pub fn hubs(&self) -> impl Iterator<Item = (usize, &HubState)> {
+        self.hubs.iter().enumerate()
     }
 
-    /// The parked hub a request's hub is, if any.
-    pub fn parked_for(&mut self, hub: &crate::domain::Hub) -> Option<&mut Parked> {
-        self.parked
-            .iter_mut()
-            .flatten()
-            .map(|p| &mut **p)
-            .find(|p| p.is(hub))
+    pub fn hubs_mut(&mut self) -> impl Iterator<Item = &mut HubState> {
+        self.hubs.iter_mut()
     }
 
-    pub fn parked_mut(&mut self) -> impl Iterator<Item = &mut Parked> {
-        self.parked.iter_mut().filter_map(|p| p.as_deref_mut())
+    /// The state of the hub a request is bound to, if it is watched.
+    pub fn hub_for(&mut self, hub: &crate::domain::Hub) -> Option<&mut HubState> {
+        self.hubs.iter_mut().find(|h| h.is(hub))
     }
 }
 
 impl App {
-    /// A hub's picture: the focused hub's is the App's own.
+    /// A hub's picture.
     pub fn inventory_of(&self, hub: usize) -> Option<&Inventory> {
-        if hub == self.fleet.focus {
-            Some(&self.inventory)
-        } else {
-            self.fleet.parked(hub).map(|p| &p.inventory)
-        }
+        self.fleet.hub(hub).map(|h| &h.inventory)
     }
 
     /// Which of the hubs watched a request's hub is, if any.
     pub fn hub_index(&self, hub: &crate::domain::Hub) -> Option<usize> {
         if *hub == self.hub() {
-            return Some(self.fleet.focus);
+            return Some(self.fleet.focus());
         }
         self.fleet
-            .parked_hubs()
-            .find_map(|(index, parked)| parked.is(hub).then_some(index))
+            .hubs()
+            .find_map(|(index, state)| state.is(hub).then_some(index))
     }
 
-    /// A hub's doctor (the focused hub's is the App's own).
+    /// A hub's doctor.
     pub fn doctor_of(&self, hub: usize) -> Option<&Doctor> {
-        if hub == self.fleet.focus {
-            Some(&self.shown.doctor)
-        } else {
-            self.fleet.parked(hub).map(|p| &p.doctor)
-        }
+        self.fleet.hub(hub).map(|h| &h.doctor)
     }
 
-    /// Every hub's picture starts over (other namespaces are watched): the focused hub's and
-    /// the parked ones' (the rule markers worked out from them go with their objects).
+    /// Every hub's picture starts over (other namespaces are watched; the rule markers
+    /// worked out from them go with their objects).
     pub fn start_over(&mut self) {
-        self.inventory = Inventory::new();
-        for parked in self.fleet.parked_mut() {
-            parked.inventory = Inventory::new();
+        for state in self.fleet.hubs_mut() {
+            state.inventory = Inventory::new();
         }
         self.shown.forget_rows();
         // The events' shared texts and the hosts' hardware held for the old picture only go
@@ -171,20 +183,18 @@ impl App {
 
     /// The namespaces the watched objects of every hub name.
     pub fn namespaces_seen(&self) -> std::collections::BTreeSet<&str> {
-        let mut seen = self.inventory.namespaces_seen();
-        for (_, parked) in self.fleet.parked_hubs() {
-            seen.extend(parked.inventory.namespaces_seen());
+        let mut seen = std::collections::BTreeSet::new();
+        for (_, state) in self.fleet.hubs() {
+            seen.extend(state.inventory.namespaces_seen());
         }
         seen
     }
 
     /// Whether a namespace is a watched hub's context's own.
     pub fn is_home_namespace(&self, name: &str) -> bool {
-        self.home_namespace == name
-            || self
-                .fleet
-                .parked_hubs()
-                .any(|(_, parked)| parked.home_namespace == name)
+        self.fleet
+            .hubs()
+            .any(|(_, state)| state.home_namespace == name)
     }
 
     /// Whether the focus must stay where it is: something bound to the focused hub is open
@@ -212,7 +222,7 @@ impl App {
     /// one in focus, which something holds there.
     pub fn other_hub_row(&self) -> Option<String> {
         let hub = self.selected_hub()?;
-        if hub == self.fleet.focus || self.detail.is_some() {
+        if hub == self.fleet.focus() || self.detail.is_some() {
             return None;
         }
         let held = self.focus_held().unwrap_or("it is held");
@@ -220,7 +230,7 @@ impl App {
             "this row is on hub {}, and the console acts on hub {} now ({held} there): \
              finish that first (Esc closes what is open; space on a marked row unmarks it)",
             crate::domain::inert::line(self.fleet.name(hub)),
-            crate::domain::inert::line(self.fleet.name(self.fleet.focus)),
+            crate::domain::inert::line(self.fleet.name(self.fleet.focus())),
         ))
     }
 
@@ -235,45 +245,32 @@ impl App {
     }
 }
 
-/// Puts `hub` in focus: its state into the App's fields, the focused one's parked. An access
-/// review still unanswered goes on: its answer is kept in the permissions of the hub it was
-/// asked of, by the hub the request names (`requests::performed`).
+/// Puts `hub` in focus. An access review still unanswered goes on: its answer is kept in the
+/// permissions of the hub it was asked of, by the hub the request names
+/// (`requests::performed`).
 pub fn focus(app: &mut App, hub: usize) {
-    if hub == app.fleet.focus {
+    if hub == app.fleet.focus() || hub >= app.fleet.hubs.len() {
         return;
     }
-    let Some(mut other) = app.fleet.parked.get_mut(hub).and_then(Option::take) else {
-        return;
-    };
-    std::mem::swap(&mut app.inventory, &mut other.inventory);
-    std::mem::swap(&mut app.connection, &mut other.connection);
-    std::mem::swap(&mut app.read_only_why, &mut other.read_only_why);
-    std::mem::swap(&mut app.access, &mut other.access);
-    std::mem::swap(&mut app.shown.doctor, &mut other.doctor);
-    std::mem::swap(&mut app.home_namespace, &mut other.home_namespace);
-    // The scope is the console's, not a hub's.
-    app.connection.scope.clone_from(&other.connection.scope);
-    app.read_only = app.read_only_why.is_some();
-    let left = app.fleet.focus;
-    if let Some(slot) = app.fleet.parked.get_mut(left) {
-        *slot = Some(other);
-    }
+    // The scope is the console's, not a hub's: the new focus watches as the old one did.
+    let scope = app.fleet.connection.scope.clone();
     app.fleet.focus = hub;
+    app.fleet.connection.scope = scope;
     app.outbox.push(Effect::Focus(hub));
 }
 
 /// A source event of one hub: the focused hub's goes through what the console does with its
 /// own; a parked hub's is applied to its picture.
 pub fn arrived(app: &mut App, hub: usize, event: SourceEvent) {
-    if hub == app.fleet.focus {
+    if hub == app.fleet.focus() {
         if !super::wizard::narrow(app, &event) {
-            app.inventory.apply(event, app.now);
+            app.fleet.inventory.apply(event, app.now);
             super::wizard::recreate::when_gone(app);
             super::wizard::recheck(app);
             super::drafts::open_pending(app);
         }
-    } else if let Some(Some(parked)) = app.fleet.parked.get_mut(hub) {
-        parked.inventory.apply(event, app.now);
+    } else if let Some(state) = app.fleet.hubs.get_mut(hub) {
+        state.inventory.apply(event, app.now);
     }
 }
 
@@ -284,7 +281,7 @@ pub fn narrow_to(app: &mut App, name: &str) {
         app.message = Some(format!(
             "the console watches one hub ({}); name several with --context a --context b, or \
              --all-contexts",
-            crate::domain::inert::line(&app.connection.context)
+            crate::domain::inert::line(&app.fleet.connection.context)
         ));
         return;
     }
@@ -307,13 +304,13 @@ pub fn narrow_to(app: &mut App, name: &str) {
         ));
         return;
     };
-    if hub != app.fleet.focus
+    if hub != app.fleet.focus()
         && let Some(held) = app.focus_held()
     {
         app.message = Some(format!(
             "cannot narrow to hub {}: {held} on hub {}",
             crate::domain::inert::line(name),
-            crate::domain::inert::line(app.fleet.name(app.fleet.focus))
+            crate::domain::inert::line(app.fleet.name(app.fleet.focus()))
         ));
         return;
     }
@@ -379,32 +376,24 @@ pub fn connected(
         return;
     };
     let mixed_before = app.fleet.mixed();
-    let scope = app.connection.scope.clone();
-    let kubeconfig = app.connection.kubeconfig.clone();
-    let parked: Vec<Parked> = hubs
-        .map(|hub| Parked {
-            connection: Connection {
-                context: hub.context,
-                server: hub.server,
-                user: hub.user,
-                scope: scope.clone(),
-                kubeconfig: kubeconfig.clone(),
-            },
-            read_only_why: hub.read_only,
-            home_namespace: hub.namespace,
-            ..Parked::default()
-        })
-        .collect();
-    app.connection.context = first.context;
-    app.connection.server = first.server;
-    app.connection.user = first.user;
-    app.home_namespace = first.namespace;
-    app.read_only_why = first.read_only;
-    app.read_only = app.read_only_why.is_some();
+    let scope = app.fleet.connection.scope.clone();
+    let kubeconfig = app.fleet.connection.kubeconfig.clone();
+    let state = |hub: super::ports::Connected| HubState {
+        connection: Connection {
+            context: hub.context,
+            server: hub.server,
+            user: hub.user,
+            scope: scope.clone(),
+            kubeconfig: kubeconfig.clone(),
+        },
+        read_only_why: hub.read_only,
+        home_namespace: hub.namespace,
+        ..HubState::default()
+    };
+    let first = state(first);
+    let others = hubs.map(state).collect();
     app.demo = false;
-    app.access.clear();
-    app.shown.doctor = Doctor::default();
-    app.fleet = Fleet::new(contexts.clone(), parked);
+    app.fleet = Fleet::new(contexts.clone(), first, others);
     app.outbox.push(Effect::UseFleet(contexts));
     let namespaces = if app.namespaces_asked {
         app.namespaces.clone()

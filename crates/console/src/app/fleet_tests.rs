@@ -6,7 +6,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
-use super::fleet::{Fleet, Parked};
+use super::fleet::{Fleet, HubState};
 use super::requests::Awaiting;
 use super::script::{forget_returned, returned, take_returned, update};
 use super::tests::{fixed_now, fleet_app, scenario_lists};
@@ -29,11 +29,11 @@ fn command(app: &mut App, text: &str) {
 /// with every object of the story, hub-b's read from its own sources.
 pub(crate) fn two_hubs() -> App {
     let mut app = fleet_app();
-    app.connection.context = "hub-a".into();
+    app.fleet.connection.context = "hub-a".into();
     // What was asked under the scenario's context is forgotten: the console opened on hub-a.
-    app.access.clear();
+    app.fleet.access.clear();
     app.pending.clear();
-    let parked = Parked {
+    let parked = HubState {
         connection: Connection {
             context: "hub-b".into(),
             server: "https://127.0.0.1:7443".into(),
@@ -41,9 +41,10 @@ pub(crate) fn two_hubs() -> App {
             scope: "all namespaces".into(),
             kubeconfig: None,
         },
-        ..Parked::default()
+        ..HubState::default()
     };
-    app.fleet = Fleet::new(vec!["hub-a".into(), "hub-b".into()], vec![parked]);
+    let first = std::mem::take(&mut *app.fleet);
+    app.fleet = Fleet::new(vec!["hub-a".into(), "hub-b".into()], first, vec![parked]);
     for event in scenario_lists("fleet") {
         update(&mut app, Msg::Sources(vec![(1, event)]));
     }
@@ -125,7 +126,8 @@ fn every_hubs_rows_in_one_list_each_named_by_its_hub() {
     assert_eq!(marked(&app, 1), alone);
     // And the doctor's findings likewise, hub by hub.
     let findings = |doctor: &doctor::Doctor| -> usize {
-        one.inventory
+        one.fleet
+            .inventory
             .objects(Kind::Pool)
             .map(|p| {
                 doctor
@@ -138,7 +140,7 @@ fn every_hubs_rows_in_one_list_each_named_by_its_hub() {
             })
             .sum()
     };
-    let expected = findings(&one.shown.doctor);
+    let expected = findings(&one.fleet.doctor);
     assert_eq!(findings(app.doctor_of(0).expect("hub-a")), expected);
     assert_eq!(findings(app.doctor_of(1).expect("hub-b")), expected);
     // :problems lists each hub's findings, each under its hub.
@@ -221,8 +223,8 @@ fn a_dialog_opened_on_a_row_is_bound_to_the_rows_hub() {
     });
     forget_returned();
     select(&mut app, 1, "llm-train");
-    assert_eq!(app.fleet.focus, 1);
-    assert_eq!(app.connection.context, "hub-b");
+    assert_eq!(app.fleet.focus(), 1);
+    assert_eq!(app.fleet.connection.context, "hub-b");
     assert!(returned().contains(&Effect::Focus(1)));
     // What hub-b's permissions are asked of hub-b; answered, the dialog goes on.
     for effect in returned() {
@@ -266,15 +268,16 @@ fn a_dialog_opened_on_a_row_is_bound_to_the_rows_hub() {
     app.list.selected_id = None;
     update(&mut app, Msg::Tick(fixed_now()));
     assert_eq!(app.selected_hub(), Some(0));
-    assert_eq!(app.fleet.focus, 1);
-    assert_eq!(app.connection.context, "hub-b");
+    assert_eq!(app.fleet.focus(), 1);
+    assert_eq!(app.fleet.connection.context, "hub-b");
     // Back on a hub-a row, the focus moves back with the hub's own state.
     update(&mut app, key(KeyCode::Esc));
     select(&mut app, 0, "detector");
-    assert_eq!(app.fleet.focus, 0);
-    assert_eq!(app.connection.context, "hub-a");
+    assert_eq!(app.fleet.focus(), 0);
+    assert_eq!(app.fleet.connection.context, "hub-a");
     assert_eq!(
-        app.inventory
+        app.fleet
+            .inventory
             .get(Kind::Pool, "ml-research", "llm-train")
             .and_then(|p| p.resource_version()),
         app.inventory_of(0)
@@ -282,7 +285,8 @@ fn a_dialog_opened_on_a_row_is_bound_to_the_rows_hub() {
             .and_then(|p| p.resource_version())
     );
     assert_ne!(
-        app.inventory
+        app.fleet
+            .inventory
             .get(Kind::Pool, "ml-research", "llm-train")
             .and_then(|p| p.resource_version())
             .as_deref(),
@@ -297,7 +301,7 @@ fn marks_hold_the_focus_on_one_hub() {
     update(&mut app, key(KeyCode::Char(' ')));
     assert_eq!(app.list.marked.len(), 1);
     select(&mut app, 1, "recsys");
-    assert_eq!(app.fleet.focus, 0, "the marks hold hub-a");
+    assert_eq!(app.fleet.focus(), 0, "the marks hold hub-a");
     update(&mut app, key(KeyCode::Char(' ')));
     assert_eq!(app.list.marked.len(), 1, "no mark on hub-b");
     assert!(says(&app, "this row is on hub hub-b"), "{:?}", app.message);
@@ -335,10 +339,12 @@ fn the_cursor_starts_on_the_first_row_whichever_hub_lists_first() {
         .objects(Kind::Pool)
         .map(|o| (*o.value()).clone())
         .collect();
-    let mut app = App::new(fleet_app().connection, fixed_now());
+    let mut app = App::new(fleet_app().fleet.connection.clone(), fixed_now());
+    let first = std::mem::take(&mut *app.fleet);
     app.fleet = Fleet::new(
         vec!["hub-a".into(), "hub-b".into()],
-        vec![Parked::default()],
+        first,
+        vec![HubState::default()],
     );
     // hub-b's pools arrive first, then hub-a's, which sort before them.
     for hub in [1, 0] {
@@ -350,12 +356,12 @@ fn the_cursor_starts_on_the_first_row_whichever_hub_lists_first() {
             )]),
         );
         if hub == 1 {
-            assert_eq!(app.fleet.focus, 1, "hub-b's rows are all there is");
+            assert_eq!(app.fleet.focus(), 1, "hub-b's rows are all there is");
         }
     }
     assert_eq!(app.list.selected, 0);
     assert_eq!(app.selected_hub(), Some(0), "the first row: hub-a's");
-    assert_eq!(app.fleet.focus, 0);
+    assert_eq!(app.fleet.focus(), 0);
 }
 
 #[test]
@@ -366,7 +372,7 @@ fn hub_narrows_to_one_hub_and_star_shows_them_all() {
     assert_eq!(app.shown.len(), all / 2);
     assert!(app.shown.window_rows().all(|r| r.hub == 1));
     assert_ne!(app.shown.columns()[0], rows::column::HUB);
-    assert_eq!(app.fleet.focus, 1);
+    assert_eq!(app.fleet.focus(), 1);
     command(&mut app, "hub nowhere");
     assert!(says(&app, "no hub nowhere"), "{:?}", app.message);
     assert_eq!(app.shown.len(), all / 2);
@@ -411,7 +417,7 @@ fn an_access_review_asked_on_one_hub_lands_in_that_hubs_permissions_only() {
     };
     // The cursor moves to hub-b before the answer comes.
     select(&mut app, 1, "llm-train");
-    assert_eq!(app.fleet.focus, 1);
+    assert_eq!(app.fleet.focus(), 1);
     let dropped = app.dropped_answers;
     update(
         &mut app,
@@ -422,20 +428,23 @@ fn an_access_review_asked_on_one_hub_lands_in_that_hubs_permissions_only() {
     );
     assert_eq!(app.dropped_answers, dropped, "kept, not dropped");
     assert_ne!(
-        app.access.get(&permission),
+        app.fleet.access.get(&permission),
         Some(&confirm::Access::Allowed),
         "hub-b's permissions untouched: {:?}",
-        app.access
+        app.fleet.access
     );
     assert_eq!(
-        app.fleet.parked(0).and_then(|p| p.access.get(&permission)),
+        app.fleet.hub(0).and_then(|p| p.access.get(&permission)),
         Some(&confirm::Access::Allowed),
         "the first hub's"
     );
     // Back on the first hub, its answer is there: not asked again.
     forget_returned();
     select(&mut app, 0, "llm-train");
-    assert_eq!(app.access.get(&permission), Some(&confirm::Access::Allowed));
+    assert_eq!(
+        app.fleet.access.get(&permission),
+        Some(&confirm::Access::Allowed)
+    );
     assert!(
         !returned().iter().any(|e| matches!(
             e,
@@ -478,19 +487,17 @@ fn ctx_with_commas_connects_several_hubs_and_watches_them() {
         },
     );
     assert_eq!(app.fleet.names, ["hub-a", "hub-c"]);
-    assert_eq!(app.connection.context, "hub-a");
-    assert!(!app.read_only);
+    assert_eq!(app.fleet.connection.context, "hub-a");
+    assert!(!app.read_only());
     assert!(
-        app.fleet
-            .parked(1)
-            .is_some_and(|p| p.read_only_why.is_some()),
+        app.fleet.hub(1).is_some_and(|p| p.read_only_why.is_some()),
         "hub-c read-only, as its settings say"
     );
     let effects = returned();
     assert!(effects.contains(&Effect::UseFleet(vec!["hub-a".into(), "hub-c".into()])));
     assert!(effects.iter().any(|e| matches!(e, Effect::Watch(_))));
     assert!(
-        app.inventory.count(Kind::Pool) == 0,
+        app.fleet.inventory.count(Kind::Pool) == 0,
         "the picture starts over"
     );
     // `:ctx NAME` goes back to one hub.
@@ -509,7 +516,7 @@ fn ctx_with_commas_connects_several_hubs_and_watches_them() {
 fn other_namespaces_start_every_hubs_picture_over() {
     let mut app = two_hubs();
     select(&mut app, 1, "llm-train");
-    assert_eq!(app.fleet.focus, 1);
+    assert_eq!(app.fleet.focus(), 1);
     command(&mut app, "ns ml-research");
     for hub in 0..2 {
         assert_eq!(

@@ -65,7 +65,8 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
     );
     assert_eq!(app.shown.len(), 6, "the first page is on screen");
     assert!(
-        app.inventory
+        app.fleet
+            .inventory
             .health_of(Kind::Pool)
             .all(|h| h.state == SourceState::Syncing),
         "while the list is still arriving"
@@ -105,5 +106,5 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
             .window_rows()
             .all(|r| r.id.namespace == "ml-research")
     );
-    assert_eq!(app.inventory.count(Kind::Pool), 12);
+    assert_eq!(app.fleet.inventory.count(Kind::Pool), 12);
 }

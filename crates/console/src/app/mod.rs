@@ -44,7 +44,7 @@ pub use self::screens::on_screen;
 pub use self::shown::{DetailData, Shown};
 pub use self::view::{Detail, Tab, View};
 use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
-use crate::inventory::{Inventory, SourceEvent};
+use crate::inventory::SourceEvent;
 
 /// The smallest terminal the console draws on; below it the screen says so and only Esc and
 /// quit are read, so no key acts on something that is not drawn.
@@ -287,11 +287,9 @@ impl Default for ListState {
 
 /// Everything the screen shows.
 pub struct App {
-    /// The picture of the hub in focus (with several hubs, the others' are in `fleet`).
-    pub inventory: Inventory,
-    /// The hubs watched at once, when more than one: which is in focus, the others' state.
+    /// The hubs watched, each one's state, and which is in focus: `fleet.inventory`,
+    /// `fleet.connection`… are the focused hub's.
     pub fleet: fleet::Fleet,
-    pub connection: Connection,
     /// The namespaces watched now.
     pub namespaces: Namespaces,
     /// Whether they were asked for (`-n`, `-A`, `:ns`, `0`, `1`-`9`) rather than the
@@ -318,13 +316,6 @@ pub struct App {
     /// nothing outside the app reads or clears it (setup code opening the wizard before the
     /// loop takes it with [`App::take_effects`]).
     pub(crate) outbox: Vec<Effect>,
-    /// No request that changes anything leaves pooldeck (the header says READ-ONLY).
-    pub read_only: bool,
-    /// Why, for the header (`--readonly`, the settings file, or a settings file that could
-    /// not be read).
-    pub read_only_why: Option<String>,
-    /// What the access reviews answered, for this context.
-    pub access: confirm::AccessCache,
     /// Hands out the ids requests are sent under.
     pub ids: crate::domain::request::Ids,
     /// How many answers arrived for what was no longer there to take them (a dialog closed,
@@ -349,8 +340,6 @@ pub struct App {
     pub output: Option<std::path::PathBuf>,
     /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
     pub wizard_only: bool,
-    /// The context's own namespace (a new pool's last default).
-    pub home_namespace: String,
     /// The contexts the kubeconfig names (`:ctx` completes them).
     pub contexts: Vec<String>,
     /// An edit in the user's editor under way (`E`).
@@ -379,14 +368,26 @@ impl App {
         }
     }
 
+    /// No request that changes anything leaves pooldeck for the hub in focus (the header
+    /// says READ-ONLY; `fleet.read_only_why` says why).
+    pub fn read_only(&self) -> bool {
+        self.fleet.read_only_why.is_some()
+    }
+
     pub fn new(connection: Connection, now: DateTime<Utc>) -> App {
         App {
-            inventory: Inventory::new(),
-            fleet: fleet::Fleet::default(),
+            fleet: fleet::Fleet::new(
+                Vec::new(),
+                fleet::HubState {
+                    connection,
+                    home_namespace: "default".into(),
+                    ..fleet::HubState::default()
+                },
+                Vec::new(),
+            ),
             namespaces_asked: false,
             namespaces: Namespaces::All,
             list: ListState::default(),
-            connection,
             input: Input::None,
             overlays: Vec::new(),
             message: None,
@@ -397,9 +398,6 @@ impl App {
             connecting: None,
             shown: Shown::default(),
             outbox: Vec::new(),
-            read_only: false,
-            read_only_why: None,
-            access: confirm::AccessCache::new(),
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
             batches: std::collections::HashMap::new(),
@@ -411,7 +409,6 @@ impl App {
             offline: None,
             output: None,
             wizard_only: false,
-            home_namespace: "default".into(),
             contexts: Vec::new(),
             editing: None,
             demo: false,
@@ -468,9 +465,9 @@ impl App {
     fn watch(&mut self, namespaces: Namespaces) {
         let cancelled = requests::leave(self);
         self.before_wizard = None;
-        self.connection.scope = namespaces.words();
+        self.fleet.connection.scope = namespaces.words();
         self.message = Some(requests::with_cancelled(
-            format!("watching {}", self.connection.scope),
+            format!("watching {}", self.fleet.connection.scope),
             &cancelled,
         ));
         self.namespaces = namespaces.clone();
@@ -525,18 +522,22 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                         // Dialogs, marks, permissions and answers awaited belong to the old
                         // hub: closed and said before anything is bound to the new one.
                         let cancelled = requests::leave(app);
-                        app.connection.context = connected.context;
-                        app.connection.server = connected.server;
-                        app.connection.user = connected.user;
-                        app.home_namespace = connected.namespace;
-                        app.read_only = connected.read_only.is_some();
                         // Another context is a hub, not the embedded demo.
                         app.demo = false;
-                        app.read_only_why = connected.read_only;
-                        app.access.clear();
                         // One hub from now on: the context switched to.
                         let mixed_before = app.fleet.mixed();
-                        app.fleet = fleet::Fleet::default();
+                        let hub = fleet::HubState {
+                            connection: Connection {
+                                context: connected.context,
+                                server: connected.server,
+                                user: connected.user,
+                                ..app.fleet.connection.clone()
+                            },
+                            home_namespace: connected.namespace,
+                            read_only_why: connected.read_only,
+                            ..fleet::HubState::default()
+                        };
+                        app.fleet = fleet::Fleet::new(Vec::new(), hub, Vec::new());
                         fleet::keep_sort(app, mixed_before);
                         app.outbox.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
@@ -607,8 +608,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     // The permissions the fix keys need for the pool under the cursor are asked before a key
     // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
     let wanted = confirm::permissions_in_view(app);
-    if wanted.iter().any(|p| !app.access.contains_key(p))
-        && app.inventory.count(crate::domain::Kind::Pool) > 0
+    if wanted.iter().any(|p| !app.fleet.access.contains_key(p))
+        && app.fleet.inventory.count(crate::domain::Kind::Pool) > 0
     {
         confirm::ask(app, &wanted);
         app.refresh();

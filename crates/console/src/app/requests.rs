@@ -34,10 +34,10 @@ impl App {
     /// The hub the console shows now: every request it sends is bound to it.
     pub fn hub(&self) -> Hub {
         Hub {
-            context: self.connection.context.clone(),
-            server: self.connection.server.clone(),
-            user: self.connection.user.clone(),
-            kubeconfig: self.connection.kubeconfig.clone(),
+            context: self.fleet.connection.context.clone(),
+            server: self.fleet.connection.server.clone(),
+            user: self.fleet.connection.user.clone(),
+            kubeconfig: self.fleet.connection.kubeconfig.clone(),
         }
     }
 
@@ -94,7 +94,7 @@ pub fn leave(app: &mut App) -> Vec<String> {
     // forgotten with its review, so the next dialog asks again rather than wait for ever.
     app.pending.retain(|_, awaiting| match awaiting {
         Awaiting::Access(permission) => {
-            app.access.remove(permission);
+            app.fleet.access.remove(permission);
             false
         }
         Awaiting::Real { .. } => true,
@@ -144,15 +144,15 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
             if request.hub != app.hub() {
                 // Asked of a hub the console watches out of focus now: kept in that hub's
                 // permissions; of no hub watched now, dropped.
-                match app.fleet.parked_for(&request.hub) {
-                    Some(parked) => {
-                        parked.access.insert(permission, known);
+                match app.fleet.hub_for(&request.hub) {
+                    Some(state) => {
+                        state.access.insert(permission, known);
                     }
                     None => app.drop_answer(),
                 }
                 return;
             }
-            app.access.insert(permission, known);
+            app.fleet.access.insert(permission, known);
             // A dialog waiting for it moves on; whatever else is on top is left alone.
             if matches!(app.overlays.last(), Some(Overlay::Confirm(_)))
                 && let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop()

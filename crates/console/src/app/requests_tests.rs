@@ -123,9 +123,13 @@ fn a_context_switch_closes_the_dialog_and_its_late_answers_change_nothing() {
         answer(&mut app, request);
     }
     assert!(app.overlays.is_empty());
-    assert!(app.access.is_empty(), "hub-a's permissions are not hub-b's");
+    assert!(
+        app.fleet.access.is_empty(),
+        "hub-a's permissions are not hub-b's"
+    );
     // hub-b lists its pools; a dialog there asks hub-b for everything again.
     let pools: Vec<serde_json::Value> = fleet_app()
+        .fleet
         .inventory
         .objects(crate::domain::Kind::Pool)
         .map(|o| (*o.value()).clone())
@@ -181,7 +185,7 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
     let before = (
         app.message.clone(),
         app.overlays.clone(),
-        app.access.clone(),
+        app.fleet.access.clone(),
     );
     for request in out {
         update(
@@ -198,7 +202,7 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
         (
             app.message.clone(),
             app.overlays.clone(),
-            app.access.clone()
+            app.fleet.access.clone()
         ),
         before
     );
@@ -225,7 +229,7 @@ fn a_late_answer_for_a_closed_dialog_changes_nothing() {
             outcome: Outcome::Allowed(true),
         },
     );
-    assert_eq!(app.access, before.2);
+    assert_eq!(app.fleet.access, before.2);
     assert_eq!(app.dropped_answers, dropped + 1);
 }
 
@@ -252,6 +256,7 @@ fn a_recreate_waiting_for_its_pool_to_go_stops_at_a_switch() {
     for switch in ["ctx", "ns"] {
         let mut app = fleet_app();
         let pool = (*app
+            .fleet
             .inventory
             .get(crate::domain::Kind::Pool, "ml-research", "llm-train")
             .expect("llm-train")
@@ -325,7 +330,8 @@ fn a_review_cut_short_by_a_switch_is_asked_again() {
     let mut app = fleet_app();
     let _unanswered = sent();
     assert!(
-        app.access
+        app.fleet
+            .access
             .values()
             .any(|a| *a == crate::app::confirm::Access::Asking)
     );
@@ -333,10 +339,11 @@ fn a_review_cut_short_by_a_switch_is_asked_again() {
     typed(&mut app, "ns all");
     update(&mut app, key(KeyCode::Enter));
     assert!(
-        !app.access
+        !app.fleet
+            .access
             .values()
             .any(|a| *a == crate::app::confirm::Access::Asking),
         "{:?}",
-        app.access
+        app.fleet.access
     );
 }

@@ -149,7 +149,7 @@ impl App {
                 if !(self.list.view.pools || self.detail.is_some()) {
                     return Hidden;
                 }
-                if self.read_only {
+                if self.read_only() {
                     return Disabled(
                         "read-only mode: an edit could not be sent, so none is opened (y shows \
                          the YAML)"
@@ -176,7 +176,7 @@ impl App {
                 match confirm::denied(self, verb) {
                     Some(missing) => Disabled(format!(
                         "not permitted in context {}: needs {}",
-                        self.connection.context,
+                        self.fleet.connection.context,
                         missing.words()
                     )),
                     None => Enabled,

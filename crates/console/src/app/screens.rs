@@ -193,9 +193,9 @@ impl Detail {
         );
         let mut out = format!(
             "# ComputePool {}/{} on context {}: what the doctor finds, and the steps\n",
-            self.namespace, self.name, app.connection.context
+            self.namespace, self.name, app.fleet.connection.context
         );
-        let findings = app.shown.doctor.findings(&id);
+        let findings = app.fleet.doctor.findings(&id);
         if findings.is_empty() {
             out.push_str("# the doctor finds nothing (or has not looked yet)\n");
         }
@@ -220,7 +220,7 @@ impl Detail {
             self.namespace.clone(),
             self.name.clone(),
         );
-        app.shown.doctor.findings(&id).iter().find_map(|d| d.fix)
+        app.fleet.doctor.findings(&id).iter().find_map(|d| d.fix)
     }
 }
 

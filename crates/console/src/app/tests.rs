@@ -16,7 +16,7 @@ pub fn fixed_now() -> DateTime<Utc> {
 
 /// An object as the console holds it, to be sent again changed.
 pub fn held_value(app: &App, kind: Kind, namespace: &str, name: &str) -> serde_json::Value {
-    let held = app.inventory.get(kind, namespace, name);
+    let held = app.fleet.inventory.get(kind, namespace, name);
     (*held
         .unwrap_or_else(|| panic!("{kind:?} {namespace}/{name} is held"))
         .value())
@@ -440,7 +440,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             }),
         },
     );
-    assert_eq!(app.connection.context, "pooldeck-demo");
+    assert_eq!(app.fleet.connection.context, "pooldeck-demo");
     assert!(actions().is_empty());
     // A failure is said in words and changes nothing else.
     update(
@@ -477,7 +477,7 @@ fn a_context_switch_answers_later_and_keys_keep_working_meanwhile() {
             }),
         },
     );
-    assert_eq!(app.connection.context, "slow-hub");
+    assert_eq!(app.fleet.connection.context, "slow-hub");
     assert_eq!(
         actions(),
         [
@@ -509,7 +509,8 @@ fn the_console_checks_pools_against_the_watched_fleet() {
     let mut app = fleet_app();
     // Give detector the VIP another pool already uses.
     let vip_of = |app: &App, ns: &str, name: &str| {
-        app.inventory
+        app.fleet
+            .inventory
             .get(Kind::Pool, ns, name)
             .and_then(|o| o.pool().and_then(|p| p.effective_vip().map(str::to_owned)))
     };
@@ -521,11 +522,13 @@ fn the_console_checks_pools_against_the_watched_fleet() {
             .and_then(crate::inventory::parse_time)
     };
     let detector_created = app
+        .fleet
         .inventory
         .get(Kind::Pool, "vision-lab", "detector")
         .and_then(|o| created(o))
         .expect("detector's age");
     let (taken_by, vip) = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .find_map(|o| {
@@ -614,7 +617,8 @@ fn namespaces_and_label_selectors_are_checked_before_use() {
 
 /// Pools with a `team` label other than retail-edge, in the fleet picture.
 fn with_team_not_retail(app: &App) -> usize {
-    app.inventory
+    app.fleet
+        .inventory
         .objects(crate::domain::Kind::Pool)
         .filter(|o| o.label("team").is_some_and(|t| t != "retail-edge"))
         .count()
@@ -848,7 +852,7 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     };
     // Read-only: said, and no editor.
     let mut app = fleet_app();
-    app.read_only = true;
+    app.fleet.read_only_why = Some("read-only for this test".into());
     open_llm_train(&mut app);
     assert!(edit_of(crate::app::script::take_returned()).is_none());
     assert!(
@@ -939,7 +943,7 @@ fn e_sends_the_pool_to_the_editor_and_its_edit_to_a_confirmation() {
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char('E')));
     forget_returned();
-    app.connection.context = "hub-eu".into();
+    app.fleet.connection.context = "hub-eu".into();
     update(
         &mut app,
         Msg::Edited {

@@ -12,7 +12,7 @@ use crate::domain::model::ComputePool;
 
 /// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
 pub(super) fn plan(app: &App, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
-    let workloads = app.inventory.workloads_of(pool);
+    let workloads = app.fleet.inventory.workloads_of(pool);
     let step1 = fixes::delete_workloads(pool, &workloads);
     if !pool.meta().is_some_and(|m| m.is_deleting()) {
         let mut plan = step1;

@@ -263,7 +263,8 @@ fn a_blocked_unblock_copies_no_command() {
         .shown
         .window_rows()
         .position(|r| {
-            app.inventory
+            app.fleet
+                .inventory
                 .get(Kind::Pool, &r.id.namespace, &r.id.name)
                 .is_some_and(|o| o.value().pointer("/metadata/deletionTimestamp").is_none())
         })

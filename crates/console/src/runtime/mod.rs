@@ -291,7 +291,7 @@ async fn console(
     );
     app.namespaces = namespaces.clone();
     app.namespaces_asked = options.namespaces.is_some();
-    app.home_namespace = home;
+    app.fleet.home_namespace = home;
     app.contexts = crate::sources::connection::context_names(&target);
     options
         .warnings
@@ -312,12 +312,11 @@ async fn console(
                 options.acting.clone(),
                 events,
             );
-            app.read_only_why = options.acting.why_read_only(&connection.context);
-            app.read_only = app.read_only_why.is_some();
+            app.fleet.read_only_why = options.acting.why_read_only(&connection.context);
             if !others.is_empty() {
                 let mut parked = Vec::new();
                 for (at, other) in others {
-                    parked.push(crate::app::fleet::Parked {
+                    parked.push(crate::app::fleet::HubState {
                         connection: Connection {
                             context: other.context.clone(),
                             server: server_of(&at).unwrap_or_default(),
@@ -327,11 +326,12 @@ async fn console(
                         },
                         read_only_why: options.acting.why_read_only(&other.context),
                         home_namespace: other.default_namespace.clone(),
-                        ..crate::app::fleet::Parked::default()
+                        ..crate::app::fleet::HubState::default()
                     });
                     kube.add_hub(other.client, at, &other.context);
                 }
-                app.fleet = crate::app::fleet::Fleet::new(options.hubs.clone(), parked);
+                let first = std::mem::take(&mut *app.fleet);
+                app.fleet = crate::app::fleet::Fleet::new(options.hubs.clone(), first, parked);
             }
             kube.watch(namespaces);
             (kube.clone(), Some(kube))

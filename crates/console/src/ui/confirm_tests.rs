@@ -63,7 +63,7 @@ fn deleting_with_the_name_half_typed() {
 #[test]
 fn read_only_says_so_and_blocks() {
     let mut app = fleet_app();
-    app.read_only = true;
+    app.fleet.read_only_why = Some("read-only for this test".into());
     forget_returned();
     let now = app.now;
     update(&mut app, Msg::Tick(now));

@@ -92,6 +92,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), tabs);
     let Some(object) = app
+        .fleet
         .inventory
         .get(Kind::Pool, &detail.namespace, &detail.name)
     else {
@@ -117,7 +118,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         (Tab::Conditions, Some(pool)) => tabs::conditions(derived, pool, theme, app.now),
         (Tab::Hosts, Some(_)) => tabs::hosts(app, derived, theme),
         (Tab::Scaling, Some(pool)) => {
-            super::scaling::tab(&app.inventory, derived, object, pool, theme, app.now)
+            super::scaling::tab(&app.fleet.inventory, derived, object, pool, theme, app.now)
         }
         (Tab::Events, Some(_)) => tabs::events(derived, theme, app.now),
         (Tab::Yaml, Some(_)) => tabs::yaml_lines(derived, app.search.trim(), theme),
@@ -127,7 +128,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
                 detail.namespace.clone(),
                 detail.name.clone(),
             );
-            super::diagnose::diagnose(app.shown.doctor.findings(&id), derived, &app.hub(), theme)
+            super::diagnose::diagnose(app.fleet.doctor.findings(&id), derived, &app.hub(), theme)
         }
     };
     let wrap = !matches!(detail.tab, Tab::Yaml | Tab::Hosts);

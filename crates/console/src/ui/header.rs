@@ -94,11 +94,11 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         Span::raw(shown),
         Span::styled(" │ acting on ", muted),
         Span::styled(
-            app.connection.context.clone(),
+            app.fleet.connection.context.clone(),
             Style::new().add_modifier(Modifier::BOLD),
         ),
         Span::styled(" │ ", muted),
-        Span::raw(app.connection.scope.clone()),
+        Span::raw(app.fleet.connection.scope.clone()),
     ];
     if !app.list.marked.is_empty() {
         first.push(Span::styled(" │ ", muted));
@@ -133,7 +133,7 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     for (hub, state, meaning) in states {
         let hub = *hub;
-        let name_style = if hub == fleet.focus {
+        let name_style = if hub == fleet.focus() {
             Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
         } else {
             Style::new()
@@ -141,11 +141,7 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
         second.push(Span::styled(fleet.name(hub).to_owned(), name_style));
         second.push(Span::raw(" "));
         second.push(Span::styled(state.clone(), theme.style(*meaning)));
-        let read_only = if hub == fleet.focus {
-            app.read_only_why.is_some()
-        } else {
-            fleet.parked(hub).is_some_and(|p| p.read_only_why.is_some())
-        };
+        let read_only = fleet.hub(hub).is_some_and(|h| h.read_only_why.is_some());
         if read_only {
             second.push(Span::styled(
                 " READ-ONLY",
@@ -170,17 +166,18 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let first = Line::from(vec![
         Span::styled("pooldeck", accent),
         Span::styled(" │ ", muted),
-        Span::raw(inert::line(&app.connection.context).into_owned()),
+        Span::raw(inert::line(&app.fleet.connection.context).into_owned()),
         Span::styled(" │ ", muted),
-        Span::raw(inert::line(&app.connection.server).into_owned()),
+        Span::raw(inert::line(&app.fleet.connection.server).into_owned()),
         Span::styled(" │ ", muted),
-        Span::raw(inert::line(&app.connection.scope).into_owned()),
+        Span::raw(inert::line(&app.fleet.connection.scope).into_owned()),
     ]);
     let mut first = first;
-    if app.read_only {
+    if app.read_only() {
         first.spans.push(Span::styled(" │ ", muted));
         // Why, up to its first clause: the footer said it whole when the console opened.
         let why = app
+            .fleet
             .read_only_why
             .as_deref()
             .map(|w| format!(" ({})", inert::line(w.split(';').next().unwrap_or(w))))
@@ -208,7 +205,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     // otherwise the state in words, so it reads without colour too.
     let mut sources = Vec::new();
     let mut seen = Vec::new();
-    for ((kind, _), health) in app.inventory.health() {
+    for ((kind, _), health) in app.fleet.inventory.health() {
         if seen.contains(kind) || (kind.is_auxiliary() && health.state == SourceState::Live) {
             continue;
         }
@@ -243,7 +240,7 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 sources.push(Span::styled(word, theme.style(source_meaning(state))));
                 // A list arriving in pages: how far it has come, and for how long.
                 if *state == SourceState::Syncing
-                    && let Some(progress) = app.inventory.listing_progress(*kind)
+                    && let Some(progress) = app.fleet.inventory.listing_progress(*kind)
                 {
                     let elapsed = crate::domain::duration::format_age(
                         (app.now - health.since).to_std().unwrap_or_default(),
@@ -260,16 +257,20 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
     // A server without watch-lists: said once for the hub (its lists come in pages, which a
     // large hub may serve from a slower path than its watch cache).
-    if app.inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
+    if app.fleet.inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
         sources.push(Span::styled("lists in pages (no watch-lists)  ", muted));
     }
     // What is wrong, in words, at any row count: a stale picture first, then the reason of a
     // source that is reconnecting.
-    let reconnecting = app.inventory.health().find_map(|(_, h)| match &h.state {
-        SourceState::Reconnecting { error, .. } => Some(error.to_string()),
-        _ => None,
-    });
-    let second = match (app.inventory.stale(app.now), reconnecting) {
+    let reconnecting = app
+        .fleet
+        .inventory
+        .health()
+        .find_map(|(_, h)| match &h.state {
+            SourceState::Reconnecting { error, .. } => Some(error.to_string()),
+            _ => None,
+        });
+    let second = match (app.fleet.inventory.stale(app.now), reconnecting) {
         (Some(stale), _) => Line::from(vec![
             Span::styled("STALE", theme.style(Meaning::Error)),
             Span::styled(

@@ -269,7 +269,7 @@ proptest! {
         let _ = drawn(&app, width, height);
         prop_assert!(app.detail.is_some());
         let value: &Value = &app
-            .inventory
+            .fleet.inventory
             .get(Kind::Pool, "vision-lab", "hostile-pool")
             .expect("the pool")
             .value();

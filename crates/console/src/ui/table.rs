@@ -51,7 +51,12 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     if table.is_empty() {
         let kind = app.list.view.source;
         // Say why the list is empty: refused, not installed, reconnecting, loading, or empty.
-        let states: Vec<&SourceState> = app.inventory.health_of(kind).map(|h| &h.state).collect();
+        let states: Vec<&SourceState> = app
+            .fleet
+            .inventory
+            .health_of(kind)
+            .map(|h| &h.state)
+            .collect();
         let (text, meaning) = match states.iter().find(|s| !matches!(s, SourceState::Live)) {
             Some(SourceState::Forbidden { message }) => (
                 format!(
@@ -239,7 +244,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             #[cfg(test)]
             ROWS_DRAWN.with(|n| n.set(n.get() + 1));
             // Marks are on the hub in focus (they hold it there).
-            let marked = row.hub == app.fleet.focus && app.list.marked.contains(&row.id);
+            let marked = row.hub == app.fleet.focus() && app.list.marked.contains(&row.id);
             let stale = stale_since.get(row.hub).copied().flatten();
             let now = stale.unwrap_or(app.now);
             let row_style = if marked {

@@ -159,6 +159,7 @@ fn event_read_whole() {
 fn a_long_pool_name_is_cut_rather_than_the_columns_given_up() {
     let mut app = crate::app::tests::fleet_app();
     let mut pool = (*app
+        .fleet
         .inventory
         .get(crate::inventory::Kind::Pool, "vision-lab", "detector")
         .expect("pool")
@@ -471,6 +472,7 @@ fn filter_help_and_a_small_terminal() {
 fn a_host_provisioning_too_long_is_called_stuck() {
     let mut app = fleet_app();
     let mut pool = (*app
+        .fleet
         .inventory
         .get(crate::inventory::Kind::Pool, "vision-lab", "ocr-batch")
         .expect("pool")

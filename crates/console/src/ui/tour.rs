@@ -60,7 +60,9 @@ pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Re
         lines.push(Line::styled(
             format!(
                 "Read-only ({}): this fix cannot be sent here. Read the step, then ] goes on.",
-                crate::domain::inert::line(app.read_only_why.as_deref().unwrap_or("--readonly"))
+                crate::domain::inert::line(
+                    app.fleet.read_only_why.as_deref().unwrap_or("--readonly")
+                )
             ),
             theme.style(Meaning::Warn),
         ));

@@ -137,6 +137,7 @@ fn drafts_offered() {
         kept.saved.resource_version = Some("41".into());
     }
     let live = app
+        .fleet
         .inventory
         .get(crate::domain::Kind::Pool, "ml-research", "llm-finetune")
         .map(|o| (*o.value()).clone());

@@ -73,6 +73,7 @@ pub(super) fn completions(app: &App, typed: &str) -> Vec<String> {
     {
         let partial = partial.trim_start();
         let mut names: Vec<&str> = app
+            .fleet
             .inventory
             .objects(view.source)
             .map(|o| o.name())
@@ -193,7 +194,7 @@ fn namespace(app: &mut App, asked: &str) {
         "" => {
             app.message = Some(format!(
                 "watching {}; :ns NAME watches one namespace, :ns all every one",
-                app.connection.scope
+                app.fleet.connection.scope
             ));
             return;
         }
@@ -255,12 +256,12 @@ fn context(app: &mut App, context: &str) {
             format!(
                 "hubs {}; acting on {}; :ctx NAME watches one, :ctx a,b or :ctx * several",
                 app.fleet.names.join(", "),
-                app.connection.context
+                app.fleet.connection.context
             )
         } else {
             format!(
                 "context {}; :ctx NAME switches, :ctx a,b or :ctx * watches several",
-                app.connection.context
+                app.fleet.connection.context
             )
         });
     } else if !app.contexts.is_empty() && !known {

@@ -290,7 +290,7 @@ proptest! {
 #[test]
 fn rows_without_a_value_sort_last_either_way() {
     let app = crate::app::tests::fleet_app();
-    let mut table = super::pools(&app.inventory, None, false);
+    let mut table = super::pools(&app.fleet.inventory, None, false);
     let header = "GPU UTIL";
     let column = table
         .columns

@@ -171,12 +171,16 @@ impl App {
         let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
         // Worked out again when what it shows changes, and once a second (its ages, and what
         // the doctor finds across the fleet): not on every change anywhere in the fleet.
-        let pool = self.inventory.get(Kind::Pool, &open.namespace, &open.name);
+        let pool = self
+            .fleet
+            .inventory
+            .get(Kind::Pool, &open.namespace, &open.name);
         let sources = [
             pool.map_or(0, Inventory::identity),
-            pool.and_then(|p| self.inventory.evaluation_for(p))
+            pool.and_then(|p| self.fleet.inventory.evaluation_for(p))
                 .map_or(0, |e| std::ptr::from_ref(e) as usize),
-            self.inventory
+            self.fleet
+                .inventory
                 .events_for("ComputePool", &open.namespace, &open.name)
                 .len(),
         ];
@@ -184,13 +188,18 @@ impl App {
         if self.shown.describe_key.as_ref() == Some(&key) {
             return;
         }
-        self.shown.describe = match self.inventory.get(Kind::Pool, &open.namespace, &open.name) {
-            Some(object) => crate::app::describe::page(&self.inventory, object, self.now)
-                .lines()
-                .map(str::to_owned)
-                .collect(),
-            None => Vec::new(),
-        };
+        self.shown.describe =
+            match self
+                .fleet
+                .inventory
+                .get(Kind::Pool, &open.namespace, &open.name)
+            {
+                Some(object) => crate::app::describe::page(&self.fleet.inventory, object, self.now)
+                    .lines()
+                    .map(str::to_owned)
+                    .collect(),
+                None => Vec::new(),
+            };
         self.shown.describe_rows = self
             .shown
             .describe
@@ -208,11 +217,11 @@ impl App {
         };
         let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
         // The hub too: two hubs' pictures may stand at the same generation.
-        let key = (id, self.fleet.focus, self.inventory.generation());
+        let key = (id, self.fleet.focus(), self.fleet.inventory.generation());
         if self.shown.detail_key.as_ref() == Some(&key) {
             return;
         }
-        let inventory = &self.inventory;
+        let inventory = &self.fleet.inventory;
         self.shown.detail = inventory
             .get(Kind::Pool, &open.namespace, &open.name)
             .map(|object| {

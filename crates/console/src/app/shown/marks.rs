@@ -60,19 +60,13 @@ pub(super) fn mark_rows(
     }
 }
 
-/// The picture and doctor of one hub, from the App's parts (the focused hub's are its own),
-/// so that the shown rows can be changed while they are read.
-pub(super) fn hub_parts<'a>(
-    app_inventory: &'a Inventory,
-    app_doctor: &'a crate::app::doctor::Doctor,
-    fleet: &'a crate::app::fleet::Fleet,
+/// The picture and doctor of one hub, borrowed from the fleet alone so that the shown rows
+/// can be changed while they are read.
+pub(super) fn hub_parts(
+    fleet: &crate::app::fleet::Fleet,
     hub: usize,
-) -> Option<(&'a Inventory, &'a crate::app::doctor::Doctor)> {
-    if hub == fleet.focus {
-        Some((app_inventory, app_doctor))
-    } else {
-        fleet.parked(hub).map(|p| (&p.inventory, &p.doctor))
-    }
+) -> Option<(&Inventory, &crate::app::doctor::Doctor)> {
+    fleet.hub(hub).map(|h| (&h.inventory, &h.doctor))
 }
 
 impl App {
@@ -86,11 +80,7 @@ impl App {
             else {
                 continue;
             };
-            let doctor = if hub == self.fleet.focus {
-                Some(&shown.doctor)
-            } else {
-                self.fleet.parked(hub).map(|p| &p.doctor)
-            };
+            let doctor = self.fleet.hub(hub).map(|h| &h.doctor);
             let id = ObjectRef::new(Kind::Pool, key.0.clone(), key.1.clone());
             let worst = doctor.and_then(|d| d.worst(&id));
             shown.base.set_marks(slot, broken, worst);
@@ -101,8 +91,7 @@ impl App {
     /// neighbours changed.
     pub(super) fn relint(&mut self, hub: usize, pools: &[Key]) {
         let shown = &mut self.shown;
-        let Some((inventory, doctor)) = hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
-        else {
+        let Some((inventory, doctor)) = hub_parts(&self.fleet, hub) else {
             return;
         };
         for key in pools {

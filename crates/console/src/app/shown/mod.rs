@@ -103,8 +103,6 @@ pub struct Shown {
     pub hints: String,
     /// Why the filter cannot be used as typed (a `-l` that is no label selector).
     pub filter_problem: Option<String>,
-    /// Every pool's findings, kept up to date incrementally.
-    pub doctor: super::doctor::Doctor,
     /// A view being made over several turns of the loop, while it is.
     building: Option<Building>,
     /// A turn of the loop came for it ([`Msg::Build`](super::Msg::Build)): the next refresh
@@ -257,10 +255,9 @@ impl App {
     /// hub's change touches its own rows only).
     #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub fn refresh(&mut self) {
-        self.shown.doctor.update(&self.inventory, self.now);
         let now = self.now;
-        for parked in self.fleet.parked_mut() {
-            parked.doctor.update(&parked.inventory, now);
+        for state in self.fleet.hubs_mut() {
+            state.doctor.update(&state.inventory, now);
         }
         let in_view = self.fleet.in_view();
         let findings = match self.list.view.rows {
@@ -565,7 +562,6 @@ impl App {
     ///
     /// Made from the object after `after` (the first without), until `budget` rows are made:
     /// the slots, and the last object made when objects are left for another turn.
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     fn add_hub_rows(
         &mut self,
         hub: usize,
@@ -608,9 +604,7 @@ impl App {
         };
         self.set_columns(columns(false));
         let shown = &mut self.shown;
-        let Some((inventory, doctor)) =
-            marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
-        else {
+        let Some((inventory, doctor)) = marks::hub_parts(&self.fleet, hub) else {
             return (Vec::new(), None);
         };
         let owners = inventory.count(owner_kind);
@@ -718,13 +712,10 @@ impl App {
                 continue;
             };
             let mut made = make(inventory, &object, false);
-            if self.list.view.pools {
-                let shown = &mut self.shown;
-                if let Some((inventory, doctor)) =
-                    marks::hub_parts(&self.inventory, &shown.doctor, &self.fleet, hub)
-                {
-                    marks::mark_rows(inventory, doctor, &mut made);
-                }
+            if self.list.view.pools
+                && let Some((inventory, doctor)) = marks::hub_parts(&self.fleet, hub)
+            {
+                marks::mark_rows(inventory, doctor, &mut made);
             }
             #[cfg(test)]
             {

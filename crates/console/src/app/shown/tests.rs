@@ -13,7 +13,8 @@ use crate::inventory::{Kind, SourceEvent};
 use crossterm::event::KeyCode;
 
 fn objects(app: &App, kind: Kind) -> Vec<Value> {
-    app.inventory
+    app.fleet
+        .inventory
         .objects(kind)
         .map(|o| (*o.value()).clone())
         .collect()
@@ -49,6 +50,7 @@ fn a_changed_pool_builds_only_its_own_row_and_keeps_the_selection() {
     let selected = app.list.selected_id.clone();
     let (builds, rows) = (app.shown.builds, app.shown.rows_built);
     let mut pool = (*app
+        .fleet
         .inventory
         .get(Kind::Pool, "ml-research", "llm-train")
         .expect("llm-train")
@@ -130,6 +132,7 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
     assert_eq!(app.shown.rows_built, rows, "no row built in an idle minute");
     // One pool changing builds its row, and diagnoses it, alone.
     let mut pool = (*app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .nth(5_000)
@@ -137,10 +140,10 @@ fn an_idle_minute_builds_no_row_at_fleet_scale() {
         .value())
     .clone();
     pool["metadata"]["labels"] = json!({"touched": "yes"});
-    let diagnosed = app.shown.doctor.diagnosed;
+    let diagnosed = app.fleet.doctor.diagnosed;
     applied(&mut app, Kind::Pool, pool);
     assert_eq!(app.shown.rows_built, rows + 1);
-    assert_eq!(app.shown.doctor.diagnosed, diagnosed + 1);
+    assert_eq!(app.fleet.doctor.diagnosed, diagnosed + 1);
 }
 
 /// The pools view of 10,000 pools opens with a turn's rows (a pool's row is the costliest to
@@ -186,6 +189,7 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
     let now = fixed_now();
     let mut app = ten_thousand_pools(now);
     let hosts: usize = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .map(|pool| crate::inventory::Inventory::hosts_of(pool).len())
@@ -776,7 +780,7 @@ proptest! {
                     continue;
                 };
                 let Some(pool) = object.pool() else { continue };
-                let context = app.inventory.context_of(object);
+                let context = app.fleet.inventory.context_of(object);
                 let broken = rules::validate(pool, object.issues(), &context)
                     .iter()
                     .any(|f| f.severity() == Severity::Error);
@@ -784,10 +788,10 @@ proptest! {
             }
             // The findings kept per pool are those worked out from scratch.
             let mut doctor = crate::app::doctor::Doctor::default();
-            doctor.update(&app.inventory, app.now);
-            for pool in app.inventory.objects(Kind::Pool) {
+            doctor.update(&app.fleet.inventory, app.now);
+            for pool in app.fleet.inventory.objects(Kind::Pool) {
                 let id = crate::domain::ObjectRef::new(Kind::Pool, pool.namespace(), pool.name());
-                prop_assert_eq!(app.shown.doctor.findings(&id), doctor.findings(&id), "after {:?}", change);
+                prop_assert_eq!(app.fleet.doctor.findings(&id), doctor.findings(&id), "after {:?}", change);
             }
         }
     }
@@ -808,6 +812,7 @@ fn starting_over_lets_go_of_the_old_pictures_objects_and_the_rows_made_from_them
     assert!(!app.shown.is_empty(), "the hosts are shown");
     // The slots hold the pools their rows were made from.
     let pool = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .next()

@@ -223,7 +223,7 @@ impl Tour {
 /// Whether a step is done in the state the console is in now. `copied`: what this message
 /// reported copied.
 fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
-    let pool = |at: At| app.inventory.get(Kind::Pool, at.namespace, at.name);
+    let pool = |at: At| app.fleet.inventory.get(Kind::Pool, at.namespace, at.name);
     match check {
         Done::Opened(at, tab) => {
             pool(at).is_some()
@@ -247,18 +247,19 @@ fn done(check: Done, app: &App, copied: Option<&str>) -> bool {
             .and_then(|p| p.vip())
             .is_some_and(|vip| vip != old),
         // Gone once the chapter's pools are listed and this one is not among them.
-        Done::Gone(at) => pool(at).is_none() && app.inventory.count(Kind::Pool) > 0,
+        Done::Gone(at) => pool(at).is_none() && app.fleet.inventory.count(Kind::Pool) > 0,
         // Both also once the pool is gone: a fix made first ends the chapter.
         Done::WorkloadsGone(at) => {
             done(Done::Gone(at), app, copied)
                 || pool(at)
                     .and_then(|o| o.pool())
-                    .is_some_and(|p| app.inventory.workloads_of(p).clear_since().is_some())
+                    .is_some_and(|p| app.fleet.inventory.workloads_of(p).clear_since().is_some())
         }
         Done::FinalizerAsked(at) => done(Done::Gone(at), app, copied) || finalizer_asked(app, at),
         Done::EventSeen(at, reason) => {
             done(Done::Opened(at, Some(Tab::Events)), app, copied)
                 && app
+                    .fleet
                     .inventory
                     .events_for("ComputePool", at.namespace, at.name)
                     .iter()
@@ -465,7 +466,7 @@ pub fn next_refused(app: &App) -> Option<String> {
 
 /// The step waits for a fix, and read-only mode sends none: it can be read, not done.
 pub fn stuck_read_only(app: &App) -> bool {
-    app.read_only
+    app.read_only()
         && app
             .tour
             .as_ref()

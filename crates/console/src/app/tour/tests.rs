@@ -58,6 +58,7 @@ fn workload_gone(app: &mut App, namespace: &str, name: &str) {
 
 fn deleted(app: &mut App, kind: Kind, namespace: &str, name: &str) {
     let object = app
+        .fleet
         .inventory
         .get(kind, namespace, name)
         .map(|o| o.value().as_ref().clone())
@@ -101,7 +102,8 @@ fn each_chapter_plays_a_builtin_scenario_with_the_pools_its_steps_name() {
             };
             if let Some(at) = named {
                 assert!(
-                    app.inventory
+                    app.fleet
+                        .inventory
                         .get(Kind::Pool, at.namespace, at.name)
                         .is_some(),
                     "chapter {} ({}) names {at:?}, which its scenario lacks",
@@ -112,13 +114,14 @@ fn each_chapter_plays_a_builtin_scenario_with_the_pools_its_steps_name() {
             if let Done::Opened(at, Some(Tab::Diagnose)) = step.done {
                 let id = crate::domain::ObjectRef::new(Kind::Pool, at.namespace, at.name);
                 assert!(
-                    !app.shown.doctor.findings(&id).is_empty(),
+                    !app.fleet.doctor.findings(&id).is_empty(),
                     "chapter {}: the doctor finds nothing on {at:?}",
                     n + 1
                 );
             }
             if let Done::VipMovedFrom(at, old) = step.done {
                 let vip = app
+                    .fleet
                     .inventory
                     .get(Kind::Pool, at.namespace, at.name)
                     .and_then(|o| o.pool())
@@ -234,7 +237,7 @@ fn the_tour_moves_on_only_when_the_step_is_done() {
         take_returned().contains(&Effect::Watch(crate::app::ports::Namespaces::All)),
         "the picture starts over"
     );
-    assert_eq!(app.inventory.count(Kind::Pool), 0);
+    assert_eq!(app.fleet.inventory.count(Kind::Pool), 0);
     assert_eq!(
         app.story.as_ref().map(|(name, _)| name.as_str()),
         Some("vip-conflict")
@@ -256,6 +259,7 @@ fn a_fix_is_done_when_the_hub_shows_it() {
     assert_eq!(step(&app), (1, 1));
     // lab-b recreated with another VIP, as the hub then shows it.
     let mut moved = app
+        .fleet
         .inventory
         .get(Kind::Pool, "labs", "lab-b")
         .map(|o| o.value().as_ref().clone())
@@ -572,8 +576,8 @@ fn a_chapter_that_cannot_load_says_so_and_checks_nothing() {
 #[test]
 fn read_only_lets_a_fix_step_be_passed_over_not_done() {
     let mut app = touring(2);
-    app.read_only = true;
-    app.read_only_why = Some("--readonly".to_owned());
+    app.fleet.read_only_why = Some("read-only for this test".into());
+    app.fleet.read_only_why = Some("--readonly".to_owned());
     press(&mut app, ']');
     assert_eq!(
         step(&app),

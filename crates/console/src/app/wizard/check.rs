@@ -244,7 +244,7 @@ pub(super) fn changed(app: &mut App) {
 pub(super) fn changed_in(w: &mut Wizard, app: &mut App) {
     w.draft.keep_policy_in_step();
     let seen = Seen {
-        inventory: &app.inventory,
+        inventory: &app.fleet.inventory,
         offline: app.offline.as_deref(),
         namespaces: &app.namespaces,
     };
@@ -276,11 +276,12 @@ pub(super) fn changed_in(w: &mut Wizard, app: &mut App) {
 pub fn recheck(app: &mut App) {
     let App {
         overlays,
-        inventory,
+        fleet,
         offline,
         namespaces,
         ..
     } = app;
+    let inventory = &fleet.inventory;
     let now = (inventory.fleet_generation(), inventory.context_generation());
     let Some(w) = overlays.iter_mut().rev().find_map(|o| match o {
         Overlay::Wizard(w) => Some(w),

@@ -24,7 +24,7 @@ fn namespace_in_view(app: &App) -> String {
             .or_else(|| list.first().cloned()),
         crate::app::ports::Namespaces::All => selected,
     }
-    .unwrap_or_else(|| app.home_namespace.clone())
+    .unwrap_or_else(|| app.fleet.home_namespace.clone())
 }
 
 /// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
@@ -39,7 +39,7 @@ pub fn open_with(app: &mut App, draft: Draft) {
 pub fn show(app: &mut App, mut wizard: Wizard) {
     // Without a cluster the hub is not known: a resumed draft keeps the one it was for.
     if app.offline.is_none() {
-        wizard.context = app.connection.context.clone();
+        wizard.context = app.fleet.connection.context.clone();
     }
     app.overlays.push(Overlay::Wizard(Box::new(wizard)));
 }
@@ -120,7 +120,8 @@ pub fn open(app: &mut App, edit: bool) {
         .row(app.list.selected)
         .filter(|_| app.list.view.pools)
         .and_then(|row| {
-            app.inventory
+            app.fleet
+                .inventory
                 .get(Kind::Pool, &row.id.namespace, &row.id.name)
         })
     else {

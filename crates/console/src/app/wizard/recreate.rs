@@ -202,9 +202,10 @@ pub fn when_gone(app: &mut App) {
     }
     let target = &recreating.target;
     // Gone means: the source that lists the pool's own namespace is live and lacks it.
-    let live = app.inventory.listed_in(Kind::Pool, &target.namespace);
+    let live = app.fleet.inventory.listed_in(Kind::Pool, &target.namespace);
     if !live
         || app
+            .fleet
             .inventory
             .get(Kind::Pool, &target.namespace, &target.name)
             .is_some()

@@ -47,7 +47,7 @@ impl Wizard {
             app.message = Some(format!("no cluster ({why}): the dry run needs one"));
             return;
         }
-        if app.read_only {
+        if app.read_only() {
             app.message = Some("read-only mode: nothing is sent, not even a dry run".into());
             return;
         }
@@ -108,7 +108,8 @@ impl Wizard {
             return;
         }
         if let Purpose::Recreate { old } = &w.purpose {
-            let plan = super::recreate::plan(old, &w.draft.pool, &app.inventory.workloads_of(old));
+            let plan =
+                super::recreate::plan(old, &w.draft.pool, &app.fleet.inventory.workloads_of(old));
             crate::app::confirm::open_plan(app, plan);
             return;
         }

@@ -63,7 +63,7 @@ pub fn restore(app: &mut App) {
 /// Watches other namespaces for the wizard, without leaving it: the picture starts over,
 /// and the checks run again as it arrives.
 fn rewatch(app: &mut App, namespaces: Namespaces, message: String) {
-    app.connection.scope = namespaces.words();
+    app.fleet.connection.scope = namespaces.words();
     app.namespaces = namespaces.clone();
     // Every hub's: the watch starts over on each.
     app.start_over();

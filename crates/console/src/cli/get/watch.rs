@@ -161,6 +161,7 @@ mod tests {
         // its age and countdown cells changed with the clock.
         let mut app = fleet_app();
         let paused = app
+            .fleet
             .inventory
             .objects(Kind::Pool)
             .find(|o| o.pool().is_some_and(|p| p.is_paused()))
@@ -169,12 +170,13 @@ mod tests {
         let mut previous = HashMap::new();
         let first = changed_rows(
             &mut previous,
-            rows::pools(&app.inventory, None, false).rows,
+            rows::pools(&app.fleet.inventory, None, false).rows,
             false,
         );
         assert_eq!(first.len(), 12, "the first picture is every row");
         // Time passes and another pool changes, many times over.
         let mut other = (*app
+            .fleet
             .inventory
             .get(Kind::Pool, "vision-lab", "detector")
             .expect("pool")
@@ -182,7 +184,7 @@ mod tests {
         .clone();
         for minute in 1..=20 {
             other["metadata"]["resourceVersion"] = json!(format!("v{minute}"));
-            app.inventory.apply(
+            app.fleet.inventory.apply(
                 SourceEvent::Applied {
                     kind: Kind::Pool,
                     object: other.clone(),
@@ -191,7 +193,7 @@ mod tests {
             );
             let changed = changed_rows(
                 &mut previous,
-                rows::pools(&app.inventory, None, false).rows,
+                rows::pools(&app.fleet.inventory, None, false).rows,
                 false,
             );
             assert!(has(&changed, "detector"), "the changed pool is printed");
@@ -199,7 +201,7 @@ mod tests {
             assert_eq!(changed.len(), 1);
         }
         // A deleted pool is printed once, marked.
-        app.inventory.apply(
+        app.fleet.inventory.apply(
             SourceEvent::Deleted {
                 kind: Kind::Pool,
                 object: other,
@@ -208,7 +210,7 @@ mod tests {
         );
         let changed = changed_rows(
             &mut previous,
-            rows::pools(&app.inventory, None, false).rows,
+            rows::pools(&app.fleet.inventory, None, false).rows,
             false,
         );
         assert_eq!(changed.len(), 1);
@@ -216,7 +218,7 @@ mod tests {
         assert!(
             changed_rows(
                 &mut previous,
-                rows::pools(&app.inventory, None, false).rows,
+                rows::pools(&app.fleet.inventory, None, false).rows,
                 false
             )
             .is_empty()
@@ -233,29 +235,30 @@ mod tests {
         let mut objects = HashMap::new();
         changed_rows(
             &mut lines,
-            rows::pools(&app.inventory, None, false).rows,
+            rows::pools(&app.fleet.inventory, None, false).rows,
             true,
         );
         changed_rows(
             &mut objects,
-            rows::pools(&app.inventory, None, false).rows,
+            rows::pools(&app.fleet.inventory, None, false).rows,
             false,
         );
         let mut pool = (*app
+            .fleet
             .inventory
             .get(Kind::Pool, "vision-lab", "detector")
             .expect("pool")
             .value())
         .clone();
         pool["metadata"]["resourceVersion"] = json!("v-next");
-        app.inventory.apply(
+        app.fleet.inventory.apply(
             SourceEvent::Applied {
                 kind: Kind::Pool,
                 object: pool.clone(),
             },
             app.now,
         );
-        let current = || rows::pools(&app.inventory, None, false).rows;
+        let current = || rows::pools(&app.fleet.inventory, None, false).rows;
         assert!(changed_rows(&mut lines, current(), true).is_empty());
         assert_eq!(changed_rows(&mut objects, current(), false).len(), 1);
         assert!(
@@ -264,25 +267,26 @@ mod tests {
         );
         // A value that shows changes: the line is printed.
         pool["status"]["status"] = json!("Failed");
-        app.inventory.apply(
+        app.fleet.inventory.apply(
             SourceEvent::Applied {
                 kind: Kind::Pool,
                 object: pool,
             },
             app.now,
         );
-        let current = rows::pools(&app.inventory, None, false).rows;
+        let current = rows::pools(&app.fleet.inventory, None, false).rows;
         let changed = changed_rows(&mut lines, current, true);
         assert_eq!(changed.len(), 1);
         assert!(has(&changed, "detector"));
         changed_rows(
             &mut objects,
-            rows::pools(&app.inventory, None, false).rows,
+            rows::pools(&app.fleet.inventory, None, false).rows,
             false,
         );
         // What the pool's row shows changes with its evaluation (GPU utilization), the pool
         // object itself does not: -o json prints nothing, a table prints the line.
         let mut evaluation = (*app
+            .fleet
             .inventory
             .get(Kind::Evaluation, "ml-research", "llm-train")
             .expect("an evaluation")
@@ -297,14 +301,14 @@ mod tests {
         for (_, gpu) in entry[&key]["gpu"].as_object_mut().expect("gpus").iter_mut() {
             gpu["utilization"] = json!(3);
         }
-        app.inventory.apply(
+        app.fleet.inventory.apply(
             SourceEvent::Applied {
                 kind: Kind::Evaluation,
                 object: evaluation,
             },
             app.now,
         );
-        let current = || rows::pools(&app.inventory, None, false).rows;
+        let current = || rows::pools(&app.fleet.inventory, None, false).rows;
         assert!(
             changed_rows(&mut objects, current(), false).is_empty(),
             "the pool object did not change"
@@ -315,7 +319,7 @@ mod tests {
     #[test]
     fn changed_rows_keep_the_first_tables_columns() {
         let app = fleet_app();
-        let table = rows::pools(&app.inventory, None, false);
+        let table = rows::pools(&app.fleet.inventory, None, false);
         let texts = texts(&table.rows, app.now);
         let headers = table.headers();
         let widths = cells::plain_widths(&headers, &texts);

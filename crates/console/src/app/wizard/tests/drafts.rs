@@ -158,7 +158,7 @@ fn a_draft_is_offered_on_its_own_hub_and_a_moved_pool_is_said_on_review() {
 
     // Another hub's pool of the same namespace and name: its draft is not offered there.
     let mut elsewhere = fleet_app();
-    elsewhere.connection.context = "hub-b".into();
+    elsewhere.fleet.connection.context = "hub-b".into();
     elsewhere.drafts = kept.clone();
     select(&mut elsewhere, "llm-train");
     update(&mut elsewhere, key(KeyCode::Char('e')));
@@ -241,7 +241,7 @@ fn resume_of_an_edit_waits_for_its_namespace_and_never_opens_a_deleting_pool() {
         draft,
     };
     waiting.namespaces = crate::app::ports::Namespaces::Only(vec!["ml-research".into()]);
-    waiting.inventory = crate::inventory::Inventory::new();
+    waiting.fleet.inventory = crate::inventory::Inventory::new();
     waiting.resuming = Some(crate::app::drafts::Kept {
         file: saved.file_name(),
         saved,

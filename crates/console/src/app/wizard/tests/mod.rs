@@ -23,6 +23,7 @@ fn typed(app: &mut App, text: &str) {
 /// A pool as the console holds it.
 fn live_pool(app: &App, namespace: &str, name: &str) -> Value {
     (*app
+        .fleet
         .inventory
         .get(Kind::Pool, namespace, name)
         .unwrap_or_else(|| panic!("{namespace}/{name} in the picture"))
@@ -295,6 +296,7 @@ fn a_taken_vip_and_a_quota_overrun_are_said_on_their_fields() {
     assert_eq!(namespace, "ml-research", "the selected pool's namespace");
     to_step(&mut app, Step::Deployment);
     let taken = app
+        .fleet
         .inventory
         .objects(Kind::Pool)
         .find_map(|p| {

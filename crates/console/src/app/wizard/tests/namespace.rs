@@ -96,7 +96,7 @@ fn a_namespace_the_console_does_not_watch_is_watched_for_the_checks() {
         "{:?}",
         returned()
     );
-    assert!(app.connection.scope.contains("ml-research"));
+    assert!(app.fleet.connection.scope.contains("ml-research"));
     // Until the watch answers, a reference cannot be checked: a warning, not an error.
     to_step(&mut app, Step::Deployment);
     set_field(&mut app, "Settings", 0, "palette-settings");
@@ -181,7 +181,7 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
             .any(|e| matches!(e, Effect::Watch(n) if *n == narrowed))
     );
     assert!(
-        app.inventory.health().next().is_none(),
+        app.fleet.inventory.health().next().is_none(),
         "the refusal belongs to the old watch: not applied"
     );
     // Once: a refusal in the narrowed watch is the picture's, not a reason to move again.

@@ -158,6 +158,7 @@ fn a_vip_change_recreates_the_pool_once_the_old_one_is_gone() {
     assert!(!returned().iter().any(|e| matches!(e, Effect::Perform(_))));
     // The watch reports it gone: the create goes, with the new VIP and nothing the server owns.
     let old = app
+        .fleet
         .inventory
         .get(Kind::Pool, &row.namespace, &row.name)
         .expect("listed")
