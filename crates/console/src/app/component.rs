@@ -1,15 +1,24 @@
 //! Components: each screen and overlay owns its state and its keys. It says which scopes it
 //! reads now (the footer, the help and the dispatch take its bindings from those), carries
 //! out a command of those scopes, and takes the answers to the requests it sent. While it acts
-//! it is out of the console and the rest is lent to it (the inventory, the clock, the hub, the
-//! outbox); it goes back to its place unless it closed, and what it asked for beyond itself
-//! ([`Follow`]) is carried out then. The lists and a pool's detail (`screens`), the help, a
-//! confirmation, the wizard, the controller's log and the drafts chooser are components; the
-//! text fields typed into on the screens are carried out by `keys::fields`.
+//! it holds a [`Ctx`]: what it may read of the console (the hub in focus, the clock, what the
+//! screen shows) and a queue of [`Ask`]s for everything beyond itself, carried out in order
+//! by the top level once it is back in its place. The lists and a pool's detail (`screens`),
+//! the help, a confirmation, the wizard, the controller's log and the drafts chooser are
+//! components; the text fields typed into on the screens are carried out by `keys::fields`.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
 
 use super::commands::{Command, Scope};
-use super::{App, Overlay};
-use crate::domain::{Outcome, Request};
+use super::drafts::Kept;
+use super::fleet::HubState;
+use super::ports::Namespaces;
+use super::requests::Awaiting;
+use super::{App, Detail, Effect, Input, Overlay, Shown};
+use crate::domain::fixes::{Fix, Permission, Plan};
+use crate::domain::request::Ids;
+use crate::domain::{Operation, Outcome, Request, RequestId};
 
 /// What becomes of a component once it has acted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,33 +27,242 @@ pub enum After {
     Stay,
     /// It closes.
     Close,
-    /// It stays, and asks for something that reads the console with it back in place.
-    Then(Follow),
 }
 
-/// What a component asks of the console beyond itself: each reads the selection (the list's,
-/// the detail's pool), so it runs once the component is back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Follow {
-    /// A fix's confirmation for the chosen pools.
-    Fix(crate::domain::fixes::Fix),
-    /// The controller's log.
+/// How the wizard opens from the drafts chooser.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// A new pool, afresh.
+    Fresh,
+    /// The live pool edited afresh.
+    Live(Value),
+    /// A kept draft resumed (an edit's against the live pool, when it is there).
+    Resume(Box<Kept>, Option<Value>),
+}
+
+/// What a component asks of the console beyond itself, carried out in order once it is back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// The footer says this (`None`: it says nothing).
+    Say(Option<String>),
+    Effect(Effect),
+    /// A request, bound to the hub the component read; its answer is awaited by its id.
+    Send(Request, Awaiting),
+    /// An access review asked of the hub in focus (its answer is awaited meanwhile).
+    Review(Permission),
+    /// An overlay opens on top.
+    Open(Overlay),
+    /// A pool's detail opens (over whichever was open).
+    Detail(Detail),
+    /// A text field on the screen opens.
+    Input(Input),
+    /// A text field's text changed (the filter applies, the search scrolls).
+    Typed(Input),
+    /// Tab on the command line: the next completion.
+    Complete,
+    /// A command line entered.
+    Run(String),
+    Quit,
+    /// A fix's confirmation for the chosen pools (reads the selection).
+    Fix(Fix),
+    /// A confirmation holding this plan.
+    Plan(Plan),
+    /// The controller's log beside the selected pool.
     Logs,
-    /// The wizard: a new pool, or the selected one edited.
-    Wizard { edit: bool },
+    /// The wizard: a new pool, or the selected one edited (`n`, `e`).
+    Wizard {
+        edit: bool,
+    },
+    /// The wizard from the drafts chooser.
+    Start(Start),
     /// Every namespace watched (the picture starts over, the list with it).
     AllNamespaces,
+    /// The selected event read whole.
+    Event(usize),
+    /// A pool's YAML to the user's editor.
+    RawEdit {
+        namespace: String,
+        name: String,
+    },
+    /// The edit under way ends (applied, refused or cancelled: its file stays).
+    EndEdit,
+    /// A draft's file goes, from disk and from the list.
+    Forget(String),
+    /// The wizard's draft was saved: the list holds it (a renamed draft's old file dropped).
+    Kept {
+        saved: crate::domain::draft::Saved,
+        replaces: Option<String>,
+    },
+    /// The wizard's draft's namespace is watched too, if it is not yet.
+    WatchAlso(String),
+    /// A recreate was confirmed: its delete went out under this id.
+    Recreating(Option<RequestId>),
+    /// The marks are cleared.
+    ClearMarks,
+    /// An answer no longer awaited was dropped (tests count them).
+    Dropped,
 }
 
-/// Carries out what a component asked for.
-pub fn follow(app: &mut App, follow: Follow) {
-    match follow {
-        Follow::Fix(fix) => super::confirm::open(app, fix),
-        Follow::Logs => super::logs::open(app),
-        Follow::Wizard { edit } => super::wizard::open(app, edit),
-        Follow::AllNamespaces => {
-            app.namespaces_asked = true;
-            app.watch(super::ports::Namespaces::All)
+/// What a component may read of the console while it acts, and the queue it asks through.
+pub struct Ctx<'a> {
+    /// The hub in focus: its picture, connection, access answers and read-only reason.
+    pub hub: &'a HubState,
+    pub now: DateTime<Utc>,
+    /// Rows a page of a list moves.
+    pub page: usize,
+    /// The terminal's size (columns, rows), as the last resize said.
+    pub size: Option<(u16, u16)>,
+    /// What the screen shows.
+    pub shown: &'a Shown,
+    /// The namespaces watched.
+    pub namespaces: &'a Namespaces,
+    /// No cluster could be reached (`pooldeck new` without a hub): why.
+    pub offline: Option<&'a str>,
+    /// Where the wizard's Review writes the manifest (`pooldeck new -o FILE`).
+    pub output: Option<&'a std::path::Path>,
+    /// The console is the wizard alone: closing it ends the program.
+    pub wizard_only: bool,
+    /// The edit in the user's editor under way.
+    pub editing: Option<&'a super::edit::Editing>,
+    /// The drafts kept on disk, newest first.
+    pub drafts: &'a [Kept],
+    /// The text searched for in a pool's YAML.
+    pub search: &'a str,
+    /// The scopes under the component (the help lists their bindings).
+    pub behind: Vec<Scope>,
+    ids: &'a mut Ids,
+    asks: Vec<Ask>,
+}
+
+impl Ctx<'_> {
+    /// Asks for something beyond the component.
+    pub fn ask(&mut self, ask: Ask) {
+        self.asks.push(ask);
+    }
+
+    /// The footer says `text`.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.asks.push(Ask::Say(Some(text.into())));
+    }
+
+    /// The runtime is asked to do this.
+    pub fn effect(&mut self, effect: Effect) {
+        self.asks.push(Ask::Effect(effect));
+    }
+
+    /// Sends an operation bound to the hub in focus; its answer is routed by the id returned.
+    pub fn send(&mut self, operation: Operation, awaiting: Awaiting) -> RequestId {
+        let id = self.ids.fresh();
+        let request = Request {
+            id,
+            hub: self.hub.id(),
+            operation,
+        };
+        self.asks.push(Ask::Send(request, awaiting));
+        id
+    }
+
+    /// A fresh id (a dialog's own, which its dry runs' answers name).
+    pub fn fresh_id(&mut self) -> RequestId {
+        self.ids.fresh()
+    }
+
+    /// Whether nothing that changes anything may be sent to the hub in focus.
+    pub fn read_only(&self) -> bool {
+        self.hub.read_only_why.is_some()
+    }
+
+    /// A page in lines, for the scrolled pages.
+    pub fn page_lines(&self) -> u16 {
+        u16::try_from(self.page).unwrap_or(u16::MAX)
+    }
+}
+
+impl App {
+    /// What a component may read of the console, and an empty queue.
+    fn ctx(&mut self) -> Ctx<'_> {
+        Ctx {
+            behind: self.scopes_behind(),
+            page: self.page(),
+            size: self.size,
+            hub: &self.fleet,
+            now: self.now,
+            shown: &self.shown,
+            namespaces: &self.namespaces,
+            offline: self.offline.as_deref(),
+            output: self.output.as_deref(),
+            wizard_only: self.wizard_only,
+            editing: self.editing.as_ref(),
+            drafts: &self.drafts,
+            search: &self.search,
+            ids: &mut self.ids,
+            asks: Vec::new(),
+        }
+    }
+
+    /// Lends `act` a [`Ctx`] on the console, then carries out what it asked for.
+    pub(super) fn lend<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> T {
+        let (out, asks) = self.lend_deferred(act);
+        self.carry_out(asks);
+        out
+    }
+
+    /// Lends `act` a [`Ctx`] and returns what it asked for, to be carried out once the
+    /// component acting is back in its place.
+    pub(super) fn lend_deferred<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> (T, Vec<Ask>) {
+        let mut ctx = self.ctx();
+        let out = act(&mut ctx);
+        (out, ctx.asks)
+    }
+
+    /// Carries out what a component asked for, in order.
+    pub(super) fn carry_out(&mut self, asks: Vec<Ask>) {
+        for ask in asks {
+            self.carry_out_one(ask);
+        }
+    }
+
+    fn carry_out_one(&mut self, ask: Ask) {
+        match ask {
+            Ask::Say(text) => self.message = text,
+            Ask::Effect(effect) => self.outbox.push(effect),
+            Ask::Send(request, awaiting) => {
+                self.pending.insert(request.id, awaiting);
+                self.outbox.push(Effect::Perform(request));
+            }
+            Ask::Review(permission) => {
+                if !self.fleet.access.contains_key(&permission) {
+                    self.fleet
+                        .access
+                        .insert(permission.clone(), super::confirm::Access::Asking);
+                    self.send(permission.review(), Awaiting::Access(permission));
+                }
+            }
+            Ask::Open(overlay) => self.overlays.push(overlay),
+            Ask::Detail(detail) => self.detail = Some(detail),
+            Ask::Input(input) => self.input = input,
+            Ask::Typed(input) => super::keys::after_typing(&input, self),
+            Ask::Complete => super::keys::complete(self),
+            Ask::Run(line) => super::keys::run_command(self, &line),
+            Ask::Quit => self.quit = true,
+            Ask::Fix(fix) => super::confirm::open(self, fix),
+            Ask::Plan(plan) => super::confirm::open_plan(self, plan),
+            Ask::Logs => super::logs::open(self),
+            Ask::Wizard { edit } => super::wizard::open(self, edit),
+            Ask::Start(start) => super::drafts::start(self, start),
+            Ask::AllNamespaces => {
+                self.namespaces_asked = true;
+                self.watch(Namespaces::All);
+            }
+            Ask::Event(row) => super::event_view::open(self, row),
+            Ask::RawEdit { namespace, name } => super::edit::start(self, &namespace, &name),
+            Ask::EndEdit => self.editing = None,
+            Ask::Forget(file) => super::drafts::forget(self, &file),
+            Ask::Kept { saved, replaces } => super::drafts::kept(self, saved, replaces.as_deref()),
+            Ask::WatchAlso(namespace) => super::wizard::watch_also(self, &namespace),
+            Ask::Recreating(id) => super::wizard::recreate::confirmed(self, id),
+            Ask::ClearMarks => self.list.marked.clear(),
+            Ask::Dropped => self.drop_answer(),
         }
     }
 }
@@ -54,11 +272,11 @@ pub trait Component {
     /// The scopes whose bindings it reads now, most specific first.
     fn scopes(&self) -> Vec<Scope>;
 
-    /// Carries out a command bound in one of its scopes; `app` is the console without it.
-    fn handle(&mut self, command: Command, app: &mut App) -> After;
+    /// Carries out a command bound in one of its scopes.
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After;
 
     /// An answer to a request it sent (routed by the request's id, bound to its hub).
-    fn answer(&mut self, _request: &Request, _outcome: Outcome, _app: &mut App) {}
+    fn answer(&mut self, _request: &Request, _outcome: Outcome, _ctx: &mut Ctx) {}
 
     /// The text field a typed character goes into, if one is being typed.
     fn typed(&mut self) -> Option<&mut String> {
@@ -67,25 +285,23 @@ pub trait Component {
 }
 
 /// Runs `act` on the overlay at `index`, taken off the stack meanwhile, and puts it back at
-/// its place unless it closed (what it opened meanwhile stays above it). Returns `None` when
-/// there is no overlay there.
+/// its place unless it closed (what it asked to open goes above it); then carries out what
+/// it asked for. Returns `None` when there is no overlay there.
 pub fn with_overlay<T>(
     app: &mut App,
     index: usize,
-    act: impl FnOnce(&mut Overlay, &mut App) -> (After, T),
+    act: impl FnOnce(&mut Overlay, &mut Ctx) -> (After, T),
 ) -> Option<T> {
     if index >= app.overlays.len() {
         return None;
     }
     let mut overlay = app.overlays.remove(index);
-    let (after, out) = act(&mut overlay, app);
+    let ((after, out), asks) = app.lend_deferred(|ctx| act(&mut overlay, ctx));
     if after != After::Close {
         let at = index.min(app.overlays.len());
         app.overlays.insert(at, overlay);
     }
-    if let After::Then(asked) = after {
-        follow(app, asked);
-    }
+    app.carry_out(asks);
     Some(out)
 }
 
@@ -94,7 +310,7 @@ pub fn handle_top(app: &mut App, command: Command) {
     let Some(top) = app.overlays.len().checked_sub(1) else {
         return;
     };
-    with_overlay(app, top, |overlay, app| (overlay.handle(command, app), ()));
+    with_overlay(app, top, |overlay, ctx| (overlay.handle(command, ctx), ()));
 }
 
 /// The overlays on the modal stack, each the component it holds (the help is small enough to
@@ -113,21 +329,21 @@ impl Component for Overlay {
         }
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match self {
             Overlay::Help { scroll } => match command {
                 Command::Close => After::Close,
                 Command::Down | Command::Up | Command::PageDown | Command::PageUp => {
                     // No further than the help's last line.
-                    let lines: usize = super::commands::help(&app.scopes_behind())
+                    let lines: usize = super::commands::help(&ctx.behind)
                         .iter()
                         .map(|(_, bindings)| bindings.len().saturating_add(2))
                         .sum();
                     let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
                     *scroll = match command {
                         Command::Down => scroll.saturating_add(1),
-                        Command::PageDown => scroll.saturating_add(app.page_lines()),
-                        Command::PageUp => scroll.saturating_sub(app.page_lines()),
+                        Command::PageDown => scroll.saturating_add(ctx.page_lines()),
+                        Command::PageUp => scroll.saturating_sub(ctx.page_lines()),
                         _ => scroll.saturating_sub(1),
                     }
                     .min(last);
@@ -135,11 +351,11 @@ impl Component for Overlay {
                 }
                 _ => After::Stay,
             },
-            Overlay::Confirm(confirm) => confirm.handle(command, app),
-            Overlay::Logs(view) => view.handle(command, app),
-            Overlay::Drafts(chooser) => chooser.handle(command, app),
-            Overlay::Event(view) => view.handle(command, app),
-            Overlay::Describe(view) => view.handle(command, app),
+            Overlay::Confirm(confirm) => confirm.handle(command, ctx),
+            Overlay::Logs(view) => view.handle(command, ctx),
+            Overlay::Drafts(chooser) => chooser.handle(command, ctx),
+            Overlay::Event(view) => view.handle(command, ctx),
+            Overlay::Describe(view) => view.handle(command, ctx),
             // Read as the help is: scrolled, closed.
             Overlay::Story { scroll, .. } => match command {
                 Command::Close => After::Close,
@@ -152,26 +368,26 @@ impl Component for Overlay {
                     After::Stay
                 }
                 Command::PageDown => {
-                    *scroll = scroll.saturating_add(app.page_lines());
+                    *scroll = scroll.saturating_add(ctx.page_lines());
                     After::Stay
                 }
                 Command::PageUp => {
-                    *scroll = scroll.saturating_sub(app.page_lines());
+                    *scroll = scroll.saturating_sub(ctx.page_lines());
                     After::Stay
                 }
                 _ => After::Stay,
             },
-            Overlay::Wizard(wizard) => wizard.handle(command, app),
+            Overlay::Wizard(wizard) => wizard.handle(command, ctx),
         }
     }
 
-    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
+    fn answer(&mut self, request: &Request, outcome: Outcome, ctx: &mut Ctx) {
         match self {
-            Overlay::Confirm(confirm) => confirm.answer(request, outcome, app),
-            Overlay::Logs(view) => view.answer(request, outcome, app),
-            Overlay::Drafts(chooser) => chooser.answer(request, outcome, app),
+            Overlay::Confirm(confirm) => confirm.answer(request, outcome, ctx),
+            Overlay::Logs(view) => view.answer(request, outcome, ctx),
+            Overlay::Drafts(chooser) => chooser.answer(request, outcome, ctx),
             Overlay::Event(_) | Overlay::Describe(_) | Overlay::Story { .. } => {}
-            Overlay::Wizard(wizard) => wizard.answer(request, outcome, app),
+            Overlay::Wizard(wizard) => wizard.answer(request, outcome, ctx),
             Overlay::Help { .. } => {}
         }
     }

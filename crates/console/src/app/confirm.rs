@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use super::component::{Ask, Ctx};
 use super::requests::Awaiting;
 use super::{App, Overlay};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
@@ -156,14 +157,13 @@ pub fn permissions_in_view(app: &App) -> Vec<Permission> {
 }
 
 /// Asks for the permissions not known yet (never in read-only mode: nothing can be done).
-pub fn ask(app: &mut App, permissions: &[Permission]) {
-    if app.read_only() {
+pub fn ask(ctx: &mut Ctx, permissions: &[Permission]) {
+    if ctx.read_only() {
         return;
     }
     for permission in permissions {
-        if !app.fleet.access.contains_key(permission) {
-            app.fleet.access.insert(permission.clone(), Access::Asking);
-            app.send(permission.review(), Awaiting::Access(permission.clone()));
+        if !ctx.hub.access.contains_key(permission) {
+            ctx.ask(Ask::Review(permission.clone()));
         }
     }
 }
@@ -215,7 +215,9 @@ pub fn open(app: &mut App, fix: Fix) {
     let mut plan = match fix {
         Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
         Fix::Delete => fixes::delete(first, &app.fleet.inventory.workloads_of(first)),
-        Fix::DeleteWorkloads | Fix::RemoveFinalizer => super::unblock::plan(app, first, app.now),
+        Fix::DeleteWorkloads | Fix::RemoveFinalizer => {
+            super::unblock::plan(&app.fleet, first, app.now)
+        }
         Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };
     let about =
@@ -271,8 +273,9 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
         Focus::Cancel
     };
     let hub = app.hub();
+    let id = app.ids.fresh();
     let mut confirm = Confirm {
-        id: app.ids.fresh(),
+        id,
         plan: plan.bound_to(&hub),
         hub,
         focus,
@@ -281,7 +284,7 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
         scroll: 0,
         about,
     };
-    advance(app, &mut confirm);
+    app.lend(|ctx| advance(ctx, &mut confirm));
     // A dialog that cannot run has nothing to type for: Cancel, and c copies the kubectl
     // equivalent as the dialog says.
     if matches!(confirm.stage, Stage::Blocked(_)) {
@@ -291,8 +294,8 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
 }
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.
-pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
-    if app.read_only() {
+pub(super) fn advance(ctx: &mut Ctx, confirm: &mut Confirm) {
+    if ctx.read_only() {
         // A plan that cannot run anyway has no kubectl equivalent to copy.
         confirm.stage = Stage::Blocked(match &confirm.plan.blocked {
             Some(why) => {
@@ -309,18 +312,18 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
     if confirm.stage != Stage::Checking {
         return;
     }
-    ask(app, &confirm.plan.permissions);
+    ask(ctx, &confirm.plan.permissions);
     let missing: Vec<String> = confirm
         .plan
         .permissions
         .iter()
-        .filter(|p| app.fleet.access.get(*p) == Some(&Access::Denied))
+        .filter(|p| ctx.hub.access.get(*p) == Some(&Access::Denied))
         .map(Permission::words)
         .collect();
     if !missing.is_empty() {
         confirm.stage = Stage::Blocked(format!(
             "not permitted in context {}: needs {}",
-            app.fleet.connection.context,
+            ctx.hub.connection.context,
             missing.join(", ")
         ));
         return;
@@ -329,7 +332,8 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
         .plan
         .permissions
         .iter()
-        .any(|p| app.fleet.access.get(p) == Some(&Access::Asking))
+        // Asked just now, or before.
+        .any(|p| matches!(ctx.hub.access.get(p), None | Some(&Access::Asking)))
     {
         return;
     }
@@ -339,7 +343,7 @@ pub(super) fn advance(app: &mut App, confirm: &mut Confirm) {
         answers: Vec::new(),
     };
     for operation in dry_runs {
-        app.send(operation, Awaiting::DryRun { dialog: confirm.id });
+        ctx.send(operation, Awaiting::DryRun { dialog: confirm.id });
     }
 }
 

@@ -7,10 +7,10 @@
 use chrono::{DateTime, Utc};
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component};
+use super::component::{After, Ask, Component, Ctx};
 use super::rows;
 use super::rows::text::{self as cells, Form};
-use super::{App, Detail, Effect, Overlay, Tab};
+use super::{Detail, Effect, Tab};
 use crate::domain::inert;
 use crate::inventory::{Inventory, Object};
 
@@ -28,36 +28,36 @@ impl Component for DescribeView {
         vec![Scope::Describe]
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         // The furthest it scrolls: the last page whole (the screen less the header, the
         // footer's line and the borders), in the rows the overlay shows.
-        let page = app
+        let page = ctx
             .size
             .map_or(0, |(_, height)| usize::from(height.saturating_sub(5)));
-        let last = u16::try_from(app.shown.describe_rows.len().saturating_sub(page.max(1)))
+        let last = u16::try_from(ctx.shown.describe_rows.len().saturating_sub(page.max(1)))
             .unwrap_or(u16::MAX);
         match command {
             Command::Close => return After::Close,
             Command::Down => self.scroll = self.scroll.saturating_add(1).min(last),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
             Command::PageDown => {
-                self.scroll = self.scroll.saturating_add(app.page_lines()).min(last);
+                self.scroll = self.scroll.saturating_add(ctx.page_lines()).min(last);
             }
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
             Command::First => self.scroll = 0,
             Command::Last => self.scroll = last,
-            Command::Copy => app.outbox.push(Effect::Copy {
-                text: app.shown.describe.join("\n") + "\n",
+            Command::Copy => ctx.effect(Effect::Copy {
+                text: ctx.shown.describe.join("\n") + "\n",
                 what: format!("the description of {}", self.name),
             }),
             // Enter: the pool's detail, where its fixes are.
             Command::Activate => {
-                app.detail = Some(Detail {
+                ctx.ask(Ask::Detail(Detail {
                     namespace: self.namespace.clone(),
                     name: self.name.clone(),
                     tab: Tab::Overview,
                     scroll: 0,
-                });
+                }));
                 return After::Close;
             }
             _ => {}
@@ -109,13 +109,15 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
     rows
 }
 
-/// `d`: the pool described, over the list or its detail.
-pub fn open(app: &mut App, namespace: &str, name: &str) {
-    app.overlays.push(Overlay::Describe(Box::new(DescribeView {
-        namespace: namespace.to_owned(),
-        name: name.to_owned(),
-        scroll: 0,
-    })));
+impl DescribeView {
+    /// `d`: the pool described, over the list or its detail.
+    pub fn new(namespace: &str, name: &str) -> DescribeView {
+        DescribeView {
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            scroll: 0,
+        }
+    }
 }
 
 /// A label and its value, aligned as kubectl describe aligns them.

@@ -2,11 +2,11 @@
 //! Confirm, copying its kubectl command), the answers to its dry runs (from its own hub only),
 //! and sending the real requests once the dry run passed and the text is typed.
 
+use super::Effect;
 use super::commands::{Command, Scope};
-use super::component::{After, Component};
+use super::component::{After, Ask, Component, Ctx};
 use super::confirm::{Confirm, Focus, Stage};
 use super::requests::Awaiting;
-use super::{App, Effect};
 use crate::domain::fixes::Fix;
 use crate::domain::{Outcome, Request};
 
@@ -19,15 +19,15 @@ impl Component for Confirm {
         }
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
             Command::Close => {
-                app.message = Some("cancelled: nothing was sent".into());
+                ctx.say("cancelled: nothing was sent");
                 // A cancelled edit stays in its file, and says so.
                 if self.plan.fix == Fix::Edit
-                    && let Some(path) = app.editing.take().and_then(|e| e.path)
+                    && let Some(path) = end_edit(ctx)
                 {
-                    app.message = Some(format!(
+                    ctx.say(format!(
                         "cancelled: nothing was sent; the edit is kept at {} (E on the pool \
                          reopens it while the pool is unchanged)",
                         path.display()
@@ -47,20 +47,20 @@ impl Component for Confirm {
             // is not being deleted would delete a healthy pool's workloads).
             Command::Copy => match &self.plan.blocked {
                 Some(why) => {
-                    app.message = Some(format!("nothing copied: this cannot run ({why})"));
+                    ctx.say(format!("nothing copied: this cannot run ({why})"));
                 }
                 None if !crate::domain::shell::shown_faithfully(&self.hub) => {
-                    app.message = Some(format!(
+                    ctx.say(format!(
                         "nothing copied: {}",
                         crate::domain::shell::NOT_SHOWN_FAITHFULLY
                     ));
                 }
-                None => app.outbox.push(Effect::Copy {
+                None => ctx.effect(Effect::Copy {
                     text: self.plan.kubectl_on(&self.hub),
                     what: "the kubectl command".to_owned(),
                 }),
             },
-            Command::Activate => return self.activate(app),
+            Command::Activate => return self.activate(ctx),
             // Not bound in a dialog's scopes.
             _ => {}
         }
@@ -68,7 +68,7 @@ impl Component for Confirm {
     }
 
     /// A dry run's answer, for this dialog only when it came from the hub it was opened on.
-    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
+    fn answer(&mut self, request: &Request, outcome: Outcome, ctx: &mut Ctx) {
         if self.hub != request.hub {
             return;
         }
@@ -80,7 +80,7 @@ impl Component for Confirm {
                 let changed = match &error {
                     crate::domain::ClusterError::Conflict { .. }
                     | crate::domain::ClusterError::NotFound { .. } => {
-                        super::requests::what_changed(&app.fleet.inventory, &request.operation)
+                        super::requests::what_changed(&ctx.hub.inventory, &request.operation)
                     }
                     _ => None,
                 };
@@ -123,10 +123,10 @@ impl Confirm {
     }
 
     /// Enter: presses the focused control.
-    fn activate(&mut self, app: &mut App) -> After {
+    fn activate(&mut self, ctx: &mut Ctx) -> After {
         match self.focus {
             Focus::Cancel => {
-                app.message = Some("cancelled: nothing was sent".into());
+                ctx.say("cancelled: nothing was sent");
                 After::Close
             }
             Focus::Field => {
@@ -134,7 +134,7 @@ impl Confirm {
                 // choice of the Confirm button.
                 match self.needs_typing() {
                     Some(text) if self.typed != text => {
-                        app.message = Some(format!(
+                        ctx.say(format!(
                             "type {} exactly first (Esc cancels)",
                             crate::domain::inert::line(text)
                         ));
@@ -143,23 +143,23 @@ impl Confirm {
                 }
                 After::Stay
             }
-            Focus::Confirm => self.send(app),
+            Focus::Confirm => self.send(ctx),
         }
     }
 
     /// Why an unblock's plan no longer holds, if it does not: worked out again from what the
     /// console watches now, it would send other requests, or none.
-    fn changed_since(&self, app: &App) -> Option<String> {
+    fn changed_since(&self, ctx: &Ctx) -> Option<String> {
         let about = self.about.as_ref()?;
-        let Some(pool) = app
-            .fleet
+        let Some(pool) = ctx
+            .hub
             .inventory
             .get(crate::domain::Kind::Pool, &about.namespace, &about.name)
             .and_then(|o| o.pool())
         else {
             return Some("the pool is no longer there".into());
         };
-        let now = super::unblock::plan(app, pool, app.now);
+        let now = super::unblock::plan(ctx.hub, pool, ctx.now);
         let same = now.fix == self.plan.fix
             && now.operations == self.plan.operations
             && now.type_to_confirm == self.plan.type_to_confirm
@@ -171,21 +171,21 @@ impl Confirm {
     }
 
     /// Enter on Confirm: sends the real requests and closes the dialog.
-    fn send(&mut self, app: &mut App) -> After {
-        if !self.ready() || app.read_only() {
-            app.message = Some(self.why_not_ready());
+    fn send(&mut self, ctx: &mut Ctx) -> After {
+        if !self.ready() || ctx.read_only() {
+            ctx.say(self.why_not_ready());
             return After::Stay;
         }
         // The dialog's dry runs and reviews were answered by its hub; nothing goes to another.
-        if self.hub != app.hub() {
-            app.message = Some(format!(
+        if self.hub != ctx.hub.id() {
+            ctx.say(format!(
                 "cancelled {}: it was previewed on another hub; nothing was sent",
                 self.plan.title
             ));
             return After::Close;
         }
-        if let Some(why) = self.changed_since(app) {
-            app.message = Some(format!(
+        if let Some(why) = self.changed_since(ctx) {
+            ctx.say(format!(
                 "{}: nothing was sent: {why}; press u again to see what it would do now",
                 self.plan.title
             ));
@@ -195,7 +195,7 @@ impl Confirm {
         // An edit's answer is routed with the file it is kept in (another edit may be under
         // way by the time it comes).
         let kept = if plan.fix == Fix::Edit {
-            app.editing.take().and_then(|editing| editing.path)
+            end_edit(ctx)
         } else {
             None
         };
@@ -207,18 +207,25 @@ impl Confirm {
                 kept: kept.clone(),
                 batch,
             };
-            sent.push(app.send(operation.clone(), awaiting));
+            sent.push(ctx.send(operation.clone(), awaiting));
         }
         if plan.fix == Fix::Recreate {
-            super::wizard::recreate::confirmed(app, sent.first().copied());
+            ctx.ask(Ask::Recreating(sent.first().copied()));
         }
         if matches!(plan.fix, Fix::Pause | Fix::Resume) {
-            app.list.marked.clear();
+            ctx.ask(Ask::ClearMarks);
         }
-        app.message = Some(format!(
+        ctx.say(format!(
             "{}: sent to context {}; the list changes when the hub reports it",
-            plan.title, app.fleet.connection.context
+            plan.title, ctx.hub.connection.context
         ));
         After::Close
     }
+}
+
+/// The edit under way ends; where its file is kept, if the runtime said.
+fn end_edit(ctx: &mut Ctx) -> Option<std::path::PathBuf> {
+    let path = ctx.editing.and_then(|editing| editing.path.clone());
+    ctx.ask(Ask::EndEdit);
+    path
 }

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component};
+use super::component::{After, Ask, Component, Ctx, Start};
 use super::wizard::{self, Purpose, Wizard};
 use super::{App, Effect, Overlay};
 use crate::domain::Kind;
@@ -165,17 +165,17 @@ impl Component for Chooser {
         vec![Scope::Drafts]
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
             Command::Down | Command::Up => {
-                self.move_cursor(app, command == Command::Down);
+                self.move_cursor(ctx, command == Command::Down);
                 After::Stay
             }
             Command::Activate => {
-                self.choose(app);
+                self.choose(ctx);
                 After::Close
             }
-            Command::DiscardDraft => self.discard(app),
+            Command::DiscardDraft => self.discard(ctx),
             Command::Close | Command::Cancel => After::Close,
             // Not bound in the chooser's scope.
             _ => After::Stay,
@@ -185,8 +185,8 @@ impl Component for Chooser {
 
 impl Chooser {
     /// ↑↓: the entry under the cursor.
-    fn move_cursor(&mut self, app: &mut App, down: bool) {
-        let last = self.entries(app.now).len().saturating_sub(1);
+    fn move_cursor(&mut self, ctx: &mut Ctx, down: bool) {
+        let last = self.entries(ctx.now).len().saturating_sub(1);
         self.cursor = if down {
             (self.cursor + 1).min(last)
         } else {
@@ -194,41 +194,40 @@ impl Chooser {
         };
         // A `d` pressed once no longer stands, nor does the footer saying it does.
         if self.discarding.take().is_some() {
-            app.message = None;
+            ctx.ask(Ask::Say(None));
         }
     }
 
     /// Enter: the wizard, afresh or on the draft chosen (the chooser closes).
-    fn choose(&mut self, app: &mut App) {
+    fn choose(&mut self, ctx: &mut Ctx) {
         let offer = std::mem::replace(&mut self.offer, Offer::New { drafts: Vec::new() });
-        match (offer, self.cursor) {
-            (Offer::New { .. }, 0) => wizard::open_fresh(app),
-            (Offer::New { drafts }, at) => {
-                if let Some(kept) = drafts.into_iter().nth(at - 1) {
-                    resume(app, kept, None);
-                }
-            }
-            (Offer::Edit { live, .. }, 0) => wizard::open_live(app, live),
-            (Offer::Edit { live, draft, .. }, _) => resume(app, *draft, Some(live)),
-        }
+        let start = match (offer, self.cursor) {
+            (Offer::New { .. }, 0) => Start::Fresh,
+            (Offer::New { drafts }, at) => match drafts.into_iter().nth(at - 1) {
+                Some(kept) => Start::Resume(Box::new(kept), None),
+                None => return,
+            },
+            (Offer::Edit { live, .. }, 0) => Start::Live(live),
+            (Offer::Edit { live, draft, .. }, _) => Start::Resume(draft, Some(live)),
+        };
+        ctx.ask(Ask::Start(start));
     }
 
     /// `d` twice: the draft under the cursor is discarded (its file removed); the chooser
     /// closes when nothing is left to offer.
-    fn discard(&mut self, app: &mut App) -> After {
+    fn discard(&mut self, ctx: &mut Ctx) -> After {
         if self.cursor == 0 {
-            app.message =
-                Some("the first entry starts afresh: there is no draft to discard".into());
+            ctx.say("the first entry starts afresh: there is no draft to discard");
             return After::Stay;
         }
         if self.discarding != Some(self.cursor) {
             self.discarding = Some(self.cursor);
             let entry = self
-                .entries(app.now)
+                .entries(ctx.now)
                 .get(self.cursor)
                 .cloned()
                 .unwrap_or_default();
-            app.message = Some(format!("d again discards it: {entry}"));
+            ctx.say(format!("d again discards it: {entry}"));
             return After::Stay;
         }
         let (file, after) = match &mut self.offer {
@@ -245,9 +244,18 @@ impl Chooser {
             }
             Offer::Edit { draft, .. } => (draft.file.clone(), After::Close),
         };
-        forget(app, &file);
-        app.message = Some(format!("the draft {file} is discarded"));
+        ctx.say(format!("the draft {file} is discarded"));
+        ctx.ask(Ask::Forget(file));
         after
+    }
+}
+
+/// The wizard as the chooser's choice opens it.
+pub fn start(app: &mut App, start: Start) {
+    match start {
+        Start::Fresh => wizard::open_fresh(app),
+        Start::Live(live) => wizard::open_live(app, live),
+        Start::Resume(kept, live) => resume(app, *kept, live),
     }
 }
 

@@ -3,7 +3,7 @@
 //! evaluation: the pool's detail), `c` copies the message. Part of `update`.
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component};
+use super::component::{After, Ask, Component, Ctx};
 use super::{App, Detail, Effect, Tab};
 use crate::inventory::Object;
 
@@ -56,14 +56,14 @@ impl Component for EventView {
         vec![Scope::Event]
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
             Command::Close => return After::Close,
             Command::Down => self.scroll = self.scroll.saturating_add(1),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => self.scroll = self.scroll.saturating_add(app.page_lines()),
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
-            Command::Copy => app.outbox.push(Effect::Copy {
+            Command::PageDown => self.scroll = self.scroll.saturating_add(ctx.page_lines()),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
+            Command::Copy => ctx.effect(Effect::Copy {
                 text: self.message.clone(),
                 what: format!("the message of the {} event", self.reason),
             }),
@@ -71,16 +71,16 @@ impl Component for EventView {
                 let (kind, namespace, name) = &self.object;
                 match self.opens_on() {
                     Some(tab) => {
-                        app.detail = Some(Detail {
+                        ctx.ask(Ask::Detail(Detail {
                             namespace: namespace.clone(),
                             name: name.clone(),
                             tab,
                             scroll: 0,
-                        });
+                        }));
                         return After::Close;
                     }
                     None => {
-                        app.message = Some(format!(
+                        ctx.say(format!(
                             "the console has no page for a {kind}: kubectl describe {} {} -n {}",
                             kind.to_lowercase(),
                             crate::domain::shell::quote(name),

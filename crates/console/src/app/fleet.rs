@@ -32,6 +32,17 @@ pub struct HubState {
 }
 
 impl HubState {
+    /// The hub a request sent here is bound to.
+    pub fn id(&self) -> crate::domain::Hub {
+        let c = &self.connection;
+        crate::domain::Hub {
+            context: c.context.clone(),
+            server: c.server.clone(),
+            user: c.user.clone(),
+            kubeconfig: c.kubeconfig.clone(),
+        }
+    }
+
     /// Whether this is the hub a request is bound to (context, server, user, kubeconfig).
     pub fn is(&self, hub: &crate::domain::Hub) -> bool {
         let c = &self.connection;

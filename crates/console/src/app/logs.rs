@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component};
+use super::component::{After, Component, Ctx};
 use super::{App, Effect, Overlay};
 use crate::domain::ObjectRef;
 
@@ -255,10 +255,10 @@ impl Component for LogView {
         }
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
-        let page = isize::try_from(app.page()).unwrap_or(isize::MAX);
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
+        let page = isize::try_from(ctx.page).unwrap_or(isize::MAX);
         match command {
-            Command::Close | Command::Cancel => return self.close(app),
+            Command::Close | Command::Cancel => return self.close(ctx),
             Command::PauseLogs => self.toggle_pause(),
             Command::AllLines => self.toggle_all(),
             Command::Search => {
@@ -288,13 +288,13 @@ impl Component for LogView {
 impl LogView {
     /// Esc: the search being typed, or the one kept, goes first; then the view closes and
     /// the stream stops.
-    fn close(&mut self, app: &mut App) -> After {
+    fn close(&mut self, ctx: &mut Ctx) -> After {
         if self.searching || !self.search.is_empty() {
             self.searching = false;
             self.search.clear();
             return After::Stay;
         }
-        app.outbox.push(Effect::StopLogs);
+        ctx.effect(Effect::StopLogs);
         After::Close
     }
 

@@ -611,7 +611,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     if wanted.iter().any(|p| !app.fleet.access.contains_key(p))
         && app.fleet.inventory.count(crate::domain::Kind::Pool) > 0
     {
-        confirm::ask(app, &wanted);
+        app.lend(|ctx| confirm::ask(ctx, &wanted));
         app.refresh();
     }
     std::mem::take(&mut app.outbox)

@@ -33,12 +33,7 @@ pub enum Awaiting {
 impl App {
     /// The hub the console shows now: every request it sends is bound to it.
     pub fn hub(&self) -> Hub {
-        Hub {
-            context: self.fleet.connection.context.clone(),
-            server: self.fleet.connection.server.clone(),
-            user: self.fleet.connection.user.clone(),
-            kubeconfig: self.fleet.connection.kubeconfig.clone(),
-        }
+        self.fleet.id()
     }
 
     /// Sends an operation bound to the hub shown now; its answer is routed by the id
@@ -157,7 +152,7 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
             if matches!(app.overlays.last(), Some(Overlay::Confirm(_)))
                 && let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop()
             {
-                super::confirm::advance(app, &mut confirm);
+                app.lend(|ctx| super::confirm::advance(ctx, &mut confirm));
                 app.overlays.push(Overlay::Confirm(confirm));
             }
         }
@@ -171,8 +166,8 @@ pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
                 app.drop_answer();
                 return;
             };
-            super::component::with_overlay(app, index, |overlay, app| {
-                overlay.answer(request, outcome, app);
+            super::component::with_overlay(app, index, |overlay, ctx| {
+                overlay.answer(request, outcome, ctx);
                 (After::Stay, ())
             });
         }

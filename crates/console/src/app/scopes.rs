@@ -118,7 +118,7 @@ impl App {
             Command::RunFix => when(
                 self.detail
                     .as_ref()
-                    .and_then(|d| d.fix_in_view(self))
+                    .and_then(|d| d.fix_in_view(&self.fleet))
                     .is_some(),
             ),
             Command::ControllerLogs => when(self.detail.is_some() || self.list.view.logs),

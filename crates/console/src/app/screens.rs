@@ -2,46 +2,48 @@
 //! the order, the marks: [`ListState`]) and a pool's detail (which pool, its tab, how far
 //! scrolled: [`Detail`]). Each carries out its own commands on its own state; what reaches
 //! beyond it (a fix's confirmation, the controller's log, the wizard, which all read the
-//! selection) it asks for with [`After::Then`], carried out once it is back in its place.
+//! selection) it asks for with an [`Ask`], carried out once it is back in its place.
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component, Follow};
+use super::component::{After, Ask, Component, Ctx};
+use super::fleet::HubState;
 use super::{App, Detail, Effect, Input, ListState, Overlay, Tab};
 use crate::domain::fixes::Fix;
 
 /// What a list and a pool's detail both do: fixes, the log, the command line, the help,
 /// quitting. `None`: not one of them.
-fn shared(command: Command, app: &mut App) -> Option<After> {
-    let fix = |fix| Some(After::Then(Follow::Fix(fix)));
-    match command {
-        Command::Quit => app.quit = true,
-        Command::Help => app.overlays.push(Overlay::Help { scroll: 0 }),
-        Command::CommandLine => app.input = Input::Command(String::new(), None),
-        Command::PauseResume => return fix(Fix::Pause),
-        Command::Delete => return fix(Fix::Delete),
-        Command::Unblock => return fix(Fix::DeleteWorkloads),
-        Command::ControllerLogs => return Some(After::Then(Follow::Logs)),
+fn shared(command: Command, ctx: &mut Ctx) -> Option<After> {
+    let ask = match command {
+        Command::Quit => Ask::Quit,
+        Command::Help => Ask::Open(Overlay::Help { scroll: 0 }),
+        Command::CommandLine => Ask::Input(Input::Command(String::new(), None)),
+        Command::PauseResume => Ask::Fix(Fix::Pause),
+        Command::Delete => Ask::Fix(Fix::Delete),
+        Command::Unblock => Ask::Fix(Fix::DeleteWorkloads),
+        Command::ControllerLogs => Ask::Logs,
         _ => return None,
-    }
+    };
+    ctx.ask(ask);
     Some(After::Stay)
 }
 
 impl ListState {
     /// Opens the selected row's pool: from the pools list on its overview, from the
     /// evaluations list on its scaling tab, from the hosts list on its hosts.
-    fn open_selected(&self, on: Option<Tab>, app: &mut App) {
+    fn open_selected(&self, on: Option<Tab>, ctx: &mut Ctx) {
         let Some(natural) = self.view.opens else {
             return;
         };
-        let Some(row) = app.shown.row(self.selected) else {
+        let Some(row) = ctx.shown.row(self.selected) else {
             return;
         };
-        app.detail = Some(Detail {
+        let detail = Detail {
             namespace: row.id.namespace.to_string(),
             name: row.id.name.to_string(),
             tab: on.unwrap_or(natural),
             scroll: 0,
-        });
+        };
+        ctx.ask(Ask::Detail(detail));
     }
 }
 
@@ -54,11 +56,11 @@ impl Component for ListState {
         }
     }
 
-    /// A command on a list (the events list's `w` too); `app` is the console without it.
+    /// A command on a list (the events list's `w` too).
     #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
-        let last = app.shown.len().saturating_sub(1);
-        let page = app.page();
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
+        let last = ctx.shown.len().saturating_sub(1);
+        let page = ctx.page;
         let moves = matches!(
             command,
             Command::Down
@@ -73,7 +75,7 @@ impl Component for ListState {
             self.chosen = true;
             // The first row as the screen shows it now (data or a filter may have moved the
             // selection since a key last did).
-            self.offset = on_screen(self.offset, self.selected, page, app.shown.len());
+            self.offset = on_screen(self.offset, self.selected, page, ctx.shown.len());
         }
         match command {
             Command::Down => self.selected = self.selected.saturating_add(1).min(last),
@@ -91,22 +93,20 @@ impl Component for ListState {
             Command::First => self.selected = 0,
             Command::Last => self.selected = last,
             // On the events list: the event read whole.
-            Command::Open if self.view.warnings.is_some() => {
-                super::event_view::open(app, self.selected)
-            }
-            Command::Open => self.open_selected(None, app),
+            Command::Open if self.view.warnings.is_some() => ctx.ask(Ask::Event(self.selected)),
+            Command::Open => self.open_selected(None, ctx),
             Command::Describe => {
                 if self.view.opens.is_some()
-                    && let Some(row) = app.shown.row(self.selected)
+                    && let Some(row) = ctx.shown.row(self.selected)
                 {
-                    let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
-                    super::describe::open(app, &namespace, &name);
+                    let view = super::describe::DescribeView::new(&row.id.namespace, &row.id.name);
+                    ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
                 }
             }
-            Command::Yaml => self.open_selected(Some(Tab::Yaml), app),
-            Command::Filter => app.input = Input::Filter(self.filter.clone()),
+            Command::Yaml => self.open_selected(Some(Tab::Yaml), ctx),
+            Command::Filter => ctx.ask(Ask::Input(Input::Filter(self.filter.clone()))),
             Command::SortNext => {
-                let columns = app.shown.columns().len();
+                let columns = ctx.shown.columns().len();
                 self.sort_column = if columns == 0 {
                     0
                 } else {
@@ -126,10 +126,10 @@ impl Component for ListState {
                     self.chosen = true;
                 }
                 self.filter.clear();
-                app.message = None;
+                ctx.ask(Ask::Say(None));
             }
             Command::Mark => {
-                if let Some(row) = app.shown.row(self.selected) {
+                if let Some(row) = ctx.shown.row(self.selected) {
                     let id = row.id.clone();
                     if !self.marked.remove(&id) {
                         self.marked.insert(id);
@@ -139,28 +139,28 @@ impl Component for ListState {
             }
             // `c`: the name of the selected row.
             Command::Copy => {
-                if let Some(row) = app.shown.row(self.selected) {
+                if let Some(row) = ctx.shown.row(self.selected) {
                     let name = row.id.name.to_string();
-                    app.outbox.push(Effect::Copy {
+                    ctx.effect(Effect::Copy {
                         text: name.clone(),
                         what: name,
                     });
                 }
             }
-            Command::AllNamespaces => return After::Then(Follow::AllNamespaces),
-            Command::NewPool => return After::Then(Follow::Wizard { edit: false }),
-            Command::EditPool => return After::Then(Follow::Wizard { edit: true }),
+            Command::AllNamespaces => ctx.ask(Ask::AllNamespaces),
+            Command::NewPool => ctx.ask(Ask::Wizard { edit: false }),
+            Command::EditPool => ctx.ask(Ask::Wizard { edit: true }),
             Command::RawEdit => {
-                if let Some(row) = app.shown.row(self.selected) {
+                if let Some(row) = ctx.shown.row(self.selected) {
                     let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
-                    super::edit::start(app, &namespace, &name);
+                    ctx.ask(Ask::RawEdit { namespace, name });
                 }
             }
-            other => return shared(other, app).unwrap_or(After::Stay),
+            other => return shared(other, ctx).unwrap_or(After::Stay),
         }
         if moves {
             // The rows move only when the selection leaves the screen.
-            self.offset = on_screen(self.offset, self.selected, page, app.shown.len());
+            self.offset = on_screen(self.offset, self.selected, page, ctx.shown.len());
         }
         After::Stay
     }
@@ -185,7 +185,7 @@ impl Detail {
     /// The doctor's next steps for this pool, in order, as a runbook to paste into a ticket:
     /// each finding, then its steps numbered, every line a comment (pasted into a shell by
     /// mistake, nothing runs: a step is read and typed, not pasted).
-    fn runbook(&self, app: &App) -> String {
+    fn runbook(&self, hub: &HubState) -> String {
         let id = crate::domain::ObjectRef::new(
             crate::domain::Kind::Pool,
             self.namespace.clone(),
@@ -193,9 +193,9 @@ impl Detail {
         );
         let mut out = format!(
             "# ComputePool {}/{} on context {}: what the doctor finds, and the steps\n",
-            self.namespace, self.name, app.fleet.connection.context
+            self.namespace, self.name, hub.connection.context
         );
-        let findings = app.fleet.doctor.findings(&id);
+        let findings = hub.doctor.findings(&id);
         if findings.is_empty() {
             out.push_str("# the doctor finds nothing (or has not looked yet)\n");
         }
@@ -211,7 +211,7 @@ impl Detail {
     }
 
     /// The fix of this pool's first finding that has one, on its Diagnose tab.
-    pub fn fix_in_view(&self, app: &App) -> Option<Fix> {
+    pub fn fix_in_view(&self, hub: &HubState) -> Option<Fix> {
         if self.tab != Tab::Diagnose {
             return None;
         }
@@ -220,7 +220,7 @@ impl Detail {
             self.namespace.clone(),
             self.name.clone(),
         );
-        app.fleet.doctor.findings(&id).iter().find_map(|d| d.fix)
+        hub.doctor.findings(&id).iter().find_map(|d| d.fix)
     }
 }
 
@@ -233,32 +233,41 @@ impl Component for Detail {
         }
     }
 
-    /// A command in a pool's detail (its YAML tab's `/` and `c` too); `app` is the console
-    /// without it. `Close` here is going back to the list.
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    /// A command in a pool's detail (its YAML tab's `/` and `c` too). `Close` here is going
+    /// back to the list.
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
             Command::Down => self.scroll = self.scroll.saturating_add(1),
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => self.scroll = self.scroll.saturating_add(app.page_lines()),
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(app.page_lines()),
+            Command::PageDown => self.scroll = self.scroll.saturating_add(ctx.page_lines()),
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
             Command::NextTab => self.jump(self.tab.step(true)),
             Command::PreviousTab => self.jump(self.tab.step(false)),
             Command::Back => return After::Close,
-            Command::Search => app.input = Input::Search(app.search.clone()),
-            Command::Describe => super::describe::open(app, &self.namespace, &self.name),
-            Command::RawEdit => super::edit::start(app, &self.namespace, &self.name),
+            Command::Search => ctx.ask(Ask::Input(Input::Search(ctx.search.to_owned()))),
+            Command::Describe => {
+                let view = super::describe::DescribeView::new(&self.namespace, &self.name);
+                ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
+            }
+            Command::RawEdit => ctx.ask(Ask::RawEdit {
+                namespace: self.namespace.clone(),
+                name: self.name.clone(),
+            }),
             Command::RunFix => {
-                if let Some(fix) = self.fix_in_view(app) {
-                    return After::Then(Follow::Fix(fix));
+                if let Some(fix) = self.fix_in_view(ctx.hub) {
+                    ctx.ask(Ask::Fix(fix));
                 }
             }
             // `c`: the pool's YAML on its YAML tab, the doctor's steps as a runbook on its
             // Diagnose tab, else its name.
             Command::Copy => {
                 let (text, what) = if self.tab == Tab::Diagnose {
-                    (self.runbook(app), format!("the runbook for {}", self.name))
+                    (
+                        self.runbook(ctx.hub),
+                        format!("the runbook for {}", self.name),
+                    )
                 } else if self.tab == Tab::Yaml {
-                    match &app.shown.detail {
+                    match &ctx.shown.detail {
                         Some(data) => (
                             data.yaml.join("\n") + "\n",
                             format!("the YAML of {}", self.name),
@@ -268,9 +277,9 @@ impl Component for Detail {
                 } else {
                     (self.name.clone(), self.name.clone())
                 };
-                app.outbox.push(Effect::Copy { text, what });
+                ctx.effect(Effect::Copy { text, what });
             }
-            other => return shared(other, app).unwrap_or(After::Stay),
+            other => return shared(other, ctx).unwrap_or(After::Stay),
         }
         After::Stay
     }
@@ -312,25 +321,20 @@ pub fn favourite(app: &mut App, index: usize) {
 /// it is back.
 pub fn on_list(app: &mut App, command: Command) {
     let mut list = std::mem::take(&mut app.list);
-    let after = list.handle(command, app);
+    let (_, asks) = app.lend_deferred(|ctx| list.handle(command, ctx));
     app.list = list;
-    if let After::Then(follow) = after {
-        super::component::follow(app, follow);
-    }
+    app.carry_out(asks);
 }
 
 /// Runs `act` on the open pool's detail, taken out of the console meanwhile; it goes back
 /// unless it closed (Esc: back to the list), then what it asked for is carried out.
-pub fn on_detail(app: &mut App, act: impl FnOnce(&mut Detail, &mut App) -> After) {
+pub fn on_detail(app: &mut App, act: impl FnOnce(&mut Detail, &mut Ctx) -> After) {
     let Some(mut detail) = app.detail.take() else {
         return;
     };
-    let after = act(&mut detail, app);
-    // What it opened meanwhile (another pool's detail) is not overwritten.
-    if after != After::Close && app.detail.is_none() {
+    let (after, asks) = app.lend_deferred(|ctx| act(&mut detail, ctx));
+    if after != After::Close {
         app.detail = Some(detail);
     }
-    if let After::Then(follow) = after {
-        super::component::follow(app, follow);
-    }
+    app.carry_out(asks);
 }

@@ -6,13 +6,13 @@
 
 use chrono::{DateTime, Utc};
 
-use super::App;
+use super::fleet::HubState;
 use crate::domain::fixes::{self, Plan, Standing};
 use crate::domain::model::ComputePool;
 
 /// Step 1 while AIWorkloads still reference the deleting pool, step 2 after.
-pub(super) fn plan(app: &App, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
-    let workloads = app.fleet.inventory.workloads_of(pool);
+pub(super) fn plan(hub: &HubState, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
+    let workloads = hub.inventory.workloads_of(pool);
     let step1 = fixes::delete_workloads(pool, &workloads);
     if !pool.meta().is_some_and(|m| m.is_deleting()) {
         let mut plan = step1;
@@ -39,7 +39,7 @@ pub(super) fn plan(app: &App, pool: &ComputePool, now: DateTime<Utc>) -> Plan {
                 crate::domain::shell::quote(target.name.as_str()),
                 crate::domain::shell::quote(target.namespace.as_str()),
             ),
-            &app.hub(),
+            &hub.id(),
         );
         if let Some(why) = &mut plan.blocked {
             why.push_str(&format!("; look at the pool's status with {look}"));

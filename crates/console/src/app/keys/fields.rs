@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::super::commands::{Command, Scope};
-use super::super::component::{After, Component};
+use super::super::component::{After, Ask, Component, Ctx};
 use super::super::{App, Effect, Input, Overlay};
 
 /// How the footer starts when a key was pressed on a screen too small for the console: a
@@ -29,7 +29,7 @@ pub(super) fn typed(app: &mut App) {
 }
 
 /// What a field's new text does: `app` is the console without the field.
-fn after_typing(input: &Input, app: &mut App) {
+pub(in crate::app) fn after_typing(input: &Input, app: &mut App) {
     match input {
         Input::Filter(text) => {
             app.list.filter = text.clone();
@@ -135,50 +135,29 @@ impl Component for Input {
         }
     }
 
-    /// `app` is the console without the field; `Close` leaves nothing being typed.
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    /// `Close` leaves nothing being typed.
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
             Command::Accept => {
                 if let Input::Command(text, _) = self {
-                    let command = std::mem::take(text);
-                    super::command_line::run_command(app, &command);
+                    ctx.ask(Ask::Run(std::mem::take(text)));
                 }
                 return After::Close;
             }
             Command::Cancel => {
                 match self {
-                    Input::Filter(_) => {
-                        app.list.filter.clear();
-                        app.list.selected = 0;
-                        app.list.selected_id = None;
-                    }
-                    Input::Search(_) => app.search.clear(),
+                    Input::Filter(_) => ctx.ask(Ask::Typed(Input::Filter(String::new()))),
+                    Input::Search(_) => ctx.ask(Ask::Typed(Input::Search(String::new()))),
                     Input::Command(..) | Input::None => {}
                 }
                 return After::Close;
             }
             // Tab: the first completion of what was typed, then the next one each time.
-            Command::Complete => {
-                if let Input::Command(text, stem) = self {
-                    let typed = stem.get_or_insert_with(|| text.clone()).clone();
-                    let choices = super::command_line::completions(app, &typed);
-                    let next = match choices.iter().position(|c| c == text) {
-                        Some(at) => choices.get(at.saturating_add(1)).or(choices.first()),
-                        None => choices.first(),
-                    };
-                    match next {
-                        Some(choice) => *text = choice.clone(),
-                        None => {
-                            app.message = Some(format!("nothing completes \"{typed}\""));
-                            *stem = None;
-                        }
-                    }
-                }
-            }
+            Command::Complete => ctx.ask(Ask::Complete),
             Command::Erase => {
                 if let Some(text) = self.typed() {
                     text.pop();
-                    after_typing(self, app);
+                    ctx.ask(Ask::Typed(self.clone()));
                 }
             }
             // Not bound in a text field's scopes.
@@ -202,11 +181,34 @@ impl Component for Input {
 }
 
 /// A command for the text field being typed on the screens: taken out of the console while
-/// it acts, back unless it closed (or what it ran opened another).
+/// it acts, back unless it closed; then what it asked for is carried out.
 pub(super) fn in_field(app: &mut App, command: Command) {
     let mut input = std::mem::take(&mut app.input);
-    let after = input.handle(command, app);
-    if after != After::Close && app.input == Input::None {
+    let (after, asks) = app.lend_deferred(|ctx| input.handle(command, ctx));
+    if after != After::Close {
         app.input = input;
     }
+    app.carry_out(asks);
+}
+
+/// Tab on the command line: the first completion of what was typed, then the next one each
+/// time.
+pub(in crate::app) fn complete(app: &mut App) {
+    let mut input = std::mem::take(&mut app.input);
+    if let Input::Command(text, stem) = &mut input {
+        let typed = stem.get_or_insert_with(|| text.clone()).clone();
+        let choices = super::command_line::completions(app, &typed);
+        let next = match choices.iter().position(|c| c == text) {
+            Some(at) => choices.get(at.saturating_add(1)).or(choices.first()),
+            None => choices.first(),
+        };
+        match next {
+            Some(choice) => *text = choice.clone(),
+            None => {
+                app.message = Some(format!("nothing completes \"{typed}\""));
+                *stem = None;
+            }
+        }
+    }
+    app.input = input;
 }

@@ -13,7 +13,7 @@ mod command_line;
 pub(super) use command_line::run_command;
 pub(super) mod fields;
 
-pub(super) use fields::on_paste;
+pub(super) use fields::{after_typing, complete, on_paste};
 use fields::{on_key_too_small, text_field, typed};
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) {

@@ -6,7 +6,7 @@
 
 use super::context::{host_findings, names_in, picture, quota_findings};
 use super::{Offered, Overlay, Purpose, Wizard, owner};
-use crate::app::component::After;
+use crate::app::component::{After, Ask, Ctx};
 use crate::app::ports::Namespaces;
 use crate::app::{App, Effect};
 use crate::domain::Kind;
@@ -232,8 +232,8 @@ fn offered_namespaces(
 /// After a change of the draft of the wizard on top (one opened just now): [`changed_in`].
 pub(super) fn changed(app: &mut App) {
     if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
-        super::with_wizard(app, |w, app| {
-            changed_in(w, app);
+        super::with_wizard(app, |w, ctx| {
+            changed_in(w, ctx);
             (After::Stay, ())
         });
     }
@@ -241,12 +241,12 @@ pub(super) fn changed(app: &mut App) {
 
 /// After a change of the draft: every check again, the dry run forgotten, the draft saved,
 /// and its namespace watched if it is not yet.
-pub(super) fn changed_in(w: &mut Wizard, app: &mut App) {
+pub(super) fn changed_in(w: &mut Wizard, ctx: &mut Ctx) {
     w.draft.keep_policy_in_step();
     let seen = Seen {
-        inventory: &app.fleet.inventory,
-        offline: app.offline.as_deref(),
-        namespaces: &app.namespaces,
+        inventory: &ctx.hub.inventory,
+        offline: ctx.offline,
+        namespaces: ctx.namespaces,
     };
     check(w, &seen);
     w.dry_run = None;
@@ -257,18 +257,13 @@ pub(super) fn changed_in(w: &mut Wizard, app: &mut App) {
     let saved = w.saved();
     let file = saved.file_name();
     let replaces = w.saved_as.replace(file);
-    app.outbox.push(Effect::SaveDraft {
+    ctx.effect(Effect::SaveDraft {
         saved: saved.clone(),
         replaces: replaces.clone(),
     });
-    let namespace = w.draft.namespace().to_owned();
-    crate::app::drafts::kept(app, saved, replaces.as_deref());
-    let watched = app.namespaces.clone();
-    super::watch::watch_also(app, &namespace);
+    ctx.ask(Ask::Kept { saved, replaces });
     // Another watch starts the picture over: the checks run again as it arrives.
-    if app.namespaces != watched {
-        w.checked = (u64::MAX, u64::MAX);
-    }
+    ctx.ask(Ask::WatchAlso(w.draft.namespace().to_owned()));
 }
 
 /// When the hub's picture changed under an open wizard (a list arrived, a pool took a VIP,

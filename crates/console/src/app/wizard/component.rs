@@ -5,7 +5,7 @@
 
 use super::{Step, Wizard};
 use crate::app::commands::{Command, Scope};
-use crate::app::component::{After, Component};
+use crate::app::component::{After, Ask, Component, Ctx};
 use crate::app::{App, Effect, Overlay};
 use crate::domain::{Outcome, Request};
 
@@ -21,20 +21,20 @@ impl Component for Wizard {
         }
     }
 
-    fn handle(&mut self, command: Command, app: &mut App) -> After {
+    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         match command {
-            Command::Accept | Command::Activate => self.activate(app),
-            Command::Cancel | Command::Close => return self.escape(app),
+            Command::Accept | Command::Activate => self.activate(ctx),
+            Command::Cancel | Command::Close => return self.escape(ctx),
             Command::Down | Command::Up => self.move_cursor(command == Command::Down),
             Command::NextStep | Command::PreviousStep => self.step(command == Command::NextStep),
-            Command::Cycle => self.cycle(app),
-            Command::AddEntry => self.add_entry(app),
-            Command::Recreate => self.recreate(app),
-            Command::RemoveEntry => self.remove_entry(app),
-            Command::DryRun => self.send_dry_run(app),
-            Command::Apply => self.apply(app),
-            Command::Write => self.write(app),
-            Command::Copy => app.outbox.push(Effect::Copy {
+            Command::Cycle => self.cycle(ctx),
+            Command::AddEntry => self.add_entry(ctx),
+            Command::Recreate => self.recreate(ctx),
+            Command::RemoveEntry => self.remove_entry(ctx),
+            Command::DryRun => self.send_dry_run(ctx),
+            Command::Apply => self.apply(ctx),
+            Command::Write => self.write(ctx),
+            Command::Copy => ctx.effect(Effect::Copy {
                 text: self.yaml.clone(),
                 what: "the manifest".to_owned(),
             }),
@@ -45,9 +45,9 @@ impl Component for Wizard {
     }
 
     /// An answer to the wizard's dry run; one for an earlier draft's is dropped and counted.
-    fn answer(&mut self, request: &Request, outcome: Outcome, app: &mut App) {
+    fn answer(&mut self, request: &Request, outcome: Outcome, ctx: &mut Ctx) {
         if !self.dry_run_answered(request, said(&outcome)) {
-            app.drop_answer();
+            ctx.ask(Ask::Dropped);
         }
     }
 }
@@ -63,12 +63,12 @@ fn index(app: &App) -> Option<usize> {
 /// [`crate::app::component::with_overlay`]); `None` when no wizard is open.
 pub(super) fn with_wizard<T>(
     app: &mut App,
-    act: impl FnOnce(&mut Wizard, &mut App) -> (After, T),
+    act: impl FnOnce(&mut Wizard, &mut Ctx) -> (After, T),
 ) -> Option<T> {
     let at = index(app)?;
-    crate::app::component::with_overlay(app, at, |overlay, app| match overlay {
+    crate::app::component::with_overlay(app, at, |overlay, ctx| match overlay {
         Overlay::Wizard(w) => {
-            let (after, out) = act(w, app);
+            let (after, out) = act(w, ctx);
             (after, Some(out))
         }
         _ => (After::Stay, None),
@@ -82,7 +82,7 @@ pub fn edit_key(app: &mut App, key: crossterm::event::KeyEvent) -> bool {
     if !matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
         return false;
     }
-    with_wizard(app, |w, app| (After::Stay, w.edit_key(key, app))).unwrap_or(false)
+    with_wizard(app, |w, ctx| (After::Stay, w.edit_key(key, ctx))).unwrap_or(false)
 }
 
 /// Pasted text into the field being edited in the wizard on top: whether it was taken.
@@ -90,13 +90,13 @@ pub fn paste(app: &mut App, text: &str) -> bool {
     if !matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
         return false;
     }
-    with_wizard(app, |w, app| (After::Stay, w.paste(text, app))).unwrap_or(false)
+    with_wizard(app, |w, ctx| (After::Stay, w.paste(text, ctx))).unwrap_or(false)
 }
 
 /// Esc on the wizard on top, from a screen too small to show it.
 pub fn escape(app: &mut App) {
     if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
-        with_wizard(app, |w, app| (w.escape(app), ()));
+        with_wizard(app, |w, ctx| (w.escape(ctx), ()));
     }
 }
 
@@ -115,8 +115,8 @@ fn said(outcome: &Outcome) -> String {
 /// An answer to the wizard's dry run, for the open wizard; with none open it is dropped and
 /// counted.
 pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
-    let taken = with_wizard(app, |w, app| {
-        w.answer(request, outcome, app);
+    let taken = with_wizard(app, |w, ctx| {
+        w.answer(request, outcome, ctx);
         (After::Stay, ())
     });
     if taken.is_none() {

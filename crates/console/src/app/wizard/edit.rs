@@ -6,8 +6,7 @@ use serde_json::{Value, json};
 use crossterm::event::KeyEvent;
 
 use super::{Editor, Step, Wizard, changed_in};
-use crate::app::App;
-use crate::app::component::After;
+use crate::app::component::{After, Ask, Ctx};
 use crate::domain::Kind;
 use crate::domain::draft::{self, Entry, Group};
 use crate::domain::entry;
@@ -43,7 +42,7 @@ impl Wizard {
 
     /// Enter: start typing into the field, or keep what was typed; Space on a choice or toggle
     /// moves it on.
-    pub fn activate(&mut self, app: &mut App) {
+    pub fn activate(&mut self, ctx: &mut Ctx) {
         let w = self;
         if w.step == Step::Review {
             return;
@@ -52,7 +51,7 @@ impl Wizard {
             return;
         };
         if let Some(why) = w.locked(&line) {
-            app.message = Some(why.to_owned());
+            ctx.say(why.to_owned());
             return;
         }
         match (w.editing.take(), line.spec.entry) {
@@ -63,22 +62,22 @@ impl Wizard {
                         w.before = None;
                         w.unreadable = None;
                         w.draft.move_to(&namespace);
-                        changed_in(w, app);
+                        changed_in(w, ctx);
                     }
                     Ok(value) => {
                         w.before = None;
                         w.unreadable = None;
                         put(w, &line, value);
-                        changed_in(w, app);
+                        changed_in(w, ctx);
                     }
                     Err(problem) => {
                         // Kept open with the text as typed, to be fixed.
                         w.editing = Some(editor);
-                        app.message = Some(format!("{}: {problem}", line.spec.label));
+                        ctx.say(format!("{}: {problem}", line.spec.label));
                     }
                 }
             }
-            (None, Entry::Choice(_) | Entry::Toggle) => w.cycle(app),
+            (None, Entry::Choice(_) | Entry::Toggle) => w.cycle(ctx),
             (None, entry) => {
                 let value = w.draft.get(&line.path()).cloned();
                 let text = entry::text_of(entry, value.as_ref());
@@ -92,7 +91,7 @@ impl Wizard {
     /// (the namespace only once kept, as it moves the whole draft), and every check runs on it;
     /// text that cannot be read as the field's value is said on the field as an error, the
     /// draft keeping its last readable value.
-    pub(super) fn retyped(&mut self, app: &mut App) {
+    pub(super) fn retyped(&mut self, ctx: &mut Ctx) {
         let w = self;
         let (Some(editor), Some(line)) = (&w.editing, w.lines().get(w.cursor).copied()) else {
             return;
@@ -106,12 +105,12 @@ impl Wizard {
             }
             Err(problem) => w.unreadable = Some((path, problem.to_string())),
         }
-        changed_in(w, app);
+        changed_in(w, ctx);
     }
 
     /// Space: the next choice, or the toggle flipped.
     #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-    pub fn cycle(&mut self, app: &mut App) {
+    pub fn cycle(&mut self, ctx: &mut Ctx) {
         let w = self;
         let Some(line) = w.lines().get(w.cursor).copied() else {
             return;
@@ -153,9 +152,7 @@ impl Wizard {
                         w.draft.move_to(&next);
                     }
                     _ => {
-                        app.message = Some(
-                            "no other namespace that pooldeck can see: Enter types one".into(),
-                        );
+                        ctx.say("no other namespace that pooldeck can see: Enter types one");
                         return;
                     }
                 }
@@ -168,7 +165,7 @@ impl Wizard {
                     .map(|(name, _)| name.clone())
                     .collect();
                 if names.is_empty() {
-                    app.message = Some(format!(
+                    ctx.say(format!(
                         "no {} in this namespace that pooldeck can see: Enter types a name",
                         kind.api().plural
                     ));
@@ -236,19 +233,19 @@ impl Wizard {
             }
             _ => return,
         }
-        changed_in(w, app);
+        changed_in(w, ctx);
     }
 
     /// A key the bindings left to the field being edited (characters, cursor keys, deletion,
     /// undo). Whether it was taken.
-    pub fn edit_key(&mut self, key: KeyEvent, app: &mut App) -> bool {
+    pub fn edit_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> bool {
         match self.editing.as_mut() {
             Some(editor) => {
                 let before = editor.text();
                 editor.key(key);
                 // A cursor move changes nothing to check.
                 if editor.text() != before {
-                    self.retyped(app);
+                    self.retyped(ctx);
                 }
                 true
             }
@@ -257,11 +254,11 @@ impl Wizard {
     }
 
     /// Pasted text into the field being edited. Whether it was taken.
-    pub fn paste(&mut self, text: &str, app: &mut App) -> bool {
+    pub fn paste(&mut self, text: &str, ctx: &mut Ctx) -> bool {
         match self.editing.as_mut() {
             Some(editor) => {
                 editor.paste(text);
-                self.retyped(app);
+                self.retyped(ctx);
                 true
             }
             None => false,
@@ -270,7 +267,7 @@ impl Wizard {
 
     /// Esc: leave the field (what was typed is dropped), or close the wizard (the draft stays
     /// saved, and `n` offers it again).
-    pub fn escape(&mut self, app: &mut App) -> After {
+    pub fn escape(&mut self, ctx: &mut Ctx) -> After {
         let w = self;
         if w.editing.take().is_some() {
             // What was typed is dropped: the field's value as it was before goes back.
@@ -280,15 +277,15 @@ impl Wizard {
                 w.draft.set(&line.path(), before);
             }
             w.unreadable = None;
-            changed_in(w, app);
+            changed_in(w, ctx);
             return After::Stay;
         }
         {
-            app.message = Some(match (&w.unsaved, w.blank(), &w.saved_as) {
+            let said = match (&w.unsaved, w.blank(), &w.saved_as) {
                 // Nothing written that a draft would keep: none is left behind.
                 (_, true, saved) => {
                     if let Some(file) = saved {
-                        crate::app::drafts::forget(app, file);
+                        ctx.ask(Ask::Forget(file.clone()));
                     }
                     "the wizard is closed; nothing was changed, so no draft is kept".to_owned()
                 }
@@ -296,10 +293,11 @@ impl Wizard {
                     format!("the wizard is closed; its draft could not be kept on disk ({why})")
                 }
                 (None, false, _) => "the wizard is closed; its draft is kept".to_owned(),
-            });
+            };
+            ctx.say(said);
             // `pooldeck new` is the wizard alone: closing it ends the program.
-            if app.wizard_only {
-                app.quit = true;
+            if ctx.wizard_only {
+                ctx.ask(Ask::Quit);
             }
         }
         After::Close
@@ -307,7 +305,7 @@ impl Wizard {
 
     /// `a`: a worker pool more (Node Config), or a GPU entry more in the policy written here
     /// (Autoscaling; its variant the first the worker pools ask for that has none yet).
-    pub fn add_entry(&mut self, app: &mut App) {
+    pub fn add_entry(&mut self, ctx: &mut Ctx) {
         let w = self;
         let added = match w.step {
             Step::NodeConfig => {
@@ -338,10 +336,7 @@ impl Wizard {
                 (Group::PolicyGpu, w.draft.add_policy_gpu(&variant))
             }
             Step::Autoscaling => {
-                app.message = Some(
-                "a adds a GPU entry to a policy written here: turn on \"Write a new policy\" first"
-                    .into(),
-            );
+                ctx.say("a adds a GPU entry to a policy written here: turn on \"Write a new policy\" first");
                 return;
             }
             _ => return,
@@ -354,11 +349,11 @@ impl Wizard {
         {
             w.cursor = at;
         }
-        changed_in(w, app);
+        changed_in(w, ctx);
     }
 
     /// `x`: removes the worker pool or policy GPU entry under the cursor.
-    pub fn remove_entry(&mut self, app: &mut App) {
+    pub fn remove_entry(&mut self, ctx: &mut Ctx) {
         let w = self;
         let Some(line) = w.lines().get(w.cursor).copied() else {
             return;
@@ -371,7 +366,7 @@ impl Wizard {
             Group::PolicyGpu => w.draft.remove_policy_gpu(line.worker),
         }
         w.cursor = w.cursor.min(w.lines().len().saturating_sub(1));
-        changed_in(w, app);
+        changed_in(w, ctx);
     }
 }
 

@@ -36,7 +36,7 @@ use component::with_wizard;
 pub use component::{edit_key, escape, paste, performed};
 pub use open::{open, open_fresh, open_live, open_with, reopen_typing, show};
 pub use review::DryRun;
-pub use watch::{narrow, restore};
+pub use watch::{narrow, restore, watch_also};
 
 /// A name the cluster offers for a field, and (for a ProfileBundle) whether it is Ready.
 pub type Offered = (String, Option<bool>);

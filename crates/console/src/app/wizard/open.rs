@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{Editor, Purpose, Wizard, changed};
-use crate::app::component::After;
+use crate::app::component::{After, Ctx};
 use crate::app::{App, Overlay};
 use crate::domain::Kind;
 use crate::domain::draft::Draft;
@@ -68,8 +68,8 @@ pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing
     if let Some(typing) = typing
         && matches!(app.overlays.last(), Some(Overlay::Wizard(_)))
     {
-        super::with_wizard(app, |w, app| {
-            reopen_in(w, app, typing);
+        super::with_wizard(app, |w, ctx| {
+            reopen_in(w, ctx, typing);
             (After::Stay, ())
         });
         return;
@@ -78,7 +78,7 @@ pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing
 }
 
 /// [`reopen_typing`] on the wizard, taken off the stack.
-fn reopen_in(w: &mut Wizard, app: &mut App, typing: &crate::domain::draft::Typing) {
+fn reopen_in(w: &mut Wizard, ctx: &mut Ctx, typing: &crate::domain::draft::Typing) {
     {
         let found = crate::domain::draft::Step::ALL.iter().find_map(|step| {
             let mut probe = Wizard::new(w.draft.clone(), w.purpose.clone());
@@ -99,11 +99,11 @@ fn reopen_in(w: &mut Wizard, app: &mut App, typing: &crate::domain::draft::Typin
                     .or_else(|| w.draft.get(&line.path()).cloned()),
             );
             w.editing = Some(Editor::new(&typing.text, line.spec.entry.multi_line()));
-            w.retyped(app);
+            w.retyped(ctx);
             return;
         }
     }
-    super::changed_in(w, app);
+    super::changed_in(w, ctx);
 }
 
 /// `n`: a new pool (or the drafts to resume, when there are); `e`: the selected pool (or

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::domain::model::ComputePool;
 
 use super::{Purpose, Wizard};
+use crate::app::component::Ctx;
 use crate::app::requests::Awaiting;
 use crate::app::{App, Overlay};
 use crate::domain::fixes::{self, Fix};
@@ -68,18 +69,20 @@ pub fn fresh(object: &Value) -> Value {
 
 impl Wizard {
     /// `R` in an edit: the immutable fields open; Review's apply becomes delete, wait, create.
-    pub fn recreate(&mut self, app: &mut App) {
+    pub fn recreate(&mut self, ctx: &mut Ctx) {
         let w = self;
         let Purpose::Edit { old } = &w.purpose else {
-            app.message = Some("R recreates a pool being edited (e on a pool)".into());
+            ctx.say("R recreates a pool being edited (e on a pool)");
             return;
         };
         w.purpose = Purpose::Recreate { old: old.clone() };
-        app.message = Some(
-        "recreate: the VIP and the Longhorn replica count can change now (a new count loses every PersistentVolumeClaim: back up first); Review's apply deletes the pool safely, waits until it is gone, then creates it (the manifest is kept as a draft all along)"
-            .into(),
-    );
-        super::changed_in(w, app);
+        ctx.say(
+            "recreate: the VIP and the Longhorn replica count can change now (a new count loses \
+             every PersistentVolumeClaim: back up first); Review's apply deletes the pool \
+             safely, waits until it is gone, then creates it (the manifest is kept as a draft \
+             all along)",
+        );
+        super::changed_in(w, ctx);
     }
 }
 

@@ -2,8 +2,9 @@
 //! behind the same confirmation as the fixes.
 
 use super::{Purpose, Wizard};
+use crate::app::Effect;
+use crate::app::component::{Ask, Ctx};
 use crate::app::requests::Awaiting;
-use crate::app::{App, Effect};
 use crate::domain::fixes::{Fix, Permission, Plan};
 use crate::domain::{Kind, Operation, Request, RequestId, Run};
 
@@ -28,33 +29,32 @@ impl DryRun {
 
 impl Wizard {
     /// `w` on Review: the manifest written to the file `pooldeck new -o FILE` named.
-    pub fn write(&self, app: &mut App) {
+    pub fn write(&self, ctx: &mut Ctx) {
         let text = self.yaml.clone();
-        match app.output.clone() {
-            Some(path) => app.outbox.push(Effect::WriteManifest { path, text }),
-            None => {
-                app.message = Some(
-                    "no file to write to (pooldeck new -o FILE names one); c copies the manifest"
-                        .into(),
-                )
-            }
+        match ctx.output {
+            Some(path) => ctx.effect(Effect::WriteManifest {
+                path: path.to_owned(),
+                text,
+            }),
+            None => ctx
+                .say("no file to write to (pooldeck new -o FILE names one); c copies the manifest"),
         }
     }
 
     /// `d` on Review: the server's dry run of the request.
-    pub fn send_dry_run(&mut self, app: &mut App) {
-        if let Some(why) = &app.offline {
-            app.message = Some(format!("no cluster ({why}): the dry run needs one"));
+    pub fn send_dry_run(&mut self, ctx: &mut Ctx) {
+        if let Some(why) = ctx.offline {
+            ctx.say(format!("no cluster ({why}): the dry run needs one"));
             return;
         }
-        if app.read_only() {
-            app.message = Some("read-only mode: nothing is sent, not even a dry run".into());
+        if ctx.read_only() {
+            ctx.say("read-only mode: nothing is sent, not even a dry run");
             return;
         }
         let operations = self.operations(Run::DryRun);
         let mut waiting = Vec::new();
         for operation in operations {
-            waiting.push(app.send(operation, Awaiting::WizardDryRun));
+            waiting.push(ctx.send(operation, Awaiting::WizardDryRun));
         }
         self.dry_run = Some(DryRun {
             waiting,
@@ -91,16 +91,16 @@ impl Wizard {
 
     /// Enter on Review: the confirmation, holding the create or update (refused while an error
     /// stands).
-    pub fn apply(&mut self, app: &mut App) {
-        if let Some(why) = &app.offline {
-            app.message = Some(format!(
+    pub fn apply(&mut self, ctx: &mut Ctx) {
+        if let Some(why) = ctx.offline {
+            ctx.say(format!(
                 "no cluster ({why}): apply needs one; w writes the manifest, c copies it"
             ));
             return;
         }
         let w = self;
         if w.errors() > 0 {
-            app.message = Some(format!(
+            ctx.say(format!(
                 "{} {}: fix them first (the steps list where they are)",
                 crate::domain::words::counted(w.errors(), "error"),
                 crate::domain::words::agrees(w.errors(), "stands", "stand")
@@ -109,8 +109,8 @@ impl Wizard {
         }
         if let Purpose::Recreate { old } = &w.purpose {
             let plan =
-                super::recreate::plan(old, &w.draft.pool, &app.fleet.inventory.workloads_of(old));
-            crate::app::confirm::open_plan(app, plan);
+                super::recreate::plan(old, &w.draft.pool, &ctx.hub.inventory.workloads_of(old));
+            ctx.ask(Ask::Plan(plan));
             return;
         }
         let operations = w.operations(Run::Real);
@@ -162,6 +162,6 @@ impl Wizard {
             permissions,
             blocked: None,
         };
-        crate::app::confirm::open_plan(app, plan);
+        ctx.ask(Ask::Plan(plan));
     }
 }

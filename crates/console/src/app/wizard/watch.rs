@@ -12,7 +12,7 @@ use crate::inventory::SourceState;
 /// the wizard's choices and checks then see what is there. One namespace at a time: the
 /// console's own list plus the draft's, back to its own once the wizard closes
 /// ([`restore`]).
-pub(super) fn watch_also(app: &mut App, namespace: &str) {
+pub fn watch_also(app: &mut App, namespace: &str) {
     let own = app
         .before_wizard
         .clone()
