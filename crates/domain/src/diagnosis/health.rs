@@ -5,7 +5,6 @@
 
 use super::*;
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
     let phase = status(pool);
     // A pool being deleted is the deletion's business; Provisioning and Failed pools have
@@ -31,6 +30,13 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             ));
         }
     }
+    sick_hosts(pool, out);
+    let explained = out.len() > before;
+    state(pool, phase, explained, out);
+}
+
+/// Hosts of the pool's machine pools that are Failed (an error) or Unhealthy (a warning).
+fn sick_hosts(pool: &Pool, out: &mut Vec<Diagnosis>) {
     for (i, cluster) in clusters(pool.model) {
         let pools = cluster
             .allocated_machine_pools
@@ -69,7 +75,11 @@ pub(super) fn health(pool: &Pool, out: &mut Vec<Diagnosis>) {
             }
         }
     }
-    let explained = out.len() > before;
+}
+
+/// The pool's own word for its health (`Unknown`; `Unhealthy` with nothing found that
+/// explains it) and a cluster in Maintenance Mode.
+fn state(pool: &Pool, phase: &str, explained: bool, out: &mut Vec<Diagnosis>) {
     let health: Vec<(usize, &str)> = clusters(pool.model)
         .filter_map(|(i, c)| Some((i, c.health.as_deref()?)))
         .collect();

@@ -5,8 +5,13 @@ use super::*;
 use crate::model::status::MachinePool;
 use chrono::{DateTime, Utc};
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
+    nvidia_runtime(pool, picture, out);
+    stuck_provisioning(pool, picture, out);
+}
+
+/// The guide's NVIDIA runtime error in events: one finding, with the host's steps.
+fn nvidia_runtime(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     // Events with the guide's NVIDIA runtime error name the host in their message or object;
     // the kubelet repeats it every 15 seconds or so: one finding, said with how often.
     let runtime: Vec<&str> = picture
@@ -79,7 +84,10 @@ pub(super) fn hosts_on_nodes(pool: &Pool, picture: &Picture, out: &mut Vec<Diagn
                 ],
             });
     }
-    // Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
+}
+
+/// Hosts Provisioning for long (the air-gapped symptom when image pulls fail).
+fn stuck_provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     for (_, cluster) in clusters(pool.model) {
         let stuck = stuck_hosts(cluster, picture.now);
         let pulls = picture.events.iter().filter_map(|e| e.message()).find(|m| {

@@ -7,13 +7,34 @@ use crate::shell::quote;
 use super::*;
 use crate::hosts;
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     // A pool still coming up, or one whose deployment failed: the same conditions explain it.
     let phase = status(pool);
     if !matches!(phase, "Provisioning" | "Failed") {
         return;
     }
+    // Whatever is found to explain it; the ProfileBundle and the Settings are said beside.
+    let conditions = false_conditions(pool, phase, out);
+    let clusters = palette_clusters(pool, out);
+    profile_bundle(pool, picture, out);
+    settings(pool, picture, out);
+    let hosts = no_hosts(pool, picture, out);
+    if !(conditions || clusters || hosts) && phase == "Provisioning" {
+        out.push(Diagnosis {
+            id: "provisioning.pending",
+            fix: None,
+            severity: Severity::Warning,
+            symptom: PROVISIONING,
+            summary: "Provisioning with no failing condition yet".into(),
+            evidence: vec![("status.status".into(), "Provisioning".into())],
+            cause: "The Palette cluster may still be deploying, or network issues may prevent cluster creation.".into(),
+            next: vec![pool.describe(), compute_next(pool, "controlPlaneCompute")],
+        });
+    }
+}
+
+/// The pool's own conditions that are False, with the guide's meaning; whether any is.
+fn false_conditions(pool: &Pool, phase: &str, out: &mut Vec<Diagnosis>) -> bool {
     let mut any = false;
     for (i, c) in conditions(pool.model) {
         if !c.is_false() {
@@ -31,7 +52,12 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             vec![pool.describe()],
         ));
     }
-    // The Palette clusters' own state.
+    any
+}
+
+/// The Palette clusters' own conditions that are False; whether any is.
+fn palette_clusters(pool: &Pool, out: &mut Vec<Diagnosis>) -> bool {
+    let mut any = false;
     for (i, cluster) in clusters(pool.model) {
         for (_, c) in indexed(cluster.conditions.get()).filter(|(_, c)| c.is_false()) {
             any = true;
@@ -62,7 +88,11 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             });
         }
     }
-    // The ProfileBundle.
+    any
+}
+
+/// The ProfileBundle the pool names: missing, or not Ready.
+fn profile_bundle(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let bundle = pool
         .model
         .spec()
@@ -116,6 +146,10 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
         }
         _ => {}
     }
+}
+
+/// The Settings the pool names, when the hub does not hold them.
+fn settings(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let settings = pool
         .model
         .deployment_config()
@@ -143,15 +177,20 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
             )],
         });
     }
-    // Available hosts in Compute, requirement by requirement.
+}
+
+/// The guide's step 2, looking at the list that holds the hosts a requirement needs.
+fn compute_next(pool: &Pool, list: &str) -> String {
+    format!(
+        "kubectl get compute --namespace {} --output yaml | grep --after-context=20 {list}",
+        quote(pool.namespace)
+    )
+}
+
+/// Available hosts in Compute, requirement by requirement; whether one falls short.
+fn no_hosts(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) -> bool {
     let offer = hosts::Offer::of(picture.computes.iter().copied());
-    // The guide's step 2, looking at the list that holds the hosts a requirement needs.
-    let compute_next = |list: &str| {
-        format!(
-            "kubectl get compute --namespace {} --output yaml | grep --after-context=20 {list}",
-            quote(pool.namespace)
-        )
-    };
+    let mut any = false;
     if offer.computes > 0 {
         for need in hosts::needs(pool.model) {
             let measure = need.measure(&offer);
@@ -191,20 +230,9 @@ pub(super) fn provisioning(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnos
                 ),
                 evidence: vec![(need.count_path.to_string(), need.nodes.to_string())],
                 cause: "No available edge hosts match the resource requirements.".into(),
-                next: vec![compute_next(list)],
+                next: vec![compute_next(pool, list)],
             });
         }
     }
-    if !any && phase == "Provisioning" {
-        out.push(Diagnosis {
-            id: "provisioning.pending",
-            fix: None,
-            severity: Severity::Warning,
-            symptom: PROVISIONING,
-            summary: "Provisioning with no failing condition yet".into(),
-            evidence: vec![("status.status".into(), "Provisioning".into())],
-            cause: "The Palette cluster may still be deploying, or network issues may prevent cluster creation.".into(),
-            next: vec![pool.describe(), compute_next("controlPlaneCompute")],
-        });
-    }
+    any
 }

@@ -26,12 +26,67 @@ fn about_a_vip(message: &str) -> bool {
 /// done: the newcomer (the pool whose failure names the VIP; else the one created later) is
 /// the one to recreate with a free VIP; the pool that runs on the address is never advised to
 /// be recreated. A failure message naming an address the spec no longer has is stale.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     let vip = pool.model.vip().unwrap_or("");
     if vip.is_empty() {
         return;
     }
+    let (current, stale) = vip_messages(pool, picture, vip);
+    let peers = picture.same_vip;
+    if peers.is_empty() && current.is_none() {
+        if let Some(stale) = stale {
+            out.push(stale_message(pool, vip, stale));
+        }
+        return;
+    }
+    let running = pool.model.runs();
+    let created = pool.model.created();
+    let peer_names: Vec<&str> = peers.iter().map(|p| p.name.as_str()).collect();
+    let mut evidence = vec![(VIP_FIELD.to_owned(), vip.to_owned())];
+    if !peers.is_empty() {
+        evidence.push(("other pools with this VIP".into(), peer_names.join(", ")));
+    }
+    if let Some(message) = current {
+        evidence.push(("failure".into(), message.to_owned()));
+    }
+    let grep = format!(
+        "kubectl get computepools --namespace {} --output yaml | grep --after-context=1 \"vip:\"",
+        quote(pool.namespace)
+    );
+    // The pool that came later, when neither failure says which: created after every other.
+    let later = created.is_some_and(|mine| {
+        peers
+            .iter()
+            .all(|p| p.created.is_some_and(|theirs| mine > theirs))
+    });
+    let newcomer = !running && (current.is_some() || later || peers.iter().any(|p| p.running));
+    let mut found = if newcomer {
+        in_use(pool, vip, peers, current)
+    } else {
+        // This pool holds the address (it runs on it, or came first), or the hub cannot
+        // tell: never a reason to recreate it.
+        let earlier = created.is_some_and(|mine| {
+            peers
+                .iter()
+                .all(|p| p.created.is_some_and(|theirs| mine < theirs))
+        });
+        shared(vip, &peer_names, running, earlier)
+    };
+    found.evidence = evidence;
+    found.next.insert(0, grep);
+    out.push(found);
+}
+
+/// Where a pool's VIP is written.
+const VIP_FIELD: &str = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.vip";
+
+/// The failure messages about a VIP: the first that names this pool's (or no address at
+/// all), and the first that names another address (written before the VIP changed).
+fn vip_messages<'a>(
+    pool: &Pool<'a>,
+    picture: &Picture<'a>,
+    vip: &str,
+) -> (Option<&'a str>, Option<&'a str>) {
     let ours: Option<std::net::IpAddr> = vip.parse().ok();
     let messages: Vec<&str> = failure_messages(pool.model)
         .chain(
@@ -54,96 +109,73 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
     };
     let current = messages.iter().copied().find(names_ours);
     let stale = messages.iter().copied().find(|m| !names_ours(m));
-    let peers = picture.same_vip;
-    let field = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.vip";
-    if peers.is_empty() && current.is_none() {
-        if let Some(stale) = stale {
-            out.push(Diagnosis {
-                id: "vip.stale-message",
-                fix: None,
-                severity: Severity::Info,
-                symptom: VIP,
-                summary: format!(
-                    "a failure message names another address than the VIP {vip}: it was \
-                     written before the VIP changed"
-                ),
-                evidence: vec![
-                    (field.to_owned(), vip.to_owned()),
-                    ("failure".into(), stale.to_owned()),
-                ],
-                cause: "The controller has not reconciled the pool since its VIP changed; the message describes the spec as it was.".into(),
-                next: vec![
-                    "wait for the next reconcile before acting on it".into(),
-                    pool.describe(),
-                ],
-            });
-        }
-        return;
+    (current, stale)
+}
+
+/// A failure message naming another address than the VIP: written before it changed.
+fn stale_message(pool: &Pool, vip: &str, stale: &str) -> Diagnosis {
+    Diagnosis {
+        id: "vip.stale-message",
+        fix: None,
+        severity: Severity::Info,
+        symptom: VIP,
+        summary: format!(
+            "a failure message names another address than the VIP {vip}: it was \
+             written before the VIP changed"
+        ),
+        evidence: vec![
+            (VIP_FIELD.to_owned(), vip.to_owned()),
+            ("failure".into(), stale.to_owned()),
+        ],
+        cause: "The controller has not reconciled the pool since its VIP changed; the message describes the spec as it was.".into(),
+        next: vec![
+            "wait for the next reconcile before acting on it".into(),
+            pool.describe(),
+        ],
     }
-    let running = pool.model.runs();
-    let created = pool.model.created();
-    let peer_names: Vec<&str> = peers.iter().map(|p| p.name.as_str()).collect();
-    let mut evidence = vec![(field.to_owned(), vip.to_owned())];
-    if !peers.is_empty() {
-        evidence.push(("other pools with this VIP".into(), peer_names.join(", ")));
-    }
-    if let Some(message) = current {
-        evidence.push(("failure".into(), message.to_owned()));
-    }
-    let grep = format!(
-        "kubectl get computepools --namespace {} --output yaml | grep --after-context=1 \"vip:\"",
-        quote(pool.namespace)
+}
+
+/// This pool is the newcomer on a VIP another holds: it is the one to recreate (the
+/// evidence and the first step are the caller's).
+fn in_use(pool: &Pool, vip: &str, peers: &[VipPeer], current: Option<&str>) -> Diagnosis {
+    let owner = peers.iter().find(|p| p.running).map_or_else(
+        || "another cluster or device".to_owned(),
+        |p| p.name.clone(),
     );
-    // The pool that came later, when neither failure says which: created after every other.
-    let later = created.is_some_and(|mine| {
-        peers
-            .iter()
-            .all(|p| p.created.is_some_and(|theirs| mine > theirs))
-    });
-    let newcomer = !running && (current.is_some() || later || peers.iter().any(|p| p.running));
-    if newcomer {
-        let owner = peers.iter().find(|p| p.running).map_or_else(
-            || "another cluster or device".to_owned(),
-            |p| p.name.clone(),
-        );
-        out.push(Diagnosis {
-            id: "vip.in-use",
-            fix: None,
-            severity: Severity::Error,
-            symptom: VIP,
-            summary: if peers.is_empty() {
-                format!("VIP {vip} is in use elsewhere on the network")
-            } else {
-                format!("VIP {vip} is also used by {}", peer_names.join(", "))
-            },
-            evidence,
-            cause: match current {
-                Some(message) => format!(
-                    "Its deployment failed on the address: \"{message}\". {vip} answers for {owner}; a VIP cannot be changed after creation, so this pool is deleted and created again with a free one."
-                ),
-                None => format!(
-                    "This pool came later than {owner}, which holds {vip}; a VIP cannot be changed after creation, so this pool is deleted and created again with a free one."
-                ),
-            }
-            .into(),
-            next: vec![
-                grep,
-                "sudo arping -c 3 <new-vip-address>   (no reply: the VIP is free)".into(),
-                format!(
-                    "in pooldeck: e on {} then R recreates it with a new VIP (safe delete, wait for NotFound, create)",
-                    pool.name
-                ),
-            ],
-        });
-        return;
+    let peer_names: Vec<&str> = peers.iter().map(|p| p.name.as_str()).collect();
+    Diagnosis {
+        id: "vip.in-use",
+        fix: None,
+        severity: Severity::Error,
+        symptom: VIP,
+        summary: if peers.is_empty() {
+            format!("VIP {vip} is in use elsewhere on the network")
+        } else {
+            format!("VIP {vip} is also used by {}", peer_names.join(", "))
+        },
+        evidence: Vec::new(),
+        cause: match current {
+            Some(message) => format!(
+                "Its deployment failed on the address: \"{message}\". {vip} answers for {owner}; a VIP cannot be changed after creation, so this pool is deleted and created again with a free one."
+            ),
+            None => format!(
+                "This pool came later than {owner}, which holds {vip}; a VIP cannot be changed after creation, so this pool is deleted and created again with a free one."
+            ),
+        }
+        .into(),
+        next: vec![
+            "sudo arping -c 3 <new-vip-address>   (no reply: the VIP is free)".into(),
+            format!(
+                "in pooldeck: e on {} then R recreates it with a new VIP (safe delete, wait for NotFound, create)",
+                pool.name
+            ),
+        ],
     }
-    // This pool holds the address (it runs on it, or came first), or the hub cannot tell:
-    // never a reason to recreate it.
-    let earlier = created.is_some_and(|mine| {
-        peers
-            .iter()
-            .all(|p| p.created.is_some_and(|theirs| mine < theirs))
-    });
+}
+
+/// Two pools on one VIP, this one holding it (running on it, or first) or neither known to:
+/// never advice to recreate this one (the evidence and the step are the caller's).
+fn shared(vip: &str, peer_names: &[&str], running: bool, earlier: bool) -> Diagnosis {
     let (summary, cause) = if running || earlier {
         (
             format!(
@@ -175,7 +207,7 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
             ),
         )
     };
-    out.push(Diagnosis {
+    Diagnosis {
         id: "vip.shared",
         fix: None,
         severity: if running {
@@ -185,10 +217,10 @@ pub(super) fn vip(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
         },
         symptom: VIP,
         summary,
-        evidence,
+        evidence: Vec::new(),
         cause: cause.into(),
-        next: vec![grep],
-    });
+        next: Vec::new(),
+    }
 }
 
 pub(super) fn gpu_quota(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
