@@ -195,32 +195,11 @@ pub fn pause_or_resume(pools: &[&ComputePool]) -> Plan {
 }
 
 /// Pause the pools that are not paused (`resume: false`), or resume the ones that are.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn pause_label(pools: &[&ComputePool], resume: bool) -> Plan {
     let chosen: Vec<&&ComputePool> = pools.iter().filter(|p| is_paused(p) == resume).collect();
     let operations = chosen
         .iter()
-        .map(|pool| {
-            let target = pool_ref(pool);
-            // The pool as looked at: a pool recreated or changed since is refused.
-            let preconditions = deletion::preconditions(pool);
-            if resume {
-                Operation::RemoveLabel {
-                    target,
-                    key: PAUSE_LABEL.into(),
-                    preconditions,
-                    run: Run::Real,
-                }
-            } else {
-                Operation::SetLabel {
-                    target,
-                    key: PAUSE_LABEL.into(),
-                    value: "true".into(),
-                    preconditions,
-                    run: Run::Real,
-                }
-            }
-        })
+        .map(|pool| pause_operation(pool, resume))
         .collect();
     let targets = chosen
         .iter()
@@ -235,27 +214,17 @@ pub fn pause_label(pools: &[&ComputePool], resume: bool) -> Plan {
             }
         })
         .collect();
-    let mut explanation = if resume {
-        vec![
-            format!("Removes the label {PAUSE_LABEL}: the controller reconciles the pool again."),
-            "Changes the controller made wait for will now be applied.".to_owned(),
-            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not resumed.".to_owned(),
-        ]
-    } else {
-        vec![
-            format!(
-                "Sets {PAUSE_LABEL}: \"true\" (the string): the controller skips reconciliation."
-            ),
-            "It does not stop deletion: a pool being deleted is still torn down.".to_owned(),
-            "Resuming removes the label (p again in the console, pooldeck resume).".to_owned(),
-            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not paused.".to_owned(),
-        ]
-    };
+    let mut explanation = pause_explanation(resume);
     let skipped = pools.len().saturating_sub(chosen.len());
     if skipped > 0 {
         explanation.push(format!(
-            "{} already paused: left as is.",
-            counted(skipped, "pool")
+            "{} {}: left as is.",
+            counted(skipped, "pool"),
+            if resume {
+                "not paused"
+            } else {
+                "already paused"
+            }
         ));
     }
     let verb = if resume { "Resume" } else { "Pause" };
@@ -281,6 +250,49 @@ pub fn pause_label(pools: &[&ComputePool], resume: bool) -> Plan {
                 "every pool given is already paused".to_owned()
             }
         }),
+    }
+}
+
+/// The label set (pause) or removed (resume) on one pool, bound to the pool as looked at: a
+/// pool recreated or changed since is refused.
+fn pause_operation(pool: &ComputePool, resume: bool) -> Operation {
+    let target = pool_ref(pool);
+    let preconditions = deletion::preconditions(pool);
+    if resume {
+        Operation::RemoveLabel {
+            target,
+            key: PAUSE_LABEL.into(),
+            preconditions,
+            run: Run::Real,
+        }
+    } else {
+        Operation::SetLabel {
+            target,
+            key: PAUSE_LABEL.into(),
+            value: "true".into(),
+            preconditions,
+            run: Run::Real,
+        }
+    }
+}
+
+/// What a pause or a resume does, for its confirmation.
+fn pause_explanation(resume: bool) -> Vec<String> {
+    if resume {
+        vec![
+            format!("Removes the label {PAUSE_LABEL}: the controller reconciles the pool again."),
+            "Changes the controller made wait for will now be applied.".to_owned(),
+            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not resumed.".to_owned(),
+        ]
+    } else {
+        vec![
+            format!(
+                "Sets {PAUSE_LABEL}: \"true\" (the string): the controller skips reconciliation."
+            ),
+            "It does not stop deletion: a pool being deleted is still torn down.".to_owned(),
+            "Resuming removes the label (p again in the console, pooldeck resume).".to_owned(),
+            "The request names each pool's uid and resourceVersion: a pool recreated or changed since is not paused.".to_owned(),
+        ]
     }
 }
 

@@ -334,3 +334,26 @@ fn a_null_deletion_time_does_not_block_a_delete() {
     p["metadata"]["deletionTimestamp"] = json!("2026-07-03T10:00:00Z");
     assert!(delete(&typed(&p), &none).blocked.is_some());
 }
+
+#[test]
+fn a_resume_says_the_pools_it_leaves_are_not_paused() {
+    let paused = pool("b", json!({PAUSE_LABEL: "true"}));
+    let plain = pool("c", json!({}));
+    let plan = pause_label(&[&typed(&paused), &typed(&plain)], true);
+    assert_eq!(plan.operations.len(), 1);
+    assert!(
+        plan.explanation
+            .iter()
+            .any(|l| l == "1 pool not paused: left as is."),
+        "{:?}",
+        plan.explanation
+    );
+    let plan = pause_label(&[&typed(&paused), &typed(&plain)], false);
+    assert!(
+        plan.explanation
+            .iter()
+            .any(|l| l == "1 pool already paused: left as is."),
+        "{:?}",
+        plan.explanation
+    );
+}

@@ -6,7 +6,8 @@ use crate::field::{Field, Scalar, Text};
 use crate::model::ComputePool;
 use crate::model::meta::StringMap;
 use crate::model::pool::{
-    ControlPlanePool, CpuRequirement, MemoryRequirement, RESOURCE_GROUP_PREFIX,
+    ClusterVariant, ControlPlanePool, CpuRequirement, Dedicated, MemoryRequirement,
+    RESOURCE_GROUP_PREFIX,
 };
 use crate::path::YamlPath;
 use crate::quantity::Memory;
@@ -139,8 +140,29 @@ pub const RULES: &[&Rule] = &[
 
 pub const ARCHITECTURES: &[&str] = &["AMD64", "ARM64"];
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
+    let Some(variant) = variant(pool, out) else {
+        return;
+    };
+    check_resource_groups(
+        pool,
+        &variant.control_plane_resource_groups,
+        "controlPlaneResourceGroups",
+        out,
+    );
+    check_resource_groups(
+        pool,
+        &variant.worker_resource_groups,
+        "workerResourceGroups",
+        out,
+    );
+    if let Some(dedicated) = variant.dedicated.get() {
+        check_dedicated(pool, context, dedicated, out);
+    }
+}
+
+/// The cluster variant, said when it is missing or holds both kinds (or neither).
+fn variant<'p>(pool: &'p ComputePool, out: &mut Vec<Finding>) -> Option<&'p ClusterVariant> {
     let Some(spec) = pool.spec() else {
         if !pool.spec.is_invalid() {
             out.push(Finding::new(
@@ -149,18 +171,18 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
                 "spec is required",
             ));
         }
-        return;
+        return None;
     };
     let variant = match &spec.cluster_variant {
         Field::Valid(variant) => variant,
-        Field::Invalid(_) => return,
+        Field::Invalid(_) => return None,
         Field::Missing | Field::Null => {
             out.push(Finding::new(
                 &VARIANT_REQUIRED,
                 at(paths::VARIANT),
                 "spec.clusterVariant is required, with either dedicated or shared",
             ));
-            return;
+            return None;
         }
     };
     match (variant.dedicated.is_present(), variant.shared.is_present()) {
@@ -176,22 +198,17 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         )),
         _ => {}
     }
-    check_resource_groups(
-        pool,
-        &variant.control_plane_resource_groups,
-        "controlPlaneResourceGroups",
-        out,
-    );
-    check_resource_groups(
-        pool,
-        &variant.worker_resource_groups,
-        "workerResourceGroups",
-        out,
-    );
+    Some(variant)
+}
 
-    let Some(dedicated) = variant.dedicated.get() else {
-        return;
-    };
+/// A dedicated pool: the structure down to its control plane, and the control plane's
+/// topology and host requirements.
+fn check_dedicated(
+    pool: &ComputePool,
+    context: &Context,
+    dedicated: &Dedicated,
+    out: &mut Vec<Finding>,
+) {
     let missing = |what: &str, path: &str| {
         Finding::new(
             &STRUCTURE_REQUIRED,
@@ -230,7 +247,11 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
         .is_some_and(|e| e.is_two_node.get() == Some(&true));
     check_control_plane(control, worker_count, two_node, out);
     check_single_node_day2(pool, context, out);
+    check_control_plane_host(control, out);
+}
 
+/// What a control-plane host must offer: architecture, CPU, memory, labels.
+fn check_control_plane_host(control: &ControlPlanePool, out: &mut Vec<Finding>) {
     let cp = at(paths::CONTROL_PLANE);
     check_architecture(&control.architecture, &cp.key("architecture"), out);
     match control.cpu.get().map(|c| &c.cpu_count) {
