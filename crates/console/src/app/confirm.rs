@@ -332,7 +332,7 @@ pub(super) fn advance(ctx: &mut Ctx, confirm: &mut Confirm) {
         .plan
         .permissions
         .iter()
-        // Asked just now, or before.
+        // Asked before, or just now: `ask` asked for every permission not known.
         .any(|p| matches!(ctx.hub.access.get(p), None | Some(&Access::Asking)))
     {
         return;

@@ -94,8 +94,53 @@ fn refused(error: &crate::domain::ClusterError, changed: &Option<String>) -> Str
 }
 
 /// `several`: the console watches several hubs, and the dialog names the one it acts on.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let lines = plan_lines(confirm, several, theme);
+    let width = area.width.saturating_sub(2).clamp(1, 100);
+    let inner_width = width.saturating_sub(2).max(1);
+    // Wrapped heights, as the paragraphs will wrap them.
+    let text_height = super::wrapped_height(&lines, inner_width);
+    let typing = confirm.needs_typing();
+    let stage = stage_line(confirm, theme);
+    let stage_height = u16::try_from(super::wrapped_height(
+        std::slice::from_ref(&stage),
+        inner_width,
+    ))
+    .unwrap_or(1);
+    let fixed = 1 + stage_height + u16::from(typing.is_some()) + 2;
+    let wanted = u16::try_from(text_height)
+        .unwrap_or(u16::MAX)
+        .saturating_add(fixed)
+        .saturating_add(2);
+    let height = wanted.min(area.height);
+    let popup = super::centered(area, width, height);
+    frame.render_widget(Clear, popup);
+    let title_style = if confirm.plan.destructive() {
+        theme.style(Meaning::Error).add_modifier(Modifier::BOLD)
+    } else {
+        theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
+    };
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" {} ", crate::domain::inert::line(&confirm.plan.title)),
+        title_style,
+    ));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let [text_area, controls] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(fixed)]).areas(inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((confirm.scroll, 0)),
+        text_area,
+    );
+    let bottom = control_lines(confirm, stage, theme);
+    frame.render_widget(Paragraph::new(bottom).wrap(Wrap { trim: false }), controls);
+}
+
+/// What the dialog says of its plan: the hub (when several are watched), the explanation,
+/// the targets, the impact and the kubectl equivalent, every line inert.
+fn plan_lines(confirm: &Confirm, several: bool, theme: &Theme) -> Vec<Line<'static>> {
     let muted = theme.style(Meaning::Muted).add_modifier(Modifier::BOLD);
     let mut lines: Vec<Line> = Vec::new();
     if several {
@@ -154,49 +199,13 @@ pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame
         }
     }
     // Targets, impact and the kubectl lines name the cluster's objects: inert.
-    let lines = super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE));
+    super::detail::inert_lines(lines, Some(super::detail::LONG_VALUE))
+}
 
-    let width = area.width.saturating_sub(2).clamp(1, 100);
-    let inner_width = width.saturating_sub(2).max(1);
-    // Wrapped heights, as the paragraphs will wrap them.
-    let text_height = super::wrapped_height(&lines, inner_width);
-    let typing = confirm.needs_typing();
-    let stage = stage_line(confirm, theme);
-    let stage_height = u16::try_from(super::wrapped_height(
-        std::slice::from_ref(&stage),
-        inner_width,
-    ))
-    .unwrap_or(1);
-    let fixed = 1 + stage_height + u16::from(typing.is_some()) + 2;
-    let wanted = u16::try_from(text_height)
-        .unwrap_or(u16::MAX)
-        .saturating_add(fixed)
-        .saturating_add(2);
-    let height = wanted.min(area.height);
-    let popup = super::centered(area, width, height);
-    frame.render_widget(Clear, popup);
-    let title_style = if confirm.plan.destructive() {
-        theme.style(Meaning::Error).add_modifier(Modifier::BOLD)
-    } else {
-        theme.style(Meaning::Accent).add_modifier(Modifier::BOLD)
-    };
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        format!(" {} ", crate::domain::inert::line(&confirm.plan.title)),
-        title_style,
-    ));
-    let inner = block.inner(popup);
-    frame.render_widget(block, popup);
-    let [text_area, controls] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(fixed)]).areas(inner);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((confirm.scroll, 0)),
-        text_area,
-    );
-
+/// Under the plan: where the dialog stands, the name to type, the buttons.
+fn control_lines<'a>(confirm: &Confirm, stage: Line<'a>, theme: &Theme) -> Vec<Line<'a>> {
     let mut bottom = vec![Line::raw(""), stage];
-    if let Some(text) = typing {
+    if let Some(text) = confirm.needs_typing() {
         let field_style = if confirm.focus == Focus::Field {
             Style::new().add_modifier(Modifier::REVERSED)
         } else {
@@ -231,7 +240,7 @@ pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame
         ),
         Span::styled("   Esc cancels · Tab moves", theme.style(Meaning::Muted)),
     ]));
-    frame.render_widget(Paragraph::new(bottom).wrap(Wrap { trim: false }), controls);
+    bottom
 }
 
 #[cfg(test)]

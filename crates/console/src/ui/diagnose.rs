@@ -17,7 +17,6 @@ fn meaning(severity: Severity) -> Meaning {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn diagnose<'a>(
     findings: &[Diagnosis],
     derived: Option<&DetailData>,
@@ -66,47 +65,59 @@ pub(super) fn diagnose<'a>(
         ]));
     }
     for finding in findings {
-        out.push(Line::raw(""));
-        out.push(Line::from(vec![
-            Span::styled(
-                format!("{} ", finding.severity),
-                theme.style(meaning(finding.severity)),
-            ),
-            Span::styled(
-                finding.symptom.to_owned(),
-                theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
-            ),
-            Span::styled(format!("  [{}]", finding.id), muted),
-        ]));
-        out.push(Line::raw(format!("  {}", finding.summary)));
-        for (path, value) in &finding.evidence {
-            out.push(Line::from(vec![
-                Span::styled(format!("  {path}: "), muted),
-                Span::raw(value.clone()),
-            ]));
-        }
-        out.push(Line::from(vec![
-            Span::styled("  cause: ", muted),
-            Span::raw(finding.cause.clone()),
-        ]));
-        for step in &finding.next {
-            out.push(Line::from(vec![
-                Span::styled("  next: ", muted),
-                // Naming the kubeconfig file and context: pasted, it reaches this hub (a
-                // context that cannot be shown faithfully is said, not named wrongly).
-                Span::raw(if crate::domain::shell::shown_faithfully(hub) {
-                    crate::domain::shell::on_hub(step, hub)
-                } else {
-                    format!("{step} ({})", crate::domain::shell::NOT_SHOWN_FAITHFULLY)
-                }),
-            ]));
-        }
-        if finding.fix.is_some() {
-            out.push(Line::styled(
-                "  f runs its fix here, behind a confirmation",
-                theme.style(Meaning::Accent),
-            ));
-        }
+        finding_lines(finding, hub, theme, &mut out);
     }
     out
+}
+
+/// One finding whole: its symptom, summary, evidence, cause, next steps (each on this hub)
+/// and whether `f` runs its fix.
+fn finding_lines(
+    finding: &Diagnosis,
+    hub: &crate::domain::Hub,
+    theme: &Theme,
+    out: &mut Vec<Line<'_>>,
+) {
+    let muted = theme.style(Meaning::Muted);
+    out.push(Line::raw(""));
+    out.push(Line::from(vec![
+        Span::styled(
+            format!("{} ", finding.severity),
+            theme.style(meaning(finding.severity)),
+        ),
+        Span::styled(
+            finding.symptom.to_owned(),
+            theme.style(Meaning::Accent).add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(format!("  [{}]", finding.id), muted),
+    ]));
+    out.push(Line::raw(format!("  {}", finding.summary)));
+    for (path, value) in &finding.evidence {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {path}: "), muted),
+            Span::raw(value.clone()),
+        ]));
+    }
+    out.push(Line::from(vec![
+        Span::styled("  cause: ", muted),
+        Span::raw(finding.cause.clone()),
+    ]));
+    for step in &finding.next {
+        out.push(Line::from(vec![
+            Span::styled("  next: ", muted),
+            // Naming the kubeconfig file and context: pasted, it reaches this hub (a
+            // context that cannot be shown faithfully is said, not named wrongly).
+            Span::raw(if crate::domain::shell::shown_faithfully(hub) {
+                crate::domain::shell::on_hub(step, hub)
+            } else {
+                format!("{step} ({})", crate::domain::shell::NOT_SHOWN_FAITHFULLY)
+            }),
+        ]));
+    }
+    if finding.fix.is_some() {
+        out.push(Line::styled(
+            "  f runs its fix here, behind a confirmation",
+            theme.style(Meaning::Accent),
+        ));
+    }
 }

@@ -11,31 +11,11 @@ use crate::app::logs::LogView;
 use crate::domain::inert;
 use crate::theme::{Meaning, Theme};
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Clear, area);
-    let title = format!(
-        " Controller log · {}/{} · {} · {} ",
-        inert::line(&view.pool.namespace),
-        inert::line(&view.pool.name),
-        if view.all {
-            "every line"
-        } else {
-            "lines about the pool"
-        },
-        if view.ended || view.failed {
-            "ended"
-        } else if view.paused {
-            "paused"
-        } else if view.back > 0 {
-            "scrolled back"
-        } else {
-            "following"
-        }
-    );
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(Span::styled(title, theme.style(Meaning::Accent)));
+        .title(Span::styled(title(view), theme.style(Meaning::Accent)));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let height = usize::from(inner.height);
@@ -62,6 +42,36 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
         ]));
     }
     let room = height.saturating_sub(lines.len());
+    log_lines(view, theme, inner.width, room, &mut lines);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// What is followed and how.
+fn title(view: &LogView) -> String {
+    format!(
+        " Controller log · {}/{} · {} · {} ",
+        inert::line(&view.pool.namespace),
+        inert::line(&view.pool.name),
+        if view.all {
+            "every line"
+        } else {
+            "lines about the pool"
+        },
+        if view.ended || view.failed {
+            "ended"
+        } else if view.paused {
+            "paused"
+        } else if view.back > 0 {
+            "scrolled back"
+        } else {
+            "following"
+        }
+    )
+}
+
+/// The log's lines that fit in `room` rows of `width`, ending `back` lines before the newest,
+/// those matching the search reversed.
+fn log_lines(view: &LogView, theme: &Theme, width: u16, room: usize, lines: &mut Vec<Line>) {
     // Only the lines on screen are looked at: the window ends `back` lines before the newest
     // and reaches up as far as the lines fit, each wrapped to the width.
     let shown: Vec<_> = view.shown().collect();
@@ -72,7 +82,7 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut used = 0;
     while start > 0 {
         let line = Line::raw(inert::line(&shown[start - 1].text).into_owned());
-        let rows = super::wrapped_height(&[line], inner.width).max(1);
+        let rows = super::wrapped_height(&[line], width).max(1);
         // A line taller than the view is still shown (its start): never an empty screen.
         if used + rows > room && used > 0 {
             break;
@@ -108,5 +118,4 @@ pub fn render(view: &LogView, theme: &Theme, frame: &mut Frame, area: Rect) {
         // is one space, so the width counted above is the width drawn).
         lines.push(Line::styled(inert::line(&line.text).into_owned(), style));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
