@@ -827,7 +827,6 @@ fn render_parses_no_time_sorts_nothing_and_scans_no_fleet() {
 /// may not grow past 400; a listed one that fits must leave the list, so it only shrinks.
 const LONG_FILES: &[&str] = &[
     "crates/console/src/app/commands/mod.rs",
-    "crates/console/src/app/fleet.rs",
     "crates/console/src/app/mod.rs",
     "crates/console/src/app/shown/base.rs",
     "crates/console/src/app/shown/mod.rs",
@@ -919,11 +918,11 @@ fn no_file_grows_past_400_production_lines() {
 /// The largest circle of name imports among a crate's files (a file names another with
 /// `use crate::…`, `use super::…` or a child's name; `mod` declarations aside). Issue 48 wants
 /// none of more than two files; until then it may not grow: lower it as circles break.
-const LARGEST_CIRCLE: usize = 15;
+const LARGEST_CIRCLE: usize = 8;
 
 /// How many files are in circles of more than two, all crates together; it may not grow
 /// either (a new circle elsewhere counts): lower it as circles break.
-const FILES_IN_CIRCLES: usize = 40;
+const FILES_IN_CIRCLES: usize = 35;
 
 /// Every `use` path of a file's top level, as segments (groups and globs spread out).
 fn use_paths(items: &[syn::Item]) -> Vec<Vec<String>> {

@@ -9,26 +9,12 @@
 //! and dry runs are answered by that hub, routed back by request id, and moving to another
 //! hub or namespace closes it (`requests::leave`). Part of `update`: no I/O.
 
-use std::collections::HashMap;
-
 use super::component::{Ask, Ctx};
+pub use super::hub::{Access, AccessCache};
 use super::requests::Awaiting;
 use super::{App, Overlay};
 use crate::domain::fixes::{self, Fix, Permission, Plan};
 use crate::domain::{Hub, Kind, ObjectRef, RequestId};
-
-/// What is known of one permission.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Access {
-    Asking,
-    Allowed,
-    Denied,
-    /// The review itself failed: the server will say at the dry run.
-    Unknown,
-}
-
-/// Answers to access reviews, for the current context.
-pub type AccessCache = HashMap<Permission, Access>;
 
 /// Which part of the dialog has the focus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

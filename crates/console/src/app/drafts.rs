@@ -12,16 +12,9 @@ use super::component::{After, Ask, Component, Ctx, Start};
 use super::wizard::{self, Purpose, Wizard};
 use super::{App, Effect, Overlay};
 use crate::domain::Kind;
+pub use crate::domain::draft::Kept;
 use crate::domain::draft::diff::{Change, changes};
 use crate::domain::draft::{Aim, Saved};
-
-/// A draft on disk: its file, what it holds, when it was saved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Kept {
-    pub file: String,
-    pub saved: Saved,
-    pub at: Option<DateTime<Utc>>,
-}
 
 /// What the chooser is for.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,48 +10,11 @@
 //! it stays put while anything bound to the focused hub is open or under way (an overlay, a
 //! pool's detail, marks, an edit, a recreate, a context switch). Part of `update`: no I/O.
 
-use super::confirm::AccessCache;
 use super::doctor::Doctor;
-use super::{App, Connection, Effect};
+use super::hub::Connection;
+pub use super::hub::HubState;
+use super::{App, Effect};
 use crate::inventory::{Inventory, SourceEvent};
-
-/// Everything the console keeps of one hub.
-#[derive(Clone, Debug, Default)]
-pub struct HubState {
-    pub connection: Connection,
-    pub inventory: Inventory,
-    /// Why nothing that changes anything is sent to this hub (`--readonly`, the settings file,
-    /// a settings file that could not be read); `None`: read-write.
-    pub read_only_why: Option<String>,
-    /// What the access reviews answered, on this hub.
-    pub access: AccessCache,
-    /// The doctor's findings about this hub's pools.
-    pub doctor: Doctor,
-    /// The context's own namespace (a new pool's last default).
-    pub home_namespace: String,
-}
-
-impl HubState {
-    /// The hub a request sent here is bound to.
-    pub fn id(&self) -> crate::domain::Hub {
-        let c = &self.connection;
-        crate::domain::Hub {
-            context: c.context.clone(),
-            server: c.server.clone(),
-            user: c.user.clone(),
-            kubeconfig: c.kubeconfig.clone(),
-        }
-    }
-
-    /// Whether this is the hub a request is bound to (context, server, user, kubeconfig).
-    pub fn is(&self, hub: &crate::domain::Hub) -> bool {
-        let c = &self.connection;
-        c.context == hub.context
-            && c.server == hub.server
-            && c.user == hub.user
-            && c.kubeconfig == hub.kubeconfig
-    }
-}
 
 /// The hubs watched: their names in order (a row's `hub` is an index into them), each one's
 /// state, which one is in focus, and the hub `:hub NAME` narrowed the lists to. It reads as

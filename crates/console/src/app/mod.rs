@@ -13,6 +13,7 @@
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
+pub mod ask;
 pub mod commands;
 pub mod component;
 pub mod confirm;
@@ -24,24 +25,23 @@ pub mod edit;
 pub mod event_view;
 pub mod failed;
 pub mod fleet;
+pub mod hub;
 mod keys;
 pub mod logs;
 pub mod ports;
 pub mod requests;
 pub mod rows;
 pub mod said;
-mod scopes;
-mod screens;
+pub mod scopes;
+pub mod screens;
 pub mod shown;
 pub mod tour;
 mod unblock;
 mod view;
 pub mod wizard;
 
+pub use self::hub::Connection;
 use self::ports::{Connected, Namespaces};
-pub use self::scopes::Availability;
-pub use self::screens::on_screen;
-pub use self::shown::{DetailData, Shown};
 pub use self::view::{Detail, Tab, View};
 use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
 use crate::inventory::SourceEvent;
@@ -228,19 +228,6 @@ pub enum Input {
     Search(String),
 }
 
-/// Where the console is connected, for the header.
-#[derive(Clone, Debug, Default)]
-pub struct Connection {
-    pub context: String,
-    pub server: String,
-    /// The kubeconfig user's name.
-    pub user: String,
-    pub scope: String,
-    /// The kubeconfig file named (`--kubeconfig`, `KUBECONFIG`), for the kubectl commands
-    /// the console hands on.
-    pub kubeconfig: Option<String>,
-}
-
 /// The list screen's own state: which view it shows, the row selected (and its identity, so
 /// the selection follows its row when live updates reorder them), the live filter, the
 /// order, warnings only, and the pools marked for a fix.
@@ -311,7 +298,7 @@ pub struct App {
     /// A context switch under way (`:ctx`), shown in the footer until it answers.
     pub connecting: Option<String>,
     /// What the screen shows, derived in `update` and read by `render`.
-    pub shown: Shown,
+    pub shown: shown::Shown,
     /// What the message being handled asks the runtime to do; [`update`] hands it back, so
     /// nothing outside the app reads or clears it (setup code opening the wizard before the
     /// loop takes it with [`App::take_effects`]).
@@ -378,10 +365,10 @@ impl App {
         App {
             fleet: fleet::Fleet::new(
                 Vec::new(),
-                fleet::HubState {
+                hub::HubState {
                     connection,
                     home_namespace: "default".into(),
-                    ..fleet::HubState::default()
+                    ..hub::HubState::default()
                 },
                 Vec::new(),
             ),
@@ -396,7 +383,7 @@ impl App {
             detail: None,
             search: String::new(),
             connecting: None,
-            shown: Shown::default(),
+            shown: shown::Shown::default(),
             outbox: Vec::new(),
             ids: crate::domain::request::Ids::default(),
             pending: std::collections::HashMap::new(),
@@ -526,7 +513,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                         app.demo = false;
                         // One hub from now on: the context switched to.
                         let mixed_before = app.fleet.mixed();
-                        let hub = fleet::HubState {
+                        let hub = hub::HubState {
                             connection: Connection {
                                 context: connected.context,
                                 server: connected.server,
@@ -535,7 +522,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                             },
                             home_namespace: connected.namespace,
                             read_only_why: connected.read_only,
-                            ..fleet::HubState::default()
+                            ..hub::HubState::default()
                         };
                         app.fleet = fleet::Fleet::new(Vec::new(), hub, Vec::new());
                         fleet::keep_sort(app, mixed_before);

@@ -6,7 +6,7 @@
 
 use super::commands::{Command, Scope};
 use super::component::{After, Ask, Component, Ctx};
-use super::fleet::HubState;
+use super::hub::HubState;
 use super::{App, Detail, Effect, Input, ListState, Overlay, Tab};
 use crate::domain::fixes::Fix;
 

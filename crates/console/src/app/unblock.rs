@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::fleet::HubState;
+use super::hub::HubState;
 use crate::domain::fixes::{self, Plan, Standing};
 use crate::domain::model::ComputePool;
 

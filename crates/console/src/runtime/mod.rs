@@ -316,7 +316,7 @@ async fn console(
             if !others.is_empty() {
                 let mut parked = Vec::new();
                 for (at, other) in others {
-                    parked.push(crate::app::fleet::HubState {
+                    parked.push(crate::app::hub::HubState {
                         connection: Connection {
                             context: other.context.clone(),
                             server: server_of(&at).unwrap_or_default(),
@@ -326,7 +326,7 @@ async fn console(
                         },
                         read_only_why: options.acting.why_read_only(&other.context),
                         home_namespace: other.default_namespace.clone(),
-                        ..crate::app::fleet::HubState::default()
+                        ..crate::app::hub::HubState::default()
                     });
                     kube.add_hub(other.client, at, &other.context);
                 }

@@ -4,7 +4,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::app::DetailData;
+use crate::app::shown::DetailData;
 use crate::domain::diagnosis::Diagnosis;
 use crate::domain::rules::Severity;
 use crate::theme::{Meaning, Theme};

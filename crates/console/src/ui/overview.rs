@@ -5,8 +5,8 @@ use ratatui::text::{Line, Span};
 
 use super::cells;
 use super::detail::{bar, label, short};
-use crate::app::DetailData;
 use crate::app::rows::{Cell, Status};
+use crate::app::shown::DetailData;
 use crate::domain::model::ComputePool;
 use crate::domain::model::vocabulary::PoolPhase;
 use crate::domain::rules::Severity;

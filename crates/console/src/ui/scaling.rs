@@ -18,7 +18,7 @@ const STALE_AFTER_SECONDS: i64 = 300;
 
 pub(super) fn tab<'a>(
     inventory: &Inventory,
-    derived: Option<&crate::app::DetailData>,
+    derived: Option<&crate::app::shown::DetailData>,
     object: &Object,
     pool: &'a ComputePool,
     theme: &Theme,
@@ -46,7 +46,7 @@ pub(super) fn tab<'a>(
 #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn scaling_lines<'a>(
     inventory: &Inventory,
-    derived: Option<&crate::app::DetailData>,
+    derived: Option<&crate::app::shown::DetailData>,
     object: &Object,
     evaluation: &ComputePoolEvaluation,
     theme: &Theme,

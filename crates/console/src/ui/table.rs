@@ -208,7 +208,7 @@ pub(super) fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let selected = app.list.selected.min(table.len() - 1);
     // Where the keys left the screen, if it shows the selection; no room left empty below
     // the last row.
-    let first = crate::app::on_screen(app.list.offset, selected, visible, table.len());
+    let first = crate::app::screens::on_screen(app.list.offset, selected, visible, table.len());
     let name = headers
         .iter()
         .position(|c| *c == crate::app::rows::column::NAME);

@@ -6,8 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::cells;
 use super::detail::ago;
+use crate::app::App;
 use crate::app::rows::{Cell, Row, Status};
-use crate::app::{App, DetailData};
+use crate::app::shown::DetailData;
 use crate::domain::model::ComputePool;
 use crate::domain::model::vocabulary::{CONDITION_TYPES, HostStatus};
 use crate::theme::{Meaning, Theme};
@@ -50,7 +51,7 @@ pub(super) fn yaml_lines<'a>(
 }
 
 pub(super) fn conditions<'a>(
-    derived: Option<&crate::app::DetailData>,
+    derived: Option<&DetailData>,
     pool: &'a ComputePool,
     theme: &Theme,
     now: DateTime<Utc>,

@@ -21,7 +21,7 @@ mod policy;
 mod saved;
 
 pub use fields::*;
-pub use saved::{Aim, NotKept, Saved, Typing, Unreadable, Unremoved};
+pub use saved::{Aim, Kept, NotKept, Saved, Typing, Unreadable, Unremoved};
 
 /// A ComputePool being written, and the ScalingPolicy written with it, if any.
 #[derive(Clone, Debug, PartialEq)]

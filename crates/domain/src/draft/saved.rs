@@ -64,6 +64,14 @@ pub struct Typing {
     pub before: Option<Value>,
 }
 
+/// A draft on disk as the console knows it: its file, what it holds, when it was saved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kept {
+    pub file: String,
+    pub saved: Saved,
+    pub at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 /// A draft with what it is for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Saved {

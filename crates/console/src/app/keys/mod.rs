@@ -24,9 +24,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) {
     let scopes = app.scopes();
     match commands::lookup(&scopes, &key) {
         Some(binding) => match app.availability(binding.command) {
-            super::Availability::Enabled => apply(app, binding.scope, binding.command, &key),
-            super::Availability::Disabled(why) => app.message = Some(why),
-            super::Availability::Hidden => {}
+            super::scopes::Availability::Enabled => {
+                apply(app, binding.scope, binding.command, &key)
+            }
+            super::scopes::Availability::Disabled(why) => app.message = Some(why),
+            super::scopes::Availability::Hidden => {}
         },
         // A key no binding claims goes into the wizard's editor, or a character into the
         // text being typed.

@@ -1,0 +1,252 @@
+//! What a component may read while it acts ([`Ctx`]) and what it asks of the console beyond
+//! itself ([`Ask`]), carried out in order by the top level once the component is back in
+//! its place.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::commands::Scope;
+use super::hub::HubState;
+use super::ports::Namespaces;
+use super::requests::Awaiting;
+use super::shown::Shown;
+use super::{App, Detail, Effect, Input, Overlay};
+use crate::domain::draft::Kept;
+use crate::domain::fixes::{Fix, Permission, Plan};
+use crate::domain::request::Ids;
+use crate::domain::{Operation, Request, RequestId};
+
+/// How the wizard opens from the drafts chooser.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// A new pool, afresh.
+    Fresh,
+    /// The live pool edited afresh.
+    Live(Value),
+    /// A kept draft resumed (an edit's against the live pool, when it is there).
+    Resume(Box<Kept>, Option<Value>),
+}
+
+/// What a component asks of the console beyond itself, carried out in order once it is back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// The footer says this (`None`: it says nothing).
+    Say(Option<String>),
+    Effect(Effect),
+    /// A request, bound to the hub the component read; its answer is awaited by its id.
+    Send(Request, Awaiting),
+    /// An access review asked of the hub in focus (its answer is awaited meanwhile).
+    Review(Permission),
+    /// An overlay opens on top.
+    Open(Overlay),
+    /// A pool's detail opens (over whichever was open).
+    Detail(Detail),
+    /// A text field on the screen opens.
+    Input(Input),
+    /// A text field's text changed (the filter applies, the search scrolls).
+    Typed(Input),
+    /// Tab on the command line: the next completion.
+    Complete,
+    /// A command line entered.
+    Run(String),
+    Quit,
+    /// A fix's confirmation for the chosen pools (reads the selection).
+    Fix(Fix),
+    /// A confirmation holding this plan.
+    Plan(Plan),
+    /// The controller's log beside the selected pool.
+    Logs,
+    /// The wizard: a new pool, or the selected one edited (`n`, `e`).
+    Wizard {
+        edit: bool,
+    },
+    /// The wizard from the drafts chooser.
+    Start(Start),
+    /// Every namespace watched (the picture starts over, the list with it).
+    AllNamespaces,
+    /// The selected event read whole.
+    Event(usize),
+    /// A pool's YAML to the user's editor.
+    RawEdit {
+        namespace: String,
+        name: String,
+    },
+    /// The edit under way ends (applied, refused or cancelled: its file stays).
+    EndEdit,
+    /// A draft's file goes, from disk and from the list.
+    Forget(String),
+    /// The wizard's draft was saved: the list holds it (a renamed draft's old file dropped).
+    Kept {
+        saved: crate::domain::draft::Saved,
+        replaces: Option<String>,
+    },
+    /// The wizard's draft's namespace is watched too, if it is not yet.
+    WatchAlso(String),
+    /// A recreate was confirmed: its delete went out under this id.
+    Recreating(Option<RequestId>),
+    /// The marks are cleared.
+    ClearMarks,
+    /// An answer no longer awaited was dropped (tests count them).
+    Dropped,
+}
+
+/// What a component may read of the console while it acts, and the queue it asks through.
+pub struct Ctx<'a> {
+    /// The hub in focus: its picture, connection, access answers and read-only reason.
+    pub hub: &'a HubState,
+    pub now: DateTime<Utc>,
+    /// Rows a page of a list moves.
+    pub page: usize,
+    /// The terminal's size (columns, rows), as the last resize said.
+    pub size: Option<(u16, u16)>,
+    /// What the screen shows.
+    pub shown: &'a Shown,
+    /// The namespaces watched.
+    pub namespaces: &'a Namespaces,
+    /// No cluster could be reached (`pooldeck new` without a hub): why.
+    pub offline: Option<&'a str>,
+    /// Where the wizard's Review writes the manifest (`pooldeck new -o FILE`).
+    pub output: Option<&'a std::path::Path>,
+    /// The console is the wizard alone: closing it ends the program.
+    pub wizard_only: bool,
+    /// The edit in the user's editor under way.
+    pub editing: Option<&'a super::edit::Editing>,
+    /// The text searched for in a pool's YAML.
+    pub search: &'a str,
+    /// The scopes under the component (the help lists their bindings).
+    pub behind: Vec<Scope>,
+    ids: &'a mut Ids,
+    asks: Vec<Ask>,
+}
+
+impl Ctx<'_> {
+    /// Asks for something beyond the component.
+    pub fn ask(&mut self, ask: Ask) {
+        self.asks.push(ask);
+    }
+
+    /// The footer says `text`.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.asks.push(Ask::Say(Some(text.into())));
+    }
+
+    /// The runtime is asked to do this.
+    pub fn effect(&mut self, effect: Effect) {
+        self.asks.push(Ask::Effect(effect));
+    }
+
+    /// Sends an operation bound to the hub in focus; its answer is routed by the id returned.
+    pub fn send(&mut self, operation: Operation, awaiting: Awaiting) -> RequestId {
+        let id = self.ids.fresh();
+        let request = Request {
+            id,
+            hub: self.hub.id(),
+            operation,
+        };
+        self.asks.push(Ask::Send(request, awaiting));
+        id
+    }
+
+    /// A fresh id (a dialog's own, which its dry runs' answers name).
+    pub fn fresh_id(&mut self) -> RequestId {
+        self.ids.fresh()
+    }
+
+    /// Whether nothing that changes anything may be sent to the hub in focus.
+    pub fn read_only(&self) -> bool {
+        self.hub.read_only_why.is_some()
+    }
+
+    /// A page in lines, for the scrolled pages.
+    pub fn page_lines(&self) -> u16 {
+        u16::try_from(self.page).unwrap_or(u16::MAX)
+    }
+}
+
+impl App {
+    /// What a component may read of the console, and an empty queue.
+    fn ctx(&mut self) -> Ctx<'_> {
+        Ctx {
+            behind: self.scopes_behind(),
+            page: self.page(),
+            size: self.size,
+            hub: &self.fleet,
+            now: self.now,
+            shown: &self.shown,
+            namespaces: &self.namespaces,
+            offline: self.offline.as_deref(),
+            output: self.output.as_deref(),
+            wizard_only: self.wizard_only,
+            editing: self.editing.as_ref(),
+            search: &self.search,
+            ids: &mut self.ids,
+            asks: Vec::new(),
+        }
+    }
+
+    /// Lends `act` a [`Ctx`] on the console, then carries out what it asked for.
+    pub(super) fn lend<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> T {
+        let (out, asks) = self.lend_deferred(act);
+        self.carry_out(asks);
+        out
+    }
+
+    /// Lends `act` a [`Ctx`] and returns what it asked for, to be carried out once the
+    /// component acting is back in its place.
+    pub(super) fn lend_deferred<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> (T, Vec<Ask>) {
+        let mut ctx = self.ctx();
+        let out = act(&mut ctx);
+        (out, ctx.asks)
+    }
+
+    /// Carries out what a component asked for, in order.
+    pub(super) fn carry_out(&mut self, asks: Vec<Ask>) {
+        for ask in asks {
+            self.carry_out_one(ask);
+        }
+    }
+
+    fn carry_out_one(&mut self, ask: Ask) {
+        match ask {
+            Ask::Say(text) => self.message = text,
+            Ask::Effect(effect) => self.outbox.push(effect),
+            Ask::Send(request, awaiting) => {
+                self.pending.insert(request.id, awaiting);
+                self.outbox.push(Effect::Perform(request));
+            }
+            Ask::Review(permission) => {
+                if !self.fleet.access.contains_key(&permission) {
+                    self.fleet
+                        .access
+                        .insert(permission.clone(), super::confirm::Access::Asking);
+                    self.send(permission.review(), Awaiting::Access(permission));
+                }
+            }
+            Ask::Open(overlay) => self.overlays.push(overlay),
+            Ask::Detail(detail) => self.detail = Some(detail),
+            Ask::Input(input) => self.input = input,
+            Ask::Typed(input) => super::keys::after_typing(&input, self),
+            Ask::Complete => super::keys::complete(self),
+            Ask::Run(line) => super::keys::run_command(self, &line),
+            Ask::Quit => self.quit = true,
+            Ask::Fix(fix) => super::confirm::open(self, fix),
+            Ask::Plan(plan) => super::confirm::open_plan(self, plan),
+            Ask::Logs => super::logs::open(self),
+            Ask::Wizard { edit } => super::wizard::open(self, edit),
+            Ask::Start(start) => super::drafts::start(self, start),
+            Ask::AllNamespaces => {
+                self.namespaces_asked = true;
+                self.watch(Namespaces::All);
+            }
+            Ask::Event(row) => super::event_view::open(self, row),
+            Ask::RawEdit { namespace, name } => super::edit::start(self, &namespace, &name),
+            Ask::EndEdit => self.editing = None,
+            Ask::Forget(file) => super::drafts::forget(self, &file),
+            Ask::Kept { saved, replaces } => super::drafts::kept(self, saved, replaces.as_deref()),
+            Ask::WatchAlso(namespace) => super::wizard::watch_also(self, &namespace),
+            Ask::Recreating(id) => super::wizard::recreate::confirmed(self, id),
+            Ask::ClearMarks => self.list.marked.clear(),
+            Ask::Dropped => self.drop_answer(),
+        }
+    }
+}
