@@ -12,7 +12,7 @@ use super::requests::Awaiting;
 use super::shown::Shown;
 use super::{App, Detail, Effect, Input, Overlay};
 use crate::domain::draft::Kept;
-use crate::domain::fixes::{Fix, Permission, Plan};
+use crate::domain::fixes::Permission;
 use crate::domain::request::Ids;
 use crate::domain::{Operation, Request, RequestId};
 
@@ -50,12 +50,6 @@ pub enum Ask {
     /// A command line entered.
     Run(String),
     Quit,
-    /// A fix's confirmation for the chosen pools (reads the selection).
-    Fix(Fix),
-    /// A confirmation holding this plan.
-    Plan(Plan),
-    /// The controller's log beside the selected pool.
-    Logs,
     /// The wizard: a new pool, or the selected one edited (`n`, `e`).
     Wizard {
         edit: bool,
@@ -64,8 +58,6 @@ pub enum Ask {
     Start(Start),
     /// Every namespace watched (the picture starts over, the list with it).
     AllNamespaces,
-    /// The selected event read whole.
-    Event(usize),
     /// A pool's YAML to the user's editor.
     RawEdit {
         namespace: String,
@@ -95,6 +87,10 @@ pub struct Ctx<'a> {
     /// The hub in focus: its picture, connection, access answers and read-only reason.
     pub hub: &'a HubState,
     pub now: DateTime<Utc>,
+    /// Which hub is in focus (an index into the fleet): the one `hub` is.
+    pub focus: usize,
+    /// A context switch under way (`:ctx`): nothing is sent until it answers.
+    pub connecting: Option<&'a str>,
     /// Rows a page of a list moves.
     pub page: usize,
     /// The terminal's size (columns, rows), as the last resize said.
@@ -171,6 +167,8 @@ impl App {
             page: self.page(),
             size: self.size,
             hub: &self.fleet,
+            focus: self.fleet.focus(),
+            connecting: self.connecting.as_deref(),
             now: self.now,
             shown: &self.shown,
             namespaces: &self.namespaces,
@@ -229,20 +227,21 @@ impl App {
             Ask::Complete => super::keys::complete(self),
             Ask::Run(line) => super::keys::run_command(self, &line),
             Ask::Quit => self.quit = true,
-            Ask::Fix(fix) => super::confirm::open(self, fix),
-            Ask::Plan(plan) => super::confirm::open_plan(self, plan),
-            Ask::Logs => super::logs::open(self),
             Ask::Wizard { edit } => super::wizard::open(self, edit),
             Ask::Start(start) => super::drafts::start(self, start),
             Ask::AllNamespaces => {
                 self.namespaces_asked = true;
                 self.watch(Namespaces::All);
             }
-            Ask::Event(row) => super::event_view::open(self, row),
             Ask::RawEdit { namespace, name } => super::edit::start(self, &namespace, &name),
             Ask::EndEdit => self.editing = None,
-            Ask::Forget(file) => super::drafts::forget(self, &file),
-            Ask::Kept { saved, replaces } => super::drafts::kept(self, saved, replaces.as_deref()),
+            Ask::Forget(file) => {
+                let effect = super::drafts::forget(&mut self.drafts, &file);
+                self.outbox.push(effect);
+            }
+            Ask::Kept { saved, replaces } => {
+                super::drafts::kept(&mut self.drafts, saved, replaces.as_deref(), self.now);
+            }
             Ask::WatchAlso(namespace) => super::wizard::watch_also(self, &namespace),
             Ask::Recreating(id) => super::wizard::recreate::confirmed(self, id),
             Ask::ClearMarks => self.list.marked.clear(),

@@ -109,21 +109,33 @@ fn pool_in_view(app: &App) -> Option<ObjectRef> {
     app.shown.row(app.list.selected).map(|row| row.id.clone())
 }
 
-/// Whether a fix takes the marked pools: pause and resume do, in the pools list, when there
-/// are marks; every other fix takes the pool in view.
-fn by_marks(app: &App, fix: Fix) -> bool {
-    matches!(fix, Fix::Pause | Fix::Resume)
-        && app.detail.is_none()
-        && app.list.view.pools
-        && !app.list.marked.is_empty()
+/// The pools a fix key is pressed on: the marked ones (pause and resume, in the pools list,
+/// when there are marks), else the pool in view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chosen {
+    pub pools: Vec<ObjectRef>,
+    /// They are the marks.
+    pub marked: bool,
 }
 
-/// The pools a fix applies to: the marked ones ([`by_marks`]), else the pool in view.
-fn chosen_pools(app: &App, fix: Fix) -> Vec<ObjectRef> {
-    if by_marks(app, fix) {
-        return app.list.marked.iter().cloned().collect();
+impl Chosen {
+    /// What `fix` takes: `marks` (the pools list's) for a pause or a resume, else `in_view`.
+    pub fn of(
+        fix: Fix,
+        in_view: Option<ObjectRef>,
+        marks: &std::collections::BTreeSet<ObjectRef>,
+    ) -> Chosen {
+        if matches!(fix, Fix::Pause | Fix::Resume) && !marks.is_empty() {
+            return Chosen {
+                pools: marks.iter().cloned().collect(),
+                marked: true,
+            };
+        }
+        Chosen {
+            pools: in_view.into_iter().collect(),
+            marked: false,
+        }
     }
-    pool_in_view(app).into_iter().collect()
 }
 
 /// The permissions the fixes need for the pool under the cursor, for the footer and for
@@ -163,14 +175,14 @@ pub fn denied(app: &App, verb: &str) -> Option<Permission> {
 }
 
 /// `p`, Ctrl-D and `u`: builds the plan for the chosen pools and opens its confirmation.
-pub fn open(app: &mut App, fix: Fix) {
-    if let Some(context) = &app.connecting {
-        app.message = Some(format!(
+pub fn open(ctx: &mut Ctx, fix: Fix, chosen: &Chosen) {
+    if let Some(context) = ctx.connecting {
+        ctx.say(format!(
             "switching to context {context}: try again once it is connected"
         ));
         return;
     }
-    let targets = chosen_pools(app, fix);
+    let targets = &chosen.pools;
     let mut gone = Vec::new();
     // An object the hub holds that cannot be read as a pool is not acted on: said, not
     // dropped in silence.
@@ -178,7 +190,7 @@ pub fn open(app: &mut App, fix: Fix) {
     let pools: Vec<_> = targets
         .iter()
         .filter_map(|t| {
-            let found = app.fleet.inventory.get(Kind::Pool, &t.namespace, &t.name);
+            let found = ctx.hub.inventory.get(Kind::Pool, &t.namespace, &t.name);
             match found.map(|o| o.pool()) {
                 None => gone.push(format!("{}/{}", t.namespace, t.name)),
                 Some(None) => unreadable.push(format!("{}/{}", t.namespace, t.name)),
@@ -188,7 +200,7 @@ pub fn open(app: &mut App, fix: Fix) {
         })
         .collect();
     let Some(&first) = pools.first() else {
-        app.message = Some(if unreadable.is_empty() {
+        ctx.say(if unreadable.is_empty() {
             "no Compute Pool selected: fixes work on the pools list or a pool's detail".into()
         } else {
             format!(
@@ -200,9 +212,9 @@ pub fn open(app: &mut App, fix: Fix) {
     };
     let mut plan = match fix {
         Fix::Pause | Fix::Resume => fixes::pause_or_resume(&pools),
-        Fix::Delete => fixes::delete(first, &app.fleet.inventory.workloads_of(first)),
+        Fix::Delete => fixes::delete(first, &ctx.hub.inventory.workloads_of(first)),
         Fix::DeleteWorkloads | Fix::RemoveFinalizer => {
-            super::unblock::plan(&app.fleet, first, app.now)
+            super::unblock::plan(ctx.hub, first, ctx.now)
         }
         Fix::Apply | Fix::Recreate | Fix::Edit => return,
     };
@@ -210,12 +222,12 @@ pub fn open(app: &mut App, fix: Fix) {
         matches!(fix, Fix::DeleteWorkloads | Fix::RemoveFinalizer).then(|| fixes::pool_ref(first));
     // Marks act only on what the dialog lists: a marked pool the list does not show now (a
     // filter hides it) is named as such, and one no longer there is said.
-    if by_marks(app, fix) {
+    if chosen.marked {
         // The marks are on the hub in focus: a same-named pool of another hub shown does
         // not show a marked one.
-        let hidden: Vec<String> = app
+        let hidden: Vec<String> = ctx
             .shown
-            .not_shown(app.fleet.focus(), &targets)
+            .not_shown(ctx.focus, targets)
             .into_iter()
             .map(|t| format!("{}/{}", t.namespace, t.name))
             .filter(|t| !gone.contains(t))
@@ -240,16 +252,16 @@ pub fn open(app: &mut App, fix: Fix) {
             unreadable.join(", ")
         ));
     }
-    open_plan_about(app, plan, about);
+    open_plan_about(ctx, plan, about);
 }
 
 /// Opens a confirmation holding `plan` (the fixes, and the wizard's apply).
-pub fn open_plan(app: &mut App, plan: Plan) {
-    open_plan_about(app, plan, None);
+pub fn open_plan(ctx: &mut Ctx, plan: Plan) {
+    open_plan_about(ctx, plan, None);
 }
 
 /// [`open_plan`], for a plan worked out from what the console watches of `about`.
-fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::ObjectRef>) {
+fn open_plan_about(ctx: &mut Ctx, plan: Plan, about: Option<crate::domain::ObjectRef>) {
     // With a name to type, the letters go into its field at once (no action key can take
     // them); without one, Cancel has the focus. Either way Enter sends nothing until the
     // name matches and the Confirm button is chosen.
@@ -258,8 +270,8 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
     } else {
         Focus::Cancel
     };
-    let hub = app.hub();
-    let id = app.ids.fresh();
+    let hub = ctx.hub.id();
+    let id = ctx.fresh_id();
     let mut confirm = Confirm {
         id,
         plan: plan.bound_to(&hub),
@@ -270,13 +282,13 @@ fn open_plan_about(app: &mut App, plan: Plan, about: Option<crate::domain::Objec
         scroll: 0,
         about,
     };
-    app.lend(|ctx| advance(ctx, &mut confirm));
+    advance(ctx, &mut confirm);
     // A dialog that cannot run has nothing to type for: Cancel, and c copies the kubectl
     // equivalent as the dialog says.
     if matches!(confirm.stage, Stage::Blocked(_)) {
         confirm.focus = Focus::Cancel;
     }
-    app.overlays.push(Overlay::Confirm(Box::new(confirm)));
+    ctx.ask(Ask::Open(Overlay::Confirm(Box::new(confirm))));
 }
 
 /// Moves a dialog on as far as what is known allows: permissions, then dry runs.

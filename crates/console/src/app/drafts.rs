@@ -288,24 +288,24 @@ pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
     wizard::reopen_typing(app, kept.saved.typing.as_ref());
 }
 
-/// The draft's file goes (applied, discarded): from disk and from the list.
-pub fn forget(app: &mut App, file: &str) {
-    app.drafts.retain(|k| k.file != file);
-    app.outbox.push(Effect::DiscardDraft(file.to_owned()));
+/// The draft's file goes (applied, discarded): from the list, and from disk by the effect
+/// returned.
+pub fn forget(drafts: &mut Vec<Kept>, file: &str) -> Effect {
+    drafts.retain(|k| k.file != file);
+    Effect::DiscardDraft(file.to_owned())
 }
 
 /// The wizard's draft saved: the list holds it under its file (a renamed draft's old file
 /// is dropped).
-pub fn kept(app: &mut App, saved: Saved, replaces: Option<&str>) {
+pub fn kept(drafts: &mut Vec<Kept>, saved: Saved, replaces: Option<&str>, now: DateTime<Utc>) {
     let file = saved.file_name();
-    app.drafts
-        .retain(|k| k.file != file && Some(k.file.as_str()) != replaces);
-    app.drafts.insert(
+    drafts.retain(|k| k.file != file && Some(k.file.as_str()) != replaces);
+    drafts.insert(
         0,
         Kept {
             file,
             saved,
-            at: Some(app.now),
+            at: Some(now),
         },
     );
 }

@@ -165,7 +165,7 @@ fn checked(
         } => {
             let plan = edit::plan(&editing.live, object, &changes, &warnings);
             app.editing = Some(editing);
-            super::confirm::open_plan(app, plan);
+            app.lend(|ctx| super::confirm::open_plan(ctx, plan));
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::commands::{Command, Scope};
 use super::component::{After, Ask, Component, Ctx};
-use super::{App, Detail, Effect, Tab};
+use super::{Detail, Effect, Tab};
 use crate::inventory::Object;
 
 /// An event, as it was when it was opened (a later change of it does not move the page).
@@ -96,15 +96,15 @@ impl Component for EventView {
 }
 
 /// Enter on the events list: the selected event, read whole.
-pub fn open(app: &mut App, row: usize) {
-    let Some(object) = app.shown.row(row).and_then(|r| match &r.object {
+pub fn open(ctx: &mut Ctx, row: usize) {
+    let Some(object) = ctx.shown.row(row).and_then(|r| match &r.object {
         super::rows::Source::Object(object) => Some(object.clone()),
         _ => None,
     }) else {
         return;
     };
     match EventView::of(&object) {
-        Some(view) => app.overlays.push(super::Overlay::Event(Box::new(view))),
-        None => app.message = Some("this event cannot be read".into()),
+        Some(view) => ctx.ask(Ask::Open(super::Overlay::Event(Box::new(view)))),
+        None => ctx.say("this event cannot be read"),
     }
 }

@@ -6,8 +6,8 @@
 use std::collections::VecDeque;
 
 use super::commands::{Command, Scope};
-use super::component::{After, Component, Ctx};
-use super::{App, Effect, Overlay};
+use super::component::{After, Ask, Component, Ctx};
+use super::{Effect, Overlay};
 use crate::domain::ObjectRef;
 
 /// How many lines the view keeps; older ones go (a followed log never ends).
@@ -217,28 +217,19 @@ impl LogView {
     }
 }
 
-/// `l` on a pool: the view opens and the stream starts.
-pub fn open(app: &mut App) {
-    let pool = match (&app.detail, app.shown.row(app.list.selected)) {
-        (Some(detail), _) => ObjectRef::new(
-            crate::domain::Kind::Pool,
-            detail.namespace.clone(),
-            detail.name.clone(),
-        ),
-        (None, Some(row)) if row.id.kind == crate::domain::Kind::Pool => row.id.clone(),
-        _ => {
-            app.message = Some("l shows the controller's log beside a pool: select one".into());
-            return;
-        }
+/// `l` on a pool (`None`: no pool in view): the view opens and the stream starts.
+pub fn open(ctx: &mut Ctx, pool: Option<ObjectRef>) {
+    let Some(pool) = pool else {
+        ctx.say("l shows the controller's log beside a pool: select one");
+        return;
     };
-    app.outbox.push(Effect::FollowLogs);
-    app.overlays
-        .push(Overlay::Logs(Box::new(LogView::new(pool))));
+    ctx.effect(Effect::FollowLogs);
+    ctx.ask(Ask::Open(Overlay::Logs(Box::new(LogView::new(pool)))));
 }
 
 /// A report of the stream, for the view if it is open.
-pub fn arrived(app: &mut App, event: LogEvent) {
-    if let Some(view) = app.overlays.iter_mut().rev().find_map(|o| match o {
+pub fn arrived(overlays: &mut [Overlay], event: LogEvent) {
+    if let Some(view) = overlays.iter_mut().rev().find_map(|o| match o {
         Overlay::Logs(view) => Some(view),
         _ => None,
     }) {

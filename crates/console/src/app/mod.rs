@@ -498,7 +498,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Key(key) => keys::on_key(app, key),
         Msg::Paste(text) => keys::on_paste(app, &text),
-        Msg::Logs(event) => logs::arrived(app, event),
+        Msg::Logs(event) => logs::arrived(&mut app.overlays, event),
         Msg::Suspend => app.outbox.push(Effect::Suspend),
         Msg::Connected { context, result } => {
             // Only the latest request counts; an older answer arriving late is dropped.

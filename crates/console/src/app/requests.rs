@@ -211,7 +211,8 @@ fn real_answered(
         let file = wizard.saved_as.clone();
         app.overlays.pop();
         if let Some(file) = file {
-            super::drafts::forget(app, &file);
+            let effect = super::drafts::forget(&mut app.drafts, &file);
+            app.outbox.push(effect);
         }
     }
     let done = matches!(outcome, Outcome::Done { .. });

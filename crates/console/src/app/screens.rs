@@ -4,26 +4,44 @@
 //! beyond it (a fix's confirmation, the controller's log, the wizard, which all read the
 //! selection) it asks for with an [`Ask`], carried out once it is back in its place.
 
+use std::collections::BTreeSet;
+
 use super::commands::{Command, Scope};
 use super::component::{After, Ask, Component, Ctx};
+use super::confirm::Chosen;
 use super::hub::HubState;
 use super::{App, Detail, Effect, Input, ListState, Overlay, Tab};
+use crate::domain::ObjectRef;
 use crate::domain::fixes::Fix;
 
-/// What a list and a pool's detail both do: fixes, the log, the command line, the help,
-/// quitting. `None`: not one of them.
-fn shared(command: Command, ctx: &mut Ctx) -> Option<After> {
-    let ask = match command {
-        Command::Quit => Ask::Quit,
-        Command::Help => Ask::Open(Overlay::Help { scroll: 0 }),
-        Command::CommandLine => Ask::Input(Input::Command(String::new(), None)),
-        Command::PauseResume => Ask::Fix(Fix::Pause),
-        Command::Delete => Ask::Fix(Fix::Delete),
-        Command::Unblock => Ask::Fix(Fix::DeleteWorkloads),
-        Command::ControllerLogs => Ask::Logs,
-        _ => return None,
+/// What a list and a pool's detail both do: fixes (on `pool`, or a pause on the `marks`),
+/// the log, the command line, the help, quitting. `None`: not one of them.
+fn shared(
+    command: Command,
+    ctx: &mut Ctx,
+    pool: Option<ObjectRef>,
+    marks: &BTreeSet<ObjectRef>,
+) -> Option<After> {
+    let fix = match command {
+        Command::PauseResume => Fix::Pause,
+        Command::Delete => Fix::Delete,
+        Command::Unblock => Fix::DeleteWorkloads,
+        Command::ControllerLogs => {
+            super::logs::open(ctx, pool);
+            return Some(After::Stay);
+        }
+        _ => {
+            let ask = match command {
+                Command::Quit => Ask::Quit,
+                Command::Help => Ask::Open(Overlay::Help { scroll: 0 }),
+                Command::CommandLine => Ask::Input(Input::Command(String::new(), None)),
+                _ => return None,
+            };
+            ctx.ask(ask);
+            return Some(After::Stay);
+        }
     };
-    ctx.ask(ask);
+    super::confirm::open(ctx, fix, &Chosen::of(fix, pool, marks));
     Some(After::Stay)
 }
 
@@ -93,7 +111,9 @@ impl Component for ListState {
             Command::First => self.selected = 0,
             Command::Last => self.selected = last,
             // On the events list: the event read whole.
-            Command::Open if self.view.warnings.is_some() => ctx.ask(Ask::Event(self.selected)),
+            Command::Open if self.view.warnings.is_some() => {
+                super::event_view::open(ctx, self.selected);
+            }
             Command::Open => self.open_selected(None, ctx),
             Command::Describe => {
                 if self.view.opens.is_some()
@@ -156,7 +176,20 @@ impl Component for ListState {
                     ctx.ask(Ask::RawEdit { namespace, name });
                 }
             }
-            other => return shared(other, ctx).unwrap_or(After::Stay),
+            other => {
+                // Fixes take the pools list's row (or its marks); the log any pool's row.
+                let row = ctx.shown.row(self.selected).map(|row| row.id.clone());
+                let none = BTreeSet::new();
+                let (pool, marks) = if self.view.pools {
+                    (row, &self.marked)
+                } else {
+                    let pool = row.filter(|id| {
+                        other == Command::ControllerLogs && id.kind == crate::domain::Kind::Pool
+                    });
+                    (pool, &none)
+                };
+                return shared(other, ctx, pool, marks).unwrap_or(After::Stay);
+            }
         }
         if moves {
             // The rows move only when the selection leaves the screen.
@@ -176,6 +209,15 @@ pub fn on_screen(offset: usize, selected: usize, page: usize, len: usize) -> usi
 }
 
 impl Detail {
+    /// The pool shown.
+    pub fn pool(&self) -> ObjectRef {
+        ObjectRef::new(
+            crate::domain::Kind::Pool,
+            self.namespace.clone(),
+            self.name.clone(),
+        )
+    }
+
     /// `1`-`7`: the tab of that number.
     pub fn jump(&mut self, tab: Tab) {
         self.tab = tab;
@@ -255,7 +297,8 @@ impl Component for Detail {
             }),
             Command::RunFix => {
                 if let Some(fix) = self.fix_in_view(ctx.hub) {
-                    ctx.ask(Ask::Fix(fix));
+                    let chosen = Chosen::of(fix, Some(self.pool()), &BTreeSet::new());
+                    super::confirm::open(ctx, fix, &chosen);
                 }
             }
             // `c`: the pool's YAML on its YAML tab, the doctor's steps as a runbook on its
@@ -279,7 +322,10 @@ impl Component for Detail {
                 };
                 ctx.effect(Effect::Copy { text, what });
             }
-            other => return shared(other, ctx).unwrap_or(After::Stay),
+            other => {
+                return shared(other, ctx, Some(self.pool()), &BTreeSet::new())
+                    .unwrap_or(After::Stay);
+            }
         }
         After::Stay
     }

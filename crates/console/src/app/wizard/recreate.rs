@@ -169,7 +169,8 @@ pub fn performed(app: &mut App, request: &Request, outcome: &Outcome) -> bool {
             let file = recreating.file.clone();
             app.recreating = None;
             if let Some(file) = file {
-                crate::app::drafts::forget(app, &file);
+                let effect = crate::app::drafts::forget(&mut app.drafts, &file);
+                app.outbox.push(effect);
             }
             app.message = Some(format!("{name}: recreated"));
         }

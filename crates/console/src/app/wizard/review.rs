@@ -3,7 +3,7 @@
 
 use super::{Purpose, Wizard};
 use crate::app::Effect;
-use crate::app::component::{Ask, Ctx};
+use crate::app::component::Ctx;
 use crate::app::requests::Awaiting;
 use crate::domain::fixes::{Fix, Permission, Plan};
 use crate::domain::{Kind, Operation, Request, RequestId, Run};
@@ -110,7 +110,7 @@ impl Wizard {
         if let Purpose::Recreate { old } = &w.purpose {
             let plan =
                 super::recreate::plan(old, &w.draft.pool, &ctx.hub.inventory.workloads_of(old));
-            ctx.ask(Ask::Plan(plan));
+            crate::app::confirm::open_plan(ctx, plan);
             return;
         }
         let operations = w.operations(Run::Real);
@@ -162,6 +162,6 @@ impl Wizard {
             permissions,
             blocked: None,
         };
-        ctx.ask(Ask::Plan(plan));
+        crate::app::confirm::open_plan(ctx, plan);
     }
 }
