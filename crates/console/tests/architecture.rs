@@ -831,7 +831,6 @@ const LONG_FILES: &[&str] = &[
     "crates/console/src/app/shown/base.rs",
     "crates/console/src/app/shown/mod.rs",
     "crates/console/src/app/tour/mod.rs",
-    "crates/console/src/app/wizard/mod.rs",
     "crates/console/src/cli/act.rs",
     "crates/console/src/cli/demo.rs",
     "crates/console/src/cli/get/mod.rs",
@@ -918,11 +917,11 @@ fn no_file_grows_past_400_production_lines() {
 /// The largest circle of name imports among a crate's files (a file names another with
 /// `use crate::…`, `use super::…` or a child's name; `mod` declarations aside). Issue 48 wants
 /// none of more than two files; until then it may not grow: lower it as circles break.
-const LARGEST_CIRCLE: usize = 8;
+const LARGEST_CIRCLE: usize = 5;
 
 /// How many files are in circles of more than two, all crates together; it may not grow
 /// either (a new circle elsewhere counts): lower it as circles break.
-const FILES_IN_CIRCLES: usize = 35;
+const FILES_IN_CIRCLES: usize = 25;
 
 /// Every `use` path of a file's top level, as segments (groups and globs spread out).
 fn use_paths(items: &[syn::Item]) -> Vec<Vec<String>> {

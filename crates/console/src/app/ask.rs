@@ -8,13 +8,31 @@ use serde_json::Value;
 use super::commands::Scope;
 use super::hub::HubState;
 use super::ports::Namespaces;
-use super::requests::Awaiting;
 use super::shown::Shown;
 use super::{App, Detail, Effect, Input, Overlay};
 use crate::domain::draft::Kept;
-use crate::domain::fixes::Permission;
+use crate::domain::fixes::{Fix, Permission};
 use crate::domain::request::Ids;
 use crate::domain::{Operation, Request, RequestId};
+
+/// What an answer is awaited for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Awaiting {
+    /// An access review, for the cache of the hub it was asked on.
+    Access(Permission),
+    /// A dry run of the confirmation dialog with this id.
+    DryRun { dialog: RequestId },
+    /// A dry run the wizard's Review asked for (`d`).
+    WizardDryRun,
+    /// A real request, confirmed in a dialog for this fix (an edit's, with the file it is
+    /// kept in: removed once it is applied, said when it is refused).
+    Real {
+        fix: Fix,
+        kept: Option<std::path::PathBuf>,
+        /// The dialog's id, when it sent several: their answers are said together.
+        batch: Option<RequestId>,
+    },
+}
 
 /// How the wizard opens from the drafts chooser.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,27 +8,10 @@
 
 use super::component::{After, Component};
 use super::{App, Effect, Overlay};
-use crate::domain::fixes::{Fix, Permission};
+use crate::domain::fixes::Fix;
 use crate::domain::{Hub, Operation, Outcome, Request, RequestId};
 
-/// What an answer is awaited for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Awaiting {
-    /// An access review, for the cache of the hub it was asked on.
-    Access(Permission),
-    /// A dry run of the confirmation dialog with this id.
-    DryRun { dialog: RequestId },
-    /// A dry run the wizard's Review asked for (`d`).
-    WizardDryRun,
-    /// A real request, confirmed in a dialog for this fix (an edit's, with the file it is
-    /// kept in: removed once it is applied, said when it is refused).
-    Real {
-        fix: Fix,
-        kept: Option<std::path::PathBuf>,
-        /// The dialog's id, when it sent several: their answers are said together.
-        batch: Option<RequestId>,
-    },
-}
+pub use super::ask::Awaiting;
 
 impl App {
     /// The hub the console shows now: every request it sends is bound to it.

@@ -5,12 +5,15 @@
 //! watched as well once the draft names it, so every check follows the draft's namespace.
 
 use super::context::{host_findings, names_in, picture, quota_findings};
-use super::{Offered, Overlay, Purpose, Wizard, owner};
+use super::state::{Offered, Purpose, Wizard};
+use crate::app::Overlay;
 use crate::app::component::{After, Ask, Ctx};
 use crate::app::ports::Namespaces;
 use crate::app::{App, Effect};
 use crate::domain::Kind;
+use crate::domain::draft::{self, FIELDS, FieldSpec, Group};
 use crate::domain::exists::{self, Known};
+use crate::domain::path::YamlPath;
 use crate::domain::rules::{Basis, Finding, Rule, Severity};
 use crate::inventory::{Inventory, SourceState};
 
@@ -232,7 +235,7 @@ fn offered_namespaces(
 /// After a change of the draft of the wizard on top (one opened just now): [`changed_in`].
 pub(super) fn changed(app: &mut App) {
     if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
-        super::with_wizard(app, |w, ctx| {
+        super::component::with_wizard(app, |w, ctx| {
             changed_in(w, ctx);
             (After::Stay, ())
         });
@@ -293,4 +296,45 @@ pub fn recheck(app: &mut App) {
         namespaces,
     };
     check(w, &seen);
+}
+
+/// The field a finding's path belongs to: the most specific field whose path it lies under
+/// (the Mode field only for what is about the variant itself). `None`: no field shows it
+/// (Review lists it).
+pub fn owner(path: &YamlPath) -> Option<(&'static FieldSpec, usize)> {
+    let index_under = |list: YamlPath| {
+        if !path.starts_with(&list) {
+            return None;
+        }
+        match path.segments().get(list.segments().len()) {
+            Some(crate::domain::path::Segment::Index(i)) => Some(*i),
+            _ => None,
+        }
+    };
+    let worker = index_under(draft::worker_pools_path());
+    let gpu =
+        index_under(draft::policy_gpu_path()).or_else(|| index_under(draft::policy_bounds_path()));
+    FIELDS
+        .iter()
+        .filter_map(|spec| {
+            let index = match spec.group {
+                Group::Once => 0,
+                Group::WorkerPool => worker?,
+                Group::PolicyGpu => gpu?,
+            };
+            let at = spec.at(index);
+            let variant_itself = spec.path != "spec.clusterVariant"
+                || path.segments().len() <= at.segments().len() + 1;
+            (path.starts_with(&at) && variant_itself).then_some((spec, index, at.segments().len()))
+        })
+        .max_by_key(|(_, _, depth)| *depth)
+        .map(|(spec, index, _)| (spec, index))
+        // About a place above the fields (the worker pools list, the whole profileBundleRef):
+        // the first field under it owns it, so its step counts it.
+        .or_else(|| {
+            FIELDS
+                .iter()
+                .find(|spec| spec.at(0).starts_with(path))
+                .map(|spec| (spec, 0))
+        })
 }

@@ -3,10 +3,11 @@
 //! and the ways in from outside a bound key (a key left to the editor, a paste, Esc on a
 //! screen too small, an answer), each through [`with_wizard`].
 
-use super::{Step, Wizard};
+use super::state::Wizard;
 use crate::app::commands::{Command, Scope};
 use crate::app::component::{After, Ask, Component, Ctx};
 use crate::app::{App, Effect, Overlay};
+use crate::domain::draft::Step;
 use crate::domain::{Outcome, Request};
 
 impl Component for Wizard {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Line, Offered, Wizard};
+use super::state::{Line, Offered, Wizard};
 use crate::domain::Kind;
 use crate::domain::draft::{self, Draft, Entry};
 use crate::domain::hosts;

@@ -5,9 +5,12 @@ use serde_json::{Value, json};
 
 use crossterm::event::KeyEvent;
 
-use super::{Editor, Step, Wizard, changed_in};
+use super::check::changed_in;
+use super::editor::Editor;
+use super::state::{Line, Wizard};
 use crate::app::component::{After, Ask, Ctx};
 use crate::domain::Kind;
+use crate::domain::draft::Step;
 use crate::domain::draft::{self, Entry, Group};
 use crate::domain::entry;
 use crate::domain::path::YamlPath;
@@ -372,7 +375,7 @@ impl Wizard {
 
 /// A field's value into the draft. A Settings or ScalingPolicy reference emptied goes
 /// whole: a reference naming nothing is not the same as none.
-fn put(w: &mut super::Wizard, line: &super::Line, value: Option<Value>) {
+fn put(w: &mut Wizard, line: &Line, value: Option<Value>) {
     let path = line.path();
     let reference = matches!(
         line.spec.entry,

@@ -4,7 +4,10 @@
 
 use serde_json::Value;
 
-use super::{Editor, Purpose, Wizard, changed};
+use super::check::{changed, changed_in};
+use super::component::with_wizard;
+use super::editor::Editor;
+use super::state::{Purpose, Wizard};
 use crate::app::component::{After, Ctx};
 use crate::app::{App, Overlay};
 use crate::domain::Kind;
@@ -68,7 +71,7 @@ pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing
     if let Some(typing) = typing
         && matches!(app.overlays.last(), Some(Overlay::Wizard(_)))
     {
-        super::with_wizard(app, |w, ctx| {
+        with_wizard(app, |w, ctx| {
             reopen_in(w, ctx, typing);
             (After::Stay, ())
         });
@@ -103,7 +106,7 @@ fn reopen_in(w: &mut Wizard, ctx: &mut Ctx, typing: &crate::domain::draft::Typin
             return;
         }
     }
-    super::changed_in(w, ctx);
+    changed_in(w, ctx);
 }
 
 /// `n`: a new pool (or the drafts to resume, when there are); `e`: the selected pool (or

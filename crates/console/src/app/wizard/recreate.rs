@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::domain::model::ComputePool;
 
-use super::{Purpose, Wizard};
+use super::state::{Purpose, Wizard};
 use crate::app::component::Ctx;
 use crate::app::requests::Awaiting;
 use crate::app::{App, Overlay};
@@ -82,7 +82,7 @@ impl Wizard {
              safely, waits until it is gone, then creates it (the manifest is kept as a draft \
              all along)",
         );
-        super::changed_in(w, ctx);
+        super::check::changed_in(w, ctx);
     }
 }
 

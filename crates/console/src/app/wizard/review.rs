@@ -1,31 +1,12 @@
 //! The wizard's Review: writing the manifest out, the server's dry run, and applying it
 //! behind the same confirmation as the fixes.
 
-use super::{Purpose, Wizard};
+use super::state::{DryRun, Purpose, Wizard};
 use crate::app::Effect;
 use crate::app::component::Ctx;
 use crate::app::requests::Awaiting;
 use crate::domain::fixes::{Fix, Permission, Plan};
-use crate::domain::{Kind, Operation, Request, RequestId, Run};
-
-/// The server's dry run of what Review would send: the requests still awaited (by id) and the
-/// answers so far, one per object.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DryRun {
-    pub waiting: Vec<RequestId>,
-    pub answers: Vec<String>,
-}
-
-impl DryRun {
-    /// What Review shows.
-    pub fn text(&self) -> String {
-        match (self.answers.is_empty(), self.waiting.is_empty()) {
-            (true, _) => "sent, waiting for the server's answer…".to_owned(),
-            (false, true) => self.answers.join("; "),
-            (false, false) => format!("{}; more to come…", self.answers.join("; ")),
-        }
-    }
-}
+use crate::domain::{Kind, Operation, Request, Run};
 
 impl Wizard {
     /// `w` on Review: the manifest written to the file `pooldeck new -o FILE` named.

@@ -2,7 +2,7 @@
 //! time, back to the console's own once it closes), and, for the wizard alone, its own when
 //! the hub refuses every namespace. Part of `update`.
 
-use super::Overlay;
+use crate::app::Overlay;
 use crate::app::ports::Namespaces;
 use crate::app::{App, Effect};
 use crate::domain::Kind;

@@ -6,9 +6,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::tests::fleet_app;
 use super::*;
+use crate::app::Overlay;
 use crate::app::script::{forget_returned, returned, take_returned, update};
 use crate::app::{App, Effect, Msg};
 use crate::domain::Outcome;
+use crate::domain::draft::Step;
+use crate::domain::path::YamlPath;
+use crate::domain::rules::Severity;
+use crate::domain::{Kind, Operation, Run};
+use serde_json::Value;
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
