@@ -95,71 +95,14 @@ pub fn summary(entry: Entry, value: Option<&Value>) -> String {
 
 /// What typed text becomes in the object; `Ok(None)` removes the field. `current` is the
 /// field's value before (a mapping keeps its hidden key from it).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<Value>, Refused> {
-    let lines = || {
-        text.lines()
-            .map(str::trim)
-            .enumerate()
-            .filter(|(_, l)| !l.is_empty())
-    };
     match entry {
         Entry::Lines => {
-            let items: Vec<Value> = lines().map(|(_, l)| json!(l)).collect();
+            let items: Vec<Value> = lines(text).map(|(_, l)| json!(l)).collect();
             Ok((!items.is_empty()).then(|| Value::Array(items)))
         }
-        Entry::Pairs { hidden } => {
-            let mut map = Map::new();
-            for hidden in hidden {
-                if let Some(kept) = current.and_then(|c| c.get(*hidden)) {
-                    map.insert((*hidden).to_owned(), kept.clone());
-                }
-            }
-            for (number, line) in lines() {
-                let Some((key, value)) = line.split_once('=') else {
-                    return Err(Refused::NoEquals {
-                        line: number.saturating_add(1),
-                        text: line.to_owned(),
-                    });
-                };
-                let key = key.trim();
-                if key.is_empty() {
-                    return Err(Refused::EmptyKey {
-                        line: number.saturating_add(1),
-                    });
-                }
-                map.insert(key.to_owned(), json!(value.trim()));
-            }
-            Ok((!map.is_empty()).then(|| Value::Object(map)))
-        }
-        Entry::Taints => {
-            let mut items = Vec::new();
-            for (number, line) in lines() {
-                let (rest, effect) = match line.rsplit_once(':') {
-                    Some((rest, effect)) => (rest, Some(effect.trim())),
-                    None => (line, None),
-                };
-                let (key, value) = match rest.split_once('=') {
-                    Some((key, value)) => (key.trim(), Some(value.trim())),
-                    None => (rest.trim(), None),
-                };
-                if key.is_empty() {
-                    return Err(Refused::NoTaintKey {
-                        line: number.saturating_add(1),
-                    });
-                }
-                let mut taint = Map::new();
-                taint.insert("key".into(), json!(key));
-                if let Some(value) = value {
-                    taint.insert("value".into(), json!(value));
-                }
-                if let Some(effect) = effect {
-                    taint.insert("effect".into(), json!(effect));
-                }
-                items.push(Value::Object(taint));
-            }
-            Ok((!items.is_empty()).then(|| Value::Array(items)))
-        }
+        Entry::Pairs { hidden } => read_pairs(text, hidden, current),
+        Entry::Taints => read_taints(text),
         Entry::Namespace => {
             let text = text.trim();
             if text.is_empty() {
@@ -183,6 +126,74 @@ pub fn read(entry: Entry, text: &str, current: Option<&Value>) -> Result<Option<
             Ok((!text.is_empty()).then(|| json!(text)))
         }
     }
+}
+
+/// The lines of typed text that are not blank, trimmed, with their index.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+}
+
+/// `key=value` lines as a mapping, keeping the `hidden` keys `current` had.
+fn read_pairs(
+    text: &str,
+    hidden: &[&str],
+    current: Option<&Value>,
+) -> Result<Option<Value>, Refused> {
+    let mut map = Map::new();
+    for hidden in hidden {
+        if let Some(kept) = current.and_then(|c| c.get(*hidden)) {
+            map.insert((*hidden).to_owned(), kept.clone());
+        }
+    }
+    for (number, line) in lines(text) {
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(Refused::NoEquals {
+                line: number.saturating_add(1),
+                text: line.to_owned(),
+            });
+        };
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(Refused::EmptyKey {
+                line: number.saturating_add(1),
+            });
+        }
+        map.insert(key.to_owned(), json!(value.trim()));
+    }
+    Ok((!map.is_empty()).then(|| Value::Object(map)))
+}
+
+/// `key[=value][:effect]` lines as a list of taints.
+fn read_taints(text: &str) -> Result<Option<Value>, Refused> {
+    let mut items = Vec::new();
+    for (number, line) in lines(text) {
+        let (rest, effect) = match line.rsplit_once(':') {
+            Some((rest, effect)) => (rest, Some(effect.trim())),
+            None => (line, None),
+        };
+        let (key, value) = match rest.split_once('=') {
+            Some((key, value)) => (key.trim(), Some(value.trim())),
+            None => (rest.trim(), None),
+        };
+        if key.is_empty() {
+            return Err(Refused::NoTaintKey {
+                line: number.saturating_add(1),
+            });
+        }
+        let mut taint = Map::new();
+        taint.insert("key".into(), json!(key));
+        if let Some(value) = value {
+            taint.insert("value".into(), json!(value));
+        }
+        if let Some(effect) = effect {
+            taint.insert("effect".into(), json!(effect));
+        }
+        items.push(Value::Object(taint));
+    }
+    Ok((!items.is_empty()).then(|| Value::Array(items)))
 }
 
 #[cfg(test)]

@@ -334,16 +334,49 @@ fn status<'a>(pool: &Pool<'a>) -> &'a str {
 
 /// What the doctor could not read: a field the findings need that is there but not of the
 /// shape the reference documents. The findings that read it are missing; this says so.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
-    let kind = |value: &Value| match value {
+    let problems = unreadable_fields(pool, picture);
+    if problems.is_empty() {
+        return;
+    }
+    out.push(Diagnosis {
+        id: "unreadable",
+        fix: None,
+        severity: Severity::Warning,
+        symptom: "What the doctor could not read",
+        summary: format!(
+            "could not read {}: the findings that need it are missing",
+            problems
+                .iter()
+                .map(|(path, _)| path.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        evidence: problems,
+        cause: "The object does not have the shape the configuration reference documents.".into(),
+        next: vec![format!(
+            "kubectl get computepool {} --namespace {} --output yaml",
+            quote(pool.name),
+            quote(pool.namespace)
+        )],
+    });
+}
+
+/// What a JSON value is, in words.
+fn shape(value: &Value) -> &'static str {
+    match value {
         Value::Null => "nothing",
         Value::Bool(_) => "a true/false",
         Value::Number(_) => "a number",
         Value::String(_) => "a string",
         Value::Array(_) => "a list",
         Value::Object(_) => "a mapping",
-    };
+    }
+}
+
+/// The fields of the pool and its evaluation the findings read that are not the shape the
+/// reference documents: each path, and what was found there.
+fn unreadable_fields(pool: &Pool, picture: &Picture) -> Vec<(String, String)> {
     let mut problems: Vec<(String, String)> = Vec::new();
     // A field the model could not read as the shape it expects keeps what was written.
     let mut expect = |raw: Option<&Value>, path: &str, list: bool| {
@@ -353,7 +386,7 @@ fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
                 format!(
                     "{} was expected, found {}",
                     if list { "a list" } else { "a mapping" },
-                    kind(found)
+                    shape(found)
                 ),
             ));
         }
@@ -407,30 +440,7 @@ fn unreadable(pool: &Pool, picture: &Picture, out: &mut Vec<Diagnosis>) {
             ));
         }
     }
-    if problems.is_empty() {
-        return;
-    }
-    out.push(Diagnosis {
-        id: "unreadable",
-        fix: None,
-        severity: Severity::Warning,
-        symptom: "What the doctor could not read",
-        summary: format!(
-            "could not read {}: the findings that need it are missing",
-            problems
-                .iter()
-                .map(|(path, _)| path.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        evidence: problems,
-        cause: "The object does not have the shape the configuration reference documents.".into(),
-        next: vec![format!(
-            "kubectl get computepool {} --namespace {} --output yaml",
-            quote(pool.name),
-            quote(pool.namespace)
-        )],
-    });
+    problems
 }
 
 #[cfg(test)]

@@ -379,7 +379,6 @@ fn hosts_word(role: Role, n: i64) -> &'static str {
 
 /// The warnings a pool gets from the hosts its namespace's Compute lists. Nothing is said
 /// when no Compute was read (there is nothing to compare with).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn check(pool: &ComputePool, offer: &Offer) -> Vec<Finding> {
     if offer.computes == 0 {
         return Vec::new();
@@ -430,6 +429,12 @@ pub fn check(pool: &ComputePool, offer: &Offer) -> Vec<Finding> {
             ));
         }
     }
+    unknown_groups(pool, offer, &mut out);
+    out
+}
+
+/// Resource groups the pool asks for that no available host of its role is tagged with.
+fn unknown_groups(pool: &ComputePool, offer: &Offer, out: &mut Vec<Finding>) {
     let variant = pool.spec().and_then(|s| s.cluster_variant.get());
     for (field, role) in [
         ("controlPlaneResourceGroups", Role::ControlPlane),
@@ -464,7 +469,6 @@ pub fn check(pool: &ComputePool, offer: &Offer) -> Vec<Finding> {
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -192,7 +192,6 @@ fn check_ref_name(r: &ObjectRef, path: YamlPath, kind: &str, out: &mut Vec<Findi
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn check_bundle(pool: &ComputePool, out: &mut Vec<Finding>) {
     let path = YamlPath::keys("spec.profileBundleRef");
     let Some(spec) = pool.spec() else { return };
@@ -209,41 +208,7 @@ fn check_bundle(pool: &ComputePool, out: &mut Vec<Finding>) {
             return;
         }
     };
-    match bundle.name.as_deref() {
-        None | Some("") => out.push(Finding::new(
-            &BUNDLE_REQUIRED,
-            path.key("name"),
-            "profileBundleRef.name is required",
-        )),
-        Some(name) => {
-            let (base, revision) = match name.split_once('@') {
-                Some((base, revision)) => (base, Some(revision)),
-                None => (name, None),
-            };
-            if let Some(why) = dns_subdomain(base) {
-                out.push(Finding::new(
-                    &BUNDLE_NAME,
-                    path.key("name"),
-                    format!("ProfileBundle name \"{base}\" {why}"),
-                ));
-            }
-            if let Some(revision) = revision {
-                let number = revision.strip_prefix('v').filter(|n| {
-                    !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !n.starts_with('0')
-                });
-                if number.is_none() {
-                    out.push(Finding::new(
-                        &BUNDLE_NAME,
-                        path.key("name"),
-                        format!(
-                            "revision \"@{revision}\" is not of the form @v<revision>, \
-                             e.g. {base}@v3"
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    check_bundle_name(bundle.name.as_deref(), &path, out);
     match (bundle.namespace.as_deref(), pool.namespace()) {
         (None | Some(""), _) => out.push(Finding::new(
             &BUNDLE_REQUIRED,
@@ -281,6 +246,45 @@ fn check_bundle(pool: &ComputePool, out: &mut Vec<Finding>) {
                          reference says \"{cloud}\"; they describe the same cluster"
                 ),
             ));
+        }
+    }
+}
+
+/// The ProfileBundle's name: a DNS subdomain, with an optional `@v<revision>`.
+fn check_bundle_name(name: Option<&str>, path: &YamlPath, out: &mut Vec<Finding>) {
+    match name {
+        None | Some("") => out.push(Finding::new(
+            &BUNDLE_REQUIRED,
+            path.key("name"),
+            "profileBundleRef.name is required",
+        )),
+        Some(name) => {
+            let (base, revision) = match name.split_once('@') {
+                Some((base, revision)) => (base, Some(revision)),
+                None => (name, None),
+            };
+            if let Some(why) = dns_subdomain(base) {
+                out.push(Finding::new(
+                    &BUNDLE_NAME,
+                    path.key("name"),
+                    format!("ProfileBundle name \"{base}\" {why}"),
+                ));
+            }
+            if let Some(revision) = revision {
+                let number = revision.strip_prefix('v').filter(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !n.starts_with('0')
+                });
+                if number.is_none() {
+                    out.push(Finding::new(
+                        &BUNDLE_NAME,
+                        path.key("name"),
+                        format!(
+                            "revision \"@{revision}\" is not of the form @v<revision>, \
+                             e.g. {base}@v3"
+                        ),
+                    ));
+                }
+            }
         }
     }
 }

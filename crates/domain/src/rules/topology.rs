@@ -269,7 +269,43 @@ fn check_control_plane_host(control: &ControlPlanePool, out: &mut Vec<Finding>) 
     check_labels(&control.labels, &cp.key("labels"), out);
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
+/// A single-node cluster: one node, eligible for workloads, with a worker pool to select its
+/// host.
+fn check_single_node(
+    node_count: Option<i64>,
+    eligible: bool,
+    worker_pools: Option<usize>,
+    out: &mut Vec<Finding>,
+) {
+    let cp = at(paths::CONTROL_PLANE);
+    if node_count.is_some_and(|n| n != 1) {
+        out.push(Finding::new(
+            &SINGLE_NODE,
+            cp.key("nodeCount"),
+            format!(
+                "singleNodeCluster is true, so nodeCount must be 1 (it is {})",
+                node_count.unwrap_or_default()
+            ),
+        ));
+    }
+    if !eligible {
+        out.push(Finding::new(
+            &SINGLE_NODE,
+            cp.key("workerNodeEligible"),
+            "singleNodeCluster is true, so workerNodeEligible must be true; otherwise the \
+                 cluster cannot schedule workloads and never becomes Ready",
+        ));
+    }
+    if worker_pools == Some(0) {
+        out.push(Finding::new(
+            &SINGLE_NODE,
+            at(paths::WORKER_POOLS),
+            "a single-node pool needs at least one worker pool: it is used to select the \
+                 edge host",
+        ));
+    }
+}
+
 fn check_control_plane(
     control: &ControlPlanePool,
     worker_pools: Option<usize>,
@@ -296,32 +332,7 @@ fn check_control_plane(
     }
 
     if single {
-        if node_count.is_some_and(|n| n != 1) {
-            out.push(Finding::new(
-                &SINGLE_NODE,
-                cp.key("nodeCount"),
-                format!(
-                    "singleNodeCluster is true, so nodeCount must be 1 (it is {})",
-                    node_count.unwrap_or_default()
-                ),
-            ));
-        }
-        if !eligible {
-            out.push(Finding::new(
-                &SINGLE_NODE,
-                cp.key("workerNodeEligible"),
-                "singleNodeCluster is true, so workerNodeEligible must be true; otherwise the \
-                 cluster cannot schedule workloads and never becomes Ready",
-            ));
-        }
-        if worker_pools == Some(0) {
-            out.push(Finding::new(
-                &SINGLE_NODE,
-                at(paths::WORKER_POOLS),
-                "a single-node pool needs at least one worker pool: it is used to select the \
-                 edge host",
-            ));
-        }
+        check_single_node(node_count, eligible, worker_pools, out);
         return;
     }
     if node_count == Some(1) && !(two_node && worker_pools.is_some_and(|n| n > 0)) {

@@ -229,7 +229,6 @@ pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn check_gpu(gpu: &GpuRequirement, path: &YamlPath, out: &mut Vec<Finding>) {
     if gpu.family.is_present() {
         out.push(Finding::new(
@@ -281,6 +280,16 @@ fn check_gpu(gpu: &GpuRequirement, path: &YamlPath, out: &mut Vec<Finding>) {
         )),
         _ => {}
     }
+    check_gpu_memory(gpu, variant.as_ref(), path, out);
+}
+
+/// gpuMemory: in units, and the total the count and the variant's memory per GPU make.
+fn check_gpu_memory(
+    gpu: &GpuRequirement,
+    variant: Option<&GpuVariant>,
+    path: &YamlPath,
+    out: &mut Vec<Finding>,
+) {
     let Some(memory) = gpu.gpu_memory.get() else {
         return;
     };
@@ -294,7 +303,7 @@ fn check_gpu(gpu: &GpuRequirement, path: &YamlPath, out: &mut Vec<Finding>) {
     }
     let (Some(count), Some(per_gpu), Scalar::String(text)) = (
         gpu.gpu_count.get().filter(|n| **n > 0),
-        variant.as_ref().and_then(|v| v.memory_per_gpu),
+        variant.and_then(|v| v.memory_per_gpu),
         memory,
     ) else {
         return;

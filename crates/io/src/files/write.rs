@@ -232,10 +232,37 @@ fn directory_exists(dir: &Path) -> Result<(), Unwritable> {
     }
 }
 
+/// Why a file opened to append records to is not one only its owner can read and write, if
+/// it is not: not a plain file, another user's, a hard link, or open to others.
+fn not_private(meta: &std::fs::Metadata) -> Option<Unappendable> {
+    if !meta.is_file() {
+        return Some(Unappendable::NotAFile {
+            what: what(&meta.file_type()),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != rustix::process::getuid().as_raw() {
+            return Some(Unappendable::OtherUser);
+        }
+        // Another name for the same file (a hard link) is a way to have records written
+        // somewhere else: refused like a symbolic link.
+        if meta.nlink() > 1 {
+            return Some(Unappendable::HardLink);
+        }
+        if meta.mode() & 0o077 != 0 {
+            return Some(Unappendable::OpenToOthers {
+                mode: meta.mode() & 0o777,
+            });
+        }
+    }
+    None
+}
+
 /// Appends one line to a file only its owner may read: created with mode 0600 if missing,
 /// never through a link, refused if it is another user's or open to others. The line goes
 /// out in one write, so lines of two processes never interleave.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn append_private(path: &Path, line: &str) -> Result<(), AppendError> {
     use std::io::Write;
     let refused = |why: Unappendable| AppendError {
@@ -270,27 +297,8 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), AppendError> {
         }
     })?;
     let meta = file.metadata().map_err(system)?;
-    if !meta.is_file() {
-        return Err(refused(Unappendable::NotAFile {
-            what: what(&meta.file_type()),
-        }));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if meta.uid() != rustix::process::getuid().as_raw() {
-            return Err(refused(Unappendable::OtherUser));
-        }
-        // Another name for the same file (a hard link) is a way to have records written
-        // somewhere else: refused like a symbolic link.
-        if meta.nlink() > 1 {
-            return Err(refused(Unappendable::HardLink));
-        }
-        if meta.mode() & 0o077 != 0 {
-            return Err(refused(Unappendable::OpenToOthers {
-                mode: meta.mode() & 0o777,
-            }));
-        }
+    if let Some(why) = not_private(&meta) {
+        return Err(refused(why));
     }
     let mut bytes = Vec::with_capacity(line.len() + 2);
     // A last line left without its end (a crash mid-write elsewhere) is ended first, so this
