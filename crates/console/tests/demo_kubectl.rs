@@ -12,7 +12,8 @@ use serde_json::Value;
 
 mod common;
 
-use pooldeck::demo::scenario::{Scenario, record_event};
+use pooldeck::demo::actions::record_event;
+use pooldeck::demo::scenario::Scenario;
 use pooldeck::demo::{DemoCluster, Options, VIEWER_CONTEXT};
 
 fn kubectl_path() -> Option<PathBuf> {

@@ -158,7 +158,7 @@ fn evaluations_hosts_events_and_projects() {
     let hosts = fixture.ok(&["hosts", "llm-finetune", "-n", "ml-research"]);
     assert_eq!(hosts.lines().count(), 7, "{hosts}");
     assert!(line_with(&hosts, "Provisioning").contains("4x H100 PCIe"));
-    pooldeck::demo::scenario::record_event(
+    pooldeck::demo::actions::record_event(
         &fixture.cluster().store,
         "vision-lab",
         "ComputePool",

@@ -9,7 +9,8 @@ use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use super::scenario::{Scenario, apply, paused, pool_key, record_event};
+use super::actions::{apply, record_event};
+use super::scenario::{Scenario, paused, pool_key};
 use super::store::{Change, ChangeKind, Patch, Preconditions, Store};
 use pooldeck_domain::model::pool::FINALIZER;
 

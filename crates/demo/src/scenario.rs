@@ -12,7 +12,6 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-pub use super::actions::{apply, record_event};
 pub(crate) use super::actions::{paused, pool_key};
 use super::error::ScenarioError;
 pub use super::large::{large_fleet_at, large_pool};

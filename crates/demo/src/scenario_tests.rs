@@ -1,6 +1,7 @@
 //! Every built-in scenario loads, its steps apply, its references hold, its times resolve.
 
 use super::*;
+use crate::actions::apply;
 
 #[test]
 fn every_builtin_scenario_loads_and_its_steps_apply() {

@@ -3,7 +3,7 @@
 //! fields repeat per worker pool; the fields of a ScalingPolicy written with the pool live under
 //! `policy.` and its GPU entries repeat per variant.
 
-use super::YamlPath;
+use crate::path::YamlPath;
 
 /// The wizard's steps, in the product's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

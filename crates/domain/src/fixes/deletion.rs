@@ -8,22 +8,6 @@ use chrono::{DateTime, Utc};
 use super::workloads::{Standing, Workload, Workloads};
 use super::*;
 
-/// The AIWorkloads a pool's status says reference it (a reference without a namespace is in
-/// the pool's own).
-pub fn workload_refs(pool: &ComputePool) -> Vec<ObjectRef> {
-    let own = pool.namespace().unwrap_or("");
-    pool.status
-        .get()
-        .into_iter()
-        .flat_map(|s| s.ai_workloads())
-        .filter_map(|r| {
-            let name = r.name.as_deref()?;
-            let namespace = r.namespace.as_deref().unwrap_or(own);
-            Some(ObjectRef::new(Kind::AIWorkload, namespace, name))
-        })
-        .collect()
-}
-
 /// The uid and resourceVersion of a pool as it was looked at.
 pub(super) fn preconditions(pool: &ComputePool) -> Preconditions {
     let meta = pool.meta();

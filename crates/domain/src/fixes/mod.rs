@@ -7,18 +7,18 @@
 //! send; the console and the CLI verbs build the same plans. Deletion's plans are in
 //! `deletion.rs`.
 
-use serde_json::Value;
-
 use super::kind::Kind;
 use super::model::ComputePool;
-use super::object::{ObjectRef, Preconditions};
+use super::object::Preconditions;
 use super::operation::{Operation, Run};
 use super::words::{agrees, counted};
 
 /// The label that pauses reconciliation when its value is the string `"true"`, and the
 /// finalizer the Compute Pool controller holds while it cleans up.
-pub use self::deletion::{delete, delete_workloads, remove_finalizer, workload_refs};
-pub use self::workloads::{Standing, Workload, Workloads, WorkloadsRead, claimed};
+pub use self::deletion::{delete, delete_workloads, remove_finalizer};
+pub use self::workloads::{
+    Standing, Workload, Workloads, WorkloadsRead, claimed, pool_ref, workload_refs,
+};
 pub use super::model::pool::{FINALIZER as POOL_FINALIZER, PAUSE_LABEL};
 
 mod deletion;
@@ -151,15 +151,6 @@ impl Plan {
     pub fn destructive(&self) -> bool {
         self.operations.iter().any(Operation::is_destructive)
     }
-}
-
-fn text<'v>(object: &'v Value, pointer: &str) -> Option<&'v str> {
-    object.pointer(pointer).and_then(Value::as_str)
-}
-
-/// The object reference of a pool.
-pub fn pool_ref(pool: &ComputePool) -> ObjectRef {
-    ObjectRef::new(Kind::Pool, pool.namespace().unwrap_or(""), pool.name())
 }
 
 /// The pause label's value, if the label is there (as text).

@@ -4,6 +4,7 @@
 use super::*;
 use crate::model::typed;
 use chrono::{DateTime, Utc};
+use serde_json::Value;
 use serde_json::json;
 
 fn pool(name: &str, labels: Value) -> Value {

@@ -7,7 +7,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::*;
+use crate::kind::Kind;
+use crate::model::ComputePool;
+use crate::object::{ObjectRef, Preconditions};
 
 /// The pool's namespace's AIWorkloads as pooldeck reads them now.
 #[derive(Clone, Debug, Default)]
@@ -221,4 +223,30 @@ impl Workload {
             self.words()
         )
     }
+}
+
+/// The text at `pointer` in an object, if it is text.
+pub(super) fn text<'v>(object: &'v Value, pointer: &str) -> Option<&'v str> {
+    object.pointer(pointer).and_then(Value::as_str)
+}
+
+/// The object reference of a pool.
+pub fn pool_ref(pool: &ComputePool) -> ObjectRef {
+    ObjectRef::new(Kind::Pool, pool.namespace().unwrap_or(""), pool.name())
+}
+
+/// The AIWorkloads a pool's status says reference it (a reference without a namespace is in
+/// the pool's own).
+pub fn workload_refs(pool: &ComputePool) -> Vec<ObjectRef> {
+    let own = pool.namespace().unwrap_or("");
+    pool.status
+        .get()
+        .into_iter()
+        .flat_map(|s| s.ai_workloads())
+        .filter_map(|r| {
+            let name = r.name.as_deref()?;
+            let namespace = r.namespace.as_deref().unwrap_or(own);
+            Some(ObjectRef::new(Kind::AIWorkload, namespace, name))
+        })
+        .collect()
 }

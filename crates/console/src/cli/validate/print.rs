@@ -6,7 +6,7 @@ use std::io::Write;
 use crossterm::style::Stylize;
 use serde::Serialize;
 
-use super::{Entry, INPUT_RULES, INPUT_UNREADABLE, Report};
+use super::report::{Entry, INPUT_RULES, INPUT_UNREADABLE, Report};
 use crate::domain::inert;
 use crate::domain::model::pool::{API_VERSION, KIND};
 use crate::domain::rules::{self, Severity};

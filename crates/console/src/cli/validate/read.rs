@@ -2,7 +2,7 @@
 //! read or parsed is reported, and the others are still checked), the ComputePools found in
 //! them with where they came from, and the line a finding points at.
 
-use super::{
+use super::report::{
     Entry, INPUT_SYNTAX, INPUT_UNREADABLE, KIND_MISSING, KIND_NEAR_MISS, NOT_AN_OBJECT, Report,
     SKIPPED,
 };
