@@ -164,73 +164,10 @@ pub enum Checked {
     },
 }
 
-/// The rules' findings as the editor shows them: errors among `problems` (they block the
-/// edit), warnings returned (said, not blocking), notes left out.
-fn sort_findings(
-    findings: Vec<rules::Finding>,
-    at: &dyn Fn(&YamlPath) -> u32,
-    problems: &mut Vec<Problem>,
-) -> Vec<String> {
-    let mut warnings = Vec::new();
-    for finding in findings {
-        let problem = Problem {
-            line: at(&finding.path),
-            text: format!(
-                "{} [{}]: {}",
-                match finding.rule.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Info => "info",
-                },
-                finding.rule.id,
-                finding.message
-            ),
-        };
-        // Notes (status is the controller's, say) are not worth a word before sending.
-        match finding.rule.severity {
-            Severity::Error => problems.push(problem),
-            Severity::Warning => warnings.push(problem.line()),
-            Severity::Info => {}
-        }
-    }
-    warnings
-}
-
-/// What names the object, changed in an edit: the edit replaces this pool, no other.
-fn identity_changes(live: &Value, value: &Value, at: &dyn Fn(&YamlPath) -> u32) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for (path, pointer) in [
-        ("apiVersion", "/apiVersion"),
-        ("kind", "/kind"),
-        ("metadata.name", "/metadata/name"),
-        ("metadata.namespace", "/metadata/namespace"),
-        ("metadata.uid", "/metadata/uid"),
-    ] {
-        let was = live.pointer(pointer);
-        let now = value.pointer(pointer);
-        // The uid may be left out (the server's is sent); another one is another pool.
-        let left_out = path == "metadata.uid" && now.is_none();
-        if was != now && !left_out {
-            let way = if matches!(path, "metadata.name" | "metadata.namespace") {
-                "; the wizard's R recreates a pool under another name"
-            } else {
-                ""
-            };
-            problems.push(Problem {
-                line: at(&YamlPath::keys(path)),
-                text: format!(
-                    "error [edit.identity]: {path} cannot change in an edit (it was {}){way}",
-                    was.map_or_else(|| "absent".to_owned(), Value::to_string)
-                ),
-            });
-        }
-    }
-    problems
-}
-
 /// Checks the text the editor saved against the pool it started from (`live`, as the hub
 /// sent it) and the fleet (for the rules across pools; `self_index` is the pool's own entry
 /// there, if it is listed).
+#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usize>) -> Checked {
     let text = body(text);
     let meaningful = text
@@ -260,7 +197,34 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
     };
     let value = object.value.clone();
     let at = |path: &YamlPath| object.locate(path).line;
-    let mut problems = identity_changes(live, &value, &at);
+    let mut problems = Vec::new();
+    // What names the object may not change: the edit replaces this pool, no other.
+    for (path, pointer) in [
+        ("apiVersion", "/apiVersion"),
+        ("kind", "/kind"),
+        ("metadata.name", "/metadata/name"),
+        ("metadata.namespace", "/metadata/namespace"),
+        ("metadata.uid", "/metadata/uid"),
+    ] {
+        let was = live.pointer(pointer);
+        let now = value.pointer(pointer);
+        // The uid may be left out (the server's is sent); another one is another pool.
+        let left_out = path == "metadata.uid" && now.is_none();
+        if was != now && !left_out {
+            let way = if matches!(path, "metadata.name" | "metadata.namespace") {
+                "; the wizard's R recreates a pool under another name"
+            } else {
+                ""
+            };
+            problems.push(Problem {
+                line: at(&YamlPath::keys(path)),
+                text: format!(
+                    "error [edit.identity]: {path} cannot change in an edit (it was {}){way}",
+                    was.map_or_else(|| "absent".to_owned(), Value::to_string)
+                ),
+            });
+        }
+    }
     // Only what the server owns changed (status, the resourceVersion), or nothing: not sent.
     let changes = diff::changes(live, &value);
     if changes.is_empty() && problems.is_empty() {
@@ -284,11 +248,28 @@ pub fn check(text: &str, live: &Value, fleet: &dyn Pools, self_index: Option<usi
         fleet,
         self_index,
     };
-    let warnings = sort_findings(
-        rules::validate(&pool, &issues, &context),
-        &at,
-        &mut problems,
-    );
+    let mut warnings = Vec::new();
+    for finding in rules::validate(&pool, &issues, &context) {
+        let problem = Problem {
+            line: at(&finding.path),
+            text: format!(
+                "{} [{}]: {}",
+                match finding.rule.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "info",
+                },
+                finding.rule.id,
+                finding.message
+            ),
+        };
+        // Notes (status is the controller's, say) are not worth a word before sending.
+        match finding.rule.severity {
+            Severity::Error => problems.push(problem),
+            Severity::Warning => warnings.push(problem.line()),
+            Severity::Info => {}
+        }
+    }
     if !problems.is_empty() {
         problems.sort_by_key(|p| p.line);
         return Checked::Invalid(problems);
