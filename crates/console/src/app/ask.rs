@@ -74,8 +74,9 @@ pub enum Ask {
     },
     /// The wizard from the drafts chooser.
     Start(Start),
-    /// Every namespace watched (the picture starts over, the list with it).
-    AllNamespaces,
+    /// These namespaces watched as asked (`:ns`, `0`, `1`-`9`): the picture starts over, the
+    /// list with it.
+    WatchAsked(Namespaces),
     /// A pool's YAML to the user's editor.
     RawEdit {
         namespace: String,
@@ -98,6 +99,26 @@ pub enum Ask {
     ClearMarks,
     /// An answer no longer awaited was dropped (tests count them).
     Dropped,
+    /// What was bound to the objects on screen closes ([`App::leave`]); the footer says
+    /// this and what was cancelled.
+    Leave(String),
+    /// Back to the first view's first row: no detail, nothing typed, the list afresh.
+    Home,
+    /// The pool's detail closes.
+    CloseDetail,
+    /// The demo's story now (`:story` shows it).
+    Story((String, String)),
+    /// These namespaces watched, the picture started over.
+    Watch(Namespaces),
+    /// `:hub NAME`: the lists narrowed to one hub (`*`: every hub again).
+    NarrowHub(String),
+    /// A list view, from its first row, filtered to this text.
+    View(super::View, String),
+    /// The tour's chapter (0-based) opened.
+    Chapter(usize),
+    /// A connection to these contexts (one: the console switches to it; several: watches
+    /// them all).
+    Connect(Vec<String>),
 }
 
 /// What a component may read of the console while it acts, and the queue it asks through.
@@ -243,13 +264,16 @@ impl App {
             Ask::Input(input) => self.input = input,
             Ask::Typed(input) => super::keys::after_typing(&input, self),
             Ask::Complete => super::keys::complete(self),
-            Ask::Run(line) => super::keys::run_command(self, &line),
+            Ask::Run(line) => {
+                let asks = super::keys::run_command(self, &line);
+                self.carry_out(asks);
+            }
             Ask::Quit => self.quit = true,
             Ask::Wizard { edit } => super::wizard::open(self, edit),
             Ask::Start(start) => super::drafts::start(self, start),
-            Ask::AllNamespaces => {
+            Ask::WatchAsked(namespaces) => {
                 self.namespaces_asked = true;
-                self.watch(Namespaces::All);
+                self.watch(namespaces);
             }
             Ask::RawEdit { namespace, name } => super::edit::start(self, &namespace, &name),
             Ask::EndEdit => self.editing = None,
@@ -264,6 +288,31 @@ impl App {
             Ask::Recreating(id) => super::wizard::recreate::confirmed(self, id),
             Ask::ClearMarks => self.list.marked.clear(),
             Ask::Dropped => self.drop_answer(),
+            Ask::Leave(say) => {
+                let cancelled = self.leave();
+                self.message = Some(super::requests::with_cancelled(say, &cancelled));
+            }
+            Ask::Home => {
+                self.detail = None;
+                self.input = Input::None;
+                self.list = super::ListState::default();
+            }
+            Ask::CloseDetail => self.detail = None,
+            Ask::Story(story) => self.story = Some(story),
+            Ask::Watch(namespaces) => self.watch(namespaces),
+            Ask::NarrowHub(name) => self.narrow_to(&name),
+            Ask::View(view, filter) => {
+                self.detail = None;
+                self.list.switch_to(view, filter);
+                self.message = None;
+            }
+            Ask::Chapter(chapter) => {
+                if let Some(tour) = &mut self.tour {
+                    let asks = super::tour::open(tour, chapter);
+                    self.carry_out(asks);
+                }
+            }
+            Ask::Connect(contexts) => self.connect(contexts),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! read-only mode nothing is sent, not even a dry run. The rows change when the watch reports
 //! the change, never here. A dialog is bound to the hub it was opened on: its access reviews
 //! and dry runs are answered by that hub, routed back by request id, and moving to another
-//! hub or namespace closes it (`requests::leave`). Part of `update`: no I/O.
+//! hub or namespace closes it (`App::leave`). Part of `update`: no I/O.
 
 use super::component::{Ask, Ctx};
 pub use super::hub::{Access, AccessCache};

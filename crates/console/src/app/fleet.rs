@@ -121,6 +121,20 @@ impl Fleet {
     }
 }
 
+impl Fleet {
+    /// Puts `hub` in focus, if it is another in range; the runtime is told.
+    fn focus_on(&mut self, hub: usize) -> Option<Effect> {
+        if hub == self.focus || hub >= self.hubs.len() {
+            return None;
+        }
+        // The scope is the console's, not a hub's: the new focus watches as the old one did.
+        let scope = self.connection.scope.clone();
+        self.focus = hub;
+        self.connection.scope = scope;
+        Some(Effect::Focus(hub))
+    }
+}
+
 impl App {
     /// A hub's picture.
     pub fn inventory_of(&self, hub: usize) -> Option<&Inventory> {
@@ -214,174 +228,178 @@ impl App {
             return;
         }
         if let Some(hub) = self.selected_hub() {
-            focus(self, hub);
+            self.focus(hub);
         }
     }
-}
 
-/// Puts `hub` in focus. An access review still unanswered goes on: its answer is kept in the
-/// permissions of the hub it was asked of, by the hub the request names
-/// (`requests::performed`).
-pub fn focus(app: &mut App, hub: usize) {
-    if hub == app.fleet.focus() || hub >= app.fleet.hubs.len() {
-        return;
-    }
-    // The scope is the console's, not a hub's: the new focus watches as the old one did.
-    let scope = app.fleet.connection.scope.clone();
-    app.fleet.focus = hub;
-    app.fleet.connection.scope = scope;
-    app.outbox.push(Effect::Focus(hub));
-}
-
-/// A source event of one hub: the focused hub's goes through what the console does with its
-/// own; a parked hub's is applied to its picture.
-pub fn arrived(app: &mut App, hub: usize, event: SourceEvent) {
-    if hub == app.fleet.focus() {
-        if !super::wizard::narrow(app, &event) {
-            app.fleet.inventory.apply(event, app.now);
-            super::wizard::recreate::when_gone(app);
-            super::wizard::recheck(app);
-            super::drafts::open_pending(app);
+    /// Puts `hub` in focus. An access review still unanswered goes on: its answer is kept in the
+    /// permissions of the hub it was asked of, by the hub the request names
+    /// (`requests::performed`).
+    pub(super) fn focus(&mut self, hub: usize) {
+        if let Some(effect) = self.fleet.focus_on(hub) {
+            self.outbox.push(effect);
         }
-    } else if let Some(state) = app.fleet.hubs.get_mut(hub) {
-        state.inventory.apply(event, app.now);
     }
-}
 
-/// `:hub NAME` narrows the lists to one hub (and puts it in focus); `:hub` or `:hub *` shows
-/// every hub again.
-pub fn narrow_to(app: &mut App, name: &str) {
-    if !app.fleet.several() {
-        app.message = Some(format!(
-            "the console watches one hub ({}); name several with --context a --context b, or \
-             --all-contexts",
-            crate::domain::inert::line(&app.fleet.connection.context)
-        ));
-        return;
+    /// A source event of one hub: the focused hub's goes through what the console does with its
+    /// own; a parked hub's is applied to its picture.
+    pub(super) fn arrived(&mut self, hub: usize, event: SourceEvent) {
+        if hub == self.fleet.focus() {
+            if !super::wizard::narrow(self, &event) {
+                self.fleet.inventory.apply(event, self.now);
+                super::wizard::recreate::when_gone(self);
+                super::wizard::recheck(self);
+                super::drafts::open_pending(self);
+            }
+        } else if let Some(state) = self.fleet.hubs.get_mut(hub) {
+            state.inventory.apply(event, self.now);
+        }
     }
-    let name = name.trim();
-    if name.is_empty() || name == "*" {
-        let before = app.fleet.mixed();
-        app.fleet.only = None;
-        keep_sort(app, before);
-        app.message = Some(format!(
-            "every hub: {}",
-            crate::domain::inert::line(&app.fleet.names.join(", "))
-        ));
-        return;
-    }
-    let Some(hub) = app.fleet.index(name) else {
-        app.message = Some(format!(
-            "no hub {} here (watched: {})",
-            crate::domain::inert::line(name),
-            crate::domain::inert::line(&app.fleet.names.join(", "))
-        ));
-        return;
-    };
-    if hub != app.fleet.focus()
-        && let Some(held) = app.focus_held()
-    {
-        app.message = Some(format!(
-            "cannot narrow to hub {}: {held} on hub {}",
-            crate::domain::inert::line(name),
-            crate::domain::inert::line(app.fleet.name(app.fleet.focus()))
-        ));
-        return;
-    }
-    focus(app, hub);
-    let before = app.fleet.mixed();
-    app.fleet.only = Some(hub);
-    keep_sort(app, before);
-    app.list.selected = 0;
-    app.list.selected_id = None;
-    app.message = Some(format!(
-        "hub {} only (:hub * shows every hub)",
-        crate::domain::inert::line(name)
-    ));
-}
 
-/// The list stays sorted by the same column when the HUB column comes or goes (it is the
-/// first); sorted by HUB, the list goes back to its natural order (by hub first).
-pub(super) fn keep_sort(app: &mut App, mixed_before: bool) {
-    let sort = &mut app.list.sort_column;
-    match (mixed_before, app.fleet.mixed()) {
-        (true, false) => *sort = sort.saturating_sub(1),
-        (false, true) if *sort > 0 => *sort += 1,
-        _ => {}
-    }
-}
-
-/// `:ctx a,b` or `:ctx *`: connects with these contexts at once (the watch starts over on all
-/// of them once each is connected).
-pub fn connect(app: &mut App, contexts: Vec<String>) {
-    let joined = contexts.join(",");
-    app.message = Some(format!(
-        "connecting to {} hubs: {}…",
-        contexts.len(),
-        crate::domain::inert::line(&joined)
-    ));
-    app.connecting = Some(joined);
-    app.outbox.push(Effect::ConnectFleet(contexts));
-}
-
-/// The answer to [`connect`]: what was bound to the hubs watched before closes (said), and
-/// the console watches the new ones, the first in focus.
-pub fn connected(
-    app: &mut App,
-    contexts: Vec<String>,
-    result: Result<Vec<super::ports::Connected>, crate::domain::ClusterError>,
-) {
-    let joined = contexts.join(",");
-    // Only the latest request counts.
-    if app.connecting.as_deref() != Some(joined.as_str()) {
-        return;
-    }
-    app.connecting = None;
-    let mut hubs = match result {
-        Ok(hubs) if !hubs.is_empty() => hubs.into_iter(),
-        Ok(_) => return,
-        Err(error) => {
-            app.message = Some(format!("cannot watch {joined}: {error}"));
+    /// `:hub NAME` narrows the lists to one hub (and puts it in focus); `:hub` or `:hub *` shows
+    /// every hub again.
+    pub(super) fn narrow_to(&mut self, name: &str) {
+        if !self.fleet.several() {
+            self.message = Some(format!(
+                "the console watches one hub ({}); name several with --context a --context b, or \
+                 --all-contexts",
+                crate::domain::inert::line(&self.fleet.connection.context)
+            ));
             return;
         }
-    };
-    let cancelled = super::requests::leave(app);
-    let Some(first) = hubs.next() else {
-        return;
-    };
-    let mixed_before = app.fleet.mixed();
-    let scope = app.fleet.connection.scope.clone();
-    let kubeconfig = app.fleet.connection.kubeconfig.clone();
-    let state = |hub: super::ports::Connected| HubState {
-        connection: Connection {
-            context: hub.context,
-            server: hub.server,
-            user: hub.user,
-            scope: scope.clone(),
-            kubeconfig: kubeconfig.clone(),
-        },
-        read_only_why: hub.read_only,
-        home_namespace: hub.namespace,
-        ..HubState::default()
-    };
-    let first = state(first);
-    let others = hubs.map(state).collect();
-    app.demo = false;
-    app.fleet = Fleet::new(contexts.clone(), first, others);
-    app.outbox.push(Effect::UseFleet(contexts));
-    let namespaces = if app.namespaces_asked {
-        app.namespaces.clone()
-    } else {
-        super::ports::Namespaces::All
-    };
-    keep_sort(app, mixed_before);
-    app.watch(namespaces);
-    app.message = Some(super::requests::with_cancelled(
-        format!(
-            "watching {} hubs: {}",
-            app.fleet.count(),
+        let name = name.trim();
+        if name.is_empty() || name == "*" {
+            let before = self.fleet.mixed();
+            self.fleet.only = None;
+            self.keep_sort(before);
+            self.message = Some(format!(
+                "every hub: {}",
+                crate::domain::inert::line(&self.fleet.names.join(", "))
+            ));
+            return;
+        }
+        let Some(hub) = self.fleet.index(name) else {
+            self.message = Some(format!(
+                "no hub {} here (watched: {})",
+                crate::domain::inert::line(name),
+                crate::domain::inert::line(&self.fleet.names.join(", "))
+            ));
+            return;
+        };
+        if hub != self.fleet.focus()
+            && let Some(held) = self.focus_held()
+        {
+            self.message = Some(format!(
+                "cannot narrow to hub {}: {held} on hub {}",
+                crate::domain::inert::line(name),
+                crate::domain::inert::line(self.fleet.name(self.fleet.focus()))
+            ));
+            return;
+        }
+        self.focus(hub);
+        let before = self.fleet.mixed();
+        self.fleet.only = Some(hub);
+        self.keep_sort(before);
+        self.list.selected = 0;
+        self.list.selected_id = None;
+        self.message = Some(format!(
+            "hub {} only (:hub * shows every hub)",
+            crate::domain::inert::line(name)
+        ));
+    }
+
+    /// The list stays sorted by the same column when the HUB column comes or goes (it is the
+    /// first); sorted by HUB, the list goes back to its natural order (by hub first).
+    pub(super) fn keep_sort(&mut self, mixed_before: bool) {
+        let sort = &mut self.list.sort_column;
+        match (mixed_before, self.fleet.mixed()) {
+            (true, false) => *sort = sort.saturating_sub(1),
+            (false, true) if *sort > 0 => *sort += 1,
+            _ => {}
+        }
+    }
+
+    /// `:ctx NAME` connects with one context (the console switches to it once connected);
+    /// `:ctx a,b` or `:ctx *` with several at once (the watch starts over on all of them once
+    /// each is connected). The connection is made on a task; keys are answered meanwhile.
+    pub(super) fn connect(&mut self, mut contexts: Vec<String>) {
+        if contexts.len() == 1
+            && let Some(context) = contexts.pop()
+        {
+            self.message = Some(format!("connecting to context {context}…"));
+            self.connecting = Some(context.clone());
+            self.outbox.push(Effect::Connect(context));
+            return;
+        }
+        let joined = contexts.join(",");
+        self.message = Some(format!(
+            "connecting to {} hubs: {}…",
+            contexts.len(),
             crate::domain::inert::line(&joined)
-        ),
-        &cancelled,
-    ));
+        ));
+        self.connecting = Some(joined);
+        self.outbox.push(Effect::ConnectFleet(contexts));
+    }
+
+    /// The answer to [`App::connect`]: what was bound to the hubs watched before closes (said), and
+    /// the console watches the new ones, the first in focus.
+    pub(super) fn connected(
+        &mut self,
+        contexts: Vec<String>,
+        result: Result<Vec<super::ports::Connected>, crate::domain::ClusterError>,
+    ) {
+        let joined = contexts.join(",");
+        // Only the latest request counts.
+        if self.connecting.as_deref() != Some(joined.as_str()) {
+            return;
+        }
+        self.connecting = None;
+        let mut hubs = match result {
+            Ok(hubs) if !hubs.is_empty() => hubs.into_iter(),
+            Ok(_) => return,
+            Err(error) => {
+                self.message = Some(format!("cannot watch {joined}: {error}"));
+                return;
+            }
+        };
+        let cancelled = self.leave();
+        let Some(first) = hubs.next() else {
+            return;
+        };
+        let mixed_before = self.fleet.mixed();
+        let scope = self.fleet.connection.scope.clone();
+        let kubeconfig = self.fleet.connection.kubeconfig.clone();
+        let state = |hub: super::ports::Connected| HubState {
+            connection: Connection {
+                context: hub.context,
+                server: hub.server,
+                user: hub.user,
+                scope: scope.clone(),
+                kubeconfig: kubeconfig.clone(),
+            },
+            read_only_why: hub.read_only,
+            home_namespace: hub.namespace,
+            ..HubState::default()
+        };
+        let first = state(first);
+        let others = hubs.map(state).collect();
+        self.demo = false;
+        self.fleet = Fleet::new(contexts.clone(), first, others);
+        self.outbox.push(Effect::UseFleet(contexts));
+        let namespaces = if self.namespaces_asked {
+            self.namespaces.clone()
+        } else {
+            super::ports::Namespaces::All
+        };
+        self.keep_sort(mixed_before);
+        self.watch(namespaces);
+        self.message = Some(super::requests::with_cancelled(
+            format!(
+                "watching {} hubs: {}",
+                self.fleet.count(),
+                crate::domain::inert::line(&joined)
+            ),
+            &cancelled,
+        ));
+    }
 }

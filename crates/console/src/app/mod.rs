@@ -450,7 +450,7 @@ impl App {
     /// Watches other namespaces: the picture starts over, and what was bound to the old one
     /// (dialogs, the wizard, a recreate, marks) is cancelled, said in the footer.
     fn watch(&mut self, namespaces: Namespaces) {
-        let cancelled = requests::leave(self);
+        let cancelled = self.leave();
         self.before_wizard = None;
         self.fleet.connection.scope = namespaces.words();
         self.message = Some(requests::with_cancelled(
@@ -488,7 +488,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Build => app.build_due(),
         Msg::Sources(batch) => {
             for (hub, event) in batch {
-                fleet::arrived(app, hub, event);
+                app.arrived(hub, event);
                 // A new watch asked for (the wizard's namespace): the rest of the batch is
                 // the old watch's, which it replaces.
                 if app.outbox.iter().any(|e| matches!(e, Effect::Watch(_))) {
@@ -508,7 +508,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     Ok(connected) => {
                         // Dialogs, marks, permissions and answers awaited belong to the old
                         // hub: closed and said before anything is bound to the new one.
-                        let cancelled = requests::leave(app);
+                        let cancelled = app.leave();
                         // Another context is a hub, not the embedded demo.
                         app.demo = false;
                         // One hub from now on: the context switched to.
@@ -525,7 +525,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                             ..hub::HubState::default()
                         };
                         app.fleet = fleet::Fleet::new(Vec::new(), hub, Vec::new());
-                        fleet::keep_sort(app, mixed_before);
+                        app.keep_sort(mixed_before);
                         app.outbox.push(Effect::UseContext(context.clone()));
                         let namespaces = app.namespaces.clone();
                         app.watch(namespaces);
@@ -540,7 +540,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 }
             }
         }
-        Msg::FleetConnected { contexts, result } => fleet::connected(app, contexts, result),
+        Msg::FleetConnected { contexts, result } => app.connected(contexts, result),
         Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
         Msg::Resize { width, height } => {
             app.size = Some((width, height));
@@ -578,7 +578,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Err(why) => format!("cannot start the story again: {why}"),
             })
         }
-        Msg::Played { scenario, result } => tour::played(app, &scenario, result),
+        Msg::Played { scenario, result } => {
+            if let Some(tour) = &mut app.tour {
+                let asks = tour::played(tour, &scenario, result);
+                app.carry_out(asks);
+            }
+        }
         Msg::TourNotSaved(why) => {
             app.message = Some(format!("the tour's progress cannot be kept: {why}"))
         }
@@ -589,7 +594,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     wizard::restore(app);
     app.refresh();
     // The tour reads the state as drawn (the doctor's findings included), so after refresh.
-    if tour::notice(app, copied.as_deref()) {
+    if let Some((tour, asks)) = tour::notice(app, copied.as_deref()) {
+        app.tour = Some(tour);
+        app.carry_out(asks);
         app.refresh();
     }
     // The permissions the fix keys need for the pool under the cursor are asked before a key

@@ -3,7 +3,7 @@
 //! written down here by that id ([`Awaiting`]): an access review, a dialog's dry run, the
 //! wizard's dry run, a confirmed request. An answer is routed by its id alone; one whose id is
 //! no longer awaited (its dialog closed, the console moved to another hub or namespace) changes
-//! nothing. Moving to another hub or namespace ([`leave`]) closes what was bound to the old
+//! nothing. Moving to another hub or namespace ([`App::leave`]) closes what was bound to the old
 //! one and says what was cancelled. Part of `update`: no I/O.
 
 use super::component::{After, Component};
@@ -31,71 +31,74 @@ impl App {
         }));
         id
     }
+
+    /// The console moves to another hub or other namespaces: dialogs, the wizard and the log view
+    /// (all bound to what was on screen) close, answers awaited for them will be dropped, a
+    /// recreate waiting to create its pool stops, marks are cleared. Requests already confirmed
+    /// keep going to the hub they were confirmed on. Returns what was cancelled, in words.
+    pub(super) fn leave(&mut self) -> Vec<String> {
+        let mut cancelled = Vec::new();
+        // An edit read on the old hub is not sent to the new one (its file stays).
+        self.editing = None;
+        for overlay in std::mem::take(&mut self.overlays) {
+            match overlay {
+                Overlay::Confirm(confirm) => {
+                    cancelled.push(format!("{} (nothing was sent)", confirm.plan.title));
+                }
+                Overlay::Wizard(wizard) => {
+                    let name = wizard.draft.pool["metadata"]["name"]
+                        .as_str()
+                        .filter(|n| !n.is_empty())
+                        .unwrap_or("a new pool")
+                        .to_owned();
+                    // The draft stays: `n` offers a new pool's, `e` on the pool an edit's.
+                    let new = matches!(wizard.purpose, super::wizard::Purpose::Create);
+                    cancelled.push(format!(
+                        "the wizard for {name} (its draft is kept: {} resumes it)",
+                        if new { "n" } else { "e on the pool" }
+                    ));
+                }
+                Overlay::Logs(_) => {
+                    self.outbox.push(Effect::StopLogs);
+                    cancelled.push("the controller's log".to_owned());
+                }
+                Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),
+                Overlay::Event(_) | Overlay::Describe(_) | Overlay::Story { .. } => {}
+                Overlay::Help { .. } => {}
+            }
+        }
+        // Answers awaited for what closed are dropped; a permission still being asked is
+        // forgotten with its review, so the next dialog asks again rather than wait for ever.
+        self.pending.retain(|_, awaiting| match awaiting {
+            Awaiting::Access(permission) => {
+                self.fleet.access.remove(permission);
+                false
+            }
+            Awaiting::Real { .. } => true,
+            Awaiting::DryRun { .. } | Awaiting::WizardDryRun => false,
+        });
+        if let Some(recreating) = self.recreating.take() {
+            // Its delete went to its own hub already; only the create that would follow stops.
+            cancelled.push(format!(
+                "the recreate of {target}: its delete was sent to context {context}, where the \
+                 pool goes, and it will not be created again (its manifest is kept as a draft on \
+                 disk)",
+                target = recreating.target,
+                context = recreating.hub.context
+            ));
+        }
+        if !self.list.marked.is_empty() {
+            cancelled.push(crate::domain::words::counted(
+                self.list.marked.len(),
+                "mark",
+            ));
+            self.list.marked.clear();
+        }
+        cancelled
+    }
 }
 
-/// The console moves to another hub or other namespaces: dialogs, the wizard and the log view
-/// (all bound to what was on screen) close, answers awaited for them will be dropped, a
-/// recreate waiting to create its pool stops, marks are cleared. Requests already confirmed
-/// keep going to the hub they were confirmed on. Returns what was cancelled, in words.
-pub fn leave(app: &mut App) -> Vec<String> {
-    let mut cancelled = Vec::new();
-    // An edit read on the old hub is not sent to the new one (its file stays).
-    app.editing = None;
-    for overlay in std::mem::take(&mut app.overlays) {
-        match overlay {
-            Overlay::Confirm(confirm) => {
-                cancelled.push(format!("{} (nothing was sent)", confirm.plan.title));
-            }
-            Overlay::Wizard(wizard) => {
-                let name = wizard.draft.pool["metadata"]["name"]
-                    .as_str()
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or("a new pool")
-                    .to_owned();
-                // The draft stays: `n` offers a new pool's, `e` on the pool an edit's.
-                let new = matches!(wizard.purpose, super::wizard::Purpose::Create);
-                cancelled.push(format!(
-                    "the wizard for {name} (its draft is kept: {} resumes it)",
-                    if new { "n" } else { "e on the pool" }
-                ));
-            }
-            Overlay::Logs(_) => {
-                app.outbox.push(Effect::StopLogs);
-                cancelled.push("the controller's log".to_owned());
-            }
-            Overlay::Drafts(_) => cancelled.push("the drafts offered".to_owned()),
-            Overlay::Event(_) | Overlay::Describe(_) | Overlay::Story { .. } => {}
-            Overlay::Help { .. } => {}
-        }
-    }
-    // Answers awaited for what closed are dropped; a permission still being asked is
-    // forgotten with its review, so the next dialog asks again rather than wait for ever.
-    app.pending.retain(|_, awaiting| match awaiting {
-        Awaiting::Access(permission) => {
-            app.fleet.access.remove(permission);
-            false
-        }
-        Awaiting::Real { .. } => true,
-        Awaiting::DryRun { .. } | Awaiting::WizardDryRun => false,
-    });
-    if let Some(recreating) = app.recreating.take() {
-        // Its delete went to its own hub already; only the create that would follow stops.
-        cancelled.push(format!(
-            "the recreate of {target}: its delete was sent to context {context}, where the \
-             pool goes, and it will not be created again (its manifest is kept as a draft on \
-             disk)",
-            target = recreating.target,
-            context = recreating.hub.context
-        ));
-    }
-    if !app.list.marked.is_empty() {
-        cancelled.push(crate::domain::words::counted(app.list.marked.len(), "mark"));
-        app.list.marked.clear();
-    }
-    cancelled
-}
-
-/// `message`, then what [`leave`] cancelled.
+/// `message`, then what [`App::leave`] cancelled.
 pub fn with_cancelled(message: String, cancelled: &[String]) -> String {
     if cancelled.is_empty() {
         message

@@ -224,7 +224,11 @@ impl App {
             | Command::DiscardDraft
             | Command::TourAnswer => Enabled,
             // The next chapter once this one is done (`:chapter N` jumps anywhere).
-            Command::NextChapter => match super::tour::next_refused(self) {
+            Command::NextChapter => match self
+                .tour
+                .as_ref()
+                .and_then(|t| super::tour::next_refused(t, self.read_only()))
+            {
                 Some(why) => Disabled(why),
                 None => Enabled,
             },

@@ -10,7 +10,8 @@ use super::commands::{Command, Scope};
 use super::component::{After, Ask, Component, Ctx};
 use super::confirm::Chosen;
 use super::hub::HubState;
-use super::{App, Detail, Effect, Input, ListState, Overlay, Tab};
+use super::ports::Namespaces;
+use super::{App, Detail, Effect, Input, ListState, Overlay, Tab, View};
 use crate::domain::ObjectRef;
 use crate::domain::fixes::Fix;
 
@@ -46,6 +47,17 @@ fn shared(
 }
 
 impl ListState {
+    /// A view by name, from its first row, filtered to `filter`.
+    pub fn switch_to(&mut self, view: View, filter: String) {
+        self.view = view;
+        self.selected = 0;
+        self.selected_id = None;
+        // Nothing chosen yet: the selection stays on the first row while the view is made.
+        self.chosen = false;
+        self.sort_column = 0;
+        self.filter = filter;
+    }
+
     /// Opens the selected row's pool: from the pools list on its overview, from the
     /// evaluations list on its scaling tab, from the hosts list on its hosts.
     fn open_selected(&self, on: Option<Tab>, ctx: &mut Ctx) {
@@ -167,7 +179,7 @@ impl Component for ListState {
                     });
                 }
             }
-            Command::AllNamespaces => ctx.ask(Ask::AllNamespaces),
+            Command::AllNamespaces => ctx.ask(Ask::WatchAsked(Namespaces::All)),
             Command::NewPool => ctx.ask(Ask::Wizard { edit: false }),
             Command::EditPool => ctx.ask(Ask::Wizard { edit: true }),
             Command::RawEdit => {
@@ -332,21 +344,19 @@ impl Component for Detail {
 }
 
 /// `1`-`9` on a list: the favourite namespace of that number watched (as `:ns NAME`).
-pub fn favourite(app: &mut App, index: usize) {
-    match app.favourites.get(index).cloned() {
-        Some(namespace) => {
-            // As `:ns NAME`: one nothing here is in is said, with the nearest names.
-            if app.namespaces != super::ports::Namespaces::Only(vec![namespace.clone()]) {
-                super::keys::run_command(app, &format!("ns {namespace}"));
-            }
+pub fn favourite(app: &App, index: usize) -> Vec<Ask> {
+    let say = |text: String| vec![Ask::Say(Some(text))];
+    match app.favourites.get(index) {
+        // As `:ns NAME`: one nothing here is in is said, with the nearest names.
+        Some(namespace) if app.namespaces != Namespaces::Only(vec![namespace.clone()]) => {
+            super::keys::run_command(app, &format!("ns {namespace}"))
         }
-        None if app.favourites.is_empty() => {
-            app.message = Some(
-                "no favourite namespaces: list them under favourites: in the settings file \
-                 (1-9 then watch them, 0 all)"
-                    .to_owned(),
-            )
-        }
+        Some(_) => Vec::new(),
+        None if app.favourites.is_empty() => say(
+            "no favourite namespaces: list them under favourites: in the settings file (1-9 \
+             then watch them, 0 all)"
+                .to_owned(),
+        ),
         None => {
             let listed: Vec<String> = app
                 .favourites
@@ -354,33 +364,35 @@ pub fn favourite(app: &mut App, index: usize) {
                 .enumerate()
                 .map(|(i, ns)| format!("{} {ns}", i + 1))
                 .collect();
-            app.message = Some(format!(
+            say(format!(
                 "no favourite namespace {}: {}",
                 index + 1,
                 listed.join(", ")
-            ));
+            ))
         }
     }
 }
 
-/// Runs a command on the list, taken out of the console meanwhile, and what it asks for once
-/// it is back.
-pub fn on_list(app: &mut App, command: Command) {
-    let mut list = std::mem::take(&mut app.list);
-    let (_, asks) = app.lend_deferred(|ctx| list.handle(command, ctx));
-    app.list = list;
-    app.carry_out(asks);
-}
-
-/// Runs `act` on the open pool's detail, taken out of the console meanwhile; it goes back
-/// unless it closed (Esc: back to the list), then what it asked for is carried out.
-pub fn on_detail(app: &mut App, act: impl FnOnce(&mut Detail, &mut Ctx) -> After) {
-    let Some(mut detail) = app.detail.take() else {
-        return;
-    };
-    let (after, asks) = app.lend_deferred(|ctx| act(&mut detail, ctx));
-    if after != After::Close {
-        app.detail = Some(detail);
+impl App {
+    /// Runs a command on the list, taken out of the console meanwhile, and what it asks for
+    /// once it is back.
+    pub(super) fn on_list(&mut self, command: Command) {
+        let mut list = std::mem::take(&mut self.list);
+        let (_, asks) = self.lend_deferred(|ctx| list.handle(command, ctx));
+        self.list = list;
+        self.carry_out(asks);
     }
-    app.carry_out(asks);
+
+    /// Runs `act` on the open pool's detail, taken out of the console meanwhile; it goes back
+    /// unless it closed (Esc: back to the list), then what it asked for is carried out.
+    pub(super) fn on_detail(&mut self, act: impl FnOnce(&mut Detail, &mut Ctx) -> After) {
+        let Some(mut detail) = self.detail.take() else {
+            return;
+        };
+        let (after, asks) = self.lend_deferred(|ctx| act(&mut detail, ctx));
+        if after != After::Close {
+            self.detail = Some(detail);
+        }
+        self.carry_out(asks);
+    }
 }

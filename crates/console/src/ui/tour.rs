@@ -56,7 +56,7 @@ pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Re
         None => {}
     }
     // Read-only mode sends no fix: the step can be read, not done; ] goes on without it.
-    if crate::app::tour::stuck_read_only(app) {
+    if tour.stuck_read_only(app.read_only()) {
         lines.push(Line::styled(
             format!(
                 "Read-only ({}): this fix cannot be sent here. Read the step, then ] goes on.",

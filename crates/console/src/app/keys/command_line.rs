@@ -1,9 +1,10 @@
 //! The command line (`:`): views by name and alias, `:ns`, `:ctx` (one context, several with
 //! commas, every one with `*`), `:hub`, `:q`, and completion.
 
+use super::super::ask::Ask;
 use super::super::commands::words::{self, Completes, WORDS, Word};
 use super::super::ports::Namespaces;
-use super::super::{App, Effect, View};
+use super::super::{App, Effect, Overlay, View};
 
 /// The contexts Tab offers after `:ctx ` and `partial`: after a comma, the next of several
 /// (the ones named already are not offered again), each with what was typed before it.
@@ -114,36 +115,35 @@ fn nearest<'k>(asked: &str, known: impl Iterator<Item = &'k str>) -> Vec<&'k str
     close.into_iter().take(3).map(|(_, name)| name).collect()
 }
 
-pub(in crate::app) fn run_command(app: &mut App, command: &str) {
+/// What the command line `command` asks of the console: it reads the console, and changes
+/// nothing itself.
+pub(in crate::app) fn run_command(app: &App, command: &str) -> Vec<Ask> {
     let command = command.trim();
     if let Some((spec, rest)) = words::parse(command) {
-        match spec.word {
+        return match spec.word {
             Word::Story => story(app),
             Word::Reset => reset(app),
-            Word::Help => app.overlays.push(super::super::Overlay::Help { scroll: 0 }),
-            Word::Chapter => super::super::tour::jump(app, rest),
-            Word::Quit => app.quit = true,
+            Word::Help => vec![Ask::Open(Overlay::Help { scroll: 0 })],
+            Word::Chapter => crate::app::tour::jump(app.tour.as_ref(), rest),
+            Word::Quit => vec![Ask::Quit],
             Word::Namespace => namespace(app, rest),
-            Word::Hub => super::super::fleet::narrow_to(app, rest),
+            Word::Hub => vec![Ask::NarrowHub(rest.to_owned())],
             Word::Context => context(app, rest),
-        }
-        return;
+        };
     }
     // `:cp NAME`: the view, filtered to the name.
     if let Some((word, name)) = command.split_once(' ')
         && let Some(view) = View::named(word)
     {
-        switch_to(app, view);
-        app.list.filter = name.trim().to_owned();
-        return;
+        return vec![Ask::View(view, name.trim().to_owned())];
     }
     match View::named(command) {
-        Some(view) => switch_to(app, view),
+        Some(view) => vec![Ask::View(view, String::new())],
         None => {
             let mut known: Vec<String> = View::all().map(|v| format!(":{}", v.name())).collect();
             known.extend(words::usages(app.demo, app.tour.is_some()).map(str::to_owned));
             let last = known.pop().unwrap_or_default();
-            app.message = Some(format!(
+            say(format!(
                 "unknown command \":{command}\"; try {} or {last}",
                 known.join(", ")
             ))
@@ -151,65 +151,58 @@ pub(in crate::app) fn run_command(app: &mut App, command: &str) {
     }
 }
 
+fn say(text: impl Into<String>) -> Vec<Ask> {
+    vec![Ask::Say(Some(text.into()))]
+}
+
 /// `:story`: the demo scenario's story.
-fn story(app: &mut App) {
+fn story(app: &App) -> Vec<Ask> {
     match &app.story {
-        Some((name, text)) => app.overlays.push(super::super::Overlay::Story {
+        Some((name, text)) => vec![Ask::Open(Overlay::Story {
             name: name.clone(),
             text: text.clone(),
             scroll: 0,
-        }),
-        None => {
-            app.message =
-                Some(":story tells the demo scenario's story; this console is on a hub".to_owned())
-        }
+        })],
+        None => say(":story tells the demo scenario's story; this console is on a hub"),
     }
 }
 
 /// `:reset`: the demo's story from its start (in the tour, the chapter).
-fn reset(app: &mut App) {
+fn reset(app: &App) -> Vec<Ask> {
     if let Some(tour) = &app.tour {
-        let chapter = tour.chapter;
-        super::super::tour::open(app, chapter);
+        vec![Ask::Chapter(tour.chapter)]
     } else if app.demo {
         // What was bound to the objects that go (a dialog, marks) goes with them.
-        let cancelled = super::super::requests::leave(app);
-        app.detail = None;
-        app.message = Some(super::super::requests::with_cancelled(
-            "starting the story again…".to_owned(),
-            &cancelled,
-        ));
-        app.outbox.push(Effect::ResetDemo);
+        vec![
+            Ask::Leave("starting the story again…".to_owned()),
+            Ask::CloseDetail,
+            Ask::Effect(Effect::ResetDemo),
+        ]
     } else {
-        app.message = Some(
-            ":reset starts the demo's story again; this console is on a hub, not the demo"
-                .to_owned(),
-        );
+        say(":reset starts the demo's story again; this console is on a hub, not the demo")
     }
 }
 
 /// `:ns NAME`, `:ns all`, `:ns NAME!`; `:ns` alone says what is watched.
-fn namespace(app: &mut App, asked: &str) {
+fn namespace(app: &App, asked: &str) -> Vec<Ask> {
     let namespaces = match asked {
         "" => {
-            app.message = Some(format!(
+            return say(format!(
                 "watching {}; :ns NAME watches one namespace, :ns all every one",
                 app.fleet.connection.scope
             ));
-            return;
         }
         "all" | "-A" | "*" => Namespaces::All,
         name => match one_namespace(app, name) {
-            Some(name) => Namespaces::Only(vec![name.to_owned()]),
-            None => return,
+            Ok(name) => Namespaces::Only(vec![name.to_owned()]),
+            Err(why) => return say(why),
         },
     };
-    app.namespaces_asked = true;
-    app.watch(namespaces);
+    vec![Ask::WatchAsked(namespaces)]
 }
 
-/// The namespace `:ns NAME` watches, or `None` with the footer saying why not.
-fn one_namespace<'n>(app: &mut App, name: &'n str) -> Option<&'n str> {
+/// The namespace `:ns NAME` watches, or why not.
+fn one_namespace<'n>(app: &App, name: &'n str) -> Result<&'n str, String> {
     // `NAME!`: watched even though nothing here names it yet.
     let (name, insist) = match name.strip_suffix('!') {
         Some(name) => (name, true),
@@ -217,8 +210,7 @@ fn one_namespace<'n>(app: &mut App, name: &'n str) -> Option<&'n str> {
     };
     // Checked as the API server would, before it becomes part of a URL.
     if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
-        app.message = Some(format!("{problem}; :ns NAME or :ns all"));
-        return None;
+        return Err(format!("{problem}; :ns NAME or :ns all"));
     }
     // Only when every namespace is watched do the objects say which namespaces there are
     // (pooldeck does not list Namespaces): otherwise it is taken as named. Across hubs: a
@@ -228,7 +220,7 @@ fn one_namespace<'n>(app: &mut App, name: &'n str) -> Option<&'n str> {
     if every && !insist && !seen.is_empty() && !seen.contains(name) && !app.is_home_namespace(name)
     {
         let near = nearest(name, seen.iter().copied());
-        app.message = Some(format!(
+        return Err(format!(
             "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it anyway",
             if near.is_empty() {
                 String::new()
@@ -236,23 +228,23 @@ fn one_namespace<'n>(app: &mut App, name: &'n str) -> Option<&'n str> {
                 format!(" (nearest: {})", near.join(", "))
             }
         ));
-        return None;
     }
-    Some(name)
+    Ok(name)
 }
 
+/// The tour's chapters load on its own demo cluster, not on another context.
+const TOUR_CONTEXT: &str = "the tour plays on its own demo cluster: quit it to switch context";
+
 /// `:ctx NAME` switches; `:ctx a,b` and `:ctx *` watch several; `:ctx` alone says which.
-fn context(app: &mut App, context: &str) {
+fn context(app: &App, context: &str) -> Vec<Ask> {
     // A context whose own name holds a comma is that context.
     let known = app.contexts.iter().any(|c| c == context);
     if !known && (context == "*" || context.contains(',')) {
-        several_contexts(app, context);
+        several_contexts(app, context)
     } else if app.tour.is_some() && !context.is_empty() {
-        // The tour's chapters load on its own demo cluster, not on another context.
-        app.message =
-            Some("the tour plays on its own demo cluster: quit it to switch context".to_owned());
+        say(TOUR_CONTEXT)
     } else if context.is_empty() {
-        app.message = Some(if app.fleet.several() {
+        say(if app.fleet.several() {
             format!(
                 "hubs {}; acting on {}; :ctx NAME watches one, :ctx a,b or :ctx * several",
                 app.fleet.names.join(", "),
@@ -263,28 +255,26 @@ fn context(app: &mut App, context: &str) {
                 "context {}; :ctx NAME switches, :ctx a,b or :ctx * watches several",
                 app.fleet.connection.context
             )
-        });
+        })
     } else if !app.contexts.is_empty() && !known {
         // The kubeconfig's contexts are known: one it lacks is refused before connecting.
         let near = nearest(context, app.contexts.iter().map(String::as_str));
-        app.message = Some(format!(
+        say(format!(
             "there is no context \"{context}\" in the kubeconfig{}",
             if near.is_empty() {
                 format!(" (known: {})", app.contexts.join(", "))
             } else {
                 format!(" (nearest: {})", near.join(", "))
             }
-        ));
+        ))
     } else {
         // The connection is made on a task; the console keeps answering keys meanwhile.
-        app.connecting = Some(context.to_owned());
-        app.message = Some(format!("connecting to context {context}…"));
-        app.outbox.push(Effect::Connect(context.to_owned()));
+        vec![Ask::Connect(vec![context.to_owned()])]
     }
 }
 
 /// `:ctx a,b` or `:ctx *` (every context of the kubeconfig): several hubs at once.
-fn several_contexts(app: &mut App, context: &str) {
+fn several_contexts(app: &App, context: &str) -> Vec<Ask> {
     let named: Vec<String> = if context == "*" {
         app.contexts.clone()
     } else {
@@ -298,37 +288,18 @@ fn several_contexts(app: &mut App, context: &str) {
     };
     let unknown = named.iter().find(|n| !app.contexts.contains(n));
     if app.tour.is_some() {
-        app.message =
-            Some("the tour plays on its own demo cluster: quit it to switch context".to_owned());
+        say(TOUR_CONTEXT)
     } else if let Some(first) = unknown {
-        app.message = Some(format!(
+        say(format!(
             "there is no context \"{first}\" in the kubeconfig (known: {})",
             app.contexts.join(", ")
-        ));
+        ))
     } else {
         match named.as_slice() {
-            [] if context == "*" => {
-                app.message = Some("the kubeconfig names no context".to_owned())
-            }
-            [] => {
-                app.message =
-                    Some("name the contexts: :ctx a,b (or :ctx * for every one)".to_owned())
-            }
+            [] if context == "*" => say("the kubeconfig names no context"),
+            [] => say("name the contexts: :ctx a,b (or :ctx * for every one)"),
             [one] => run_command(app, &format!("ctx {one}")),
-            _ => super::super::fleet::connect(app, named),
+            _ => vec![Ask::Connect(named)],
         }
     }
-}
-
-/// A view by name, from its first row, unfiltered.
-fn switch_to(app: &mut App, view: View) {
-    app.detail = None;
-    app.list.view = view;
-    app.list.selected = 0;
-    app.list.selected_id = None;
-    // Nothing chosen yet: the selection stays on the first row while the view is made.
-    app.list.chosen = false;
-    app.list.sort_column = 0;
-    app.list.filter.clear();
-    app.message = None;
 }

@@ -92,26 +92,38 @@ fn apply(app: &mut App, scope: Scope, command: Command, key: &KeyEvent) {
             if let KeyCode::Char(c @ '1'..='7') = key.code
                 && let Some(&tab) = Tab::ALL.get(usize::from(c as u8 - b'1'))
             {
-                super::screens::on_detail(app, |detail, _| {
+                app.on_detail(|detail, _| {
                     detail.jump(tab);
                     super::component::After::Stay
                 });
             }
         }
-        Scope::Detail | Scope::Yaml => {
-            super::screens::on_detail(app, |detail, app| detail.handle(command, app))
-        }
+        Scope::Detail | Scope::Yaml => app.on_detail(|detail, ctx| detail.handle(command, ctx)),
         Scope::List if command == Command::FavouriteNamespace => {
             if let KeyCode::Char(c @ '1'..='9') = key.code {
-                super::screens::favourite(app, usize::from(c as u8 - b'1'));
+                let asks = super::screens::favourite(app, usize::from(c as u8 - b'1'));
+                app.carry_out(asks);
             }
         }
-        Scope::List | Scope::Events => super::screens::on_list(app, command),
-        Scope::Tour => match command {
-            Command::TourAnswer => super::tour::toggle_answer(app),
-            Command::NextChapter => super::tour::next_chapter(app),
-            // Not bound in the tour's scope.
-            _ => {}
-        },
+        Scope::List | Scope::Events => app.on_list(command),
+        Scope::Tour => {
+            let read_only = app.read_only();
+            let Some(tour) = &mut app.tour else {
+                return;
+            };
+            match command {
+                Command::TourAnswer => {
+                    if let Some(why) = super::tour::toggle_answer(tour) {
+                        app.message = Some(why);
+                    }
+                }
+                Command::NextChapter => {
+                    let asks = super::tour::next_chapter(tour, read_only);
+                    app.carry_out(asks);
+                }
+                // Not bound in the tour's scope.
+                _ => {}
+            }
+        }
     }
 }

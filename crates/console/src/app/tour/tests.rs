@@ -1,3 +1,5 @@
+use crate::app::{App, Effect, View};
+use crate::domain::Kind;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
@@ -588,7 +590,11 @@ fn read_only_lets_a_fix_step_be_passed_over_not_done() {
     key(&mut app, KeyCode::Enter);
     press(&mut app, '7');
     assert_eq!(step(&app), (1, 1));
-    assert!(stuck_read_only(&app));
+    assert!(
+        app.tour
+            .as_ref()
+            .is_some_and(|t| t.stuck_read_only(app.read_only()))
+    );
     assert!(app.hints().contains("] next chapter"), "{}", app.hints());
     forget_returned();
     press(&mut app, ']');
