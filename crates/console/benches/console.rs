@@ -18,7 +18,7 @@ use ratatui::Terminal;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 
 use pooldeck::app::{App, Connection, Msg, update};
-use pooldeck::demo::scenario::large_fleet_at;
+use pooldeck::demo::large::large_fleet_at;
 use pooldeck::inventory::{Kind, SourceEvent};
 use pooldeck::theme::Theme;
 

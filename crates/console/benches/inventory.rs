@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use pooldeck::demo::scenario::{Scenario, large_pool, resolve_times};
+use pooldeck::demo::large::large_pool;
+use pooldeck::demo::scenario::{Scenario, resolve_times};
 use pooldeck::inventory::{Inventory, Kind, SourceEvent};
 
 #[global_allocator]

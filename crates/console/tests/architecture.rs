@@ -830,7 +830,6 @@ const LONG_FILES: &[&str] = &[
     "crates/console/src/app/mod.rs",
     "crates/console/src/app/shown/base.rs",
     "crates/console/src/app/shown/mod.rs",
-    "crates/console/src/app/tour/mod.rs",
     "crates/console/src/cli/act.rs",
     "crates/console/src/cli/demo.rs",
     "crates/console/src/cli/get/mod.rs",
@@ -921,7 +920,7 @@ const LARGEST_CIRCLE: usize = 5;
 
 /// How many files are in circles of more than two, all crates together; it may not grow
 /// either (a new circle elsewhere counts): lower it as circles break.
-const FILES_IN_CIRCLES: usize = 25;
+const FILES_IN_CIRCLES: usize = 13;
 
 /// Every `use` path of a file's top level, as segments (groups and globs spread out).
 fn use_paths(items: &[syn::Item]) -> Vec<Vec<String>> {

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 use super::actions::{apply, record_event};
-use super::scenario::{Scenario, paused, pool_key};
+use super::actions::{paused, pool_key};
+use super::scenario::Scenario;
 use super::store::{Change, ChangeKind, Patch, Preconditions, Store};
 use pooldeck_domain::model::pool::FINALIZER;
 

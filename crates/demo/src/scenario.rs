@@ -12,9 +12,7 @@ use std::time::Duration;
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-pub(crate) use super::actions::{paused, pool_key};
 use super::error::ScenarioError;
-pub use super::large::{large_fleet_at, large_pool};
 use super::store::Store;
 
 /// One change of a timeline.
@@ -401,7 +399,7 @@ impl Scenario {
     pub fn large_with_events(count: usize, events: usize) -> Scenario {
         let mut objects = Vec::with_capacity(count * 2 + events);
         for i in 0..count {
-            let (pool, evaluation) = large_pool(i);
+            let (pool, evaluation) = super::large::large_pool(i);
             objects.push(pool);
             objects.push(evaluation);
         }

@@ -9,7 +9,7 @@ use super::commands::Scope;
 use super::hub::HubState;
 use super::ports::Namespaces;
 use super::shown::Shown;
-use super::{App, Detail, Effect, Input, Overlay};
+use super::{Detail, Effect, Input, Overlay};
 use crate::domain::draft::Kept;
 use crate::domain::fixes::{Fix, Permission};
 use crate::domain::request::Ids;
@@ -34,7 +34,7 @@ pub enum Awaiting {
     },
 }
 
-/// How the wizard opens from the drafts chooser.
+/// How the wizard opens: from the drafts chooser, or as `pooldeck new` starts it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Start {
     /// A new pool, afresh.
@@ -43,6 +43,8 @@ pub enum Start {
     Live(Value),
     /// A kept draft resumed (an edit's against the live pool, when it is there).
     Resume(Box<Kept>, Option<Value>),
+    /// A new pool from this draft (`pooldeck new --from FILE`).
+    Draft(Box<crate::domain::draft::Draft>),
 }
 
 /// What a component asks of the console beyond itself, carried out in order once it is back.
@@ -99,8 +101,8 @@ pub enum Ask {
     ClearMarks,
     /// An answer no longer awaited was dropped (tests count them).
     Dropped,
-    /// What was bound to the objects on screen closes ([`App::leave`]); the footer says
-    /// this and what was cancelled.
+    /// What was bound to the objects on screen closes (`App::leave`); the footer says this
+    /// and what was cancelled.
     Leave(String),
     /// Back to the first view's first row: no detail, nothing typed, the list afresh.
     Home,
@@ -110,6 +112,13 @@ pub enum Ask {
     Story((String, String)),
     /// These namespaces watched, the picture started over.
     Watch(Namespaces),
+    /// A wizard opens on top, with the field that was being typed open again.
+    OpenWizard(
+        Box<super::wizard::Wizard>,
+        Option<crate::domain::draft::Typing>,
+    ),
+    /// The wizard closes, if it is on top.
+    CloseWizardOnTop,
     /// `:hub NAME`: the lists narrowed to one hub (`*`: every hub again).
     NarrowHub(String),
     /// A list view, from its first row, filtered to this text.
@@ -150,8 +159,8 @@ pub struct Ctx<'a> {
     pub search: &'a str,
     /// The scopes under the component (the help lists their bindings).
     pub behind: Vec<Scope>,
-    ids: &'a mut Ids,
-    asks: Vec<Ask>,
+    pub(super) ids: &'a mut Ids,
+    pub(super) asks: Vec<Ask>,
 }
 
 impl Ctx<'_> {
@@ -195,124 +204,5 @@ impl Ctx<'_> {
     /// A page in lines, for the scrolled pages.
     pub fn page_lines(&self) -> u16 {
         u16::try_from(self.page).unwrap_or(u16::MAX)
-    }
-}
-
-impl App {
-    /// What a component may read of the console, and an empty queue.
-    fn ctx(&mut self) -> Ctx<'_> {
-        Ctx {
-            behind: self.scopes_behind(),
-            page: self.page(),
-            size: self.size,
-            hub: &self.fleet,
-            focus: self.fleet.focus(),
-            connecting: self.connecting.as_deref(),
-            now: self.now,
-            shown: &self.shown,
-            namespaces: &self.namespaces,
-            offline: self.offline.as_deref(),
-            output: self.output.as_deref(),
-            wizard_only: self.wizard_only,
-            editing: self.editing.as_ref(),
-            search: &self.search,
-            ids: &mut self.ids,
-            asks: Vec::new(),
-        }
-    }
-
-    /// Lends `act` a [`Ctx`] on the console, then carries out what it asked for.
-    pub(super) fn lend<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> T {
-        let (out, asks) = self.lend_deferred(act);
-        self.carry_out(asks);
-        out
-    }
-
-    /// Lends `act` a [`Ctx`] and returns what it asked for, to be carried out once the
-    /// component acting is back in its place.
-    pub(super) fn lend_deferred<T>(&mut self, act: impl FnOnce(&mut Ctx) -> T) -> (T, Vec<Ask>) {
-        let mut ctx = self.ctx();
-        let out = act(&mut ctx);
-        (out, ctx.asks)
-    }
-
-    /// Carries out what a component asked for, in order.
-    pub(super) fn carry_out(&mut self, asks: Vec<Ask>) {
-        for ask in asks {
-            self.carry_out_one(ask);
-        }
-    }
-
-    fn carry_out_one(&mut self, ask: Ask) {
-        match ask {
-            Ask::Say(text) => self.message = text,
-            Ask::Effect(effect) => self.outbox.push(effect),
-            Ask::Send(request, awaiting) => {
-                self.pending.insert(request.id, awaiting);
-                self.outbox.push(Effect::Perform(request));
-            }
-            Ask::Review(permission) => {
-                if !self.fleet.access.contains_key(&permission) {
-                    self.fleet
-                        .access
-                        .insert(permission.clone(), super::confirm::Access::Asking);
-                    self.send(permission.review(), Awaiting::Access(permission));
-                }
-            }
-            Ask::Open(overlay) => self.overlays.push(overlay),
-            Ask::Detail(detail) => self.detail = Some(detail),
-            Ask::Input(input) => self.input = input,
-            Ask::Typed(input) => super::keys::after_typing(&input, self),
-            Ask::Complete => super::keys::complete(self),
-            Ask::Run(line) => {
-                let asks = super::keys::run_command(self, &line);
-                self.carry_out(asks);
-            }
-            Ask::Quit => self.quit = true,
-            Ask::Wizard { edit } => super::wizard::open(self, edit),
-            Ask::Start(start) => super::drafts::start(self, start),
-            Ask::WatchAsked(namespaces) => {
-                self.namespaces_asked = true;
-                self.watch(namespaces);
-            }
-            Ask::RawEdit { namespace, name } => super::edit::start(self, &namespace, &name),
-            Ask::EndEdit => self.editing = None,
-            Ask::Forget(file) => {
-                let effect = super::drafts::forget(&mut self.drafts, &file);
-                self.outbox.push(effect);
-            }
-            Ask::Kept { saved, replaces } => {
-                super::drafts::kept(&mut self.drafts, saved, replaces.as_deref(), self.now);
-            }
-            Ask::WatchAlso(namespace) => super::wizard::watch_also(self, &namespace),
-            Ask::Recreating(id) => super::wizard::recreate::confirmed(self, id),
-            Ask::ClearMarks => self.list.marked.clear(),
-            Ask::Dropped => self.drop_answer(),
-            Ask::Leave(say) => {
-                let cancelled = self.leave();
-                self.message = Some(super::requests::with_cancelled(say, &cancelled));
-            }
-            Ask::Home => {
-                self.detail = None;
-                self.input = Input::None;
-                self.list = super::ListState::default();
-            }
-            Ask::CloseDetail => self.detail = None,
-            Ask::Story(story) => self.story = Some(story),
-            Ask::Watch(namespaces) => self.watch(namespaces),
-            Ask::NarrowHub(name) => self.narrow_to(&name),
-            Ask::View(view, filter) => {
-                self.detail = None;
-                self.list.switch_to(view, filter);
-                self.message = None;
-            }
-            Ask::Chapter(chapter) => {
-                if let Some(tour) = &mut self.tour {
-                    let asks = super::tour::open(tour, chapter);
-                    self.carry_out(asks);
-                }
-            }
-            Ask::Connect(contexts) => self.connect(contexts),
-        }
     }
 }

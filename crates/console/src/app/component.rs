@@ -7,9 +7,9 @@
 //! the help, a confirmation, the wizard, the controller's log and the drafts chooser are
 //! components; the text fields typed into on the screens are carried out by `keys::fields`.
 
+use super::Overlay;
 pub use super::ask::{Ask, Ctx, Start};
 use super::commands::{Command, Scope};
-use super::{App, Overlay};
 use crate::domain::{Outcome, Request};
 
 /// What becomes of a component once it has acted.
@@ -36,35 +36,6 @@ pub trait Component {
     fn typed(&mut self) -> Option<&mut String> {
         None
     }
-}
-
-/// Runs `act` on the overlay at `index`, taken off the stack meanwhile, and puts it back at
-/// its place unless it closed (what it asked to open goes above it); then carries out what
-/// it asked for. Returns `None` when there is no overlay there.
-pub fn with_overlay<T>(
-    app: &mut App,
-    index: usize,
-    act: impl FnOnce(&mut Overlay, &mut Ctx) -> (After, T),
-) -> Option<T> {
-    if index >= app.overlays.len() {
-        return None;
-    }
-    let mut overlay = app.overlays.remove(index);
-    let ((after, out), asks) = app.lend_deferred(|ctx| act(&mut overlay, ctx));
-    if after != After::Close {
-        let at = index.min(app.overlays.len());
-        app.overlays.insert(at, overlay);
-    }
-    app.carry_out(asks);
-    Some(out)
-}
-
-/// A command for the top overlay.
-pub fn handle_top(app: &mut App, command: Command) {
-    let Some(top) = app.overlays.len().checked_sub(1) else {
-        return;
-    };
-    with_overlay(app, top, |overlay, ctx| (overlay.handle(command, ctx), ()));
 }
 
 /// The overlays on the modal stack, each the component it holds (the help is small enough to

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::commands::{Command, Scope};
 use super::component::{After, Ask, Component, Ctx, Start};
 use super::wizard::{self, Purpose, Wizard};
-use super::{App, Effect, Overlay};
+use super::{App, Effect};
 use crate::domain::Kind;
 pub use crate::domain::draft::Kept;
 use crate::domain::draft::diff::{Change, changes};
@@ -111,27 +111,20 @@ fn new_drafts(app: &App) -> Vec<Kept> {
         .collect()
 }
 
-/// `n`: the chooser when there are drafts to offer; whether it opened.
-pub fn offer_new(app: &mut App) -> bool {
+/// `n`: the chooser, when there are drafts to offer.
+pub fn offer_new(app: &App) -> Option<Chooser> {
     let drafts = new_drafts(app);
-    if drafts.is_empty() {
-        return false;
-    }
-    app.overlays.push(Overlay::Drafts(Box::new(Chooser {
+    (!drafts.is_empty()).then_some(Chooser {
         offer: Offer::New { drafts },
         cursor: 1,
         discarding: None,
-    })));
-    true
+    })
 }
 
-/// `e` on a pool with a draft: the chooser, with what the draft changes; whether it opened.
-pub fn offer_edit(app: &mut App, live: &Value) -> bool {
+/// `e` on a pool with a draft: the chooser, with what the draft changes.
+pub fn offer_edit(app: &App, live: &Value) -> Option<Chooser> {
     let at = |p: &str| live.pointer(p).and_then(Value::as_str).unwrap_or("");
-    let Some(kept) = edit_draft(app, at("/metadata/namespace"), at("/metadata/name")).cloned()
-    else {
-        return false;
-    };
+    let kept = edit_draft(app, at("/metadata/namespace"), at("/metadata/name"))?.clone();
     let now_version = at("/metadata/resourceVersion").to_owned();
     let moved = kept
         .saved
@@ -140,7 +133,7 @@ pub fn offer_edit(app: &mut App, live: &Value) -> bool {
         .filter(|v| !v.is_empty() && !now_version.is_empty() && *v != now_version)
         .map(|v| (v, now_version));
     let changes = changes(live, &kept.saved.draft.pool);
-    app.overlays.push(Overlay::Drafts(Box::new(Chooser {
+    Some(Chooser {
         offer: Offer::Edit {
             live: live.clone(),
             draft: Box::new(kept),
@@ -149,8 +142,7 @@ pub fn offer_edit(app: &mut App, live: &Value) -> bool {
         },
         cursor: 1,
         discarding: None,
-    })));
-    true
+    })
 }
 
 impl Component for Chooser {
@@ -243,18 +235,19 @@ impl Chooser {
     }
 }
 
-/// The wizard as the chooser's choice opens it.
-pub fn start(app: &mut App, start: Start) {
+/// The wizard as `start` opens it: what it asks of the console.
+pub fn start(app: &App, start: Start) -> Vec<Ask> {
     match start {
-        Start::Fresh => wizard::open_fresh(app),
-        Start::Live(live) => wizard::open_live(app, live),
+        Start::Fresh => vec![wizard::opening(wizard::fresh(app), None)],
+        Start::Live(live) => vec![wizard::opening(wizard::live(live), None)],
+        Start::Draft(draft) => vec![wizard::opening(wizard::with_draft(app, *draft), None)],
         Start::Resume(kept, live) => resume(app, *kept, live),
     }
 }
 
 /// The wizard on a kept draft: a new pool (or an edit whose pool is gone) as a create, an
 /// edit against the live pool; the field being typed opens again with its text.
-pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
+fn resume(app: &App, kept: Kept, live: Option<Value>) -> Vec<Ask> {
     let mut w = match (live, kept.saved.aim) {
         (Some(old), _) => {
             let mut w = Wizard::new(kept.saved.draft.clone(), Purpose::edit(old));
@@ -280,12 +273,13 @@ pub fn resume(app: &mut App, kept: Kept, live: Option<Value>) {
     w.saved_as = Some(kept.file.clone());
     w.resumed = true;
     w.context = kept.saved.context.clone();
-    app.message = Some(format!(
-        "resumed the draft of {}; Esc closes it (kept)",
-        crate::domain::inert::line(&kept.saved.id())
-    ));
-    wizard::show(app, w);
-    wizard::reopen_typing(app, kept.saved.typing.as_ref());
+    vec![
+        Ask::Say(Some(format!(
+            "resumed the draft of {}; Esc closes it (kept)",
+            crate::domain::inert::line(&kept.saved.id())
+        ))),
+        wizard::opening(w, kept.saved.typing),
+    ]
 }
 
 /// The draft's file goes (applied, discarded): from the list, and from disk by the effect
@@ -325,43 +319,34 @@ pub fn started(app: &App) -> String {
 }
 
 /// `pooldeck new --resume` of an edit: opened once its pool is in the picture (or as a new
-/// pool once the pools are listed and it is not).
-pub fn open_pending(app: &mut App) {
-    let Some(kept) = &app.resuming else {
-        return;
-    };
-    let object = app
-        .fleet
-        .inventory
-        .get(Kind::Pool, kept.saved.namespace(), kept.saved.name());
+/// pool once the pools are listed and it is not). `None` while it waits; else what it asks
+/// of the console (the resume is then no longer pending).
+pub fn open_pending(app: &App) -> Option<Vec<Ask>> {
+    let kept = app.resuming.as_ref()?;
+    let inventory = &app.fleet.inventory;
+    let object = inventory.get(Kind::Pool, kept.saved.namespace(), kept.saved.name());
+    let live = object.map(|o| (*o.value()).clone());
+    if live.is_none() && !inventory.listed_in(Kind::Pool, kept.saved.namespace()) {
+        return None;
+    }
     let deleting = object
         .and_then(|o| o.pool())
         .and_then(|p| p.meta())
         .filter(|m| m.is_deleting())
         .map(|m| m.deletion_timestamp.as_deref().unwrap_or("?").to_owned());
-    let live = object.map(|o| (*o.value()).clone());
-    let listed = app
-        .fleet
-        .inventory
-        .listed_in(Kind::Pool, kept.saved.namespace());
-    if live.is_none() && !listed {
-        return;
-    }
-    let Some(kept) = app.resuming.take() else {
-        return;
-    };
     if let Some(since) = deleting {
-        app.message = Some(format!(
+        return Some(vec![Ask::Say(Some(format!(
             "{} is being deleted (since {}): its edit's draft is kept, not opened",
             crate::domain::inert::line(&kept.saved.id()),
             crate::domain::inert::line(&since)
-        ));
-        return;
+        )))]);
     }
     let gone = live.is_none();
-    resume(app, kept, live);
+    let mut asks = resume(app, kept.clone(), live);
     if gone {
-        app.message =
-            Some("the pool this edit was for is gone: the draft opens as a new pool".to_owned());
+        asks.push(Ask::Say(Some(
+            "the pool this edit was for is gone: the draft opens as a new pool".to_owned(),
+        )));
     }
+    Some(asks)
 }

@@ -7,7 +7,8 @@
 
 use serde_json::Value;
 
-use super::{App, Effect};
+use super::Effect;
+use super::ask::Ctx;
 use crate::domain::edit::{self, Checked};
 use crate::domain::{Hub, Kind, ObjectRef};
 use crate::inventory::Inventory;
@@ -27,43 +28,40 @@ pub struct Editing {
     pub path: Option<std::path::PathBuf>,
 }
 
-/// `E` on a pool: its YAML to the editor.
-pub fn start(app: &mut App, namespace: &str, name: &str) {
-    if app.read_only() {
-        app.message = Some(
-            "read-only mode: an edit could not be sent, so none is opened (y shows the YAML)"
-                .into(),
-        );
-        return;
+/// `E` on a pool: its YAML to the editor; the edit under way, unless it is refused.
+pub fn start(ctx: &mut Ctx, namespace: &str, name: &str) -> Option<Editing> {
+    if ctx.read_only() {
+        ctx.say("read-only mode: an edit could not be sent, so none is opened (y shows the YAML)");
+        return None;
     }
-    if let Some(why) = &app.offline {
-        app.message = Some(format!("no cluster ({why}): an edit needs one"));
-        return;
+    if let Some(why) = ctx.offline {
+        ctx.say(format!("no cluster ({why}): an edit needs one"));
+        return None;
     }
-    let Some(object) = app.fleet.inventory.get(Kind::Pool, namespace, name) else {
-        app.message = Some(format!("{namespace}/{name} is no longer on the hub"));
-        return;
+    let Some(object) = ctx.hub.inventory.get(Kind::Pool, namespace, name) else {
+        ctx.say(format!("{namespace}/{name} is no longer on the hub"));
+        return None;
     };
     let live = (*object.value()).clone();
     let target = ObjectRef::new(Kind::Pool, namespace.to_owned(), name.to_owned());
-    let hub = app.hub();
+    let hub = ctx.hub.id();
     if !live.is_object() {
-        app.message = Some(format!(
+        ctx.say(format!(
             "{namespace}/{name} cannot be read as an object: nothing to edit"
         ));
-        return;
+        return None;
     }
     let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
     let text = edit::opening(&target, &hub.context, &live, &yaml);
     let file = edit::file_name(&hub, &target);
     // An edit of this pool kept by a session that dropped is reopened as it was left, if it
     // was made on the pool as it is now.
-    app.outbox.push(Effect::Edit {
+    ctx.effect(Effect::Edit {
         file: file.clone(),
         text,
         resume: Some(live.clone()),
     });
-    app.editing = Some(Editing {
+    Some(Editing {
         target,
         hub,
         live,
@@ -71,103 +69,96 @@ pub fn start(app: &mut App, namespace: &str, name: &str) {
         refused: None,
         rounds: 0,
         path: None,
-    });
+    })
 }
 
-/// What the editor saved (or why there is nothing): checked, and sent back to the editor,
-/// given up, or put behind a confirmation.
+/// What the editor saved (or why there is nothing), for the edit under way: checked, and
+/// sent back to the editor (the edit goes on: returned), given up, or put behind a
+/// confirmation (returned too: its answer removes the file).
 pub fn saved(
-    app: &mut App,
-    path: std::path::PathBuf,
-    said: Option<String>,
-    result: Result<String, super::failed::EditorError>,
-) {
-    let Some(editing) = app.editing.take() else {
-        return;
-    };
-    checked(app, editing, path, result);
-    // What became of a kept edit is said before what became of this one.
-    if let Some(said) = said {
-        app.message = Some(match app.message.take() {
-            Some(now) => format!("{said}; {now}"),
-            None => said,
-        });
-    }
-}
-
-fn checked(
-    app: &mut App,
     mut editing: Editing,
+    ctx: &mut Ctx,
     path: std::path::PathBuf,
     result: Result<String, super::failed::EditorError>,
-) {
+) -> Option<Editing> {
     editing.path = Some(path.clone());
     let kept = format!("the edit is kept at {}", path.display());
     let text = match result {
         Ok(text) => text,
         Err(why) => {
-            app.message = Some(why.to_string());
-            return;
+            ctx.say(why.to_string());
+            return None;
         }
     };
     // The console moved to another hub meanwhile: the edit is not sent there.
-    if editing.hub != app.hub() {
-        app.message = Some(format!(
+    if editing.hub != ctx.hub.id() {
+        ctx.say(format!(
             "the edit was of {} on context {}, and the console is on {} now: nothing sent; {kept}",
-            editing.target, editing.hub.context, app.fleet.connection.context
+            editing.target, editing.hub.context, ctx.hub.connection.context
         ));
-        return;
+        return None;
     }
-    let (fleet, own) = fleet_of(&app.fleet.inventory, &editing.target);
+    let (fleet, own) = fleet_of(&ctx.hub.inventory, &editing.target);
     match edit::check(&text, &editing.live, fleet, own) {
         Checked::Emptied => {
-            app.outbox.push(Effect::ForgetEdit(path));
-            app.message = Some("edit given up (the file was emptied): nothing was sent".into());
+            ctx.effect(Effect::ForgetEdit(path));
+            ctx.say("edit given up (the file was emptied): nothing was sent");
+            None
         }
         Checked::Unchanged => {
-            app.outbox.push(Effect::ForgetEdit(path));
-            app.message = Some(
+            ctx.effect(Effect::ForgetEdit(path));
+            ctx.say(
                 "edit cancelled: nothing was changed (status and the fields the server owns are \
-                 not sent), nothing was sent"
-                    .into(),
+                 not sent), nothing was sent",
             );
+            None
         }
-        Checked::Invalid(problems) => {
-            if editing.refused.as_deref() == Some(text.as_str()) {
-                app.message = Some(format!(
-                    "the edit was saved again unchanged, with errors: nothing was sent; {kept} \
-                     (E reopens it)"
-                ));
-                return;
-            }
-            editing.rounds = editing.rounds.saturating_add(1);
-            if editing.rounds >= edit::MOST_ROUNDS {
-                app.message = Some(format!(
-                    "the editor was opened {} times and the edit still has errors: nothing was \
-                     sent; {kept}",
-                    editing.rounds
-                ));
-                return;
-            }
-            let again = edit::with_findings(&text, &problems);
-            editing.refused = Some(again.clone());
-            app.outbox.push(Effect::Edit {
-                file: editing.file.clone(),
-                text: again,
-                resume: None,
-            });
-            app.editing = Some(editing);
-        }
+        Checked::Invalid(problems) => refused(editing, ctx, &text, &problems, &kept),
         Checked::Valid {
             object,
             changes,
             warnings,
         } => {
             let plan = edit::plan(&editing.live, object, &changes, &warnings);
-            app.editing = Some(editing);
-            app.lend(|ctx| super::confirm::open_plan(ctx, plan));
+            super::confirm::open_plan(ctx, plan);
+            Some(editing)
         }
     }
+}
+
+/// An edit with errors: back to the editor with its findings on top, unless it came back
+/// unchanged or too many times.
+fn refused(
+    mut editing: Editing,
+    ctx: &mut Ctx,
+    text: &str,
+    problems: &[crate::domain::edit::Problem],
+    kept: &str,
+) -> Option<Editing> {
+    if editing.refused.as_deref() == Some(text) {
+        ctx.say(format!(
+            "the edit was saved again unchanged, with errors: nothing was sent; {kept} (E \
+             reopens it)"
+        ));
+        return None;
+    }
+    editing.rounds = editing.rounds.saturating_add(1);
+    if editing.rounds >= edit::MOST_ROUNDS {
+        ctx.say(format!(
+            "the editor was opened {} times and the edit still has errors: nothing was sent; \
+             {kept}",
+            editing.rounds
+        ));
+        return None;
+    }
+    let again = edit::with_findings(text, problems);
+    editing.refused = Some(again.clone());
+    ctx.effect(Effect::Edit {
+        file: editing.file.clone(),
+        text: again,
+        resume: None,
+    });
+    Some(editing)
 }
 
 /// The fleet the rules across pools compare an edit with (every pool watched), and the
@@ -179,13 +170,17 @@ fn fleet_of<'i>(inventory: &'i Inventory, target: &ObjectRef) -> (&'i Inventory,
     (inventory, own)
 }
 
-/// An edit's replace was answered: done, the file it was kept in goes; refused, it stays,
-/// and the footer says where.
-pub fn answered(app: &mut App, kept: std::path::PathBuf, done: bool) {
+/// An edit's replace was answered: done, the file it was kept in goes (the effect
+/// returned); refused, it stays, and the footer says where.
+pub fn answered(
+    kept: std::path::PathBuf,
+    done: bool,
+    message: &mut Option<String>,
+) -> Option<Effect> {
     if done {
-        app.outbox.push(Effect::ForgetEdit(kept));
-    } else {
-        let said = app.message.take().unwrap_or_default();
-        app.message = Some(format!("{said}; the edit is kept at {}", kept.display()));
+        return Some(Effect::ForgetEdit(kept));
     }
+    let said = message.take().unwrap_or_default();
+    *message = Some(format!("{said}; the edit is kept at {}", kept.display()));
+    None
 }

@@ -11,7 +11,6 @@
 //! pool's detail, marks, an edit, a recreate, a context switch). Part of `update`: no I/O.
 
 use super::doctor::Doctor;
-use super::hub::Connection;
 pub use super::hub::HubState;
 use super::{App, Effect};
 use crate::inventory::{Inventory, SourceEvent};
@@ -23,7 +22,7 @@ use crate::inventory::{Inventory, SourceEvent};
 pub struct Fleet {
     /// Every hub's context, in order. Empty or one: a console on one hub.
     pub names: Vec<String>,
-    /// The hub acted on: an index into `hubs`, set only by [`focus`] (always in range).
+    /// The hub acted on: an index into `hubs`, set only by `Fleet::focus_on` (always in range).
     focus: usize,
     /// Every hub's state, by index; never empty.
     hubs: Vec<HubState>,
@@ -234,7 +233,7 @@ impl App {
 
     /// Puts `hub` in focus. An access review still unanswered goes on: its answer is kept in the
     /// permissions of the hub it was asked of, by the hub the request names
-    /// (`requests::performed`).
+    /// (`App::performed`).
     pub(super) fn focus(&mut self, hub: usize) {
         if let Some(effect) = self.fleet.focus_on(hub) {
             self.outbox.push(effect);
@@ -245,11 +244,16 @@ impl App {
     /// own; a parked hub's is applied to its picture.
     pub(super) fn arrived(&mut self, hub: usize, event: SourceEvent) {
         if hub == self.fleet.focus() {
-            if !super::wizard::narrow(self, &event) {
+            if !self.narrow_for_wizard(&event) {
                 self.fleet.inventory.apply(event, self.now);
-                super::wizard::recreate::when_gone(self);
-                super::wizard::recheck(self);
-                super::drafts::open_pending(self);
+                self.recreate_when_gone();
+                super::wizard::recheck(
+                    &mut self.overlays,
+                    &self.fleet,
+                    self.offline.as_deref(),
+                    &self.namespaces,
+                );
+                self.open_pending();
             }
         } else if let Some(state) = self.fleet.hubs.get_mut(hub) {
             state.inventory.apply(event, self.now);
@@ -317,89 +321,5 @@ impl App {
             (false, true) if *sort > 0 => *sort += 1,
             _ => {}
         }
-    }
-
-    /// `:ctx NAME` connects with one context (the console switches to it once connected);
-    /// `:ctx a,b` or `:ctx *` with several at once (the watch starts over on all of them once
-    /// each is connected). The connection is made on a task; keys are answered meanwhile.
-    pub(super) fn connect(&mut self, mut contexts: Vec<String>) {
-        if contexts.len() == 1
-            && let Some(context) = contexts.pop()
-        {
-            self.message = Some(format!("connecting to context {context}…"));
-            self.connecting = Some(context.clone());
-            self.outbox.push(Effect::Connect(context));
-            return;
-        }
-        let joined = contexts.join(",");
-        self.message = Some(format!(
-            "connecting to {} hubs: {}…",
-            contexts.len(),
-            crate::domain::inert::line(&joined)
-        ));
-        self.connecting = Some(joined);
-        self.outbox.push(Effect::ConnectFleet(contexts));
-    }
-
-    /// The answer to [`App::connect`]: what was bound to the hubs watched before closes (said), and
-    /// the console watches the new ones, the first in focus.
-    pub(super) fn connected(
-        &mut self,
-        contexts: Vec<String>,
-        result: Result<Vec<super::ports::Connected>, crate::domain::ClusterError>,
-    ) {
-        let joined = contexts.join(",");
-        // Only the latest request counts.
-        if self.connecting.as_deref() != Some(joined.as_str()) {
-            return;
-        }
-        self.connecting = None;
-        let mut hubs = match result {
-            Ok(hubs) if !hubs.is_empty() => hubs.into_iter(),
-            Ok(_) => return,
-            Err(error) => {
-                self.message = Some(format!("cannot watch {joined}: {error}"));
-                return;
-            }
-        };
-        let cancelled = self.leave();
-        let Some(first) = hubs.next() else {
-            return;
-        };
-        let mixed_before = self.fleet.mixed();
-        let scope = self.fleet.connection.scope.clone();
-        let kubeconfig = self.fleet.connection.kubeconfig.clone();
-        let state = |hub: super::ports::Connected| HubState {
-            connection: Connection {
-                context: hub.context,
-                server: hub.server,
-                user: hub.user,
-                scope: scope.clone(),
-                kubeconfig: kubeconfig.clone(),
-            },
-            read_only_why: hub.read_only,
-            home_namespace: hub.namespace,
-            ..HubState::default()
-        };
-        let first = state(first);
-        let others = hubs.map(state).collect();
-        self.demo = false;
-        self.fleet = Fleet::new(contexts.clone(), first, others);
-        self.outbox.push(Effect::UseFleet(contexts));
-        let namespaces = if self.namespaces_asked {
-            self.namespaces.clone()
-        } else {
-            super::ports::Namespaces::All
-        };
-        self.keep_sort(mixed_before);
-        self.watch(namespaces);
-        self.message = Some(super::requests::with_cancelled(
-            format!(
-                "watching {} hubs: {}",
-                self.fleet.count(),
-                crate::domain::inert::line(&joined)
-            ),
-            &cancelled,
-        ));
     }
 }

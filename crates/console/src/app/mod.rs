@@ -14,9 +14,11 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 pub mod ask;
+mod carry;
 pub mod commands;
 pub mod component;
 pub mod confirm;
+mod connecting;
 pub mod describe;
 mod dialog;
 pub mod doctor;
@@ -30,6 +32,7 @@ mod keys;
 pub mod logs;
 pub mod ports;
 pub mod requests;
+mod route;
 pub mod rows;
 pub mod said;
 pub mod scopes;
@@ -38,6 +41,7 @@ pub mod shown;
 pub mod tour;
 mod unblock;
 mod view;
+mod watch;
 pub mod wizard;
 
 pub use self::hub::Connection;
@@ -446,30 +450,34 @@ impl App {
             width < crate::app::MIN_WIDTH || height < crate::app::MIN_HEIGHT
         })
     }
+}
 
-    /// Watches other namespaces: the picture starts over, and what was bound to the old one
-    /// (dialogs, the wizard, a recreate, marks) is cancelled, said in the footer.
-    fn watch(&mut self, namespaces: Namespaces) {
-        let cancelled = self.leave();
-        self.before_wizard = None;
-        self.fleet.connection.scope = namespaces.words();
-        self.message = Some(requests::with_cancelled(
-            format!("watching {}", self.fleet.connection.scope),
-            &cancelled,
-        ));
-        self.namespaces = namespaces.clone();
-        self.start_over();
-        self.detail = None;
-        self.list.selected = 0;
-        self.list.selected_id = None;
-        self.list.chosen = false;
-        self.outbox.push(Effect::Watch(namespaces));
+impl App {
+    /// What the editor saved for the edit under way; what became of a kept edit (`said`) is
+    /// said before what became of this one.
+    fn edit_saved(
+        &mut self,
+        path: std::path::PathBuf,
+        said: Option<String>,
+        result: Result<String, failed::EditorError>,
+    ) {
+        let Some(editing) = self.editing.take() else {
+            return;
+        };
+        let (editing, asks) = self.lend_deferred(|ctx| edit::saved(editing, ctx, path, result));
+        self.editing = editing;
+        self.carry_out(asks);
+        if let Some(said) = said {
+            self.message = Some(match self.message.take() {
+                Some(now) => format!("{said}; {now}"),
+                None => said,
+            });
+        }
     }
 }
 
 /// The one place the state changes; returns what the runtime is to do about it (each effect
 /// that expects an answer comes back as a later `Msg`).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     // A footer message said before an overlay opened or closed is not about what is on top
     // now: it gives way to the new top's key hints (one said by this message stays).
@@ -483,132 +491,112 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         } => Some(what.clone()),
         _ => None,
     };
-    match msg {
-        Msg::Tick(now) => app.now = now,
-        Msg::Build => app.build_due(),
-        Msg::Sources(batch) => {
-            for (hub, event) in batch {
-                app.arrived(hub, event);
-                // A new watch asked for (the wizard's namespace): the rest of the batch is
-                // the old watch's, which it replaces.
-                if app.outbox.iter().any(|e| matches!(e, Effect::Watch(_))) {
-                    break;
-                }
-            }
-        }
-        Msg::Key(key) => keys::on_key(app, key),
-        Msg::Paste(text) => keys::on_paste(app, &text),
-        Msg::Logs(event) => logs::arrived(&mut app.overlays, event),
-        Msg::Suspend => app.outbox.push(Effect::Suspend),
-        Msg::Connected { context, result } => {
-            // Only the latest request counts; an older answer arriving late is dropped.
-            if app.connecting.as_deref() == Some(context.as_str()) {
-                app.connecting = None;
-                match result {
-                    Ok(connected) => {
-                        // Dialogs, marks, permissions and answers awaited belong to the old
-                        // hub: closed and said before anything is bound to the new one.
-                        let cancelled = app.leave();
-                        // Another context is a hub, not the embedded demo.
-                        app.demo = false;
-                        // One hub from now on: the context switched to.
-                        let mixed_before = app.fleet.mixed();
-                        let hub = hub::HubState {
-                            connection: Connection {
-                                context: connected.context,
-                                server: connected.server,
-                                user: connected.user,
-                                ..app.fleet.connection.clone()
-                            },
-                            home_namespace: connected.namespace,
-                            read_only_why: connected.read_only,
-                            ..hub::HubState::default()
-                        };
-                        app.fleet = fleet::Fleet::new(Vec::new(), hub, Vec::new());
-                        app.keep_sort(mixed_before);
-                        app.outbox.push(Effect::UseContext(context.clone()));
-                        let namespaces = app.namespaces.clone();
-                        app.watch(namespaces);
-                        app.message = Some(requests::with_cancelled(
-                            format!("switched to context {context}"),
-                            &cancelled,
-                        ));
-                    }
-                    Err(error) => {
-                        app.message = Some(format!("cannot switch to context {context}: {error}"))
-                    }
-                }
-            }
-        }
-        Msg::FleetConnected { contexts, result } => app.connected(contexts, result),
-        Msg::Performed { request, outcome } => requests::performed(app, &request, outcome),
-        Msg::Resize { width, height } => {
-            app.size = Some((width, height));
-            // What a key pressed on a screen too small said is not true any longer.
-            if !app.too_small()
-                && app
-                    .message
-                    .as_deref()
-                    .is_some_and(|m| m.starts_with(keys::fields::TOO_SMALL))
-            {
-                app.message = None;
-            }
-        }
-        Msg::Written { path, result } => app.message = Some(said::written(&path, result)),
-        Msg::DraftNotSaved(why) => {
-            // Not on disk: not offered as if it were, and said again when the wizard closes.
-            if let Some(Overlay::Wizard(w)) = app
-                .overlays
-                .iter_mut()
-                .rev()
-                .find(|o| matches!(o, Overlay::Wizard(_)))
-            {
-                w.unsaved = Some(why.to_string());
-                if let Some(file) = &w.saved_as {
-                    app.drafts.retain(|k| &k.file != file);
-                }
-            }
-            app.message = Some(said::not_kept(&why));
-        }
-        Msg::Copied { what, result } => app.message = Some(said::copied(&what, result)),
-        Msg::Edited { path, said, result } => edit::saved(app, path, said, result),
-        Msg::DemoReset(result) => {
-            app.message = Some(match result {
-                Ok(()) => "the story starts again: every object as at the start".to_owned(),
-                Err(why) => format!("cannot start the story again: {why}"),
-            })
-        }
-        Msg::Played { scenario, result } => {
-            if let Some(tour) = &mut app.tour {
-                let asks = tour::played(tour, &scenario, result);
-                app.carry_out(asks);
-            }
-        }
-        Msg::TourNotSaved(why) => {
-            app.message = Some(format!("the tour's progress cannot be kept: {why}"))
-        }
-    }
+    app.handle(msg);
     if app.overlays.len() != top && app.message == said_before {
         app.message = None;
     }
-    wizard::restore(app);
-    app.refresh();
-    // The tour reads the state as drawn (the doctor's findings included), so after refresh.
-    if let Some((tour, asks)) = tour::notice(app, copied.as_deref()) {
-        app.tour = Some(tour);
-        app.carry_out(asks);
-        app.refresh();
-    }
-    // The permissions the fix keys need for the pool under the cursor are asked before a key
-    // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
-    let wanted = confirm::permissions_in_view(app);
-    if wanted.iter().any(|p| !app.fleet.access.contains_key(p))
-        && app.fleet.inventory.count(crate::domain::Kind::Pool) > 0
-    {
-        app.lend(|ctx| confirm::ask(ctx, &wanted));
-        app.refresh();
-    }
+    app.settle(copied.as_deref());
     std::mem::take(&mut app.outbox)
+}
+
+impl App {
+    /// A message routed to its owner.
+    fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Tick(now) => self.now = now,
+            Msg::Build => self.build_due(),
+            Msg::Sources(batch) => {
+                for (hub, event) in batch {
+                    self.arrived(hub, event);
+                    // A new watch asked for (the wizard's namespace): the rest of the batch is
+                    // the old watch's, which it replaces.
+                    if self.outbox.iter().any(|e| matches!(e, Effect::Watch(_))) {
+                        break;
+                    }
+                }
+            }
+            Msg::Key(key) => self.on_key(key),
+            Msg::Paste(text) => self.on_paste(&text),
+            Msg::Logs(event) => logs::arrived(&mut self.overlays, event),
+            Msg::Suspend => self.outbox.push(Effect::Suspend),
+            Msg::Connected { context, result } => self.switched(&context, result),
+            Msg::FleetConnected { contexts, result } => self.connected(contexts, result),
+            Msg::Performed { request, outcome } => self.performed(&request, outcome),
+            Msg::Resize { width, height } => self.resized(width, height),
+            Msg::Written { path, result } => self.message = Some(said::written(&path, result)),
+            Msg::DraftNotSaved(why) => self.draft_not_saved(&why),
+            Msg::Copied { what, result } => self.message = Some(said::copied(&what, result)),
+            Msg::Edited { path, said, result } => self.edit_saved(path, said, result),
+            Msg::DemoReset(result) => {
+                self.message = Some(match result {
+                    Ok(()) => "the story starts again: every object as at the start".to_owned(),
+                    Err(why) => format!("cannot start the story again: {why}"),
+                })
+            }
+            Msg::Played { scenario, result } => {
+                if let Some(tour) = &mut self.tour {
+                    let asks = tour::moves::played(tour, &scenario, result);
+                    self.carry_out(asks);
+                }
+            }
+            Msg::TourNotSaved(why) => {
+                self.message = Some(format!("the tour's progress cannot be kept: {why}"))
+            }
+        }
+    }
+
+    /// After every message: the wizard's namespaces given back, what is shown derived, the
+    /// tour's steps checked, and the permissions the keys in view need asked.
+    fn settle(&mut self, copied: Option<&str>) {
+        self.restore_namespaces();
+        self.refresh();
+        // The tour reads the state as drawn (the doctor's findings included), so after refresh.
+        if let Some((tour, asks)) = tour::steps::notice(self, copied) {
+            self.tour = Some(tour);
+            self.carry_out(asks);
+            self.refresh();
+        }
+        // The permissions the fix keys need for the pool under the cursor are asked before a key
+        // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
+        let wanted = confirm::permissions_in_view(self);
+        if wanted.iter().any(|p| !self.fleet.access.contains_key(p))
+            && self.fleet.inventory.count(crate::domain::Kind::Pool) > 0
+        {
+            self.lend(|ctx| confirm::ask(ctx, &wanted));
+            self.refresh();
+        }
+    }
+
+    /// The terminal's new size; what a key pressed on a screen too small said is not true any
+    /// longer once it is large enough.
+    fn resized(&mut self, width: u16, height: u16) {
+        self.size = Some((width, height));
+        if !self.too_small()
+            && self
+                .message
+                .as_deref()
+                .is_some_and(|m| m.starts_with(keys::fields::TOO_SMALL))
+        {
+            self.message = None;
+        }
+    }
+
+    /// The wizard's draft could not be kept on disk: not offered as if it were, and said
+    /// again when the wizard closes.
+    fn draft_not_saved(&mut self, why: &crate::domain::draft::NotKept) {
+        if let Some(Overlay::Wizard(w)) = self
+            .overlays
+            .iter_mut()
+            .rev()
+            .find(|o| matches!(o, Overlay::Wizard(_)))
+        {
+            w.unsaved = Some(why.to_string());
+            if let Some(file) = &w.saved_as {
+                self.drafts.retain(|k| &k.file != file);
+            }
+        }
+        self.message = Some(said::not_kept(why));
+    }
 }
 
 #[cfg(test)]

@@ -107,161 +107,6 @@ pub fn with_cancelled(message: String, cancelled: &[String]) -> String {
     }
 }
 
-/// An answer from a hub, routed by its request's id: an access review, a dialog's or the
-/// wizard's dry run, a real request's outcome. An answer no longer awaited (its dialog
-/// closed, the console moved to another hub) changes nothing.
-pub fn performed(app: &mut App, request: &Request, outcome: Outcome) {
-    let Some(awaiting) = app.pending.remove(&request.id) else {
-        app.drop_answer();
-        return;
-    };
-    match awaiting {
-        Awaiting::Access(permission) => {
-            let known = match outcome {
-                Outcome::Allowed(true) => super::confirm::Access::Allowed,
-                Outcome::Allowed(false) => super::confirm::Access::Denied,
-                _ => super::confirm::Access::Unknown,
-            };
-            if request.hub != app.hub() {
-                // Asked of a hub the console watches out of focus now: kept in that hub's
-                // permissions; of no hub watched now, dropped.
-                match app.fleet.hub_for(&request.hub) {
-                    Some(state) => {
-                        state.access.insert(permission, known);
-                    }
-                    None => app.drop_answer(),
-                }
-                return;
-            }
-            app.fleet.access.insert(permission, known);
-            // A dialog waiting for it moves on; whatever else is on top is left alone.
-            if matches!(app.overlays.last(), Some(Overlay::Confirm(_)))
-                && let Some(Overlay::Confirm(mut confirm)) = app.overlays.pop()
-            {
-                app.lend(|ctx| super::confirm::advance(ctx, &mut confirm));
-                app.overlays.push(Overlay::Confirm(confirm));
-            }
-        }
-        // The dialog that asked takes its answer; gone, the answer is dropped.
-        Awaiting::DryRun { dialog } => {
-            let Some(index) = app
-                .overlays
-                .iter()
-                .rposition(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
-            else {
-                app.drop_answer();
-                return;
-            };
-            super::component::with_overlay(app, index, |overlay, ctx| {
-                overlay.answer(request, outcome, ctx);
-                (After::Stay, ())
-            });
-        }
-        // The wizard that asked takes its answer (one of an earlier draft it drops).
-        Awaiting::WizardDryRun => super::wizard::performed(app, request, outcome),
-        Awaiting::Real { fix, kept, batch } => {
-            real_answered(app, request, fix, kept, batch, outcome);
-        }
-    }
-}
-
-/// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
-/// closes the wizard, and the footer says what came of it (naming the hub when the console
-/// has moved to another since).
-fn real_answered(
-    app: &mut App,
-    request: &Request,
-    fix: Fix,
-    kept: Option<std::path::PathBuf>,
-    batch: Option<RequestId>,
-    outcome: Outcome,
-) {
-    let operation = &request.operation;
-    if super::wizard::recreate::performed(app, request, &outcome) {
-        return;
-    }
-    // The wizard's pool was created or updated: that wizard closes and its draft goes (not on
-    // the ScalingPolicy created before it: the pool may still be refused). A wizard open on
-    // another pool by now is left as it is.
-    let pool_written = match operation {
-        crate::domain::Operation::Create { object, .. } => object["kind"] == "ComputePool",
-        crate::domain::Operation::Update { .. } => true,
-        _ => false,
-    };
-    if pool_written
-        && fix == Fix::Apply
-        && matches!(outcome, Outcome::Done { .. })
-        && let Some(Overlay::Wizard(wizard)) = app.overlays.last()
-        && operation.target() == wizard.draft.target()
-    {
-        let file = wizard.saved_as.clone();
-        app.overlays.pop();
-        if let Some(file) = file {
-            let effect = super::drafts::forget(&mut app.drafts, &file);
-            app.outbox.push(effect);
-        }
-    }
-    let done = matches!(outcome, Outcome::Done { .. });
-    let text = match outcome {
-        Outcome::Done { message } => message,
-        Outcome::Allowed(_) => operation.kubectl(),
-        Outcome::Failed(error) => {
-            let what = operation
-                .target()
-                .map_or_else(|| operation.kubectl(), |t| t.to_string());
-            // Read from the picture of the hub it was sent to (the console may act on
-            // another by now).
-            let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
-                .then(|| {
-                    app.hub_index(&request.hub)
-                        .and_then(|hub| app.inventory_of(hub))
-                        .and_then(|inventory| what_changed(inventory, operation))
-                })
-                .flatten()
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default();
-            format!("{what}: {error}{changed}")
-        }
-    };
-    let text = match batch {
-        Some(batch) => match batched(app, batch, text) {
-            Some(all) => all,
-            None => return,
-        },
-        None => text,
-    };
-    app.message = Some(if request.hub == app.hub() {
-        text
-    } else {
-        format!("on context {}: {text}", request.hub.context)
-    });
-    if let Some(kept) = kept {
-        super::edit::answered(app, kept, done);
-    }
-}
-
-/// One answer of a confirmation's several requests: kept until the last is in, then all of
-/// them in one sentence (each on its own would leave the footer naming only the last).
-fn batched(app: &mut App, batch: RequestId, text: String) -> Option<String> {
-    let answers = app.batches.entry(batch).or_default();
-    answers.push(text);
-    let waiting = app
-        .pending
-        .values()
-        .filter(|a| matches!(a, Awaiting::Real { batch: Some(b), .. } if *b == batch))
-        .count();
-    if waiting > 0 {
-        let so_far = answers.len();
-        app.message = Some(format!(
-            "{so_far} of {} answered…",
-            so_far.saturating_add(waiting)
-        ));
-        return None;
-    }
-    let answers = app.batches.remove(&batch).unwrap_or_default();
-    Some(answers.join("; "))
-}
-
 /// How the object a refused request named differs now from what it was looked at, as the
 /// watch shows it.
 pub(super) fn what_changed(
@@ -276,6 +121,169 @@ pub(super) fn what_changed(
             object.uid().as_deref(),
             object.resource_version().as_deref(),
         ),
+    }
+}
+
+impl App {
+    /// An answer from a hub, routed by its request's id: an access review, a dialog's or the
+    /// wizard's dry run, a real request's outcome. An answer no longer awaited (its dialog
+    /// closed, the console moved to another hub) changes nothing.
+    pub fn performed(&mut self, request: &Request, outcome: Outcome) {
+        let Some(awaiting) = self.pending.remove(&request.id) else {
+            self.drop_answer();
+            return;
+        };
+        match awaiting {
+            Awaiting::Access(permission) => {
+                let known = match outcome {
+                    Outcome::Allowed(true) => super::confirm::Access::Allowed,
+                    Outcome::Allowed(false) => super::confirm::Access::Denied,
+                    _ => super::confirm::Access::Unknown,
+                };
+                if request.hub != self.hub() {
+                    // Asked of a hub the console watches out of focus now: kept in that hub's
+                    // permissions; of no hub watched now, dropped.
+                    match self.fleet.hub_for(&request.hub) {
+                        Some(state) => {
+                            state.access.insert(permission, known);
+                        }
+                        None => self.drop_answer(),
+                    }
+                    return;
+                }
+                self.fleet.access.insert(permission, known);
+                // A dialog waiting for it moves on; whatever else is on top is left alone.
+                if matches!(self.overlays.last(), Some(Overlay::Confirm(_)))
+                    && let Some(Overlay::Confirm(mut confirm)) = self.overlays.pop()
+                {
+                    self.lend(|ctx| super::confirm::advance(ctx, &mut confirm));
+                    self.overlays.push(Overlay::Confirm(confirm));
+                }
+            }
+            // The dialog that asked takes its answer; gone, the answer is dropped.
+            Awaiting::DryRun { dialog } => {
+                let Some(index) = self
+                    .overlays
+                    .iter()
+                    .rposition(|o| matches!(o, Overlay::Confirm(c) if c.id == dialog))
+                else {
+                    self.drop_answer();
+                    return;
+                };
+                self.with_overlay(index, |overlay, ctx| {
+                    overlay.answer(request, outcome, ctx);
+                    (After::Stay, ())
+                });
+            }
+            // The wizard that asked takes its answer (one of an earlier draft it drops).
+            Awaiting::WizardDryRun => self.wizard_answered(request, outcome),
+            Awaiting::Real { fix, kept, batch } => {
+                self.real_answered(request, fix, kept, batch, outcome);
+            }
+        }
+    }
+
+    /// A confirmed request's outcome: the recreate under way moves on, the wizard's pool written
+    /// closes the wizard, and the footer says what came of it (naming the hub when the console
+    /// has moved to another since).
+    fn real_answered(
+        &mut self,
+        request: &Request,
+        fix: Fix,
+        kept: Option<std::path::PathBuf>,
+        batch: Option<RequestId>,
+        outcome: Outcome,
+    ) {
+        let operation = &request.operation;
+        if let Some(asks) =
+            super::wizard::recreate::performed(&mut self.recreating, request, &outcome)
+        {
+            self.carry_out(asks);
+            self.recreate_when_gone();
+            return;
+        }
+        // The wizard's pool was created or updated: that wizard closes and its draft goes (not on
+        // the ScalingPolicy created before it: the pool may still be refused). A wizard open on
+        // another pool by now is left as it is.
+        let pool_written = match operation {
+            crate::domain::Operation::Create { object, .. } => object["kind"] == "ComputePool",
+            crate::domain::Operation::Update { .. } => true,
+            _ => false,
+        };
+        if pool_written
+            && fix == Fix::Apply
+            && matches!(outcome, Outcome::Done { .. })
+            && let Some(Overlay::Wizard(wizard)) = self.overlays.last()
+            && operation.target() == wizard.draft.target()
+        {
+            let file = wizard.saved_as.clone();
+            self.overlays.pop();
+            if let Some(file) = file {
+                let effect = super::drafts::forget(&mut self.drafts, &file);
+                self.outbox.push(effect);
+            }
+        }
+        let done = matches!(outcome, Outcome::Done { .. });
+        let text = match outcome {
+            Outcome::Done { message } => message,
+            Outcome::Allowed(_) => operation.kubectl(),
+            Outcome::Failed(error) => {
+                let what = operation
+                    .target()
+                    .map_or_else(|| operation.kubectl(), |t| t.to_string());
+                // Read from the picture of the hub it was sent to (the console may act on
+                // another by now).
+                let changed = matches!(error, crate::domain::ClusterError::Conflict { .. })
+                    .then(|| {
+                        self.hub_index(&request.hub)
+                            .and_then(|hub| self.inventory_of(hub))
+                            .and_then(|inventory| what_changed(inventory, operation))
+                    })
+                    .flatten()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                format!("{what}: {error}{changed}")
+            }
+        };
+        let text = match batch {
+            Some(batch) => match self.batched(batch, text) {
+                Some(all) => all,
+                None => return,
+            },
+            None => text,
+        };
+        self.message = Some(if request.hub == self.hub() {
+            text
+        } else {
+            format!("on context {}: {text}", request.hub.context)
+        });
+        if let Some(kept) = kept
+            && let Some(effect) = super::edit::answered(kept, done, &mut self.message)
+        {
+            self.outbox.push(effect);
+        }
+    }
+
+    /// One answer of a confirmation's several requests: kept until the last is in, then all of
+    /// them in one sentence (each on its own would leave the footer naming only the last).
+    fn batched(&mut self, batch: RequestId, text: String) -> Option<String> {
+        let answers = self.batches.entry(batch).or_default();
+        answers.push(text);
+        let waiting = self
+            .pending
+            .values()
+            .filter(|a| matches!(a, Awaiting::Real { batch: Some(b), .. } if *b == batch))
+            .count();
+        if waiting > 0 {
+            let so_far = answers.len();
+            self.message = Some(format!(
+                "{so_far} of {} answered…",
+                so_far.saturating_add(waiting)
+            ));
+            return None;
+        }
+        let answers = self.batches.remove(&batch).unwrap_or_default();
+        Some(answers.join("; "))
     }
 }
 

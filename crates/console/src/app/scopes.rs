@@ -227,7 +227,7 @@ impl App {
             Command::NextChapter => match self
                 .tour
                 .as_ref()
-                .and_then(|t| super::tour::next_refused(t, self.read_only()))
+                .and_then(|t| super::tour::moves::next_refused(t, self.read_only()))
             {
                 Some(why) => Disabled(why),
                 None => Enabled,

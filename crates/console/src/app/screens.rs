@@ -372,27 +372,3 @@ pub fn favourite(app: &App, index: usize) -> Vec<Ask> {
         }
     }
 }
-
-impl App {
-    /// Runs a command on the list, taken out of the console meanwhile, and what it asks for
-    /// once it is back.
-    pub(super) fn on_list(&mut self, command: Command) {
-        let mut list = std::mem::take(&mut self.list);
-        let (_, asks) = self.lend_deferred(|ctx| list.handle(command, ctx));
-        self.list = list;
-        self.carry_out(asks);
-    }
-
-    /// Runs `act` on the open pool's detail, taken out of the console meanwhile; it goes back
-    /// unless it closed (Esc: back to the list), then what it asked for is carried out.
-    pub(super) fn on_detail(&mut self, act: impl FnOnce(&mut Detail, &mut Ctx) -> After) {
-        let Some(mut detail) = self.detail.take() else {
-            return;
-        };
-        let (after, asks) = self.lend_deferred(|ctx| act(&mut detail, ctx));
-        if after != After::Close {
-            self.detail = Some(detail);
-        }
-        self.carry_out(asks);
-    }
-}

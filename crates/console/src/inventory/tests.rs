@@ -593,7 +593,7 @@ fn the_journal_names_what_changed_and_starts_over_when_it_cannot() {
 
 #[test]
 fn objects_are_held_without_their_managed_fields() {
-    let (pool, evaluation) = crate::demo::scenario::large_pool(1);
+    let (pool, evaluation) = crate::demo::large::large_pool(1);
     assert!(
         pool["metadata"]["managedFields"].is_array(),
         "as a server sends it"

@@ -22,6 +22,7 @@ use std::time::Duration;
 use chrono::Utc;
 use crossterm::event::{Event, KeyEventKind};
 
+use crate::app::ask::Start;
 use crate::app::failed::StoryError;
 use crate::app::ports::{ClusterPort, Namespaces};
 use crate::app::{App, Connection, Effect, Msg, update};
@@ -254,7 +255,7 @@ async fn console(
                 // Across hubs whose contexts name different namespaces: every namespace.
                 _ if !others.is_empty() => Namespaces::All,
                 // The wizard alone watches every namespace it may (the namespace choice
-                // offers every Project seen); refused that, its own (`wizard::narrow`).
+                // offers every Project seen); refused that, its own (`App::narrow_for_wizard`).
                 (_, true, _) | (_, false, Some(_)) => Namespaces::All,
                 (Some(connection), false, None) => {
                     Namespaces::Only(vec![connection.default_namespace.clone()])
@@ -356,10 +357,10 @@ async fn console(
             // `w` writes it; it stays an edit's draft.
             (Some(kept), _) if kept.saved.aim == crate::domain::draft::Aim::Edit => {
                 let pool = kept.saved.draft.pool.clone();
-                crate::app::drafts::resume(&mut app, kept, Some(pool));
+                app.start_wizard(Start::Resume(Box::new(kept), Some(pool)));
             }
-            (Some(kept), _) => crate::app::drafts::resume(&mut app, kept, None),
-            (None, Some(draft)) => crate::app::wizard::open_with(&mut app, draft),
+            (Some(kept), _) => app.start_wizard(Start::Resume(Box::new(kept), None)),
+            (None, Some(draft)) => app.start_wizard(Start::Draft(Box::new(draft))),
             (None, None) => {}
         }
         if let Some(why) = &offline {
@@ -696,7 +697,6 @@ async fn event_loop(
 /// Ctrl-C is its own; a Ctrl-Z in it stops the console too (the shell's job is both; `fg`
 /// continues both); a termination is passed on to it, and the console ends once it has. An
 /// error: the terminal could not be taken back.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 async fn in_editor(
     screen: &mut Screen,
     keys: &mut Keys,
@@ -743,9 +743,32 @@ async fn in_editor(
             return Ok((msg, None));
         }
     };
-    let editor_pid = child.id();
     let at = path.clone();
-    let mut waiting = tokio::task::spawn_blocking(move || editor::finish(child, &at));
+    let editor_pid = child.id();
+    let waiting = tokio::task::spawn_blocking(move || editor::finish(child, &at));
+    let (result, ended) = wait_for_editor(waiting, editor_pid, keys, stop).await;
+    if ended.is_none() {
+        // What was typed into a terminal the editor no longer read (while it closed) is
+        // dropped, not taken as the console's keys (a `q` would end it).
+        #[cfg(unix)]
+        let _ = rustix::termios::tcflush(
+            rustix::stdio::stdin(),
+            rustix::termios::QueueSelector::IFlush,
+        );
+        screen.resume()?;
+        keys.resume();
+    }
+    Ok((Msg::Edited { path, said, result }, ended))
+}
+
+/// Waits for the editor to end, keeping the console's signals and the terminal watched:
+/// what it saved (or why not), and the signal that asked the console to end meanwhile.
+async fn wait_for_editor(
+    mut waiting: tokio::task::JoinHandle<Result<String, editor::EditorError>>,
+    editor_pid: u32,
+    keys: &mut Keys,
+    stop: &mut Signals,
+) -> (Result<String, editor::EditorError>, Option<i32>) {
     let mut ended = None;
     // Once the console is asked to end, the editor has a moment to end first.
     let mut given_up = std::pin::pin!(futures::future::Fuse::<tokio::time::Sleep>::terminated());
@@ -787,18 +810,7 @@ async fn in_editor(
             },
         }
     };
-    if ended.is_none() {
-        // What was typed into a terminal the editor no longer read (while it closed) is
-        // dropped, not taken as the console's keys (a `q` would end it).
-        #[cfg(unix)]
-        let _ = rustix::termios::tcflush(
-            rustix::stdio::stdin(),
-            rustix::termios::QueueSelector::IFlush,
-        );
-        screen.resume()?;
-        keys.resume();
-    }
-    Ok((Msg::Edited { path, said, result }, ended))
+    (result, ended)
 }
 
 /// How long an editor asked to end (the console is ending) is waited for.

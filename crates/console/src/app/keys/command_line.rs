@@ -124,7 +124,7 @@ pub(in crate::app) fn run_command(app: &App, command: &str) -> Vec<Ask> {
             Word::Story => story(app),
             Word::Reset => reset(app),
             Word::Help => vec![Ask::Open(Overlay::Help { scroll: 0 })],
-            Word::Chapter => crate::app::tour::jump(app.tour.as_ref(), rest),
+            Word::Chapter => crate::app::tour::moves::jump(app.tour.as_ref(), rest),
             Word::Quit => vec![Ask::Quit],
             Word::Namespace => namespace(app, rest),
             Word::Hub => vec![Ask::NarrowHub(rest.to_owned())],

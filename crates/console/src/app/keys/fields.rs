@@ -12,117 +12,6 @@ use super::super::{App, Effect, Input, Overlay};
 /// screen made large enough again takes the message away.
 pub(in crate::app) const TOO_SMALL: &str = "the terminal is too small to show the console";
 
-/// The text field being typed in, if any.
-pub(super) fn text_field(app: &mut App) -> Option<&mut String> {
-    // The top overlay's own field (a dialog's name, the log's search), if it is typing one.
-    if let Some(top) = app.overlays.last_mut() {
-        return crate::app::component::Component::typed(top);
-    }
-    app.input.typed()
-}
-
-/// After a text field changed: the filter applies live; a search scrolls to its first match.
-pub(super) fn typed(app: &mut App) {
-    let input = std::mem::take(&mut app.input);
-    after_typing(&input, app);
-    app.input = input;
-}
-
-/// What a field's new text does: `app` is the console without the field.
-pub(in crate::app) fn after_typing(input: &Input, app: &mut App) {
-    match input {
-        Input::Filter(text) => {
-            app.list.filter = text.clone();
-            app.list.selected = 0;
-            app.list.selected_id = None;
-        }
-        Input::Search(text) => {
-            app.search = text.clone();
-            let needle = app.search.trim().to_lowercase();
-            let found = app.shown.detail.as_ref().and_then(|d| {
-                if needle.is_empty() {
-                    return None;
-                }
-                d.yaml
-                    .iter()
-                    .position(|l| l.to_lowercase().contains(&needle))
-            });
-            if let (Some(line), Some(detail)) = (found, app.detail.as_mut()) {
-                detail.scroll = u16::try_from(line).unwrap_or(u16::MAX);
-            }
-        }
-        Input::Command(..) | Input::None => {}
-    }
-}
-
-/// Pasted text: into the wizard's editor, or (on one line) into the text field being typed;
-/// with no field open it is not taken as keys (a pasted `d` must not act).
-pub(in crate::app) fn on_paste(app: &mut App, text: &str) {
-    // Nothing typed reaches a field that cannot be seen (a dialog's name, say).
-    if app.too_small() {
-        app.message = Some(format!("{TOO_SMALL}: the paste was not taken"));
-        return;
-    }
-    if crate::app::wizard::paste(app, text) {
-        return;
-    }
-    match text_field(app) {
-        Some(field) => {
-            let line = text.replace(['\r', '\n'], " ");
-            let room = 4096usize.saturating_sub(field.chars().count());
-            field.extend(line.chars().take(room));
-            typed(app);
-        }
-        None => {
-            app.message = Some(
-                "a paste goes into a field: open one first (Enter in the wizard, / to filter)"
-                    .into(),
-            )
-        }
-    }
-}
-
-/// Below the smallest size the console draws nothing but a request to make the terminal
-/// larger: only quit and Esc (which closes what is on top, sending nothing) are read, so no
-/// key acts on a dialog or a row that cannot be seen.
-pub(super) fn on_key_too_small(app: &mut App, key: KeyEvent) {
-    use crossterm::event::KeyModifiers;
-    let control = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if control => app.quit = true,
-        KeyCode::Char('q') if !control => app.quit = true,
-        KeyCode::Esc => match app.overlays.pop() {
-            Some(Overlay::Confirm(confirm)) => {
-                app.message = Some(format!(
-                    "cancelled {}: nothing was sent",
-                    confirm.plan.title
-                ));
-            }
-            // The wizard keeps its draft; closing it is what its own Esc does.
-            Some(overlay @ Overlay::Wizard(_)) => {
-                app.overlays.push(overlay);
-                crate::app::wizard::escape(app);
-            }
-            Some(Overlay::Logs(_)) => app.outbox.push(Effect::StopLogs),
-            Some(
-                Overlay::Help { .. }
-                | Overlay::Drafts(_)
-                | Overlay::Event(_)
-                | Overlay::Describe(_)
-                | Overlay::Story { .. },
-            )
-            | None => app.input = Input::None,
-        },
-        _ => {
-            app.message = Some(format!(
-                "{TOO_SMALL}: make it at least {}×{} (until then only Esc and q are read)",
-                crate::app::MIN_WIDTH,
-                crate::app::MIN_HEIGHT
-            ));
-        }
-    }
-}
-
 /// The text field typed on the screens (a filter, a YAML search, the command line) as a
 /// component: Enter accepts it, Esc cancels it, Tab completes a command, Backspace erases.
 impl Component for Input {
@@ -180,35 +69,148 @@ impl Component for Input {
     }
 }
 
-/// A command for the text field being typed on the screens: taken out of the console while
-/// it acts, back unless it closed; then what it asked for is carried out.
-pub(super) fn in_field(app: &mut App, command: Command) {
-    let mut input = std::mem::take(&mut app.input);
-    let (after, asks) = app.lend_deferred(|ctx| input.handle(command, ctx));
-    if after != After::Close {
-        app.input = input;
+impl App {
+    /// The text field being typed in, if any.
+    pub(super) fn text_field(&mut self) -> Option<&mut String> {
+        // The top overlay's own field (a dialog's name, the log's search), if it is typing one.
+        if let Some(top) = self.overlays.last_mut() {
+            return crate::app::component::Component::typed(top);
+        }
+        self.input.typed()
     }
-    app.carry_out(asks);
-}
 
-/// Tab on the command line: the first completion of what was typed, then the next one each
-/// time.
-pub(in crate::app) fn complete(app: &mut App) {
-    let mut input = std::mem::take(&mut app.input);
-    if let Input::Command(text, stem) = &mut input {
-        let typed = stem.get_or_insert_with(|| text.clone()).clone();
-        let choices = super::command_line::completions(app, &typed);
-        let next = match choices.iter().position(|c| c == text) {
-            Some(at) => choices.get(at.saturating_add(1)).or(choices.first()),
-            None => choices.first(),
-        };
-        match next {
-            Some(choice) => *text = choice.clone(),
+    /// After a text field changed: the filter applies live; a search scrolls to its first match.
+    pub(super) fn field_changed(&mut self) {
+        let input = std::mem::take(&mut self.input);
+        self.after_typing(&input);
+        self.input = input;
+    }
+
+    /// What a field's new text does (the field itself is out of the console meanwhile).
+    pub(in crate::app) fn after_typing(&mut self, input: &Input) {
+        match input {
+            Input::Filter(text) => {
+                self.list.filter = text.clone();
+                self.list.selected = 0;
+                self.list.selected_id = None;
+            }
+            Input::Search(text) => {
+                self.search = text.clone();
+                let needle = self.search.trim().to_lowercase();
+                let found = self.shown.detail.as_ref().and_then(|d| {
+                    if needle.is_empty() {
+                        return None;
+                    }
+                    d.yaml
+                        .iter()
+                        .position(|l| l.to_lowercase().contains(&needle))
+                });
+                if let (Some(line), Some(detail)) = (found, self.detail.as_mut()) {
+                    detail.scroll = u16::try_from(line).unwrap_or(u16::MAX);
+                }
+            }
+            Input::Command(..) | Input::None => {}
+        }
+    }
+
+    /// Pasted text: into the wizard's editor, or (on one line) into the text field being typed;
+    /// with no field open it is not taken as keys (a pasted `d` must not act).
+    pub(in crate::app) fn on_paste(&mut self, text: &str) {
+        // Nothing typed reaches a field that cannot be seen (a dialog's name, say).
+        if self.too_small() {
+            self.message = Some(format!("{TOO_SMALL}: the paste was not taken"));
+            return;
+        }
+        if self.wizard_paste(text) {
+            return;
+        }
+        match self.text_field() {
+            Some(field) => {
+                let line = text.replace(['\r', '\n'], " ");
+                let room = 4096usize.saturating_sub(field.chars().count());
+                field.extend(line.chars().take(room));
+                self.field_changed();
+            }
             None => {
-                app.message = Some(format!("nothing completes \"{typed}\""));
-                *stem = None;
+                self.message = Some(
+                    "a paste goes into a field: open one first (Enter in the wizard, / to filter)"
+                        .into(),
+                )
             }
         }
     }
-    app.input = input;
+
+    /// Below the smallest size the console draws nothing but a request to make the terminal
+    /// larger: only quit and Esc (which closes what is on top, sending nothing) are read, so no
+    /// key acts on a dialog or a row that cannot be seen.
+    pub(super) fn on_key_too_small(&mut self, key: KeyEvent) {
+        use crossterm::event::KeyModifiers;
+        let control = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if control => self.quit = true,
+            KeyCode::Char('q') if !control => self.quit = true,
+            KeyCode::Esc => match self.overlays.pop() {
+                Some(Overlay::Confirm(confirm)) => {
+                    self.message = Some(format!(
+                        "cancelled {}: nothing was sent",
+                        confirm.plan.title
+                    ));
+                }
+                // The wizard keeps its draft; closing it is what its own Esc does.
+                Some(overlay @ Overlay::Wizard(_)) => {
+                    self.overlays.push(overlay);
+                    self.wizard_escape();
+                }
+                Some(Overlay::Logs(_)) => self.outbox.push(Effect::StopLogs),
+                Some(
+                    Overlay::Help { .. }
+                    | Overlay::Drafts(_)
+                    | Overlay::Event(_)
+                    | Overlay::Describe(_)
+                    | Overlay::Story { .. },
+                )
+                | None => self.input = Input::None,
+            },
+            _ => {
+                self.message = Some(format!(
+                    "{TOO_SMALL}: make it at least {}×{} (until then only Esc and q are read)",
+                    crate::app::MIN_WIDTH,
+                    crate::app::MIN_HEIGHT
+                ));
+            }
+        }
+    }
+
+    /// A command for the text field being typed on the screens: taken out of the console while
+    /// it acts, back unless it closed; then what it asked for is carried out.
+    pub(super) fn in_field(&mut self, command: Command) {
+        let mut input = std::mem::take(&mut self.input);
+        let (after, asks) = self.lend_deferred(|ctx| input.handle(command, ctx));
+        if after != After::Close {
+            self.input = input;
+        }
+        self.carry_out(asks);
+    }
+
+    /// Tab on the command line: the first completion of what was typed, then the next one each
+    /// time.
+    pub(in crate::app) fn complete(&mut self) {
+        let mut input = std::mem::take(&mut self.input);
+        if let Input::Command(text, stem) = &mut input {
+            let typed = stem.get_or_insert_with(|| text.clone()).clone();
+            let choices = super::command_line::completions(self, &typed);
+            let next = match choices.iter().position(|c| c == text) {
+                Some(at) => choices.get(at.saturating_add(1)).or(choices.first()),
+                None => choices.first(),
+            };
+            match next {
+                Some(choice) => *text = choice.clone(),
+                None => {
+                    self.message = Some(format!("nothing completes \"{typed}\""));
+                    *stem = None;
+                }
+            }
+        }
+        self.input = input;
+    }
 }

@@ -104,7 +104,7 @@ pub(crate) fn ten_thousand_pools(now: chrono::DateTime<chrono::Utc>) -> App {
         },
         now,
     );
-    let (pools, evaluations) = crate::demo::scenario::large_fleet_at(10_000, now);
+    let (pools, evaluations) = crate::demo::large::large_fleet_at(10_000, now);
     update(
         &mut app,
         Msg::Sources(vec![(0, SourceEvent::listed(Kind::Pool, None, pools))]),

@@ -14,11 +14,9 @@ use std::collections::BTreeSet;
 use super::Tab;
 
 mod chapters;
-mod moves;
-mod steps;
+pub mod moves;
+pub mod steps;
 pub use chapters::CHAPTERS;
-pub use moves::{jump, next_chapter, next_refused, open, played, toggle_answer};
-pub use steps::notice;
 
 /// One chapter: a section of the guide and the scenario that plays it.
 pub struct Chapter {

@@ -6,10 +6,11 @@
 
 use super::context::{host_findings, names_in, picture, quota_findings};
 use super::state::{Offered, Purpose, Wizard};
+use crate::app::Effect;
 use crate::app::Overlay;
-use crate::app::component::{After, Ask, Ctx};
+use crate::app::component::{Ask, Ctx};
+use crate::app::hub::HubState;
 use crate::app::ports::Namespaces;
-use crate::app::{App, Effect};
 use crate::domain::Kind;
 use crate::domain::draft::{self, FIELDS, FieldSpec, Group};
 use crate::domain::exists::{self, Known};
@@ -91,8 +92,56 @@ impl Seen<'_> {
     }
 }
 
+/// A new pool's namespace without a Project (once the Projects are listed there).
+fn no_project(namespace: &str, inventory: &Inventory) -> Option<Finding> {
+    (inventory.listed_in(Kind::Project, namespace)
+        && inventory.project_and_tenant(namespace).is_none())
+    .then(|| {
+        Finding::new(
+            &NO_PROJECT,
+            crate::domain::path::YamlPath::keys("metadata.namespace"),
+            format!(
+                "{namespace} has no Project: a pool belongs in its Project's namespace (Space \
+                 on Namespace offers them)"
+            ),
+        )
+    })
+}
+
+/// An edit's draft against a pool that moved on since it started: another pool of the name
+/// now (its uid differs), or a newer resourceVersion. What Review then says.
+fn moved_since(w: &Wizard) -> Option<String> {
+    let (Purpose::Edit { old }, Some(base)) = (&w.purpose, &w.base_version) else {
+        return None;
+    };
+    let meta = old.meta();
+    let live_version = meta
+        .and_then(|m| m.resource_version.as_deref())
+        .unwrap_or("");
+    let live_uid = meta.and_then(|m| m.uid.as_deref()).unwrap_or("");
+    let draft_uid = w
+        .draft
+        .pool
+        .pointer("/metadata/uid")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    if !draft_uid.is_empty() && !live_uid.is_empty() && draft_uid != live_uid {
+        Some(format!(
+            "this draft was written for another pool of this name (uid {draft_uid}; the pool \
+             now has {live_uid}): applying replaces the new pool with it"
+        ))
+    } else if !live_version.is_empty() && base != live_version {
+        Some(format!(
+            "the pool changed since this draft was started (resourceVersion {base} -> \
+             {live_version}): applying puts back what changed since; e, then \"Start from the \
+             live pool\", starts again from it"
+        ))
+    } else {
+        None
+    }
+}
+
 /// Every check on the wizard's draft, made once per change (never while drawing).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn check(w: &mut Wizard, seen: &Seen) {
     let inventory = seen.inventory;
     let old = w.old_pool();
@@ -112,19 +161,8 @@ fn check(w: &mut Wizard, seen: &Seen) {
         Purpose::Create => {
             w.findings.extend(quota_findings(&w.draft, None, inventory));
             w.findings.extend(host_findings(&w.draft, inventory));
-            let namespace = w.draft.namespace();
-            if inventory.listed_in(Kind::Project, namespace)
-                && inventory.project_and_tenant(namespace).is_none()
-            {
-                w.findings.push(Finding::new(
-                    &NO_PROJECT,
-                    crate::domain::path::YamlPath::keys("metadata.namespace"),
-                    format!(
-                        "{namespace} has no Project: a pool belongs in its Project's namespace \
-                         (Space on Namespace offers them)"
-                    ),
-                ));
-            }
+            w.findings
+                .extend(no_project(w.draft.namespace(), inventory));
         }
         // The pool's own GPUs are counted in the Project's usage (and come back when a
         // recreate deletes it): what counts is the increase. Its hosts are not "available",
@@ -144,42 +182,12 @@ fn check(w: &mut Wizard, seen: &Seen) {
         seen.known(&names, kind, &namespace)
     }));
     w.names = names;
-    if let (Purpose::Edit { old }, Some(base)) = (&w.purpose, &w.base_version) {
-        let meta = old.meta();
-        let (live_version, live_uid) = (
-            meta.and_then(|m| m.resource_version.as_deref())
-                .unwrap_or("")
-                .to_owned(),
-            meta.and_then(|m| m.uid.as_deref()).unwrap_or("").to_owned(),
-        );
-        let draft_uid = w
-            .draft
-            .pool
-            .pointer("/metadata/uid")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("")
-            .to_owned();
-        let said = if !draft_uid.is_empty() && !live_uid.is_empty() && draft_uid != live_uid {
-            Some(format!(
-                "this draft was written for another pool of this name (uid {draft_uid}; the \
-                 pool now has {live_uid}): applying replaces the new pool with it"
-            ))
-        } else if !live_version.is_empty() && *base != live_version {
-            Some(format!(
-                "the pool changed since this draft was started (resourceVersion {base} -> \
-                 {live_version}): applying puts back what changed since; e, then \"Start from \
-                 the live pool\", starts again from it"
-            ))
-        } else {
-            None
-        };
-        if let Some(said) = said {
-            w.findings.push(Finding::new(
-                &MOVED,
-                crate::domain::path::YamlPath::keys("metadata.resourceVersion"),
-                said,
-            ));
-        }
+    if let Some(said) = moved_since(w) {
+        w.findings.push(Finding::new(
+            &MOVED,
+            crate::domain::path::YamlPath::keys("metadata.resourceVersion"),
+            said,
+        ));
     }
     if let Some((path, problem)) = &w.unreadable {
         w.findings
@@ -232,16 +240,6 @@ fn offered_namespaces(
     out
 }
 
-/// After a change of the draft of the wizard on top (one opened just now): [`changed_in`].
-pub(super) fn changed(app: &mut App) {
-    if matches!(app.overlays.last(), Some(Overlay::Wizard(_))) {
-        super::component::with_wizard(app, |w, ctx| {
-            changed_in(w, ctx);
-            (After::Stay, ())
-        });
-    }
-}
-
 /// After a change of the draft: every check again, the dry run forgotten, the draft saved,
 /// and its namespace watched if it is not yet.
 pub(super) fn changed_in(w: &mut Wizard, ctx: &mut Ctx) {
@@ -271,15 +269,13 @@ pub(super) fn changed_in(w: &mut Wizard, ctx: &mut Ctx) {
 
 /// When the hub's picture changed under an open wizard (a list arrived, a pool took a VIP,
 /// a Project's usage moved): its checks again, nothing else.
-pub fn recheck(app: &mut App) {
-    let App {
-        overlays,
-        fleet,
-        offline,
-        namespaces,
-        ..
-    } = app;
-    let inventory = &fleet.inventory;
+pub fn recheck(
+    overlays: &mut [Overlay],
+    hub: &HubState,
+    offline: Option<&str>,
+    namespaces: &Namespaces,
+) {
+    let inventory = &hub.inventory;
     let now = (inventory.fleet_generation(), inventory.context_generation());
     let Some(w) = overlays.iter_mut().rev().find_map(|o| match o {
         Overlay::Wizard(w) => Some(w),
@@ -292,7 +288,7 @@ pub fn recheck(app: &mut App) {
     }
     let seen = Seen {
         inventory,
-        offline: offline.as_deref(),
+        offline,
         namespaces,
     };
     check(w, &seen);

@@ -17,16 +17,13 @@ mod open;
 pub mod recreate;
 mod review;
 mod state;
-mod watch;
 
 pub use editor::Editor;
 
 pub use check::owner;
 pub use check::{UNREADABLE, recheck};
-pub use component::{edit_key, escape, paste, performed};
-pub use open::{open, open_fresh, open_live, open_with, reopen_typing, show};
+pub use open::{fresh, live, open, opened, opening, with_draft};
 pub use state::{DryRun, Line, Offered, Purpose, Wizard};
-pub use watch::{narrow, restore, watch_also};
 
 #[cfg(test)]
 mod tests;

@@ -4,14 +4,13 @@
 
 use serde_json::Value;
 
-use super::check::{changed, changed_in};
-use super::component::with_wizard;
+use super::check::changed_in;
 use super::editor::Editor;
 use super::state::{Purpose, Wizard};
-use crate::app::component::{After, Ctx};
+use crate::app::component::{Ask, Ctx};
 use crate::app::{App, Overlay};
 use crate::domain::Kind;
-use crate::domain::draft::Draft;
+use crate::domain::draft::{Draft, Typing};
 
 /// A new pool's namespace: the one the console was asked to show (`-n`; the selected row's
 /// when it is one of them), else the selected row's, else the context's.
@@ -30,58 +29,49 @@ fn namespace_in_view(app: &App) -> String {
     .unwrap_or_else(|| app.fleet.home_namespace.clone())
 }
 
-/// `pooldeck new`: the wizard on a given draft (from `--from FILE`, or a new one).
-pub fn open_with(app: &mut App, draft: Draft) {
+/// A new pool's wizard on a given draft (`pooldeck new --from FILE`, or a new one).
+pub fn with_draft(app: &App, draft: Draft) -> Wizard {
     let mut wizard = Wizard::new(draft, Purpose::Create);
     wizard.started = crate::app::drafts::started(app);
-    show(app, wizard);
-    changed(app);
-}
-
-/// Puts a wizard on the modal stack, bound to the hub in use.
-pub fn show(app: &mut App, mut wizard: Wizard) {
-    // Without a cluster the hub is not known: a resumed draft keeps the one it was for.
-    if app.offline.is_none() {
-        wizard.context = app.fleet.connection.context.clone();
-    }
-    app.overlays.push(Overlay::Wizard(Box::new(wizard)));
+    wizard
 }
 
 /// A new pool in the namespace in view.
-pub fn open_fresh(app: &mut App) {
-    open_with(app, Draft::new(&namespace_in_view(app)));
+pub fn fresh(app: &App) -> Wizard {
+    with_draft(app, Draft::new(&namespace_in_view(app)))
 }
 
 /// An edit of the live pool as it is now.
-pub fn open_live(app: &mut App, pool: Value) {
+pub fn live(pool: Value) -> Wizard {
     let mut object = pool.clone();
     // What the server owns is not the wizard's to write back.
     if let Some(map) = object.as_object_mut() {
         map.shift_remove("status");
     }
     crate::domain::json::drop_managed_fields(&mut object);
-    let wizard = Wizard::new(Draft::from_object(object, None), Purpose::edit(pool));
-    show(app, wizard);
-    changed(app);
+    Wizard::new(Draft::from_object(object, None), Purpose::edit(pool))
 }
 
-/// A resumed wizard: the field that was being typed opens again on its step with its text
-/// (and the checks run on it), then the draft is checked and saved.
-pub fn reopen_typing(app: &mut App, typing: Option<&crate::domain::draft::Typing>) {
-    if let Some(typing) = typing
-        && matches!(app.overlays.last(), Some(Overlay::Wizard(_)))
-    {
-        with_wizard(app, |w, ctx| {
-            reopen_in(w, ctx, typing);
-            (After::Stay, ())
-        });
-        return;
+/// Asks the console to open `wizard` (with the field that was being typed, if any).
+pub fn opening(wizard: Wizard, typing: Option<Typing>) -> Ask {
+    Ask::OpenWizard(Box::new(wizard), typing)
+}
+
+/// A wizard as it opens: bound to the hub in focus (without a cluster the hub is not known:
+/// a resumed draft keeps the one it was for); the field that was being typed opens again on
+/// its step with its text (the checks run on it), then the draft is checked and saved.
+pub fn opened(w: &mut Wizard, typing: Option<&Typing>, ctx: &mut Ctx) {
+    if ctx.offline.is_none() {
+        w.context = ctx.hub.connection.context.clone();
     }
-    changed(app);
+    match typing {
+        Some(typing) => reopen_in(w, ctx, typing),
+        None => changed_in(w, ctx),
+    }
 }
 
-/// [`reopen_typing`] on the wizard, taken off the stack.
-fn reopen_in(w: &mut Wizard, ctx: &mut Ctx, typing: &crate::domain::draft::Typing) {
+/// The field that was being typed, open again on its step.
+fn reopen_in(w: &mut Wizard, ctx: &mut Ctx, typing: &Typing) {
     {
         let found = crate::domain::draft::Step::ALL.iter().find_map(|step| {
             let mut probe = Wizard::new(w.draft.clone(), w.purpose.clone());
@@ -110,13 +100,14 @@ fn reopen_in(w: &mut Wizard, ctx: &mut Ctx, typing: &crate::domain::draft::Typin
 }
 
 /// `n`: a new pool (or the drafts to resume, when there are); `e`: the selected pool (or
-/// its draft, offered with what it changes).
-pub fn open(app: &mut App, edit: bool) {
+/// its draft, offered with what it changes). What it asks of the console.
+pub fn open(app: &App, edit: bool) -> Ask {
+    let say = |text: String| Ask::Say(Some(text));
     if !edit {
-        if !crate::app::drafts::offer_new(app) {
-            open_fresh(app);
-        }
-        return;
+        return match crate::app::drafts::offer_new(app) {
+            Some(chooser) => Ask::Open(Overlay::Drafts(Box::new(chooser))),
+            None => opening(fresh(app), None),
+        };
     }
     let Some(object) = app
         .shown
@@ -128,27 +119,25 @@ pub fn open(app: &mut App, edit: bool) {
                 .get(Kind::Pool, &row.id.namespace, &row.id.name)
         })
     else {
-        app.message = Some("e edits the selected pool: select one in the pools list".into());
-        return;
+        return say("e edits the selected pool: select one in the pools list".into());
     };
     let Some(model) = object.pool() else {
-        app.message = Some(format!(
+        return say(format!(
             "{} cannot be read as a Compute Pool (its row says why): there is nothing to edit",
             crate::domain::inert::line(object.name())
         ));
-        return;
     };
     if let Some(meta) = model.meta().filter(|m| m.is_deleting()) {
-        app.message = Some(format!(
+        return say(format!(
             "{} is being deleted (since {}): an edit would be lost with it; Enter opens \
              its detail, u unblocks a deletion that is stuck",
             crate::domain::inert::line(model.name()),
             crate::domain::inert::line(meta.deletion_timestamp.as_deref().unwrap_or("?"))
         ));
-        return;
     }
     let pool = (*object.value()).clone();
-    if !crate::app::drafts::offer_edit(app, &pool) {
-        open_live(app, pool);
+    match crate::app::drafts::offer_edit(app, &pool) {
+        Some(chooser) => Ask::Open(Overlay::Drafts(Box::new(chooser))),
+        None => opening(live(pool), None),
     }
 }

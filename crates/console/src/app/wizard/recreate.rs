@@ -10,9 +10,9 @@ use serde_json::Value;
 use crate::domain::model::ComputePool;
 
 use super::state::{Purpose, Wizard};
-use crate::app::component::Ctx;
+use crate::app::Overlay;
+use crate::app::component::{Ask, Ctx};
 use crate::app::requests::Awaiting;
-use crate::app::{App, Overlay};
 use crate::domain::fixes::{self, Fix};
 use crate::domain::{Hub, Kind, ObjectRef, Operation, Outcome, Request, RequestId, Run};
 
@@ -117,100 +117,96 @@ pub fn plan(old: &ComputePool, object: &Value, workloads: &fixes::Workloads) -> 
     plan
 }
 
-/// After Confirm on a recreate (its delete sent as `request`): what to create once the pool
-/// is gone.
-pub fn confirmed(app: &mut App, request: Option<RequestId>) {
-    // The wizard under the dialog that confirmed (wherever it lies on the stack).
-    let Some(Overlay::Wizard(w)) = app
-        .overlays
+/// After Confirm on a recreate (its delete sent as `request` to `hub`): what to create once
+/// the pool is gone, read from the wizard under the dialog that confirmed.
+pub fn confirmed(overlays: &[Overlay], hub: Hub, request: Option<RequestId>) -> Option<Recreating> {
+    // Wherever the wizard lies on the stack.
+    let Some(Overlay::Wizard(w)) = overlays
         .iter()
         .rev()
         .find(|o| matches!(o, Overlay::Wizard(_)))
     else {
-        return;
+        return None;
     };
     let Purpose::Recreate { old } = &w.purpose else {
-        return;
+        return None;
     };
-    app.recreating = Some(Recreating {
+    Some(Recreating {
         target: fixes::pool_ref(old),
-        hub: app.hub(),
+        hub,
         request,
         object: fresh(&w.draft.pool),
         file: w.saved_as.clone(),
         stage: RecreateStage::Deleting,
-    });
+    })
 }
 
-/// An outcome for the recreate under way (routed by its request's id); whether it was one.
-pub fn performed(app: &mut App, request: &Request, outcome: &Outcome) -> bool {
-    let Some(recreating) = app.recreating.as_mut() else {
-        return false;
-    };
-    if recreating.request != Some(request.id) {
-        return false;
-    }
+/// An outcome for the recreate under way (routed by its request's id): what it asks of the
+/// console, or `None` when it was not the recreate's. After a delete accepted, the console
+/// looks whether the pool is gone yet ([`when_gone`]).
+pub fn performed(
+    under_way: &mut Option<Recreating>,
+    request: &Request,
+    outcome: &Outcome,
+) -> Option<Vec<Ask>> {
+    let recreating = under_way
+        .as_mut()
+        .filter(|r| r.request == Some(request.id))?;
     recreating.request = None;
-    let operation = &request.operation;
     let name = recreating.target.to_string();
-    match (recreating.stage, operation, outcome) {
+    let say = |text: String| Ask::Say(Some(text));
+    match (recreating.stage, &request.operation, outcome) {
         (RecreateStage::Deleting, Operation::Delete { .. }, Outcome::Done { .. }) => {
             recreating.stage = RecreateStage::Waiting;
             // The wizard's work is done; the draft stays until the pool is created.
-            if let Some(Overlay::Wizard(_)) = app.overlays.last() {
-                app.overlays.pop();
-            }
-            app.message = Some(format!(
-                "{name}: delete accepted; waiting until it is gone, then it is created again"
-            ));
-            when_gone(app);
+            Some(vec![
+                Ask::CloseWizardOnTop,
+                say(format!(
+                    "{name}: delete accepted; waiting until it is gone, then it is created again"
+                )),
+            ])
         }
         (RecreateStage::Creating, Operation::Create { .. }, Outcome::Done { .. }) => {
             let file = recreating.file.clone();
-            app.recreating = None;
-            if let Some(file) = file {
-                let effect = crate::app::drafts::forget(&mut app.drafts, &file);
-                app.outbox.push(effect);
-            }
-            app.message = Some(format!("{name}: recreated"));
+            *under_way = None;
+            let mut asks: Vec<Ask> = file.into_iter().map(Ask::Forget).collect();
+            asks.push(say(format!("{name}: recreated")));
+            Some(asks)
         }
         (_, _, Outcome::Failed(error)) => {
-            app.recreating = None;
-            app.message = Some(format!(
+            *under_way = None;
+            Some(vec![say(format!(
                 "{name}: {error}; the manifest is kept as a draft: n resumes it"
-            ));
+            ))])
         }
-        _ => return false,
+        _ => None,
     }
-    true
 }
 
 /// Once the watch no longer lists the pool, its create is sent, to the hub the delete was
 /// confirmed on (moving to another hub or namespace stops the recreate before this).
-pub fn when_gone(app: &mut App) {
-    let hub = app.hub();
-    let Some(recreating) = app.recreating.as_mut() else {
+pub fn when_gone(under_way: &mut Option<Recreating>, ctx: &mut Ctx) {
+    let hub = ctx.hub.id();
+    let Some(recreating) = under_way.as_mut() else {
         return;
     };
     if recreating.stage != RecreateStage::Waiting {
         return;
     }
     if recreating.hub != hub {
-        let target = recreating.target.clone();
-        app.recreating = None;
-        app.message = Some(format!(
-            "the recreate of {target} stopped: the console now shows another hub; nothing was \
-             created (the manifest is kept as a draft: n resumes it)"
+        ctx.say(format!(
+            "the recreate of {} stopped: the console now shows another hub; nothing was \
+             created (the manifest is kept as a draft: n resumes it)",
+            recreating.target
         ));
+        *under_way = None;
         return;
     }
     let target = &recreating.target;
     // Gone means: the source that lists the pool's own namespace is live and lacks it.
-    let live = app.fleet.inventory.listed_in(Kind::Pool, &target.namespace);
-    if !live
-        || app
-            .fleet
-            .inventory
+    let inventory = &ctx.hub.inventory;
+    if !inventory.listed_in(Kind::Pool, &target.namespace)
+        || inventory
             .get(Kind::Pool, &target.namespace, &target.name)
             .is_some()
     {
@@ -221,8 +217,8 @@ pub fn when_gone(app: &mut App) {
         object: recreating.object.clone(),
         run: Run::Real,
     };
-    let message = format!("{target}: gone; creating it again");
-    let id = app.send(
+    ctx.say(format!("{target}: gone; creating it again"));
+    let id = ctx.send(
         create,
         Awaiting::Real {
             fix: Fix::Recreate,
@@ -230,8 +226,5 @@ pub fn when_gone(app: &mut App) {
             batch: None,
         },
     );
-    if let Some(recreating) = app.recreating.as_mut() {
-        recreating.request = Some(id);
-    }
-    app.message = Some(message);
+    recreating.request = Some(id);
 }

@@ -211,7 +211,7 @@ fn resume_of_an_edit_waits_for_its_namespace_and_never_opens_a_deleting_pool() {
         saved,
         at: None,
     });
-    crate::app::drafts::open_pending(&mut app);
+    app.open_pending();
     assert!(app.resuming.is_none());
     assert!(
         app.overlays.is_empty(),
@@ -247,7 +247,7 @@ fn resume_of_an_edit_waits_for_its_namespace_and_never_opens_a_deleting_pool() {
         saved,
         at: None,
     });
-    crate::app::drafts::open_pending(&mut waiting);
+    waiting.open_pending();
     assert!(
         waiting.resuming.is_some(),
         "still waiting for its namespace"

@@ -26,10 +26,9 @@ fn a_deleting_pool_is_not_edited_and_what_no_field_shows_is_named() {
     update(&mut app, key(KeyCode::Esc));
     let mut pool = live_pool(&app, "ml-research", "llm-train");
     pool["spec"]["futureField"] = serde_json::json!({"mode": "fast"});
-    super::open_with(
-        &mut app,
+    app.start_wizard(crate::app::ask::Start::Draft(Box::new(
         crate::domain::draft::Draft::from_object(pool, None),
-    );
+    )));
     assert!(
         wizard(&app).kept.iter().any(|p| p == "spec.futureField"),
         "{:?}",

@@ -163,7 +163,9 @@ fn the_wizard_alone_watches_its_own_namespace_when_refused_every_namespace() {
     let mut app = fleet_app();
     app.wizard_only = true;
     assert_eq!(app.namespaces, Namespaces::All);
-    super::super::open_with(&mut app, crate::domain::draft::Draft::new("vision-lab"));
+    app.start_wizard(crate::app::ask::Start::Draft(Box::new(
+        crate::domain::draft::Draft::new("vision-lab"),
+    )));
     forget_returned();
     let refused = SourceEvent::State {
         kind: Kind::Pool,
