@@ -74,7 +74,6 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
     super::block_on(doctor(args))
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 async fn doctor(args: &DoctorArgs) -> ExitCode {
     // Read before the hub is asked anything: a selector that cannot be read is a usage error
     // (2, as clap's), never taken for an error-level finding (1).
@@ -98,30 +97,14 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     } else {
         hubs.iter().cloned().map(Some).collect()
     };
-    let reads = futures::future::join_all(
-        contexts
-            .iter()
-            .map(|context| diagnose_hub(args, context, selector.as_ref(), several)),
-    )
-    .await;
-    let mut reports = Vec::new();
-    let mut unread = Vec::new();
-    // The hubs a named pool is not on.
-    let mut lacking = Vec::new();
-    for (context, read) in contexts.iter().zip(reads) {
-        match read {
-            Ok(found) => {
-                if args.name.is_some() && found.is_empty() {
-                    lacking.push(
-                        crate::domain::inert::line(context.as_deref().unwrap_or("")).into_owned(),
-                    );
-                }
-                reports.extend(found)
-            }
-            Err(code) if !several => return code,
-            Err(_) => unread.push(context.clone().unwrap_or_default()),
-        }
-    }
+    let Read {
+        reports,
+        unread,
+        lacking,
+    } = match read_hubs(args, &contexts, selector.as_ref(), several).await {
+        Ok(read) => read,
+        Err(code) => return code,
+    };
     if let Some(name) = &args.name
         && reports.is_empty()
         && unread.is_empty()
@@ -166,6 +149,50 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     ExitCode::from(if worst == Some(Severity::Error) { 1 } else { 0 })
+}
+
+/// The hubs read: their pools' reports, the hubs that could not be read, and those a named
+/// pool is not on.
+struct Read {
+    reports: Vec<PoolReport>,
+    unread: Vec<String>,
+    lacking: Vec<String>,
+}
+
+/// Every hub diagnosed at once. One hub that cannot be read ends the command (its exit
+/// status); of several, it is noted and the others go on.
+async fn read_hubs(
+    args: &DoctorArgs,
+    contexts: &[Option<String>],
+    selector: Option<&crate::domain::selector::LabelSelector>,
+    several: bool,
+) -> Result<Read, ExitCode> {
+    let reads = futures::future::join_all(
+        contexts
+            .iter()
+            .map(|context| diagnose_hub(args, context, selector, several)),
+    )
+    .await;
+    let mut read = Read {
+        reports: Vec::new(),
+        unread: Vec::new(),
+        lacking: Vec::new(),
+    };
+    for (context, found) in contexts.iter().zip(reads) {
+        match found {
+            Ok(found) => {
+                if args.name.is_some() && found.is_empty() {
+                    read.lacking.push(
+                        crate::domain::inert::line(context.as_deref().unwrap_or("")).into_owned(),
+                    );
+                }
+                read.reports.extend(found);
+            }
+            Err(code) if !several => return Err(code),
+            Err(_) => read.unread.push(context.clone().unwrap_or_default()),
+        }
+    }
+    Ok(read)
 }
 
 /// One hub's pools diagnosed (`context`: `None` for the current one), each named with its

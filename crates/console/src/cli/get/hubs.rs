@@ -13,7 +13,6 @@ use serde_json::{Value, json};
 use super::{GetArgs, Output, Resource, Selectors, sort_by, strip_namespace, texts};
 use crate::app::rows::{Row, column};
 use crate::cli::settle::{finish, settle_on};
-use crate::inventory::Inventory;
 use crate::ui::cells;
 
 /// One hub read: its picture, its watch tasks, and (for --watch) their changes.
@@ -44,7 +43,17 @@ async fn read_hub(args: &GetArgs, hub: &str) -> Option<crate::cli::settle::Settl
     Some(settled)
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
+/// The hubs read for `get` across hubs: the rows with their hub, the first hub's columns,
+/// the hubs that could not be read, those a named object is not on, and what `--watch`
+/// goes on with (each hub read, its picture and its changes).
+struct Gathered {
+    rows: Vec<(String, Row)>,
+    columns: Vec<column::Column>,
+    unread: Vec<String>,
+    lacking: Vec<String>,
+    watched: Vec<(String, crate::cli::settle::Settled)>,
+}
+
 pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[String]) -> ExitCode {
     if args.output == Some(Output::Name) {
         crate::say::complain!(
@@ -59,59 +68,14 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     }
     // A whole list as JSON goes out page by page, hub after hub, as on one hub.
     if let Some(kind) = super::streamed(args, selectors) {
-        let mut opened = Vec::new();
-        for hub in hubs {
-            match crate::cli::connect_to_read(
-                &args.kubeconfig,
-                &Some(hub.clone()),
-                &args.namespace,
-                args.all_namespaces,
-                1,
-            )
-            .await
-            {
-                Ok((connection, namespaces)) => opened.push((hub.as_str(), connection, namespaces)),
-                Err(code) => return code,
-            }
-        }
-        let hubs: Vec<(Option<&str>, &crate::sources::connection::Connection, _)> = opened
-            .iter()
-            .map(|(hub, connection, namespaces)| (Some(*hub), connection, namespaces.clone()))
-            .collect();
-        return crate::cli::stream::list_json_of(&hubs, kind, args.timeout).await;
+        return stream_across(args, kind, hubs).await;
     }
-    let reads = futures::future::join_all(hubs.iter().map(|hub| read_hub(args, hub))).await;
-    let mut rows: Vec<(String, Row)> = Vec::new();
-    let mut columns = Vec::new();
-    let mut unread = Vec::new();
-    // The hubs a named object is not on.
-    let mut lacking = Vec::new();
-    // What --watch goes on with: each hub read, its picture and its changes.
-    let mut watched = Vec::new();
-    for (hub, read) in hubs.iter().zip(reads) {
-        let Some(settled) = read else {
-            unread.push(hub.clone());
-            continue;
-        };
-        let table = args.resource.selected(&settled.inventory, args, selectors);
-        if columns.is_empty() {
-            columns = table.columns.clone();
-        }
-        if args.name.is_some() && table.rows.is_empty() {
-            lacking.push(crate::domain::inert::line(hub).into_owned());
-        }
-        rows.extend(table.rows.into_iter().map(|row| (hub.clone(), row)));
-        if args.watch {
-            watched.push((hub.clone(), settled));
-        } else {
-            let _ = finish(settled.tasks, 0);
-        }
-    }
+    let mut gathered = gather(args, selectors, hubs).await;
     if let Some(path) = &args.sort_by {
         // A path that names nothing in any hub's objects is refused, as on one hub.
         let merged = crate::app::rows::Table {
             columns: Vec::new(),
-            rows: rows.iter().map(|(_, row)| row.clone()).collect(),
+            rows: gathered.rows.iter().map(|(_, row)| row.clone()).collect(),
         };
         if !Resource::sortable(&merged, path) {
             crate::say::complain!(
@@ -119,11 +83,11 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
             );
             return ExitCode::from(1);
         }
-        sort_by(&mut rows, path, |(_, row)| row);
+        sort_by(&mut gathered.rows, path, |(_, row)| row);
     }
     if let Some(name) = &args.name
-        && rows.is_empty()
-        && unread.is_empty()
+        && gathered.rows.is_empty()
+        && gathered.unread.is_empty()
     {
         crate::say::complain!(
             "Error from server (NotFound): {} \"{}\" not found on any hub read",
@@ -135,22 +99,12 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
     // The namespace column goes only when one namespace was named: without -n each hub reads
     // its own context's namespace, and those may differ.
     let one_namespace = !args.all_namespaces && args.namespace.len() == 1;
-    // The table's column widths, which the rows printed by --watch keep.
-    let mut widths = Vec::new();
     // The namespace is shown unless one was named (a host's always, as on one hub).
     let namespace_shown = !one_namespace || args.resource == Resource::Hosts;
-    let watching_others = || {
-        if !unread.is_empty() {
-            crate::say::complain!(
-                "pooldeck: not read (said above): {}; watching the others",
-                crate::cli::hub_list(&unread)
-            );
-        }
-    };
     // Watching objects: each one wrapped with its hub from the start, as the changes that
     // follow are printed (no List, as on one hub).
-    if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
-        for (hub, row) in &rows {
+    let widths = if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
+        for (hub, row) in &gathered.rows {
             super::watch::print_changes(
                 args.resource,
                 args.output.as_ref(),
@@ -161,10 +115,101 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
                 Some(hub),
             );
         }
-        watching_others();
-        return follow(args, selectors, watched, namespace_shown, &widths).await;
+        Vec::new()
+    } else {
+        let printed = write_across(args, &gathered, one_namespace, hubs.len());
+        match printed {
+            Ok(widths) => widths,
+            Err(e) => {
+                crate::say::complain!("pooldeck: cannot print: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    };
+    if args.watch {
+        if !gathered.unread.is_empty() {
+            crate::say::complain!(
+                "pooldeck: not read (said above): {}; watching the others",
+                crate::cli::hub_list(&gathered.unread)
+            );
+        }
+        return super::follow::follow(args, selectors, gathered.watched, namespace_shown, &widths)
+            .await;
     }
-    let written = match &args.output {
+    ending(args, &gathered)
+}
+
+/// `get -o json` of a whole list across hubs: page by page, hub after hub.
+async fn stream_across(args: &GetArgs, kind: crate::domain::Kind, hubs: &[String]) -> ExitCode {
+    let mut opened = Vec::new();
+    for hub in hubs {
+        match crate::cli::connect_to_read(
+            &args.kubeconfig,
+            &Some(hub.clone()),
+            &args.namespace,
+            args.all_namespaces,
+            1,
+        )
+        .await
+        {
+            Ok((connection, namespaces)) => opened.push((hub.as_str(), connection, namespaces)),
+            Err(code) => return code,
+        }
+    }
+    let hubs: Vec<(Option<&str>, &crate::sources::connection::Connection, _)> = opened
+        .iter()
+        .map(|(hub, connection, namespaces)| (Some(*hub), connection, namespaces.clone()))
+        .collect();
+    crate::cli::stream::list_json_of(&hubs, kind, args.timeout).await
+}
+
+/// Every hub read at once, its rows selected; a hub's watch tasks end unless `--watch`
+/// goes on with them.
+async fn gather(args: &GetArgs, selectors: &Selectors, hubs: &[String]) -> Gathered {
+    let reads = futures::future::join_all(hubs.iter().map(|hub| read_hub(args, hub))).await;
+    let mut gathered = Gathered {
+        rows: Vec::new(),
+        columns: Vec::new(),
+        unread: Vec::new(),
+        lacking: Vec::new(),
+        watched: Vec::new(),
+    };
+    for (hub, read) in hubs.iter().zip(reads) {
+        let Some(settled) = read else {
+            gathered.unread.push(hub.clone());
+            continue;
+        };
+        let table = args.resource.selected(&settled.inventory, args, selectors);
+        if gathered.columns.is_empty() {
+            gathered.columns = table.columns.clone();
+        }
+        if args.name.is_some() && table.rows.is_empty() {
+            gathered
+                .lacking
+                .push(crate::domain::inert::line(hub).into_owned());
+        }
+        gathered
+            .rows
+            .extend(table.rows.into_iter().map(|row| (hub.clone(), row)));
+        if args.watch {
+            gathered.watched.push((hub.clone(), settled));
+        } else {
+            let _ = finish(settled.tasks, 0);
+        }
+    }
+    gathered
+}
+
+/// The rows of every hub, as the output asked; returns the table's column widths (which the
+/// rows printed by `--watch` keep).
+fn write_across(
+    args: &GetArgs,
+    gathered: &Gathered,
+    one_namespace: bool,
+    hubs: usize,
+) -> Result<Vec<usize>, super::PrintError> {
+    let rows = &gathered.rows;
+    match &args.output {
         // JSON is written from the objects as held, each wrapped as it is serialised (no
         // tree of values for the whole fleet, which held several times its size).
         Some(Output::Json) => {
@@ -180,11 +225,9 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
                     .collect(),
                 metadata: json!({"resourceVersion": ""}),
             };
-            serde_json::to_string_pretty(&document)
-                .map_err(super::PrintError::from)
-                .map(|text| {
-                    super::print_out(&(crate::domain::inert::json(&text).into_owned() + "\n"))
-                })
+            let text = serde_json::to_string_pretty(&document)?;
+            super::print_out(&(crate::domain::inert::json(&text).into_owned() + "\n"));
+            Ok(Vec::new())
         }
         Some(Output::Yaml | Output::JsonPath(_)) => {
             let document = json!({
@@ -196,11 +239,12 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
                     .collect::<Vec<Value>>(),
                 "metadata": {"resourceVersion": ""},
             });
-            render(args.output.as_ref(), &document)
+            render(args.output.as_ref(), &document)?;
+            Ok(Vec::new())
         }
         _ => {
             let mut table = crate::app::rows::Table {
-                columns,
+                columns: gathered.columns.clone(),
                 rows: rows.iter().map(|(_, row)| row.clone()).collect(),
             };
             if one_namespace && args.resource != Resource::Hosts {
@@ -215,43 +259,38 @@ pub(super) async fn get_across(args: &GetArgs, selectors: &Selectors, hubs: &[St
             for ((hub, _), line) in rows.iter().zip(lines.iter_mut()) {
                 line.insert(0, crate::domain::inert::line(hub).into_owned());
             }
-            widths = cells::plain_widths(&headers, &lines);
+            let widths = cells::plain_widths(&headers, &lines);
             if !lines.is_empty() {
                 super::print_out(&cells::plain_table(&headers, &lines, Some(&widths)));
-            } else if unread.len() < hubs.len() {
+            } else if gathered.unread.len() < hubs {
                 crate::say::complain!("No resources found");
             }
-            Ok(())
+            Ok(widths)
         }
-    };
-    if let Err(e) = written {
-        crate::say::complain!("pooldeck: cannot print: {e}");
-        return ExitCode::from(1);
     }
-    if args.watch {
-        watching_others();
-        return follow(args, selectors, watched, namespace_shown, &widths).await;
-    }
-    // Found on some hubs, not on others: printed where found, said where not (as one hub
-    // says NotFound).
+}
+
+/// The exit status once the rows are printed: a named object found on some hubs and not on
+/// others is said where not (as one hub says NotFound); a hub not read is said again.
+fn ending(args: &GetArgs, gathered: &Gathered) -> ExitCode {
     if let Some(name) = &args.name
-        && !rows.is_empty()
-        && !lacking.is_empty()
+        && !gathered.rows.is_empty()
+        && !gathered.lacking.is_empty()
     {
         crate::say::complain!(
             "Error from server (NotFound): {} \"{}\" not found on {}",
             args.resource.noun(),
             crate::domain::inert::line(name),
-            lacking.join(", ")
+            gathered.lacking.join(", ")
         );
         return ExitCode::from(1);
     }
-    if unread.is_empty() {
+    if gathered.unread.is_empty() {
         ExitCode::SUCCESS
     } else {
         crate::say::complain!(
             "pooldeck: not read (said above): {}; the rows printed are the other hubs'",
-            crate::cli::hub_list(&unread)
+            crate::cli::hub_list(&gathered.unread)
         );
         ExitCode::from(1)
     }
@@ -283,88 +322,4 @@ fn render(output: Option<&Output>, document: &Value) -> Result<(), super::PrintE
     };
     super::print_out(&text);
     Ok(())
-}
-
-/// `--watch` across hubs: every hub's changes as they come, each hub's rows compared with
-/// its own last picture, printed with the hub; until Ctrl-C (or every hub's watch ends).
-async fn follow(
-    args: &GetArgs,
-    selectors: &Selectors,
-    watched: Vec<(String, crate::cli::settle::Settled)>,
-    namespace_shown: bool,
-    widths: &[usize],
-) -> ExitCode {
-    let lines = matches!(args.output, None | Some(Output::Wide));
-    let (sender, mut merged) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
-    let mut hubs = Vec::new();
-    let mut forwarders = Vec::new();
-    for (index, (hub, settled)) in watched.into_iter().enumerate() {
-        let crate::cli::settle::Settled {
-            inventory,
-            tasks,
-            mut receiver,
-        } = settled;
-        let mut previous = std::collections::HashMap::new();
-        super::watch::changed_rows(
-            &mut previous,
-            args.resource.selected(&inventory, args, selectors).rows,
-            lines,
-        );
-        // Each hub's changes into one queue, tagged with the hub.
-        let sender = sender.clone();
-        forwarders.push(tokio::spawn(async move {
-            while let Some((_, event)) = receiver.recv().await {
-                if sender.send((index, event)).await.is_err() {
-                    break;
-                }
-            }
-        }));
-        hubs.push((hub, inventory, previous, tasks));
-    }
-    drop(sender);
-    let stop = |hubs: Vec<(String, Inventory, _, Vec<tokio::task::JoinHandle<()>>)>| {
-        for (_, _, _, tasks) in hubs {
-            let _ = finish(tasks, 0);
-        }
-        for forwarder in &forwarders {
-            forwarder.abort();
-        }
-        ExitCode::SUCCESS
-    };
-    loop {
-        tokio::select! {
-            event = merged.recv() => {
-                let Some((index, event)) = event else { return stop(hubs) };
-                let Some((hub, inventory, previous, _)) = hubs.get_mut(index) else { continue };
-                if let crate::inventory::SourceEvent::State {
-                    kind,
-                    state: crate::inventory::SourceState::Reconnecting { error, retry_at },
-                    ..
-                } = &event
-                {
-                    crate::say::complain!(
-                        "pooldeck: hub {}: {}: {error}; retrying at {}",
-                        crate::domain::inert::line(hub),
-                        kind.resource_name(),
-                        retry_at.format("%H:%M:%S")
-                    );
-                }
-                inventory.apply(event, Utc::now());
-                let current = args.resource.selected(inventory, args, selectors).rows;
-                let changed = super::watch::changed_rows(previous, current, lines);
-                if !changed.is_empty() {
-                    super::watch::print_changes(
-                        args.resource,
-                        args.output.as_ref(),
-                        &changed,
-                        namespace_shown,
-                        widths,
-                        args.output_watch_events,
-                        Some(hub),
-                    );
-                }
-            }
-            _ = tokio::signal::ctrl_c() => return stop(hubs),
-        }
-    }
 }

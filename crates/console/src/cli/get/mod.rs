@@ -21,6 +21,7 @@ use self::watch::{changed_rows, print_changes};
 use super::settle::{Settled, finish, settle};
 use crate::ui::cells::{self, Form};
 
+mod follow;
 mod hubs;
 mod watch;
 
@@ -350,9 +351,26 @@ fn texts(rows: &[Row], now: chrono::DateTime<Utc>) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `--watch -o json|yaml`: each object bare from the start, as the changes that follow are
+/// printed (kubectl's `-w -o json` prints no List either).
+fn print_added(resource: Resource, args: &GetArgs, rows: &[Row], widths: &[usize]) {
+    let changed: Vec<(Row, watch::Change)> = rows
+        .iter()
+        .map(|r| (r.clone(), watch::Change::Added))
+        .collect();
+    watch::print_changes(
+        resource,
+        args.output.as_ref(),
+        &changed,
+        true,
+        widths,
+        args.output_watch_events,
+        None,
+    );
+}
+
 /// Prints the first picture; returns how many rows it printed and the table's column widths
 /// (which `--watch` keeps, as kubectl does).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn print(
     resource: Resource,
     args: &GetArgs,
@@ -387,23 +405,8 @@ fn print(
         }
         .map_err(std::io::Error::other)
     };
-    // Watching objects: each one bare from the start, as the changes that follow are printed
-    // (kubectl's `-w -o json` prints no List either).
     if args.watch && matches!(args.output, Some(Output::Json | Output::Yaml)) {
-        let changed: Vec<(Row, watch::Change)> = table
-            .rows
-            .iter()
-            .map(|r| (r.clone(), watch::Change::Added))
-            .collect();
-        watch::print_changes(
-            resource,
-            args.output.as_ref(),
-            &changed,
-            true,
-            &widths,
-            args.output_watch_events,
-            None,
-        );
+        print_added(resource, args, &table.rows, &widths);
         return Ok((table.rows.len(), widths));
     }
     // The objects are written out as they are serialised, not gathered into one text first.
