@@ -160,7 +160,6 @@ async fn bind(port: u16) -> Result<TcpListener, Error> {
 
 impl DemoCluster {
     /// Starts the server on a loopback port and, if given, the scenario player.
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub async fn start(options: Options) -> Result<DemoCluster, Error> {
         let mut registry = Registry::builtin()?;
         registry
@@ -178,30 +177,7 @@ impl DemoCluster {
         };
         let admin_token = identity.admin_token.clone();
         let viewer_token = identity.viewer_token.clone();
-        let mut tokens = HashMap::new();
-        tokens.insert(admin_token.clone(), User::Admin);
-        tokens.insert(viewer_token.clone(), User::Viewer);
-        tokens.insert(identity.operator_token.clone(), User::Operator);
-        let server = Arc::new(Server {
-            store: store.clone(),
-            tokens,
-            bookmark_interval: options.bookmark_interval,
-            body_deadline: options.deadlines.request_body,
-            writes: std::sync::atomic::AtomicU64::new(0),
-            forbidden: std::sync::atomic::AtomicU64::new(0),
-            pace: options.pace,
-            watch_list: options.watch_list,
-            watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
-            watches_opened: std::sync::atomic::AtomicU64::new(0),
-            watch_lists_served: std::sync::atomic::AtomicU64::new(0),
-            controller_logs: std::sync::RwLock::new(Arc::new(
-                options
-                    .scenario
-                    .as_ref()
-                    .map(|s| s.controller_logs.clone())
-                    .unwrap_or_default(),
-            )),
-        });
+        let server = Arc::new(api_server(&options, store.clone(), &identity));
         let listener = bind(options.port).await?;
         let address = listener.local_addr().map_err(Error::Address)?;
         let certificates = identity.certificates.clone();
@@ -484,4 +460,32 @@ pub fn hubs_kubeconfig(hubs: &[(&str, &DemoCluster)]) -> String {
             .map(|(name, _)| serde_json::to_string(name).unwrap_or_default())
             .unwrap_or_default(),
     )
+}
+
+/// The API server's state: the store, who each token is, and the options it serves under.
+fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Server {
+    let mut tokens = HashMap::new();
+    tokens.insert(identity.admin_token.clone(), User::Admin);
+    tokens.insert(identity.viewer_token.clone(), User::Viewer);
+    tokens.insert(identity.operator_token.clone(), User::Operator);
+    Server {
+        store,
+        tokens,
+        bookmark_interval: options.bookmark_interval,
+        body_deadline: options.deadlines.request_body,
+        writes: std::sync::atomic::AtomicU64::new(0),
+        forbidden: std::sync::atomic::AtomicU64::new(0),
+        pace: options.pace,
+        watch_list: options.watch_list,
+        watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
+        watches_opened: std::sync::atomic::AtomicU64::new(0),
+        watch_lists_served: std::sync::atomic::AtomicU64::new(0),
+        controller_logs: std::sync::RwLock::new(Arc::new(
+            options
+                .scenario
+                .as_ref()
+                .map(|s| s.controller_logs.clone())
+                .unwrap_or_default(),
+        )),
+    }
 }

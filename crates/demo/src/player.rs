@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 
 use super::actions::{apply, record_event};
 use super::actions::{paused, pool_key};
+use super::registry::Resource;
 use super::scenario::Scenario;
 use super::store::{Change, ChangeKind, Patch, Preconditions, Store};
 use pooldeck_domain::model::pool::FINALIZER;
@@ -95,7 +96,6 @@ fn names_pool(workload: &Value, namespace: &str, name: &str) -> bool {
 
 /// Deleting a pool: mark it Deleting, force-delete its AIWorkloads, then release the finalizer
 /// (unless the scenario says the deletion is stuck). The pause label does not stop this.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: f64) {
     let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
         return;
@@ -127,87 +127,14 @@ async fn deletion_controller(scenario: Arc<Scenario>, store: Arc<Store>, speed: 
             let pools = pools.clone();
             let workloads = workloads.clone();
             let stuck = scenario.stuck_deletions.contains(&key);
-            deleting.spawn(async move {
-                let (namespace, name) = key.split_once('/').unwrap_or(("", ""));
-                let _ = store.patch(
-                    &pools,
-                    namespace,
-                    name,
-                    &Patch::Merge(json!({"status": {"status": "Deleting"}})),
-                    true,
-                    false,
-                );
-                let _ = record_event(
-                    &store,
-                    namespace,
-                    "ComputePool",
-                    name,
-                    "Normal",
-                    "Deleting",
-                    "Deleting the Compute Pool: AIWorkloads first, then the Palette cluster",
-                );
-                tokio::time::sleep(delay).await;
-                if stuck {
-                    let refs = pool
-                        .pointer("/status/aiWorkloadRefs")
-                        .and_then(Value::as_array)
-                        .map_or(0, Vec::len);
-                    let _ = record_event(
-                        &store,
-                        namespace,
-                        "ComputePool",
-                        name,
-                        "Warning",
-                        "DeletionBlocked",
-                        &format!(
-                            "Deletion is waiting: {refs} AIWorkload(s) still reference this pool and the finalizer {FINALIZER} is held"
-                        ),
-                    );
-                    return;
-                }
-                for workload in pool
-                    .pointer("/status/aiWorkloadRefs")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let ns = workload
-                        .get("namespace")
-                        .and_then(Value::as_str)
-                        .unwrap_or(namespace);
-                    let wl = workload.get("name").and_then(Value::as_str).unwrap_or("");
-                    // Only the pool's own: in its namespace and naming it (a status can list
-                    // anything).
-                    let own = ns == namespace
-                        && store
-                            .get(&workloads, ns, wl)
-                            .is_ok_and(|w| names_pool(&w, namespace, name));
-                    if own {
-                        let _ = store.delete(&workloads, ns, wl, &Preconditions::default(), false);
-                    }
-                }
-                tokio::time::sleep(delay).await;
-                if let Ok(current) = store.get(&pools, namespace, name) {
-                    let remaining: Vec<Value> = current
-                        .pointer("/metadata/finalizers")
-                        .and_then(Value::as_array)
-                        .map(|f| {
-                            f.iter()
-                                .filter(|v| v.as_str() != Some(FINALIZER))
-                                .cloned()
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let _ = store.patch(
-                        &pools,
-                        namespace,
-                        name,
-                        &Patch::Merge(json!({"metadata": {"finalizers": remaining}})),
-                        false,
-                        false,
-                    );
-                }
-            });
+            deleting.spawn(delete_pool(
+                store,
+                (pools, workloads),
+                pool,
+                key,
+                stuck,
+                delay,
+            ));
         }
         match changes.recv().await {
             Ok(change) => {
@@ -307,5 +234,113 @@ async fn utilization_walk(store: Arc<Store>, every: Duration, spread: f64) {
             }
             let _ = store.put(next);
         }
+    }
+}
+
+/// One pool's deletion as the controller runs it: said, its own AIWorkloads deleted, then
+/// its finalizer released; a pool the scenario holds stuck stops after saying why.
+async fn delete_pool(
+    store: Arc<Store>,
+    (pools, workloads): (Resource, Resource),
+    pool: Arc<Value>,
+    key: String,
+    stuck: bool,
+    delay: Duration,
+) {
+    let (namespace, name) = key.split_once('/').unwrap_or(("", ""));
+    let _ = store.patch(
+        &pools,
+        namespace,
+        name,
+        &Patch::Merge(json!({"status": {"status": "Deleting"}})),
+        true,
+        false,
+    );
+    let _ = record_event(
+        &store,
+        namespace,
+        "ComputePool",
+        name,
+        "Normal",
+        "Deleting",
+        "Deleting the Compute Pool: AIWorkloads first, then the Palette cluster",
+    );
+    tokio::time::sleep(delay).await;
+    if stuck {
+        let refs = pool
+            .pointer("/status/aiWorkloadRefs")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let _ = record_event(
+            &store,
+            namespace,
+            "ComputePool",
+            name,
+            "Warning",
+            "DeletionBlocked",
+            &format!(
+                "Deletion is waiting: {refs} AIWorkload(s) still reference this pool and the finalizer {FINALIZER} is held"
+            ),
+        );
+        return;
+    }
+    delete_own_workloads(&store, &workloads, &pool, namespace, name);
+    tokio::time::sleep(delay).await;
+    release_finalizer(&store, &pools, namespace, name);
+}
+
+/// The AIWorkloads the pool's status names that are its own: in its namespace and naming it
+/// (a status can list anything).
+fn delete_own_workloads(
+    store: &Store,
+    workloads: &Resource,
+    pool: &Value,
+    namespace: &str,
+    name: &str,
+) {
+    for workload in pool
+        .pointer("/status/aiWorkloadRefs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let ns = workload
+            .get("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or(namespace);
+        let wl = workload.get("name").and_then(Value::as_str).unwrap_or("");
+        // Only the pool's own: in its namespace and naming it (a status can list
+        // anything).
+        let own = ns == namespace
+            && store
+                .get(workloads, ns, wl)
+                .is_ok_and(|w| names_pool(&w, namespace, name));
+        if own {
+            let _ = store.delete(workloads, ns, wl, &Preconditions::default(), false);
+        }
+    }
+}
+
+/// The pool's finalizer goes: the API server then removes it.
+fn release_finalizer(store: &Store, pools: &Resource, namespace: &str, name: &str) {
+    if let Ok(current) = store.get(pools, namespace, name) {
+        let remaining: Vec<Value> = current
+            .pointer("/metadata/finalizers")
+            .and_then(Value::as_array)
+            .map(|f| {
+                f.iter()
+                    .filter(|v| v.as_str() != Some(FINALIZER))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let _ = store.patch(
+            pools,
+            namespace,
+            name,
+            &Patch::Merge(json!({"metadata": {"finalizers": remaining}})),
+            false,
+            false,
+        );
     }
 }

@@ -219,95 +219,13 @@ pub struct Registry {
 
 impl Registry {
     /// The built-in registry: the compiled-in CRDs plus core namespaces and events.
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub fn builtin() -> Result<Registry, CrdError> {
-        let mut resources = vec![
-            core(
-                "Namespace",
-                "namespaces",
-                false,
-                vec![
-                    column("Status", "string", ".status.phase"),
-                    column("Age", "date", ".metadata.creationTimestamp"),
-                ],
-            ),
-            core(
-                "Pod",
-                "pods",
-                true,
-                vec![
-                    column("Status", "string", ".status.phase"),
-                    column("Age", "date", ".metadata.creationTimestamp"),
-                ],
-            ),
-            core(
-                "Event",
-                "events",
-                true,
-                vec![
-                    column("Last Seen", "date", ".lastTimestamp"),
-                    column("Type", "string", ".type"),
-                    column("Reason", "string", ".reason"),
-                    column("Object", "string", ".involvedObject.kind"),
-                    column("Message", "string", ".message"),
-                ],
-            ),
-        ];
-        // The hue controller's Deployment and ReplicaSet, so the guide's `kubectl get
-        // deployments --all-namespaces | grep hue` finds it.
-        for (kind, plural, short, columns) in [
-            (
-                "Deployment",
-                "deployments",
-                "deploy",
-                vec![
-                    column("Ready", "integer", ".status.readyReplicas"),
-                    column("Up-to-date", "integer", ".status.updatedReplicas"),
-                    column("Available", "integer", ".status.availableReplicas"),
-                    column("Age", "date", ".metadata.creationTimestamp"),
-                ],
-            ),
-            (
-                "ReplicaSet",
-                "replicasets",
-                "rs",
-                vec![
-                    column("Desired", "integer", ".spec.replicas"),
-                    column("Current", "integer", ".status.replicas"),
-                    column("Ready", "integer", ".status.readyReplicas"),
-                    column("Age", "date", ".metadata.creationTimestamp"),
-                ],
-            ),
-        ] {
-            resources.push(Resource {
-                group: "apps".into(),
-                version: "v1".into(),
-                kind: kind.into(),
-                list_kind: format!("{kind}List"),
-                plural: plural.into(),
-                singular: kind.to_lowercase(),
-                short_names: vec![short.into()],
-                namespaced: true,
-                has_status: true,
-                columns,
-            });
-        }
+        let mut resources = core_kinds();
+        resources.extend(apps_kinds());
         for (crd, (file, _)) in crd_manifests()?.iter().zip(CRDS) {
             resources.push(from_crd(crd).map_err(|why| CrdError { file, why })?);
         }
-        // The CRDs themselves, read-only in spirit: `kubectl get crd` lists them.
-        resources.push(Resource {
-            group: "apiextensions.k8s.io".into(),
-            version: "v1".into(),
-            kind: "CustomResourceDefinition".into(),
-            list_kind: "CustomResourceDefinitionList".into(),
-            plural: "customresourcedefinitions".into(),
-            singular: "customresourcedefinition".into(),
-            short_names: vec!["crd".into(), "crds".into()],
-            namespaced: false,
-            has_status: true,
-            columns: vec![column("Created At", "date", ".metadata.creationTimestamp")],
-        });
+        resources.push(crd_kind());
         Ok(Registry { resources })
     }
 
@@ -319,6 +237,102 @@ impl Registry {
 
     pub fn by_kind(&self, kind: &str) -> Option<&Resource> {
         self.resources.iter().find(|r| r.kind == kind)
+    }
+}
+
+/// The core kinds the console and kubectl read: Namespaces, Pods and Events.
+fn core_kinds() -> Vec<Resource> {
+    vec![
+        core(
+            "Namespace",
+            "namespaces",
+            false,
+            vec![
+                column("Status", "string", ".status.phase"),
+                column("Age", "date", ".metadata.creationTimestamp"),
+            ],
+        ),
+        core(
+            "Pod",
+            "pods",
+            true,
+            vec![
+                column("Status", "string", ".status.phase"),
+                column("Age", "date", ".metadata.creationTimestamp"),
+            ],
+        ),
+        core(
+            "Event",
+            "events",
+            true,
+            vec![
+                column("Last Seen", "date", ".lastTimestamp"),
+                column("Type", "string", ".type"),
+                column("Reason", "string", ".reason"),
+                column("Object", "string", ".involvedObject.kind"),
+                column("Message", "string", ".message"),
+            ],
+        ),
+    ]
+}
+
+/// The hue controller's Deployment and ReplicaSet, so the guide's `kubectl get deployments
+/// --all-namespaces | grep hue` finds it.
+fn apps_kinds() -> Vec<Resource> {
+    let mut out = Vec::new();
+    for (kind, plural, short, columns) in [
+        (
+            "Deployment",
+            "deployments",
+            "deploy",
+            vec![
+                column("Ready", "integer", ".status.readyReplicas"),
+                column("Up-to-date", "integer", ".status.updatedReplicas"),
+                column("Available", "integer", ".status.availableReplicas"),
+                column("Age", "date", ".metadata.creationTimestamp"),
+            ],
+        ),
+        (
+            "ReplicaSet",
+            "replicasets",
+            "rs",
+            vec![
+                column("Desired", "integer", ".spec.replicas"),
+                column("Current", "integer", ".status.replicas"),
+                column("Ready", "integer", ".status.readyReplicas"),
+                column("Age", "date", ".metadata.creationTimestamp"),
+            ],
+        ),
+    ] {
+        out.push(Resource {
+            group: "apps".into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            list_kind: format!("{kind}List"),
+            plural: plural.into(),
+            singular: kind.to_lowercase(),
+            short_names: vec![short.into()],
+            namespaced: true,
+            has_status: true,
+            columns,
+        });
+    }
+    out
+}
+
+/// The CRDs themselves, read-only in spirit: `kubectl get crd` lists them.
+fn crd_kind() -> Resource {
+    Resource {
+        group: "apiextensions.k8s.io".into(),
+        version: "v1".into(),
+        kind: "CustomResourceDefinition".into(),
+        list_kind: "CustomResourceDefinitionList".into(),
+        plural: "customresourcedefinitions".into(),
+        singular: "customresourcedefinition".into(),
+        short_names: vec!["crd".into(), "crds".into()],
+        namespaced: false,
+        has_status: true,
+        columns: vec![column("Created At", "date", ".metadata.creationTimestamp")],
     }
 }
 

@@ -15,63 +15,49 @@ use super::{Server, User, error, forbidden, query};
 use crate::logs;
 use crate::status::ApiError;
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-pub(super) async fn pod_log(
-    State(server): State<Arc<Server>>,
-    Extension(user): Extension<User>,
-    Path((_version, namespace, name)): Path<(String, String, String)>,
-    uri: Uri,
-) -> Response {
-    let Some(pods) = server.store.registry.by_kind("Pod").cloned() else {
-        return error(&ApiError::new(
-            404,
-            "NotFound",
-            "the server could not find the requested resource",
-        ));
-    };
-    if !user.may("get", "pods", Some(&namespace)) {
-        return forbidden(user, "get", &pods, Some(&name), Some(&namespace));
+/// What a log request asks: its last lines, its age, its size, and whether it follows.
+struct LogQuery {
+    tail: Option<u64>,
+    since: Option<u64>,
+    limit: Option<u64>,
+    follow: bool,
+}
+
+impl LogQuery {
+    /// Read from the request's query, as the API server reads it: a number that is not one
+    /// is refused.
+    fn read(uri: &Uri) -> Result<LogQuery, ApiError> {
+        let params = query(uri);
+        let number = |key: &str| -> Result<Option<u64>, ApiError> {
+            match params.get(key) {
+                None => Ok(None),
+                Some(text) => text.parse::<u64>().map(Some).map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "{key}: \"{text}\" is not a whole number of 0 or more"
+                    ))
+                }),
+            }
+        };
+        Ok(LogQuery {
+            tail: number("tailLines")?,
+            since: number("sinceSeconds")?,
+            limit: number("limitBytes")?,
+            follow: params
+                .get("follow")
+                .is_some_and(|v| v == "true" || v == "1"),
+        })
     }
-    if let Err(e) = server.store.get(&pods, &namespace, &name) {
-        return error(&e);
-    }
-    let params = query(&uri);
-    let number = |key: &str| -> Result<Option<u64>, ApiError> {
-        match params.get(key) {
-            None => Ok(None),
-            Some(text) => text.parse::<u64>().map(Some).map_err(|_| {
-                ApiError::bad_request(format!(
-                    "{key}: \"{text}\" is not a whole number of 0 or more"
-                ))
-            }),
-        }
-    };
-    let read = || -> Result<_, ApiError> {
-        Ok((
-            number("tailLines")?,
-            number("sinceSeconds")?,
-            number("limitBytes")?,
-        ))
-    };
-    let (tail, since, limit) = match read() {
-        Ok(values) => values,
-        Err(e) => return error(&e),
-    };
-    let follow = params
-        .get("follow")
-        .is_some_and(|v| v == "true" || v == "1");
-    let now = Utc::now();
-    let ours = namespace == logs::NAMESPACE && name == logs::POD;
-    let mut lines = if ours {
-        let scripted = server
-            .controller_logs
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
-        logs::history(&scripted, &pools(&server), now)
-    } else {
-        Vec::new()
-    };
+}
+
+/// The log's lines since `since` seconds ago, the last `tail` of them, cut to `limit` bytes
+/// (on a character's boundary).
+fn trimmed(
+    mut lines: Vec<String>,
+    since: Option<u64>,
+    tail: Option<u64>,
+    limit: Option<u64>,
+    now: chrono::DateTime<Utc>,
+) -> String {
     if let Some(seconds) = since {
         let from = now - chrono::TimeDelta::seconds(seconds.min(i64::MAX as u64) as i64);
         lines.retain(|l| {
@@ -97,6 +83,50 @@ pub(super) async fn pod_log(
             text.truncate(cut);
         }
     }
+    text
+}
+
+pub(super) async fn pod_log(
+    State(server): State<Arc<Server>>,
+    Extension(user): Extension<User>,
+    Path((_version, namespace, name)): Path<(String, String, String)>,
+    uri: Uri,
+) -> Response {
+    let Some(pods) = server.store.registry.by_kind("Pod").cloned() else {
+        return error(&ApiError::new(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        ));
+    };
+    if !user.may("get", "pods", Some(&namespace)) {
+        return forbidden(user, "get", &pods, Some(&name), Some(&namespace));
+    }
+    if let Err(e) = server.store.get(&pods, &namespace, &name) {
+        return error(&e);
+    }
+    let LogQuery {
+        tail,
+        since,
+        limit,
+        follow,
+    } = match LogQuery::read(&uri) {
+        Ok(asked) => asked,
+        Err(e) => return error(&e),
+    };
+    let now = Utc::now();
+    let ours = namespace == logs::NAMESPACE && name == logs::POD;
+    let lines = if ours {
+        let scripted = server
+            .controller_logs
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        logs::history(&scripted, &pools(&server), now)
+    } else {
+        Vec::new()
+    };
+    let text = trimmed(lines, since, tail, limit, now);
     let body = if follow && ours && limit.is_none() {
         Body::from_stream(followed(server.clone(), text))
     } else {

@@ -25,62 +25,73 @@ pub fn print_json(report: &Report, out: &mut impl Write) -> std::io::Result<()> 
     writeln!(out, "{}", crate::domain::inert::json(&text))
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn print_human(report: &Report, color: bool, out: &mut impl Write) -> std::io::Result<()> {
     for entry in &report.entries {
-        let severity = match (entry.severity, color) {
-            (Severity::Error, true) => "error".red().bold().to_string(),
-            (Severity::Warning, true) => "warning".yellow().bold().to_string(),
-            (Severity::Info, true) => "info".cyan().to_string(),
-            (s, false) => s.to_string(),
-        };
-        // The file's name, the message (it may quote the manifest) and the excerpt are the
-        // input's text: inert before the terminal sees them.
-        let file = inert::line(&entry.file);
-        let location = if entry.line > 0 {
-            format!("{file}:{}:{}", entry.line, entry.column)
-        } else {
-            file.into_owned()
-        };
-        let rule = format!("[{}]", entry.rule);
-        let rule = if color {
-            rule.dark_grey().to_string()
-        } else {
-            rule
-        };
-        let path = inert::line(&entry.path);
-        let path = if path.is_empty() {
-            String::new()
-        } else if color {
-            format!("{}: ", path.as_ref().bold())
-        } else {
-            format!("{path}: ")
-        };
-        // One finding, one line: a line break the file put in a key stays visible.
-        writeln!(
-            out,
-            "{location}: {severity}{rule} {path}{}",
-            inert::line(&entry.message)
-        )?;
-        if let Some(raw) = &entry.excerpt {
-            let number = entry.line.to_string();
-            let gutter = " ".repeat(number.len());
-            let line = inert::line(raw);
-            // The caret stands under the column as shown (an escaped character is wider).
-            let before: String = raw
-                .chars()
-                .take(entry.column.saturating_sub(1) as usize)
-                .collect();
-            let caret_at = " ".repeat(inert::line(&before).chars().count());
-            let caret = if color {
-                "^".red().bold().to_string()
-            } else {
-                "^".into()
-            };
-            writeln!(out, "  {number} | {line}")?;
-            writeln!(out, "  {gutter} | {caret_at}{caret}")?;
-        }
+        print_entry(entry, color, out)?;
     }
+    print_summary(report, out)
+}
+
+/// One finding: where, how severe, which rule, the message; then the line it is on with a
+/// caret under the column, when the file has one.
+fn print_entry(entry: &Entry, color: bool, out: &mut impl Write) -> std::io::Result<()> {
+    let severity = match (entry.severity, color) {
+        (Severity::Error, true) => "error".red().bold().to_string(),
+        (Severity::Warning, true) => "warning".yellow().bold().to_string(),
+        (Severity::Info, true) => "info".cyan().to_string(),
+        (s, false) => s.to_string(),
+    };
+    // The file's name, the message (it may quote the manifest) and the excerpt are the
+    // input's text: inert before the terminal sees them.
+    let file = inert::line(&entry.file);
+    let location = if entry.line > 0 {
+        format!("{file}:{}:{}", entry.line, entry.column)
+    } else {
+        file.into_owned()
+    };
+    let rule = format!("[{}]", entry.rule);
+    let rule = if color {
+        rule.dark_grey().to_string()
+    } else {
+        rule
+    };
+    let path = inert::line(&entry.path);
+    let path = if path.is_empty() {
+        String::new()
+    } else if color {
+        format!("{}: ", path.as_ref().bold())
+    } else {
+        format!("{path}: ")
+    };
+    // One finding, one line: a line break the file put in a key stays visible.
+    writeln!(
+        out,
+        "{location}: {severity}{rule} {path}{}",
+        inert::line(&entry.message)
+    )?;
+    if let Some(raw) = &entry.excerpt {
+        let number = entry.line.to_string();
+        let gutter = " ".repeat(number.len());
+        let line = inert::line(raw);
+        // The caret stands under the column as shown (an escaped character is wider).
+        let before: String = raw
+            .chars()
+            .take(entry.column.saturating_sub(1) as usize)
+            .collect();
+        let caret_at = " ".repeat(inert::line(&before).chars().count());
+        let caret = if color {
+            "^".red().bold().to_string()
+        } else {
+            "^".into()
+        };
+        writeln!(out, "  {number} | {line}")?;
+        writeln!(out, "  {gutter} | {caret_at}{caret}")?;
+    }
+    Ok(())
+}
+
+/// The last line: what was checked in how many files, and the findings counted.
+fn print_summary(report: &Report, out: &mut impl Write) -> std::io::Result<()> {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let unread = report
         .entries
