@@ -155,7 +155,6 @@ fn render_fleet(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     // Several hubs in view: each hub's state; one (`:hub NAME`), its sources as with one hub.
     if app.fleet.mixed() {
@@ -201,8 +200,49 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             theme.style(Meaning::Accent),
         ));
     }
-    // One compact entry per resource: ✓ when live (with the time since its last event),
-    // otherwise the state in words, so it reads without colour too.
+    let sources = source_spans(app, theme);
+    // What is wrong, in words, at any row count: a stale picture first, then the reason of a
+    // source that is reconnecting.
+    let reconnecting = app
+        .fleet
+        .inventory
+        .health()
+        .find_map(|(_, h)| match &h.state {
+            SourceState::Reconnecting { error, .. } => Some(error.to_string()),
+            _ => None,
+        });
+    let second = match (app.fleet.inventory.stale(app.now), reconnecting) {
+        (Some(stale), _) => Line::from(vec![
+            Span::styled("STALE", theme.style(Meaning::Error)),
+            Span::styled(
+                format!(
+                    " since {} ({} ago): {}",
+                    stale.since.format("%H:%M:%S"),
+                    crate::domain::duration::format_age(
+                        (app.now - stale.since).to_std().unwrap_or_default()
+                    ),
+                    stale.reason
+                ),
+                theme.style(Meaning::Warn),
+            ),
+        ]),
+        (None, Some(reason)) => {
+            let mut line = sources;
+            line.push(Span::styled(reason, theme.style(Meaning::Warn)));
+            Line::from(line)
+        }
+        (None, None) => Line::from(sources),
+    };
+    // A server's error text is in the second line: inert.
+    let lines = super::detail::inert_lines(vec![first, second], None);
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// One compact entry per resource: ✓ when live (with the time since its last event),
+/// otherwise the state in words, so it reads without colour too; then whether the hub's
+/// lists come in pages.
+fn source_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
+    let muted = theme.style(Meaning::Muted);
     let mut sources = Vec::new();
     let mut seen = Vec::new();
     for ((kind, _), health) in app.fleet.inventory.health() {
@@ -260,39 +300,5 @@ pub fn render(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     if app.fleet.inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
         sources.push(Span::styled("lists in pages (no watch-lists)  ", muted));
     }
-    // What is wrong, in words, at any row count: a stale picture first, then the reason of a
-    // source that is reconnecting.
-    let reconnecting = app
-        .fleet
-        .inventory
-        .health()
-        .find_map(|(_, h)| match &h.state {
-            SourceState::Reconnecting { error, .. } => Some(error.to_string()),
-            _ => None,
-        });
-    let second = match (app.fleet.inventory.stale(app.now), reconnecting) {
-        (Some(stale), _) => Line::from(vec![
-            Span::styled("STALE", theme.style(Meaning::Error)),
-            Span::styled(
-                format!(
-                    " since {} ({} ago): {}",
-                    stale.since.format("%H:%M:%S"),
-                    crate::domain::duration::format_age(
-                        (app.now - stale.since).to_std().unwrap_or_default()
-                    ),
-                    stale.reason
-                ),
-                theme.style(Meaning::Warn),
-            ),
-        ]),
-        (None, Some(reason)) => {
-            let mut line = sources;
-            line.push(Span::styled(reason, theme.style(Meaning::Warn)));
-            Line::from(line)
-        }
-        (None, None) => Line::from(sources),
-    };
-    // A server's error text is in the second line: inert.
-    let lines = super::detail::inert_lines(vec![first, second], None);
-    frame.render_widget(Paragraph::new(lines), area);
+    sources
 }

@@ -23,88 +23,12 @@ pub fn beside(width: u16) -> bool {
     width >= super::MIN_WIDTH.saturating_add(BESIDE)
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Rect, full: bool) {
     let chapter = tour.current();
     let strong = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
     let muted = theme.style(Meaning::Muted);
-    let mut lines: Vec<Line> = Vec::new();
-    if full {
-        lines.push(Line::styled(chapter.title, strong));
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(
-            "What is wrong",
-            muted.add_modifier(Modifier::BOLD),
-        ));
-        lines.push(Line::raw(chapter.wrong));
-        lines.push(Line::raw(""));
-    }
-    match &tour.failed {
-        Some(why) => lines.push(Line::styled(
-            format!(
-                "The scenario {} could not be loaded ({}): :chapter {} tries again.",
-                chapter.scenario,
-                crate::domain::inert::line(why),
-                tour.chapter + 1
-            ),
-            theme.style(Meaning::Error),
-        )),
-        None if tour.loading => lines.push(Line::styled(
-            format!("loading the scenario {}…", chapter.scenario),
-            muted,
-        )),
-        None => {}
-    }
-    // Read-only mode sends no fix: the step can be read, not done; ] goes on without it.
-    if tour.stuck_read_only(app.read_only()) {
-        lines.push(Line::styled(
-            format!(
-                "Read-only ({}): this fix cannot be sent here. Read the step, then ] goes on.",
-                crate::domain::inert::line(
-                    app.fleet.read_only_why.as_deref().unwrap_or("--readonly")
-                )
-            ),
-            theme.style(Meaning::Warn),
-        ));
-    }
-    for (i, step) in chapter.steps.iter().enumerate() {
-        let current = i == tour.step;
-        if !full && !current {
-            continue;
-        }
-        let (mark, style) = if i < tour.step {
-            ("✓", theme.style(Meaning::Ok))
-        } else if current {
-            ("›", strong)
-        } else {
-            (" ", muted)
-        };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{mark} "), style),
-            Span::styled(
-                format!("Step {} of {}: ", i + 1, chapter.steps.len()),
-                if current { strong } else { muted },
-            ),
-            Span::raw(step.look),
-        ]));
-        if current {
-            lines.push(Line::from(vec![
-                Span::raw("  Press: "),
-                Span::styled(step.keys, strong),
-            ]));
-            if tour.answer {
-                lines.push(Line::from(vec![
-                    Span::styled("  Answer: ", theme.style(Meaning::Info)),
-                    Span::raw(step.answer),
-                ]));
-            } else if !full {
-                lines.push(Line::from(vec![
-                    Span::styled("  What is wrong: ", muted),
-                    Span::raw(chapter.wrong),
-                ]));
-            }
-        }
-    }
+    let mut lines = head_lines(app, tour, theme, full);
+    step_lines(tour, theme, full, &mut lines);
     if tour.chapter_done() {
         lines.push(Line::from(vec![
             Span::styled("✓ Chapter done: ", theme.style(Meaning::Ok)),
@@ -158,4 +82,99 @@ pub fn render(app: &App, tour: &Tour, theme: &Theme, frame: &mut Frame, area: Re
         ),
         area,
     );
+}
+
+/// The chapter's steps: every one when the caption is beside the console (done, current,
+/// to come), the current one alone below it; the current with its keys and, asked, its
+/// answer.
+fn step_lines(tour: &Tour, theme: &Theme, full: bool, lines: &mut Vec<Line<'static>>) {
+    let chapter = tour.current();
+    let strong = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
+    let muted = theme.style(Meaning::Muted);
+    for (i, step) in chapter.steps.iter().enumerate() {
+        let current = i == tour.step;
+        if !full && !current {
+            continue;
+        }
+        let (mark, style) = if i < tour.step {
+            ("✓", theme.style(Meaning::Ok))
+        } else if current {
+            ("›", strong)
+        } else {
+            (" ", muted)
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{mark} "), style),
+            Span::styled(
+                format!("Step {} of {}: ", i + 1, chapter.steps.len()),
+                if current { strong } else { muted },
+            ),
+            Span::raw(step.look),
+        ]));
+        if current {
+            lines.push(Line::from(vec![
+                Span::raw("  Press: "),
+                Span::styled(step.keys, strong),
+            ]));
+            if tour.answer {
+                lines.push(Line::from(vec![
+                    Span::styled("  Answer: ", theme.style(Meaning::Info)),
+                    Span::raw(step.answer),
+                ]));
+            } else if !full {
+                lines.push(Line::from(vec![
+                    Span::styled("  What is wrong: ", muted),
+                    Span::raw(chapter.wrong),
+                ]));
+            }
+        }
+    }
+}
+
+/// The caption's head: beside the console the chapter's title and what is wrong; then why
+/// its scenario is not there yet, and whether read-only mode keeps its fix from being sent.
+fn head_lines(app: &App, tour: &Tour, theme: &Theme, full: bool) -> Vec<Line<'static>> {
+    let chapter = tour.current();
+    let strong = theme.style(Meaning::Accent).add_modifier(Modifier::BOLD);
+    let muted = theme.style(Meaning::Muted);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    if full {
+        lines.push(Line::styled(chapter.title, strong));
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            "What is wrong",
+            muted.add_modifier(Modifier::BOLD),
+        ));
+        lines.push(Line::raw(chapter.wrong));
+        lines.push(Line::raw(""));
+    }
+    match &tour.failed {
+        Some(why) => lines.push(Line::styled(
+            format!(
+                "The scenario {} could not be loaded ({}): :chapter {} tries again.",
+                chapter.scenario,
+                crate::domain::inert::line(why),
+                tour.chapter + 1
+            ),
+            theme.style(Meaning::Error),
+        )),
+        None if tour.loading => lines.push(Line::styled(
+            format!("loading the scenario {}…", chapter.scenario),
+            muted,
+        )),
+        None => {}
+    }
+    // Read-only mode sends no fix: the step can be read, not done; ] goes on without it.
+    if tour.stuck_read_only(app.read_only()) {
+        lines.push(Line::styled(
+            format!(
+                "Read-only ({}): this fix cannot be sent here. Read the step, then ] goes on.",
+                crate::domain::inert::line(
+                    app.fleet.read_only_why.as_deref().unwrap_or("--readonly")
+                )
+            ),
+            theme.style(Meaning::Warn),
+        ));
+    }
+    lines
 }

@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::wizard::{Editor, Purpose, Wizard};
+use crate::app::wizard::{Editor, Line as WizardLine, Offered, Purpose, Wizard};
 use crate::domain::draft::{Group, Step};
 use crate::domain::rules::{Finding, Severity};
 use crate::theme::{Meaning, Theme};
@@ -77,7 +77,6 @@ fn steps(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
 }
 
 /// The fields of a step, with the line the cursor is on.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, usize) {
     let mut out = Vec::new();
     let mut cursor_at = 0;
@@ -104,30 +103,7 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             Some(_) => "(typing below: Ctrl-S keeps, Esc drops)".to_owned(),
             None => wizard.shown(line),
         };
-        let label_width = 22.min(width / 2);
-        let mut spans = vec![
-            Span::raw(if line.spec.repeats() { "  " } else { "" }),
-            Span::styled(
-                format!("{:<label_width$}", line.spec.label),
-                theme.style(Meaning::Muted),
-            ),
-            Span::styled(
-                if value.is_empty() {
-                    "—".to_owned()
-                } else {
-                    value
-                },
-                if selected {
-                    Style::new().add_modifier(Modifier::REVERSED)
-                } else {
-                    theme.style(Meaning::Text)
-                },
-            ),
-        ];
-        if wizard.locked(line).is_some() {
-            spans.push(Span::styled("  (locked)", theme.style(Meaning::Muted)));
-        }
-        out.push(Line::from(spans));
+        out.push(field_line(wizard, line, value, selected, theme, width));
         if let Some(editor) = editor.filter(|e| e.multi_line()) {
             for row in 0..editor.lines().len() {
                 out.push(Line::styled(
@@ -137,24 +113,7 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             }
         }
         if selected && let Some(names) = wizard.choices(line) {
-            let offered = if names.is_empty() {
-                "none in this namespace: Enter types a name".to_owned()
-            } else {
-                let namespaces = line.spec.entry == crate::domain::draft::Entry::Namespace;
-                let listed: Vec<String> = names
-                    .iter()
-                    .map(|(name, flag)| match flag {
-                        Some(false) if namespaces => format!("{name} (no Project seen)"),
-                        Some(false) => format!("{name} (not Ready)"),
-                        _ => name.clone(),
-                    })
-                    .collect();
-                format!("Space picks: {}", listed.join(", "))
-            };
-            out.push(Line::styled(
-                format!("    {offered}"),
-                theme.style(Meaning::Muted),
-            ));
+            out.push(offered_line(names, line, theme));
         }
         if selected && let Some(why) = wizard.locked(line) {
             out.push(Line::styled(
@@ -300,6 +259,62 @@ pub fn render(wizard: &Wizard, on: Option<&str>, theme: &Theme, frame: &mut Fram
             .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
         right,
     );
+}
+
+/// A field's line: its label, its value (with the cursor, while it is typed) and whether it
+/// is locked.
+fn field_line(
+    wizard: &Wizard,
+    line: &WizardLine,
+    value: String,
+    selected: bool,
+    theme: &Theme,
+    width: usize,
+) -> Line<'static> {
+    let label_width = 22.min(width / 2);
+    let mut spans = vec![
+        Span::raw(if line.spec.repeats() { "  " } else { "" }),
+        Span::styled(
+            format!("{:<label_width$}", line.spec.label),
+            theme.style(Meaning::Muted),
+        ),
+        Span::styled(
+            if value.is_empty() {
+                "—".to_owned()
+            } else {
+                value
+            },
+            if selected {
+                Style::new().add_modifier(Modifier::REVERSED)
+            } else {
+                theme.style(Meaning::Text)
+            },
+        ),
+    ];
+    if wizard.locked(line).is_some() {
+        spans.push(Span::styled("  (locked)", theme.style(Meaning::Muted)));
+    }
+    Line::from(spans)
+}
+
+/// What Space picks from for the field under the cursor (a flag: a namespace without its
+/// Project seen, an object not Ready).
+fn offered_line(names: &[Offered], line: &WizardLine, theme: &Theme) -> Line<'static> {
+    let offered = if names.is_empty() {
+        "none in this namespace: Enter types a name".to_owned()
+    } else {
+        let namespaces = line.spec.entry == crate::domain::draft::Entry::Namespace;
+        let listed: Vec<String> = names
+            .iter()
+            .map(|(name, flag)| match flag {
+                Some(false) if namespaces => format!("{name} (no Project seen)"),
+                Some(false) => format!("{name} (not Ready)"),
+                _ => name.clone(),
+            })
+            .collect();
+        format!("Space picks: {}", listed.join(", "))
+    };
+    Line::styled(format!("    {offered}"), theme.style(Meaning::Muted))
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Cell, Deadline};
+use super::{Cell, Deadline, GpuUse, Load};
 use super::{cell_model_word, cell_scaling_word};
 use crate::domain::duration;
+use crate::domain::model::vocabulary::ScalingStateKind;
 
 /// Where the text goes: the console (compact GPU names, bars and sparklines) or plain text
 /// for `pooldeck get` (full variant names, nothing drawn).
@@ -72,12 +73,10 @@ fn push_percent(out: &mut String, value: f64) {
     out.push('%');
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
     use std::fmt::Write;
     // One buffer per cell: the console formats every visible cell on every frame.
     let mut out = String::new();
-    let percent = push_percent;
     match cell {
         Cell::Empty => out.push('-'),
         Cell::Text(text) => out.push_str(text),
@@ -96,29 +95,7 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
             }
         }
         Cell::Gpus(all) if all.is_empty() => out.push('-'),
-        Cell::Gpus(all) => {
-            let (mut used, mut capacity) = (0f64, 0f64);
-            for (i, g) in all.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                let model = match form {
-                    Form::Console | Form::Compact => cell_model_word(&g.model),
-                    Form::Plain => &g.model,
-                };
-                out.push_str(model);
-                out.push(' ');
-                push_int(&mut out, g.used.into());
-                out.push('/');
-                push_int(&mut out, g.capacity.into());
-                used += g.used as f64;
-                capacity += g.capacity as f64;
-            }
-            if form == Form::Console && capacity > 0.0 {
-                out.push(' ');
-                share_bar(&mut out, used, capacity, crate::app::rows::GPU_BAR_CELLS);
-            }
-        }
+        Cell::Gpus(all) => push_gpus(&mut out, all, form),
         Cell::Count(n) => push_int(&mut out, (*n).into()),
         Cell::Ratio { part, whole } => {
             push_int(&mut out, (*part).into());
@@ -131,56 +108,12 @@ pub fn text(cell: &Cell, now: DateTime<Utc>, form: Form) -> String {
         Cell::Flag(true) => out.push_str("yes"),
         Cell::Flag(false) | Cell::Since(None) => out.push('-'),
         Cell::Since(Some(t)) => ago(&mut out, *t, now),
-        Cell::Scaling { state, deadline } => {
-            out.push_str(cell_scaling_word(state));
-            match deadline {
-                Some(Deadline::CooldownEnds(t)) => {
-                    out.push(' ');
-                    left(&mut out, *t, now);
-                }
-                Some(Deadline::AbortAt(t)) => {
-                    out.push_str(" (abort in ");
-                    left(&mut out, *t, now);
-                    out.push(')');
-                }
-                None => {}
-            }
-        }
+        Cell::Scaling { state, deadline } => push_scaling(&mut out, state, deadline.as_ref(), now),
         Cell::Utilization { current, history } => {
-            if current.is_empty() {
-                out.push('-');
-            }
-            for (i, value) in current.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                percent(&mut out, *value);
-            }
-            if form == Form::Console && history.len() > 1 {
-                // The latest samples, as many as the column was laid out for.
-                let recent =
-                    &history[history.len().saturating_sub(crate::app::rows::SPARK_CELLS)..];
-                out.push(' ');
-                out.extend(recent.iter().map(|v| spark(*v)));
-            }
+            push_utilization(&mut out, current, history, form)
         }
         Cell::Loads(all) if all.is_empty() => out.push('-'),
-        Cell::Loads(all) => {
-            for (i, l) in all.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                if let Some(variant) = &l.variant {
-                    out.push_str(variant);
-                    out.push(' ');
-                }
-                percent(&mut out, l.utilization);
-                out.push(' ');
-                push_int(&mut out, l.count.into());
-                out.push_str("->");
-                push_int(&mut out, l.target.into());
-            }
-        }
+        Cell::Loads(all) => push_loads(&mut out, all),
     }
     // Words in a cell may be the cluster's (a name, an unknown status, a message): inert.
     match crate::domain::inert::line(&out) {
@@ -266,6 +199,90 @@ pub const PLAIN_COLUMN_AT_MOST: usize = 64;
 /// The widest the last column prints (a message, say): longer is cut with a marker, so one
 /// 5,000-character event is not a screenful (`-o yaml` has it whole).
 pub const PLAIN_LAST_COLUMN_AT_MOST: usize = 512;
+
+/// GPUs in use of capacity, per model; on the console a bar of the whole share after them.
+fn push_gpus(out: &mut String, all: &[GpuUse], form: Form) {
+    let (mut used, mut capacity) = (0f64, 0f64);
+    for (i, g) in all.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let model = match form {
+            Form::Console | Form::Compact => cell_model_word(&g.model),
+            Form::Plain => &g.model,
+        };
+        out.push_str(model);
+        out.push(' ');
+        push_int(out, g.used.into());
+        out.push('/');
+        push_int(out, g.capacity.into());
+        used += g.used as f64;
+        capacity += g.capacity as f64;
+    }
+    if form == Form::Console && capacity > 0.0 {
+        out.push(' ');
+        share_bar(out, used, capacity, crate::app::rows::GPU_BAR_CELLS);
+    }
+}
+
+/// The scaling state, with the time left to its deadline.
+fn push_scaling(
+    out: &mut String,
+    state: &ScalingStateKind,
+    deadline: Option<&Deadline>,
+    now: DateTime<Utc>,
+) {
+    out.push_str(cell_scaling_word(state));
+    match deadline {
+        Some(Deadline::CooldownEnds(t)) => {
+            out.push(' ');
+            left(out, *t, now);
+        }
+        Some(Deadline::AbortAt(t)) => {
+            out.push_str(" (abort in ");
+            left(out, *t, now);
+            out.push(')');
+        }
+        None => {}
+    }
+}
+
+/// Utilization now, per resource; on the console its recent history as a sparkline.
+fn push_utilization(out: &mut String, current: &[f64], history: &[f64], form: Form) {
+    if current.is_empty() {
+        out.push('-');
+    }
+    for (i, value) in current.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_percent(out, *value);
+    }
+    if form == Form::Console && history.len() > 1 {
+        // The latest samples, as many as the column was laid out for.
+        let recent = &history[history.len().saturating_sub(crate::app::rows::SPARK_CELLS)..];
+        out.push(' ');
+        out.extend(recent.iter().map(|v| spark(*v)));
+    }
+}
+
+/// Each worker pool's load: its utilization, then its node count and target.
+fn push_loads(out: &mut String, all: &[Load]) {
+    for (i, l) in all.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if let Some(variant) = &l.variant {
+            out.push_str(variant);
+            out.push(' ');
+        }
+        push_percent(out, l.utilization);
+        out.push(' ');
+        push_int(out, l.count.into());
+        out.push_str("->");
+        push_int(out, l.target.into());
+    }
+}
 
 #[cfg(test)]
 mod tests {
