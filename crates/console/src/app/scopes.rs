@@ -60,50 +60,107 @@ impl App {
     /// Whether a command can act now, and if not, whether its key says why: the one place a
     /// command's conditions are written (the footer, the dispatch and the message a key
     /// leaves all read it).
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub fn availability(&self, command: Command) -> Availability {
-        use Availability::{Disabled, Enabled, Hidden};
-        let when = |yes: bool| if yes { Enabled } else { Hidden };
-        // On a list across hubs, a key acts on its row's hub, which is put in focus; while
-        // something holds the focus on another hub (marks, an edit), a key on this row would
-        // act there instead, so it says why it does not (p with marks too: on a row of
-        // another hub, a pause of the marks would read as a pause of that row).
-        if self.overlay().is_none()
-            && self.detail.is_none()
-            && matches!(
-                command,
-                Command::Open
-                    | Command::Describe
-                    | Command::Yaml
-                    | Command::Delete
-                    | Command::Unblock
-                    | Command::NewPool
-                    | Command::EditPool
-                    | Command::RawEdit
-                    | Command::ControllerLogs
-                    | Command::Mark
-                    | Command::PauseResume
-            )
-            && let Some(why) = self.other_hub_row()
+        use Availability::{Disabled, Enabled};
+        if let Some(why) = self
+            .held_elsewhere(command)
+            .or_else(|| self.while_connecting(command))
         {
             return Disabled(why);
         }
         match command {
-            // While another context connects, nothing is opened that would be bound to
-            // either hub.
-            Command::PauseResume
-            | Command::Delete
-            | Command::Unblock
+            Command::AllNamespaces
+            | Command::Open
+            | Command::Describe
+            | Command::Yaml
             | Command::RunFix
+            | Command::ControllerLogs => self.on_the_lists(command),
+            Command::AddEntry
+            | Command::RemoveEntry
+            | Command::Activate
+            | Command::Cycle
+            | Command::Write
+            | Command::Recreate
+            | Command::DryRun
+            | Command::Apply => self.in_the_wizard(command),
+            Command::RawEdit
+            | Command::Mark
             | Command::NewPool
             | Command::EditPool
-                if self.connecting.is_some() =>
+            | Command::PauseResume
+            | Command::Delete
+            | Command::Unblock => self.on_the_pools(command),
+            // Every other command acts wherever its binding is in force.
+            Command::Quit
+            | Command::Suspend
+            | Command::Help
+            | Command::Close
+            | Command::Up
+            | Command::Down
+            | Command::PageUp
+            | Command::PageDown
+            | Command::First
+            | Command::Last
+            | Command::Filter
+            | Command::CommandLine
+            | Command::SortNext
+            | Command::SortReverse
+            | Command::WarningsOnly
+            | Command::Back
+            | Command::Clear
+            | Command::NextTab
+            | Command::PreviousTab
+            | Command::JumpTab
+            | Command::FavouriteNamespace
+            | Command::PauseLogs
+            | Command::AllLines
+            | Command::NextMatch
+            | Command::Search
+            | Command::Accept
+            | Command::Cancel
+            | Command::Complete
+            | Command::Erase
+            | Command::Copy
+            | Command::FocusNext
+            | Command::FocusPrevious
+            | Command::NextStep
+            | Command::PreviousStep
+            | Command::DiscardDraft
+            | Command::TourAnswer => Enabled,
+            // The next chapter once this one is done (`:chapter N` jumps anywhere).
+            Command::NextChapter => match self
+                .tour
+                .as_ref()
+                .and_then(|t| super::tour::moves::next_refused(t, self.read_only()))
             {
-                let context = self.connecting.as_deref().unwrap_or_default();
-                Disabled(format!(
-                    "switching to context {context}: try again once it is connected"
-                ))
-            }
+                Some(why) => Disabled(why),
+                None => Enabled,
+            },
+        }
+    }
+    /// While another context connects, nothing is opened that would be bound to either hub.
+    fn while_connecting(&self, command: Command) -> Option<String> {
+        let opens = matches!(
+            command,
+            Command::PauseResume
+                | Command::Delete
+                | Command::Unblock
+                | Command::RunFix
+                | Command::NewPool
+                | Command::EditPool
+        );
+        let context = self.connecting.as_deref().filter(|_| opens)?;
+        Some(format!(
+            "switching to context {context}: try again once it is connected"
+        ))
+    }
+
+    /// What opens from a list or a detail: every namespace, a row, its description, YAML,
+    /// fix or log.
+    fn on_the_lists(&self, command: Command) -> Availability {
+        use Availability::{Enabled, Hidden};
+        let when = |yes: bool| if yes { Enabled } else { Hidden };
+        match command {
             // Shown while some namespaces only are watched.
             Command::AllNamespaces => when(!matches!(
                 self.namespaces,
@@ -122,6 +179,42 @@ impl App {
                     .is_some(),
             ),
             Command::ControllerLogs => when(self.detail.is_some() || self.list.view.logs),
+            _ => Enabled,
+        }
+    }
+
+    /// On a list across hubs, a key acts on its row's hub, which is put in focus; while
+    /// something holds the focus on another hub (marks, an edit), a key on this row would act
+    /// there instead, so it says why it does not (p with marks too: on a row of another hub,
+    /// a pause of the marks would read as a pause of that row).
+    fn held_elsewhere(&self, command: Command) -> Option<String> {
+        let acts_on_row = matches!(
+            command,
+            Command::Open
+                | Command::Describe
+                | Command::Yaml
+                | Command::Delete
+                | Command::Unblock
+                | Command::NewPool
+                | Command::EditPool
+                | Command::RawEdit
+                | Command::ControllerLogs
+                | Command::Mark
+                | Command::PauseResume
+        );
+        if self.overlay().is_none() && self.detail.is_none() && acts_on_row {
+            self.other_hub_row()
+        } else {
+            None
+        }
+    }
+
+    /// The wizard's own commands: Review takes no entry; `w` needs a file, `R` an edit, the
+    /// dry run and apply a cluster.
+    fn in_the_wizard(&self, command: Command) -> Availability {
+        use Availability::{Disabled, Enabled, Hidden};
+        let when = |yes: bool| if yes { Enabled } else { Hidden };
+        match command {
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == Step::Review) => {
                 Hidden
             }
@@ -145,6 +238,16 @@ impl App {
                 Some(Overlay::Wizard(w)) if w.step == Step::NodeConfig
                     || (w.step == Step::Autoscaling && w.draft.policy.is_some())
             )),
+            _ => Enabled,
+        }
+    }
+
+    /// The keys that act on a pool: an edit in the editor, marks, the wizard, the fixes
+    /// (refused, with why, when read-only, offline or not permitted).
+    fn on_the_pools(&self, command: Command) -> Availability {
+        use Availability::{Disabled, Enabled, Hidden};
+        let when = |yes: bool| if yes { Enabled } else { Hidden };
+        match command {
             Command::RawEdit => {
                 if !(self.list.view.pools || self.detail.is_some()) {
                     return Hidden;
@@ -182,56 +285,7 @@ impl App {
                     None => Enabled,
                 }
             }
-            // Every other command acts wherever its binding is in force.
-            Command::Quit
-            | Command::Suspend
-            | Command::Help
-            | Command::Close
-            | Command::Up
-            | Command::Down
-            | Command::PageUp
-            | Command::PageDown
-            | Command::First
-            | Command::Last
-            | Command::Filter
-            | Command::CommandLine
-            | Command::SortNext
-            | Command::SortReverse
-            | Command::WarningsOnly
-            | Command::Back
-            | Command::Clear
-            | Command::NextTab
-            | Command::PreviousTab
-            | Command::JumpTab
-            | Command::FavouriteNamespace
-            | Command::PauseLogs
-            | Command::AllLines
-            | Command::NextMatch
-            | Command::Search
-            | Command::Accept
-            | Command::Cancel
-            | Command::Complete
-            | Command::Erase
-            | Command::Copy
-            | Command::FocusNext
-            | Command::FocusPrevious
-            | Command::Activate
-            | Command::NextStep
-            | Command::PreviousStep
-            | Command::Cycle
-            | Command::RemoveEntry
-            | Command::Write
-            | Command::DiscardDraft
-            | Command::TourAnswer => Enabled,
-            // The next chapter once this one is done (`:chapter N` jumps anywhere).
-            Command::NextChapter => match self
-                .tour
-                .as_ref()
-                .and_then(|t| super::tour::moves::next_refused(t, self.read_only()))
-            {
-                Some(why) => Disabled(why),
-                None => Enabled,
-            },
+            _ => Enabled,
         }
     }
 }

@@ -77,6 +77,64 @@ impl ListState {
     }
 }
 
+impl ListState {
+    /// A command on the selected row: described, marked, its name copied, edited in the
+    /// editor; a fix on it (or on the marks) or its pool's log. `Some` when the list is done
+    /// with the command (a fix or the log opened, or refused).
+    fn on_row(&mut self, command: Command, ctx: &mut Ctx, last: usize) -> Option<After> {
+        match command {
+            Command::Describe => {
+                if self.view.opens.is_some()
+                    && let Some(row) = ctx.shown.row(self.selected)
+                {
+                    let view = super::describe::DescribeView::new(&row.id.namespace, &row.id.name);
+                    ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
+                }
+            }
+            Command::Mark => {
+                if let Some(row) = ctx.shown.row(self.selected) {
+                    let id = row.id.clone();
+                    if !self.marked.remove(&id) {
+                        self.marked.insert(id);
+                    }
+                    self.selected = self.selected.saturating_add(1).min(last);
+                }
+            }
+            // `c`: the name of the selected row.
+            Command::Copy => {
+                if let Some(row) = ctx.shown.row(self.selected) {
+                    let name = row.id.name.to_string();
+                    ctx.effect(Effect::Copy {
+                        text: name.clone(),
+                        what: name,
+                    });
+                }
+            }
+            Command::RawEdit => {
+                if let Some(row) = ctx.shown.row(self.selected) {
+                    let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
+                    ctx.ask(Ask::RawEdit { namespace, name });
+                }
+            }
+            other => {
+                // Fixes take the pools list's row (or its marks); the log any pool's row.
+                let row = ctx.shown.row(self.selected).map(|row| row.id.clone());
+                let none = BTreeSet::new();
+                let (pool, marks) = if self.view.pools {
+                    (row, &self.marked)
+                } else {
+                    let pool = row.filter(|id| {
+                        other == Command::ControllerLogs && id.kind == crate::domain::Kind::Pool
+                    });
+                    (pool, &none)
+                };
+                return Some(shared(other, ctx, pool, marks).unwrap_or(After::Stay));
+            }
+        }
+        None
+    }
+}
+
 impl Component for ListState {
     fn scopes(&self) -> Vec<Scope> {
         if self.view.warnings.is_some() {
@@ -87,7 +145,6 @@ impl Component for ListState {
     }
 
     /// A command on a list (the events list's `w` too).
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
         let last = ctx.shown.len().saturating_sub(1);
         let page = ctx.page;
@@ -127,14 +184,6 @@ impl Component for ListState {
                 super::event_view::open(ctx, self.selected);
             }
             Command::Open => self.open_selected(None, ctx),
-            Command::Describe => {
-                if self.view.opens.is_some()
-                    && let Some(row) = ctx.shown.row(self.selected)
-                {
-                    let view = super::describe::DescribeView::new(&row.id.namespace, &row.id.name);
-                    ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
-                }
-            }
             Command::Yaml => self.open_selected(Some(Tab::Yaml), ctx),
             Command::Filter => ctx.ask(Ask::Input(Input::Filter(self.filter.clone()))),
             Command::SortNext => {
@@ -160,47 +209,13 @@ impl Component for ListState {
                 self.filter.clear();
                 ctx.ask(Ask::Say(None));
             }
-            Command::Mark => {
-                if let Some(row) = ctx.shown.row(self.selected) {
-                    let id = row.id.clone();
-                    if !self.marked.remove(&id) {
-                        self.marked.insert(id);
-                    }
-                    self.selected = self.selected.saturating_add(1).min(last);
-                }
-            }
-            // `c`: the name of the selected row.
-            Command::Copy => {
-                if let Some(row) = ctx.shown.row(self.selected) {
-                    let name = row.id.name.to_string();
-                    ctx.effect(Effect::Copy {
-                        text: name.clone(),
-                        what: name,
-                    });
-                }
-            }
             Command::AllNamespaces => ctx.ask(Ask::WatchAsked(Namespaces::All)),
             Command::NewPool => ctx.ask(Ask::Wizard { edit: false }),
             Command::EditPool => ctx.ask(Ask::Wizard { edit: true }),
-            Command::RawEdit => {
-                if let Some(row) = ctx.shown.row(self.selected) {
-                    let (namespace, name) = (row.id.namespace.to_string(), row.id.name.to_string());
-                    ctx.ask(Ask::RawEdit { namespace, name });
-                }
-            }
             other => {
-                // Fixes take the pools list's row (or its marks); the log any pool's row.
-                let row = ctx.shown.row(self.selected).map(|row| row.id.clone());
-                let none = BTreeSet::new();
-                let (pool, marks) = if self.view.pools {
-                    (row, &self.marked)
-                } else {
-                    let pool = row.filter(|id| {
-                        other == Command::ControllerLogs && id.kind == crate::domain::Kind::Pool
-                    });
-                    (pool, &none)
-                };
-                return shared(other, ctx, pool, marks).unwrap_or(After::Stay);
+                if let Some(after) = self.on_row(other, ctx, last) {
+                    return after;
+                }
             }
         }
         if moves {

@@ -412,13 +412,9 @@ async fn prepare(
     Ok((session, values.into_iter().map(to_pool).collect()))
 }
 
-/// As [`prepare`], the pools as the hub sent them (for `edit`).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-pub(super) async fn prepare_values(
-    target: &Target<'_>,
-    global: &Global,
-) -> Result<(Session, Vec<Value>), ExitCode> {
-    for name in target.names {
+/// Every name asked for is a Compute Pool's name, or none is sent (exit 2, as a usage error).
+fn check_names(names: &[String]) -> Result<(), ExitCode> {
+    for name in names {
         if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
             crate::say::complain!(
                 "pooldeck: the name \"{}\" is not a Compute Pool name: it {problem}",
@@ -427,6 +423,15 @@ pub(super) async fn prepare_values(
             return Err(ExitCode::from(2));
         }
     }
+    Ok(())
+}
+
+/// As [`prepare`], the pools as the hub sent them (for `edit`).
+pub(super) async fn prepare_values(
+    target: &Target<'_>,
+    global: &Global,
+) -> Result<(Session, Vec<Value>), ExitCode> {
+    check_names(target.names)?;
     super::check_namespaces(&target.at.namespace, 2)?;
     let connection = super::connect_or_exit(&target.at.kubeconfig, &target.context, 1).await?;
     let (settings, warnings) = crate::settings::Settings::load();
@@ -469,48 +474,12 @@ pub(super) async fn prepare_values(
         &connection.client,
         &crate::domain::ObjectRef::new(Kind::Pool, namespace.clone(), ""),
     );
-    let mut pools = Vec::new();
-    if let (Some(selector), Some(text)) = (target.selector, target.at.selector.as_deref()) {
-        // Selected on the server as kubectl does, and again here with the same parser.
-        let listed = match api
-            .list(&kube::api::ListParams::default().labels(text))
-            .await
-        {
-            Ok(list) => list.items,
-            Err(e) => {
-                crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
-                return Err(ExitCode::from(1));
-            }
-        };
-        pools.extend(listed.into_iter().map(to_value).filter(|value| {
-            selector.matches(|key| {
-                value
-                    .pointer("/metadata/labels")
-                    .and_then(|labels| labels.get(key))
-                    .and_then(Value::as_str)
-            })
-        }));
-        pools.sort_by(|a, b| name_of(a).cmp(name_of(b)));
-        let shown = crate::domain::inert::line(text);
-        if pools.is_empty() && target.one_of_several {
-            crate::say::say!("  no Compute Pool in {namespace} matches -l {shown} on this hub");
-        } else if pools.is_empty() {
-            crate::say::complain!(
-                "pooldeck: no Compute Pool in {namespace} matches -l {shown}: nothing was sent"
-            );
-            return Err(ExitCode::from(1));
+    let mut pools = match (target.selector, target.at.selector.as_deref()) {
+        (Some(selector), Some(text)) => {
+            selected(&api, selector, text, &namespace, target.one_of_several).await?
         }
-        crate::say::say!(
-            "{} in {namespace} {} -l {shown}: {}",
-            crate::domain::words::counted(pools.len(), "Compute Pool"),
-            crate::domain::words::agrees(pools.len(), "matches", "match"),
-            pools
-                .iter()
-                .map(|p| crate::domain::inert::line(name_of(p)).into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
+        _ => Vec::new(),
+    };
     for name in target.names {
         match api.get_opt(name).await {
             Ok(Some(pool)) => pools.push(to_value(pool)),
@@ -534,6 +503,59 @@ pub(super) async fn prepare_values(
         Session::new(connection.client, Mode::ReadWrite, hub, audit),
         pools,
     ))
+}
+
+/// The pools `-l` selects in `namespace`: selected on the server as kubectl does, and again
+/// here with the same parser; said, by name. None is a failure unless this hub is one of
+/// several.
+async fn selected(
+    api: &kube::Api<kube::api::DynamicObject>,
+    selector: &LabelSelector,
+    text: &str,
+    namespace: &str,
+    one_of_several: bool,
+) -> Result<Vec<Value>, ExitCode> {
+    // Selected on the server as kubectl does, and again here with the same parser.
+    let listed = match api
+        .list(&kube::api::ListParams::default().labels(text))
+        .await
+    {
+        Ok(list) => list.items,
+        Err(e) => {
+            crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
+            return Err(ExitCode::from(1));
+        }
+    };
+    let mut pools: Vec<Value> = Vec::new();
+    pools.extend(listed.into_iter().map(to_value).filter(|value| {
+        selector.matches(|key| {
+            value
+                .pointer("/metadata/labels")
+                .and_then(|labels| labels.get(key))
+                .and_then(Value::as_str)
+        })
+    }));
+    pools.sort_by(|a, b| name_of(a).cmp(name_of(b)));
+    let shown = crate::domain::inert::line(text);
+    if pools.is_empty() && one_of_several {
+        crate::say::say!("  no Compute Pool in {namespace} matches -l {shown} on this hub");
+    } else if pools.is_empty() {
+        crate::say::complain!(
+            "pooldeck: no Compute Pool in {namespace} matches -l {shown}: nothing was sent"
+        );
+        return Err(ExitCode::from(1));
+    }
+    crate::say::say!(
+        "{} in {namespace} {} -l {shown}: {}",
+        crate::domain::words::counted(pools.len(), "Compute Pool"),
+        crate::domain::words::agrees(pools.len(), "matches", "match"),
+        pools
+            .iter()
+            .map(|p| crate::domain::inert::line(name_of(p)).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(pools)
 }
 
 /// An object as the hub sent it.

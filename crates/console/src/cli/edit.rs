@@ -60,7 +60,6 @@ pub fn run(args: &EditArgs, global: &Global) -> ExitCode {
     super::block_on(edit(args, global))
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     let at = PoolsAt {
         namespace: args.namespace.clone(),
@@ -106,104 +105,16 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     // was made on the pool as it is now.
     let yaml = serde_saphyr::to_string(&live).unwrap_or_default();
     let fresh = edit::opening(&pool_ref, &session.hub.context, &live, &yaml);
-    let (mut current, said) = crate::runtime::editor::opened(&path, fresh, &live);
+    let (current, said) = crate::runtime::editor::opened(&path, fresh, &live);
     if let Some(said) = said {
         crate::say::complain!("pooldeck: {said}");
     }
-    let mut last_refused: Option<String> = None;
-    let mut rounds = 0usize;
-    let plan = loop {
-        rounds = rounds.saturating_add(1);
-        let saved = match crate::runtime::editor::edit(&path, &current).await {
-            Ok(saved) => saved,
-            Err(crate::runtime::editor::Unsaved::Failed(why)) => {
-                crate::say::complain!("pooldeck: {why}");
-                return ExitCode::from(2);
-            }
-            // Asked to end (the terminal went): the edit stays for the next `edit`.
-            Err(crate::runtime::editor::Unsaved::Ended(signal)) => {
-                crate::say::complain!(
-                    "pooldeck: ended while the editor was open: nothing was sent; the edit is \
-                     kept at {}",
-                    path.display()
-                );
-                return ExitCode::from(u8::try_from(128 + signal).unwrap_or(1));
-            }
-        };
-        match edit::check(&saved, &live, &fleet, self_index) {
-            Checked::Emptied => {
-                let _ = std::fs::remove_file(&path);
-                crate::say::say!("Edit given up (the file was emptied): nothing was sent.");
-                return ExitCode::SUCCESS;
-            }
-            Checked::Unchanged => {
-                let _ = std::fs::remove_file(&path);
-                crate::say::say!(
-                    "Edit cancelled: nothing was changed (status and the fields the server owns \
-                     are not sent), nothing was sent."
-                );
-                return ExitCode::SUCCESS;
-            }
-            Checked::Invalid(problems) => {
-                // Saved again as refused: given up, and kept for later.
-                if last_refused.as_deref() == Some(saved.as_str()) {
-                    crate::say::complain!(
-                        "pooldeck: the edit was saved again unchanged, with errors: nothing was \
-                         sent; it is kept at {} (pooldeck edit reopens it, an emptied file \
-                         gives it up)",
-                        path.display()
-                    );
-                    return ExitCode::from(1);
-                }
-                current = edit::with_findings(&saved, &problems);
-                // Said with the lines the file written back shows.
-                for line in current
-                    .lines()
-                    .filter_map(|l| l.strip_prefix("# pooldeck:   "))
-                {
-                    crate::say::complain!("pooldeck: {line}");
-                }
-                if rounds >= edit::MOST_ROUNDS {
-                    let _ = crate::files::write_private(&path, current.as_bytes());
-                    crate::say::complain!(
-                        "pooldeck: the editor was opened {rounds} times and the edit still has \
-                         errors: nothing was sent; it is kept at {}",
-                        path.display()
-                    );
-                    return ExitCode::from(1);
-                }
-                last_refused = Some(current.clone());
-            }
-            Checked::Valid {
-                object,
-                changes,
-                warnings,
-            } => break edit::plan(&live, object, &changes, &warnings),
-        }
+    let plan = match edited(&path, current, &live, &fleet, self_index).await {
+        Ok(plan) => plan,
+        Err(code) => return code,
     };
     let terminal = std::io::stdin().is_terminal();
-    let confirmed = |plan: &Plan| {
-        if let Some(name) = &plan.type_to_confirm
-            && !args.yes
-        {
-            crate::say::prompt(&format!(
-                "The edit takes something away: type the pool's name ({name}) to apply it, \
-                 anything else cancels: "
-            ));
-            return read_line().trim() == name;
-        }
-        if args.yes {
-            return true;
-        }
-        if !terminal {
-            crate::say::complain!(
-                "pooldeck: there is no terminal to confirm on; pass --yes (after --dry-run)"
-            );
-            return false;
-        }
-        crate::say::prompt("Apply the edit? [y/N] ");
-        matches!(read_line().trim(), "y" | "Y" | "yes")
-    };
+    let confirmed = |plan: &Plan| confirm_edit(args, terminal, plan);
     let code = carry_out(&session, &plan, args.dry_run, &confirmed).await;
     if code == ExitCode::SUCCESS && !args.dry_run {
         let _ = std::fs::remove_file(&path);
@@ -216,6 +127,114 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
         );
     }
     code
+}
+
+/// Whether the edit is applied: its name typed when it takes something away, else `--yes`
+/// or a `y` typed on the terminal (without one, only `--yes`).
+fn confirm_edit(args: &EditArgs, terminal: bool, plan: &Plan) -> bool {
+    if let Some(name) = &plan.type_to_confirm
+        && !args.yes
+    {
+        crate::say::prompt(&format!(
+            "The edit takes something away: type the pool's name ({name}) to apply it, \
+             anything else cancels: "
+        ));
+        return read_line().trim() == name;
+    }
+    if args.yes {
+        return true;
+    }
+    if !terminal {
+        crate::say::complain!(
+            "pooldeck: there is no terminal to confirm on; pass --yes (after --dry-run)"
+        );
+        return false;
+    }
+    crate::say::prompt("Apply the edit? [y/N] ");
+    matches!(read_line().trim(), "y" | "Y" | "yes")
+}
+
+/// The editor opened on `current` until what it saves is a valid edit (its plan), or given
+/// up: emptied, unchanged, saved again with the same errors, too many rounds, the editor
+/// failed or the console asked to end (the exit status).
+async fn edited(
+    path: &std::path::Path,
+    mut current: String,
+    live: &Value,
+    fleet: &Fleet,
+    self_index: Option<usize>,
+) -> Result<Plan, ExitCode> {
+    let mut last_refused: Option<String> = None;
+    let mut rounds = 0usize;
+    loop {
+        rounds = rounds.saturating_add(1);
+        let saved = match crate::runtime::editor::edit(path, &current).await {
+            Ok(saved) => saved,
+            Err(crate::runtime::editor::Unsaved::Failed(why)) => {
+                crate::say::complain!("pooldeck: {why}");
+                return Err(ExitCode::from(2));
+            }
+            // Asked to end (the terminal went): the edit stays for the next `edit`.
+            Err(crate::runtime::editor::Unsaved::Ended(signal)) => {
+                crate::say::complain!(
+                    "pooldeck: ended while the editor was open: nothing was sent; the edit is \
+                     kept at {}",
+                    path.display()
+                );
+                return Err(ExitCode::from(u8::try_from(128 + signal).unwrap_or(1)));
+            }
+        };
+        match edit::check(&saved, live, fleet, self_index) {
+            Checked::Emptied => {
+                let _ = std::fs::remove_file(path);
+                crate::say::say!("Edit given up (the file was emptied): nothing was sent.");
+                return Err(ExitCode::SUCCESS);
+            }
+            Checked::Unchanged => {
+                let _ = std::fs::remove_file(path);
+                crate::say::say!(
+                    "Edit cancelled: nothing was changed (status and the fields the server owns \
+                     are not sent), nothing was sent."
+                );
+                return Err(ExitCode::SUCCESS);
+            }
+            Checked::Invalid(problems) => {
+                // Saved again as refused: given up, and kept for later.
+                if last_refused.as_deref() == Some(saved.as_str()) {
+                    crate::say::complain!(
+                        "pooldeck: the edit was saved again unchanged, with errors: nothing was \
+                         sent; it is kept at {} (pooldeck edit reopens it, an emptied file \
+                         gives it up)",
+                        path.display()
+                    );
+                    return Err(ExitCode::from(1));
+                }
+                current = edit::with_findings(&saved, &problems);
+                // Said with the lines the file written back shows.
+                for line in current
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("# pooldeck:   "))
+                {
+                    crate::say::complain!("pooldeck: {line}");
+                }
+                if rounds >= edit::MOST_ROUNDS {
+                    let _ = crate::files::write_private(path, current.as_bytes());
+                    crate::say::complain!(
+                        "pooldeck: the editor was opened {rounds} times and the edit still has \
+                         errors: nothing was sent; it is kept at {}",
+                        path.display()
+                    );
+                    return Err(ExitCode::from(1));
+                }
+                last_refused = Some(current.clone());
+            }
+            Checked::Valid {
+                object,
+                changes,
+                warnings,
+            } => return Ok(edit::plan(live, object, &changes, &warnings)),
+        }
+    }
 }
 
 fn read_line() -> String {

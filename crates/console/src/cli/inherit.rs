@@ -38,11 +38,54 @@ pub enum Clash {
     NoHub,
 }
 
+/// A flag given before the command and after it: the same value, or refused; given before
+/// only, the command takes it.
+fn one<T: Clone + PartialEq + std::fmt::Debug>(
+    flag: &str,
+    before: &Option<T>,
+    after: &mut Option<T>,
+) -> Result<(), Clash> {
+    match (before, after.as_ref()) {
+        (Some(b), Some(a)) if b != a => Err(Clash::Differs {
+            flag: flag.to_owned(),
+            before: format!("{b:?}"),
+            after: format!("{a:?}"),
+        }),
+        (Some(b), None) => {
+            *after = Some(b.clone());
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+// A command that may read several hubs: a context given before it is the one it reads;
+// given before and after too, it must be that one alone (and never with --all-contexts,
+// which would read more than was named).
+fn several_contexts(
+    before: &Option<String>,
+    after: &mut Vec<String>,
+    all: bool,
+) -> Result<(), Clash> {
+    match before {
+        Some(b) if all => {
+            return Err(Clash::ContextAndAll { context: b.clone() });
+        }
+        Some(b) if after.is_empty() => after.push(b.clone()),
+        Some(b) if after.len() > 1 || after.first() != Some(b) => {
+            return Err(Clash::Contexts {
+                before: b.clone(),
+                after: after.clone(),
+            });
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// The connection flags given before a command (`pooldeck --context hub-b pause ...`, as
 /// `kubectl pooldeck --context hub-b ...` passes them) carried into it: a command must never
 /// act on another hub than the one named. A flag given both before and after the command
 /// with different values is refused.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn inherit(cli: &mut Cli) -> Result<(), Clash> {
     // Several hubs are named after a command that reads several (or for the console).
     if cli.command.is_some() && (cli.context.len() > 1 || cli.all_contexts) {
@@ -52,47 +95,6 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Clash> {
     let kubeconfig = cli.kubeconfig.clone();
     let namespaces = cli.namespace.clone();
     let all = cli.all_namespaces;
-    fn one<T: Clone + PartialEq + std::fmt::Debug>(
-        flag: &str,
-        before: &Option<T>,
-        after: &mut Option<T>,
-    ) -> Result<(), Clash> {
-        match (before, after.as_ref()) {
-            (Some(b), Some(a)) if b != a => Err(Clash::Differs {
-                flag: flag.to_owned(),
-                before: format!("{b:?}"),
-                after: format!("{a:?}"),
-            }),
-            (Some(b), None) => {
-                *after = Some(b.clone());
-                Ok(())
-            }
-            _ => Ok(()),
-        }
-    }
-    // A command that may read several hubs: a context given before it is the one it reads;
-    // given before and after too, it must be that one alone (and never with --all-contexts,
-    // which would read more than was named).
-    fn several_contexts(
-        before: &Option<String>,
-        after: &mut Vec<String>,
-        all: bool,
-    ) -> Result<(), Clash> {
-        match before {
-            Some(b) if all => {
-                return Err(Clash::ContextAndAll { context: b.clone() });
-            }
-            Some(b) if after.is_empty() => after.push(b.clone()),
-            Some(b) if after.len() > 1 || after.first() != Some(b) => {
-                return Err(Clash::Contexts {
-                    before: b.clone(),
-                    after: after.clone(),
-                });
-            }
-            _ => {}
-        }
-        Ok(())
-    }
     let single_namespace = |after: &mut Option<String>| -> Result<(), Clash> {
         if all {
             return Err(Clash::AllNamespaces);

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::sources::recorder::{Scope, record};
+use crate::sources::connection::Connection;
+use crate::sources::recorder::{Scope, Skipped, record};
 
 #[derive(Debug, Args)]
 #[command(
@@ -41,7 +42,6 @@ pub struct RecordArgs {
     pub duration: Duration,
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn run(args: &RecordArgs) -> ExitCode {
     // The output is checked before anything is recorded: minutes of recording are not lost
     // to a path that cannot be written.
@@ -88,18 +88,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
                 duration: args.duration,
             })
             .collect();
-        for (connection, scope) in connections.iter().zip(&scopes) {
-            crate::say::complain!(
-                "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
-                match scope.namespaces.as_slice() {
-                    [] => "all namespaces".to_owned(),
-                    [one] => format!("namespace {one}"),
-                    many => format!("namespaces {}", many.join(", ")),
-                },
-                crate::domain::inert::line(&connection.context),
-                crate::domain::duration::format(args.duration)
-            );
-        }
+        say_recording(&connections, &scopes, args.duration);
         // Every hub at once, over the same stretch of time.
         let recorded = futures::future::join_all(connections.iter().zip(&scopes).map(
             |(connection, scope)| {
@@ -112,67 +101,119 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             },
         ))
         .await;
-        let mut documents = Vec::new();
-        let mut incomplete = false;
-        let mut counts = (0, 0);
-        for (connection, (mut recording, skipped)) in connections.iter().zip(recorded) {
-            let on = if several {
-                format!("hub {}: ", crate::domain::inert::line(&connection.context))
-            } else {
-                String::new()
-            };
-            for reason in &skipped {
-                crate::say::complain!("pooldeck: {on}skipped {reason}");
-            }
-            // A resource that was refused or failed makes the recording incomplete: say so in
-            // the exit status too. One that is not installed is only a note.
-            incomplete |= skipped.iter().any(|s| !s.is_absent());
-            let count = |field: &str| {
-                recording
-                    .get(field)
-                    .and_then(|v| v.as_array())
-                    .map_or(0, Vec::len)
-            };
-            counts.0 += count("objects");
-            counts.1 += count("steps");
-            // Each hub's document names its hub: the replay serves it as that hub.
-            if several && let Some(map) = recording.as_object_mut() {
-                map.insert("hub".to_owned(), connection.context.clone().into());
-            }
-            match serde_saphyr::to_string(&recording) {
-                Ok(text) => documents.push(text),
-                Err(e) => {
-                    crate::say::complain!("pooldeck: cannot write the recording: {e}");
-                    return ExitCode::from(1);
-                }
-            }
+        match documents_of(&connections, recorded, several) {
+            Ok(recorded) => written(args, &recorded, several),
+            Err(code) => code,
         }
-        let text = documents.join("---\n");
-        // A regular file or a new path only: never into a device or FIFO, never through a
-        // link (checked at the start too, so nothing was recorded for nothing).
-        if let Err(e) = crate::files::write_output(&args.output, text.as_bytes()) {
-            crate::say::complain!("pooldeck: {e}");
-            return ExitCode::from(1);
-        }
+    })
+}
+
+/// The recording written to its file, and said; exit 1 when it could not be, or when it is
+/// incomplete.
+fn written(args: &RecordArgs, recorded: &Recorded, several: bool) -> ExitCode {
+    let Recorded {
+        documents,
+        incomplete,
+        counts,
+    } = recorded;
+    let text = documents.join("---\n");
+    // A regular file or a new path only: never into a device or FIFO, never through a
+    // link (checked at the start too, so nothing was recorded for nothing).
+    if let Err(e) = crate::files::write_output(&args.output, text.as_bytes()) {
+        crate::say::complain!("pooldeck: {e}");
+        return ExitCode::from(1);
+    }
+    crate::say::complain!(
+        "pooldeck: wrote {} ({}{}, {}); play it with `pooldeck demo serve --replay {}`",
+        args.output.display(),
+        if several {
+            format!("{} hubs, ", documents.len())
+        } else {
+            String::new()
+        },
+        crate::domain::words::counted(counts.0, "object"),
+        crate::domain::words::counted(counts.1, "change"),
+        crate::domain::shell::quote(&args.output.to_string_lossy())
+    );
+    if *incomplete {
         crate::say::complain!(
-            "pooldeck: wrote {} ({}{}, {}); play it with `pooldeck demo serve --replay {}`",
-            args.output.display(),
-            if several {
-                format!("{} hubs, ", documents.len())
-            } else {
-                String::new()
-            },
-            crate::domain::words::counted(counts.0, "object"),
-            crate::domain::words::counted(counts.1, "change"),
-            crate::domain::shell::quote(&args.output.to_string_lossy())
+            "pooldeck: the recording is incomplete: the resources above could not be read"
         );
-        if incomplete {
-            crate::say::complain!(
-                "pooldeck: the recording is incomplete: the resources above could not be read"
-            );
-            return ExitCode::from(1);
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// What each hub's recording came to: its YAML documents, whether a resource was refused or
+/// failed, and how many objects and changes in all.
+struct Recorded {
+    documents: Vec<String>,
+    incomplete: bool,
+    counts: (usize, usize),
+}
+
+/// Says what is recorded, hub by hub.
+fn say_recording(connections: &[Connection], scopes: &[Scope], duration: Duration) {
+    for (connection, scope) in connections.iter().zip(scopes) {
+        crate::say::complain!(
+            "pooldeck: recording {} of context \"{}\" for {} (Ctrl-C stops early)",
+            match scope.namespaces.as_slice() {
+                [] => "all namespaces".to_owned(),
+                [one] => format!("namespace {one}"),
+                many => format!("namespaces {}", many.join(", ")),
+            },
+            crate::domain::inert::line(&connection.context),
+            crate::domain::duration::format(duration)
+        );
+    }
+}
+
+/// Each hub's recording as a YAML document (naming its hub when there are several); what
+/// it skipped said.
+fn documents_of(
+    connections: &[Connection],
+    recorded: Vec<(serde_json::Value, Vec<Skipped>)>,
+    several: bool,
+) -> Result<Recorded, ExitCode> {
+    let mut documents = Vec::new();
+    let mut incomplete = false;
+    let mut counts = (0, 0);
+    for (connection, (mut recording, skipped)) in connections.iter().zip(recorded) {
+        let on = if several {
+            format!("hub {}: ", crate::domain::inert::line(&connection.context))
+        } else {
+            String::new()
+        };
+        for reason in &skipped {
+            crate::say::complain!("pooldeck: {on}skipped {reason}");
         }
-        ExitCode::SUCCESS
+        // A resource that was refused or failed makes the recording incomplete: say so in
+        // the exit status too. One that is not installed is only a note.
+        incomplete |= skipped.iter().any(|s| !s.is_absent());
+        let count = |field: &str| {
+            recording
+                .get(field)
+                .and_then(|v| v.as_array())
+                .map_or(0, Vec::len)
+        };
+        counts.0 += count("objects");
+        counts.1 += count("steps");
+        // Each hub's document names its hub: the replay serves it as that hub.
+        if several && let Some(map) = recording.as_object_mut() {
+            map.insert("hub".to_owned(), connection.context.clone().into());
+        }
+        match serde_saphyr::to_string(&recording) {
+            Ok(text) => documents.push(text),
+            Err(e) => {
+                crate::say::complain!("pooldeck: cannot write the recording: {e}");
+                return Err(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(Recorded {
+        documents,
+        incomplete,
+        counts,
     })
 }
 

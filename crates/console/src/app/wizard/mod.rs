@@ -11,6 +11,7 @@
 mod check;
 mod component;
 mod context;
+mod cycle;
 mod edit;
 mod editor;
 mod open;

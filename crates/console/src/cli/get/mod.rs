@@ -539,7 +539,6 @@ pub fn run(args: &GetArgs) -> ExitCode {
     super::block_on(get(args))
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 async fn get(args: &GetArgs) -> ExitCode {
     // A selector is read before anything is asked of the hub, with the API server's words.
     let selector = match super::selector_arg(args.selector.as_deref(), 1, false) {
@@ -584,9 +583,9 @@ async fn get(args: &GetArgs) -> ExitCode {
         optional.clear();
     }
     let Settled {
-        mut inventory,
+        inventory,
         tasks,
-        mut receiver,
+        receiver,
     } = match settle(&connection, &required, &optional, &namespaces, args.timeout).await {
         Ok(settled) => settled,
         Err(code) => return code,
@@ -600,40 +599,69 @@ async fn get(args: &GetArgs) -> ExitCode {
             return finish(tasks, 1);
         }
     };
-    if printed == 0 && !args.watch {
-        match &args.name {
-            Some(name) => {
-                crate::say::complain!(
-                    "Error from server (NotFound): {} \"{name}\" not found",
-                    args.resource.noun()
-                );
-                return finish(tasks, 1);
-            }
-            None if args.output.is_none() || args.output == Some(Output::Wide) => {
-                let scope = if all_namespaces {
-                    String::new()
-                } else {
-                    format!(
-                        " in {} namespace",
-                        match &namespaces {
-                            Namespaces::Only(n) => n.join(", "),
-                            Namespaces::All => String::new(),
-                        }
-                    )
-                };
-                // As kubectl: a sentence for a namespace, no stop after every namespace.
-                if scope.is_empty() {
-                    crate::say::complain!("No resources found");
-                } else {
-                    crate::say::complain!("No resources found{scope}.");
-                }
-            }
-            None => {}
-        }
+    if printed == 0 && !args.watch && !none_found_succeeds(args, all_namespaces, &namespaces) {
+        return finish(tasks, 1);
     }
     if !args.watch {
         return finish(tasks, 0);
     }
+    let settled = Settled {
+        inventory,
+        tasks,
+        receiver,
+    };
+    follow(args, &selectors, settled, all_namespaces, &widths).await
+}
+
+/// Nothing printed, said: a name asked for is not found (a failure: `false`); a
+/// table says there are no resources, as kubectl says it.
+fn none_found_succeeds(args: &GetArgs, all_namespaces: bool, namespaces: &Namespaces) -> bool {
+    match &args.name {
+        Some(name) => {
+            crate::say::complain!(
+                "Error from server (NotFound): {} \"{name}\" not found",
+                args.resource.noun()
+            );
+            false
+        }
+        None if args.output.is_none() || args.output == Some(Output::Wide) => {
+            let scope = if all_namespaces {
+                String::new()
+            } else {
+                format!(
+                    " in {} namespace",
+                    match &namespaces {
+                        Namespaces::Only(n) => n.join(", "),
+                        Namespaces::All => String::new(),
+                    }
+                )
+            };
+            // As kubectl: a sentence for a namespace, no stop after every namespace.
+            if scope.is_empty() {
+                crate::say::complain!("No resources found");
+            } else {
+                crate::say::complain!("No resources found{scope}.");
+            }
+            true
+        }
+        None => true,
+    }
+}
+
+/// `--watch` on one hub: the rows whose object or values changed, under the first table's
+/// columns, until Ctrl-C (or the watch ends).
+async fn follow(
+    args: &GetArgs,
+    selectors: &Selectors,
+    settled: Settled,
+    all_namespaces: bool,
+    widths: &[usize],
+) -> ExitCode {
+    let Settled {
+        mut inventory,
+        tasks,
+        mut receiver,
+    } = settled;
     // Phase two: print rows whose object or values changed, under the first table's columns.
     let mut previous = HashMap::new();
     // A table prints a line when it would read differently; the objects' formats print each
@@ -641,7 +669,7 @@ async fn get(args: &GetArgs) -> ExitCode {
     let lines = matches!(args.output, None | Some(Output::Wide));
     changed_rows(
         &mut previous,
-        args.resource.selected(&inventory, args, &selectors).rows,
+        args.resource.selected(&inventory, args, selectors).rows,
         lines,
     );
     let namespace_shown = all_namespaces || args.resource == Resource::Hosts;
@@ -653,12 +681,12 @@ async fn get(args: &GetArgs) -> ExitCode {
                     crate::say::complain!("pooldeck: {}: {error}; retrying at {}", kind.resource_name(), retry_at.format("%H:%M:%S"));
                 }
                 inventory.apply(event, Utc::now());
-                let current = args.resource.selected(&inventory, args, &selectors).rows;
+                let current = args.resource.selected(&inventory, args, selectors).rows;
                 let changed = changed_rows(&mut previous, current, lines);
                 if changed.is_empty() {
                     continue;
                 }
-                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, &widths, args.output_watch_events, None);
+                print_changes(args.resource, args.output.as_ref(), &changed, namespace_shown, widths, args.output_watch_events, None);
             }
             _ = tokio::signal::ctrl_c() => return finish(tasks, 0),
         }

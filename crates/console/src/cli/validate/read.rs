@@ -64,7 +64,6 @@ pub(super) struct Found<'p> {
 
 /// Collects the ComputePools of parsed inputs. When `report_others` is set, documents of other
 /// kinds and malformed documents are reported (for the inputs being validated).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn pools_of<'p>(
     parsed: &'p [Parsed<'p>],
     report: &mut Report,
@@ -74,103 +73,8 @@ pub(super) fn pools_of<'p>(
     for p in parsed {
         for document in &p.documents {
             for mut object in document.objects() {
-                let position = object.locate(&crate::domain::path::YamlPath::root());
-                let entry = |rule: &'static Rule, message: String| Entry {
-                    file: p.input.name.clone(),
-                    document: Some(document.index),
-                    line: position.line,
-                    column: position.column,
-                    path: object.base.to_string().replace("(document)", ""),
-                    severity: rule.severity,
-                    rule: rule.id,
-                    message,
-                    section: rule.section,
-                    excerpt: excerpt(p.text, &p.lines, position),
-                };
-                if !object.value.is_object() {
-                    if report_others {
-                        report.unreadable = true;
-                        report.entries.push(entry(
-                            &NOT_AN_OBJECT,
-                            format!(
-                                "this document is {}, not a Kubernetes object",
-                                crate::domain::field::describe_value(&object.value)
-                            ),
-                        ));
-                    }
+                if skipped(p, document, &object, report, report_others) {
                     continue;
-                }
-                let spectro = object
-                    .api_version()
-                    .is_none_or(|v| v.starts_with("spectrocloud.com/"));
-                match object.kind() {
-                    Some(KIND) => {}
-                    Some("ScalingPolicy") if spectro => {
-                        if report_others {
-                            report.policies_checked += 1;
-                            for finding in rules::scaling_policy::validate(&object.value) {
-                                let position = object.locate(&finding.path);
-                                report.entries.push(Entry {
-                                    file: p.input.name.clone(),
-                                    document: Some(document.index),
-                                    line: position.line,
-                                    column: position.column,
-                                    path: object.base.append(&finding.path).to_string(),
-                                    severity: finding.rule.severity,
-                                    rule: finding.rule.id,
-                                    message: finding.message,
-                                    section: finding.rule.section,
-                                    excerpt: excerpt(p.text, &p.lines, position),
-                                });
-                            }
-                        }
-                        continue;
-                    }
-                    Some(kind) if spectro && rules::near_miss_kind(kind).is_some() => {
-                        if report_others {
-                            let meant = rules::near_miss_kind(kind).unwrap_or(KIND);
-                            // Said where the mistake is: at `kind`, its line and column.
-                            let at = crate::domain::path::YamlPath::keys("kind");
-                            let position = object.locate(&at);
-                            report.entries.push(Entry {
-                                line: position.line,
-                                column: position.column,
-                                path: object.base.append(&at).to_string(),
-                                excerpt: excerpt(p.text, &p.lines, position),
-                                ..entry(
-                                    &KIND_NEAR_MISS,
-                                    format!(
-                                        "kind {kind} is not a kind PaletteAI serves; did you mean {meant}? (nothing was checked in this document)"
-                                    ),
-                                )
-                            });
-                        }
-                        continue;
-                    }
-                    None if object
-                        .api_version()
-                        .is_none_or(|v| v.starts_with("spectrocloud.com/")) =>
-                    {
-                        if report_others {
-                            report.entries.push(entry(
-                                &KIND_MISSING,
-                                "this document has no kind; kubectl cannot apply it (write kind: ComputePool)".into(),
-                            ));
-                        }
-                        continue;
-                    }
-                    kind => {
-                        if report_others {
-                            report.entries.push(entry(
-                                &SKIPPED,
-                                format!(
-                                    "{} is not a ComputePool; skipped",
-                                    kind.unwrap_or("this object")
-                                ),
-                            ));
-                        }
-                        continue;
-                    }
                 }
                 let Ok((pool, issues)) =
                     read_owned::<ComputePool>(std::mem::take(&mut object.value))
@@ -195,6 +99,152 @@ pub(super) fn pools_of<'p>(
         }
     }
     found
+}
+
+/// Whether a document's object is no pool to check: said (when others are reported) as not
+/// an object, a ScalingPolicy checked by its own rules, a kind near PaletteAI's, a missing
+/// kind, or another kind skipped.
+fn skipped(
+    p: &Parsed<'_>,
+    document: &manifest::Document,
+    object: &Object<'_>,
+    report: &mut Report,
+    report_others: bool,
+) -> bool {
+    let entry = |rule: &'static Rule, message: String| entry_at(p, document, object, rule, message);
+    if !object.value.is_object() {
+        if report_others {
+            report.unreadable = true;
+            report.entries.push(entry(
+                &NOT_AN_OBJECT,
+                format!(
+                    "this document is {}, not a Kubernetes object",
+                    crate::domain::field::describe_value(&object.value)
+                ),
+            ));
+        }
+        return true;
+    }
+    let spectro = object
+        .api_version()
+        .is_none_or(|v| v.starts_with("spectrocloud.com/"));
+    match object.kind() {
+        Some(KIND) => false,
+        Some("ScalingPolicy") if spectro => {
+            if report_others {
+                policy_entries(p, document, object, report);
+            }
+            true
+        }
+        Some(kind) if spectro && rules::near_miss_kind(kind).is_some() => {
+            if report_others {
+                report.entries.push(near_miss(p, document, object, kind));
+            }
+            true
+        }
+        None if object
+            .api_version()
+            .is_none_or(|v| v.starts_with("spectrocloud.com/")) =>
+        {
+            if report_others {
+                report.entries.push(entry(
+                    &KIND_MISSING,
+                    "this document has no kind; kubectl cannot apply it (write kind: ComputePool)"
+                        .into(),
+                ));
+            }
+            true
+        }
+        kind => {
+            if report_others {
+                report.entries.push(entry(
+                    &SKIPPED,
+                    format!(
+                        "{} is not a ComputePool; skipped",
+                        kind.unwrap_or("this object")
+                    ),
+                ));
+            }
+            true
+        }
+    }
+}
+
+/// A finding about the whole object, at its first line.
+fn entry_at(
+    p: &Parsed<'_>,
+    document: &manifest::Document,
+    object: &Object<'_>,
+    rule: &'static Rule,
+    message: String,
+) -> Entry {
+    let position = object.locate(&crate::domain::path::YamlPath::root());
+    Entry {
+        file: p.input.name.clone(),
+        document: Some(document.index),
+        line: position.line,
+        column: position.column,
+        path: object.base.to_string().replace("(document)", ""),
+        severity: rule.severity,
+        rule: rule.id,
+        message,
+        section: rule.section,
+        excerpt: excerpt(p.text, &p.lines, position),
+    }
+}
+
+/// A kind near one PaletteAI serves, said where the mistake is: at `kind`, its line and
+/// column.
+fn near_miss(
+    p: &Parsed<'_>,
+    document: &manifest::Document,
+    object: &Object<'_>,
+    kind: &str,
+) -> Entry {
+    let meant = rules::near_miss_kind(kind).unwrap_or(KIND);
+    // Said where the mistake is: at `kind`, its line and column.
+    let at = crate::domain::path::YamlPath::keys("kind");
+    let position = object.locate(&at);
+    Entry {
+        line: position.line,
+        column: position.column,
+        path: object.base.append(&at).to_string(),
+        excerpt: excerpt(p.text, &p.lines, position),
+        ..entry_at(
+            p,
+            document,
+            object,
+            &KIND_NEAR_MISS,
+            format!(
+                "kind {kind} is not a kind PaletteAI serves; did you mean {meant}? (nothing was checked in this document)"
+            ),
+        )
+    }
+}
+
+/// A ScalingPolicy checked by its own rules, each finding at its line in the file.
+fn policy_entries(
+    p: &Parsed<'_>,
+    document: &manifest::Document,
+    object: &Object<'_>,
+    report: &mut Report,
+) {
+    report.policies_checked += 1;
+    for finding in rules::scaling_policy::validate(&object.value) {
+        let position = object.locate(&finding.path);
+        report.entries.push(Entry {
+            file: p.input.name.clone(),
+            document: Some(document.index),
+            line: position.line,
+            column: position.column,
+            path: object.base.append(&finding.path).to_string(),
+            severity: finding.rule.severity,
+            rule: finding.rule.id,
+            message: finding.message,
+            section: finding.rule.section,
+            excerpt: excerpt(p.text, &p.lines, position),
+        });
+    }
 }
 
 /// Where each line of a text starts.
