@@ -139,73 +139,23 @@ pub fn run(args: &DemoArgs) -> ExitCode {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 fn run_serve(args: &ServeArgs) -> ExitCode {
-    // The stories to serve, each a hub: a recording of several hubs names them; otherwise one
-    // story, served --hubs times.
-    if args.replay.is_none() && args.scenario != "large" && args.events > 0 {
-        crate::say::complain!("pooldeck: --events is for the large scenario only");
-        return ExitCode::from(2);
-    }
-    let plays = match &args.replay {
-        Some(path) => Scenario::from_file_of_hubs(path),
-        None if args.scenario == "large" => Ok(vec![(
-            None,
-            Scenario::large_with_events(args.pools, args.events),
-        )]),
-        None => Scenario::builtin(&args.scenario).map(|s| vec![(None, s)]),
-    };
-    let plays = match plays {
-        Ok(plays) if plays.len() > 1 && args.hubs > 1 => {
-            crate::say::complain!(
-                "pooldeck: the recording holds {} hubs and serves each as itself: drop --hubs",
-                plays.len()
-            );
-            return ExitCode::from(2);
-        }
-        Ok(plays) if plays.len() > 1 => plays
-            .into_iter()
-            .map(|(hub, scenario)| (hub.unwrap_or_default(), scenario))
-            .collect::<Vec<_>>(),
-        Ok(mut plays) => match plays.pop() {
-            Some((_, scenario)) => hub_names(args.hubs)
-                .into_iter()
-                .map(|hub| (hub, scenario.clone()))
-                .collect(),
-            None => return ExitCode::from(2),
-        },
-        Err(e) => {
-            crate::say::complain!("pooldeck: {e}");
-            return ExitCode::from(2);
-        }
+    let plays = match plays_of(args) {
+        Ok(plays) => plays,
+        Err(code) => return code,
     };
     super::block_on(async move {
-        // Several hubs: each its own server, tokens and certificate authority.
-        let mut clusters = Vec::new();
-        for (_, scenario) in &plays {
-            let options = Options {
-                port: args.port,
-                scenario: Some(scenario.clone()),
-                speed: args.speed,
-                pace: pace_of(args, &scenario.name),
-                watch_list: !args.no_watch_list,
-                ..Options::default()
-            };
-            match DemoCluster::start(options).await {
-                Ok(c) => clusters.push(c),
-                Err(e) => {
-                    crate::say::complain!("pooldeck: {e}");
-                    return ExitCode::from(1);
-                }
-            }
-        }
+        let clusters = match start_all(args, &plays).await {
+            Ok(clusters) => clusters,
+            Err(code) => return code,
+        };
         let Some(cluster) = clusters.first() else {
             return ExitCode::from(1);
         };
         let names: Vec<String> = plays.iter().map(|(hub, _)| hub.clone()).collect();
-        let (name, description) = plays
+        let description = plays
             .first()
-            .map(|(_, s)| (s.name.clone(), s.description.clone()))
+            .map(|(_, s)| s.description.clone())
             .unwrap_or_default();
         let stops = StopSignals::listen();
         // Listened for before the PID is said: a USR1 before it would otherwise end the server
@@ -247,47 +197,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             "export KUBECONFIG={}",
             crate::domain::shell::quote(&absolute.to_string_lossy())
         );
-        if clusters.len() > 1 {
-            for ((hub, (_, story)), served) in names.iter().zip(&plays).zip(clusters.iter()) {
-                crate::say::complain!(
-                    "pooldeck demo hub {} at {} playing \"{}\"",
-                    crate::domain::inert::line(hub),
-                    served.url(),
-                    crate::domain::inert::line(&story.name)
-                );
-            }
-        } else {
-            crate::say::complain!(
-                "pooldeck demo cluster at {} playing \"{name}\"",
-                cluster.url()
-            );
-        }
-        if !description.is_empty() {
-            crate::say::complain!("  {}", description.trim());
-        }
-        if args.no_watch_list {
-            crate::say::complain!(
-                "  watch-lists refused (422), as by a server with the WatchList feature off: clients list in pages"
-            );
-        }
-        if clusters.len() > 1 {
-            crate::say::complain!(
-                "  pooldeck get pools -A --all-contexts   (kubectl --context {} get cp -A: one hub)",
-                names.last().map_or("hub-a", String::as_str)
-            );
-        } else {
-            crate::say::complain!(
-                "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
-            );
-        }
-        crate::say::complain!(
-            "  scenarios built in: {}, large",
-            BUILTIN
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        say_served(args, &names, &plays, &clusters, &description);
         if resets.listening() {
             crate::say::complain!(
                 "  kill -USR1 {} starts the story again (every object as at the start)",
@@ -318,6 +228,125 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         let _ = std::fs::remove_file(&path);
         ExitCode::SUCCESS
     })
+}
+
+/// The stories to serve, each a hub with its name: a recording of several hubs names them;
+/// otherwise one story, served `--hubs` times.
+fn plays_of(args: &ServeArgs) -> Result<Vec<(String, Scenario)>, ExitCode> {
+    if args.replay.is_none() && args.scenario != "large" && args.events > 0 {
+        crate::say::complain!("pooldeck: --events is for the large scenario only");
+        return Err(ExitCode::from(2));
+    }
+    let plays = match &args.replay {
+        Some(path) => Scenario::from_file_of_hubs(path),
+        None if args.scenario == "large" => Ok(vec![(
+            None,
+            Scenario::large_with_events(args.pools, args.events),
+        )]),
+        None => Scenario::builtin(&args.scenario).map(|s| vec![(None, s)]),
+    };
+    match plays {
+        Ok(plays) if plays.len() > 1 && args.hubs > 1 => {
+            crate::say::complain!(
+                "pooldeck: the recording holds {} hubs and serves each as itself: drop --hubs",
+                plays.len()
+            );
+            Err(ExitCode::from(2))
+        }
+        Ok(plays) if plays.len() > 1 => Ok(plays
+            .into_iter()
+            .map(|(hub, scenario)| (hub.unwrap_or_default(), scenario))
+            .collect::<Vec<_>>()),
+        Ok(mut plays) => match plays.pop() {
+            Some((_, scenario)) => Ok(hub_names(args.hubs)
+                .into_iter()
+                .map(|hub| (hub, scenario.clone()))
+                .collect()),
+            None => Err(ExitCode::from(2)),
+        },
+        Err(e) => {
+            crate::say::complain!("pooldeck: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Several hubs: each its own server, tokens and certificate authority.
+async fn start_all(
+    args: &ServeArgs,
+    plays: &[(String, Scenario)],
+) -> Result<Vec<DemoCluster>, ExitCode> {
+    let mut clusters = Vec::new();
+    for (_, scenario) in plays {
+        let options = Options {
+            port: args.port,
+            scenario: Some(scenario.clone()),
+            speed: args.speed,
+            pace: pace_of(args, &scenario.name),
+            watch_list: !args.no_watch_list,
+            ..Options::default()
+        };
+        match DemoCluster::start(options).await {
+            Ok(c) => clusters.push(c),
+            Err(e) => {
+                crate::say::complain!("pooldeck: {e}");
+                return Err(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(clusters)
+}
+
+/// Where each hub is served and what it plays, and how to read it.
+fn say_served(
+    args: &ServeArgs,
+    names: &[String],
+    plays: &[(String, Scenario)],
+    clusters: &[DemoCluster],
+    description: &str,
+) {
+    if clusters.len() > 1 {
+        for ((hub, (_, story)), served) in names.iter().zip(plays).zip(clusters.iter()) {
+            crate::say::complain!(
+                "pooldeck demo hub {} at {} playing \"{}\"",
+                crate::domain::inert::line(hub),
+                served.url(),
+                crate::domain::inert::line(&story.name)
+            );
+        }
+    } else if let (Some(cluster), Some((_, story))) = (clusters.first(), plays.first()) {
+        crate::say::complain!(
+            "pooldeck demo cluster at {} playing \"{}\"",
+            cluster.url(),
+            story.name
+        );
+    }
+    if !description.is_empty() {
+        crate::say::complain!("  {}", description.trim());
+    }
+    if args.no_watch_list {
+        crate::say::complain!(
+            "  watch-lists refused (422), as by a server with the WatchList feature off: clients list in pages"
+        );
+    }
+    if clusters.len() > 1 {
+        crate::say::complain!(
+            "  pooldeck get pools -A --all-contexts   (kubectl --context {} get cp -A: one hub)",
+            names.last().map_or("hub-a", String::as_str)
+        );
+    } else {
+        crate::say::complain!(
+            "  kubectl get cp -A   (read-only: kubectl --context {VIEWER_CONTEXT} ...; may pause but not delete: --context {OPERATOR_CONTEXT})"
+        );
+    }
+    crate::say::complain!(
+        "  scenarios built in: {}, large",
+        BUILTIN
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 }
 
 /// SIGUSR1: start the scenario's story again.

@@ -308,101 +308,13 @@ pub(crate) async fn connect_to_read(
 }
 
 /// Runs the program with the process's arguments.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn main() -> ExitCode {
-    // Run as kubectl's plugin, the usage lines name it as it is typed.
-    let plugin = std::env::args_os()
-        .next()
-        .and_then(|first| {
-            std::path::Path::new(&first)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-        })
-        .is_some_and(|name| name.starts_with("kubectl-pooldeck"));
-    // Plain styles: a usage error then holds what was typed as it was (escaped below), not
-    // stripped along with clap's own colours.
-    let command = <Cli as clap::CommandFactory>::command().styles(clap::builder::Styles::plain());
-    let command = if plugin {
-        command.bin_name("kubectl pooldeck")
-    } else {
-        command
-    };
-    let parsed = command
-        .try_get_matches_from(args::unswallowed(std::env::args_os()))
-        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
-    let mut cli = match parsed {
+    let mut cli = match parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            // Help and version are clap's to print; a usage error echoes what was typed, so
-            // it is said through the sanitiser (an argument holding an escape sequence would
-            // set the terminal's title) and exits 2.
-            if !error.use_stderr() {
-                let _ = error.print();
-                return ExitCode::SUCCESS;
-            }
-            crate::say::complain!("{}", error.render().ansi().to_string().trim_end());
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    if cli.tour && cli.command.is_some() {
-        crate::say::complain!(
-            "pooldeck: --tour opens the console on the demo cluster; it takes no command"
-        );
-        return ExitCode::from(2);
-    }
-    if let Some(asked) = cli.chapter
-        && !(1..=crate::app::tour::CHAPTERS.len()).contains(&asked)
-    {
-        crate::say::complain!(
-            "pooldeck: there is no chapter {asked}; the tour's chapters: {}",
-            crate::app::tour::listing()
-        );
-        return ExitCode::from(2);
-    }
-    if cli.tour
-        && let Some(scenario) = cli.demo.as_deref()
-        && scenario != "fleet"
-    {
-        crate::say::complain!(
-            "pooldeck: the tour plays its own scenarios, one per chapter; --chapter N chooses \
-             one (drop --demo {scenario})"
-        );
-        return ExitCode::from(2);
-    }
-    if cli.tour && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some()) {
-        crate::say::complain!(
-            "pooldeck: the tour runs on its own demo cluster; --context and --kubeconfig name a \
-             hub (drop them)"
-        );
-        return ExitCode::from(2);
-    }
-    if cli.tour && !cli.namespace.is_empty() {
-        crate::say::complain!(
-            "pooldeck: the tour watches every namespace (each chapter's story has its own); \
-             drop -n"
-        );
-        return ExitCode::from(2);
-    }
-    // The demo is its own hub: a context or kubeconfig named beside it would be ignored.
-    if cli.demo.is_some()
-        && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some())
-    {
-        crate::say::complain!(
-            "pooldeck: --demo opens the console on the embedded demo cluster; --context, \
-             --all-contexts and --kubeconfig name other hubs (drop them; for several demo \
-             hubs, serve them with `pooldeck demo serve --hubs 3` and open the console with \
-             --all-contexts on the kubeconfig it prints)"
-        );
-        return ExitCode::from(2);
-    }
-    if cli.demo.is_some()
-        && let Some(command) = &cli.command
-        && !matches!(command, Command::New(_))
-    {
-        crate::say::complain!(
-            "pooldeck: --demo opens the console (or `new`) on the demo cluster; for other \
-             commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
-        );
+    if let Some(why) = flags_refused(&cli) {
+        crate::say::complain!("pooldeck: {why}");
         return ExitCode::from(2);
     }
     if let Err(why) = inherit::inherit(&mut cli) {
@@ -465,6 +377,108 @@ pub fn main() -> ExitCode {
             console(&cli, target, None, hubs)
         }
     }
+}
+
+/// The command line as clap reads it (named `kubectl pooldeck` when run as kubectl's
+/// plugin); help and version printed, a usage error said (the exit status then).
+fn parse() -> Result<Cli, ExitCode> {
+    // Run as kubectl's plugin, the usage lines name it as it is typed.
+    let plugin = std::env::args_os()
+        .next()
+        .and_then(|first| {
+            std::path::Path::new(&first)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .is_some_and(|name| name.starts_with("kubectl-pooldeck"));
+    // Plain styles: a usage error then holds what was typed as it was (escaped below), not
+    // stripped along with clap's own colours.
+    let command = <Cli as clap::CommandFactory>::command().styles(clap::builder::Styles::plain());
+    let command = if plugin {
+        command.bin_name("kubectl pooldeck")
+    } else {
+        command
+    };
+    let parsed = command
+        .try_get_matches_from(args::unswallowed(std::env::args_os()))
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    match parsed {
+        Ok(cli) => Ok(cli),
+        Err(error) => {
+            // Help and version are clap's to print; a usage error echoes what was typed, so
+            // it is said through the sanitiser (an argument holding an escape sequence would
+            // set the terminal's title) and exits 2.
+            if !error.use_stderr() {
+                let _ = error.print();
+                return Err(ExitCode::SUCCESS);
+            }
+            crate::say::complain!("{}", error.render().ansi().to_string().trim_end());
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Flags that cannot go together with the tour or the demo, said as why.
+fn flags_refused(cli: &Cli) -> Option<String> {
+    if cli.tour && cli.command.is_some() {
+        return Some(
+            "--tour opens the console on the demo cluster; it takes no command".to_owned(),
+        );
+    }
+    if let Some(asked) = cli.chapter
+        && !(1..=crate::app::tour::CHAPTERS.len()).contains(&asked)
+    {
+        return Some(format!(
+            "there is no chapter {asked}; the tour's chapters: {}",
+            crate::app::tour::listing()
+        ));
+    }
+    if cli.tour
+        && let Some(scenario) = cli.demo.as_deref()
+        && scenario != "fleet"
+    {
+        return Some(format!(
+            "the tour plays its own scenarios, one per chapter; --chapter N chooses \
+             one (drop --demo {scenario})"
+        ));
+    }
+    if cli.tour && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some()) {
+        return Some(
+            "the tour runs on its own demo cluster; --context and --kubeconfig name a \
+             hub (drop them)"
+                .to_owned(),
+        );
+    }
+    if cli.tour && !cli.namespace.is_empty() {
+        return Some(
+            "the tour watches every namespace (each chapter's story has its own); \
+             drop -n"
+                .to_owned(),
+        );
+    }
+    // The demo is its own hub: a context or kubeconfig named beside it would be ignored.
+    if cli.demo.is_some()
+        && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some())
+    {
+        return Some(
+            "--demo opens the console on the embedded demo cluster; --context, \
+             --all-contexts and --kubeconfig name other hubs (drop them; for several demo \
+             hubs, serve them with `pooldeck demo serve --hubs 3` and open the console with \
+             --all-contexts on the kubeconfig it prints)"
+                .to_owned(),
+        );
+    }
+    if cli.demo.is_some()
+        && let Some(command) = &cli.command
+        && !matches!(command, Command::New(_))
+    {
+        return Some(
+            "--demo opens the console (or `new`) on the demo cluster; for other \
+             commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
+                .to_owned(),
+        );
+    }
+    None
 }
 
 /// A duration on the command line. clap quotes the value already, so the message says only

@@ -24,7 +24,6 @@ pub(crate) async fn settle(
 }
 
 /// [`settle`], its messages naming the hub (`hub NAME: …`) when several are read at once.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(crate) async fn settle_on(
     connection: &crate::sources::connection::Connection,
     required: &[Kind],
@@ -87,6 +86,19 @@ pub(crate) async fn settle_on(
         }
         inventory.apply(event, Utc::now());
     }
+    if said_refused(&inventory, required, &at) {
+        return Err(finish(tasks, 1));
+    }
+    Ok(Settled {
+        inventory,
+        tasks,
+        receiver,
+    })
+}
+
+/// Sources refused or not installed, said: a required one ends the command (`true`); an
+/// optional one leaves its columns empty.
+fn said_refused(inventory: &Inventory, required: &[Kind], at: &str) -> bool {
     for ((kind, scope), health) in inventory.health() {
         let required_kind = required.contains(kind);
         let text = match &health.state {
@@ -107,18 +119,14 @@ pub(crate) async fn settle_on(
                 .unwrap_or_default();
             if required_kind {
                 crate::say::complain!("pooldeck: {at}{text}{where_}");
-                return Err(finish(tasks, 1));
+                return true;
             }
             crate::say::complain!(
                 "pooldeck: {at}warning: {text}{where_}; columns from it are left empty"
             );
         }
     }
-    Ok(Settled {
-        inventory,
-        tasks,
-        receiver,
-    })
+    false
 }
 
 /// What [`settle`] gathered: the picture, the watches still running, and their events.
