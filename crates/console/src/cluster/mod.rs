@@ -77,194 +77,263 @@ fn refused_precondition(error: kube::Error, json_patch: bool) -> kube::Error {
 
 /// Carries out one operation and says what came of it. Never panics; every refusal is a
 /// typed [`ClusterError`].
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub async fn perform(client: &Client, mode: Mode, operation: &Operation) -> Outcome {
-    if mode == Mode::ReadOnly && operation.is_mutating() {
-        return Outcome::Failed(ClusterError::ReadOnly);
+    if let Some(refused) = not_sent(mode, operation) {
+        return Outcome::Failed(refused);
     }
-    // A name goes into the request's path: one that is not a Kubernetes name (read from a
-    // status field, say) could name another path, so it is never sent.
-    if let Some(why) = operation.target().as_ref().and_then(ObjectRef::problem) {
-        return Outcome::Failed(ClusterError::NotSent { why });
-    }
-    if let Operation::AccessReview { namespace, .. } = operation
-        && !namespace.is_empty()
-        && let Some(why) = crate::domain::rules::names::namespace_problem(namespace)
-    {
-        return Outcome::Failed(ClusterError::NotSent { why });
-    }
-    let patch_params = |run: Run| PatchParams {
-        dry_run: run == Run::DryRun,
-        field_manager: Some(FIELD_MANAGER.to_owned()),
-        ..PatchParams::default()
-    };
-    let result = match operation {
+    match operation {
         Operation::SetLabel {
             target,
             key,
             value,
             preconditions,
             run,
-        } => api_for(client, target)
-            .patch(
-                &target.name,
-                &patch_params(*run),
-                &Patch::Merge(label_patch(key, Some(value), preconditions)),
-            )
-            .await
-            .map_err(|e| refused_precondition(e, false))
-            .map(|_| done(*run, format!("{target}: label {key}={value} set"))),
+        } => {
+            let patch = label_patch(key, Some(value), preconditions);
+            let said = format!("{target}: label {key}={value} set");
+            merge(client, target, patch, *run, said).await
+        }
         Operation::RemoveLabel {
             target,
             key,
             preconditions,
             run,
-        } => api_for(client, target)
-            .patch(
-                &target.name,
-                &patch_params(*run),
-                &Patch::Merge(label_patch(key, None, preconditions)),
-            )
-            .await
-            .map_err(|e| refused_precondition(e, false))
-            .map(|_| done(*run, format!("{target}: label {key} removed"))),
+        } => {
+            let patch = label_patch(key, None, preconditions);
+            let said = format!("{target}: label {key} removed");
+            merge(client, target, patch, *run, said).await
+        }
         Operation::Delete {
             target,
             preconditions,
             run,
-        } => {
-            let params = DeleteParams {
-                dry_run: *run == Run::DryRun,
-                preconditions: Some(kube::api::Preconditions {
-                    uid: preconditions.uid.clone(),
-                    resource_version: preconditions.resource_version.clone(),
-                }),
-                ..DeleteParams::default()
-            };
-            api_for(client, target)
-                .delete(&target.name, &params)
-                .await
-                .map(|answer| {
-                    // An object whose finalizers are still held is only marked for deletion.
-                    let held = answer
-                        .left()
-                        .map(|object| object.metadata.finalizers.unwrap_or_default())
-                        .unwrap_or_default();
-                    let what = if held.is_empty() {
-                        format!("{target}: deleted")
-                    } else {
-                        format!(
-                            "{target}: deletion requested; it waits for {}",
-                            held.join(", ")
-                        )
-                    };
-                    done(*run, what)
-                })
-        }
+        } => delete(client, target, preconditions, *run).await,
         Operation::RemoveFinalizer {
             target,
             finalizer,
             index,
             preconditions,
             run,
-        } => {
-            let patch: json_patch::Patch = match serde_json::from_value(
-                crate::domain::operation::finalizer_patch(finalizer, *index, preconditions),
-            ) {
-                Ok(patch) => patch,
-                Err(e) => {
-                    return Outcome::Failed(ClusterError::Other {
-                        message: format!("cannot build the patch: {e}"),
-                    });
-                }
-            };
-            // The patch only tests and removes: a 422 is a test that failed (another uid, or
-            // the finalizers moved since they were looked at).
-            api_for(client, target)
-                .patch(&target.name, &patch_params(*run), &Patch::Json::<()>(patch))
-                .await
-                .map_err(|e| refused_precondition(e, true))
-                .map(|_| done(*run, format!("{target}: finalizer {finalizer} removed")))
-        }
-        Operation::Create { object, run } => {
-            let Some(target) = operation.target() else {
-                return Outcome::Failed(ClusterError::Other {
-                    message: "the object names no kind pooldeck knows".into(),
-                });
-            };
-            let object: DynamicObject = match serde_json::from_value(object.clone()) {
-                Ok(object) => object,
-                Err(e) => {
-                    return Outcome::Failed(ClusterError::Other {
-                        message: format!("the object cannot be sent: {e}"),
-                    });
-                }
-            };
-            let params = PostParams {
-                dry_run: *run == Run::DryRun,
-                field_manager: Some(FIELD_MANAGER.to_owned()),
-            };
-            api_for(client, &target)
-                .create(&params, &object)
-                .await
-                .map(|_| done(*run, format!("{target}: created")))
-        }
+        } => remove_finalizer(client, target, finalizer, *index, preconditions, *run).await,
+        Operation::Create { object, run } => create(client, operation, object, *run).await,
         Operation::Update {
             target,
             object,
             resource_version,
             run,
-        } => {
-            let mut object: DynamicObject = match serde_json::from_value(object.clone()) {
-                Ok(object) => object,
-                Err(e) => {
-                    return Outcome::Failed(ClusterError::Other {
-                        message: format!("the object cannot be sent: {e}"),
-                    });
-                }
-            };
-            object.metadata.resource_version = Some(resource_version.clone());
-            let params = PostParams {
-                dry_run: *run == Run::DryRun,
-                field_manager: Some(FIELD_MANAGER.to_owned()),
-            };
-            api_for(client, target)
-                .replace(&target.name, &params, &object)
-                .await
-                .map(|_| done(*run, format!("{target}: replaced")))
-        }
+        } => update(client, target, object, resource_version, *run).await,
         Operation::AccessReview {
             verb,
             kind,
             namespace,
-        } => {
-            let api = kind.api();
-            let review = SelfSubjectAccessReview {
-                spec: SelfSubjectAccessReviewSpec {
-                    resource_attributes: Some(ResourceAttributes {
-                        group: Some(api.group.to_owned()),
-                        resource: Some(api.plural.to_owned()),
-                        verb: Some(verb.clone()),
-                        namespace: (!namespace.is_empty()).then(|| namespace.clone()),
-                        ..ResourceAttributes::default()
-                    }),
-                    ..SelfSubjectAccessReviewSpec::default()
-                },
-                ..SelfSubjectAccessReview::default()
-            };
-            Api::<SelfSubjectAccessReview>::all(client.clone())
-                .create(&PostParams::default(), &review)
-                .await
-                .map(|answer| Outcome::Allowed(answer.status.is_some_and(|s| s.allowed)))
+        } => access_review(client, verb, *kind, namespace)
+            .await
+            .unwrap_or_else(|e| Outcome::Failed(classify(&e))),
+    }
+}
+
+/// Why an operation is not sent at all: read-only mode and a change, or a name (or an
+/// access review's namespace) that is not a Kubernetes name and could name another path.
+fn not_sent(mode: Mode, operation: &Operation) -> Option<ClusterError> {
+    if mode == Mode::ReadOnly && operation.is_mutating() {
+        return Some(ClusterError::ReadOnly);
+    }
+    if let Some(why) = operation.target().as_ref().and_then(ObjectRef::problem) {
+        return Some(ClusterError::NotSent { why });
+    }
+    if let Operation::AccessReview { namespace, .. } = operation
+        && !namespace.is_empty()
+        && let Some(why) = crate::domain::rules::names::namespace_problem(namespace)
+    {
+        return Some(ClusterError::NotSent { why });
+    }
+    None
+}
+
+/// A change's answer: its outcome, or its error as a change sent (an unreachable server
+/// may have applied it).
+fn sent(result: kube::Result<Outcome>) -> Outcome {
+    result.unwrap_or_else(|e| Outcome::Failed(classify_sent(&e)))
+}
+
+fn patch_params(run: Run) -> PatchParams {
+    PatchParams {
+        dry_run: run == Run::DryRun,
+        field_manager: Some(FIELD_MANAGER.to_owned()),
+        ..PatchParams::default()
+    }
+}
+
+fn post_params(run: Run) -> PostParams {
+    PostParams {
+        dry_run: run == Run::DryRun,
+        field_manager: Some(FIELD_MANAGER.to_owned()),
+    }
+}
+
+/// A merge patch (a label set or removed, its preconditions inside).
+async fn merge(
+    client: &Client,
+    target: &ObjectRef,
+    patch: serde_json::Value,
+    run: Run,
+    said: String,
+) -> Outcome {
+    sent(
+        api_for(client, target)
+            .patch(&target.name, &patch_params(run), &Patch::Merge(patch))
+            .await
+            .map_err(|e| refused_precondition(e, false))
+            .map(|_| done(run, said)),
+    )
+}
+
+/// A delete naming the uid and resourceVersion looked at; an object whose finalizers are
+/// still held is only marked for deletion, and said so.
+async fn delete(
+    client: &Client,
+    target: &ObjectRef,
+    preconditions: &crate::domain::Preconditions,
+    run: Run,
+) -> Outcome {
+    let params = DeleteParams {
+        dry_run: run == Run::DryRun,
+        preconditions: Some(kube::api::Preconditions {
+            uid: preconditions.uid.clone(),
+            resource_version: preconditions.resource_version.clone(),
+        }),
+        ..DeleteParams::default()
+    };
+    sent(
+        api_for(client, target)
+            .delete(&target.name, &params)
+            .await
+            .map(|answer| {
+                let held = answer
+                    .left()
+                    .map(|object| object.metadata.finalizers.unwrap_or_default())
+                    .unwrap_or_default();
+                let what = if held.is_empty() {
+                    format!("{target}: deleted")
+                } else {
+                    format!(
+                        "{target}: deletion requested; it waits for {}",
+                        held.join(", ")
+                    )
+                };
+                done(run, what)
+            }),
+    )
+}
+
+/// One finalizer removed by a JSON patch that only tests and removes: a 422 is a test that
+/// failed (another uid, or the finalizers moved since they were looked at).
+async fn remove_finalizer(
+    client: &Client,
+    target: &ObjectRef,
+    finalizer: &str,
+    index: usize,
+    preconditions: &crate::domain::Preconditions,
+    run: Run,
+) -> Outcome {
+    let patch: json_patch::Patch = match serde_json::from_value(
+        crate::domain::operation::finalizer_patch(finalizer, index, preconditions),
+    ) {
+        Ok(patch) => patch,
+        Err(e) => {
+            return Outcome::Failed(ClusterError::Other {
+                message: format!("cannot build the patch: {e}"),
+            });
         }
     };
-    result.unwrap_or_else(|e| {
-        Outcome::Failed(if operation.is_mutating() {
-            classify_sent(&e)
-        } else {
-            classify(&e)
+    sent(
+        api_for(client, target)
+            .patch(&target.name, &patch_params(run), &Patch::Json::<()>(patch))
+            .await
+            .map_err(|e| refused_precondition(e, true))
+            .map(|_| done(run, format!("{target}: finalizer {finalizer} removed"))),
+    )
+}
+
+/// The object as the API client sends it, or why it cannot be.
+fn dynamic(object: &serde_json::Value) -> Result<DynamicObject, Outcome> {
+    serde_json::from_value(object.clone()).map_err(|e| {
+        Outcome::Failed(ClusterError::Other {
+            message: format!("the object cannot be sent: {e}"),
         })
     })
+}
+
+/// An object created (its kind one pooldeck knows).
+async fn create(
+    client: &Client,
+    operation: &Operation,
+    object: &serde_json::Value,
+    run: Run,
+) -> Outcome {
+    let Some(target) = operation.target() else {
+        return Outcome::Failed(ClusterError::Other {
+            message: "the object names no kind pooldeck knows".into(),
+        });
+    };
+    let object = match dynamic(object) {
+        Ok(object) => object,
+        Err(refused) => return refused,
+    };
+    sent(
+        api_for(client, &target)
+            .create(&post_params(run), &object)
+            .await
+            .map(|_| done(run, format!("{target}: created"))),
+    )
+}
+
+/// An object replaced, naming the resourceVersion it was read at.
+async fn update(
+    client: &Client,
+    target: &ObjectRef,
+    object: &serde_json::Value,
+    resource_version: &str,
+    run: Run,
+) -> Outcome {
+    let mut object = match dynamic(object) {
+        Ok(object) => object,
+        Err(refused) => return refused,
+    };
+    object.metadata.resource_version = Some(resource_version.to_owned());
+    sent(
+        api_for(client, target)
+            .replace(&target.name, &post_params(run), &object)
+            .await
+            .map(|_| done(run, format!("{target}: replaced"))),
+    )
+}
+
+/// Whether the user may `verb` the kind in `namespace` (empty: every namespace).
+async fn access_review(
+    client: &Client,
+    verb: &str,
+    kind: Kind,
+    namespace: &str,
+) -> kube::Result<Outcome> {
+    let api = kind.api();
+    let review = SelfSubjectAccessReview {
+        spec: SelfSubjectAccessReviewSpec {
+            resource_attributes: Some(ResourceAttributes {
+                group: Some(api.group.to_owned()),
+                resource: Some(api.plural.to_owned()),
+                verb: Some(verb.to_owned()),
+                namespace: (!namespace.is_empty()).then(|| namespace.to_owned()),
+                ..ResourceAttributes::default()
+            }),
+            ..SelfSubjectAccessReviewSpec::default()
+        },
+        ..SelfSubjectAccessReview::default()
+    };
+    Api::<SelfSubjectAccessReview>::all(client.clone())
+        .create(&PostParams::default(), &review)
+        .await
+        .map(|answer| Outcome::Allowed(answer.status.is_some_and(|s| s.allowed)))
 }
 
 /// A connection to one hub that carries out requests bound to it and records each in the

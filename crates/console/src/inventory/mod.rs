@@ -199,21 +199,10 @@ impl Inventory {
     }
 
     /// Applies one source event at time `now`.
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub fn apply(&mut self, event: SourceEvent, now: DateTime<Utc>) {
         // A heartbeat changes what the header says, not the objects: the rows stay.
         if let SourceEvent::Heartbeat { result } = event {
-            match result {
-                Ok(()) => {
-                    self.last_heartbeat = Some(now);
-                    self.heartbeat_failure = None;
-                }
-                Err(error) => {
-                    let since = self.last_heartbeat.unwrap_or(now);
-                    let first = self.heartbeat_failure.as_ref().map_or(since, |(t, _)| *t);
-                    self.heartbeat_failure = Some((first, error.to_string()));
-                }
-            }
+            self.heartbeat(result, now);
             return;
         }
         if let SourceEvent::Lists { way } = event {
@@ -221,26 +210,7 @@ impl Inventory {
             return;
         }
         self.generation += 1;
-        let context = match &event {
-            SourceEvent::Listed { kind, .. }
-            | SourceEvent::Page { kind, .. }
-            | SourceEvent::Applied { kind, .. }
-            | SourceEvent::Deleted { kind, .. } => {
-                !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
-            }
-            SourceEvent::Read { object } => {
-                !matches!(object.kind, Kind::Pool | Kind::Evaluation | Kind::Event)
-            }
-            // A diagnosis reads whether ScalingPolicies, ProfileBundles and Settings are read
-            // at all (one not found is then really missing), and whether AIWorkloads are read
-            // live (a deleting pool's are verified gone only then); no other source's state.
-            SourceEvent::State { kind, .. } => matches!(
-                kind,
-                Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings | Kind::AIWorkload
-            ),
-            SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => false,
-        };
-        if context {
+        if around_the_pools(&event) {
             self.context_generation += 1;
         }
         match event {
@@ -248,64 +218,13 @@ impl Inventory {
                 kind,
                 scope,
                 objects,
-            } => {
-                let fresh: OrdSet<Held> = objects
-                    .into_iter()
-                    .map(|object| Held(Arc::new(object)))
-                    .collect();
-                let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
-                    Some(listing) => {
-                        let held = self.objects.get(&kind);
-                        listing
-                            .unseen
-                            .into_iter()
-                            .filter(|k| !fresh.contains(k) && held.is_some_and(|m| m.contains(k)))
-                            .collect()
-                    }
-                    None => self
-                        .keys_in(kind, scope.as_deref())
-                        .filter(|k| !fresh.contains(*k))
-                        .cloned()
-                        .collect(),
-                };
-                for key in stale {
-                    self.remove(kind, &key);
-                    self.saw_go(kind, key, now);
-                }
-                for Held(object) in fresh {
-                    self.insert(object);
-                }
-                self.record_health(kind, scope, Some(SourceState::Live), now, true);
-            }
+            } => self.listed(kind, scope, objects, now),
             SourceEvent::Page {
                 kind,
                 scope,
                 objects,
                 remaining,
-            } => {
-                if !self.listing.contains_key(&(kind, scope.clone())) {
-                    // The list's first page: what is held now is what it must bring again.
-                    let unseen: OrdSet<Key> =
-                        self.keys_in(kind, scope.as_deref()).cloned().collect();
-                    self.listing.insert(
-                        (kind, scope.clone()),
-                        Listing {
-                            unseen,
-                            ..Listing::default()
-                        },
-                    );
-                }
-                if let Some(listing) = self.listing.get_mut(&(kind, scope)) {
-                    for object in &objects {
-                        listing.unseen.remove(&object.key);
-                    }
-                    listing.received += objects.len();
-                    listing.remaining = remaining;
-                }
-                for object in objects {
-                    self.insert(Arc::new(object));
-                }
-            }
+            } => self.paged(kind, scope, objects, remaining),
             SourceEvent::Applied { kind, object } => {
                 self.insert(Arc::new(Object::new(kind, object)));
                 self.touch_all(kind, now);
@@ -329,6 +248,79 @@ impl Inventory {
                 self.record_health(kind, scope, Some(state), now, false)
             }
             SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => {}
+        }
+    }
+
+    /// A heartbeat's answer: when the server last answered, or since when it has not.
+    fn heartbeat(&mut self, result: Result<(), crate::domain::ClusterError>, now: DateTime<Utc>) {
+        match result {
+            Ok(()) => {
+                self.last_heartbeat = Some(now);
+                self.heartbeat_failure = None;
+            }
+            Err(error) => {
+                let since = self.last_heartbeat.unwrap_or(now);
+                let first = self.heartbeat_failure.as_ref().map_or(since, |(t, _)| *t);
+                self.heartbeat_failure = Some((first, error.to_string()));
+            }
+        }
+    }
+
+    /// A whole list of a source's scope: what it lacks of what is held goes (a list in pages
+    /// under way: what its pages did not bring again), what it brings is held.
+    fn listed(&mut self, kind: Kind, scope: Scope, objects: Vec<Object>, now: DateTime<Utc>) {
+        let fresh: OrdSet<Held> = objects
+            .into_iter()
+            .map(|object| Held(Arc::new(object)))
+            .collect();
+        let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
+            Some(listing) => {
+                let held = self.objects.get(&kind);
+                listing
+                    .unseen
+                    .into_iter()
+                    .filter(|k| !fresh.contains(k) && held.is_some_and(|m| m.contains(k)))
+                    .collect()
+            }
+            None => self
+                .keys_in(kind, scope.as_deref())
+                .filter(|k| !fresh.contains(*k))
+                .cloned()
+                .collect(),
+        };
+        for key in stale {
+            self.remove(kind, &key);
+            self.saw_go(kind, key, now);
+        }
+        for Held(object) in fresh {
+            self.insert(object);
+        }
+        self.record_health(kind, scope, Some(SourceState::Live), now, true);
+    }
+
+    /// A page of a list: held as it comes; its first page notes what the list must bring
+    /// again.
+    fn paged(&mut self, kind: Kind, scope: Scope, objects: Vec<Object>, remaining: Option<u64>) {
+        if !self.listing.contains_key(&(kind, scope.clone())) {
+            // The list's first page: what is held now is what it must bring again.
+            let unseen: OrdSet<Key> = self.keys_in(kind, scope.as_deref()).cloned().collect();
+            self.listing.insert(
+                (kind, scope.clone()),
+                Listing {
+                    unseen,
+                    ..Listing::default()
+                },
+            );
+        }
+        if let Some(listing) = self.listing.get_mut(&(kind, scope)) {
+            for object in &objects {
+                listing.unseen.remove(&object.key);
+            }
+            listing.received += objects.len();
+            listing.remaining = remaining;
+        }
+        for object in objects {
+            self.insert(Arc::new(object));
         }
     }
 
@@ -544,6 +536,29 @@ impl Inventory {
             .iter()
             .filter(move |((k, _), _)| *k == kind)
             .map(|(_, h)| h)
+    }
+}
+
+/// Whether an event changes what a diagnosis reads beside the pool, its evaluation and its
+/// events: another kind's objects, or whether ScalingPolicies, ProfileBundles and Settings
+/// are read at all (one not found is then really missing) and whether AIWorkloads are read
+/// live (a deleting pool's are verified gone only then); no other source's state.
+fn around_the_pools(event: &SourceEvent) -> bool {
+    match event {
+        SourceEvent::Listed { kind, .. }
+        | SourceEvent::Page { kind, .. }
+        | SourceEvent::Applied { kind, .. }
+        | SourceEvent::Deleted { kind, .. } => {
+            !matches!(kind, Kind::Pool | Kind::Evaluation | Kind::Event)
+        }
+        SourceEvent::Read { object } => {
+            !matches!(object.kind, Kind::Pool | Kind::Evaluation | Kind::Event)
+        }
+        SourceEvent::State { kind, .. } => matches!(
+            kind,
+            Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings | Kind::AIWorkload
+        ),
+        SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => false,
     }
 }
 

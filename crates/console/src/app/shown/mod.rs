@@ -253,104 +253,38 @@ impl App {
     /// Brings the derived rows up to date; cheap when nothing they depend on changed, and
     /// proportional to the changed objects' rows when a few objects changed (per hub: one
     /// hub's change touches its own rows only).
-    #[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
     pub fn refresh(&mut self) {
         let now = self.now;
         for state in self.fleet.hubs_mut() {
             state.doctor.update(&state.inventory, now);
         }
         let in_view = self.fleet.in_view();
-        let findings = match self.list.view.rows {
-            Rows::Findings(_) => in_view
-                .iter()
-                .filter_map(|h| self.doctor_of(*h))
-                .fold(0u64, |sum, d| sum.wrapping_add(d.epoch)),
-            _ => 0,
-        };
-        let shape = Shape {
-            view: self.list.view,
-            findings,
-            hubs: self.fleet.count(),
-            only: self.fleet.only,
-        };
+        let shape = self.shape(&in_view);
         let mut whole =
             self.shown.shape != Some(shape) || self.shown.seen.len() != self.fleet.count();
-        let mut patch: Option<(Vec<usize>, Vec<usize>)> = None;
-        // The pools whose rule markers may read differently, per hub: their name or VIP is
-        // shared with a pool that joined, left or changed its VIP.
-        let mut relint: Vec<(usize, Vec<Key>)> = Vec::new();
-        let mut remark = false;
-        // Hubs whose rows are made again whole.
-        let mut rebuild: Vec<usize> = Vec::new();
-        if !whole {
-            for hub in in_view.iter().copied() {
-                let Some(inventory) = self.inventory_of(hub) else {
-                    continue;
-                };
-                let seen = self.shown.seen.get(hub).copied().unwrap_or_default();
-                if self.doctor_of(hub).is_some_and(|d| d.marks != seen.marks) {
-                    remark = true;
-                }
-                if seen.generation == inventory.generation() {
-                    continue;
-                }
-                // Owned, so that the rows can be patched while the inventory is read.
-                let Some(changes) = inventory.changes_since(seen.generation) else {
-                    // What changed cannot be told: this hub's rows are made again (across
-                    // hubs, the others' stay); with one hub in view, the whole list is.
-                    if in_view.len() > 1 {
-                        rebuild.push(hub);
-                        continue;
-                    }
+        let Changed {
+            mut patch,
+            relint,
+            remark,
+            rebuild,
+        } = if whole {
+            Changed::default()
+        } else {
+            match self.what_changed(&in_view) {
+                Some(changed) => changed,
+                None => {
                     whole = true;
-                    break;
-                };
-                if inventory.fleet_generation() != seen.fleet {
-                    relint.push((hub, inventory.fleet_touched(&changes)));
-                }
-                let changed: Vec<(Kind, Key)> =
-                    changes.iter().map(|c| (c.kind, c.key.clone())).collect();
-                if let Some((removed, added)) = self.patch_owners(hub, &changed) {
-                    let (all_removed, all_added) = patch.get_or_insert_default();
-                    all_removed.extend(removed);
-                    all_added.extend(added);
+                    Changed::default()
                 }
             }
-        }
+        };
         // A view being made goes on with its next turn's rows: the slots they took.
         let mut turn: Option<Vec<usize>> = None;
         if whole {
             patch = None;
-            // The same view made again (what changed could not be told) is made at once, so
-            // that its rows and the chosen one are never missing while it is; a view newly
-            // opened is made a turn at a time.
-            let again = self.shown.shape == Some(shape);
-            self.build_base();
-            if again {
-                self.build_turn(usize::MAX);
-            }
-            self.shown.shape = Some(shape);
+            self.make_whole(shape);
         } else {
-            for hub in &rebuild {
-                let removed = self.shown.base.remove_hub(*hub);
-                // Made whole now: its turn (if it still had one) is done.
-                if let Some(building) = self.shown.building.as_mut()
-                    && let Some(at) = building.hubs.iter().position(|h| h == hub)
-                {
-                    building.hubs.remove(at);
-                    if at == 0 {
-                        building.after = None;
-                    }
-                }
-                let (added, _) = self.add_hub_rows(*hub, None, usize::MAX);
-                #[cfg(test)]
-                {
-                    self.shown.rows_built += added.len() as u64;
-                }
-                let (all_removed, all_added) = patch.get_or_insert_default();
-                all_removed.extend(removed);
-                all_added.extend(added);
-            }
+            self.make_hubs_again(&rebuild, &mut patch);
             if self.shown.building.is_some() && std::mem::take(&mut self.shown.turn_due) {
                 turn = Some(self.build_turn(self.turn_budget()));
             }
@@ -376,34 +310,154 @@ impl App {
             })
             .collect();
 
-        let order_key = self.order_key();
-        let moved =
-            if whole || !rebuild.is_empty() || self.shown.order_key.as_ref() != Some(&order_key) {
-                self.keep_derived();
-                self.shown.order = self.narrow();
-                self.shown.filter_problem = Filter::parse(self.list.filter.trim())
-                    .err()
-                    .map(|why| why.to_string());
-                self.shown.order_key = Some(order_key);
-                widths = true;
-                true
-            } else {
-                let mut moved = false;
-                if let Some((removed, added)) = patch {
-                    self.reorder(&removed, &added);
-                    moved = true;
-                }
-                if let Some(added) = turn {
-                    self.merge_in(&added);
-                    widths = true;
-                    moved = true;
-                }
-                moved
-            };
+        let moved = self.order_rows(whole || !rebuild.is_empty(), patch, turn);
+        widths |= moved.widths;
+        let moved = moved.rows;
         if widths {
             (self.shown.widths, self.shown.compact_widths) = self.widths();
         }
-        // The selection stays on its row when rows move (once a key chose it).
+        self.keep_selection(moved);
+        // A key on a list acts on its row's hub.
+        self.follow_selection();
+        self.refresh_detail();
+        self.refresh_describe();
+        self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
+    }
+
+    /// The rows put in order: sorted and filtered again when the list was made again or its
+    /// order changed; else the patched rows and the turn's new ones moved into place.
+    fn order_rows(
+        &mut self,
+        again: bool,
+        patch: Option<(Vec<usize>, Vec<usize>)>,
+        turn: Option<Vec<usize>>,
+    ) -> Moved {
+        let order_key = self.order_key();
+        if again || self.shown.order_key.as_ref() != Some(&order_key) {
+            self.keep_derived();
+            self.shown.order = self.narrow();
+            self.shown.filter_problem = Filter::parse(self.list.filter.trim())
+                .err()
+                .map(|why| why.to_string());
+            self.shown.order_key = Some(order_key);
+            return Moved {
+                rows: true,
+                widths: true,
+            };
+        }
+        let mut moved = Moved::default();
+        if let Some((removed, added)) = patch {
+            self.reorder(&removed, &added);
+            moved.rows = true;
+        }
+        if let Some(added) = turn {
+            self.merge_in(&added);
+            moved = Moved {
+                rows: true,
+                widths: true,
+            };
+        }
+        moved
+    }
+
+    /// What the list is made of: its view, the doctor's findings (on the problems view), the
+    /// hubs and the one narrowed to.
+    fn shape(&self, in_view: &[usize]) -> Shape {
+        let findings = match self.list.view.rows {
+            Rows::Findings(_) => in_view
+                .iter()
+                .filter_map(|h| self.doctor_of(*h))
+                .fold(0u64, |sum, d| sum.wrapping_add(d.epoch)),
+            _ => 0,
+        };
+        Shape {
+            view: self.list.view,
+            findings,
+            hubs: self.fleet.count(),
+            only: self.fleet.only,
+        }
+    }
+
+    /// The list made again whole: at once when it is the same view made again (what changed
+    /// could not be told), so that its rows and the chosen one are never missing while it
+    /// is; a view newly opened is made a turn at a time.
+    fn make_whole(&mut self, shape: Shape) {
+        let again = self.shown.shape == Some(shape);
+        self.build_base();
+        if again {
+            self.build_turn(usize::MAX);
+        }
+        self.shown.shape = Some(shape);
+    }
+
+    /// The rows of these hubs made again whole (what changed in them could not be told);
+    /// the slots they left and took added to `patch`.
+    fn make_hubs_again(&mut self, rebuild: &[usize], patch: &mut Option<(Vec<usize>, Vec<usize>)>) {
+        for hub in rebuild {
+            let removed = self.shown.base.remove_hub(*hub);
+            // Made whole now: its turn (if it still had one) is done.
+            if let Some(building) = self.shown.building.as_mut()
+                && let Some(at) = building.hubs.iter().position(|h| h == hub)
+            {
+                building.hubs.remove(at);
+                if at == 0 {
+                    building.after = None;
+                }
+            }
+            let (added, _) = self.add_hub_rows(*hub, None, usize::MAX);
+            #[cfg(test)]
+            {
+                self.shown.rows_built += added.len() as u64;
+            }
+            let (all_removed, all_added) = patch.get_or_insert_default();
+            all_removed.extend(removed);
+            all_added.extend(added);
+        }
+    }
+
+    /// What changed in each hub in view since the rows were made: the rows to patch, the
+    /// pools whose markers may read differently, whether the worst markers moved, the hubs
+    /// to make again whole. `None`: what changed cannot be told, and the list is made again.
+    fn what_changed(&mut self, in_view: &[usize]) -> Option<Changed> {
+        let mut changed = Changed::default();
+        for hub in in_view.iter().copied() {
+            let Some(inventory) = self.inventory_of(hub) else {
+                continue;
+            };
+            let seen = self.shown.seen.get(hub).copied().unwrap_or_default();
+            if self.doctor_of(hub).is_some_and(|d| d.marks != seen.marks) {
+                changed.remark = true;
+            }
+            if seen.generation == inventory.generation() {
+                continue;
+            }
+            // Owned, so that the rows can be patched while the inventory is read.
+            let Some(changes) = inventory.changes_since(seen.generation) else {
+                // What changed cannot be told: this hub's rows are made again (across
+                // hubs, the others' stay); with one hub in view, the whole list is.
+                if in_view.len() > 1 {
+                    changed.rebuild.push(hub);
+                    continue;
+                }
+                return None;
+            };
+            if inventory.fleet_generation() != seen.fleet {
+                changed
+                    .relint
+                    .push((hub, inventory.fleet_touched(&changes)));
+            }
+            let keys: Vec<(Kind, Key)> = changes.iter().map(|c| (c.kind, c.key.clone())).collect();
+            if let Some((removed, added)) = self.patch_owners(hub, &keys) {
+                let (all_removed, all_added) = changed.patch.get_or_insert_default();
+                all_removed.extend(removed);
+                all_added.extend(added);
+            }
+        }
+        Some(changed)
+    }
+
+    /// The selection stays on its row when rows move (once a key chose it), within the list.
+    fn keep_selection(&mut self, moved: bool) {
         if moved
             && self.list.chosen
             && let Some((hub, id, part)) = self.list.selected_id.clone()
@@ -417,11 +471,6 @@ impl App {
             .shown
             .row(self.list.selected)
             .map(|r| (r.hub, r.id.clone(), r.part.clone()));
-        // A key on a list acts on its row's hub.
-        self.follow_selection();
-        self.refresh_detail();
-        self.refresh_describe();
-        self.shown.hints = super::commands::footer(&self.scopes(), |c| self.enabled(c));
     }
 
     /// Makes the current view's rows from scratch: every hub in view's, one after another,
@@ -1019,6 +1068,27 @@ impl App {
             }
         }
     }
+}
+
+/// What changed in the hubs in view since the rows were made ([`App::what_changed`]).
+#[derive(Default)]
+struct Changed {
+    /// The rows removed and added, by slot.
+    patch: Option<(Vec<usize>, Vec<usize>)>,
+    /// Per hub, the pools whose rule markers may read differently: their name or VIP is
+    /// shared with a pool that joined, left or changed its VIP.
+    relint: Vec<(usize, Vec<Key>)>,
+    /// The doctor's worst markers moved.
+    remark: bool,
+    /// Hubs whose rows are made again whole.
+    rebuild: Vec<usize>,
+}
+
+/// Whether the rows moved, and whether their widths must be measured again.
+#[derive(Default)]
+struct Moved {
+    rows: bool,
+    widths: bool,
 }
 
 #[cfg(test)]

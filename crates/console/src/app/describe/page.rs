@@ -1,124 +1,13 @@
-//! A pool described, as `kubectl describe` shows an object: who it is, its spec in words, its
-//! status with each failing condition explained in the troubleshooting guide's words, its
-//! hosts, its scaling evaluation, what the doctor finds, and its recent events. One page for
-//! `pooldeck describe pool NAME` and the console's `d` (an overlay kept up to date while it is
-//! open; Esc goes back). Part of `update`.
+//! The describe page's text: who the pool is, its spec, its status and conditions, and what
+//! the hub shows around it.
 
 use chrono::{DateTime, Utc};
 
-use super::commands::{Command, Scope};
-use super::component::{After, Ask, Component, Ctx};
-use super::rows;
-use super::rows::text::{self as cells, Form};
-use super::{Detail, Effect, Tab};
+use crate::app::rows;
+use crate::app::rows::text::{self as cells, Form};
 use crate::domain::inert;
+use crate::domain::model::ComputePool;
 use crate::inventory::{Inventory, Object};
-
-/// The describe page open in the console: which pool, how far scrolled (its lines are worked
-/// out in `Shown::describe` when the pool or the second changes, not per frame).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DescribeView {
-    pub namespace: String,
-    pub name: String,
-    pub scroll: u16,
-}
-
-impl Component for DescribeView {
-    fn scopes(&self) -> Vec<Scope> {
-        vec![Scope::Describe]
-    }
-
-    fn handle(&mut self, command: Command, ctx: &mut Ctx) -> After {
-        // The furthest it scrolls: the last page whole (the screen less the header, the
-        // footer's line and the borders), in the rows the overlay shows.
-        let page = ctx
-            .size
-            .map_or(0, |(_, height)| usize::from(height.saturating_sub(5)));
-        let last = u16::try_from(ctx.shown.describe_rows.len().saturating_sub(page.max(1)))
-            .unwrap_or(u16::MAX);
-        match command {
-            Command::Close => return After::Close,
-            Command::Down => self.scroll = self.scroll.saturating_add(1).min(last),
-            Command::Up => self.scroll = self.scroll.saturating_sub(1),
-            Command::PageDown => {
-                self.scroll = self.scroll.saturating_add(ctx.page_lines()).min(last);
-            }
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
-            Command::First => self.scroll = 0,
-            Command::Last => self.scroll = last,
-            Command::Copy => ctx.effect(Effect::Copy {
-                text: ctx.shown.describe.join("\n") + "\n",
-                what: format!("the description of {}", self.name),
-            }),
-            // Enter: the pool's detail, where its fixes are.
-            Command::Activate => {
-                ctx.ask(Ask::Detail(Detail {
-                    namespace: self.namespace.clone(),
-                    name: self.name.clone(),
-                    tab: Tab::Overview,
-                    scroll: 0,
-                }));
-                return After::Close;
-            }
-            _ => {}
-        }
-        After::Stay
-    }
-}
-
-/// A line of the page as rows of at most `width` characters: broken at a space where one
-/// falls in the row, the rows after the first indented as the line is, and two more.
-/// `width` 0: the line as it is.
-pub fn wrap(line: &str, width: usize) -> Vec<String> {
-    let chars: Vec<char> = line.chars().collect();
-    if width == 0 || chars.len() <= width {
-        return vec![line.to_owned()];
-    }
-    let indent = chars.iter().take_while(|c| **c == ' ').count();
-    let hang = " ".repeat((indent + 2).min(width / 2));
-    let mut rows: Vec<String> = Vec::new();
-    let mut rest: &[char] = &chars;
-    let mut room = width;
-    while rest.len() > room {
-        // The last space in the row that leaves something before it; else a hard cut.
-        let cut = rest[..=room]
-            .iter()
-            .rposition(|c| *c == ' ')
-            .filter(|at| *at > 0)
-            .unwrap_or(room);
-        let row: String = rest[..cut].iter().collect();
-        rows.push(if rows.is_empty() {
-            row
-        } else {
-            format!("{hang}{row}")
-        });
-        rest = &rest[cut..];
-        while rest.first() == Some(&' ') {
-            rest = &rest[1..];
-        }
-        room = width - hang.chars().count();
-    }
-    if !rest.is_empty() {
-        let row: String = rest.iter().collect();
-        rows.push(if rows.is_empty() {
-            row
-        } else {
-            format!("{hang}{row}")
-        });
-    }
-    rows
-}
-
-impl DescribeView {
-    /// `d`: the pool described, over the list or its detail.
-    pub fn new(namespace: &str, name: &str) -> DescribeView {
-        DescribeView {
-            namespace: namespace.to_owned(),
-            name: name.to_owned(),
-            scroll: 0,
-        }
-    }
-}
 
 /// A label and its value, aligned as kubectl describe aligns them.
 fn field(out: &mut String, indent: usize, label: &str, value: &str) {
@@ -164,7 +53,6 @@ fn table(out: &mut String, table: &rows::Table, now: DateTime<Utc>) {
 }
 
 /// The page for one pool.
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTime<Utc>) -> String {
     let mut out = String::new();
     field(&mut out, 0, "Name", object.name());
@@ -178,6 +66,15 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
         );
         return out;
     };
+    metadata(&mut out, pool, now);
+    spec(&mut out, pool);
+    status(&mut out, pool, now);
+    picture(&mut out, inventory, object, now);
+    out
+}
+
+/// The pool's labels, description, age, deletion and pause.
+fn metadata(out: &mut String, pool: &ComputePool, now: DateTime<Utc>) {
     let meta = pool.meta();
     let pairs = |map: Option<&crate::domain::model::meta::StringMap>| -> String {
         let listed: Vec<String> = map
@@ -191,14 +88,9 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             listed.join(", ")
         }
     };
+    field(out, 0, "Labels", &pairs(meta.and_then(|m| m.labels.get())));
     field(
-        &mut out,
-        0,
-        "Labels",
-        &pairs(meta.and_then(|m| m.labels.get())),
-    );
-    field(
-        &mut out,
+        out,
         0,
         "Description",
         pool.description().unwrap_or("<none>"),
@@ -207,7 +99,7 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
         .and_then(|m| m.creation_timestamp.as_deref())
         .and_then(crate::domain::time::parse);
     field(
-        &mut out,
+        out,
         0,
         "Created",
         &format!(
@@ -220,10 +112,10 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
         .filter(|m| m.is_deleting())
         .and_then(|m| m.deletion_timestamp.as_deref())
     {
-        field(&mut out, 0, "Deleting since", since);
+        field(out, 0, "Deleting since", since);
     }
     field(
-        &mut out,
+        out,
         0,
         "Paused",
         if pool.is_paused() {
@@ -232,16 +124,20 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             "no"
         },
     );
+}
+
+/// What the pool asks for: its mode, policies, VIP, control plane and worker pools.
+fn spec(out: &mut String, pool: &ComputePool) {
     out.push_str("Spec:\n");
     let mode = if pool.dedicated().is_some() {
         "dedicated"
     } else {
         "shared"
     };
-    field(&mut out, 2, "Mode", mode);
-    field(&mut out, 2, "Deletion policy", pool.deletion_policy());
+    field(out, 2, "Mode", mode);
+    field(out, 2, "Deletion policy", pool.deletion_policy());
     field(
-        &mut out,
+        out,
         2,
         "Profile bundle",
         pool.spec()
@@ -250,18 +146,18 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             .unwrap_or("<none>"),
     );
     field(
-        &mut out,
+        out,
         2,
         "Scaling policy",
         pool.scaling_policy_name()
             .unwrap_or("<none: not autoscaled>"),
     );
     if let Some(vip) = pool.vip() {
-        field(&mut out, 2, "VIP", vip);
+        field(out, 2, "VIP", vip);
     }
     if let Some(cp) = pool.control_plane() {
         field(
-            &mut out,
+            out,
             2,
             "Control plane",
             &format!(
@@ -289,7 +185,7 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             })
             .unwrap_or_default();
         field(
-            &mut out,
+            out,
             2,
             &format!("Worker pool {}", worker.name().unwrap_or("(unnamed)")),
             &format!(
@@ -298,17 +194,21 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             ),
         );
     }
+}
+
+/// Its phase, clusters and conditions (a false one with what it means).
+fn status(out: &mut String, pool: &ComputePool, now: DateTime<Utc>) {
     out.push_str("Status:\n");
     let status = pool.status.get();
     field(
-        &mut out,
+        out,
         2,
         "Phase",
         status.and_then(|s| s.status.as_deref()).unwrap_or("<none>"),
     );
     for cluster in status.into_iter().flat_map(|s| s.clusters()) {
         field(
-            &mut out,
+            out,
             2,
             &format!("Cluster {}", cluster.name.as_deref().unwrap_or("?")),
             &format!(
@@ -345,18 +245,27 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             ));
         }
     }
+}
+
+/// What the hub shows around it: hosts, evaluation, findings and its last ten events.
+fn picture(
+    out: &mut String,
+    inventory: &Inventory,
+    object: &std::sync::Arc<Object>,
+    now: DateTime<Utc>,
+) {
     out.push_str("Hosts:\n");
     let hosts = rows::Table {
         columns: rows::host_headers(false),
         rows: rows::pool_host_rows(inventory, object, false),
     };
-    table(&mut out, &hosts, now);
+    table(out, &hosts, now);
     out.push_str("Evaluation:\n");
     let mut evaluation = rows::evaluations(inventory, Some(object.name()), false);
     evaluation
         .rows
         .retain(|row| row.id.namespace.as_str() == object.namespace());
-    table(&mut out, &evaluation, now);
+    table(out, &evaluation, now);
     out.push_str("Findings:\n");
     let findings = inventory.diagnose(object, now);
     if findings.is_empty() {
@@ -384,36 +293,5 @@ pub fn page(inventory: &Inventory, object: &std::sync::Arc<Object>, now: DateTim
             ago(now, event.happened()),
             inert::line(e.message().unwrap_or(""))
         ));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// Every row fits the width, and the rows hold the line's words in order, none lost.
-        #[test]
-        fn rows_fit_and_keep_every_word(line in "( {0,3}[a-z]{1,12}){0,30}", width in 1usize..90) {
-            let rows = wrap(&line, width);
-            for row in &rows {
-                prop_assert!(row.chars().count() <= width.max(line.chars().count().min(width)), "{row:?} wider than {width}");
-            }
-            let words = |text: &str| text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned).collect::<Vec<_>>();
-            let joined: Vec<String> = rows.iter().flat_map(|r| words(r)).collect();
-            // A word longer than a row is cut in pieces: compare the letters.
-            prop_assert_eq!(joined.concat(), words(&line).concat());
-        }
-    }
-
-    #[test]
-    fn a_long_line_breaks_at_spaces_and_hangs() {
-        let rows = wrap("  Error: one two three four five six", 16);
-        assert_eq!(rows[0], "  Error: one two");
-        assert!(rows[1..].iter().all(|r| r.starts_with("    ")), "{rows:?}");
-        assert_eq!(wrap("short", 80), ["short"]);
-        assert_eq!(wrap("x".repeat(5).as_str(), 0), ["xxxxx"]);
     }
 }
