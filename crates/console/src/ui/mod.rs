@@ -16,6 +16,7 @@ mod describe;
 mod detail;
 mod diagnose;
 mod drafts;
+mod empty;
 mod event;
 mod header;
 mod logs;

@@ -12,13 +12,22 @@ use crate::domain::model::vocabulary::PoolPhase;
 use crate::domain::rules::Severity;
 use crate::theme::{Meaning, Theme};
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(super) fn overview<'a>(
     derived: Option<&DetailData>,
     pool: &'a ComputePool,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let mut lines = Vec::new();
+    state_lines(pool, theme, &mut lines);
+    shape_lines(pool, theme, &mut lines);
+    gpu_lines(derived, pool, theme, &mut lines);
+    rule_lines(derived, theme, &mut lines);
+    lines
+}
+
+/// Its status, health, pause and deletion policy; its description; its mode, bundle and
+/// endpoint.
+fn state_lines<'a>(pool: &'a ComputePool, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     let phase = pool
         .status
         .get()
@@ -83,6 +92,10 @@ pub(super) fn overview<'a>(
             (false, None) => "-".to_owned(),
         }),
     ]));
+}
+
+/// Its control plane and worker pools.
+fn shape_lines<'a>(pool: &'a ComputePool, theme: &Theme, lines: &mut Vec<Line<'a>>) {
     if let Some(cp) = pool.control_plane() {
         lines.push(Line::from(vec![
             label(theme, "Control plane "),
@@ -133,6 +146,15 @@ pub(super) fn overview<'a>(
             )),
         ]));
     }
+}
+
+/// The GPUs used of capacity per model, and each GPU's MIG layout and its nodes' state.
+fn gpu_lines<'a>(
+    derived: Option<&DetailData>,
+    pool: &'a ComputePool,
+    theme: &Theme,
+    lines: &mut Vec<Line<'a>>,
+) {
     lines.push(Line::from(""));
     lines.push(Line::from(label(theme, "GPUs used / capacity")));
     let gpus = derived
@@ -197,6 +219,10 @@ pub(super) fn overview<'a>(
             )));
         }
     }
+}
+
+/// Whether the spec passes the configuration reference's rules, and the first five it breaks.
+fn rule_lines(derived: Option<&DetailData>, theme: &Theme, lines: &mut Vec<Line<'_>>) {
     let findings = derived.map(|d| d.findings.as_slice()).unwrap_or_default();
     let errors = findings
         .iter()
@@ -238,5 +264,4 @@ pub(super) fn overview<'a>(
             )));
         }
     }
-    lines
 }

@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
 use self::base::{Base, Kept, Owner};
-pub use self::detail::DetailData;
+pub use self::detail::{DetailData, WorkerScaling};
 use self::filter::Filter;
 use super::rows::{self, Row, Table};
 use super::view::Rows;

@@ -1,0 +1,43 @@
+//! What a list says when it has no rows: why, in words, so it reads without colour too.
+
+use crate::app::App;
+use crate::inventory::SourceState;
+use crate::theme::Meaning;
+
+/// Why the list is empty, in words: refused, not installed, reconnecting, loading, all clear
+/// or nothing there.
+pub(super) fn why_empty(app: &App) -> (String, Meaning) {
+    let kind = app.list.view.source;
+    // Say why the list is empty: refused, not installed, reconnecting, loading, or empty.
+    let states: Vec<&SourceState> = app
+        .fleet
+        .inventory
+        .health_of(kind)
+        .map(|h| &h.state)
+        .collect();
+    match states.iter().find(|s| !matches!(s, SourceState::Live)) {
+        Some(SourceState::Forbidden { message }) => (
+            format!(
+                "{message}. Ask for get, list and watch, or try :ns with a namespace you may read."
+            ),
+            Meaning::Error,
+        ),
+        Some(SourceState::NotInstalled) => (
+            format!("{} is not installed on this cluster.", kind.resource_name()),
+            Meaning::Warn,
+        ),
+        Some(SourceState::Reconnecting { error, .. }) => {
+            (format!("Reconnecting: {error}"), Meaning::Warn)
+        }
+        Some(SourceState::Syncing) => (
+            "Waiting for the first list from the cluster…".to_owned(),
+            Meaning::Muted,
+        ),
+        _ if states.is_empty() => (
+            "Waiting for the first list from the cluster…".to_owned(),
+            Meaning::Muted,
+        ),
+        _ if let Some(all_clear) = app.list.view.all_clear => (all_clear.to_owned(), Meaning::Ok),
+        _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
+    }
+}
