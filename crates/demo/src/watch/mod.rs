@@ -19,14 +19,17 @@ use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
 use chrono::Utc;
-use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use serde_json::Value;
+use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::api::{Filters, Server, error};
 use super::registry::Resource;
 use super::store::{ApiError, Change, ChangeKind};
 use super::table;
+
+mod stream;
+use stream::Watching;
 
 /// Writes one watch event, `{"type":…,"object":…}` and a newline, at the end of `line`: by
 /// hand, as a list's items are, so the object is serialized where it lies instead of cloned
@@ -193,7 +196,6 @@ async fn send_paced(
     sender.send(Ok(bytes)).await.is_ok()
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub(crate) fn watch(
     server: &Arc<Server>,
     resource: Resource,
@@ -211,16 +213,9 @@ pub(crate) fn watch(
         Err(e) => return error(&e),
     };
     let initial = begins == Start::Initial;
-    let since = match params.get("resourceVersion").filter(|v| !v.is_empty()) {
-        None => None,
-        Some(v) => match v.parse::<u64>() {
-            Ok(rv) => Some(rv),
-            Err(_) => {
-                return error(&ApiError::bad_request(format!(
-                    "invalid resourceVersion {v:?}"
-                )));
-            }
-        },
+    let since = match since_of(params) {
+        Ok(since) => since,
+        Err(e) => return error(&e),
     };
     let bookmarks = params
         .get("allowWatchBookmarks")
@@ -238,25 +233,9 @@ pub(crate) fn watch(
             "the server is shutting down",
         ));
     }
-    // A watch-list starts from the current objects, whatever version it names (the demo's
-    // store is always at least as new as any version it issued); a version it never issued is
-    // refused as a watch from it would be.
-    let from = match since {
-        Some(rv) if begins != Start::Plain && rv > server.store.resource_version() => {
-            return error(&ApiError::new(
-                504,
-                "Timeout",
-                format!(
-                    "Too large resource version: {rv}, current: {}",
-                    server.store.resource_version()
-                ),
-            ));
-        }
-        _ if initial => None,
-        // No initial events: from the version named, or from now.
-        Some(rv) if begins == Start::WithoutInitial => Some(rv),
-        _ if begins == Start::WithoutInitial => Some(server.store.resource_version()),
-        since => since,
+    let from = match from_of(server, since, begins) {
+        Ok(from) => from,
+        Err(e) => return error(&e),
     };
     let pace = server.pace;
     match server.store.watch(&resource, from) {
@@ -266,7 +245,7 @@ pub(crate) fn watch(
         }
         Ok(super::store::WatchStart {
             replay,
-            mut live,
+            live,
             start,
         }) => {
             let count = |counter: &std::sync::atomic::AtomicU64| {
@@ -276,107 +255,18 @@ pub(crate) fn watch(
             if initial {
                 count(&server.watch_lists_served);
             }
-            let mut epoch = server.store.subscribe_epoch();
-            let interval = server.bookmark_interval;
-            tokio::spawn(async move {
-                let mut last_rv = start;
-                // Changes made while the initial events go out (paced, they take a while),
-                // kept so the watcher does not fall behind the broadcast meanwhile.
-                let mut meanwhile = Vec::new();
-                if initial {
-                    let mut chunk = Vec::with_capacity(CHUNK + 8192);
-                    let mut objects = 0;
-                    for change in replay {
-                        if visible(&change, &resource, &filters).is_some() {
-                            write_event(
-                                &mut chunk,
-                                "ADDED",
-                                &render(&change.object, &resource, as_table),
-                            );
-                            objects += 1;
-                        }
-                        if chunk.len() >= CHUNK {
-                            if !send_paced(&sender, pace, &mut chunk, &mut objects).await {
-                                return;
-                            }
-                            while let Ok(change) = live.try_recv() {
-                                meanwhile.push(change);
-                            }
-                        }
-                    }
-                    let end = json!({
-                        "kind": resource.kind,
-                        "apiVersion": resource.api_version(),
-                        "metadata": {
-                            "resourceVersion": last_rv.to_string(),
-                            "annotations": {INITIAL_EVENTS_END: "true"},
-                        },
-                    });
-                    write_event(&mut chunk, "BOOKMARK", &end);
-                    if !send_paced(&sender, pace, &mut chunk, &mut objects).await {
-                        return;
-                    }
-                    for change in meanwhile {
-                        if change.rv <= last_rv {
-                            continue;
-                        }
-                        last_rv = change.rv;
-                        if !deliver(&sender, &change, &resource, &filters, as_table).await {
-                            return;
-                        }
-                    }
-                } else {
-                    for change in replay {
-                        if !deliver(&sender, &change, &resource, &filters, as_table).await {
-                            return;
-                        }
-                        last_rv = last_rv.max(change.rv);
-                    }
-                }
-                let deadline = tokio::time::sleep(timeout);
-                tokio::pin!(deadline);
-                let mut ticker = tokio::time::interval(interval);
-                ticker.tick().await;
-                loop {
-                    tokio::select! {
-                        received = live.recv() => match received {
-                            Ok(change) => {
-                                // A change made after the watches were ended (a simulated
-                                // restart) is not this watch's to deliver.
-                                if epoch.has_changed().unwrap_or(true) {
-                                    return;
-                                }
-                                if change.rv <= last_rv {
-                                    continue;
-                                }
-                                last_rv = change.rv;
-                                if !deliver(&sender, &change, &resource, &filters, as_table).await {
-                                    return;
-                                }
-                            }
-                            Err(broadcast::error::RecvError::Lagged(_)) => {
-                                let gone = ApiError::gone(format!("too old resource version: {last_rv}; the watcher fell behind"));
-                                let _ = sender.send(Ok(event_line("ERROR", &gone.status()))).await;
-                                return;
-                            }
-                            Err(broadcast::error::RecvError::Closed) => return,
-                        },
-                        _ = ticker.tick(), if bookmarks => {
-                            let bookmark = json!({
-                                "kind": resource.kind,
-                                "apiVersion": resource.api_version(),
-                                "metadata": {"resourceVersion": last_rv.to_string()},
-                            });
-                            if sender.send(Ok(event_line("BOOKMARK", &bookmark))).await.is_err() {
-                                return;
-                            }
-                        }
-                        _ = &mut deadline => return,
-                        _ = epoch.changed() => return,
-                        _ = sender.closed() => return,
-                    }
-                }
-            });
+            let watching = Watching {
+                sender,
+                resource,
+                filters,
+                as_table,
+                pace,
+                bookmarks,
+                timeout,
+                interval: server.bookmark_interval,
+            };
+            let epoch = server.store.subscribe_epoch();
+            tokio::spawn(watching.stream(initial, replay, live, start, epoch));
         }
     }
     Response::builder()
@@ -387,10 +277,45 @@ pub(crate) fn watch(
         .unwrap_or_default()
 }
 
+/// The resourceVersion a watch names, if any; one that is no number is refused.
+fn since_of(params: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
+    match params.get("resourceVersion").filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(v) => v
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| ApiError::bad_request(format!("invalid resourceVersion {v:?}"))),
+    }
+}
+
+/// Where the watch starts: a watch-list from the current objects, whatever version it names
+/// (the demo's store is always at least as new as any version it issued); a version it
+/// never issued is refused as a watch from it would be.
+fn from_of(server: &Server, since: Option<u64>, begins: Start) -> Result<Option<u64>, ApiError> {
+    match since {
+        Some(rv) if begins != Start::Plain && rv > server.store.resource_version() => {
+            Err(ApiError::new(
+                504,
+                "Timeout",
+                format!(
+                    "Too large resource version: {rv}, current: {}",
+                    server.store.resource_version()
+                ),
+            ))
+        }
+        _ if begins == Start::Initial => Ok(None),
+        // No initial events: from the version named, or from now.
+        Some(rv) if begins == Start::WithoutInitial => Ok(Some(rv)),
+        _ if begins == Start::WithoutInitial => Ok(Some(server.store.resource_version())),
+        since => Ok(since),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use serde_json::json;
 
     /// Any JSON value, nested a few levels, with text that needs escaping.
     fn value() -> impl Strategy<Value = Value> {
