@@ -195,14 +195,14 @@ fn namespace(app: &App, asked: &str) -> Vec<Ask> {
         "all" | "-A" | "*" => Namespaces::All,
         name => match one_namespace(app, name) {
             Ok(name) => Namespaces::Only(vec![name.to_owned()]),
-            Err(why) => return say(why),
+            Err(said) => return said,
         },
     };
     vec![Ask::WatchAsked(namespaces)]
 }
 
-/// The namespace `:ns NAME` watches, or why not.
-fn one_namespace<'n>(app: &App, name: &'n str) -> Result<&'n str, String> {
+/// The namespace `:ns NAME` watches, or what the footer says instead.
+fn one_namespace<'n>(app: &App, name: &'n str) -> Result<&'n str, Vec<Ask>> {
     // `NAME!`: watched even though nothing here names it yet.
     let (name, insist) = match name.strip_suffix('!') {
         Some(name) => (name, true),
@@ -210,7 +210,7 @@ fn one_namespace<'n>(app: &App, name: &'n str) -> Result<&'n str, String> {
     };
     // Checked as the API server would, before it becomes part of a URL.
     if let Some(problem) = crate::domain::rules::names::namespace_problem(name) {
-        return Err(format!("{problem}; :ns NAME or :ns all"));
+        return Err(say(format!("{problem}; :ns NAME or :ns all")));
     }
     // Only when every namespace is watched do the objects say which namespaces there are
     // (pooldeck does not list Namespaces): otherwise it is taken as named. Across hubs: a
@@ -220,14 +220,14 @@ fn one_namespace<'n>(app: &App, name: &'n str) -> Result<&'n str, String> {
     if every && !insist && !seen.is_empty() && !seen.contains(name) && !app.is_home_namespace(name)
     {
         let near = nearest(name, seen.iter().copied());
-        return Err(format!(
+        return Err(say(format!(
             "no object here is in a namespace \"{name}\"{}; :ns {name}! watches it anyway",
             if near.is_empty() {
                 String::new()
             } else {
                 format!(" (nearest: {})", near.join(", "))
             }
-        ));
+        )));
     }
     Ok(name)
 }
