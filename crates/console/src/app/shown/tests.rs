@@ -168,12 +168,16 @@ fn ten_thousand_pools_open_a_turn_at_a_time() {
     }
     assert_eq!(app.list.view, View::POOLS);
     assert!(app.building(), "made over several turns");
-    assert_eq!(app.shown.len(), super::POOL_ROWS_PER_TURN, "the first turn");
+    assert_eq!(
+        app.shown.len(),
+        super::build::POOL_ROWS_PER_TURN,
+        "the first turn"
+    );
     assert_eq!(app.shown.row(0).map(|r| r.id.clone()), top);
     let turns = finish_building(&mut app);
     assert_eq!(
         turns,
-        (10_000 - super::POOL_ROWS_PER_TURN).div_ceil(super::POOL_ROWS_PER_TURN)
+        (10_000 - super::build::POOL_ROWS_PER_TURN).div_ceil(super::build::POOL_ROWS_PER_TURN)
     );
     assert_eq!(app.shown.len(), 10_000);
     assert_eq!(app.shown.row(0).map(|r| r.id.clone()), top);
@@ -208,13 +212,13 @@ fn the_hosts_of_ten_thousand_pools_hold_only_the_window() {
     assert!(app.building(), "made over several turns");
     let first = app.shown.len();
     assert!(
-        (super::ROWS_PER_TURN..super::ROWS_PER_TURN + 16).contains(&first),
+        (super::build::ROWS_PER_TURN..super::build::ROWS_PER_TURN + 16).contains(&first),
         "{first} rows in the first turn"
     );
     assert!(app.shown.held() <= most, "{} held", app.shown.held());
     let turns = finish_building(&mut app);
     assert!(
-        (1..hosts.div_ceil(super::ROWS_PER_TURN)).contains(&turns),
+        (1..hosts.div_ceil(super::build::ROWS_PER_TURN)).contains(&turns),
         "{turns} turns"
     );
     assert_eq!(app.shown.len(), hosts);
@@ -501,7 +505,8 @@ fn every_row_whole(app: &App) -> Vec<(crate::app::rows::Row, usize)> {
         .view
         .warnings
         .and_then(|c| columns.iter().position(|x| *x == c));
-    let filter = super::Filter::parse(app.list.filter.trim()).expect("a filter that parses");
+    let filter =
+        super::filter::Filter::parse(app.list.filter.trim()).expect("a filter that parses");
     let mut kept: Vec<(crate::app::rows::Row, _)> = rows
         .into_iter()
         .zip(natural)

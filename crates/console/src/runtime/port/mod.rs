@@ -1,25 +1,26 @@
 //! The cluster port as the runtime implements it, with kube-rs (the demo cluster goes through
-//! the same code), and the effect executor: each [`Effect`] runs on a task and its answer
-//! comes back as a [`Msg`], so nothing awaits on the key path.
+//! the same code); the effect executor ([`execute`]) and the offline port beside it.
+
+mod acting;
+mod execute;
+mod offline;
+
+pub use self::acting::Acting;
+pub use self::execute::{LOG_QUEUE, Outlets, execute};
+pub use self::offline::OfflinePort;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use crate::app::ports::{ClusterPort, Connected, Namespaces, Pending};
-use crate::app::{Effect, Msg};
-use crate::cluster::{Mode, Session};
-use crate::domain::error::Configuration;
+use crate::cluster::Session;
 use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::SourceEvent;
-use crate::settings::Settings;
 use crate::sources::connection::{Target, connect, server_of, user_of};
 use crate::sources::watch::{Marks, spawn};
-use tokio::sync::mpsc::error::TrySendError;
 
 /// The kinds the console watches.
 pub const WATCHED: [Kind; 10] = [
@@ -65,56 +66,6 @@ struct Current {
 impl Current {
     fn focused(&self) -> Option<&Member> {
         self.members.get(self.focus).or(self.members.first())
-    }
-}
-
-/// How operations are carried out, whatever the context: read-only by flag or by the
-/// settings file per context, and where the audit log goes.
-#[derive(Clone, Debug)]
-pub struct Acting {
-    pub read_only: bool,
-    pub settings: Settings,
-    /// The audit log, or why it could not be placed (then nothing that changes anything is
-    /// sent).
-    pub audit: Result<PathBuf, crate::cluster::audit::AuditError>,
-}
-
-impl Default for Acting {
-    fn default() -> Acting {
-        Acting {
-            read_only: false,
-            settings: Settings::default(),
-            audit: Err(crate::cluster::audit::AuditError::NotGiven),
-        }
-    }
-}
-
-impl Acting {
-    pub fn read_only(&self, context: &str) -> bool {
-        self.why_read_only(context).is_some()
-    }
-
-    /// Why `context` is read-only (`--readonly`, or the settings file), if it is.
-    pub fn why_read_only(&self, context: &str) -> Option<String> {
-        if self.read_only {
-            return Some("--readonly".into());
-        }
-        self.settings.why_read_only(context)
-    }
-
-    /// A session for a connection to `context`.
-    fn session(&self, client: &kube::Client, target: &Target, context: &str) -> Arc<Session> {
-        let mode = if self.read_only(context) {
-            Mode::ReadOnly
-        } else {
-            Mode::ReadWrite
-        };
-        Arc::new(Session::new(
-            client.clone(),
-            mode,
-            crate::sources::connection::hub_of(target, context),
-            self.audit.clone(),
-        ))
     }
 }
 
@@ -373,64 +324,6 @@ impl ClusterPort for KubePort {
     }
 }
 
-/// No cluster at all (`pooldeck new` without a reachable hub): every request is refused with
-/// the reason, nothing is sent.
-pub struct OfflinePort {
-    pub why: String,
-}
-
-impl ClusterPort for OfflinePort {
-    fn connect(&self, _context: String) -> Pending<Result<Connected, ClusterError>> {
-        let why = self.why.clone();
-        Box::pin(async move {
-            Err(ClusterError::Configuration(Configuration::NoCluster {
-                why,
-            }))
-        })
-    }
-
-    fn use_context(&self, _context: &str) {}
-
-    fn connect_fleet(
-        &self,
-        _contexts: Vec<String>,
-    ) -> Pending<Result<Vec<Connected>, ClusterError>> {
-        let why = self.why.clone();
-        Box::pin(async move {
-            Err(ClusterError::Configuration(Configuration::NoCluster {
-                why,
-            }))
-        })
-    }
-
-    fn use_fleet(&self, _contexts: &[String]) {}
-
-    fn focus(&self, _hub: usize) {}
-
-    fn watch(&self, _namespaces: Namespaces) {}
-
-    fn perform(&self, _request: Request) -> Pending<Outcome> {
-        let why = self.why.clone();
-        Box::pin(async move {
-            Outcome::Failed(ClusterError::Configuration(Configuration::NoCluster {
-                why,
-            }))
-        })
-    }
-
-    fn epoch(&self) -> u64 {
-        0
-    }
-
-    fn follow_logs(&self, sink: crate::app::ports::LogSink) {
-        drop(sink(crate::app::logs::LogEvent::Failed(
-            crate::app::logs::LogFailure::NoCluster,
-        )));
-    }
-
-    fn stop_logs(&self) {}
-}
-
 /// How often the server is asked whether it still answers, and how long it may take.
 const HEARTBEAT_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 const HEARTBEAT_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
@@ -457,91 +350,5 @@ async fn heartbeat(client: kube::Client, tag: Tag, events: Sink) {
             return;
         }
         tokio::time::sleep(HEARTBEAT_EVERY).await;
-    }
-}
-
-/// Where the answers of effects go: one message per request (unbounded: each was asked for),
-/// and the controller's log, whose lines come as fast as the server sends them (bounded: a
-/// flood waits for the console instead of filling memory).
-pub struct Outlets {
-    pub answers: UnboundedSender<Msg>,
-    pub logs: tokio::sync::mpsc::Sender<crate::app::logs::LogEvent>,
-}
-
-/// Log reports queued for the console at most (each a batch of lines).
-pub const LOG_QUEUE: usize = 64;
-
-/// Carries out one effect: at once when it is cheap and local, otherwise on a task whose
-/// answer comes back through `answers`. Never waits.
-pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
-    let answers = &outlets.answers;
-    match effect {
-        // The terminal is the event loop's: it suspends itself and copies through it; drafts
-        // go to its writer thread (runtime::event_loop).
-        Effect::Suspend
-        | Effect::Copy { .. }
-        | Effect::SaveDraft { .. }
-        | Effect::DiscardDraft(_)
-        | Effect::Edit { .. }
-        | Effect::ResetDemo
-        | Effect::PlayScenario(_)
-        | Effect::SaveTour(_) => {}
-        Effect::ForgetEdit(path) => {
-            let _ = std::fs::remove_file(path);
-        }
-        // A file on a slow or network disk must not hold up the keys: written on a blocking
-        // thread, answered when done.
-        Effect::WriteManifest { path, text } => {
-            let answers = answers.clone();
-            tokio::task::spawn_blocking(move || {
-                let result = crate::files::write_output(&path, text.as_bytes());
-                let _ = answers.send(Msg::Written { path, result });
-            });
-        }
-        Effect::Watch(namespaces) => port.watch(namespaces),
-        Effect::UseContext(context) => port.use_context(&context),
-        Effect::Focus(hub) => port.focus(hub),
-        Effect::ConnectFleet(contexts) => {
-            let pending = port.connect_fleet(contexts.clone());
-            let answers = answers.clone();
-            tokio::spawn(async move {
-                let result = pending.await;
-                let _ = answers.send(Msg::FleetConnected { contexts, result });
-            });
-        }
-        Effect::UseFleet(contexts) => port.use_fleet(&contexts),
-        Effect::Connect(context) => {
-            let pending = port.connect(context.clone());
-            let answers = answers.clone();
-            tokio::spawn(async move {
-                let result = pending.await;
-                let _ = answers.send(Msg::Connected { context, result });
-            });
-        }
-        Effect::FollowLogs => {
-            let logs = outlets.logs.clone();
-            port.follow_logs(Box::new(move |event| {
-                // Queued at once when there is room; when the console is behind, the stream
-                // waits here (and so reads no more from the server) until there is.
-                match logs.try_send(event) {
-                    Ok(()) | Err(TrySendError::Closed(_)) => Box::pin(std::future::ready(())),
-                    Err(TrySendError::Full(event)) => {
-                        let logs = logs.clone();
-                        Box::pin(async move {
-                            let _ = logs.send(event).await;
-                        })
-                    }
-                }
-            }));
-        }
-        Effect::StopLogs => port.stop_logs(),
-        Effect::Perform(request) => {
-            let pending = port.perform(request.clone());
-            let answers = answers.clone();
-            tokio::spawn(async move {
-                let outcome = pending.await;
-                let _ = answers.send(Msg::Performed { request, outcome });
-            });
-        }
     }
 }
