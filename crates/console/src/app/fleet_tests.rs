@@ -11,6 +11,8 @@ use super::requests::Awaiting;
 use super::script::{forget_returned, returned, take_returned, update};
 use super::tests::{fixed_now, fleet_app, scenario_lists};
 use super::*;
+use crate::domain::Request;
+use crate::inventory::SourceEvent;
 use crate::inventory::Kind;
 
 fn key(code: KeyCode) -> Msg {

@@ -11,7 +11,6 @@
 //! `runtime`.
 
 use chrono::{DateTime, Utc};
-use crossterm::event::KeyEvent;
 
 pub mod ask;
 mod carry;
@@ -30,6 +29,7 @@ pub mod fleet;
 pub mod hub;
 mod keys;
 pub mod logs;
+mod msg;
 pub mod ports;
 pub mod requests;
 mod route;
@@ -40,157 +40,22 @@ pub mod screens;
 pub mod shown;
 pub mod tour;
 mod unblock;
+mod update;
 mod view;
 mod watch;
 pub mod wizard;
 
 pub use self::hub::Connection;
-use self::ports::{Connected, Namespaces};
+pub use self::msg::{Effect, Msg};
+use self::ports::Namespaces;
+pub use self::update::update;
 pub use self::view::{Detail, Tab, View};
-use crate::domain::{ClusterError, ObjectRef, Outcome, Request, RequestId};
-use crate::inventory::SourceEvent;
+use crate::domain::{ObjectRef, RequestId};
 
 /// The smallest terminal the console draws on; below it the screen says so and only Esc and
 /// quit are read, so no key acts on something that is not drawn.
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
-
-/// Something that happened: a key, a change from a source, the clock, or the answer to an
-/// effect.
-#[derive(Debug)]
-pub enum Msg {
-    Key(KeyEvent),
-    /// Text the terminal pasted (bracketed paste): it goes into the field being typed, never
-    /// read as keys.
-    Paste(String),
-    /// What the controller's log stream reports (after [`Effect::FollowLogs`]).
-    Logs(logs::LogEvent),
-    /// Changes from the sources as they were queued, each with its hub, applied in order
-    /// before what is derived from them is brought up to date, once.
-    Sources(Vec<(usize, SourceEvent)>),
-    Tick(DateTime<Utc>),
-    /// A turn for the view being made (its next rows are made by the refresh that follows
-    /// every message).
-    Build,
-    /// The answer to [`Effect::Connect`].
-    Connected {
-        context: String,
-        result: Result<Connected, ClusterError>,
-    },
-    /// The answer to [`Effect::ConnectFleet`]: every hub connected, in order, or why not.
-    FleetConnected {
-        contexts: Vec<String>,
-        result: Result<Vec<Connected>, ClusterError>,
-    },
-    /// The answer to [`Effect::Perform`], for the request it names.
-    Performed {
-        request: Request,
-        outcome: Outcome,
-    },
-    /// The terminal's size now (at start and on every resize).
-    Resize {
-        width: u16,
-        height: u16,
-    },
-    /// The process was asked to stop for now (SIGTSTP from outside).
-    Suspend,
-    /// A draft could not be kept on disk: what stood in the way.
-    DraftNotSaved(crate::domain::draft::NotKept),
-    /// The answer to [`Effect::WriteManifest`]: the file, and why it could not be written.
-    Written {
-        path: std::path::PathBuf,
-        result: Result<(), crate::domain::error::WriteError>,
-    },
-    /// The answer to [`Effect::Copy`]: how the text went, or why it could not.
-    Copied {
-        what: String,
-        result: Result<said::CopiedBy, said::CopyError>,
-    },
-    /// The answer to [`Effect::ResetDemo`].
-    DemoReset(Result<(), failed::StoryError>),
-    /// The answer to [`Effect::PlayScenario`] for the scenario it names: its name and story
-    /// as loaded, or why it could not be loaded.
-    Played {
-        scenario: String,
-        result: Result<(String, String), failed::StoryError>,
-    },
-    /// The tour's progress could not be kept: why.
-    TourNotSaved(failed::TourNotSaved),
-    /// The answer to [`Effect::Edit`]: the file, and what the editor saved there (or why
-    /// nothing can be read: the editor failed or could not start).
-    Edited {
-        path: std::path::PathBuf,
-        /// What became of an edit kept by an earlier session (reopened, or moved aside).
-        said: Option<String>,
-        result: Result<String, failed::EditorError>,
-    },
-}
-
-/// What `update` asks the runtime to do: the I/O it may not do itself.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    /// Watch these namespaces (`:ns NAME`, `:ns all`, or again after a context switch).
-    Watch(Namespaces),
-    /// Connect with another kubeconfig context (`:ctx NAME`); answered by `Msg::Connected`.
-    Connect(String),
-    /// Use the connection made for this context from now on (after `Msg::Connected`).
-    UseContext(String),
-    /// Connect with several contexts at once (`:ctx a,b`, `:ctx *`); answered by
-    /// `Msg::FleetConnected`.
-    ConnectFleet(Vec<String>),
-    /// Watch these hubs from now on, in this order (after `Msg::FleetConnected`).
-    UseFleet(Vec<String>),
-    /// The console acts on the hub of this index now (the fleet view): the controller's log
-    /// follows it.
-    Focus(usize),
-    /// Carry out a request on the hub it is bound to (never another); answered by
-    /// `Msg::Performed` with the same request.
-    Perform(Request),
-    /// Give the terminal back and stop until the shell continues the console.
-    Suspend,
-    /// Put text on the clipboard (the system's, or the terminal's through OSC 52); `what`
-    /// names it for the footer. Answered by `Msg::Copied`.
-    Copy {
-        text: String,
-        what: String,
-    },
-    /// Keep the wizard's draft on disk (every change, every keystroke), removing the file it
-    /// was kept in before when that differs (renamed); answered by `Msg::DraftNotSaved` only
-    /// when it could not be kept.
-    SaveDraft {
-        saved: crate::domain::draft::Saved,
-        replaces: Option<String>,
-    },
-    /// Forget the draft kept in this file (its pool was applied, or it was discarded).
-    DiscardDraft(String),
-    /// Follow the hue controller's log (all of it: the log view keeps the lines about its
-    /// pool, or every line on `a`); answered by `Msg::Logs`, until [`Effect::StopLogs`].
-    FollowLogs,
-    StopLogs,
-    /// Write the manifest to a file; answered by `Msg::Written`.
-    WriteManifest {
-        path: std::path::PathBuf,
-        text: String,
-    },
-    /// Give the terminal to the user's editor on `text`, kept in `file` of pooldeck's edits
-    /// directory (with `resume`, the pool as read: an edit an earlier session left there, made
-    /// on that version, is opened instead); answered by `Msg::Edited`.
-    Edit {
-        file: String,
-        text: String,
-        resume: Option<serde_json::Value>,
-    },
-    /// Remove a kept edit: it was applied, or given up.
-    ForgetEdit(std::path::PathBuf),
-    /// Start the embedded demo's story again (`:reset`); answered by `Msg::DemoReset`.
-    ResetDemo,
-    /// Play another built-in scenario on the embedded demo (a tour's chapter); answered by
-    /// `Msg::Played`.
-    PlayScenario(String),
-    /// Keep the tour's progress (`$XDG_STATE_HOME/pooldeck/tour`); answered by
-    /// `Msg::TourNotSaved` only when it could not be kept.
-    SaveTour(tour::Progress),
-}
 
 /// What lies over the screen, top last. The top one takes the keys; Esc pops it.
 #[derive(Clone, Debug, PartialEq)]
@@ -449,153 +314,6 @@ impl App {
         self.size.is_some_and(|(width, height)| {
             width < crate::app::MIN_WIDTH || height < crate::app::MIN_HEIGHT
         })
-    }
-}
-
-impl App {
-    /// What the editor saved for the edit under way; what became of a kept edit (`said`) is
-    /// said before what became of this one.
-    fn edit_saved(
-        &mut self,
-        path: std::path::PathBuf,
-        said: Option<String>,
-        result: Result<String, failed::EditorError>,
-    ) {
-        let Some(editing) = self.editing.take() else {
-            return;
-        };
-        let (editing, asks) = self.lend_deferred(|ctx| edit::saved(editing, ctx, path, result));
-        self.editing = editing;
-        self.carry_out(asks);
-        if let Some(said) = said {
-            self.message = Some(match self.message.take() {
-                Some(now) => format!("{said}; {now}"),
-                None => said,
-            });
-        }
-    }
-}
-
-/// The one place the state changes; returns what the runtime is to do about it (each effect
-/// that expects an answer comes back as a later `Msg`).
-pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
-    // A footer message said before an overlay opened or closed is not about what is on top
-    // now: it gives way to the new top's key hints (one said by this message stays).
-    let top = app.overlays.len();
-    let said_before = app.message.clone();
-    // What this message reports copied: the tour may be waiting for it.
-    let copied = match &msg {
-        Msg::Copied {
-            what,
-            result: Ok(_),
-        } => Some(what.clone()),
-        _ => None,
-    };
-    app.handle(msg);
-    if app.overlays.len() != top && app.message == said_before {
-        app.message = None;
-    }
-    app.settle(copied.as_deref());
-    std::mem::take(&mut app.outbox)
-}
-
-impl App {
-    /// A message routed to its owner.
-    fn handle(&mut self, msg: Msg) {
-        match msg {
-            Msg::Tick(now) => self.now = now,
-            Msg::Build => self.build_due(),
-            Msg::Sources(batch) => {
-                for (hub, event) in batch {
-                    self.arrived(hub, event);
-                    // A new watch asked for (the wizard's namespace): the rest of the batch is
-                    // the old watch's, which it replaces.
-                    if self.outbox.iter().any(|e| matches!(e, Effect::Watch(_))) {
-                        break;
-                    }
-                }
-            }
-            Msg::Key(key) => self.on_key(key),
-            Msg::Paste(text) => self.on_paste(&text),
-            Msg::Logs(event) => logs::arrived(&mut self.overlays, event),
-            Msg::Suspend => self.outbox.push(Effect::Suspend),
-            Msg::Connected { context, result } => self.switched(&context, result),
-            Msg::FleetConnected { contexts, result } => self.connected(contexts, result),
-            Msg::Performed { request, outcome } => self.performed(&request, outcome),
-            Msg::Resize { width, height } => self.resized(width, height),
-            Msg::Written { path, result } => self.message = Some(said::written(&path, result)),
-            Msg::DraftNotSaved(why) => self.draft_not_saved(&why),
-            Msg::Copied { what, result } => self.message = Some(said::copied(&what, result)),
-            Msg::Edited { path, said, result } => self.edit_saved(path, said, result),
-            Msg::DemoReset(result) => {
-                self.message = Some(match result {
-                    Ok(()) => "the story starts again: every object as at the start".to_owned(),
-                    Err(why) => format!("cannot start the story again: {why}"),
-                })
-            }
-            Msg::Played { scenario, result } => {
-                if let Some(tour) = &mut self.tour {
-                    let asks = tour::moves::played(tour, &scenario, result);
-                    self.carry_out(asks);
-                }
-            }
-            Msg::TourNotSaved(why) => {
-                self.message = Some(format!("the tour's progress cannot be kept: {why}"))
-            }
-        }
-    }
-
-    /// After every message: the wizard's namespaces given back, what is shown derived, the
-    /// tour's steps checked, and the permissions the keys in view need asked.
-    fn settle(&mut self, copied: Option<&str>) {
-        self.restore_namespaces();
-        self.refresh();
-        // The tour reads the state as drawn (the doctor's findings included), so after refresh.
-        if let Some((tour, asks)) = tour::steps::notice(self, copied) {
-            self.tour = Some(tour);
-            self.carry_out(asks);
-            self.refresh();
-        }
-        // The permissions the fix keys need for the pool under the cursor are asked before a key
-        // is pressed, so the footer leaves out what is not allowed (no 403 after typing a name).
-        let wanted = confirm::permissions_in_view(self);
-        if wanted.iter().any(|p| !self.fleet.access.contains_key(p))
-            && self.fleet.inventory.count(crate::domain::Kind::Pool) > 0
-        {
-            self.lend(|ctx| confirm::ask(ctx, &wanted));
-            self.refresh();
-        }
-    }
-
-    /// The terminal's new size; what a key pressed on a screen too small said is not true any
-    /// longer once it is large enough.
-    fn resized(&mut self, width: u16, height: u16) {
-        self.size = Some((width, height));
-        if !self.too_small()
-            && self
-                .message
-                .as_deref()
-                .is_some_and(|m| m.starts_with(keys::fields::TOO_SMALL))
-        {
-            self.message = None;
-        }
-    }
-
-    /// The wizard's draft could not be kept on disk: not offered as if it were, and said
-    /// again when the wizard closes.
-    fn draft_not_saved(&mut self, why: &crate::domain::draft::NotKept) {
-        if let Some(Overlay::Wizard(w)) = self
-            .overlays
-            .iter_mut()
-            .rev()
-            .find(|o| matches!(o, Overlay::Wizard(_)))
-        {
-            w.unsaved = Some(why.to_string());
-            if let Some(file) = &w.saved_as {
-                self.drafts.retain(|k| &k.file != file);
-            }
-        }
-        self.message = Some(said::not_kept(why));
     }
 }
 

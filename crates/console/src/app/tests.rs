@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::ports;
 use super::*;
+use crate::inventory::SourceEvent;
 use crate::app::script::{forget_returned, returned, update};
 use crate::demo::scenario::{Scenario, resolve_times_at};
 use crate::inventory::Kind;

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use super::{GetArgs, Output, Resource, Selectors, sort_by, strip_namespace, texts};
+use super::args::{GetArgs, Output, Resource};
+use super::print::{strip_namespace, texts};
+use super::resource::{Selectors, sort_by};
 use crate::app::rows::{Row, column};
 use crate::cli::settle::{finish, settle_on};
 use crate::ui::cells;
@@ -316,7 +318,7 @@ struct Wrapped<'r> {
 fn render(output: Option<&Output>, document: &Value) -> Result<(), super::PrintError> {
     let text = match output {
         Some(Output::JsonPath(template)) => {
-            super::rendered(&template.render(document)?).into_owned()
+            super::print::rendered(&template.render(document)?).into_owned()
         }
         _ => crate::domain::inert::yaml(document)?,
     };

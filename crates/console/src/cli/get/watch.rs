@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use chrono::Utc;
 
-use super::{Output, print_out, texts};
+use super::args::Output;
+use super::print::{print_out, texts};
 use crate::app::rows::Row;
 use crate::ui::cells;
 
@@ -93,7 +94,7 @@ pub(super) fn print_changes(
     };
     match output {
         Some(Output::Name) => changed.iter().for_each(|(r, _)| {
-            print_out(&format!("{}\n", super::name_line(resource, r)));
+            print_out(&format!("{}\n", super::print::name_line(resource, r)));
         }),
         Some(Output::JsonPath(template)) => changed.iter().for_each(|(r, _)| {
             let value = match hub {
@@ -101,7 +102,7 @@ pub(super) fn print_changes(
                 None => serde_json::to_value(&r.object).unwrap_or_default(),
             };
             match template.render(&value) {
-                Ok(text) => print_out(&super::rendered(&text)),
+                Ok(text) => print_out(&super::print::rendered(&text)),
                 // One object the template cannot be applied to: said, the watch goes on.
                 Err(e) => crate::say::complain!("pooldeck: {}: {e}", r.id),
             }
