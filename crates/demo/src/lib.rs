@@ -10,8 +10,10 @@
 #![cfg_attr(test, allow(clippy::too_many_lines))]
 pub mod actions;
 pub mod api;
+mod counts;
 mod discovery;
 pub mod error;
+mod kubeconfig;
 pub mod large;
 pub mod logs;
 pub mod pace;
@@ -29,9 +31,7 @@ pub mod watch;
 
 use std::collections::HashMap;
 
-use base64::Engine as _;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,6 +41,7 @@ use tokio::task::JoinHandle;
 
 use self::api::{Server, User};
 pub use self::error::Error;
+pub use self::kubeconfig::hubs_kubeconfig;
 use self::registry::Registry;
 use self::scenario::Scenario;
 use self::store::Store;
@@ -310,100 +311,6 @@ impl DemoCluster {
         Ok(())
     }
 
-    /// Whether the scenario's timeline has played through once (every step applied, or
-    /// skipped for a paused pool).
-    pub fn timeline_played(&self) -> bool {
-        self.played.load(std::sync::atomic::Ordering::SeqCst)
-            >= self.steps.load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// How many timeline steps the player has reached so far (over every repeat), and how
-    /// many one pass has: tests wait for the story to come round again by it.
-    pub fn steps_played(&self) -> (usize, usize) {
-        (
-            self.played.load(std::sync::atomic::Ordering::SeqCst),
-            self.steps.load(std::sync::atomic::Ordering::SeqCst),
-        )
-    }
-
-    /// Write requests this server received so far (dry runs included): tests prove by it
-    /// which hub a request reached.
-    pub fn writes(&self) -> u64 {
-        self.api.writes.load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// Watches that asked for their initial events (watch-lists), served or refused.
-    pub fn watch_lists_asked(&self) -> u64 {
-        self.api
-            .watch_lists_asked
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// Watch-lists served: their initial events sent.
-    pub fn watch_lists_served(&self) -> u64 {
-        self.api
-            .watch_lists_served
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// Watches opened, watch-lists included (refused ones not).
-    pub fn watches_opened(&self) -> u64 {
-        self.api
-            .watches_opened
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    pub fn url(&self) -> String {
-        format!("https://{}", self.address)
-    }
-
-    /// A kubeconfig with both contexts; the admin one is current.
-    pub fn kubeconfig(&self) -> String {
-        format!(
-            "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
-             clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
-             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n\
-             contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\
-             - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n\
-             - name: {OPERATOR_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: operator\n    namespace: default\n",
-            url = self.url(),
-            ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
-            admin = self.admin_token,
-            viewer = self.viewer_token,
-            operator = self.identity.operator_token,
-        )
-    }
-
-    /// The admin's context of this cluster in a kubeconfig of several hubs, under `name`.
-    fn hub_entries(&self, name: &str) -> (String, String, String) {
-        // A name from a recording is the file's text: written as a quoted string, it stays
-        // one name (JSON's quoting is YAML's too).
-        let name = serde_json::to_string(name).unwrap_or_default();
-        (
-            format!(
-                "- name: {name}\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n",
-                url = self.url(),
-                ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
-            ),
-            format!(
-                "- name: {name}\n  user:\n    token: {admin}\n",
-                admin = self.admin_token
-            ),
-            format!(
-                "- name: {name}\n  context:\n    cluster: {name}\n    user: {name}\n    namespace: default\n"
-            ),
-        )
-    }
-
-    /// Writes the kubeconfig, readable by the owner only (it holds tokens), as a new file
-    /// moved into place: never through a link or into a file someone else made.
-    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), Error> {
-        Ok(pooldeck_io::files::write_private(
-            path,
-            self.kubeconfig().as_bytes(),
-        )?)
-    }
-
     /// Stops the scenario and the server, ending open watches.
     pub async fn stop(mut self) {
         self.store.close();
@@ -439,27 +346,6 @@ impl Drop for DemoCluster {
     fn drop(&mut self) {
         self.halt();
     }
-}
-
-/// One kubeconfig for several demo clusters, each its own hub: a context (and its cluster
-/// and admin user) per name, the first current (`demo serve --hubs N`, and tests of the
-/// fleet across hubs).
-pub fn hubs_kubeconfig(hubs: &[(&str, &DemoCluster)]) -> String {
-    let (mut clusters, mut users, mut contexts) = (String::new(), String::new(), String::new());
-    for (name, cluster) in hubs {
-        let (c, u, x) = cluster.hub_entries(name);
-        clusters.push_str(&c);
-        users.push_str(&u);
-        contexts.push_str(&x);
-    }
-    format!(
-        "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {current}\n\
-         clusters:\n{clusters}users:\n{users}contexts:\n{contexts}",
-        current = hubs
-            .first()
-            .map(|(name, _)| serde_json::to_string(name).unwrap_or_default())
-            .unwrap_or_default(),
-    )
 }
 
 /// The API server's state: the store, who each token is, and the options it serves under.

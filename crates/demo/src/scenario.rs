@@ -7,11 +7,17 @@
 //! Timestamps may be written relative to the moment they are applied: `now`, `now-3d`,
 //! `now+30s` (Go durations, plus `d` for days), so a demo always looks current.
 
+mod steps;
+mod times;
+
 use std::time::Duration;
 
-use chrono::{SecondsFormat, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use self::steps::{field_text, step_of};
+pub(crate) use self::times::owned_by_pool;
+use self::times::parse_offset;
+pub use self::times::{resolve_times, resolve_times_at};
 use super::error::ScenarioError;
 use super::store::Store;
 
@@ -157,17 +163,6 @@ pub fn listing() -> String {
     out
 }
 
-/// Parses `15m`, `3d`, `1h30m`.
-fn parse_offset(text: &str) -> Result<Duration, ScenarioError> {
-    if let Some(days) = text.strip_suffix('d') {
-        let days: f64 = days
-            .parse()
-            .map_err(|_| ScenarioError::NotADuration(text.to_owned()))?;
-        return Ok(Duration::from_secs_f64(days * 86_400.0));
-    }
-    Ok(pooldeck_domain::duration::parse(text)?)
-}
-
 fn read_file(path: &std::path::Path) -> Result<String, ScenarioError> {
     pooldeck_io::files::read_text(path, pooldeck_domain::manifest::MAX_INPUT_BYTES as u64).map_err(
         |why| ScenarioError::Unreadable {
@@ -182,14 +177,6 @@ fn in_file(path: &std::path::Path, why: ScenarioError) -> ScenarioError {
         path: path.to_owned(),
         why: Box::new(why),
     }
-}
-
-fn field_text(value: &Value, field: &str) -> String {
-    value
-        .get(field)
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned()
 }
 
 impl Scenario {
@@ -377,141 +364,6 @@ impl Scenario {
             repeat_after: None,
         }
     }
-}
-
-/// A ComputePoolEvaluation is owned by the pool of the same name and namespace, as the
-/// Scaling Policy controller creates it; the owner reference carries the pool's uid, which is
-/// only known once the pool exists, so it is filled in here.
-pub(super) fn owned_by_pool(store: &Store, mut object: Value) -> Value {
-    if object.get("kind").and_then(Value::as_str) != Some("ComputePoolEvaluation") {
-        return object;
-    }
-    let Some(pools) = store.registry.by_kind("ComputePool").cloned() else {
-        return object;
-    };
-    let namespace = object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let name = object
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    let Ok(pool) = store.get(&pools, &namespace, &name) else {
-        return object;
-    };
-    let uid = pool
-        .pointer("/metadata/uid")
-        .cloned()
-        .unwrap_or(Value::Null);
-    match object
-        .pointer_mut("/metadata/ownerReferences")
-        .and_then(Value::as_array_mut)
-    {
-        // A recording carries the recorded pool's uid; point it at this pool.
-        Some(references) => {
-            for reference in references.iter_mut() {
-                if reference.get("kind").and_then(Value::as_str) == Some("ComputePool")
-                    && reference.get("name").and_then(Value::as_str) == Some(name.as_str())
-                {
-                    reference["uid"] = uid.clone();
-                }
-            }
-        }
-        None => {
-            object["metadata"]["ownerReferences"] = json!([{
-                "apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool", "name": name,
-                "uid": uid, "controller": true, "blockOwnerDeletion": true
-            }]);
-        }
-    }
-    object
-}
-
-/// Replaces relative timestamps (`now`, `now-3d`, `now+30s`) in every string of a value.
-pub fn resolve_times(value: &Value) -> Value {
-    resolve_times_at(value, Utc::now())
-}
-
-/// [`resolve_times`] against a given moment (for stable tests and snapshots).
-pub fn resolve_times_at(value: &Value, now: chrono::DateTime<Utc>) -> Value {
-    match value {
-        Value::String(s) if s == "now" || s.starts_with("now-") || s.starts_with("now+") => {
-            let offset = s
-                .get(4..)
-                .and_then(|d| parse_offset(d).ok())
-                .map(|d| chrono::Duration::from_std(d).unwrap_or_default());
-            let at = match (s.as_bytes().get(3), offset) {
-                (Some(b'-'), Some(d)) => now - d,
-                (Some(b'+'), Some(d)) => now + d,
-                _ => now,
-            };
-            Value::String(at.to_rfc3339_opts(SecondsFormat::Secs, true))
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| resolve_times_at(v, now)).collect())
-        }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), resolve_times_at(v, now)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// One step of a scenario's file (the `i`th): when, and what it does.
-fn step_of(i: usize, step: &Value) -> Result<Step, ScenarioError> {
-    let at =
-        parse_offset(step.get("at").and_then(Value::as_str).unwrap_or("0s")).map_err(|why| {
-            ScenarioError::StepAt {
-                index: i,
-                why: Box::new(why),
-            }
-        })?;
-    let target = |v: &Value| {
-        (
-            field_text(v, "kind"),
-            field_text(v, "namespace"),
-            field_text(v, "name"),
-        )
-    };
-    let action = if let Some(object) = step.get("put") {
-        Action::Put(object.clone())
-    } else if let Some(merge) = step.get("merge") {
-        let (kind, namespace, name) = target(merge);
-        Action::Merge {
-            kind,
-            namespace,
-            name,
-            patch: merge.get("patch").cloned().unwrap_or(json!({})),
-        }
-    } else if let Some(delete) = step.get("delete") {
-        let (kind, namespace, name) = target(delete);
-        Action::Delete {
-            kind,
-            namespace,
-            name,
-        }
-    } else if let Some(event) = step.get("event") {
-        Action::Event {
-            namespace: field_text(event, "namespace"),
-            kind: field_text(event, "kind"),
-            name: field_text(event, "name"),
-            event_type: event
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("Normal")
-                .to_owned(),
-            reason: field_text(event, "reason"),
-            message: field_text(event, "message"),
-        }
-    } else {
-        return Err(ScenarioError::StepAction { index: i });
-    };
-    Ok(Step { at, action })
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::actions::apply;
+use chrono::Utc;
+use serde_json::json;
 
 #[test]
 fn every_builtin_scenario_loads_and_its_steps_apply() {

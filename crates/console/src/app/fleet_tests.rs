@@ -12,8 +12,8 @@ use super::script::{forget_returned, returned, take_returned, update};
 use super::tests::{fixed_now, fleet_app, scenario_lists};
 use super::*;
 use crate::domain::Request;
-use crate::inventory::SourceEvent;
 use crate::inventory::Kind;
+use crate::inventory::SourceEvent;
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))

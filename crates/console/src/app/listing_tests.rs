@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::tests::fixed_now;
 use super::*;
-use crate::inventory::SourceEvent;
 use crate::app::script::update;
 use crate::demo::scenario::{Scenario, resolve_times_at};
+use crate::inventory::SourceEvent;
 use crate::inventory::{Kind, Object, SourceState};
 
 fn key(code: KeyCode) -> Msg {

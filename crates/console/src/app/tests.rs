@@ -4,10 +4,10 @@ use serde_json::Value;
 
 use super::ports;
 use super::*;
-use crate::inventory::SourceEvent;
 use crate::app::script::{forget_returned, returned, update};
 use crate::demo::scenario::{Scenario, resolve_times_at};
 use crate::inventory::Kind;
+use crate::inventory::SourceEvent;
 
 pub fn fixed_now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0)

@@ -32,7 +32,10 @@ fn found(document: Option<serde_json::Value>) -> Response {
 }
 
 /// A route's parameters; a path that is not UTF-8 is a path the API does not serve.
-type Params = Result<Path<HashMap<String, String>>, axum::extract::rejection::PathRejection>;
+/// The path's segments by name.
+type Segments = HashMap<String, String>;
+
+type Params = Result<Path<Segments>, axum::extract::rejection::PathRejection>;
 
 fn param<'p>(params: &'p HashMap<String, String>, name: &str) -> &'p str {
     params.get(name).map_or("", String::as_str)

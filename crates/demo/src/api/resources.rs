@@ -13,14 +13,11 @@ use axum::response::Response;
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use super::{
-    Filters, Server, User, body_error, error, forbidden, not_found_error, parse_body, query, reply,
-    respond, wants_table,
-};
+use super::verbs::Call;
+use super::{Filters, Server, User, body_error, error, not_found_error, query, respond};
 use crate::registry::Resource;
-use crate::store::{ApiError, Patch, Preconditions};
+use crate::store::ApiError;
 use crate::table;
-use crate::watch::watch;
 
 /// Where a request goes.
 enum Target<'a> {
@@ -50,7 +47,10 @@ fn resource<'s>(
 }
 
 /// The route's parameters, or the 404 a path the API does not serve gets.
-type Params = Result<Path<HashMap<String, String>>, PathRejection>;
+/// The path's segments by name.
+type Segments = HashMap<String, String>;
+
+type Params = Result<Path<Segments>, PathRejection>;
 
 /// A collection: `.../{plural}` or `.../namespaces/{namespace}/{plural}`.
 pub(super) async fn collection(
@@ -116,7 +116,7 @@ fn answer(
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
+/// Serves one request on its target, by method.
 fn serve(
     server: &Arc<Server>,
     user: User,
@@ -134,6 +134,14 @@ fn serve(
             .writes
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
+    let call = Call {
+        server,
+        user,
+        params,
+        dry_run,
+        headers,
+        body,
+    };
     match (method.as_str(), target) {
         (
             "GET",
@@ -141,30 +149,7 @@ fn serve(
                 resource,
                 namespace,
             },
-        ) => {
-            let watching = params.get("watch").is_some_and(|v| v == "true" || v == "1");
-            let verb = if watching { "watch" } else { "list" };
-            if !user.may(verb, &resource.plural, namespace.as_deref()) {
-                return forbidden(user, verb, resource, None, namespace.as_deref());
-            }
-            if watching {
-                watch(
-                    server,
-                    resource.clone(),
-                    namespace,
-                    &params,
-                    wants_table(&headers),
-                )
-            } else {
-                list(
-                    server,
-                    resource,
-                    namespace.as_deref(),
-                    &params,
-                    wants_table(&headers),
-                )
-            }
-        }
+        ) => call.read_collection(resource, namespace),
         (
             "GET",
             Target::Item {
@@ -173,65 +158,14 @@ fn serve(
                 name,
                 ..
             },
-        ) => {
-            if !user.may("get", &resource.plural, Some(&namespace)) {
-                return forbidden(user, "get", resource, Some(&name), Some(&namespace));
-            }
-            match server.store.get(resource, &namespace, &name) {
-                Ok(object) if wants_table(&headers) => {
-                    let rv = object
-                        .pointer("/metadata/resourceVersion")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_owned();
-                    respond(
-                        200,
-                        &table::table(resource, &[&object], &rv, Utc::now(), true),
-                    )
-                }
-                Ok(object) => respond(200, &object),
-                Err(e) => error(&e),
-            }
-        }
+        ) => call.get(resource, namespace, name),
         (
             "POST",
             Target::Collection {
                 resource,
                 namespace,
             },
-        ) => {
-            if !user.may("create", &resource.plural, namespace.as_deref()) {
-                return forbidden(user, "create", resource, None, namespace.as_deref());
-            }
-            let object = match parse_body(&headers, &body) {
-                Ok(v) => v,
-                Err(e) => return error(&e),
-            };
-            let namespace = namespace
-                .or_else(|| {
-                    object
-                        .pointer("/metadata/namespace")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                })
-                .unwrap_or_default();
-            if let Err(refused) = super::admission::admit(&server.store, resource, None, &object) {
-                return error(&refused);
-            }
-            let created = server.store.create(resource, &namespace, object, dry_run);
-            if let Ok(created) = &created
-                && !dry_run
-            {
-                let name = created
-                    .pointer("/metadata/name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                server
-                    .store
-                    .changed_by_hand(&resource.kind, &namespace, name);
-            }
-            reply(201, created)
-        }
+        ) => call.create(resource, namespace),
         (
             "PUT",
             Target::Item {
@@ -240,39 +174,7 @@ fn serve(
                 name,
                 status,
             },
-        ) => {
-            if !user.may("update", &resource.plural, Some(&namespace)) {
-                return forbidden(user, "update", resource, Some(&name), Some(&namespace));
-            }
-            let object = match parse_body(&headers, &body) {
-                Ok(v) => v,
-                Err(e) => return error(&e),
-            };
-            if !status {
-                // The object as it would be stored, checked against the stored one.
-                let admitted = server
-                    .store
-                    .update(resource, &namespace, &name, object.clone(), false, true)
-                    .and_then(|next| {
-                        let current = server.store.get(resource, &namespace, &name)?;
-                        super::admission::admit(&server.store, resource, Some(&current), &next)
-                    });
-                if let Err(refused) = admitted {
-                    return error(&refused);
-                }
-            }
-            let updated = server
-                .store
-                .update(resource, &namespace, &name, object, status, dry_run);
-            by_hand(
-                server,
-                resource,
-                &namespace,
-                &name,
-                updated.is_ok() && !dry_run,
-            );
-            reply(200, updated)
-        }
+        ) => call.replace(resource, namespace, name, status),
         (
             "PATCH",
             Target::Item {
@@ -281,63 +183,7 @@ fn serve(
                 name,
                 status,
             },
-        ) => {
-            if !user.may("patch", &resource.plural, Some(&namespace)) {
-                return forbidden(user, "patch", resource, Some(&name), Some(&namespace));
-            }
-            let content_type = headers
-                .get(header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
-            let body = match parse_body(&headers, &body) {
-                Ok(v) => v,
-                Err(e) => return error(&e),
-            };
-            let patch = if content_type.starts_with("application/json-patch+json") {
-                Patch::Json(body)
-            } else if content_type.starts_with("application/merge-patch+json")
-                || content_type.starts_with("application/strategic-merge-patch+json")
-                || content_type.starts_with("application/apply-patch")
-            {
-                Patch::Merge(body)
-            } else {
-                return error(&ApiError::new(
-                    415,
-                    "UnsupportedMediaType",
-                    format!("the patch type {content_type:?} is not supported"),
-                ));
-            };
-            if !status {
-                let admitted = server
-                    .store
-                    .patch(resource, &namespace, &name, &patch, false, true)
-                    .and_then(|next| {
-                        let current = server.store.get(resource, &namespace, &name)?;
-                        super::admission::admit(&server.store, resource, Some(&current), &next)
-                    });
-                if let Err(refused) = admitted {
-                    return error(&refused);
-                }
-            }
-            let before = server.store.get(resource, &namespace, &name).ok();
-            let patched = server
-                .store
-                .patch(resource, &namespace, &name, &patch, status, dry_run);
-            // Pausing or resuming is not a change the story must leave alone: the controller
-            // skips a paused pool anyway, and one resumed is reconciled again.
-            let only_paused = match (&before, &patched) {
-                (Some(before), Ok(after)) => only_the_pause_label(before, after),
-                _ => false,
-            };
-            by_hand(
-                server,
-                resource,
-                &namespace,
-                &name,
-                patched.is_ok() && !dry_run && !only_paused,
-            );
-            reply(200, patched)
-        }
+        ) => call.patch(resource, namespace, name, status),
         (
             "DELETE",
             Target::Item {
@@ -346,41 +192,7 @@ fn serve(
                 name,
                 status: false,
             },
-        ) => {
-            if !user.may("delete", &resource.plural, Some(&namespace)) {
-                return forbidden(user, "delete", resource, Some(&name), Some(&namespace));
-            }
-            let options = match parse_body(&headers, &body) {
-                Ok(v) => v,
-                Err(e) => return error(&e),
-            };
-            let text = |p: &str| {
-                options
-                    .pointer(p)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            let preconditions = Preconditions {
-                uid: text("/preconditions/uid"),
-                resource_version: text("/preconditions/resourceVersion"),
-            };
-            let dry_run = dry_run
-                || options
-                    .get("dryRun")
-                    .and_then(Value::as_array)
-                    .is_some_and(|d| d.iter().any(|v| v == "All"));
-            let deleted = server
-                .store
-                .delete(resource, &namespace, &name, &preconditions, dry_run);
-            by_hand(
-                server,
-                resource,
-                &namespace,
-                &name,
-                deleted.is_ok() && !dry_run,
-            );
-            reply(200, deleted)
-        }
+        ) => call.delete(resource, namespace, name),
         _ => error(&ApiError::new(
             405,
             "MethodNotAllowed",
@@ -389,43 +201,8 @@ fn serve(
     }
 }
 
-/// Whether two versions of an object differ only in the pause label (and what the server
-/// stamps on every write).
-fn only_the_pause_label(before: &Value, after: &Value) -> bool {
-    let plain = |object: &Value| {
-        let mut object = object.clone();
-        if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-            for stamped in ["resourceVersion", "generation", "managedFields"] {
-                metadata.remove(stamped);
-            }
-            if let Some(labels) = metadata.get_mut("labels").and_then(Value::as_object_mut) {
-                labels.remove(pooldeck_domain::model::pool::PAUSE_LABEL);
-                if labels.is_empty() {
-                    metadata.remove("labels");
-                }
-            }
-        }
-        object
-    };
-    plain(before) == plain(after)
-}
-
-/// Notes an object a client changed, when it was changed (not a dry run, not refused).
-fn by_hand(
-    server: &Server,
-    resource: &crate::registry::Resource,
-    namespace: &str,
-    name: &str,
-    changed: bool,
-) {
-    if changed {
-        server
-            .store
-            .changed_by_hand(&resource.kind, namespace, name);
-    }
-}
-
-fn list(
+/// A collection listed (as a Table when asked).
+pub(super) fn list(
     server: &Server,
     resource: &Resource,
     namespace: Option<&str>,

@@ -22,6 +22,7 @@ pub use self::history::{HistoryBounds, WatchStart};
 use super::registry::{Registry, Resource};
 pub use super::status::ApiError;
 
+mod checks;
 mod delete;
 mod history;
 mod write;

@@ -1,6 +1,8 @@
 //! `pooldeck demo serve`: the embedded demo cluster as a standalone server for kubectl and
 //! for trying pooldeck without a hub.
 
+mod signals;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,6 +11,8 @@ use clap::{Args, Subcommand};
 use crate::demo::pace::Pace;
 use crate::demo::scenario::{BUILTIN, Scenario};
 use crate::demo::{DemoCluster, OPERATOR_CONTEXT, Options, VIEWER_CONTEXT};
+
+use self::signals::{Resets, StopSignals};
 
 #[derive(Debug, Args)]
 pub struct DemoArgs {
@@ -347,86 +351,4 @@ fn say_served(
             .collect::<Vec<_>>()
             .join(", ")
     );
-}
-
-/// SIGUSR1: start the scenario's story again.
-struct Resets {
-    #[cfg(unix)]
-    stream: Option<tokio::signal::unix::Signal>,
-}
-
-impl Resets {
-    fn listen() -> Resets {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            Resets {
-                stream: signal(SignalKind::user_defined1()).ok(),
-            }
-        }
-        #[cfg(not(unix))]
-        Resets {}
-    }
-
-    fn listening(&self) -> bool {
-        #[cfg(unix)]
-        return self.stream.is_some();
-        #[cfg(not(unix))]
-        false
-    }
-
-    async fn next(&mut self) {
-        #[cfg(unix)]
-        if let Some(stream) = &mut self.stream {
-            if stream.recv().await.is_some() {
-                return;
-            }
-            // The stream ended: no more resets (not a reset on every turn).
-            self.stream = None;
-        }
-        std::future::pending::<()>().await
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP, listened for from before the kubeconfig is written: a stop
-/// that comes right after the export line is printed still removes the file.
-struct StopSignals {
-    #[cfg(unix)]
-    streams: Vec<tokio::signal::unix::Signal>,
-}
-
-impl StopSignals {
-    fn listen() -> StopSignals {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            let streams = [
-                SignalKind::interrupt(),
-                SignalKind::terminate(),
-                SignalKind::hangup(),
-            ]
-            .into_iter()
-            .filter_map(|kind| signal(kind).ok())
-            .collect();
-            StopSignals { streams }
-        }
-        #[cfg(not(unix))]
-        StopSignals {}
-    }
-
-    async fn wait(&mut self) {
-        #[cfg(unix)]
-        {
-            if self.streams.is_empty() {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
-            }
-            let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
-            let _ = futures::future::select_all(waits).await;
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
 }
