@@ -11,17 +11,17 @@
 use crate::shell::quote;
 use std::borrow::Cow;
 
-use super::json::At;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::field::{Field, Text, held_exactly, held_text};
+use super::field::{Field, held_exactly, held_text};
 use super::fixes::Fix;
-use super::model::status::{ClusterStatus, Condition, Host, PoolStatus};
+use super::model::status::{ClusterStatus, Host};
 use super::model::{ComputePool, ComputePoolEvaluation};
 use super::rules::Severity;
 use conditions::{condition_finding, condition_meaning, false_condition};
+use read::*;
 
 mod conditions;
 mod health;
@@ -30,6 +30,7 @@ mod lifecycle;
 mod nodes;
 mod provisioning;
 mod quota;
+mod read;
 mod scaling;
 
 /// What a failing condition of this type means, in the troubleshooting guide's words.
@@ -116,27 +117,6 @@ pub const BLOCKED_TOO_LONG_MINUTES: i64 = 30;
 /// A deletion pending longer than this does not complete (the unblock's threshold).
 pub const STUCK_DELETION_MINUTES: i64 = 10;
 
-fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
-    value.at(pointer).and_then(Value::as_str)
-}
-
-fn time_of(text: &str) -> Option<DateTime<Utc>> {
-    crate::time::parse(text)
-}
-
-/// How long ago, to the minute: a finding's words then stay true for a minute, which is how
-/// often the console works time-dependent findings out again ([`changes_at`]).
-fn age(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
-    crate::words::age(now.signed_duration_since(then))
-}
-
-/// `minutes` after `at`; a time the calendar cannot hold (a timestamp from the API near the
-/// end of time) stays the latest one.
-fn later(at: DateTime<Utc>, minutes: i64) -> DateTime<Utc> {
-    at.checked_add_signed(chrono::TimeDelta::minutes(minutes))
-        .unwrap_or(DateTime::<Utc>::MAX_UTC)
-}
-
 /// The next instant the findings of this picture may read differently with nothing else
 /// changing: a threshold crossed (metrics turning stale, a deletion or a host turning stuck) or,
 /// while a finding says an age, the next minute. `None`: only a change of the objects does.
@@ -194,71 +174,6 @@ pub fn changes_at(picture: &Picture) -> Option<DateTime<Utc>> {
         consider(since, STUCK_HOST_MINUTES);
     }
     soonest
-}
-
-/// A time the model read as text, parsed.
-fn text_time(field: &Field<Text>) -> Option<DateTime<Utc>> {
-    field.as_deref().and_then(time_of)
-}
-
-/// When the pool's deletion was asked for, if it was (and the time can be read).
-fn deletion_time(pool: &ComputePool) -> Option<DateTime<Utc>> {
-    text_time(&pool.meta()?.deletion_timestamp)
-}
-
-fn status_of(pool: &ComputePool) -> Option<&PoolStatus> {
-    pool.status.get()
-}
-
-/// A pool's Palette clusters with their place in `status.paletteClusterStatuses` (an entry
-/// that is not a cluster status keeps its place and is skipped).
-fn clusters(pool: &ComputePool) -> impl Iterator<Item = (usize, &ClusterStatus)> {
-    status_of(pool)
-        .and_then(|s| s.palette_cluster_statuses.get())
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter_map(|(i, c)| c.get().map(|c| (i, c)))
-}
-
-/// A pool's conditions with their place in `status.conditions`.
-fn conditions(pool: &ComputePool) -> impl Iterator<Item = (usize, &Condition)> {
-    indexed(status_of(pool).and_then(|s| s.conditions.get()))
-}
-
-/// Conditions of a list the model read, with their places.
-fn indexed(list: Option<&Vec<Field<Condition>>>) -> impl Iterator<Item = (usize, &Condition)> {
-    list.into_iter()
-        .flatten()
-        .enumerate()
-        .filter_map(|(i, c)| c.get().map(|c| (i, c)))
-}
-
-/// The messages of a pool's False conditions.
-fn failure_messages(pool: &ComputePool) -> impl Iterator<Item = &str> {
-    conditions(pool)
-        .filter(|(_, c)| c.is_false())
-        .filter_map(|(_, c)| c.message.as_deref())
-}
-
-/// A condition of an object read as JSON (a policy, a ProfileBundle).
-fn json_conditions(object: &Value) -> Vec<&Value> {
-    object
-        .at("/status/conditions")
-        .and_then(Value::as_array)
-        .map(|c| c.iter().collect())
-        .unwrap_or_default()
-}
-
-fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
-    json_conditions(object)
-        .into_iter()
-        .find(|c| c["type"] == kind)
-}
-
-/// A field as the API wrote it, for evidence: `null` when it is not there.
-fn written<T: Serialize>(field: &Field<T>) -> String {
-    serde_json::to_string(field).unwrap_or_default()
 }
 
 struct Pool<'a> {

@@ -10,8 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
-
 use super::field::{Field, Scalar, Text};
 use super::model::ComputePool;
 use super::model::meta::StringMap;
@@ -19,72 +17,15 @@ use super::model::pool::{CpuRequirement, MemoryRequirement, WorkerPool};
 
 use super::path::YamlPath;
 use super::quantity::Memory;
-use super::rules::{Basis, Finding, Rule, Severity};
 
-pub const TOO_FEW_HOSTS: Rule = Rule {
-    id: "hosts.too-few",
-    severity: Severity::Warning,
-    basis: Basis::Suspect,
-    section: "Stuck in Provisioning",
-    summary: "fewer available hosts in the Project's Compute meet a node pool's requirements than it asks for",
-};
-
-pub const TOO_FEW_GPUS: Rule = Rule {
-    id: "hosts.gpus",
-    severity: Severity::Warning,
-    basis: Basis::Suspect,
-    section: "Stuck in Provisioning",
-    summary: "the available hosts that meet a worker pool's requirements have fewer GPUs than it asks for",
-};
-
-pub const UNKNOWN_GROUP: Rule = Rule {
-    id: "hosts.resource-group",
-    severity: Severity::Warning,
-    basis: Basis::Suspect,
-    section: "Resource Groups",
-    summary: "a resource group no host in the Project's Compute is tagged with",
-};
-
-/// The host rules, for `--list-rules`.
-pub const RULES: &[&Rule] = &[&TOO_FEW_HOSTS, &TOO_FEW_GPUS, &UNKNOWN_GROUP];
-
+pub use self::check::{RULES, TOO_FEW_GPUS, TOO_FEW_HOSTS, UNKNOWN_GROUP, check};
 pub use self::offer::{Machines, Offer};
+use self::offer::{count, text};
 
+mod check;
 mod offer;
 
 const DEPLOYMENT: &str = "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig";
-
-fn text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-fn count(value: Option<&Value>) -> Option<i64> {
-    let value = value?;
-    value
-        .as_i64()
-        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
-}
-
-fn groups(value: Option<&Value>) -> BTreeMap<String, String> {
-    value
-        .and_then(Value::as_object)
-        .map(|map| {
-            map.iter()
-                .filter_map(|(k, v)| {
-                    let key = k
-                        .strip_prefix(super::model::pool::RESOURCE_GROUP_PREFIX)
-                        .unwrap_or(k);
-                    Some((key.to_owned(), text(v)?))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// Which hosts a node pool is chosen from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,7 +180,7 @@ fn loose_text(field: &Field<Text>) -> Option<String> {
 }
 
 /// The resource groups a pool asks for (the prefix dropped from each key).
-fn groups_of(map: &Field<StringMap>) -> BTreeMap<String, String> {
+pub(super) fn groups_of(map: &Field<StringMap>) -> BTreeMap<String, String> {
     map.get()
         .into_iter()
         .flatten()
@@ -364,111 +305,6 @@ pub fn needs(pool: &ComputePool) -> Vec<Need> {
         out.push(need);
     }
     out
-}
-
-fn hosts_word(role: Role, n: i64) -> &'static str {
-    match (role, n == 1) {
-        (Role::ControlPlane, true) => "control-plane host",
-        (Role::ControlPlane, false) => "control-plane hosts",
-        (Role::Worker, true) => "worker",
-        (Role::Worker, false) => "workers",
-        (Role::Both, true) => "host",
-        (Role::Both, false) => "hosts",
-    }
-}
-
-/// The warnings a pool gets from the hosts its namespace's Compute lists. Nothing is said
-/// when no Compute was read (there is nothing to compare with).
-pub fn check(pool: &ComputePool, offer: &Offer) -> Vec<Finding> {
-    if offer.computes == 0 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for need in needs(pool) {
-        let measure = need.measure(offer);
-        if measure.matching < need.nodes {
-            let mut message = format!(
-                "Compute lists {} matching {}, {} asks for {}",
-                measure.matching,
-                hosts_word(need.role, measure.matching),
-                need.what,
-                need.nodes
-            );
-            if measure.listed == 0 {
-                message.push_str(&format!(
-                    " (no available {} at all)",
-                    hosts_word(need.role, 2)
-                ));
-            } else if !measure.unmet.is_empty() {
-                message.push_str(&format!(
-                    "; no available host has {}",
-                    measure.unmet.join(", ")
-                ));
-            }
-            out.push(Finding::new(
-                &TOO_FEW_HOSTS,
-                need.count_path.clone(),
-                message,
-            ));
-        }
-        if let Some((variant, asked)) = &need.gpu
-            && measure.matching > 0
-            && measure.gpus < *asked
-        {
-            out.push(Finding::new(
-                &TOO_FEW_GPUS,
-                need.gpu_path.clone(),
-                format!(
-                    "the {} matching {} {} {} in all, {} asks for {asked}",
-                    measure.matching,
-                    hosts_word(need.role, measure.matching),
-                    crate::words::agrees(measure.matching, "has", "have"),
-                    crate::words::counted(measure.gpus, &format!("{variant} GPU")),
-                    need.what
-                ),
-            ));
-        }
-    }
-    unknown_groups(pool, offer, &mut out);
-    out
-}
-
-/// Resource groups the pool asks for that no available host of its role is tagged with.
-fn unknown_groups(pool: &ComputePool, offer: &Offer, out: &mut Vec<Finding>) {
-    let variant = pool.spec().and_then(|s| s.cluster_variant.get());
-    for (field, role) in [
-        ("controlPlaneResourceGroups", Role::ControlPlane),
-        ("workerResourceGroups", Role::Worker),
-    ] {
-        let asked = variant
-            .map(|v| {
-                groups_of(match role {
-                    Role::ControlPlane => &v.control_plane_resource_groups,
-                    _ => &v.worker_resource_groups,
-                })
-            })
-            .unwrap_or_default();
-        let hosts: Vec<&Machines> = match role {
-            Role::ControlPlane => offer.control_plane.iter().collect(),
-            _ => offer.workers.iter().collect(),
-        };
-        if hosts.is_empty() {
-            continue;
-        }
-        for (key, value) in asked {
-            if !hosts.iter().any(|m| m.groups.get(&key) == Some(&value)) {
-                out.push(Finding::new(
-                    &UNKNOWN_GROUP,
-                    YamlPath::keys("spec.clusterVariant").key(field).key(&key),
-                    format!(
-                        "no {} in Compute is tagged {}{key}: '{value}'",
-                        hosts_word(role, 1),
-                        super::model::pool::RESOURCE_GROUP_PREFIX
-                    ),
-                ));
-            }
-        }
-    }
 }
 
 #[cfg(test)]

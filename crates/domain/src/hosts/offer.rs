@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{count, groups};
 use crate::json::At;
 use crate::quantity::Memory;
 
@@ -80,4 +79,36 @@ impl Offer {
         }
         offer
     }
+}
+
+pub(super) fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+pub(super) fn count(value: Option<&Value>) -> Option<i64> {
+    let value = value?;
+    value
+        .as_i64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+pub(super) fn groups(value: Option<&Value>) -> BTreeMap<String, String> {
+    value
+        .and_then(Value::as_object)
+        .map(|map| {
+            map.iter()
+                .filter_map(|(k, v)| {
+                    let key = k
+                        .strip_prefix(crate::model::pool::RESOURCE_GROUP_PREFIX)
+                        .unwrap_or(k);
+                    Some((key.to_owned(), text(v)?))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::model::typed;
+use crate::rules::Finding;
 
 /// A Compute shaped as the troubleshooting guide shows it, with `workers` available A100
 /// hosts (2 GPUs each) and one more that is not available.

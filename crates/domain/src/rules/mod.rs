@@ -7,11 +7,15 @@
 
 mod basis;
 mod edge;
+mod groups;
+mod hardware;
 mod metadata;
 pub mod names;
+mod network;
 mod references;
 pub mod scaling_policy;
 mod schema;
+mod sharing;
 mod storage;
 mod topology;
 mod worker_pools;

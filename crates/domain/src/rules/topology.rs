@@ -2,26 +2,22 @@
 //! and HA control-plane-only topologies), when worker pools may be empty, architecture, CPU and
 //! memory requirements, and resource groups.
 
-use crate::field::{Field, Scalar, Text};
+use crate::field::Field;
 use crate::model::ComputePool;
-use crate::model::meta::StringMap;
-use crate::model::pool::{
-    ClusterVariant, ControlPlanePool, CpuRequirement, Dedicated, MemoryRequirement,
-    RESOURCE_GROUP_PREFIX,
-};
+use crate::model::pool::{ClusterVariant, ControlPlanePool, Dedicated};
 use crate::path::YamlPath;
-use crate::quantity::Memory;
 
+use super::groups::{GROUP_PREFIX, GROUP_SINGLE_NODE, GROUP_SYNTAX, check_resource_groups};
+use super::hardware::{
+    ARCHITECTURE, CPU_COUNT, CPU_MISSING, MEMORY_UNITS, check_architecture, check_cpu, check_memory,
+};
 use super::metadata::check_labels;
-use super::names::{label_value, qualified_key};
 use super::paths::{self, at};
 use super::{Basis, Context, Finding, Rule, Severity};
 
-const CONTROL_PLANE: &str = "Control Plane Configuration";
+pub(super) const CONTROL_PLANE: &str = "Control Plane Configuration";
 const EMPTY: &str = "Empty Worker Pools";
 const SINGLE: &str = "Single-Node Clusters";
-const GROUPS: &str = "Resource Groups";
-
 pub const VARIANT_REQUIRED: Rule = Rule {
     id: "variant.required",
     severity: Severity::Error,
@@ -71,56 +67,6 @@ pub const WORKER_POOLS_EMPTY: Rule = Rule {
     section: EMPTY,
     summary: "workerPools may be empty only for a 3- or 5-node worker-eligible control plane",
 };
-pub const ARCHITECTURE: Rule = Rule {
-    id: "architecture.value",
-    severity: Severity::Error,
-    basis: Basis::Breaks,
-    section: CONTROL_PLANE,
-    summary: "architecture is AMD64 or ARM64",
-};
-pub const CPU_COUNT: Rule = Rule {
-    id: "cpu.count",
-    severity: Severity::Error,
-    basis: Basis::Breaks,
-    section: CONTROL_PLANE,
-    summary: "cpu.cpuCount is a positive integer",
-};
-pub const CPU_MISSING: Rule = Rule {
-    id: "control-plane.cpu.missing",
-    severity: Severity::Warning,
-    basis: Basis::Suspect,
-    section: CONTROL_PLANE,
-    summary: "the control plane should set cpu.cpuCount",
-};
-pub const MEMORY_UNITS: Rule = Rule {
-    id: "memory.units",
-    severity: Severity::Error,
-    basis: Basis::Breaks,
-    section: CONTROL_PLANE,
-    summary: "memory.memory is a string with units, e.g. '16 GB' or '16384 MiB'",
-};
-pub const GROUP_PREFIX: Rule = Rule {
-    id: "resource-groups.prefix",
-    severity: Severity::Error,
-    basis: Basis::Breaks,
-    section: GROUPS,
-    summary: "resource-group keys are written without the palette.ai.rg/ machine-label prefix",
-};
-pub const GROUP_SYNTAX: Rule = Rule {
-    id: "resource-groups.syntax",
-    severity: Severity::Error,
-    basis: Basis::Breaks,
-    section: GROUPS,
-    summary: "resource-group keys and values must be valid machine label keys and values",
-};
-pub const GROUP_SINGLE_NODE: Rule = Rule {
-    id: "resource-groups.single-node",
-    severity: Severity::Warning,
-    basis: Basis::Suspect,
-    section: GROUPS,
-    summary: "single-node pools select hosts with controlPlaneResourceGroups; workerResourceGroups is not used",
-};
-
 pub const RULES: &[&Rule] = &[
     &VARIANT_REQUIRED,
     &VARIANT_EXCLUSIVE,
@@ -137,8 +83,6 @@ pub const RULES: &[&Rule] = &[
     &GROUP_SYNTAX,
     &GROUP_SINGLE_NODE,
 ];
-
-pub const ARCHITECTURES: &[&str] = &["AMD64", "ARM64"];
 
 pub fn check(pool: &ComputePool, context: &Context, out: &mut Vec<Finding>) {
     let Some(variant) = variant(pool, out) else {
@@ -389,114 +333,5 @@ fn check_single_node_day2(pool: &ComputePool, context: &Context, out: &mut Vec<F
             "this is a single-node pool: after provisioning only the control plane machine pool \
              is managed, so worker pool changes are not applied",
         ));
-    }
-}
-
-pub fn check_architecture(field: &Field<Text>, path: &YamlPath, out: &mut Vec<Finding>) {
-    if let Some(arch) = field.as_deref()
-        && !ARCHITECTURES.contains(&arch)
-    {
-        let upper = arch.to_ascii_uppercase();
-        let hint = if ARCHITECTURES.contains(&upper.as_str()) {
-            format!(" (write it as {upper})")
-        } else if matches!(upper.as_str(), "X86_64" | "X86-64") {
-            " (x86-64 is AMD64)".to_owned()
-        } else if upper == "AARCH64" {
-            " (aarch64 is ARM64)".to_owned()
-        } else {
-            String::new()
-        };
-        out.push(Finding::new(
-            &ARCHITECTURE,
-            path.clone(),
-            format!("architecture \"{arch}\" is not AMD64 or ARM64{hint}"),
-        ));
-    }
-}
-
-pub fn check_cpu(cpu: &Field<CpuRequirement>, path: &YamlPath, out: &mut Vec<Finding>) {
-    if let Some(count) = cpu.get().and_then(|c| c.cpu_count.get())
-        && *count <= 0
-    {
-        out.push(Finding::new(
-            &CPU_COUNT,
-            path.key("cpuCount"),
-            format!("cpuCount is {count}; it must be a positive number of cores"),
-        ));
-    }
-}
-
-pub fn check_memory(memory: &Field<MemoryRequirement>, path: &YamlPath, out: &mut Vec<Finding>) {
-    let Some(value) = memory.get().and_then(|m| m.memory.get()) else {
-        return;
-    };
-    if let Some(why) = memory_problem(value) {
-        out.push(Finding::new(
-            &MEMORY_UNITS,
-            path.key("memory"),
-            format!("memory {why}"),
-        ));
-    }
-}
-
-/// Why a memory value is not a size with units, if it is not.
-pub fn memory_problem(value: &Scalar) -> Option<String> {
-    match value {
-        Scalar::String(text) => Memory::parse(text).err().map(|e| {
-            format!("\"{text}\" {e}; write a size with units, e.g. '16 GB' or '16384 MiB'")
-        }),
-        Scalar::Integer(n) => Some(format!(
-            "{n} has no unit; write it as a string with units, e.g. '{n} GB' or '{n} MiB'"
-        )),
-        Scalar::Float(n) => Some(format!(
-            "{n} has no unit; write it as a string such as '16 GB'"
-        )),
-        Scalar::Bool(b) => Some(format!("{b} is not a size; write a string such as '16 GB'")),
-    }
-}
-
-fn check_resource_groups(
-    pool: &ComputePool,
-    groups: &Field<StringMap>,
-    name: &str,
-    out: &mut Vec<Finding>,
-) {
-    let Some(groups) = groups.get() else { return };
-    let path = at(paths::VARIANT).key(name);
-    if name == "workerResourceGroups" && !groups.is_empty() && pool.is_single_node() {
-        out.push(Finding::new(
-            &GROUP_SINGLE_NODE,
-            path.clone(),
-            "single-node pools select their host with controlPlaneResourceGroups; these worker \
-             resource groups are not used",
-        ));
-    }
-    for (key, value) in groups {
-        if let Some(bare) = key.strip_prefix(RESOURCE_GROUP_PREFIX) {
-            out.push(Finding::new(
-                &GROUP_PREFIX,
-                path.key(key),
-                format!(
-                    "write the key as \"{bare}\": machines tagged {RESOURCE_GROUP_PREFIX}{bare} match \
-                     a pool key of \"{bare}\", so this key would match no machine and the pool \
-                     would stay Provisioning"
-                ),
-            ));
-            continue;
-        }
-        if let Some(why) = qualified_key(key) {
-            out.push(Finding::new(
-                &GROUP_SYNTAX,
-                path.key(key),
-                format!("resource group key \"{key}\" {why}"),
-            ));
-        }
-        if let Some(why) = value.as_deref().and_then(label_value) {
-            out.push(Finding::new(
-                &GROUP_SYNTAX,
-                path.key(key),
-                format!("resource group \"{key}\": {why}"),
-            ));
-        }
     }
 }

@@ -9,10 +9,10 @@ use crate::model::pool::{GpuRequirement, Taint};
 use crate::path::YamlPath;
 use crate::quantity::{GpuVariant, Memory};
 
+use super::hardware::{check_architecture, check_cpu, check_memory, memory_problem};
 use super::metadata::{check_annotations, check_labels};
 use super::names::qualified_key;
 use super::paths::worker_pool;
-use super::topology::{check_architecture, check_cpu, check_memory, memory_problem};
 use super::{Basis, Context, Finding, Rule, Severity};
 
 const NAMES: &str = "Worker Pool Names";
