@@ -31,10 +31,10 @@ fn found(document: Option<serde_json::Value>) -> Response {
     }
 }
 
-/// A route's parameters; a path that is not UTF-8 is a path the API does not serve.
 /// The path's segments by name.
 type Segments = HashMap<String, String>;
 
+/// A route's parameters; a path that is not UTF-8 is a path the API does not serve.
 type Params = Result<Path<Segments>, axum::extract::rejection::PathRejection>;
 
 fn param<'p>(params: &'p HashMap<String, String>, name: &str) -> &'p str {

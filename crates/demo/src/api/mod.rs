@@ -1,8 +1,8 @@
 //! The HTTP face of the demo cluster: the Kubernetes API paths as axum routes, bearer-token
-//! authentication (an admin and a read-only viewer) in front of all but `/version`, and the
-//! replies every handler shares (JSON bodies, Status errors). Discovery lives in
-//! [`discovery`], reads and writes of resources in [`resources`], access reviews in
-//! [`review`]; watch streams in `demo::watch`.
+//! authentication (an admin and a read-only viewer) in front of all but `/version`. The
+//! replies every handler shares (JSON bodies, Status errors) live in [`reply`], discovery in
+//! [`discovery`], the routes of resources in [`resources`] and each verb on them in [`verbs`],
+//! access reviews in [`review`]; watch streams in `demo::watch`.
 
 mod admission;
 mod discovery;

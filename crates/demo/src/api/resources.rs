@@ -1,6 +1,5 @@
-//! Reads and writes of resources: lists and watches of a collection, and get, create,
-//! replace, patch and delete of an item, each checked against the user's permissions and
-//! carried out by the store with the API server's rules.
+//! The routes of resources: a collection or an item found from the path and served by the
+//! verb asked ([`super::verbs`]); and a collection listed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -46,10 +45,10 @@ fn resource<'s>(
         .ok_or_else(not_found_error)
 }
 
-/// The route's parameters, or the 404 a path the API does not serve gets.
 /// The path's segments by name.
 type Segments = HashMap<String, String>;
 
+/// The route's parameters, or the 404 a path the API does not serve gets.
 type Params = Result<Path<Segments>, PathRejection>;
 
 /// A collection: `.../{plural}` or `.../namespaces/{namespace}/{plural}`.

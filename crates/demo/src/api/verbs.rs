@@ -311,7 +311,7 @@ impl Call<'_> {
     }
 }
 
-// Whether two versions of an object differ only in the pause label (and what the server
+/// Whether two versions of an object differ only in the pause label (and what the server
 /// stamps on every write).
 fn only_the_pause_label(before: &Value, after: &Value) -> bool {
     let plain = |object: &Value| {

@@ -1,5 +1,5 @@
-//! The store's writes, with the API server's rules: creation (names, namespaces,
-//! `generateName`), replacement and status updates (stale versions conflict, generation
+//! The store's writes, with the API server's rules (checked in `checks.rs`): creation (names,
+//! namespaces, `generateName`), replacement and status updates (stale versions conflict, generation
 //! follows the spec), patches, and controller writes that create or replace. Deletion is in
 //! `delete.rs`.
 

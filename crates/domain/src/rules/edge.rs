@@ -1,5 +1,5 @@
 //! Rules on the edge configuration: the VIP (required, format, immutable, unique, ignored with
-//! the overlay), the network overlay, NTP servers, two-node mode and SSH keys.
+//! the overlay), two-node mode and SSH keys; the overlay and NTP are in [`super::network`].
 
 use std::net::{IpAddr, Ipv4Addr};
 

@@ -1,5 +1,6 @@
 //! Rules on what a pool points at and how it ends: profileBundleRef, settingsRef,
-//! scalingPolicyRef, deletionPolicy (and its deprecated nested twin), and sharedWith.
+//! scalingPolicyRef, deletionPolicy (and its deprecated nested twin); sharedWith is checked in
+//! [`super::sharing`].
 
 use crate::field::Field;
 use crate::model::ComputePool;

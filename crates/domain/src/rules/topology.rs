@@ -1,6 +1,6 @@
 //! Rules on the cluster's shape: dedicated or shared, the control plane (node count, single-node
-//! and HA control-plane-only topologies), when worker pools may be empty, architecture, CPU and
-//! memory requirements, and resource groups.
+//! and HA control-plane-only topologies), when worker pools may be empty; checked here with
+//! the hardware asked for ([`super::hardware`]) and the resource groups ([`super::groups`]).
 
 use crate::field::Field;
 use crate::model::ComputePool;

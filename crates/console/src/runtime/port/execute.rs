@@ -25,7 +25,7 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
     let answers = &outlets.answers;
     match effect {
         // The terminal is the event loop's: it suspends itself and copies through it; drafts
-        // go to its writer thread (runtime::event_loop).
+        // go to its writer thread (`runtime::turns`).
         Effect::Suspend
         | Effect::Copy { .. }
         | Effect::SaveDraft { .. }
