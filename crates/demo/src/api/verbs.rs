@@ -165,15 +165,9 @@ impl Call<'_> {
             Err(e) => return error(&e),
         };
         if !status {
-            // The object as it would be stored, checked against the stored one.
-            let admitted = server
-                .store
-                .update(resource, &namespace, &name, object.clone(), false, true)
-                .and_then(|next| {
-                    let current = server.store.get(resource, &namespace, &name)?;
-                    super::admission::admit(&server.store, resource, Some(&current), &next)
-                });
-            if let Err(refused) = admitted {
+            let next =
+                (server.store).update(resource, &namespace, &name, object.clone(), false, true);
+            if let Err(refused) = admitted(server, resource, &namespace, &name, next) {
                 return error(&refused);
             }
         }
@@ -233,14 +227,8 @@ impl Call<'_> {
             ));
         };
         if !status {
-            let admitted = server
-                .store
-                .patch(resource, &namespace, &name, &patch, false, true)
-                .and_then(|next| {
-                    let current = server.store.get(resource, &namespace, &name)?;
-                    super::admission::admit(&server.store, resource, Some(&current), &next)
-                });
-            if let Err(refused) = admitted {
+            let next = (server.store).patch(resource, &namespace, &name, &patch, false, true);
+            if let Err(refused) = admitted(server, resource, &namespace, &name, next) {
                 return error(&refused);
             }
         }
@@ -309,6 +297,20 @@ impl Call<'_> {
         );
         reply(200, deleted)
     }
+}
+
+/// Whether a change passes admission: the object as it would be stored (`next`, worked out
+/// as a dry run), checked against the stored one.
+fn admitted(
+    server: &Server,
+    resource: &Resource,
+    namespace: &str,
+    name: &str,
+    next: Result<Value, ApiError>,
+) -> Result<(), ApiError> {
+    let next = next?;
+    let current = server.store.get(resource, namespace, name)?;
+    super::admission::admit(&server.store, resource, Some(&current), &next)
 }
 
 /// Whether two versions of an object differ only in the pause label (and what the server
