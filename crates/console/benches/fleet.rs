@@ -133,7 +133,7 @@ async fn sync(cluster: &DemoCluster, pools: usize) -> Option<(Duration, Duration
     let start = Instant::now();
     let tasks = pooldeck::sources::watch::spawn(
         &client,
-        &pooldeck::sources::list::Ways::default(),
+        &pooldeck::sources::ways::Ways::default(),
         &[Kind::Pool, Kind::Evaluation],
         &pooldeck::sources::watch::Namespaces::All,
         pooldeck::sources::watch::Tag::default(),

@@ -826,8 +826,6 @@ fn render_parses_no_time_sorts_nothing_and_scans_no_fleet() {
 /// The files still over 400 production lines, each to be split (issue 48). A file not listed
 /// may not grow past 400; a listed one that fits must leave the list, so it only shrinks.
 const LONG_FILES: &[&str] = &[
-    "crates/console/src/sources/list/streamed.rs",
-    "crates/console/src/sources/watch.rs",
     "crates/domain/src/field/mod.rs",
     "crates/domain/src/model/event.rs",
     "crates/domain/src/model/status.rs",
@@ -896,7 +894,7 @@ const LARGEST_CIRCLE: usize = 5;
 
 /// How many files are in circles of more than two, all crates together; it may not grow
 /// either (a new circle elsewhere counts): lower it as circles break.
-const FILES_IN_CIRCLES: usize = 13;
+const FILES_IN_CIRCLES: usize = 9;
 
 /// Every `use` path of a file's top level, as segments (groups and globs spread out).
 fn use_paths(items: &[syn::Item]) -> Vec<Vec<String>> {

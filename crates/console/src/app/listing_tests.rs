@@ -60,7 +60,6 @@ fn the_first_page_shows_and_selection_and_filter_survive_the_swap() {
                 kind: Kind::Pool,
                 scope: None,
                 objects: all,
-                remaining: None,
             },
         )]),
     );

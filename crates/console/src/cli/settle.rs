@@ -39,7 +39,7 @@ pub(crate) async fn settle_on(
     let (sender, mut receiver) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
     let tasks = spawn(
         &connection.client,
-        &crate::sources::list::Ways::default(),
+        &crate::sources::ways::Ways::default(),
         &kinds,
         namespaces,
         crate::sources::watch::Tag::default(),

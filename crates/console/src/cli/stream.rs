@@ -7,15 +7,15 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use futures::StreamExt;
+use kube::runtime::watcher::Event;
 use serde_json::Value;
 
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
-use crate::sources::list::{Shape, Ways};
-
-/// Objects asked for at a time.
-const PAGE: usize = 500;
+use crate::sources::objects::VALUE;
+use crate::sources::ways::{Way, Ways, cause, refuses_watch_lists, watch};
 
 /// One item of the List, indented as `to_writer_pretty` nests it, straight into `out`.
 fn write_item(
@@ -48,28 +48,21 @@ pub async fn list_json(
 /// [`list_json`] over several hubs, one after another into one List, each item wrapped with
 /// its hub (`{"hub", "object"}`) when a hub is named: memory stays one page's whatever the
 /// fleet. A hub whose list fails is said and the others written (exit 1 at the end).
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
 pub async fn list_json_of(
     hubs: &[(Option<&str>, &Connection, Namespaces)],
     kind: Kind,
     timeout: std::time::Duration,
 ) -> ExitCode {
     let deadline = tokio::time::Instant::now() + timeout;
-    let late = || {
-        crate::say::complain!(
-            "pooldeck: no complete answer from the server within {}",
-            crate::domain::duration::format(timeout)
-        );
-        ExitCode::from(1)
-    };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut first = true;
-    let written = (|| -> std::io::Result<()> {
-        out.write_all(b"{\n  \"apiVersion\": \"v1\",\n  \"items\": [")?;
-        Ok(())
-    })();
-    if let Err(e) = written {
+    let mut out = List {
+        out: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        first: true,
+    };
+    if let Err(e) = out
+        .out
+        .write_all(b"{\n  \"apiVersion\": \"v1\",\n  \"items\": [")
+    {
         return closed_or_failed(e);
     }
     let mut failed = false;
@@ -80,67 +73,100 @@ pub async fn list_json_of(
             Namespaces::All => vec![None],
             Namespaces::Only(list) => list.iter().map(|ns| Some(ns.clone())).collect(),
         };
-        'hub: for scope in scopes {
-            // Each item as the server sent it, read without its managedFields.
-            let shape = Shape::<serde_json::Value>::new(kind, PAGE, PAGE);
-            let started = tokio::time::timeout_at(
-                deadline,
-                ways.start(&connection.client, shape, scope.as_deref(), None),
-            )
-            .await;
-            // The next page is asked for (or streams in) while this one is written.
-            let mut listing = match started {
-                Err(_) => return late(),
-                Ok(Ok((listing, _))) => listing,
-                Ok(Err(e)) => {
+        for scope in scopes {
+            let listed = list_scope(&mut out, *hub, connection, kind, scope.as_deref(), &ways);
+            match tokio::time::timeout_at(deadline, listed).await {
+                Err(_) => {
+                    crate::say::complain!(
+                        "pooldeck: no complete answer from the server within {}",
+                        crate::domain::duration::format(timeout)
+                    );
+                    return ExitCode::from(1);
+                }
+                Ok(Ok(())) => {}
+                Ok(Err(Failure::Write(e))) => return closed_or_failed(e),
+                Ok(Err(Failure::List(e))) => {
                     if let Some(code) = failed_on(hub, kind, &e) {
                         return code;
                     }
                     failed = true;
-                    break 'hub;
-                }
-            };
-            loop {
-                let page = match tokio::time::timeout_at(deadline, listing.next()).await {
-                    Err(_) => return late(),
-                    Ok(None) => break,
-                    Ok(Some(page)) => page,
-                };
-                let page = match page {
-                    Ok(page) => page,
-                    Err(e) => {
-                        if let Some(code) = failed_on(hub, kind, &e) {
-                            return code;
-                        }
-                        failed = true;
-                        break 'hub;
-                    }
-                };
-                for item in page.items {
-                    let written = match hub {
-                        Some(hub) => write_item(&mut out, &OnHub { hub, object: &item }, first),
-                        None => write_item(&mut out, &item, first),
-                    };
-                    if let Err(e) = written {
-                        return closed_or_failed(e);
-                    }
-                    first = false;
+                    break;
                 }
             }
         }
     }
-    let end: &[u8] = if first {
+    let end: &[u8] = if out.first {
         b"],\n  \"kind\": \"List\",\n  \"metadata\": {\n    \"resourceVersion\": \"\"\n  }\n}\n"
     } else {
         b"\n  ],\n  \"kind\": \"List\",\n  \"metadata\": {\n    \"resourceVersion\": \"\"\n  }\n}\n"
     };
-    if let Err(e) = out.write_all(end).and_then(|()| out.flush()) {
+    if let Err(e) = out.out.write_all(end).and_then(|()| out.out.flush()) {
         return closed_or_failed(e);
     }
     if failed {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// The List being written: its items so far.
+struct List<W> {
+    out: W,
+    first: bool,
+}
+
+/// Why one scope's list stopped short.
+enum Failure {
+    List(kube::Error),
+    Write(std::io::Error),
+}
+
+/// Writes one scope's objects as kube's watcher lists them (a watch-list where the hub
+/// serves them, else pages), each as soon as it is read; done at the end of the list.
+async fn list_scope<W: Write>(
+    out: &mut List<W>,
+    hub: Option<&str>,
+    connection: &Connection,
+    kind: Kind,
+    scope: Option<&str>,
+    ways: &Ways,
+) -> Result<(), Failure> {
+    loop {
+        let way = ways.known().unwrap_or(Way::Streamed);
+        // Each item as the server sent it, read without its managedFields.
+        let mut events = watch::<VALUE>(&connection.client, kind, scope, None, way);
+        let mut started = false;
+        while let Some(event) = events.next().await {
+            match event {
+                Ok(Event::Init) => started = true,
+                Ok(Event::InitApply(object)) => {
+                    let item = object.into_value(kind);
+                    let written = match hub {
+                        Some(hub) => {
+                            write_item(&mut out.out, &OnHub { hub, object: &item }, out.first)
+                        }
+                        None => write_item(&mut out.out, &item, out.first),
+                    };
+                    written.map_err(Failure::Write)?;
+                    out.first = false;
+                }
+                Ok(Event::InitDone) => return Ok(()),
+                Ok(Event::Apply(_) | Event::Delete(_)) => {}
+                Err(error) => {
+                    let error = cause(error);
+                    // Refused before anything was written: the hub's lists are read in pages.
+                    if !started && way == Way::Streamed && refuses_watch_lists(&error) {
+                        ways.learn(Way::Paged);
+                        break;
+                    }
+                    return Err(Failure::List(error));
+                }
+            }
+        }
+        if ways.known() != Some(Way::Paged) || way == Way::Paged {
+            return Ok(());
+        }
+    }
 }
 
 /// Says a hub's list failed; with one hub (none named) the exit code to end with at once.

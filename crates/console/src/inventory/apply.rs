@@ -59,8 +59,7 @@ impl Inventory {
                 kind,
                 scope,
                 objects,
-                remaining,
-            } => self.paged(kind, scope, objects, remaining),
+            } => self.paged(kind, scope, objects),
             SourceEvent::Applied { kind, object } => {
                 self.insert(Arc::new(Object::new(kind, object)));
                 self.touch_all(kind, now);
@@ -146,13 +145,7 @@ impl Inventory {
 
     /// A page of a list: held as it comes; its first page notes what the list must bring
     /// again.
-    pub(super) fn paged(
-        &mut self,
-        kind: Kind,
-        scope: Scope,
-        objects: Vec<Object>,
-        remaining: Option<u64>,
-    ) {
+    pub(super) fn paged(&mut self, kind: Kind, scope: Scope, objects: Vec<Object>) {
         if !self.listing.contains_key(&(kind, scope.clone())) {
             // The list's first page: what is held now is what it must bring again.
             let unseen: OrdSet<Key> = self.keys_in(kind, scope.as_deref()).cloned().collect();
@@ -169,7 +162,6 @@ impl Inventory {
                 listing.unseen.remove(&object.key);
             }
             listing.received += objects.len();
-            listing.remaining = remaining;
         }
         for object in objects {
             self.insert(Arc::new(object));

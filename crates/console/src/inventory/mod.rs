@@ -27,7 +27,7 @@ pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, Series, SeriesKey};
 pub use journal::{Change, JOURNAL};
 pub use object::{Object, Parsed, key_of, parse_time};
-pub use source::{Health, ListWay, Progress, STALE_AFTER, SourceEvent, SourceState, Stale};
+pub use source::{Health, ListWay, STALE_AFTER, SourceEvent, SourceState, Stale};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
 pub type Key = (Text, Text);
@@ -46,7 +46,6 @@ pub type Scope = Option<String>;
 struct Listing {
     unseen: OrdSet<Key>,
     received: usize,
-    remaining: Option<u64>,
 }
 
 /// An object filed under its own key: a set of these is a map from key to object that holds
@@ -136,27 +135,14 @@ impl Inventory {
         Inventory::default()
     }
 
-    /// How far a source's list in progress has come (none: not listing in pages now).
-    pub fn listing_progress(&self, kind: Kind) -> Option<Progress> {
-        let mut progress: Option<Progress> = None;
-        for ((k, _), listing) in &self.listing {
-            if *k != kind {
-                continue;
-            }
-            let received = listing.received;
-            let total = listing
-                .remaining
-                .and_then(|r| usize::try_from(r).ok())
-                .map(|r| received + r);
-            progress = Some(match progress {
-                None => Progress { received, total },
-                Some(p) => Progress {
-                    received: p.received + received,
-                    total: p.total.zip(total).map(|(a, b)| a + b),
-                },
-            });
-        }
-        progress
+    /// How many objects a kind's lists in progress have brought so far (none: not listing
+    /// now).
+    pub fn listing_progress(&self, kind: Kind) -> Option<usize> {
+        self.listing
+            .iter()
+            .filter(|((k, _), _)| *k == kind)
+            .map(|(_, listing)| listing.received)
+            .reduce(|a, b| a + b)
     }
 
     /// See the field: a pool's diagnosis stays valid while this, the pool, its evaluation and

@@ -72,8 +72,6 @@ pub enum SourceEvent {
         kind: Kind,
         scope: Scope,
         objects: Vec<Object>,
-        /// How many objects the server says are still to come, when it says.
-        remaining: Option<u64>,
     },
     Applied {
         kind: Kind,
@@ -112,14 +110,6 @@ pub enum ListWay {
     Streamed,
     /// In pages: the server refused a watch-list (older than 1.27, or the feature off).
     Paged,
-}
-
-/// How far a list in progress has come: objects received, and the whole count when the
-/// server says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub received: usize,
-    pub total: Option<usize>,
 }
 
 /// How long without a good heartbeat before the picture is called stale, even while the

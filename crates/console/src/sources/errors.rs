@@ -3,6 +3,7 @@
 //! sentence a person reads is made from the type.
 
 use crate::domain::error::{Cause, ClusterError, Configuration};
+use crate::inventory::{Kind, Scope, SourceState};
 
 /// The whole chain of an error's sources, in one line.
 fn chain(error: &dyn std::error::Error) -> String {
@@ -138,6 +139,34 @@ fn transport(detail: &str) -> ClusterError {
             server: String::new(),
             detail: detail.to_owned(),
         }
+    }
+}
+
+/// What a refused list says: the resource is not there or may not be read.
+pub fn refused(kind: Kind, scope: &Scope, error: &kube::Error) -> Option<SourceState> {
+    match error {
+        kube::Error::Api(status) if status.code == 403 => Some(SourceState::Forbidden {
+            message: format!(
+                "cannot list or watch {} {}: {}",
+                kind.resource_name(),
+                scope
+                    .as_deref()
+                    .map_or("at cluster scope".to_owned(), |ns| format!(
+                        "in namespace {ns}"
+                    )),
+                status.message
+            ),
+        }),
+        kube::Error::Api(status) if status.code == 404 => Some(SourceState::NotInstalled),
+        _ => None,
+    }
+}
+
+/// The HTTP status an API error carries.
+pub fn code(error: &kube::Error) -> Option<u16> {
+    match error {
+        kube::Error::Api(status) => Some(status.code),
+        _ => None,
     }
 }
 

@@ -1,9 +1,12 @@
-//! Sources: kube-rs watchers on a cluster (real or the demo), turned into what pooldeck
-//! keeps. Today: the connection (kubeconfig, context) and the recorder that writes a timeline
-//! the demo cluster replays. Must not import the console (`app`, `ui`) or the demo server.
+//! Sources: kube's watchers on a cluster (real or the demo), turned into what pooldeck keeps;
+//! the connection (kubeconfig, context) and the recorder that writes a timeline the demo
+//! cluster replays. Must not import the console (`app`, `ui`) or the demo server.
 
 pub mod connection;
 pub mod errors;
-pub mod list;
+pub mod objects;
 pub mod recorder;
+mod source;
 pub mod watch;
+pub mod ways;
+pub mod without;

@@ -137,10 +137,6 @@ fn offset(elapsed: Duration) -> String {
     format!("{}ms", elapsed.as_millis())
 }
 
-/// Watches every resource for `scope.duration` and returns the timeline as a scenario value
-/// (`objects` at the start, `steps` after). Resources that are not installed or not readable
-/// are skipped, and named in `skipped`.
-/// `stop` ends the recording early (Ctrl-C) and keeps what was recorded.
 /// A resource the recording could not read, and why.
 #[derive(Debug)]
 pub struct Skipped {
@@ -165,13 +161,19 @@ impl std::fmt::Display for Skipped {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "to be split: issue 48")]
-pub async fn record(
-    client: &Client,
-    scope: &Scope,
-    name: &str,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) -> (Value, Vec<Skipped>) {
+/// One watcher's events with the number of its stream, its kind and apiVersion.
+type Recorded = futures::stream::BoxStream<
+    'static,
+    (
+        usize,
+        String,
+        String,
+        Result<watcher::Event<DynamicObject>, watcher::Error>,
+    ),
+>;
+
+/// A watcher for every resource in the scope that can be read; the others skipped, and why.
+async fn watchers(client: &Client, scope: &Scope) -> (Vec<Recorded>, Vec<Skipped>) {
     let mut streams = Vec::new();
     let mut skipped = Vec::new();
     for (group, version, kind, plural, namespaced) in RESOURCES {
@@ -206,6 +208,20 @@ pub async fn record(
             );
         }
     }
+    (streams, skipped)
+}
+
+/// Watches every resource for `scope.duration` and returns the timeline as a scenario value
+/// (`objects` at the start, `steps` after). Resources that are not installed or not readable
+/// are skipped, and named in `skipped`.
+/// `stop` ends the recording early (Ctrl-C) and keeps what was recorded.
+pub async fn record(
+    client: &Client,
+    scope: &Scope,
+    name: &str,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> (Value, Vec<Skipped>) {
+    let (streams, skipped) = watchers(client, scope).await;
     let mut merged = futures::stream::select_all(streams);
     let start = tokio::time::Instant::now();
     let deadline = start + scope.duration;

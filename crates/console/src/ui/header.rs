@@ -61,10 +61,7 @@ fn hub_state(inventory: &crate::inventory::Inventory, now: DateTime<Utc>) -> (St
     if states.is_empty() || states.iter().any(|s| **s == SourceState::Syncing) {
         let so_far = inventory
             .listing_progress(Kind::Pool)
-            .map(|p| match p.total {
-                Some(total) => format!(" {} of {total}", p.received),
-                None => format!(" {}", p.received),
-            })
+            .map(|received| format!(" {received}"))
             .unwrap_or_default();
         // The server has no watch-lists: its lists come in pages (slower on a large hub).
         let paged = if inventory.list_way() == Some(crate::inventory::ListWay::Paged) {
@@ -280,16 +277,15 @@ fn source_spans(app: &App, theme: &Theme) -> Vec<Span<'static>> {
                 sources.push(Span::styled(word, theme.style(source_meaning(state))));
                 // A list arriving in pages: how far it has come, and for how long.
                 if *state == SourceState::Syncing
-                    && let Some(progress) = app.fleet.inventory.listing_progress(*kind)
+                    && let Some(received) = app.fleet.inventory.listing_progress(*kind)
                 {
                     let elapsed = crate::domain::duration::format_age(
                         (app.now - health.since).to_std().unwrap_or_default(),
                     );
-                    let count = match progress.total {
-                        Some(total) => format!("{} of {total}", progress.received),
-                        None => progress.received.to_string(),
-                    };
-                    sources.push(Span::styled(format!(" {count} so far, {elapsed}"), muted));
+                    sources.push(Span::styled(
+                        format!(" {received} so far, {elapsed}"),
+                        muted,
+                    ));
                 }
                 sources.push(Span::raw("  "));
             }

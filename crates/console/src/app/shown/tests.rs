@@ -391,7 +391,6 @@ fn play_on(
                     kind: Kind::Pool,
                     scope: None,
                     objects: objects(page),
-                    remaining: None,
                 },
             );
             send(

@@ -50,7 +50,7 @@ struct Member {
     target: Target,
     session: Arc<Session>,
     /// Whether the hub serves watch-lists, learned from its first list.
-    ways: crate::sources::list::Ways,
+    ways: crate::sources::ways::Ways,
 }
 
 struct Current {
@@ -95,7 +95,7 @@ impl KubePort {
                     client,
                     target,
                     session,
-                    ways: crate::sources::list::Ways::default(),
+                    ways: crate::sources::ways::Ways::default(),
                 }],
                 focus: 0,
                 tasks: Vec::new(),
@@ -126,7 +126,7 @@ impl KubePort {
             client,
             target,
             session,
-            ways: crate::sources::list::Ways::default(),
+            ways: crate::sources::ways::Ways::default(),
         });
     }
 
@@ -174,7 +174,7 @@ impl ClusterPort for KubePort {
                     client: connection.client,
                     target,
                     session,
-                    ways: crate::sources::list::Ways::default(),
+                    ways: crate::sources::ways::Ways::default(),
                 },
             );
             Ok(connected)

@@ -1,19 +1,18 @@
 //! An object as the console's sources read it, from a watch event's text or a list page's:
 //! on a pool's source, a pool straight into its model as the text is parsed, with no JSON
-//! value built first (its maps hashed and every key allocated were most of what reading a
-//! fleet cost: `domain::field::read`); on an evaluation's, an evaluation; anything else as a
-//! JSON value, like [`super::streamed::Raw`]. Either way without `metadata.managedFields`,
-//! which is passed over, never built.
+//! value built first; on an evaluation's, an evaluation; anything else as a JSON value.
+//! Either way without `metadata.managedFields`, which is passed over, never built.
+//! [`Watched`] is what kube's watcher reads them as.
 
-use futures::StreamExt;
-use futures::future::BoxFuture;
-use kube::api::WatchEvent;
+use std::borrow::Cow;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta as ServerMeta;
+use kube::core::{ApiResource, DynamicResourceScope};
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::parse::{MANAGED_FIELDS, entry_without, of_kind};
-use super::streamed::{Events, Item, Watch, open};
+use super::without::{MANAGED_FIELDS, entry_without, of_kind};
 use crate::domain::Kind;
 use crate::domain::field::{Entries, Field, Key, read_model_without};
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, ObjectMeta};
@@ -47,28 +46,10 @@ impl Incoming {
             Incoming::Value(value) => of_kind(value, kind),
         }
     }
-}
 
-/// The console's sources hold objects; a pool's and an evaluation's sources read theirs
-/// straight into the model.
-impl Item for Object {
-    type Object = Incoming;
-
-    fn read<'de, D: Deserializer<'de>>(kind: Kind, deserializer: D) -> Result<Incoming, D::Error> {
-        Reading(kind).deserialize(deserializer)
-    }
-
-    fn open(watch: Watch<'_>) -> BoxFuture<'_, Result<Events<Incoming>, kube::Error>> {
-        // serde reads a watch event's object without context: the kind is the type's.
-        match watch.kind {
-            Kind::Pool => Box::pin(open_as::<POOL>(watch)),
-            Kind::Evaluation => Box::pin(open_as::<EVALUATION>(watch)),
-            _ => Box::pin(open_as::<OTHER>(watch)),
-        }
-    }
-
-    fn from_event(kind: Kind, object: Incoming) -> Object {
-        match object {
+    /// The object as a source of `kind` holds it.
+    pub fn into_object(self, kind: Kind) -> Object {
+        match self {
             // Read straight only on its own kind's source.
             Incoming::Read(object) => {
                 debug_assert_eq!(object.kind, kind, "read on another kind's source");
@@ -79,16 +60,27 @@ impl Item for Object {
     }
 }
 
-/// A watch event's object read for the source of the kind `K` names ([`POOL`],
-/// [`EVALUATION`], or [`OTHER`]: any other kind, whose objects are read as values).
+/// Reads one object as a source of `kind` does.
+pub fn read<'de, D: Deserializer<'de>>(kind: Kind, deserializer: D) -> Result<Incoming, D::Error> {
+    Reading(kind).deserialize(deserializer)
+}
+
+/// What a [`Watched`] object is read as: a pool ([`POOL`]) or an evaluation ([`EVALUATION`])
+/// into its model, or any object as a value ([`VALUE`]). serde reads without context: the
+/// kind is the type's.
+pub const VALUE: u8 = 0;
+pub const POOL: u8 = 1;
+pub const EVALUATION: u8 = 2;
+
+/// An object as kube's watcher reads it for a source: the server's `resourceVersion` the
+/// watcher keeps its place by, and the object as the source holds it.
 #[derive(Clone, Debug)]
-struct As<const K: u8>(Incoming);
+pub struct Watched<const K: u8> {
+    meta: ServerMeta,
+    pub object: Incoming,
+}
 
-const OTHER: u8 = 0;
-const POOL: u8 = 1;
-const EVALUATION: u8 = 2;
-
-impl<'de, const K: u8> Deserialize<'de> for As<K> {
+impl<'de, const K: u8> Deserialize<'de> for Watched<K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let kind = match K {
             POOL => Kind::Pool,
@@ -96,27 +88,47 @@ impl<'de, const K: u8> Deserialize<'de> for As<K> {
             // Any kind not read straight (events are read whole by their own model).
             _ => Kind::Event,
         };
-        Reading(kind).deserialize(deserializer).map(As)
+        let object = read(kind, deserializer)?;
+        let meta = ServerMeta {
+            resource_version: object.version(),
+            ..ServerMeta::default()
+        };
+        Ok(Watched { meta, object })
     }
 }
 
-/// Opens a watch whose objects are read as `As<K>`, with its events as the source holds them.
-async fn open_as<const K: u8>(watch: Watch<'_>) -> Result<Events<Incoming>, kube::Error> {
-    let events = open::<As<K>>(watch).await?;
-    Ok(incoming(events))
-}
+/// The kind is the watcher's `ApiResource`, given when the watch is made.
+impl<const K: u8> kube::Resource for Watched<K> {
+    type DynamicType = ApiResource;
+    type Scope = DynamicResourceScope;
 
-/// A watch's events with their objects as the source holds them.
-fn incoming<const K: u8>(events: Events<As<K>>) -> Events<Incoming> {
-    Box::pin(events.map(|event| {
-        event.map(|event| match event {
-            WatchEvent::Added(object) => WatchEvent::Added(object.0),
-            WatchEvent::Modified(object) => WatchEvent::Modified(object.0),
-            WatchEvent::Deleted(object) => WatchEvent::Deleted(object.0),
-            WatchEvent::Bookmark(mark) => WatchEvent::Bookmark(mark),
-            WatchEvent::Error(status) => WatchEvent::Error(status),
-        })
-    }))
+    fn kind(resource: &ApiResource) -> Cow<'_, str> {
+        Cow::Borrowed(&resource.kind)
+    }
+
+    fn group(resource: &ApiResource) -> Cow<'_, str> {
+        Cow::Borrowed(&resource.group)
+    }
+
+    fn version(resource: &ApiResource) -> Cow<'_, str> {
+        Cow::Borrowed(&resource.version)
+    }
+
+    fn api_version(resource: &ApiResource) -> Cow<'_, str> {
+        Cow::Borrowed(&resource.api_version)
+    }
+
+    fn plural(resource: &ApiResource) -> Cow<'_, str> {
+        Cow::Borrowed(&resource.plural)
+    }
+
+    fn meta(&self) -> &ServerMeta {
+        &self.meta
+    }
+
+    fn meta_mut(&mut self) -> &mut ServerMeta {
+        &mut self.meta
+    }
 }
 
 /// Reads an object for the source of a kind: a pool or an evaluation straight into its model
@@ -278,13 +290,22 @@ impl<'de> Visitor<'de> for Metadata {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-    use kube::Client;
+    use futures::StreamExt;
     use kube::api::WatchEvent;
+    use kube::runtime::watcher::Event;
     use serde_json::json;
 
     use super::*;
     use crate::demo::scenario::{Scenario, listing};
-    use crate::sources::list::streamed::Raw;
+    use crate::sources::ways::{Way, watch};
+
+    /// An object as it was sent, read without its managedFields (as `get` writes it).
+    fn raw(text: &str, kind: Kind) -> Value {
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        read(Kind::Event, &mut deserializer)
+            .unwrap()
+            .into_value(kind)
+    }
 
     /// An object as a source of `kind` holds it, read both ways from its text: as the
     /// source reads it (straight into its model when it is of the source's kind), and from
@@ -292,23 +313,19 @@ mod tests {
     fn both_ways(kind: Kind, object: &Value) -> (Object, Object, bool) {
         let text = object.to_string();
         let mut deserializer = serde_json::Deserializer::from_str(&text);
-        let incoming = Object::read(kind, &mut deserializer).unwrap();
+        let incoming = read(kind, &mut deserializer).unwrap();
         let straight = matches!(incoming, Incoming::Read(_));
-        let direct = Object::from_event(kind, incoming);
-        let raw: Raw = serde_json::from_str(&text).unwrap();
-        let via = Object::new(kind, raw.typed(kind));
+        let direct = incoming.into_object(kind);
+        let via = Object::new(kind, raw(&text, kind));
         (direct, via, straight)
     }
 
     /// A watch event as a pool's source reads it.
     fn pool_event(line: &str) -> WatchEvent<Incoming> {
-        let events: Events<As<POOL>> = Box::pin(futures::stream::iter([Ok(serde_json::from_str(
-            line,
-        )
-        .unwrap())]));
-        futures::executor::block_on(incoming(events).next())
-            .unwrap()
-            .unwrap()
+        match serde_json::from_str::<WatchEvent<Watched<POOL>>>(line).unwrap() {
+            WatchEvent::Added(object) => WatchEvent::Added(object.object),
+            _ => panic!("added"),
+        }
     }
 
     /// Asserts both ways hold the object alike; whether it was read straight.
@@ -424,12 +441,13 @@ mod tests {
                 panic!("added");
             };
             assert!(matches!(incoming, Incoming::Read(_)), "read into the model");
-            let WatchEvent::Added(raw) = serde_json::from_str::<WatchEvent<Raw>>(&line).unwrap()
+            let WatchEvent::Added(sent) =
+                serde_json::from_str::<WatchEvent<Watched<VALUE>>>(&line).unwrap()
             else {
                 panic!("added");
             };
-            let direct = Object::from_event(Kind::Pool, incoming);
-            let via = Object::new(Kind::Pool, raw.typed(Kind::Pool));
+            let direct = incoming.into_object(Kind::Pool);
+            let via = Object::new(Kind::Pool, sent.object.into_value(Kind::Pool));
             assert_eq!(direct.name(), "b");
             assert_eq!(direct.pool(), via.pool());
             assert_eq!(direct.issues(), via.issues());
@@ -440,25 +458,38 @@ mod tests {
 
     #[test]
     fn a_list_page_is_read_as_its_kinds_watch_is() {
-        use super::super::parse::{Items, parse_items};
+        use kube::core::ObjectList;
         let (pools, evaluations) = crate::demo::large::large_fleet_at(2, chrono::Utc::now());
         // A pool's page, and an evaluation's page that (wrongly) holds a pool too.
         let mut mixed = evaluations.clone();
         mixed.push(pools[0].clone());
+        let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
         for (kind, items) in [(Kind::Pool, pools), (Kind::Evaluation, mixed)] {
-            let text = json!({"kind": "List", "items": items}).to_string();
-            let read = parse_items(&text, Items::<Object>::new(kind)).unwrap();
-            let old = parse_items(&text, Items::<Value>::new(kind)).unwrap();
+            let page = json!({"kind": "List", "apiVersion": "v1", "items": items}).to_string();
+            let read: Vec<Incoming> = match kind {
+                Kind::Pool => serde_json::from_str::<ObjectList<Watched<POOL>>>(&page)
+                    .unwrap()
+                    .items
+                    .into_iter()
+                    .map(|w| w.object)
+                    .collect(),
+                _ => serde_json::from_str::<ObjectList<Watched<EVALUATION>>>(&page)
+                    .unwrap()
+                    .items
+                    .into_iter()
+                    .map(|w| w.object)
+                    .collect(),
+            };
             assert_eq!(read.len(), items.len());
-            for ((read, value), item) in read.iter().zip(old).zip(&items) {
+            for (read, item) in read.into_iter().zip(&items) {
                 assert!(
                     assert_same(kind, item) == (kind_of(item) == Some(kind)),
                     "read straight only on its own kind's page"
                 );
-                let via = Object::new(kind, value);
+                let via = Object::new(kind, raw(&item.to_string(), kind));
+                let read = read.into_object(kind);
                 assert_eq!(read.kind, kind);
-                let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
-                assert_eq!(text(read), text(&via));
+                assert_eq!(text(&read), text(&via));
             }
         }
     }
@@ -470,7 +501,6 @@ mod tests {
     fn each_kinds_watch_reads_its_own_objects_straight() {
         use crate::demo::{DemoCluster, Options};
         use crate::sources::connection::{Target, connect};
-        use crate::sources::list::streamed::INITIAL_EVENTS_END;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -493,26 +523,20 @@ mod tests {
             .unwrap()
             .client;
             // The watch-list's objects, read as the source reads them and as `get` does.
-            async fn listed<T: Item>(client: &Client, kind: Kind) -> Vec<T::Object> {
-                let watch = Watch {
-                    client,
-                    kind,
-                    namespace: None,
-                    field_selector: None,
-                    version: "",
-                    initial: true,
+            async fn listed(client: &kube::Client, kind: Kind, straight: bool) -> Vec<Incoming> {
+                let mut events = match (straight, kind) {
+                    (true, Kind::Pool) => watch::<POOL>(client, kind, None, None, Way::Streamed),
+                    (true, Kind::Evaluation) => {
+                        watch::<EVALUATION>(client, kind, None, None, Way::Streamed)
+                    }
+                    _ => watch::<VALUE>(client, kind, None, None, Way::Streamed),
                 };
-                let mut events = T::open(watch).await.unwrap();
                 let mut objects = Vec::new();
                 let wait = std::time::Duration::from_secs(30);
                 while let Ok(Some(event)) = tokio::time::timeout(wait, events.next()).await {
                     match event.unwrap() {
-                        WatchEvent::Added(object) => objects.push(object),
-                        WatchEvent::Bookmark(mark)
-                            if mark.metadata.annotations.contains_key(INITIAL_EVENTS_END) =>
-                        {
-                            break;
-                        }
+                        Event::InitApply(object) => objects.push(object),
+                        Event::InitDone => break,
                         _ => {}
                     }
                 }
@@ -523,13 +547,13 @@ mod tests {
                 (Kind::Evaluation, 3, true),
                 (Kind::Event, 6, false),
             ] {
-                let read = listed::<Object>(&client, kind).await;
-                let raw = listed::<Value>(&client, kind).await;
+                let read = listed(&client, kind, true).await;
+                let raw = listed(&client, kind, false).await;
                 assert_eq!((read.len(), raw.len()), (count, count), "{kind:?}");
                 for (incoming, value) in read.into_iter().zip(raw) {
                     assert_eq!(matches!(incoming, Incoming::Read(_)), straight, "{kind:?}");
-                    let held = Object::from_event(kind, incoming);
-                    let via = Object::new(kind, value.typed(kind));
+                    let held = incoming.into_object(kind);
+                    let via = Object::new(kind, value.into_value(kind));
                     assert_eq!(held.key, via.key);
                     let text = |o: &Object| serde_json::to_string(&*o.value()).unwrap();
                     assert_eq!(text(&held), text(&via), "{kind:?}");
