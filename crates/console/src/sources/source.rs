@@ -189,6 +189,8 @@ impl Source {
         let mut asking = choice.asking;
         let mut events = self.watcher(client, selector, way);
         let mut listing: Option<Gathering> = None;
+        // A list of this watcher's is complete: an error now is the watch's after it.
+        let mut listed = false;
         let mut failing = false;
         loop {
             let event = match self.next(&mut events, &mut listing, way, ways).await {
@@ -199,9 +201,9 @@ impl Source {
             let event = match event {
                 Ok(event) => event,
                 Err(error) => {
-                    let listed = listing.is_none() && self.listed_at.is_some();
+                    let after_list = listed && listing.is_none();
                     match self
-                        .on_error(cause(error), ways, way, listed, &mut asking)
+                        .on_error(cause(error), ways, way, after_list, &mut asking)
                         .await
                     {
                         Some(next) => return next,
@@ -215,13 +217,15 @@ impl Source {
             if asking.take().is_some() && way == Way::Streamed {
                 ways.learn(Way::Streamed);
             }
-            if failing && !matches!(event, Event::Init) {
-                failing = false;
+            // Recovered: said at once while watching; a list says it when it is complete.
+            if failing && listing.is_none() && !matches!(event, Event::Init) {
                 self.backoff = DefaultBackoff::default();
                 if !self.send_state(SourceState::Live).await {
                     return Next::Stop;
                 }
             }
+            failing = false;
+            listed |= matches!(event, Event::InitDone);
             if !self.apply(event, &mut listing, way).await {
                 return Next::Stop;
             }
