@@ -3,7 +3,6 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use super::text::shared_key;
 use super::{Field, FromJson, Issue, Lenient, Mismatch, Text, mismatch};
 use crate::path::At;
 
@@ -39,13 +38,6 @@ pub fn held_text(text: String) -> String {
 }
 
 impl<T: FromJson> FromJson for Vec<Field<T>> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Array(items) => Ok(exact(items.into_iter().map(Field::from_value))),
-            other => mismatch(other, "a list"),
-        }
-    }
-
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
@@ -54,25 +46,17 @@ impl<T: FromJson> FromJson for Vec<Field<T>> {
 }
 
 impl FromJson for Vec<Value> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
+    fn read<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        super::scalar(deserializer, |value| match value {
             Value::Array(items) => Ok(held_exactly(items)),
             other => mismatch(other, "a list"),
-        }
+        })
     }
 }
 
 impl<T: FromJson> FromJson for Map<Field<T>> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
-            Value::Object(map) => Ok(Map(exact(
-                map.into_iter()
-                    .map(|(k, v)| (shared_key(&k), Field::from_value(v))),
-            ))),
-            other => mismatch(other, "a mapping"),
-        }
-    }
-
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
@@ -195,11 +179,6 @@ impl<T> SmallMap<T> {
 }
 
 impl<T: FromJson> FromJson for SmallMap<Field<T>> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        let Map(entries) = Map::from_json(value)?;
-        Ok(SmallMap::from_entries(entries))
-    }
-
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
@@ -324,15 +303,15 @@ mod tests {
         // A parsed JSON list or map often has room for more; the model must not keep it.
         let mut list = Vec::with_capacity(64);
         list.extend(["a", "b", "c"].map(Value::from));
-        let texts = Vec::<Field<Text>>::from_json(Value::Array(list)).unwrap();
+        let texts = crate::field::from_value::<Vec<Field<Text>>>(Value::Array(list)).unwrap();
         assert_eq!((texts.len(), texts.capacity()), (3, 3));
         let mut object = serde_json::Map::with_capacity(64);
         object.insert("NVIDIA A100-SXM4-80GB | 80 GB".into(), Value::from(4));
-        let map = Map::<Field<i64>>::from_json(Value::Object(object)).unwrap();
+        let map = crate::field::from_value::<Map<Field<i64>>>(Value::Object(object)).unwrap();
         assert_eq!((map.0.len(), map.0.capacity()), (1, 1));
         let mut raw = Vec::with_capacity(64);
         raw.push(Value::from(1));
-        let values = Vec::<Value>::from_json(Value::Array(raw)).unwrap();
+        let values = crate::field::from_value::<Vec<Value>>(Value::Array(raw)).unwrap();
         assert_eq!((values.len(), values.capacity()), (1, 1));
     }
 
@@ -344,7 +323,7 @@ mod tests {
             json!({"NVIDIA A100-SXM4-80GB | 80 GB": 4}),
             json!({"b": 1, "a": "two", "c": 3}),
         ] {
-            let map = SmallMap::<Field<i64>>::from_json(written.clone()).unwrap();
+            let map = crate::field::from_value::<SmallMap<Field<i64>>>(written.clone()).unwrap();
             assert_eq!(
                 serde_json::to_value(&map).unwrap(),
                 written,
@@ -356,7 +335,8 @@ mod tests {
                 assert_eq!(entries.capacity(), entries.len(), "no room to spare");
             }
         }
-        let map = SmallMap::<Field<i64>>::from_json(json!({"b": 1, "a": "two"})).unwrap();
+        let map =
+            crate::field::from_value::<SmallMap<Field<i64>>>(json!({"b": 1, "a": "two"})).unwrap();
         assert_eq!(map.get("b").and_then(Field::get), Some(&1));
         assert!(map.get("a").is_some_and(Field::is_invalid));
         assert!(map.get("z").is_none());
@@ -364,6 +344,6 @@ mod tests {
         map.collect_issues(&At::Root.key("gpus"), &mut issues);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].path().to_string(), "gpus.a");
-        assert!(SmallMap::<Field<i64>>::from_json(json!([1])).is_err());
+        assert!(crate::field::from_value::<SmallMap<Field<i64>>>(json!([1])).is_err());
     }
 }

@@ -117,18 +117,23 @@ impl<T: Serialize> Serialize for Field<T> {
 
 impl<'de, T: FromJson> Deserialize<'de> for Field<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Field::from_value(Value::deserialize(deserializer)?))
+        serde::de::DeserializeSeed::deserialize(FieldSeed::<T>::new(), deserializer)
     }
 }
 
 impl<T: FromJson> Field<T> {
-    /// Reads a field from its JSON value: `null` is missing, a value of the wrong shape is
-    /// kept as invalid with the reason.
+    /// Reads a field from its JSON value, as from text: `null` is missing, a value of the
+    /// wrong shape is kept as invalid with the reason.
     pub fn from_value(value: Value) -> Self {
-        if value.is_null() {
-            return Field::Null;
-        }
-        Field::from_read(T::from_json(value))
+        serde::de::DeserializeSeed::deserialize(FieldSeed::<T>::new(), value).unwrap_or_else(
+            // A JSON value is always read: no shape is refused, so this does not happen.
+            |error| {
+                Field::Invalid(Box::new(Invalid {
+                    raw: Value::Null,
+                    error: error.to_string(),
+                }))
+            },
+        )
     }
 
     /// A field from what reading its (non-null) value made of it.
@@ -157,78 +162,94 @@ pub struct Mismatch {
 pub fn deserialize_model<'de, T: FromJson, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<T, D::Error> {
-    let value = Value::deserialize(deserializer)?;
-    T::from_json(value).map_err(<D::Error as serde::de::Error>::custom)
+    T::read(deserializer)?.map_err(<D::Error as serde::de::Error>::custom)
 }
 
-/// Reading a model type from an owned JSON value in one pass, moving rather than copying.
-/// Only the value's own shape can fail; fields inside are [`Field`]s and never fail.
-pub trait FromJson: Sized {
-    fn from_json(value: Value) -> Result<Self, Mismatch>;
+/// Reads a model type from a JSON value, as from text.
+pub fn from_value<T: FromJson>(value: Value) -> Result<T, Mismatch> {
+    T::read(value).unwrap_or_else(|error| {
+        // A JSON value is always read: no shape is refused, so this does not happen.
+        Err(Mismatch {
+            raw: Value::String(error.to_string()),
+            expected: "a JSON value",
+        })
+    })
+}
 
-    /// Reads the value straight from JSON text, exactly as [`FromJson::from_json`] reads it
-    /// from a JSON value: a value of the wrong shape comes back built, as the mismatch. The
-    /// types a fleet is made of (model structs, lists, maps, texts) read without building a
-    /// JSON value first (its maps hash and allocate every key); the rest build it.
-    fn read<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Result<Self, Mismatch>, D::Error> {
-        Value::deserialize(deserializer).map(Self::from_json)
-    }
+/// The one reader of the lenient model: reads a value through serde (from text or from a
+/// JSON value alike) and hands a value of the wrong shape back built, as the mismatch. Only
+/// the value's own shape can fail; fields inside are [`Field`]s and never fail.
+pub trait FromJson: Sized {
+    fn read<'de, D: Deserializer<'de>>(deserializer: D)
+    -> Result<Result<Self, Mismatch>, D::Error>;
 }
 
 pub(super) fn mismatch<T>(raw: Value, expected: &'static str) -> Result<T, Mismatch> {
     Err(Mismatch { raw, expected })
 }
 
+/// A scalar read whole (its value costs nothing to build) and made into `T` by `make`.
+pub(super) fn scalar<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    make: fn(Value) -> Result<T, Mismatch>,
+) -> Result<Result<T, Mismatch>, D::Error> {
+    Value::deserialize(deserializer).map(make)
+}
+
 impl FromJson for String {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        scalar(deserializer, |value| match value {
             Value::String(s) => Ok(s),
             other => mismatch(other, "a string"),
-        }
+        })
     }
 }
 
 impl FromJson for i64 {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value.as_i64() {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        scalar(deserializer, |value| match value.as_i64() {
             Some(n) => Ok(n),
             None => mismatch(value, "an integer"),
-        }
+        })
     }
 }
 
 impl FromJson for f64 {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value.as_f64() {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        scalar(deserializer, |value| match value.as_f64() {
             Some(n) => Ok(n),
             None => mismatch(value, "a number"),
-        }
+        })
     }
 }
 
 impl FromJson for bool {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        match value {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        scalar(deserializer, |value| match value {
             Value::Bool(b) => Ok(b),
             other => mismatch(other, "true or false"),
-        }
+        })
     }
 }
 
 impl FromJson for Value {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        Ok(value)
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        scalar(deserializer, Ok)
     }
 }
 
 /// A large sub-struct that is usually missing is boxed, so its absence costs a pointer.
 impl<T: FromJson> FromJson for Box<T> {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        T::from_json(value).map(Box::new)
-    }
-
     fn read<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
@@ -350,27 +371,6 @@ macro_rules! model {
         }
 
         impl $crate::field::FromJson for $name {
-            fn from_json(
-                value: serde_json::Value,
-            ) -> Result<Self, $crate::field::Mismatch> {
-                let serde_json::Value::Object(map) = value else {
-                    return Err($crate::field::Mismatch {
-                        raw: value,
-                        expected: "a mapping",
-                    });
-                };
-                let mut object = Self::default();
-                for (key, value) in map {
-                    match key.as_str() {
-                        $( $json => object.$field = $crate::field::Field::from_value(value), )*
-                        _ => {
-                            object.extra.insert(key, value);
-                        }
-                    }
-                }
-                Ok(object)
-            }
-
             fn read<'de, D: serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Result<Self, $crate::field::Mismatch>, D::Error> {

@@ -1,8 +1,8 @@
-//! Reading the model straight from JSON text ([`FromJson::read`]), without building a JSON
-//! value first: a value's maps hash and allocate every key, which was most of what reading
-//! a fleet cost. What is read is exactly what [`FromJson::from_json`] makes of the same
-//! text's value: a field of the wrong shape is built into a value and kept as invalid, an
-//! unknown field is kept in `extra`, and the last of two equal keys wins.
+//! Reading the model through serde ([`FromJson::read`]), straight from JSON text or from a
+//! JSON value alike, without building a JSON value first: a value's maps hash and allocate
+//! every key, which was most of what reading a fleet cost. A field of the wrong shape is
+//! built into a value and kept as invalid, an unknown field is kept in `extra`, and the last
+//! of two equal keys wins.
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
@@ -309,7 +309,7 @@ pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
             let mut index = None;
             while let Some(key) = map.next_key::<Key<'de>>()? {
                 let value = map.next_value_seed(FieldSeed::<T>::new())?;
-                let key = super::text::shared_key(key.as_str());
+                let key = super::Text::from(key.as_str());
                 insert_last_wins(&mut entries, &mut index, key, value);
             }
             Ok(Ok(Map(super::map::held_exactly(entries))))
@@ -369,38 +369,41 @@ mod tests {
     use crate::model::{ComputePool, ComputePoolEvaluation};
     use crate::path::At;
 
-    /// What reading `text` as `T` makes of it both ways: straight from the text, and from
-    /// the text's JSON value. Equal objects with equal issues, or equal mismatches.
-    fn both_ways<T>(text: &str)
+    fn issues<T: Lenient>(object: &T) -> Vec<crate::field::Issue> {
+        let mut out = Vec::new();
+        object.collect_issues(&At::Root, &mut out);
+        out
+    }
+
+    /// Reads `text` as `T`: what the model writes it reads back the same (object, text and
+    /// issues), and the text's JSON value reads as the text does. A value of the wrong shape
+    /// is handed back built, the same either way.
+    fn reads_back<T>(text: &str)
     where
         T: FromJson + Lenient + PartialEq + std::fmt::Debug + serde::Serialize,
     {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let direct = T::read(&mut deserializer).expect("the text is JSON");
-        deserializer.end().expect("one value");
+        let read = |text: &str| {
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let read = T::read(&mut deserializer).expect("the text is JSON");
+            deserializer.end().expect("one value");
+            read
+        };
         let value: Value = serde_json::from_str(text).expect("the text is JSON");
-        let via = T::from_json(value);
-        match (direct, via) {
-            (Ok(direct), Ok(via)) => {
-                assert_eq!(direct, via, "{text}");
-                // Written back in the same order (`==` on unknown fields does not see it).
-                assert_eq!(
-                    serde_json::to_string(&direct).unwrap(),
-                    serde_json::to_string(&via).unwrap(),
-                    "{text}"
-                );
-                let issues = |object: &T| {
-                    let mut out = Vec::new();
-                    object.collect_issues(&At::Root, &mut out);
-                    out
-                };
-                assert_eq!(issues(&direct), issues(&via), "{text}");
+        match (read(text), crate::field::from_value::<T>(value)) {
+            (Ok(object), Ok(from_value)) => {
+                assert_eq!(object, from_value, "{text}");
+                let written = serde_json::to_string(&object).unwrap();
+                let again = read(&written).expect("what the model writes is its shape");
+                assert_eq!(object, again, "{text}");
+                // In the same order (`==` on unknown fields does not see it).
+                assert_eq!(written, serde_json::to_string(&again).unwrap(), "{text}");
+                assert_eq!(issues(&object), issues(&again), "{text}");
             }
-            (Err(direct), Err(via)) => {
-                assert_eq!(direct.raw.to_string(), via.raw.to_string(), "{text}");
-                assert_eq!(direct.expected, via.expected, "{text}");
+            (Err(read), Err(from_value)) => {
+                assert_eq!(read.raw.to_string(), from_value.raw.to_string(), "{text}");
+                assert_eq!(read.expected, from_value.expected, "{text}");
             }
-            (direct, via) => panic!("{text}: read {direct:?}, from its value {via:?}"),
+            (read, from_value) => panic!("{text}: read {read:?}, from its value {from_value:?}"),
         }
     }
 
@@ -515,10 +518,10 @@ mod tests {
 
     proptest! {
         /// Whatever is written anywhere in a pool or an evaluation (a wrong type, a null, a
-        /// field unknown, text with escapes), reading it straight from the text makes what
-        /// reading its value makes: the same object, issues and mismatches.
+        /// field unknown, text with escapes), what the model makes of it, it writes and reads
+        /// back the same; from the text or from its value alike.
         #[test]
-        fn read_straight_is_read_from_its_value(
+        fn what_the_model_writes_it_reads_back_the_same(
             changes in prop::collection::vec((any::<prop::sample::Index>(), any_json()), 0..6),
             evaluation_too in any::<bool>(),
         ) {
@@ -535,12 +538,101 @@ mod tests {
                 }
                 let text = object.to_string();
                 if is_pool {
-                    both_ways::<ComputePool>(&text);
+                    reads_back::<ComputePool>(&text);
                 } else {
-                    both_ways::<ComputePoolEvaluation>(&text);
+                    reads_back::<ComputePoolEvaluation>(&text);
                 }
             }
         }
+
+        /// A field of the wrong type anywhere in a pool is an issue at its path, and the rest
+        /// of the pool is read as it was.
+        #[test]
+        fn a_field_of_the_wrong_type_is_an_issue_at_its_path_and_the_rest_is_read(
+            place in any::<prop::sample::Index>(),
+            wrong in any::<prop::sample::Index>(),
+        ) {
+            let (pointer, path, shape) = *place.get(TYPED);
+            let replacement = {
+                let values: Vec<Value> = wrong_values()
+                    .into_iter()
+                    .filter(|(s, _)| *s != shape)
+                    .map(|(_, v)| v)
+                    .collect();
+                wrong.get(&values).clone()
+            };
+            let good: ComputePool = crate::field::from_value(pool()).unwrap();
+            let mut bad = pool();
+            *bad.pointer_mut(pointer).unwrap() = replacement;
+            let bad: ComputePool = crate::field::from_value(bad).unwrap();
+            let wrong_here: Vec<_> = issues(&bad)
+                .into_iter()
+                .filter(|issue| !issues(&good).contains(issue))
+                .collect();
+            prop_assert_eq!(wrong_here.len(), 1, "{:?}", wrong_here);
+            let is_wrong_type = matches!(wrong_here[0], crate::field::Issue::WrongType { .. });
+            prop_assert!(is_wrong_type, "{:?}", wrong_here);
+            prop_assert_eq!(wrong_here[0].path().to_string(), path);
+            let mut written = serde_json::to_value(&bad).unwrap();
+            let good_written = serde_json::to_value(&good).unwrap();
+            *written.pointer_mut(pointer).unwrap() = good_written.pointer(pointer).unwrap().clone();
+            prop_assert_eq!(written, good_written);
+        }
+    }
+
+    /// Places in [`pool`] whose field has a type: where, its path as an issue says it, and the
+    /// shape it takes (`s` text, `i` integer, `b` true or false, `m` mapping).
+    const TYPED: &[(&str, &str, char)] = &[
+        ("/metadata/name", "metadata.name", 's'),
+        ("/metadata/generation", "metadata.generation", 'i'),
+        ("/spec/profileBundleRef", "spec.profileBundleRef", 'm'),
+        (
+            "/spec/profileBundleRef/name",
+            "spec.profileBundleRef.name",
+            's',
+        ),
+        (
+            "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/controlPlanePool/nodeCount",
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.nodeCount",
+            'i',
+        ),
+        (
+            "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/controlPlanePool/workerNodeEligible",
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.controlPlanePool.workerNodeEligible",
+            'b',
+        ),
+        (
+            "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/nodePoolRequirements/workerPools/0/gpu/gpuCount",
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.nodePoolRequirements.workerPools[0].gpu.gpuCount",
+            'i',
+        ),
+        (
+            "/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/edge/vip",
+            "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.edge.vip",
+            's',
+        ),
+        ("/status/status", "status.status", 's'),
+        (
+            "/status/paletteClusterStatuses/0/allocatedMachinePools/0/hosts/host-a/cpuCount",
+            "status.paletteClusterStatuses[0].allocatedMachinePools[0].hosts.host-a.cpuCount",
+            'i',
+        ),
+        (
+            "/status/paletteClusterStatuses/0/allocatedMachinePools/0/hosts/host-b/status",
+            "status.paletteClusterStatuses[0].allocatedMachinePools[0].hosts.host-b.status",
+            's',
+        ),
+    ];
+
+    /// Values of each shape, to put where another is wanted.
+    fn wrong_values() -> Vec<(char, Value)> {
+        vec![
+            ('s', json!("text")),
+            ('i', json!(7)),
+            ('b', json!(true)),
+            ('m', json!({"x": [1]})),
+            ('l', json!([1, "two"])),
+        ]
     }
 
     #[test]
@@ -557,7 +649,7 @@ mod tests {
                    "h": {{"status": "Healthy", "cpuCount": 1, "odd": 1, "cpuCount": 2, "odd": 2, "status": "Gone"}}}}}}]}}]}},
                "kind": "ComputePool"}}"#
         );
-        both_ways::<ComputePool>(&text);
+        reads_back::<ComputePool>(&text);
         let mut deserializer = serde_json::Deserializer::from_str(&text);
         let pool = ComputePool::read(&mut deserializer).unwrap().unwrap();
         let labels = &pool.metadata.get().unwrap().labels;
@@ -627,10 +719,10 @@ mod tests {
             "true",
             "null",
         ] {
-            both_ways::<ComputePool>(text);
-            both_ways::<crate::field::Text>(text);
-            both_ways::<Vec<Field<i64>>>(text);
-            both_ways::<crate::field::Map<Field<crate::field::Text>>>(text);
+            reads_back::<ComputePool>(text);
+            reads_back::<crate::field::Text>(text);
+            reads_back::<Vec<Field<i64>>>(text);
+            reads_back::<crate::field::Map<Field<crate::field::Text>>>(text);
         }
     }
 }

@@ -29,7 +29,7 @@ pub fn read<T: FromJson + Lenient>(value: &Value) -> Result<(T, Vec<Issue>), Mis
 
 /// [`read`], taking the value to avoid a copy.
 pub fn read_owned<T: FromJson + Lenient>(value: Value) -> Result<(T, Vec<Issue>), Mismatch> {
-    let object = T::from_json(value)?;
+    let object = crate::field::from_value::<T>(value)?;
     let mut issues = Vec::new();
     object.collect_issues(&At::Root, &mut issues);
     Ok((object, issues))

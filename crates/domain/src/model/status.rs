@@ -233,46 +233,6 @@ impl std::ops::Deref for Host {
 }
 
 impl FromJson for Host {
-    fn from_json(value: Value) -> Result<Self, Mismatch> {
-        let Value::Object(mut fields) = value else {
-            return Err(Mismatch {
-                raw: value,
-                expected: "a mapping",
-            });
-        };
-        let mut own = |name: &str| {
-            fields
-                .shift_remove(name)
-                .map_or(Field::Missing, Field::from_value)
-        };
-        let status = own("status");
-        let status_updated_at = own("statusUpdatedAt");
-        // What is neither hardware nor status is the host's own, in the order written.
-        let mut extra = Extra::default();
-        let unknown: Vec<String> = fields
-            .keys()
-            .filter(|k| !HostHardware::FIELDS.contains(&k.as_str()))
-            .cloned()
-            .collect();
-        for key in unknown {
-            if let Some(value) = fields.shift_remove(&key) {
-                extra.insert(key, value);
-            }
-        }
-        let hardware = HostHardware::from_json(Value::Object(fields))?;
-        let hardware = if shareable(&hardware) {
-            HARDWARE.share(hardware)
-        } else {
-            Arc::new(hardware)
-        };
-        Ok(Host {
-            hardware,
-            status,
-            status_updated_at,
-            extra,
-        })
-    }
-
     fn read<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
@@ -302,7 +262,7 @@ impl crate::field::Entries for Host {
         Ok(())
     }
 
-    /// Its hardware shared with every host read with the same, as [`Host::from_json`] does.
+    /// Its hardware shared with every host read with the same.
     fn finish(self) -> Self {
         let hardware = Arc::unwrap_or_clone(self.hardware);
         let hardware = if shareable(&hardware) {
