@@ -8,14 +8,16 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use futures::StreamExt;
+use kube::api::ListParams;
+use kube::core::ObjectList;
 use kube::runtime::watcher::Event;
 use serde_json::Value;
 
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
-use crate::sources::objects::VALUE;
-use crate::sources::ways::{Way, Ways, cause, refuses_watch_lists, watch};
+use crate::sources::objects::{Incoming, VALUE, Watched};
+use crate::sources::ways::{PAGE, Way, Ways, api, cause, refuses_watch_lists, watch};
 
 /// One item of the List, indented as `to_writer_pretty` nests it, straight into `out`.
 fn write_item(
@@ -85,6 +87,7 @@ pub async fn list_json_of(
                 }
                 Ok(Ok(())) => {}
                 Ok(Err(Failure::Write(e))) => return closed_or_failed(e),
+                Ok(Err(Failure::Refused)) => {}
                 Ok(Err(Failure::List(e))) => {
                     if let Some(code) = failed_on(hub, kind, &e) {
                         return code;
@@ -115,14 +118,29 @@ struct List<W> {
     first: bool,
 }
 
+impl<W: Write> List<W> {
+    /// One object of `kind` as the server sent it, wrapped with its hub when one is named.
+    fn write(&mut self, hub: Option<&str>, object: Incoming, kind: Kind) -> Result<(), Failure> {
+        let item = object.into_value(kind);
+        let written = match hub {
+            Some(hub) => write_item(&mut self.out, &OnHub { hub, object: &item }, self.first),
+            None => write_item(&mut self.out, &item, self.first),
+        };
+        self.first = false;
+        written.map_err(Failure::Write)
+    }
+}
+
 /// Why one scope's list stopped short.
 enum Failure {
+    /// The hub refused a watch-list before anything was written: read it in pages.
+    Refused,
     List(kube::Error),
     Write(std::io::Error),
 }
 
-/// Writes one scope's objects as kube's watcher lists them (a watch-list where the hub
-/// serves them, else pages), each as soon as it is read; done at the end of the list.
+/// Writes one scope's objects as they are read: as a watch-list where the hub serves them,
+/// else in pages; done at the end of the list.
 async fn list_scope<W: Write>(
     out: &mut List<W>,
     hub: Option<&str>,
@@ -131,42 +149,86 @@ async fn list_scope<W: Write>(
     scope: Option<&str>,
     ways: &Ways,
 ) -> Result<(), Failure> {
-    loop {
-        let way = ways.known().unwrap_or(Way::Streamed);
-        // Each item as the server sent it, read without its managedFields.
-        let mut events = watch::<VALUE>(&connection.client, kind, scope, None, way);
-        let mut started = false;
-        while let Some(event) = events.next().await {
-            match event {
-                Ok(Event::Init) => started = true,
-                Ok(Event::InitApply(object)) => {
-                    let item = object.into_value(kind);
-                    let written = match hub {
-                        Some(hub) => {
-                            write_item(&mut out.out, &OnHub { hub, object: &item }, out.first)
-                        }
-                        None => write_item(&mut out.out, &item, out.first),
-                    };
-                    written.map_err(Failure::Write)?;
-                    out.first = false;
-                }
-                Ok(Event::InitDone) => return Ok(()),
-                Ok(Event::Apply(_) | Event::Delete(_)) => {}
-                Err(error) => {
-                    let error = cause(error);
-                    // Refused before anything was written: the hub's lists are read in pages.
-                    if !started && way == Way::Streamed && refuses_watch_lists(&error) {
-                        ways.learn(Way::Paged);
-                        break;
-                    }
-                    return Err(Failure::List(error));
-                }
-            }
-        }
-        if ways.known() != Some(Way::Paged) || way == Way::Paged {
-            return Ok(());
+    if ways.known() != Some(Way::Paged) {
+        match streamed(out, hub, connection, kind, scope).await {
+            Err(Failure::Refused) => ways.learn(Way::Paged),
+            done => return done,
         }
     }
+    paged(out, hub, connection, kind, scope).await
+}
+
+/// The scope's watch-list, through kube's watcher, until the end of its objects.
+async fn streamed<W: Write>(
+    out: &mut List<W>,
+    hub: Option<&str>,
+    connection: &Connection,
+    kind: Kind,
+    scope: Option<&str>,
+) -> Result<(), Failure> {
+    // Each item as the server sent it, read without its managedFields.
+    let mut events = watch::<VALUE>(&connection.client, kind, scope, None, Way::Streamed);
+    let mut started = false;
+    while let Some(event) = events.next().await {
+        match event {
+            Ok(Event::Init) => started = true,
+            Ok(Event::InitApply(object)) => out.write(hub, object, kind)?,
+            Ok(Event::InitDone) => return Ok(()),
+            Ok(Event::Apply(_) | Event::Delete(_)) => {}
+            Err(error) => {
+                let error = cause(error);
+                if !started && refuses_watch_lists(&error) {
+                    return Err(Failure::Refused);
+                }
+                return Err(Failure::List(error));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A page on its way; dropped, it is no longer asked for.
+struct Pending(tokio::task::JoinHandle<Result<ObjectList<Watched<VALUE>>, kube::Error>>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The scope's list in pages, the next page asked for while this one is written. Not kube's
+/// watcher, which reads its pages one after the other: that took 1.47× the server's own
+/// unpaged list for 10,000 pools (`cargo bench --bench fleet -- 10000 paced pages`).
+async fn paged<W: Write>(
+    out: &mut List<W>,
+    hub: Option<&str>,
+    connection: &Connection,
+    kind: Kind,
+    scope: Option<&str>,
+) -> Result<(), Failure> {
+    let objects = api::<VALUE>(&connection.client, kind, scope);
+    let ask = |token: Option<String>| {
+        let objects = objects.clone();
+        let mut params = ListParams::default().limit(PAGE as u32);
+        params.continue_token = token;
+        Pending(tokio::spawn(async move { objects.list(&params).await }))
+    };
+    let mut next = Some(ask(None));
+    while let Some(mut pending) = next.take() {
+        let page = match (&mut pending.0).await {
+            Ok(page) => page.map_err(Failure::List)?,
+            Err(e) => return Err(Failure::List(kube::Error::Service(Box::new(e)))),
+        };
+        next = page
+            .metadata
+            .continue_
+            .filter(|t| !t.is_empty())
+            .map(|t| ask(Some(t)));
+        for object in page.items {
+            out.write(hub, object.object, kind)?;
+        }
+    }
+    Ok(())
 }
 
 /// Says a hub's list failed; with one hub (none named) the exit code to end with at once.

@@ -32,6 +32,19 @@ const PATIENCE: Duration = Duration::from_secs(2);
 /// A watcher's events, each object as the source holds it.
 pub type Events = Pin<Box<dyn Stream<Item = Result<Event<Incoming>, watcher::Error>> + Send>>;
 
+/// The API of `kind`'s objects in `namespace` (all when `None`), read as `Watched<K>`.
+pub fn api<const K: u8>(client: &Client, kind: Kind, namespace: Option<&str>) -> Api<Watched<K>> {
+    let api = kind.api();
+    let resource = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk(api.group, api.version, api.kind),
+        api.plural,
+    );
+    match namespace.filter(|_| api.namespaced) {
+        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
+        None => Api::all_with(client.clone(), &resource),
+    }
+}
+
 /// kube's watcher on `kind` in `namespace` (all when `None`), narrowed by a field selector,
 /// its initial list read `way`; objects read as `Watched<K>` reads them.
 pub fn watch<const K: u8>(
@@ -41,15 +54,7 @@ pub fn watch<const K: u8>(
     field_selector: Option<&str>,
     way: Way,
 ) -> Events {
-    let api = kind.api();
-    let resource = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(api.group, api.version, api.kind),
-        api.plural,
-    );
-    let objects: Api<Watched<K>> = match namespace.filter(|_| api.namespaced) {
-        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
-        None => Api::all_with(client.clone(), &resource),
-    };
+    let objects = api::<K>(client, kind, namespace);
     let mut config = watcher::Config::default()
         .timeout(WATCH_TIMEOUT)
         .page_size(PAGE as u32);
