@@ -1,15 +1,15 @@
 //! Values that repeat across many objects (an event's kind, reason, component, the object it
-//! is about, and messages, which repeat across the objects a controller reports on) held once
-//! and shared.
+//! is about, messages; a fleet's few kinds of host hardware), held once and shared by whoever
+//! holds the objects: a [`Table`] is a plain value (the console's inventory owns them), never
+//! process-global. Objects are read with their own copies and shared after reading.
 //!
 //! A table is swept of the values nobody else holds whenever it has doubled since its last
-//! sweep (so it holds at most twice what was alive then, or [`FIRST_SWEEP`] values), and when
-//! the console lets go of a whole picture ([`Table::sweep`]: another context or namespace).
-//! Texts longer than [`LONGEST`] are never shared: they are rarely repeated.
+//! sweep, so it holds at most twice what was alive then, or [`FIRST_SWEEP`] values. Texts
+//! longer than [`LONGEST`] are never shared: they are rarely repeated.
 
 use std::collections::HashSet;
 use std::hash::Hash;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::Arc;
 
 /// A shared text: one pointer wide (an `Option` of it too), so an object with several of them
 /// stays small.
@@ -22,76 +22,73 @@ pub const LONGEST: usize = 1024;
 const FIRST_SWEEP: usize = 1024;
 
 /// One table of shared values of a type.
+#[derive(Clone, Debug)]
 pub struct Table<T> {
-    values: Mutex<(HashSet<Arc<T>>, usize)>,
+    values: HashSet<Arc<T>>,
+    swept_at: usize,
 }
 
-impl<T: Hash + Eq> Table<T> {
-    pub fn new() -> Table<T> {
+impl<T> Default for Table<T> {
+    fn default() -> Self {
         Table {
-            values: Mutex::new((HashSet::new(), 0)),
+            values: HashSet::new(),
+            swept_at: 0,
         }
     }
 }
 
 impl<T: Hash + Eq> Table<T> {
     /// The shared copy of `value` (it becomes the shared copy when it is the first).
-    pub fn share(&self, value: T) -> Arc<T> {
-        let Ok(mut guard) = self.values.lock() else {
-            return Arc::new(value);
-        };
-        let (values, swept_at) = &mut *guard;
-        if let Some(known) = values.get(&value) {
+    pub fn share(&mut self, value: Arc<T>) -> Arc<T> {
+        if let Some(known) = self.values.get(&value) {
             return known.clone();
         }
-        if values.len() >= (*swept_at).saturating_mul(2).max(FIRST_SWEEP) {
-            values.retain(|v| Arc::strong_count(v) > 1);
-            *swept_at = values.len();
+        if self.values.len() >= self.swept_at.saturating_mul(2).max(FIRST_SWEEP) {
+            self.sweep();
         }
-        let shared = Arc::new(value);
-        values.insert(shared.clone());
-        shared
+        self.values.insert(value.clone());
+        value
     }
 
     /// Lets go of the values nobody else holds.
-    pub fn sweep(&self) {
-        if let Ok(mut guard) = self.values.lock() {
-            let (values, swept_at) = &mut *guard;
-            values.retain(|v| Arc::strong_count(v) > 1);
-            *swept_at = values.len();
-        }
+    pub fn sweep(&mut self) {
+        self.values.retain(|v| Arc::strong_count(v) > 1);
+        self.swept_at = self.values.len();
     }
 
     /// How many values the table holds (shared or waiting for the next sweep).
     pub fn len(&self) -> usize {
-        self.values.lock().map_or(0, |v| v.0.len())
+        self.values.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.values.is_empty()
     }
 }
 
-impl<T: Hash + Eq> Default for Table<T> {
-    fn default() -> Self {
-        Table::new()
-    }
-}
-
-/// The texts shared across objects.
-static TEXTS: LazyLock<Table<String>> = LazyLock::new(Table::new);
-
-/// Lets go of the texts nobody else holds (after the tables that hold texts are swept).
-pub fn sweep_texts() {
-    TEXTS.sweep();
-}
+/// Texts in a fixed order (an event's own, the object it is about, its source), shared as
+/// a set between the objects that say the same.
+pub type Texts<const N: usize> = [Option<Shared>; N];
 
 /// The shared copy of a text (a long one is not shared).
-pub fn text(value: String) -> Shared {
+pub fn text(strings: &mut Table<String>, value: Shared) -> Shared {
     if value.len() > LONGEST {
-        return Arc::new(value);
+        return value;
     }
-    TEXTS.share(value)
+    strings.share(value)
+}
+
+/// A set of texts shared, each text and the set.
+pub fn texts<const N: usize>(
+    strings: &mut Table<String>,
+    sets: &mut Table<Texts<N>>,
+    texts: Arc<Texts<N>>,
+) -> Arc<Texts<N>> {
+    let mut own = Arc::unwrap_or_clone(texts);
+    for each in own.iter_mut().flatten() {
+        *each = text(strings, each.clone());
+    }
+    sets.share(Arc::new(own))
 }
 
 #[cfg(test)]
@@ -100,19 +97,24 @@ mod tests {
 
     #[test]
     fn equal_texts_share_one_copy_and_long_ones_do_not() {
-        let a = text("ScaleUpPending".to_owned());
-        let b = text("ScaleUpPending".to_owned());
+        let mut strings = Table::default();
+        let a = text(&mut strings, Arc::new("ScaleUpPending".to_owned()));
+        let b = text(&mut strings, Arc::new("ScaleUpPending".to_owned()));
         assert!(Arc::ptr_eq(&a, &b));
         let long = "x".repeat(LONGEST + 1);
-        assert!(!Arc::ptr_eq(&text(long.clone()), &text(long)));
+        let (c, d) = (
+            text(&mut strings, Arc::new(long.clone())),
+            text(&mut strings, Arc::new(long)),
+        );
+        assert!(!Arc::ptr_eq(&c, &d));
     }
 
     #[test]
     fn a_table_keeps_within_twice_what_is_alive() {
-        let table: Table<String> = Table::new();
+        let mut table: Table<String> = Table::default();
         let mut alive = Vec::new();
         for round in 0..20_000 {
-            let value = table.share(format!("message {round}"));
+            let value = table.share(Arc::new(format!("message {round}")));
             // One in ten stays held; the rest are dropped at once.
             if round % 10 == 0 {
                 alive.push(value);
@@ -125,7 +127,7 @@ mod tests {
             );
         }
         // What is alive is still shared after the sweeps.
-        let again = table.share("message 0".to_owned());
+        let again = table.share(Arc::new("message 0".to_owned()));
         assert!(Arc::ptr_eq(&again, &alive[0]));
         drop(again);
         // Letting go of everything, then sweeping, leaves nothing held.

@@ -162,10 +162,6 @@ impl App {
             state.inventory = Inventory::new();
         }
         self.shown.forget_rows();
-        // The events' shared texts and the hosts' hardware held for the old picture only go
-        // now (nothing of it is held any more: not its objects, not the rows made from them).
-        crate::domain::model::event::sweep_shared();
-        crate::domain::model::status::sweep_hardware();
     }
 
     /// The namespaces the watched objects of every hub name.

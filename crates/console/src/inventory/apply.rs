@@ -61,12 +61,12 @@ impl Inventory {
                 objects,
             } => self.paged(kind, scope, objects),
             SourceEvent::Applied { kind, object } => {
-                self.insert(Arc::new(Object::new(kind, object)));
+                self.take(Object::new(kind, object));
                 self.touch_all(kind, now);
             }
             SourceEvent::Read { object } => {
                 let kind = object.kind;
-                self.insert(Arc::new(object));
+                self.take(object);
                 self.touch_all(kind, now);
             }
             SourceEvent::Deleted { kind, object } => {
@@ -116,7 +116,10 @@ impl Inventory {
     ) {
         let fresh: OrdSet<Held> = objects
             .into_iter()
-            .map(|object| Held(Arc::new(object)))
+            .map(|mut object| {
+                object.share(&mut self.shares);
+                Held(Arc::new(object))
+            })
             .collect();
         let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
             Some(listing) => {
@@ -164,7 +167,7 @@ impl Inventory {
             listing.received += objects.len();
         }
         for object in objects {
-            self.insert(Arc::new(object));
+            self.take(object);
         }
     }
 
@@ -225,6 +228,13 @@ impl Inventory {
         for scope in scopes {
             self.record_health(kind, scope, None, now, true);
         }
+    }
+
+    /// An object a source read: its repeated values shared with the rest of the picture
+    /// (`cargo bench --bench fleet -- events` and the hosts view guard it), then held.
+    pub(super) fn take(&mut self, mut object: Object) {
+        object.share(&mut self.shares);
+        self.insert(Arc::new(object));
     }
 
     pub(super) fn insert(&mut self, object: Arc<Object>) {

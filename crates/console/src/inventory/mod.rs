@@ -87,6 +87,8 @@ impl std::borrow::Borrow<Key> for Held {
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,
+    /// What the objects held share of their repeated values ([`Object::share`]).
+    shares: object::Shares,
     objects: OrdMap<Kind, OrdSet<Held>>,
     /// Events by what they are about ([`derive::about`]): one flat set read by range, each
     /// entry the event itself (not its key, a third copy of it).

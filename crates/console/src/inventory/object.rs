@@ -61,6 +61,14 @@ impl Clone for Alone {
     }
 }
 
+/// What the objects of a picture share of their repeated values, read as each object's own
+/// and shared as the inventory takes them.
+#[derive(Clone, Debug, Default)]
+pub struct Shares {
+    events: crate::domain::model::event::EventTexts,
+    hardware: crate::domain::shared::Table<crate::domain::model::status::HostHardware>,
+}
+
 // The allocator class above (an `Arc` adds 16 bytes): a field more is a deliberate choice.
 const _: () = assert!(std::mem::size_of::<Object>() <= 176);
 
@@ -120,10 +128,22 @@ impl Object {
             kind,
             key,
             parsed,
-            // Kept as long as the object: in a block of its size, not the room it grew to.
-            issues: (!issues.is_empty())
-                .then(|| Box::new(crate::domain::field::held_exactly(issues))),
+            issues: (!issues.is_empty()).then(|| Box::new(issues)),
             alone: Alone::default(),
+        }
+    }
+
+    /// Its repeated values (an event's texts, a pool's hosts' hardware) shared through
+    /// `shares` with the other objects held there.
+    pub fn share(&mut self, shares: &mut Shares) {
+        match &mut self.parsed {
+            Parsed::Event(event) => event.share(&mut shares.events),
+            Parsed::Pool(pool) => {
+                if let Some(status) = pool.status.get_mut() {
+                    status.share(&mut shares.hardware);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::field::{Field, held_exactly, held_text};
+use super::field::Field;
 use super::fixes::Fix;
 use super::model::status::{ClusterStatus, Host};
 use super::model::{ComputePool, ComputePoolEvaluation};
@@ -219,26 +219,7 @@ pub fn diagnose(picture: &Picture) -> Vec<Diagnosis> {
     nodes::hosts_on_nodes(&pool, picture, &mut out);
     unreadable(&pool, picture, &mut out);
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    // The console keeps every pool's findings while it runs: each held in a block of its
-    // size, not in the room its texts and lists grew to while the findings were gathered
-    // (`shrink_to_fit` may leave that room allocated: see `held_exactly`).
-    let held = |text: &mut String| *text = held_text(std::mem::take(text));
-    for finding in &mut out {
-        held(&mut finding.summary);
-        for (path, value) in &mut finding.evidence {
-            held(path);
-            held(value);
-        }
-        finding.evidence = held_exactly(std::mem::take(&mut finding.evidence));
-        for step in &mut finding.next {
-            held(step);
-        }
-        finding.next = held_exactly(std::mem::take(&mut finding.next));
-        if let Cow::Owned(cause) = &mut finding.cause {
-            held(cause);
-        }
-    }
-    held_exactly(out)
+    out
 }
 
 fn status<'a>(pool: &Pool<'a>) -> &'a str {

@@ -1,41 +1,10 @@
-//! Lists, maps and unknown fields of the model, held at exactly their size.
+//! Lists, maps and unknown fields of the model.
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::{Field, FromJson, Issue, Lenient, Mismatch, Text, mismatch};
 use crate::path::At;
-
-/// The items in a list of exactly their number. Not `collect()`: collecting from the JSON
-/// value's own list reuses that list's allocation, sized for JSON values (and often for
-/// more of them), so a one-entry map of numbers would hold hundreds of bytes for a fleet's
-/// lifetime.
-fn exact<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::with_capacity(items.len());
-    out.extend(items);
-    out
-}
-
-/// A list grown item by item, in a block of exactly its length. Not `shrink_to_fit`: it sets
-/// the capacity, but the allocator may keep the grown block where it is (mimalloc does when
-/// the new size is at least half of it), so the list would hold up to twice its room for
-/// good; its items move to a block of their size and the grown one is freed.
-pub fn held_exactly<T>(items: Vec<T>) -> Vec<T> {
-    if items.capacity() == items.len() {
-        items
-    } else {
-        exact(items.into_iter())
-    }
-}
-
-/// A text grown piece by piece, in a block of exactly its length (as [`held_exactly`]).
-pub fn held_text(text: String) -> String {
-    if text.capacity() == text.len() {
-        text
-    } else {
-        text.as_str().to_owned()
-    }
-}
 
 impl<T: FromJson> FromJson for Vec<Field<T>> {
     fn read<'de, D: serde::Deserializer<'de>>(
@@ -50,7 +19,10 @@ impl FromJson for Vec<Value> {
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
         super::scalar(deserializer, |value| match value {
-            Value::Array(items) => Ok(held_exactly(items)),
+            Value::Array(mut items) => {
+                items.shrink_to_fit();
+                Ok(items)
+            }
             other => mismatch(other, "a list"),
         })
     }
@@ -271,32 +243,6 @@ entry_map!(SmallMap);
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_list_with_room_to_spare_moves_to_a_block_of_its_size() {
-        // The capacity alone cannot tell a block shrunk in place from a new one: the grown
-        // block must be given back, so the items must live elsewhere afterwards.
-        let mut grown: Vec<String> = Vec::with_capacity(8);
-        grown.extend(["a", "b", "c", "d", "e"].map(String::from));
-        let before = grown.as_ptr();
-        let held = held_exactly(grown);
-        assert_eq!(held, ["a", "b", "c", "d", "e"]);
-        assert_eq!(held.capacity(), 5);
-        assert_ne!(held.as_ptr(), before, "the grown block was kept");
-        // A list already of its size stays where it is (no copy).
-        let exact = vec![1, 2, 3];
-        let at = exact.as_ptr();
-        let kept = held_exactly(exact);
-        assert_eq!(kept.as_ptr(), at);
-        assert!(held_exactly(Vec::<u8>::with_capacity(4)).capacity() == 0);
-        let mut grown = String::with_capacity(64);
-        grown.push_str("VIP 10.0.0.1 is used by 3 pools");
-        let before = grown.as_ptr();
-        let held = held_text(grown);
-        assert_eq!(held, "VIP 10.0.0.1 is used by 3 pools");
-        assert_eq!(held.capacity(), held.len());
-        assert_ne!(held.as_ptr(), before, "the grown text's block was kept");
-    }
 
     #[test]
     fn lists_and_maps_read_from_json_hold_exactly_their_items() {

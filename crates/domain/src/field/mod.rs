@@ -17,7 +17,7 @@ mod text;
 
 pub use read::{Entries, FieldSeed, Key, read_model, read_model_without};
 
-pub use map::{Extra, Map, SmallMap, held_exactly, held_text};
+pub use map::{Extra, Map, SmallMap};
 pub use text::{Num, Scalar, Text};
 
 /// One field of an object as it was read.

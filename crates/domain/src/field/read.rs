@@ -280,7 +280,8 @@ pub(super) fn read_list<'de, T: FromJson, D: Deserializer<'de>>(
             while let Some(item) = seq.next_element_seed(FieldSeed::<T>::new())? {
                 items.push(item);
             }
-            Ok(Ok(super::map::held_exactly(items)))
+            items.shrink_to_fit();
+            Ok(Ok(items))
         }
 
         otherwise!("a list"; scalars);
@@ -312,7 +313,8 @@ pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
                 let key = super::Text::from(key.as_str());
                 insert_last_wins(&mut entries, &mut index, key, value);
             }
-            Ok(Ok(Map(super::map::held_exactly(entries))))
+            entries.shrink_to_fit();
+            Ok(Ok(Map(entries)))
         }
 
         otherwise!("a mapping"; scalars);

@@ -8,12 +8,12 @@
 //! console shows what the event says and invents nothing.
 
 use std::num::{NonZeroI64, NonZeroU64};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value};
 
-use crate::shared::{self, Shared, Table};
+use crate::shared::{self, Shared, Table, Texts};
 
 /// An event's own texts, in the order [`Event::to_value`] writes them.
 const TEXTS: [&str; 8] = [
@@ -86,15 +86,15 @@ const METADATA: [&str; 15] = [
     "managedFields",
 ];
 
-/// Texts in a fixed order (an event's own, the object it is about, its source): each set
-/// shared between the events that say the same.
-type Texts<const N: usize> = [Option<Shared>; N];
-
-/// An event's own texts: shared as a whole between the events that say the same (a
-/// controller's events repeat their kind, reason, message and component).
-static TEXTS_TABLE: LazyLock<Table<Texts<8>>> = LazyLock::new(Table::new);
-static INVOLVED_TABLE: LazyLock<Table<Texts<7>>> = LazyLock::new(Table::new);
-static SOURCE_TABLE: LazyLock<Table<Texts<2>>> = LazyLock::new(Table::new);
+/// The tables events share their texts through ([`Event::share`]): a controller's events
+/// repeat their kind, reason, message, component and the object they are about.
+#[derive(Clone, Debug, Default)]
+pub struct EventTexts {
+    strings: Table<String>,
+    own: Table<Texts<8>>,
+    involved: Table<Texts<7>>,
+    source: Table<Texts<2>>,
+}
 
 /// A time as an event writes it: seconds (`Time`) or microseconds (`MicroTime`) since the
 /// epoch, or written as `null`.
@@ -181,16 +181,21 @@ pub struct Event {
     rest: Option<Box<Map<String, Value>>>,
 }
 
-/// Lets go of the shared texts and objects no event holds any more (the console calls it
-/// when it lets go of a whole picture).
-pub fn sweep_shared() {
-    TEXTS_TABLE.sweep();
-    INVOLVED_TABLE.sweep();
-    SOURCE_TABLE.sweep();
-    shared::sweep_texts();
-}
-
 impl Event {
+    /// Its texts shared with the other events of `tables` that say the same.
+    pub fn share(&mut self, tables: &mut EventTexts) {
+        let strings = &mut tables.strings;
+        if let Some(texts) = self.texts.take() {
+            self.texts = Some(shared::texts(strings, &mut tables.own, texts));
+        }
+        if let Some(texts) = self.involved.take() {
+            self.involved = Some(shared::texts(strings, &mut tables.involved, texts));
+        }
+        if let Some(texts) = self.source.take() {
+            self.source = Some(shared::texts(strings, &mut tables.source, texts));
+        }
+    }
+
     /// Reads an event from the object the API sent; `name` and `namespace` are its key, which
     /// the caller keeps (metadata's name and namespace are not held twice).
     pub fn read(value: Value, name: &str, namespace: &str) -> Event {
@@ -213,7 +218,7 @@ impl Event {
             event.read_field(field, value, name, namespace, &mut texts);
         }
         if texts.iter().any(Option::is_some) {
-            event.texts = Some(TEXTS_TABLE.share(texts));
+            event.texts = Some(Arc::new(texts));
         }
         event
     }
@@ -229,7 +234,7 @@ impl Event {
         if let Some(i) = TEXTS.iter().position(|t| *t == field)
             && let Value::String(text) = value
         {
-            texts[i] = Some(shared::text(text));
+            texts[i] = Some(Arc::new(text));
             return;
         }
         if let Some((i, (_, precision))) = TIMES
@@ -248,14 +253,14 @@ impl Event {
             ("count", Value::Number(n)) if count(&n).is_some() => self.count = count(&n),
             ("involvedObject", Value::Object(fields)) => {
                 let (texts, others) = texts_of(fields, &INVOLVED);
-                self.involved = Some(INVOLVED_TABLE.share(texts));
+                self.involved = Some(Arc::new(texts));
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
             }
             ("source", Value::Object(fields)) => {
                 let (texts, others) = texts_of(fields, &SOURCE);
-                self.source = Some(SOURCE_TABLE.share(texts));
+                self.source = Some(Arc::new(texts));
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
@@ -472,7 +477,7 @@ fn texts_of<const N: usize>(
     let mut others = Map::new();
     for (key, value) in fields {
         match (known.iter().position(|k| *k == key), value) {
-            (Some(i), Value::String(text)) => texts[i] = Some(shared::text(text)),
+            (Some(i), Value::String(text)) => texts[i] = Some(Arc::new(text)),
             (_, value) => {
                 others.insert(key, value);
             }

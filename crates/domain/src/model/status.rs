@@ -2,7 +2,7 @@
 //! allocation (with MIG), and per Palette cluster the allocated machine pools and their hosts.
 
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -164,10 +164,6 @@ impl Hash for HostHardware {
     }
 }
 
-/// The hardware of the hosts read: the hosts of a fleet are a handful of kinds of machine,
-/// so 100,000 hosts hold a handful of these (136 bytes each) instead of one each.
-static HARDWARE: LazyLock<Table<HostHardware>> = LazyLock::new(Table::new);
-
 /// Whether hardware can be shared: only when every field reads as a value (one of the wrong
 /// shape keeps its raw value, which must be written back as it was) and no number is a
 /// negative zero (equal to zero, but written differently).
@@ -188,12 +184,6 @@ fn shareable(hardware: &HostHardware) -> bool {
         && field(&hardware.memory_gb, number)
         && variants(&hardware.gpu_count_by_variant, |_| true)
         && variants(&hardware.gpu_memory_gb_by_variant, number)
-}
-
-/// Lets go of the hardware no host holds any more (the console calls it when it lets go of
-/// a whole picture; the table also sweeps itself as it grows).
-pub fn sweep_hardware() {
-    HARDWARE.sweep();
 }
 
 /// An edge host allocated to a machine pool, keyed by its UID in `hosts`: what it is (its
@@ -260,17 +250,6 @@ impl crate::field::Entries for Host {
             }
         }
         Ok(())
-    }
-
-    /// Its hardware shared with every host read with the same.
-    fn finish(self) -> Self {
-        let hardware = Arc::unwrap_or_clone(self.hardware);
-        let hardware = if shareable(&hardware) {
-            HARDWARE.share(hardware)
-        } else {
-            Arc::new(hardware)
-        };
-        Host { hardware, ..self }
     }
 }
 
@@ -367,6 +346,34 @@ impl PoolStatus {
     }
 }
 
+impl PoolStatus {
+    /// Its hosts' hardware shared with every host in `hardware` with the same: the hosts of
+    /// a fleet are a handful of kinds of machine, so 100,000 hosts hold a handful of these.
+    pub fn share(&mut self, hardware: &mut Table<HostHardware>) {
+        let clusters = self
+            .palette_cluster_statuses
+            .get_mut()
+            .into_iter()
+            .flatten();
+        let pools = clusters
+            .filter_map(Field::get_mut)
+            .flat_map(|c| c.allocated_machine_pools.get_mut().into_iter().flatten())
+            .filter_map(Field::get_mut);
+        for pool in pools {
+            let hosts = pool
+                .hosts
+                .get_mut()
+                .into_iter()
+                .flat_map(|m| m.0.iter_mut());
+            for host in hosts.filter_map(|(_, host)| host.get_mut()) {
+                if shareable(&host.hardware) {
+                    host.hardware = hardware.share(host.hardware.clone());
+                }
+            }
+        }
+    }
+}
+
 impl ClusterStatus {
     pub fn machine_pools(&self) -> impl Iterator<Item = &MachinePool> {
         self.allocated_machine_pools
@@ -416,6 +423,18 @@ mod tests {
         })
     }
 
+    /// A pool read from `value`, its hosts' hardware shared through `shares`.
+    fn read_shared(
+        value: &Value,
+        shares: &mut Table<HostHardware>,
+    ) -> (ComputePool, Vec<crate::field::Issue>) {
+        let (mut pool, issues): (ComputePool, _) = read(value).unwrap();
+        if let Some(status) = pool.status.get_mut() {
+            status.share(shares);
+        }
+        (pool, issues)
+    }
+
     fn hosts_of(pool: &ComputePool) -> Vec<(String, Host)> {
         pool.status
             .get()
@@ -445,7 +464,8 @@ mod tests {
             "uid-2": host("Provisioning", "2026-12-01T11:30:00Z"),
             "uid-3": other,
         }));
-        let (pool, issues): (ComputePool, _) = read(&value).unwrap();
+        let mut shares = Table::default();
+        let (pool, issues) = read_shared(&value, &mut shares);
         assert!(issues.is_empty(), "{issues:?}");
         let hosts = hosts_of(&pool);
         assert_eq!(hosts.len(), 3);
@@ -467,8 +487,11 @@ mod tests {
         );
         assert_eq!(b.gpu_count(), 4);
         // Another pool read later shares the same hardware too.
-        let (again, _): (ComputePool, _) = read(&value).unwrap();
+        let (again, _) = read_shared(&value, &mut shares);
         assert!(Arc::ptr_eq(&hosts_of(&again)[0].1.hardware, &a.hardware));
+        // Read alone, a pool's hosts hold their own.
+        let (alone, _): (ComputePool, _) = read(&value).unwrap();
+        assert!(!Arc::ptr_eq(&hosts_of(&alone)[0].1.hardware, &a.hardware));
         assert_eq!(serde_json::to_value(&pool).unwrap(), value);
     }
 
@@ -526,7 +549,7 @@ mod tests {
             "uid-4": {"architecture": "AMD64", "memoryGB": "0", "status": "Healthy"},
             "uid-5": {"architecture": "AMD64", "memoryGB": 0.0, "status": "Healthy"},
         }));
-        let (pool, _): (ComputePool, _) = read(&value).unwrap();
+        let (pool, _) = read_shared(&value, &mut Table::default());
         assert_eq!(
             serde_json::to_string(&pool).unwrap(),
             serde_json::to_string(&value).unwrap(),
@@ -557,7 +580,10 @@ mod tests {
                 (format!("uid-{i}"), host)
             })
             .collect();
-        let (pool, _): (ComputePool, _) = read(&pool_with_hosts(Value::Object(hosts))).unwrap();
+        let (pool, _) = read_shared(
+            &pool_with_hosts(Value::Object(hosts)),
+            &mut Table::default(),
+        );
         let hosts = hosts_of(&pool);
         assert_eq!(hosts.len(), 10_000);
         let first = &hosts[0].1.hardware;
@@ -567,11 +593,13 @@ mod tests {
 
     #[test]
     fn the_hardware_table_lets_go_of_what_no_host_holds() {
-        let unique = json!({"architecture": "RISCV64-only-in-this-test", "cpuCount": 3});
-        let host: Host = serde_json::from_value(unique.clone()).unwrap();
-        let weak = Arc::downgrade(&host.hardware);
-        drop(host);
-        sweep_hardware();
+        let value = pool_with_hosts(json!({"uid-1": {"architecture": "RISCV64", "cpuCount": 3}}));
+        let mut shares = Table::default();
+        let (pool, _) = read_shared(&value, &mut shares);
+        let weak = Arc::downgrade(&hosts_of(&pool)[0].1.hardware);
+        drop(pool);
+        shares.sweep();
         assert!(weak.upgrade().is_none(), "swept once no host holds it");
+        assert!(shares.is_empty());
     }
 }

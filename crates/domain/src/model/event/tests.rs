@@ -112,18 +112,26 @@ fn the_fields_read_as_the_event_says() {
 
 #[test]
 fn texts_and_the_object_named_are_shared_between_events() {
-    let a = Event::read(from_a_server(), "a", "project-1");
+    let mut shares = super::EventTexts::default();
+    let shared = |value, name, shares: &mut super::EventTexts| {
+        let mut event = Event::read(value, name, "project-1");
+        event.share(shares);
+        event
+    };
+    let a = shared(from_a_server(), "a", &mut shares);
     let mut other = from_a_server();
     other["metadata"]["name"] = json!("b");
     other["lastTimestamp"] = json!("2026-11-30T12:05:00Z");
-    let b = Event::read(other, "b", "project-1");
+    let unshared = Event::read(other.clone(), "b", "project-1");
+    let b = shared(other, "b", &mut shares);
+    assert_eq!(unshared, b, "sharing changes no value");
     let (Some(ta), Some(tb)) = (&a.texts, &b.texts) else {
         panic!("both have texts");
     };
     assert!(Arc::ptr_eq(ta, tb), "the same texts are one copy");
     let mut said_otherwise = from_a_server();
     said_otherwise["message"] = json!("scaled up");
-    let c = Event::read(said_otherwise, "c", "project-1");
+    let c = shared(said_otherwise, "c", &mut shares);
     let Some(tc) = &c.texts else {
         panic!("it has texts")
     };
