@@ -20,7 +20,8 @@
 //! `get` beside `get --all-contexts` (table and JSON) with its peak memory, then the console
 //! on each hub alone beside the console on all three (the fleet view: first rows, complete
 //! picture, memory, idle cost). `-- events` measures
-//! the events view: 10,000 paced pools with 100,000 events. Figures only.
+//! the events view: 10,000 paced pools with 100,000 events. `POOLDECK_BENCH_BINARY=PATH`
+//! measures another build's binary where the release binary is measured. Figures only.
 
 #![allow(clippy::too_many_lines)]
 use std::path::PathBuf;
@@ -50,8 +51,12 @@ fn ratio(took: Duration, of: Duration) -> String {
     }
 }
 
-/// The release binary, built if needed.
+/// The release binary, built if needed; `POOLDECK_BENCH_BINARY` names another build's
+/// instead (an older one, to compare the two on the same machine in one session).
 fn binary() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("POOLDECK_BENCH_BINARY") {
+        return Some(PathBuf::from(path));
+    }
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "--quiet", "--bin", "pooldeck"])
         .status()

@@ -153,7 +153,12 @@ const HANGUP: i32 = 1;
 fn terminal_gone(error: &std::io::Error) -> bool {
     error.kind() == std::io::ErrorKind::BrokenPipe
         || matches!(
-            error.raw_os_error(),
-            Some(libc::EIO | libc::ENXIO | libc::EPIPE | libc::EBADF)
+            rustix::io::Errno::from_io_error(error),
+            Some(
+                rustix::io::Errno::IO
+                    | rustix::io::Errno::NXIO
+                    | rustix::io::Errno::PIPE
+                    | rustix::io::Errno::BADF
+            )
         )
 }

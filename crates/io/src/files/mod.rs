@@ -62,7 +62,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        options.custom_flags(non_blocking());
     }
     let file = options.open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => ReadError::NotFound,
@@ -101,6 +101,16 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
 }
 
 /// A secret token: 32 random bytes from the operating system, in hex.
+/// `open`'s flag not to follow a link at the last step of a path.
+pub(crate) fn no_follow() -> i32 {
+    rustix::fs::OFlags::NOFOLLOW.bits().cast_signed()
+}
+
+/// `open`'s flag not to wait (a FIFO without a writer opens at once).
+pub(crate) fn non_blocking() -> i32 {
+    rustix::fs::OFlags::NONBLOCK.bits().cast_signed()
+}
+
 pub fn token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{token, what};
+use super::{no_follow, non_blocking, token, what};
 pub use pooldeck_domain::error::{
     AppendError, DirError, DirStep, Unappendable, Unwritable, WriteError,
 };
@@ -168,7 +168,7 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        options.mode(0o600).custom_flags(no_follow());
     }
     let write = || -> std::io::Result<()> {
         let mut file = options.open(&temporary)?;
@@ -282,7 +282,7 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), AppendError> {
         use std::os::unix::fs::OpenOptionsExt;
         options
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+            .custom_flags(no_follow() | non_blocking());
     }
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty())
         && let Err(Unwritable::NoDirectory { dir, exists }) = directory_exists(dir)
@@ -290,7 +290,7 @@ pub fn append_private(path: &Path, line: &str) -> Result<(), AppendError> {
         return Err(refused(Unappendable::NoDirectory { dir, exists }));
     }
     let mut file = options.open(path).map_err(|e| {
-        if e.raw_os_error() == Some(libc::ELOOP) {
+        if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::LOOP) {
             refused(Unappendable::Link)
         } else {
             system(e)
