@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::app::ports::Namespaces;
 use crate::domain::Kind;
 use crate::sources::connection::Connection;
+use crate::sources::errors::code;
 use crate::sources::objects::{Incoming, VALUE, Watched};
 use crate::sources::ways::{PAGE, Way, Ways, api, cause, refuses_watch_lists, watch};
 
@@ -87,7 +88,8 @@ pub async fn list_json_of(
                 }
                 Ok(Ok(())) => {}
                 Ok(Err(Failure::Write(e))) => return closed_or_failed(e),
-                Ok(Err(Failure::Refused)) => {}
+                // Read in pages by `list_scope`: never here.
+                Ok(Err(Failure::Refused { .. })) => {}
                 Ok(Err(Failure::List(e))) => {
                     if let Some(code) = failed_on(hub, kind, &e) {
                         return code;
@@ -133,8 +135,11 @@ impl<W: Write> List<W> {
 
 /// Why one scope's list stopped short.
 enum Failure {
-    /// The hub refused a watch-list before anything was written: read it in pages.
-    Refused,
+    /// The hub refused a watch-list before anything was written: read it in pages (learned
+    /// for the hub unless only this role may not watch).
+    Refused {
+        learned: bool,
+    },
     List(kube::Error),
     Write(std::io::Error),
 }
@@ -151,7 +156,11 @@ async fn list_scope<W: Write>(
 ) -> Result<(), Failure> {
     if ways.known() != Some(Way::Paged) {
         match streamed(out, hub, connection, kind, scope).await {
-            Err(Failure::Refused) => ways.learn(Way::Paged),
+            Err(Failure::Refused { learned }) => {
+                if learned {
+                    ways.learn(Way::Paged);
+                }
+            }
             done => return done,
         }
     }
@@ -171,6 +180,13 @@ async fn streamed<W: Write>(
     let mut started = false;
     while let Some(event) = events.next().await {
         match event {
+            // Started over (the watch-list ended before its objects' end): what was written
+            // would be written again.
+            Ok(Event::Init) if started => {
+                return Err(Failure::List(kube::Error::ReadEvents(
+                    std::io::Error::other("the watch-list ended before its last object"),
+                )));
+            }
             Ok(Event::Init) => started = true,
             Ok(Event::InitApply(object)) => out.write(hub, object, kind)?,
             Ok(Event::InitDone) => return Ok(()),
@@ -178,7 +194,11 @@ async fn streamed<W: Write>(
             Err(error) => {
                 let error = cause(error);
                 if !started && refuses_watch_lists(&error) {
-                    return Err(Failure::Refused);
+                    return Err(Failure::Refused { learned: true });
+                }
+                // May list but not watch: this list in pages.
+                if !started && code(&error) == Some(403) {
+                    return Err(Failure::Refused { learned: false });
                 }
                 return Err(Failure::List(error));
             }

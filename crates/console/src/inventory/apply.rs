@@ -116,10 +116,7 @@ impl Inventory {
     ) {
         let fresh: OrdSet<Held> = objects
             .into_iter()
-            .map(|mut object| {
-                object.share(&mut self.shares);
-                Held(Arc::new(object))
-            })
+            .map(|object| Held(Arc::new(object)))
             .collect();
         let stale: Vec<Key> = match self.listing.remove(&(kind, scope.clone())) {
             Some(listing) => {
@@ -230,10 +227,8 @@ impl Inventory {
         }
     }
 
-    /// An object a source read: its repeated values shared with the rest of the picture
-    /// (`cargo bench --bench fleet -- events` and the hosts view guard it), then held.
-    pub(super) fn take(&mut self, mut object: Object) {
-        object.share(&mut self.shares);
+    /// An object a source read, held.
+    pub(super) fn take(&mut self, object: Object) {
         self.insert(Arc::new(object));
     }
 

@@ -26,7 +26,7 @@ use crate::domain::field::Text;
 pub use crate::domain::kind::Kind;
 pub use derive::{HostRow, Sample, Series, SeriesKey};
 pub use journal::{Change, JOURNAL};
-pub use object::{Object, Parsed, key_of, parse_time};
+pub use object::{Object, Parsed, Shares, key_of, parse_time};
 pub use source::{Health, ListWay, STALE_AFTER, SourceEvent, SourceState, Stale};
 
 /// Namespace and name; the namespace is empty for cluster-scoped objects.
@@ -87,8 +87,6 @@ impl std::borrow::Borrow<Key> for Held {
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,
-    /// What the objects held share of their repeated values ([`Object::share`]).
-    shares: object::Shares,
     objects: OrdMap<Kind, OrdSet<Held>>,
     /// Events by what they are about ([`derive::about`]): one flat set read by range, each
     /// entry the event itself (not its key, a third copy of it).

@@ -61,8 +61,8 @@ impl Clone for Alone {
     }
 }
 
-/// What the objects of a picture share of their repeated values, read as each object's own
-/// and shared as the inventory takes them.
+/// What objects share of their repeated values, read as each object's own and shared after
+/// (a source shares what it reads).
 #[derive(Clone, Debug, Default)]
 pub struct Shares {
     events: crate::domain::model::event::EventTexts,

@@ -6,6 +6,7 @@ pub mod connection;
 pub mod errors;
 pub mod objects;
 pub mod recorder;
+mod sink;
 mod source;
 pub mod watch;
 pub mod ways;

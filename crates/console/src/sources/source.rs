@@ -10,40 +10,14 @@ use kube::runtime::watcher::{self, DefaultBackoff, Event};
 
 use super::errors::{classify, code, refused};
 use super::objects::{EVALUATION, Incoming, POOL, VALUE};
+use super::sink::{Marks, Sink, Tag};
 use super::ways::{Events, PAGE, Way, Ways, cause, refuses_watch_lists, watch};
 use crate::domain::ClusterError;
-use crate::inventory::{Kind, Object, Scope, SourceEvent, SourceState};
+use crate::inventory::{Kind, Object, Scope, Shares, SourceEvent, SourceState};
 
 /// How long to wait before asking again about a forbidden or absent resource.
 const SLOW_RETRY: Duration = Duration::from_secs(60);
 
-/// Which watch a source event came from: its epoch (the console drops the events of a
-/// replaced watch) and the hub it watches (the index of the console's hubs; 0 with one).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tag {
-    pub epoch: u64,
-    pub hub: usize,
-}
-
-/// A source event tagged with the watch it came from.
-pub type Tagged = (Tag, SourceEvent);
-
-/// Where the sources send their events: a bounded queue, so a flood of changes waits in the
-/// server's stream (and the TCP window) instead of in memory while the console catches up.
-pub type Sink = tokio::sync::mpsc::Sender<Tagged>;
-
-/// How many events wait for the console at most (a list page is one event).
-pub const QUEUE: usize = 1024;
-
-/// Whether the sources work out, as they read each pool, whether it breaks a rule by itself
-/// ([`Object::breaks_a_rule_alone`]): the console's pools list marks every pool, and its
-/// sources' tasks do that work while the lists arrive instead of the console's loop after;
-/// a command that prints no marker leaves it to whoever asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Marks {
-    Ahead,
-    WhenAsked,
-}
 /// How one watcher of a source ended: what to do next.
 enum Next {
     /// A new watcher at once (the server no longer has the version watched from, or the
@@ -77,6 +51,11 @@ pub struct Source {
     /// This source's lists are read in pages whatever the hub's way: it may list but not
     /// watch, and a watch-list is a watch.
     pages_here: bool,
+    /// What the objects read share of their repeated values ([`Object::share`]), shared
+    /// here so each object's own copies are freed on the task that made them: shared by the
+    /// console instead, 100,000 events peaked at 149 MB of the 150 allowed (`cargo bench
+    /// --bench fleet -- events`).
+    shares: Shares,
 }
 
 /// A list under way: its objects gathered into the next page.
@@ -97,7 +76,15 @@ impl Source {
             backoff: DefaultBackoff::default(),
             listed_at: None,
             pages_here: false,
+            shares: Shares::default(),
         }
+    }
+
+    /// An object read, as the console holds it: its repeated values shared.
+    fn held(&mut self, object: Incoming) -> Object {
+        let mut object = object.into_object(self.kind);
+        object.share(&mut self.shares);
+        object
     }
 
     /// Follows the kind in its scope until the receiver is gone, a new watcher whenever one
@@ -177,8 +164,11 @@ impl Source {
     }
 
     /// Follows one watcher until it must be replaced: its list goes out page by page (the
-    /// first rows show before the list is complete), then every change as it comes; an error
-    /// is said and the watcher, which resumes where it was, polled again after the backoff.
+    /// first rows show before the list is complete), then every change as it comes. An error
+    /// during the list is said and the watcher, which starts the list over, polled again
+    /// after the backoff; an error of the watch after it is said and the watcher replaced
+    /// after the backoff (kube's would resume without a word, and the source would stay
+    /// "reconnecting" until the next change: its fresh list says it is live).
     async fn follow(&mut self, client: &Client, ways: &Ways, selector: Option<&str>) -> Next {
         let choice = ways.choose().await;
         let way = if self.pages_here {
@@ -193,7 +183,10 @@ impl Source {
         let mut listed = false;
         let mut failing = false;
         loop {
-            let event = match self.next(&mut events, &mut listing, way, ways).await {
+            let event = match self
+                .next(&mut events, &mut listing, way, ways, failing)
+                .await
+            {
                 Ok(Some(event)) => event,
                 Ok(None) => continue,
                 Err(next) => return next,
@@ -202,8 +195,9 @@ impl Source {
                 Ok(event) => event,
                 Err(error) => {
                     let after_list = listed && listing.is_none();
+                    let error = cause(error);
                     match self
-                        .on_error(cause(error), ways, way, after_list, &mut asking)
+                        .on_error(error, ways, way, after_list, &mut asking)
                         .await
                     {
                         Some(next) => return next,
@@ -217,12 +211,10 @@ impl Source {
             if asking.take().is_some() && way == Way::Streamed {
                 ways.learn(Way::Streamed);
             }
-            // Recovered: said at once while watching; a list says it when it is complete.
-            if failing && listing.is_none() && !matches!(event, Event::Init) {
-                self.backoff = DefaultBackoff::default();
-                if !self.send_state(SourceState::Live).await {
-                    return Next::Stop;
-                }
+            if matches!(event, Event::Init) && listing.is_some() && !failing {
+                // A list started over without an error (a watch-list the server ended before
+                // its objects' end): not again at once.
+                tokio::time::sleep(self.backoff.next().unwrap_or(SLOW_RETRY)).await;
             }
             failing = false;
             listed |= matches!(event, Event::InitDone);
@@ -240,9 +232,12 @@ impl Source {
         listing: &mut Option<Gathering>,
         way: Way,
         ways: &Ways,
+        failing: bool,
     ) -> Result<Option<Result<Event<Incoming>, watcher::Error>>, Next> {
         let until = listing.as_ref().and_then(|g| g.until);
-        let next = match (until, listing.is_some() && way == Way::Streamed) {
+        // Not while the watcher retries after an error: a slow reconnection is not silence.
+        let silence = listing.is_some() && way == Way::Streamed && !failing;
+        let next = match (until, silence) {
             (Some(deadline), _) => tokio::time::timeout_at(deadline, events.next()).await,
             (None, true) => match tokio::time::timeout(SILENCE, events.next()).await {
                 Ok(next) => Ok(next),
@@ -294,14 +289,15 @@ impl Source {
                     objects: Vec::new(),
                     until: None,
                 });
+                // The hub's way, not this source's own (a role that may not watch).
                 self.send_state(SourceState::Syncing).await
-                    && self.send(SourceEvent::Lists { way }).await
+                    && (self.pages_here || self.send(SourceEvent::Lists { way }).await)
             }
             Event::InitApply(object) => {
                 let Some(gathering) = listing else {
                     return true;
                 };
-                gathering.objects.push(object.into_object(self.kind));
+                gathering.objects.push(self.held(object));
                 gathering
                     .until
                     .get_or_insert_with(|| tokio::time::Instant::now() + GATHER);
@@ -324,10 +320,8 @@ impl Source {
                 .await
             }
             Event::Apply(object) => {
-                self.send(SourceEvent::Read {
-                    object: object.into_object(self.kind),
-                })
-                .await
+                let object = self.held(object);
+                self.send(SourceEvent::Read { object }).await
             }
             Event::Delete(object) => {
                 self.send(SourceEvent::Deleted {
@@ -340,8 +334,8 @@ impl Source {
     }
 
     /// What an error means for the watcher: `None` to poll it again after the backoff (said
-    /// as reconnecting), else what to do instead. `listed`: the error came after a complete
-    /// list, on the watch that follows it.
+    /// as reconnecting, during a list), else what to do instead. `listed`: the error came
+    /// after a complete list, on the watch that follows it.
     async fn on_error(
         &mut self,
         error: kube::Error,
@@ -380,11 +374,16 @@ impl Source {
             });
         }
         if code(&error) == Some(410) {
-            // The version is gone (a continue token expired, or the watch's): the list starts
-            // again, not in a tight loop.
-            return Some(self.relist());
+            // The watch's version is gone: the list again, not in a tight loop. A list's
+            // (a continue token expired) waits the backoff's next delay.
+            return Some(if listed {
+                self.relist()
+            } else {
+                Next::RelistAfter(self.backoff.next().unwrap_or(SLOW_RETRY))
+            });
         }
         match self.failed(classify(&error)).await {
+            Some(delay) if listed => Some(Next::RelistAfter(delay)),
             Some(delay) => {
                 tokio::time::sleep(delay).await;
                 None

@@ -7,8 +7,8 @@
 use kube::Client;
 use tokio::task::JoinHandle;
 
+pub use super::sink::{Marks, QUEUE, Sink, Tag, Tagged};
 use super::source::Source;
-pub use super::source::{Marks, QUEUE, Sink, Tag, Tagged};
 use super::ways::Ways;
 use crate::inventory::Kind;
 

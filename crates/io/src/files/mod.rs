@@ -100,7 +100,6 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
     String::from_utf8(read_bounded(path, limit)?).map_err(|_| ReadError::NotText)
 }
 
-/// A secret token: 32 random bytes from the operating system, in hex.
 /// `open`'s flag not to follow a link at the last step of a path.
 pub(crate) fn no_follow() -> i32 {
     rustix::fs::OFlags::NOFOLLOW.bits().cast_signed()
@@ -111,6 +110,7 @@ pub(crate) fn non_blocking() -> i32 {
     rustix::fs::OFlags::NONBLOCK.bits().cast_signed()
 }
 
+/// A secret token: 32 random bytes from the operating system, in hex.
 pub fn token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
