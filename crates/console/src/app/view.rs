@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use super::doctor::Doctor;
-use super::rows::{Column, Row, Table};
+use super::rows::column::Column;
+use super::rows::row::{Row, Table};
 use crate::inventory::{Inventory, Kind, Object};
 
 /// Which list the console shows: one of the views in [`super::rows::VIEWS`].

@@ -2,25 +2,8 @@
 //! stored or removed, so that readers keeping work per object (the console's rows, the
 //! doctor's findings) redo only what a change touched.
 
-use super::{Inventory, Key, Kind, Object, derive};
+use super::{Change, Inventory, JOURNAL, Key, Kind, Object, derive};
 use crate::domain::field::Text;
-
-/// One change the journal remembers: a pool, evaluation or event applied or deleted.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    pub kind: Kind,
-    pub key: Key,
-    /// The pools whose picture it touches (namespace, name): a pool or evaluation its own,
-    /// an event the ComputePool it is about now and the one it was about before.
-    pub pools: Vec<Key>,
-    /// For a pool that joined or left the fleet or changed its VIP: its VIPs before and
-    /// after (lower case). The pools sharing its name or one of these VIPs may read the fleet
-    /// differently now ([`Inventory::fleet_touched`]).
-    pub fleet: Option<Vec<String>>,
-}
-
-/// How many changes the journal remembers: a reader further behind starts over.
-pub const JOURNAL: usize = 4096;
 
 impl Inventory {
     /// The pools, evaluations and events changed after `generation` (each as often as it

@@ -8,6 +8,7 @@
 
 mod apply;
 mod derive;
+mod derived;
 mod doctor;
 mod fleet;
 mod journal;
@@ -24,16 +25,9 @@ use imbl::{OrdMap, OrdSet, Vector};
 use crate::domain::field::Text;
 
 pub use crate::domain::kind::Kind;
-pub use derive::{HostRow, Sample, Series, SeriesKey};
-pub use journal::{Change, JOURNAL};
-pub use object::{Object, Parsed, Shares, key_of, parse_time};
-pub use source::{Health, ListWay, STALE_AFTER, SourceEvent, SourceState, Stale};
-
-/// Namespace and name; the namespace is empty for cluster-scoped objects.
-pub type Key = (Text, Text);
-
-/// Which namespace a source watches: `None` for all.
-pub type Scope = Option<String>;
+pub use derived::{HostRow, Sample, Series, SeriesKey};
+pub use object::{Key, Object, Parsed, Shares, key_of, parse_time};
+pub use source::{Health, ListWay, STALE_AFTER, Scope, SourceEvent, SourceState, Stale};
 
 /// A list arriving in pages: the keys held when it started that it has not brought yet
 /// (those left when it ends are gone from the hub), how many objects it has brought and how
@@ -84,13 +78,38 @@ impl std::borrow::Borrow<Key> for Held {
 }
 
 /// The whole picture. Clone it to take a snapshot.
+/// An event filed in the events index under what it is about; ordered by that, then by the
+/// event's key (two events are never the same entry).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Filed {
+    about: u64,
+    event: Held,
+}
+
+/// One change the journal remembers: a pool, evaluation or event applied or deleted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub kind: Kind,
+    pub key: Key,
+    /// The pools whose picture it touches (namespace, name): a pool or evaluation its own,
+    /// an event the ComputePool it is about now and the one it was about before.
+    pub pools: Vec<Key>,
+    /// For a pool that joined or left the fleet or changed its VIP: its VIPs before and
+    /// after (lower case). The pools sharing its name or one of these VIPs may read the fleet
+    /// differently now ([`Inventory::fleet_touched`]).
+    pub fleet: Option<Vec<String>>,
+}
+
+/// How many changes the journal remembers: a reader further behind starts over.
+pub const JOURNAL: usize = 4096;
+
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,
     objects: OrdMap<Kind, OrdSet<Held>>,
     /// Events by what they are about ([`derive::about`]): one flat set read by range, each
     /// entry the event itself (not its key, a third copy of it).
-    events_by_object: OrdSet<derive::Filed>,
+    events_by_object: OrdSet<Filed>,
     /// Per pool, its series: one entry per pool (a pool has a few), shared between snapshots
     /// until one of them records a sample.
     history: OrdMap<Key, Arc<Vec<Series>>>,

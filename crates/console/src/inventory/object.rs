@@ -8,10 +8,13 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::{Key, Kind};
-use crate::domain::field::Issue;
+use crate::domain::field::{Issue, Text};
+use crate::domain::kind::Kind;
 use crate::domain::model::{ComputePool, ComputePoolEvaluation, Event, read_owned};
 use crate::domain::rules::{self, Context, Severity};
+
+/// Namespace and name; the namespace is empty for cluster-scoped objects.
+pub type Key = (Text, Text);
 
 /// What the model made of an object. Pools, evaluations and events are kept only as their
 /// model: the model writes back exactly what was read, so the raw JSON is rebuilt when asked

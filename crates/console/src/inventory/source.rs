@@ -4,7 +4,11 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::{Kind, Object, Scope};
+use super::object::Object;
+use crate::domain::kind::Kind;
+
+/// Which namespace a source watches: `None` for all.
+pub type Scope = Option<String>;
 
 /// How a source is doing.
 #[derive(Clone, Debug, PartialEq)]

@@ -181,7 +181,7 @@ fn utilization_history_is_timestamped_by_evaluation_and_deduplicated() {
         [50.0, 70.0],
         "same evaluatedAt once; an older one is not appended"
     );
-    for i in 0..(derive::HISTORY_LIMIT as i64 + 20) {
+    for i in 0..(derived::HISTORY_LIMIT as i64 + 20) {
         let stamp =
             (at(100) + Duration::seconds(i)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         inventory.apply(
@@ -194,7 +194,7 @@ fn utilization_history_is_timestamped_by_evaluation_and_deduplicated() {
     }
     assert_eq!(
         inventory.history(&series).expect("series").len(),
-        derive::HISTORY_LIMIT,
+        derived::HISTORY_LIMIT,
         "bounded"
     );
 }

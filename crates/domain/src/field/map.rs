@@ -3,14 +3,17 @@
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use super::{Field, FromJson, Issue, Lenient, Mismatch, Text, mismatch};
+use super::read::{read_list, read_map};
+use super::shape::{FromJson, Issue, Lenient, Mismatch, mismatch, scalar};
+use super::text::Text;
+use super::value::Field;
 use crate::path::At;
 
 impl<T: FromJson> FromJson for Vec<Field<T>> {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::read::read_list(deserializer)
+        read_list(deserializer)
     }
 }
 
@@ -18,7 +21,7 @@ impl FromJson for Vec<Value> {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::scalar(deserializer, |value| match value {
+        scalar(deserializer, |value| match value {
             Value::Array(mut items) => {
                 items.shrink_to_fit();
                 Ok(items)
@@ -32,7 +35,7 @@ impl<T: FromJson> FromJson for Map<Field<T>> {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::read::read_map(deserializer)
+        Ok(read_map(deserializer)?.map(Map))
     }
 }
 
@@ -154,10 +157,7 @@ impl<T: FromJson> FromJson for SmallMap<Field<T>> {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        Ok(
-            super::read::read_map(deserializer)?
-                .map(|Map(entries)| SmallMap::from_entries(entries)),
-        )
+        Ok(read_map(deserializer)?.map(SmallMap::from_entries))
     }
 }
 

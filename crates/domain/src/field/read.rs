@@ -11,7 +11,9 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::{Field, FromJson, Map, Mismatch};
+use super::shape::{FromJson, Mismatch};
+use super::text::Text;
+use super::value::{Field, Invalid};
 
 /// A mapping's key, borrowed from the text when it can be (it has no escapes): reading an
 /// object's known fields allocates nothing for their names.
@@ -109,6 +111,36 @@ impl<'de, T: FromJson> Visitor<'de> for FieldSeed<T> {
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field<T>, D::Error> {
         T::read(deserializer).map(Field::from_read)
+    }
+}
+
+impl<'de, T: FromJson> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde::de::DeserializeSeed::deserialize(FieldSeed::<T>::new(), deserializer)
+    }
+}
+
+impl<T: FromJson> Field<T> {
+    /// Reads a field from its JSON value, as from text: `null` is missing, a value of the
+    /// wrong shape is kept as invalid with the reason.
+    pub fn from_value(value: Value) -> Self {
+        serde::de::DeserializeSeed::deserialize(FieldSeed::<T>::new(), value).unwrap_or_else(
+            // A JSON value is always read: no shape is refused, so this does not happen.
+            |error| {
+                Field::Invalid(Box::new(Invalid {
+                    raw: Value::Null,
+                    error: error.to_string(),
+                }))
+            },
+        )
+    }
+}
+
+impl FromJson for Text {
+    fn read<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Result<Self, Mismatch>, D::Error> {
+        read_text(deserializer)
     }
 }
 
@@ -237,30 +269,30 @@ impl<'de, T: Entries> Visitor<'de> for Model<T> {
 }
 
 /// Reads a text straight from JSON text (a short one is held inline, never allocated).
-pub(super) fn read_text<'de, D: Deserializer<'de>>(
+fn read_text<'de, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Result<super::Text, Mismatch>, D::Error> {
-    struct Text;
-    impl<'de> Visitor<'de> for Text {
-        type Value = Result<super::Text, Mismatch>;
+) -> Result<Result<Text, Mismatch>, D::Error> {
+    struct AText;
+    impl<'de> Visitor<'de> for AText {
+        type Value = Result<Text, Mismatch>;
 
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a JSON value")
         }
 
         fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-            Ok(Ok(super::Text::from(v)))
+            Ok(Ok(Text::from(v)))
         }
 
         fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-            Ok(Ok(super::Text::from(v)))
+            Ok(Ok(Text::from(v)))
         }
 
         otherwise!("a string"; scalars);
         otherwise!("a string"; list);
         otherwise!("a string"; mapping);
     }
-    deserializer.deserialize_any(Text)
+    deserializer.deserialize_any(AText)
 }
 
 /// Reads a list of fields straight from JSON text, held at exactly its length.
@@ -296,10 +328,10 @@ pub(super) fn read_list<'de, T: FromJson, D: Deserializer<'de>>(
 /// keeps them), held at exactly their number.
 pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Result<Map<Field<T>>, Mismatch>, D::Error> {
+) -> Result<Result<Pairs<T>, Mismatch>, D::Error> {
     struct Entries<T>(PhantomData<fn() -> T>);
     impl<'de, T: FromJson> Visitor<'de> for Entries<T> {
-        type Value = Result<Map<Field<T>>, Mismatch>;
+        type Value = Result<Pairs<T>, Mismatch>;
 
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a JSON value")
@@ -310,11 +342,11 @@ pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
             let mut index = None;
             while let Some(key) = map.next_key::<Key<'de>>()? {
                 let value = map.next_value_seed(FieldSeed::<T>::new())?;
-                let key = super::Text::from(key.as_str());
+                let key = Text::from(key.as_str());
                 insert_last_wins(&mut entries, &mut index, key, value);
             }
             entries.shrink_to_fit();
-            Ok(Ok(Map(entries)))
+            Ok(Ok(entries))
         }
 
         otherwise!("a mapping"; scalars);
@@ -324,6 +356,9 @@ pub(super) fn read_map<'de, T: FromJson, D: Deserializer<'de>>(
     deserializer.deserialize_any(Entries(PhantomData))
 }
 
+/// A mapping's entries as read, in the order written.
+type Pairs<T> = Vec<(Text, Field<T>)>;
+
 /// Up to this many entries, a key written twice is found by looking at each; past it, by an
 /// index (a hostile mapping of a million keys costs a million lookups, not their square).
 const SCAN: usize = 16;
@@ -331,9 +366,9 @@ const SCAN: usize = 16;
 /// Adds an entry, or replaces the value of the entry with its key where it was first
 /// written.
 fn insert_last_wins<V>(
-    entries: &mut Vec<(super::Text, V)>,
-    index: &mut Option<std::collections::HashMap<super::Text, usize>>,
-    key: super::Text,
+    entries: &mut Vec<(Text, V)>,
+    index: &mut Option<std::collections::HashMap<Text, usize>>,
+    key: Text,
     value: V,
 ) {
     let found = if entries.len() < SCAN {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{FromJson, Lenient, Mismatch, mismatch};
+use super::shape::{FromJson, Lenient, Mismatch, mismatch, scalar};
 
 /// A model's text: short texts (names, statuses, architectures, timestamps, most keys) are
 /// held inline instead of in an allocation of their own; a fleet holds millions of them.
@@ -65,19 +65,11 @@ impl std::fmt::Display for Scalar {
     }
 }
 
-impl FromJson for Text {
-    fn read<'de, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::read::read_text(deserializer)
-    }
-}
-
 impl FromJson for Num {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::scalar(deserializer, |value| match value {
+        scalar(deserializer, |value| match value {
             Value::Number(n) => Ok(Num(n)),
             other => mismatch(other, "a number"),
         })
@@ -88,7 +80,7 @@ impl FromJson for Scalar {
     fn read<'de, D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Result<Self, Mismatch>, D::Error> {
-        super::scalar(deserializer, |value| match value {
+        scalar(deserializer, |value| match value {
             Value::Bool(b) => Ok(Scalar::Bool(b)),
             Value::String(s) => Ok(Scalar::String(s)),
             Value::Number(n) => match n.as_i64() {

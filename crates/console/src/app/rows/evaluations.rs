@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use crate::inventory::{Inventory, Kind, Object, parse_time};
 
-use super::pools::{scaling_state, short};
+use super::cell::{Cell, Load};
 use super::column::{self, Column};
+use super::pools::{scaling_state, short};
+use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, Tab, ViewSpec};
-use super::{Cell, Load, Row, Source, Table, id_of};
 
 fn decision_words(decision: Decision, unit: &str) -> Option<String> {
     match decision {

@@ -3,9 +3,10 @@
 use crate::domain::model::Event;
 use crate::inventory::{Inventory, Kind, Object};
 
+use super::cell::{Cell, Status};
 use super::column::{self, Column};
+use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, ViewSpec};
-use super::{Cell, Row, Source, Status, Table, id_of};
 
 pub fn events(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
     let mut objects: Vec<&std::sync::Arc<Object>> = inventory
@@ -61,14 +62,7 @@ pub fn event_rows(_inventory: &Inventory, event: &std::sync::Arc<Object>, wide: 
             })
         },
         Cell::text(field(Event::reason)),
-        Cell::Text(
-            format!(
-                "{}/{}",
-                involved("kind").to_lowercase(),
-                involved("name")
-            )
-            .into(),
-        ),
+        Cell::Text(format!("{}/{}", involved("kind").to_lowercase(), involved("name")).into()),
         Cell::text(field(Event::message)),
     ];
     if wide {

@@ -8,10 +8,11 @@ use crate::domain::ObjectRef;
 use crate::domain::model::vocabulary::HostStatus;
 use crate::inventory::{HostRow, Inventory, Kind, Object};
 
-use super::pools::short;
+use super::cell::{Cell, Status};
 use super::column::{self, Column};
+use super::pools::short;
+use super::row::{Row, Source, Table};
 use crate::app::view::{Rows, Tab, ViewSpec};
-use super::{Cell, Row, Source, Status, Table};
 
 pub fn hosts_table(inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
     let rows = inventory

@@ -6,10 +6,11 @@ use crate::domain::model::vocabulary::{HostStatus, PoolPhase};
 use crate::domain::quantity::GpuVariant;
 use crate::inventory::{Inventory, Kind, Object, Series};
 
+use super::cell::{Cell, GpuUse, Status};
 use super::cell::{SPARK_SAMPLES, scaling_rank};
 use super::column::{self, Column};
+use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, Tab, ViewSpec};
-use super::{Cell, GpuUse, Row, Source, Status, Table, id_of};
 
 pub(super) fn short(variant: &str) -> String {
     GpuVariant::parse(variant).short_name().to_owned()
@@ -205,7 +206,12 @@ pub fn pool_headers(wide: bool) -> Vec<Column> {
         column::AGE,
     ];
     if wide {
-        headers.extend([column::VIP, column::PROFILE_BUNDLE, column::DELETION, column::PROBLEM]);
+        headers.extend([
+            column::VIP,
+            column::PROFILE_BUNDLE,
+            column::DELETION,
+            column::PROBLEM,
+        ]);
     }
     headers
 }

@@ -1,10 +1,11 @@
 //! The fleet's problems (`:problems`): every finding of the doctor above info, of every pool,
 //! worst first; a row is one finding, named by its pool and id.
 
+use super::cell::{Cell, Status};
 use super::column;
-use crate::app::view::{Rows, Tab, ViewSpec};
-use super::{Cell, Row, Source, Status, Table};
+use super::row::{Row, Source, Table};
 use crate::app::doctor::Doctor;
+use crate::app::view::{Rows, Tab, ViewSpec};
 
 pub fn problems(doctor: &Doctor) -> Table {
     let rows = doctor
@@ -27,7 +28,13 @@ pub fn problems(doctor: &Doctor) -> Table {
         })
         .collect();
     Table {
-        columns: vec![column::SEVERITY, column::NAMESPACE, column::POOL, column::SYMPTOM, column::FINDING],
+        columns: vec![
+            column::SEVERITY,
+            column::NAMESPACE,
+            column::POOL,
+            column::SYMPTOM,
+            column::FINDING,
+        ],
         rows,
     }
 }

@@ -4,10 +4,11 @@ use serde_json::Value;
 
 use crate::inventory::{Inventory, Kind};
 
+use super::cell::Cell;
 use super::column;
-use crate::app::view::{Rows, ViewSpec};
 use super::pools::short;
-use super::{Cell, Row, Source, Table, id_of};
+use super::row::{Row, Source, Table, id_of};
+use crate::app::view::{Rows, ViewSpec};
 
 fn variant_map(value: Option<&Value>) -> Cell {
     let Some(map) = value.and_then(Value::as_object) else {

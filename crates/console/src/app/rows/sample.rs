@@ -4,8 +4,9 @@
 use crate::app::view::{Rows, ViewSpec};
 use crate::inventory::{Inventory, Kind};
 
+use super::cell::Cell;
 use super::column::{self, Column};
-use super::{Cell, Row, Source, Table, id_of};
+use super::row::{Row, Source, Table, id_of};
 
 /// A Tenant's own column: declared beside the view that shows it.
 const PROJECTS: Column = Column::new("PROJECT LIMITS", 3);
