@@ -5,6 +5,7 @@
 
 pub mod evaluation;
 pub mod event;
+mod host;
 pub mod longhorn;
 pub mod meta;
 pub mod pool;

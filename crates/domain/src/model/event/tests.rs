@@ -1,4 +1,5 @@
 use super::*;
+use chrono::SecondsFormat;
 use proptest::prelude::*;
 use serde_json::json;
 
