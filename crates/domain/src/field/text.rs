@@ -41,7 +41,8 @@ impl From<f64> for Num {
 pub enum Scalar {
     Bool(bool),
     Integer(i64),
-    Float(f64),
+    /// Any other number (a fraction, or a whole number past `i64`), kept exactly as written.
+    Number(serde_json::Number),
     String(String),
 }
 
@@ -59,7 +60,7 @@ impl std::fmt::Display for Scalar {
         match self {
             Scalar::Bool(b) => write!(f, "{b}"),
             Scalar::Integer(i) => write!(f, "{i}"),
-            Scalar::Float(x) => write!(f, "{x}"),
+            Scalar::Number(x) => write!(f, "{x}"),
             Scalar::String(s) => f.write_str(s),
         }
     }
@@ -85,7 +86,7 @@ impl FromJson for Scalar {
             Value::String(s) => Ok(Scalar::String(s)),
             Value::Number(n) => match n.as_i64() {
                 Some(i) => Ok(Scalar::Integer(i)),
-                None => Ok(Scalar::Float(n.as_f64().unwrap_or(f64::NAN))),
+                None => Ok(Scalar::Number(n)),
             },
             other => mismatch(other, "a plain value"),
         })

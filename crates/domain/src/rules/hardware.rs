@@ -98,7 +98,7 @@ pub fn memory_problem(value: &Scalar) -> Option<String> {
         Scalar::Integer(n) => Some(format!(
             "{n} has no unit; write it as a string with units, e.g. '{n} GB' or '{n} MiB'"
         )),
-        Scalar::Float(n) => Some(format!(
+        Scalar::Number(n) => Some(format!(
             "{n} has no unit; write it as a string such as '16 GB'"
         )),
         Scalar::Bool(b) => Some(format!("{b} is not a size; write a string such as '16 GB'")),
