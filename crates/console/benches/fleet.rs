@@ -64,7 +64,11 @@ fn binary() -> Option<PathBuf> {
     if !status.success() {
         return None;
     }
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release/pooldeck");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+        PathBuf::from,
+    );
+    let path = target.join("release/pooldeck");
     path.exists().then_some(path)
 }
 

@@ -198,10 +198,6 @@ impl Scenario {
         })
     }
 
-    pub fn from_file(path: &std::path::Path) -> Result<Scenario, ScenarioError> {
-        Scenario::parse(&read_file(path)?).map_err(|why| in_file(path, why))
-    }
-
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         let documents = pooldeck_domain::manifest::parse(text).map_err(ScenarioError::Text)?;
         let root = documents

@@ -62,10 +62,6 @@ impl YamlPath {
         &self.0
     }
 
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub fn last_key(&self) -> Option<&str> {
         match self.0.last() {
             Some(Segment::Key(k)) => Some(k),

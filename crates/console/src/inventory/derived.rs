@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::domain::field::Text;
 
 /// Samples kept per series: at the controllers' evaluation cycle this is hours of history.
-pub const HISTORY_LIMIT: usize = 360;
+pub(super) const HISTORY_LIMIT: usize = 360;
 
 /// One edge host of one pool, flattened from `status.paletteClusterStatuses`.
 #[derive(Clone, Debug, PartialEq)]

@@ -77,7 +77,6 @@ impl std::borrow::Borrow<Key> for Held {
     }
 }
 
-/// The whole picture. Clone it to take a snapshot.
 /// An event filed in the events index under what it is about; ordered by that, then by the
 /// event's key (two events are never the same entry).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -103,6 +102,8 @@ pub struct Change {
 /// How many changes the journal remembers: a reader further behind starts over.
 pub const JOURNAL: usize = 4096;
 
+/// The whole picture. Clone it to take a snapshot. imbl's sets, not std's: with std's, `cargo
+/// bench --bench fleet -- events` peaked at 152 MB of the 150 allowed (imbl's: 147 to 151).
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,

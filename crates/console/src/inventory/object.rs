@@ -33,8 +33,7 @@ pub enum Parsed {
 }
 
 /// One object: as pooldeck read it, and the problems found reading it. Small on purpose:
-/// every event of a hub is one of these behind an `Arc` (at 176 bytes at most it takes the
-/// allocator's 192-byte class: the assertion below keeps it there).
+/// every event of a hub is one of these behind an `Arc`.
 #[derive(Clone, Debug)]
 pub struct Object {
     pub kind: Kind,
@@ -71,9 +70,6 @@ pub struct Shares {
     events: crate::domain::model::event::EventTexts,
     hardware: crate::domain::shared::Table<crate::domain::model::status::HostHardware>,
 }
-
-// The allocator class above (an `Arc` adds 16 bytes): a field more is a deliberate choice.
-const _: () = assert!(std::mem::size_of::<Object>() <= 176);
 
 impl Object {
     pub fn new(kind: Kind, mut raw: Value) -> Object {

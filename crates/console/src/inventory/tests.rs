@@ -236,6 +236,34 @@ fn events_are_indexed_by_the_object_they_concern() {
 }
 
 #[test]
+fn events_at_the_same_time_come_in_key_order_however_they_arrived() {
+    let event = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "ns"},
+               "involvedObject": {"kind": "ComputePool", "namespace": "ns", "name": "a"},
+               "reason": "R", "lastTimestamp": "2026-11-30T12:00:00Z"})
+    };
+    let order = |arrival: &[&str]| -> Vec<String> {
+        let mut inventory = Inventory::new();
+        for (i, name) in arrival.iter().enumerate() {
+            inventory.apply(
+                SourceEvent::Applied {
+                    kind: Kind::Event,
+                    object: event(name),
+                },
+                at(i as i64),
+            );
+        }
+        inventory
+            .events_for("ComputePool", "ns", "a")
+            .iter()
+            .map(|e| e.name().to_owned())
+            .collect()
+    };
+    assert_eq!(order(&["e3", "e1", "e2"]), ["e1", "e2", "e3"]);
+    assert_eq!(order(&["e2", "e3", "e1", "e3"]), ["e1", "e2", "e3"]);
+}
+
+#[test]
 fn a_malformed_object_stays_listed_with_its_error() {
     let mut inventory = Inventory::new();
     let broken = json!({"apiVersion": "spectrocloud.com/v1alpha1", "kind": "ComputePool",

@@ -53,16 +53,6 @@ pub enum ClusterError {
     Other { message: String },
 }
 
-impl ClusterError {
-    /// Whether trying again later may succeed without anyone changing anything.
-    pub fn is_transient(&self) -> bool {
-        matches!(
-            self,
-            ClusterError::Unreachable { .. } | ClusterError::Gone | ClusterError::Other { .. }
-        )
-    }
-}
-
 /// ` NAME` when the server is known.
 fn named(server: &str) -> String {
     if server.is_empty() {
@@ -292,8 +282,6 @@ mod tests {
             server: "https://hub:6443".into(),
             detail: "connection refused".into(),
         };
-        assert!(unreachable.is_transient());
         assert!(unreachable.to_string().contains("https://hub:6443"));
-        assert!(!conflict.is_transient());
     }
 }

@@ -28,11 +28,6 @@ impl PoolPhase {
         }
     }
 
-    /// Failed and Deleting pools cannot be selected for App Deployments or other workloads.
-    pub fn accepts_workloads(&self) -> bool {
-        !matches!(self, PoolPhase::Failed | PoolPhase::Deleting)
-    }
-
     pub fn meaning(&self) -> &'static str {
         match self {
             PoolPhase::Running => "the pool's clusters are running",

@@ -1,6 +1,7 @@
-//! The rows of each list view as values: a row names its object ([`ObjectRef`], plus the
-//! worker pool or host it is about) and holds typed [`Cell`]s: a phase from the vocabulary,
-//! GPUs used/capacity, an instant for ages and countdowns, a percentage with its history.
+//! The rows of each list view as values: a row names its object
+//! ([`ObjectRef`](crate::domain::ObjectRef), plus the worker pool or host it is about) and
+//! holds typed [`Cell`]s: a phase from the vocabulary, GPUs used/capacity, an instant for
+//! ages and countdowns, a percentage with its history.
 //! Formatting happens only in `ui::cells` (the console) and `pooldeck get` (plain text);
 //! sorting, colouring and diffing read the values. Rows do not depend on the clock: a tick
 //! re-formats the visible time cells and rebuilds nothing.
@@ -8,7 +9,7 @@
 mod cell;
 pub mod column;
 pub mod names;
-pub mod row;
+pub(in crate::app) mod row;
 mod status;
 pub mod text;
 
@@ -56,14 +57,6 @@ pub use self::row::{Row, Source, Table};
 /// their order (the natural one: namespace, name).
 pub fn sort(rows: &mut [Row], column: usize, descending: bool) {
     rows.sort_by(|a, b| compare_by(a, b, column, descending));
-}
-
-/// Orders positions into `rows` by one column's values, as [`sort`] orders the rows.
-pub fn sort_positions(rows: &[Row], order: &mut [usize], column: usize, descending: bool) {
-    order.sort_by(|a, b| match (rows.get(*a), rows.get(*b)) {
-        (Some(x), Some(y)) => compare_by(x, y, column, descending),
-        (x, y) => x.is_some().cmp(&y.is_some()),
-    });
 }
 
 /// How two rows order by one column's values, `descending` reversing it; a row without a

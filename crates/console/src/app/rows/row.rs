@@ -65,11 +65,6 @@ impl Row {
         }
     }
 
-    /// Whether the row is the same row as `other` (same object and part), whatever its values.
-    pub fn same_row(&self, other: &Row) -> bool {
-        self.hub == other.hub && self.id == other.id && self.part == other.part
-    }
-
     /// Whether anything a reader of `get --watch` cares about changed: the object (by its
     /// resourceVersion) or a value of the row. The clock moving changes neither.
     pub fn changed_from(&self, before: &Row) -> bool {
