@@ -51,6 +51,15 @@ impl<T: Hash + Eq> Table<T> {
     }
 
     /// Lets go of the values nobody else holds.
+    /// `value` as the table holds it: the copy already there (`value` is dropped at once),
+    /// or `value` itself, now held.
+    pub fn share_value(&mut self, value: T) -> Arc<T> {
+        match self.values.get(&value) {
+            Some(known) => known.clone(),
+            None => self.share(Arc::new(value)),
+        }
+    }
+
     pub fn sweep(&mut self) {
         self.values.retain(|v| Arc::strong_count(v) > 1);
         self.swept_at = self.values.len();
@@ -76,6 +85,14 @@ pub fn text(strings: &mut Table<String>, value: Shared) -> Shared {
         return value;
     }
     strings.share(value)
+}
+
+/// A text just read, shared through `strings` as [`text`] shares one already held.
+pub fn text_of(strings: &mut Table<String>, value: String) -> Shared {
+    if value.len() > LONGEST {
+        return Arc::new(value);
+    }
+    strings.share_value(value)
 }
 
 /// A set of texts shared, each text and the set.

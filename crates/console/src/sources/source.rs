@@ -12,6 +12,7 @@ use super::errors::{classify, code, refused};
 use super::objects::{EVALUATION, Incoming, POOL, VALUE};
 use super::sink::{Marks, Sink, Tag};
 use super::ways::{Events, PAGE, Way, Ways, cause, refuses_watch_lists, watch};
+use super::without::of_kind;
 use crate::domain::ClusterError;
 use crate::inventory::{Kind, Object, Scope, Shares, SourceEvent, SourceState};
 
@@ -51,10 +52,8 @@ pub struct Source {
     /// This source's lists are read in pages whatever the hub's way: it may list but not
     /// watch, and a watch-list is a watch.
     pages_here: bool,
-    /// What the objects read share of their repeated values ([`Object::share`]), shared
-    /// here so each object's own copies are freed on the task that made them: shared by the
-    /// console instead, 100,000 events peaked at 149 MB of the 150 allowed (`cargo bench
-    /// --bench fleet -- events`).
+    /// What the objects this source reads share of their repeated values
+    /// ([`Object::new_shared`]).
     shares: Shares,
 }
 
@@ -82,9 +81,16 @@ impl Source {
 
     /// An object read, as the console holds it: its repeated values shared.
     fn held(&mut self, object: Incoming) -> Object {
-        let mut object = object.into_object(self.kind);
-        object.share(&mut self.shares);
-        object
+        match object {
+            Incoming::Value(value) => {
+                Object::new_shared(self.kind, of_kind(value, self.kind), &mut self.shares)
+            }
+            read => {
+                let mut object = read.into_object(self.kind);
+                object.share(&mut self.shares);
+                object
+            }
+        }
     }
 
     /// Follows the kind in its scope until the receiver is gone, a new watcher whenever one

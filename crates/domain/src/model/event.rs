@@ -86,6 +86,26 @@ impl Event {
     /// Reads an event from the object the API sent; `name` and `namespace` are its key, which
     /// the caller keeps (metadata's name and namespace are not held twice).
     pub fn read(value: Value, name: &str, namespace: &str) -> Event {
+        Event::read_into(value, name, namespace, None)
+    }
+
+    /// [`Event::read`], its texts shared through `tables` as they are read: a text another
+    /// event says already is never held twice, not even for a moment.
+    pub fn read_shared(
+        value: Value,
+        name: &str,
+        namespace: &str,
+        tables: &mut EventTexts,
+    ) -> Event {
+        Event::read_into(value, name, namespace, Some(tables))
+    }
+
+    fn read_into(
+        value: Value,
+        name: &str,
+        namespace: &str,
+        mut tables: Option<&mut EventTexts>,
+    ) -> Event {
         let mut event = Event {
             texts: None,
             involved: None,
@@ -102,10 +122,19 @@ impl Event {
         };
         let mut texts: Texts<8> = Default::default();
         for (field, value) in fields {
-            event.read_field(field, value, name, namespace, &mut texts);
+            event.read_field(
+                field,
+                value,
+                (name, namespace),
+                &mut texts,
+                tables.as_deref_mut(),
+            );
         }
         if texts.iter().any(Option::is_some) {
-            event.texts = Some(Arc::new(texts));
+            event.texts = Some(match tables {
+                Some(tables) => tables.own.share_value(texts),
+                None => Arc::new(texts),
+            });
         }
         event
     }
@@ -114,14 +143,14 @@ impl Event {
         &mut self,
         field: String,
         value: Value,
-        name: &str,
-        namespace: &str,
+        (name, namespace): (&str, &str),
         texts: &mut Texts<8>,
+        mut tables: Option<&mut EventTexts>,
     ) {
         if let Some(i) = TEXTS.iter().position(|t| *t == field)
             && let Value::String(text) = value
         {
-            texts[i] = Some(Arc::new(text));
+            texts[i] = Some(held_text(tables.as_deref_mut(), text));
             return;
         }
         if let Some((i, (_, precision))) = TIMES
@@ -139,15 +168,21 @@ impl Event {
         match (field.as_str(), value) {
             ("count", Value::Number(n)) if count(&n).is_some() => self.count = count(&n),
             ("involvedObject", Value::Object(fields)) => {
-                let (texts, others) = texts_of(fields, &INVOLVED);
-                self.involved = Some(Arc::new(texts));
+                let (texts, others) = texts_of(fields, &INVOLVED, tables.as_deref_mut());
+                self.involved = Some(match tables {
+                    Some(tables) => tables.involved.share_value(texts),
+                    None => Arc::new(texts),
+                });
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
             }
             ("source", Value::Object(fields)) => {
-                let (texts, others) = texts_of(fields, &SOURCE);
-                self.source = Some(Arc::new(texts));
+                let (texts, others) = texts_of(fields, &SOURCE, tables.as_deref_mut());
+                self.source = Some(match tables {
+                    Some(tables) => tables.source.share_value(texts),
+                    None => Arc::new(texts),
+                });
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
@@ -359,18 +394,29 @@ impl Event {
 fn texts_of<const N: usize>(
     fields: Map<String, Value>,
     known: &[&str; N],
+    mut tables: Option<&mut EventTexts>,
 ) -> (Texts<N>, Map<String, Value>) {
     let mut texts: Texts<N> = std::array::from_fn(|_| None);
     let mut others = Map::new();
     for (key, value) in fields {
         match (known.iter().position(|k| *k == key), value) {
-            (Some(i), Value::String(text)) => texts[i] = Some(Arc::new(text)),
+            (Some(i), Value::String(text)) => {
+                texts[i] = Some(held_text(tables.as_deref_mut(), text));
+            }
             (_, value) => {
                 others.insert(key, value);
             }
         }
     }
     (texts, others)
+}
+
+/// A text read, shared through `tables` when there are any.
+fn held_text(tables: Option<&mut EventTexts>, text: String) -> Shared {
+    match tables {
+        Some(tables) => shared::text_of(&mut tables.strings, text),
+        None => Arc::new(text),
+    }
 }
 
 /// A mapping written in `order`: each field as read (`typed`), else as kept; then the

@@ -113,12 +113,17 @@ fn the_fields_read_as_the_event_says() {
 
 #[test]
 fn texts_and_the_object_named_are_shared_between_events() {
-    let mut shares = super::EventTexts::default();
-    let shared = |value, name, shares: &mut super::EventTexts| {
+    texts_are_shared(|value, name, shares| {
         let mut event = Event::read(value, name, "project-1");
         event.share(shares);
         event
-    };
+    });
+    texts_are_shared(|value, name, shares| Event::read_shared(value, name, "project-1", shares));
+}
+
+/// Events read by `shared` through one set of tables share what they say alike.
+fn texts_are_shared(shared: fn(Value, &str, &mut super::EventTexts) -> Event) {
+    let mut shares = super::EventTexts::default();
     let a = shared(from_a_server(), "a", &mut shares);
     let mut other = from_a_server();
     other["metadata"]["name"] = json!("b");
