@@ -81,16 +81,12 @@ impl Source {
 
     /// An object read, as the console holds it: its repeated values shared.
     fn held(&mut self, object: Incoming) -> Object {
-        match object {
-            Incoming::Value(value) => {
-                Object::new_shared(self.kind, of_kind(value, self.kind), &mut self.shares)
-            }
-            read => {
-                let mut object = read.into_object(self.kind);
-                object.share(&mut self.shares);
-                object
-            }
-        }
+        let Incoming::Value(value) = object else {
+            let mut object = object.into_object(self.kind);
+            object.share(&mut self.shares);
+            return object;
+        };
+        Object::new_shared(self.kind, of_kind(value, self.kind), &mut self.shares)
     }
 
     /// Follows the kind in its scope until the receiver is gone, a new watcher whenever one

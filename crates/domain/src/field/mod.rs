@@ -6,14 +6,16 @@
 //! and every model struct keeps the fields it does not know in `extra`, so an object read and
 //! written back loses nothing. [`Lenient::collect_issues`] lists what was wrong, with paths.
 
+mod key;
 mod map;
 mod read;
 mod shape;
 mod text;
 mod value;
 
+pub use key::Key;
 pub use map::{Extra, Map, SmallMap};
-pub use read::{Entries, FieldSeed, Key, read_model, read_model_without};
+pub use read::{Entries, FieldSeed, read_model, read_model_without};
 pub use shape::{
     FromJson, Issue, Lenient, Mismatch, describe_value, deserialize_model, from_value,
 };

@@ -4,56 +4,16 @@
 //! built into a value and kept as invalid, an unknown field is kept in `extra`, and the last
 //! of two equal keys wins.
 
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::key::Key;
 use super::shape::{FromJson, Mismatch};
 use super::text::Text;
 use super::value::{Field, Invalid};
-
-/// A mapping's key, borrowed from the text when it can be (it has no escapes): reading an
-/// object's known fields allocates nothing for their names.
-pub struct Key<'de>(Cow<'de, str>);
-
-impl Key<'_> {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    pub fn into_string(self) -> String {
-        self.0.into_owned()
-    }
-}
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> Visitor<'de> for Text {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-
-            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(key)))
-            }
-
-            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(key.to_owned())))
-            }
-
-            fn visit_string<E>(self, key: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(key)))
-            }
-        }
-        deserializer.deserialize_str(Text)
-    }
-}
 
 /// A struct read a field at a time, straight from a mapping's entries: the `model!` structs.
 pub trait Entries: Default {
