@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use futures::StreamExt;
 use kube::api::ListParams;
-use kube::core::ObjectList;
 use kube::runtime::watcher::Event;
 use serde_json::Value;
 
@@ -207,8 +206,28 @@ async fn streamed<W: Write>(
     Ok(())
 }
 
-/// A page on its way; dropped, it is no longer asked for.
-struct Pending(tokio::task::JoinHandle<Result<ObjectList<Watched<VALUE>>, kube::Error>>);
+/// A page's text on its way; dropped, it is no longer asked for.
+struct Pending(tokio::task::JoinHandle<Result<String, kube::Error>>);
+
+/// What a page says of the list: whether more follows.
+#[derive(serde::Deserialize)]
+struct Head {
+    #[serde(default)]
+    metadata: ListMeta,
+}
+
+#[derive(Default, serde::Deserialize)]
+struct ListMeta {
+    #[serde(rename = "continue", default)]
+    continue_: Option<String>,
+}
+
+/// A page's objects.
+#[derive(serde::Deserialize)]
+struct Items {
+    #[serde(default)]
+    items: Vec<Watched<VALUE>>,
+}
 
 impl Drop for Pending {
     fn drop(&mut self) {
@@ -216,8 +235,9 @@ impl Drop for Pending {
     }
 }
 
-/// The scope's list in pages, the next page asked for while this one is written. Not kube's
-/// watcher, which reads its pages one after the other: that took 1.47× the server's own
+/// The scope's list in pages, the next page asked for as soon as this one's text is in, so the
+/// server makes it while this one is read and written. Not kube's watcher, nor `Api::list`,
+/// which read a page whole before asking for the next: 1.47× and 1.33× the server's own
 /// unpaged list for 10,000 pools (`cargo bench --bench fleet -- 10000 paced pages`).
 async fn paged<W: Write>(
     out: &mut List<W>,
@@ -226,24 +246,33 @@ async fn paged<W: Write>(
     kind: Kind,
     scope: Option<&str>,
 ) -> Result<(), Failure> {
-    let objects = api::<VALUE>(&connection.client, kind, scope);
+    let client = connection.client.clone();
+    let url = api::<VALUE>(&client, kind, scope).resource_url().to_owned();
     let ask = |token: Option<String>| {
-        let objects = objects.clone();
+        let client = client.clone();
         let mut params = ListParams::default().limit(PAGE as u32);
         params.continue_token = token;
-        Pending(tokio::spawn(async move { objects.list(&params).await }))
+        let request = kube::core::Request::new(&url).list(&params);
+        Pending(tokio::spawn(async move {
+            client
+                .request_text(request.map_err(kube::Error::BuildRequest)?)
+                .await
+        }))
     };
+    let unreadable = |e| Failure::List(kube::Error::SerdeError(e));
     let mut next = Some(ask(None));
     while let Some(mut pending) = next.take() {
-        let page = match (&mut pending.0).await {
-            Ok(page) => page.map_err(Failure::List)?,
+        let text = match (&mut pending.0).await {
+            Ok(text) => text.map_err(Failure::List)?,
             Err(e) => return Err(Failure::List(kube::Error::Service(Box::new(e)))),
         };
-        next = page
+        let head: Head = serde_json::from_str(&text).map_err(unreadable)?;
+        next = head
             .metadata
             .continue_
             .filter(|t| !t.is_empty())
             .map(|t| ask(Some(t)));
+        let page: Items = serde_json::from_str(&text).map_err(unreadable)?;
         for object in page.items {
             out.write(hub, object.object, kind)?;
         }
