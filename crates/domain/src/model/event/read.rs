@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::fields::{INVOLVED, SOURCE, TEXTS};
 use super::packed::{CREATED, Packed, Precision, TIMES, count, generation, stamp, uuid, version};
 use super::{Event, EventTexts, Meta};
-use crate::shared::{self, Shared, Texts};
+use crate::shared::{self, Shared, Table, Texts};
 
 impl Event {
     /// Reads an event from the object the API sent; `name` and `namespace` are its key, which
@@ -59,10 +59,7 @@ impl Event {
             );
         }
         if texts.iter().any(Option::is_some) {
-            event.texts = Some(match tables {
-                Some(tables) => tables.own.share_value(texts),
-                None => Arc::new(texts),
-            });
+            event.texts = Some(held_set(tables.map(|t| &mut t.own), texts));
         }
         event
     }
@@ -97,20 +94,14 @@ impl Event {
             ("count", Value::Number(n)) if count(&n).is_some() => self.count = count(&n),
             ("involvedObject", Value::Object(fields)) => {
                 let (texts, others) = texts_of(fields, &INVOLVED, tables.as_deref_mut());
-                self.involved = Some(match tables {
-                    Some(tables) => tables.involved.share_value(texts),
-                    None => Arc::new(texts),
-                });
+                self.involved = Some(held_set(tables.map(|t| &mut t.involved), texts));
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
             }
             ("source", Value::Object(fields)) => {
                 let (texts, others) = texts_of(fields, &SOURCE, tables.as_deref_mut());
-                self.source = Some(match tables {
-                    Some(tables) => tables.source.share_value(texts),
-                    None => Arc::new(texts),
-                });
+                self.source = Some(held_set(tables.map(|t| &mut t.source), texts));
                 if !others.is_empty() {
                     self.keep(&field, Value::Object(others));
                 }
@@ -180,6 +171,14 @@ fn texts_of<const N: usize>(
         }
     }
     (texts, others)
+}
+
+/// A set of texts read, shared through `table` when there is one.
+fn held_set<const N: usize>(table: Option<&mut Table<Texts<N>>>, texts: Texts<N>) -> Arc<Texts<N>> {
+    match table {
+        Some(table) => table.share_value(texts),
+        None => Arc::new(texts),
+    }
 }
 
 /// A text read, shared through `tables` when there are any.
