@@ -1,7 +1,7 @@
 //! Benchmark: the inventory at fleet scale, on one core.
 //!
 //! Prints: applying the initial lists of 10,000 pools (ten hosts each, 100,000 hosts) and
-//! 10,000 evaluations; applying watch events one by one; taking a snapshot; and the resident
+//! 10,000 evaluations; applying watch events one by one; and the resident
 //! memory the picture holds. Run with `cargo bench --bench inventory`. Figures only.
 
 #![allow(clippy::too_many_lines)]
@@ -151,19 +151,5 @@ fn main() {
         "  apply {EVENTS} watch events one by one      {:>9.1} ms  ({:.0} events/s)",
         ms(elapsed),
         EVENTS as f64 / elapsed.as_secs_f64()
-    );
-
-    // Snapshots: what a reader pays for a consistent picture.
-    let rounds = 1000;
-    let start = Instant::now();
-    let mut generation = 0;
-    for _ in 0..rounds {
-        let snapshot = inventory.clone();
-        generation += snapshot.generation();
-    }
-    let per = start.elapsed() / rounds;
-    println!(
-        "  take a snapshot                           {:>9.3} µs  (mean of {rounds}; generations read {generation})",
-        per.as_secs_f64() * 1e6
     );
 }

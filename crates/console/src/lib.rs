@@ -14,7 +14,7 @@
 //!   cluster.
 //!
 //! This crate, the console and the command line:
-//! - [`inventory`]: the cluster picture, changed only by source events; cheap snapshots.
+//! - [`inventory`]: the cluster picture, changed only by source events.
 //! - [`app`]: the console's state machine (App, Msg, Effect, update) and the list rows.
 //! - [`theme`]: colours by meaning, the settings file, colour depth.
 //! - [`ui`]: `render(&App, &Theme, &mut Frame)`; pure.

@@ -58,7 +58,7 @@ const LAYERS: &[Allowed] = &[
         module: "inventory",
         krate: None,
         ours: &["domain"],
-        outside: &["imbl", "compact_str", "equivalent"],
+        outside: &["compact_str"],
     },
     Allowed {
         module: "theme",
@@ -86,7 +86,6 @@ const LAYERS: &[Allowed] = &[
         outside: &[
             "crossterm",
             "ratatui_textarea",
-            "imbl",
             "compact_str",
             "futures",
             "hashbrown",

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use imbl::OrdSet;
+use std::collections::BTreeSet;
 
 use super::{
     Health, Held, Inventory, Key, Kind, Listing, Object, Scope, SourceEvent, SourceState, key_of,
@@ -114,7 +114,7 @@ impl Inventory {
         objects: Vec<Object>,
         now: DateTime<Utc>,
     ) {
-        let fresh: OrdSet<Held> = objects
+        let fresh: BTreeSet<Held> = objects
             .into_iter()
             .map(|object| Held(Arc::new(object)))
             .collect();
@@ -148,7 +148,7 @@ impl Inventory {
     pub(super) fn paged(&mut self, kind: Kind, scope: Scope, objects: Vec<Object>) {
         if !self.listing.contains_key(&(kind, scope.clone())) {
             // The list's first page: what is held now is what it must bring again.
-            let unseen: OrdSet<Key> = self.keys_in(kind, scope.as_deref()).cloned().collect();
+            let unseen: BTreeSet<Key> = self.keys_in(kind, scope.as_deref()).cloned().collect();
             self.listing.insert(
                 (kind, scope.clone()),
                 Listing {
@@ -247,13 +247,8 @@ impl Inventory {
         }
         self.index(&object);
         let set = self.objects.entry(kind).or_default();
-        set.insert(Held(object.clone()));
-        // imbl's set replaces an equal entry (std's keeps the old one): the new version is
-        // what is held.
-        debug_assert!(
-            set.get(&object.key)
-                .is_some_and(|h| Arc::ptr_eq(&h.0, &object))
-        );
+        // `replace`, not `insert`: an equal entry (the old version) must give way.
+        set.replace(Held(object));
     }
 
     pub(super) fn remove(&mut self, kind: Kind, key: &Key) {

@@ -1,10 +1,11 @@
 //! What the inventory derives from objects as they arrive: hosts flattened from pools, events
 //! indexed by the object they concern, and utilization history from evaluations.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::derived::{HISTORY_LIMIT, HostRow, Sample, Series};
-use super::{Filed, Held, Inventory, Key, Kind, Object};
+use super::{Held, Inventory, Key, Kind, Object};
 
 /// Where the events index files what an event is about (its involved object's kind,
 /// namespace and name): a number, so the index holds a word and the event per event instead
@@ -14,27 +15,6 @@ pub(super) fn about(kind: &str, namespace: &str, name: &str) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     (kind, namespace, name).hash(&mut hasher);
     hasher.finish()
-}
-
-/// Where the events filed under one `about` start: before every one of them, after every
-/// event filed under a smaller one (never equal to an entry, so a range from it starts at
-/// the first of them).
-pub(super) struct FirstAbout(pub u64);
-
-impl equivalent::Equivalent<Filed> for FirstAbout {
-    fn equivalent(&self, _: &Filed) -> bool {
-        false
-    }
-}
-
-impl equivalent::Comparable<Filed> for FirstAbout {
-    fn compare(&self, filed: &Filed) -> std::cmp::Ordering {
-        if self.0 <= filed.about {
-            std::cmp::Ordering::Less
-        } else {
-            std::cmp::Ordering::Greater
-        }
-    }
 }
 
 /// The object an event is about: kind, namespace and name (empty when not said).
@@ -103,10 +83,13 @@ impl Inventory {
                 let Some((kind, namespace, name)) = involved(object) else {
                     return;
                 };
-                self.events_by_object.insert(Filed {
-                    about: about(kind, namespace, name),
-                    event: Held(object.clone()),
-                });
+                let about = about(kind, namespace, name);
+                // Kept in key order: events at the same time are listed by key.
+                let filed = self.events_by_object.entry(about).or_default();
+                match filed.binary_search_by(|held| held.0.key.cmp(&object.key)) {
+                    Ok(at) => filed[at] = Held(object.clone()),
+                    Err(at) => filed.insert(at, Held(object.clone())),
+                }
             }
             Kind::Evaluation => self.record_samples(object),
             _ => {}
@@ -122,10 +105,13 @@ impl Inventory {
         let Some((kind, namespace, name)) = involved(old) else {
             return;
         };
-        self.events_by_object.remove(&Filed {
-            about: about(kind, namespace, name),
-            event: Held(old.clone()),
-        });
+        let about = about(kind, namespace, name);
+        if let Some(filed) = self.events_by_object.get_mut(&about) {
+            filed.retain(|held| held.0.key != old.key);
+            if filed.is_empty() {
+                self.events_by_object.remove(&about);
+            }
+        }
     }
 
     /// Drops the history of an evaluation that is gone.
@@ -160,8 +146,7 @@ impl Inventory {
                 }
             }
             for (resource, utilization) in resources {
-                let pool =
-                    std::sync::Arc::make_mut(self.history.entry(object.key.clone()).or_default());
+                let pool = self.history.entry(object.key.clone()).or_default();
                 let index = match pool
                     .iter()
                     .position(|s| s.worker_pool == *pool_key && s.resource == resource)
@@ -173,13 +158,13 @@ impl Inventory {
                         pool.push(Series {
                             worker_pool: pool_key.clone(),
                             resource: resource.into(),
-                            samples: imbl::Vector::new(),
+                            samples: VecDeque::new(),
                         });
                         pool.len() - 1
                     }
                 };
                 let samples = &mut pool[index].samples;
-                if samples.last().is_some_and(|last| last.at >= at) {
+                if samples.back().is_some_and(|last| last.at >= at) {
                     continue;
                 }
                 samples.push_back(Sample { at, utilization });

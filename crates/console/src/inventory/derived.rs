@@ -43,7 +43,7 @@ pub struct Series {
     pub worker_pool: Text,
     pub resource: Text,
     /// Oldest first.
-    pub samples: imbl::Vector<Sample>,
+    pub samples: std::collections::VecDeque<Sample>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

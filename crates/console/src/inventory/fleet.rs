@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use imbl::OrdSet;
+use std::collections::BTreeSet;
 
 use super::{Inventory, Key, Kind, Object};
 use crate::domain::field::Text;
@@ -143,8 +143,8 @@ impl Inventory {
 /// Says in `shared` whether more than one entry of `index` is in `group` (the VIP or name
 /// an entry was just added to or removed from).
 fn restate<G: Ord + Clone, K: Ord + Clone + Default>(
-    shared: &mut OrdSet<G>,
-    index: &OrdSet<(G, K)>,
+    shared: &mut BTreeSet<G>,
+    index: &BTreeSet<(G, K)>,
     group: G,
 ) {
     let many = index

@@ -2,9 +2,8 @@
 //! (pool to evaluation, hosts flattened from pools, events by involved object), per-resource
 //! connection health, and utilization history.
 //!
-//! Changed only by [`Inventory::apply`] with a [`SourceEvent`]; cloning is cheap (persistent
-//! maps), so a reader takes a consistent snapshot and the generation tells it whether anything
-//! changed. Time is passed in, never read. Must not import tokio, kube, the console or I/O.
+//! Changed only by [`Inventory::apply`] with a [`SourceEvent`]; the generation tells a reader
+//! whether anything changed. Time is passed in, never read. Must not import tokio, kube, the console or I/O.
 
 mod apply;
 mod derive;
@@ -17,10 +16,10 @@ mod read;
 mod source;
 mod workloads;
 
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use imbl::{OrdMap, OrdSet, Vector};
 
 use crate::domain::field::Text;
 
@@ -38,16 +37,12 @@ pub use source::{Health, ListWay, STALE_AFTER, Scope, SourceEvent, SourceState, 
 /// meanwhile all the same is not removed twice.
 #[derive(Clone, Debug, Default)]
 struct Listing {
-    unseen: OrdSet<Key>,
+    unseen: BTreeSet<Key>,
     received: usize,
 }
 
 /// An object filed under its own key: a set of these is a map from key to object that holds
 /// each key once (a map would hold a second copy of it). Equal and ordered by key alone.
-///
-/// A limit: imbl's inner nodes keep copies of some entries as dividers, and replacing or
-/// removing an entry does not replace its copy, which keeps that version of the object alive
-/// until the tree reshapes there: bounded, and a divider's key never changes.
 #[derive(Clone, Debug)]
 struct Held(Arc<Object>);
 
@@ -77,14 +72,6 @@ impl std::borrow::Borrow<Key> for Held {
     }
 }
 
-/// An event filed in the events index under what it is about; ordered by that, then by the
-/// event's key (two events are never the same entry).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Filed {
-    about: u64,
-    event: Held,
-}
-
 /// One change the journal remembers: a pool, evaluation or event applied or deleted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
@@ -102,27 +89,26 @@ pub struct Change {
 /// How many changes the journal remembers: a reader further behind starts over.
 pub const JOURNAL: usize = 4096;
 
-/// The whole picture. Clone it to take a snapshot.
+/// The whole picture.
 #[derive(Clone, Debug, Default)]
 pub struct Inventory {
     generation: u64,
-    objects: OrdMap<Kind, OrdSet<Held>>,
-    /// Events by what they are about ([`derive::about`]): one flat set read by range, each
-    /// entry the event itself (not its key, a third copy of it).
-    events_by_object: OrdSet<Filed>,
-    /// Per pool, its series: one entry per pool (a pool has a few), shared between snapshots
-    /// until one of them records a sample.
-    history: OrdMap<Key, Arc<Vec<Series>>>,
-    health: OrdMap<(Kind, Scope), Health>,
+    objects: BTreeMap<Kind, BTreeSet<Held>>,
+    /// Events by what they are about ([`derive::about`]), each the event itself (not its key,
+    /// a third copy of it).
+    events_by_object: BTreeMap<u64, Vec<Held>>,
+    /// Per pool, its series: one entry per pool (a pool has a few).
+    history: BTreeMap<Key, Vec<Series>>,
+    health: BTreeMap<(Kind, Scope), Health>,
     /// Pools by effective VIP (lower case) and by name, for the rules across pools: one flat
     /// ordered set each, read by range (a set per VIP would cost a node each).
-    pools_by_vip: OrdSet<(String, Key)>,
-    pools_by_name: OrdSet<(Text, Text)>,
+    pools_by_vip: BTreeSet<(String, Key)>,
+    pools_by_name: BTreeSet<(Text, Text)>,
     /// The VIPs (lower case) and names more than one pool has (usually none): whether a pool
     /// shares either is then one lookup in a set that is mostly empty, not a walk of the
     /// indexes.
-    shared_vips: OrdSet<String>,
-    shared_names: OrdSet<Text>,
+    shared_vips: BTreeSet<String>,
+    shared_names: BTreeSet<Text>,
     /// Bumped when a pool joins or leaves either index, or starts or stops running on its
     /// VIP: what the rules across pools and the doctor's findings about the fleet read.
     fleet_generation: u64,
@@ -132,10 +118,10 @@ pub struct Inventory {
     context_generation: u64,
     /// Per source with a list in progress (pages): the keys held at its first page that it
     /// has not brought again, and how many objects it has brought.
-    listing: OrdMap<(Kind, Scope), Listing>,
+    listing: BTreeMap<(Kind, Scope), Listing>,
     /// Which pool, evaluation or event each recent generation changed, oldest first, for
     /// readers that keep work per object (rows, findings): at most [`JOURNAL`] entries.
-    journal: Vector<(u64, Change)>,
+    journal: VecDeque<(u64, Change)>,
     /// A reader at an older generation than this cannot be told what changed since (something
     /// around the pools changed, or the journal moved past it): it starts over.
     journal_floor: u64,
@@ -146,7 +132,7 @@ pub struct Inventory {
     list_way: Option<ListWay>,
     /// When pooldeck saw each AIWorkload that went go (a deleting pool's finalizer is offered
     /// a while after its last one went): at most [`workloads::GONE_KEPT`], the oldest let go.
-    workloads_gone: OrdMap<Key, DateTime<Utc>>,
+    workloads_gone: BTreeMap<Key, DateTime<Utc>>,
 }
 
 impl Inventory {

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use imbl::{OrdSet, Vector};
+use std::collections::{BTreeSet, VecDeque};
 
 use super::derive;
 use super::{Health, Key, SourceState};
@@ -43,7 +43,7 @@ impl Inventory {
         use std::ops::Bound;
         let from: Bound<&Key> = after.map_or(Bound::Unbounded, Bound::Excluded);
         self.objects.get(&kind).into_iter().flat_map(move |m| {
-            m.range::<_, Key>((from, Bound::Unbounded))
+            m.range::<Key, _>((from, Bound::Unbounded))
                 .map(|held| &held.0)
         })
     }
@@ -53,7 +53,7 @@ impl Inventory {
     }
 
     pub fn count(&self, kind: Kind) -> usize {
-        self.objects.get(&kind).map_or(0, OrdSet::len)
+        self.objects.get(&kind).map_or(0, BTreeSet::len)
     }
 
     /// The evaluation that belongs to a pool: same namespace and name.
@@ -79,9 +79,10 @@ impl Inventory {
         let about = derive::about(kind, namespace, name);
         let mut events: Vec<&Arc<Object>> = self
             .events_by_object
-            .range(derive::FirstAbout(about)..)
-            .take_while(|filed| filed.about == about)
-            .map(|filed| &filed.event.0)
+            .get(&about)
+            .into_iter()
+            .flatten()
+            .map(|held| &held.0)
             .filter(|e| derive::involved(e) == Some((kind, namespace, name)))
             .collect();
         events.sort_by_cached_key(|e| e.happened());
@@ -89,7 +90,7 @@ impl Inventory {
     }
 
     /// Utilization samples of one series, oldest first.
-    pub fn history(&self, series: &SeriesKey) -> Option<&Vector<Sample>> {
+    pub fn history(&self, series: &SeriesKey) -> Option<&VecDeque<Sample>> {
         self.series_of(&series.namespace, &series.pool)
             .find(|s| s.worker_pool == series.worker_pool && s.resource == series.resource)
             .map(|s| &s.samples)

@@ -641,7 +641,7 @@ proptest::proptest! {
     /// under the pool it is about now, once, and nowhere else.
     #[test]
     fn events_are_found_under_the_pool_they_are_about_now(
-        // Names enough for imbl's tree to have inner nodes (a leaf holds 16 entries).
+        // Names enough for the tree to have inner nodes (a B-tree leaf holds 11 entries).
         steps in proptest::collection::vec((0u8..4, 0usize..200, 0usize..4), 1..300)
     ) {
         use std::collections::BTreeMap;
