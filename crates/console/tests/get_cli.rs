@@ -179,6 +179,63 @@ fn evaluations_hosts_events_and_projects() {
 }
 
 #[test]
+fn events_without_an_api_version_are_shown_and_a_named_event_is_read_as_kubectl_reads_it() {
+    let fixture = Fixture::fleet();
+    let store = &fixture.cluster().store;
+    let event = |name: &str, involved: Value, reason: &str| {
+        json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": "vision-lab"},
+            "involvedObject": involved,
+            "reason": reason, "message": "a message", "type": "Normal",
+            "lastTimestamp": "2026-01-01T00:00:00Z"
+        })
+    };
+    // The API allows an event to leave its object's apiVersion out.
+    store
+        .put(event(
+            "no-version.1",
+            json!({"kind": "ComputePool", "namespace": "vision-lab", "name": "detector"}),
+            "NoVersionGiven",
+        ))
+        .expect("event");
+    store
+        .put(event(
+            "about-a-pod.1",
+            json!({"apiVersion": "v1", "kind": "Pod", "namespace": "vision-lab", "name": "p"}),
+            "PodPulled",
+        ))
+        .expect("event");
+    store
+        .put(event(
+            "about-a-deployment.1",
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "vision-lab", "name": "d"}),
+            "DeploymentScaled",
+        ))
+        .expect("event");
+    let events = fixture.ok(&["events", "-n", "vision-lab"]);
+    assert!(
+        line_with(&events, "NoVersionGiven").contains("computepool/detector"),
+        "{events}"
+    );
+    // The list is of events about PaletteAI objects, as before.
+    assert!(
+        !events.contains("PodPulled") && !events.contains("DeploymentScaled"),
+        "{events}"
+    );
+    // A named event is read whatever it is about, as kubectl reads it.
+    let named = fixture.ok(&["events", "about-a-pod.1", "-n", "vision-lab"]);
+    assert!(line_with(&named, "PodPulled").contains("pod/p"), "{named}");
+    let output = fixture.run(&["events", "nothing-of-that-name", "-n", "vision-lab"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("events \"nothing-of-that-name\" not found"),
+        "{output:?}"
+    );
+}
+
+#[test]
 fn json_and_yaml_print_kubectl_lists() {
     let fixture = Fixture::fleet();
     let json_text = fixture.ok(&["pools", "-A", "-o", "json"]);

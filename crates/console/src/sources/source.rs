@@ -7,6 +7,7 @@ use chrono::Utc;
 use futures::StreamExt;
 use kube::Client;
 use kube::runtime::watcher::{self, DefaultBackoff, Event};
+use serde_json::Value;
 
 use super::errors::{classify, code, refused};
 use super::objects::{EVALUATION, Incoming, POOL, VALUE};
@@ -14,6 +15,7 @@ use super::sink::{Marks, Sink, Tag};
 use super::ways::{Events, PAGE, Way, Ways, cause, refuses_watch_lists, watch};
 use super::without::of_kind;
 use crate::domain::ClusterError;
+use crate::domain::model::{self, event::about_palette};
 use crate::inventory::{Kind, Object, Scope, Shares, SourceEvent, SourceState};
 
 /// How long to wait before asking again about a forbidden or absent resource.
@@ -89,11 +91,19 @@ impl Source {
         Object::new_shared(self.kind, of_kind(value, self.kind), &mut self.shares)
     }
 
+    /// Whether the console holds an object this source read: any but an event about
+    /// something else than a PaletteAI object (one that cannot be read is kept, to be seen).
+    fn keeps(&self, object: &Object) -> bool {
+        self.kind != Kind::Event || object.event().is_none_or(model::Event::is_about_palette)
+    }
+
     /// Follows the kind in its scope until the receiver is gone, a new watcher whenever one
     /// must be replaced.
     pub async fn run(mut self, client: Client, ways: Ways) {
-        let selector = (self.kind == Kind::Event)
-            .then_some("involvedObject.apiVersion=spectrocloud.com/v1alpha1");
+        // Events about PaletteAI objects: a field selector cannot say "this group, or none"
+        // (the API allows an event to leave the apiVersion out), so the server leaves out
+        // the core group's, where most events are, and the source the rest ([`Source::keeps`]).
+        let selector = (self.kind == Kind::Event).then_some("involvedObject.apiVersion!=v1");
         loop {
             if !self.send_state(SourceState::Syncing).await {
                 return;
@@ -299,7 +309,11 @@ impl Source {
                 let Some(gathering) = listing else {
                     return true;
                 };
-                gathering.objects.push(self.held(object));
+                let object = self.held(object);
+                if !self.keeps(&object) {
+                    return true;
+                }
+                gathering.objects.push(object);
                 gathering
                     .until
                     .get_or_insert_with(|| tokio::time::Instant::now() + GATHER);
@@ -323,14 +337,17 @@ impl Source {
             }
             Event::Apply(object) => {
                 let object = self.held(object);
-                self.send(SourceEvent::Read { object }).await
+                !self.keeps(&object) || self.send(SourceEvent::Read { object }).await
             }
             Event::Delete(object) => {
-                self.send(SourceEvent::Deleted {
-                    kind: self.kind,
-                    object: object.into_value(self.kind),
-                })
-                .await
+                let object = object.into_value(self.kind);
+                let involved = |field: &str| object.pointer(&format!("/involvedObject/{field}"));
+                let about = |field| involved(field).and_then(Value::as_str);
+                if self.kind == Kind::Event && !about_palette(about("apiVersion"), about("kind")) {
+                    return true;
+                }
+                let kind = self.kind;
+                self.send(SourceEvent::Deleted { kind, object }).await
             }
         }
     }

@@ -179,6 +179,11 @@ impl Event {
         self.involved.as_ref()?[i].as_deref().map(String::as_str)
     }
 
+    /// Whether it is about a PaletteAI object ([`about_palette`]).
+    pub fn is_about_palette(&self) -> bool {
+        about_palette(self.involved("apiVersion"), self.involved("kind"))
+    }
+
     /// A field of the event's source (`component`, `host`).
     pub fn source(&self, field: &str) -> Option<&str> {
         let i = SOURCE.iter().position(|f| *f == field)?;
@@ -258,6 +263,18 @@ fn ordered(
         }
     }
     out
+}
+
+/// Whether an event's involved object (its apiVersion and kind) is a PaletteAI object: of the
+/// `spectrocloud.com` group or, its apiVersion left out (the API allows it), of a kind
+/// pooldeck knows.
+pub fn about_palette(api_version: Option<&str>, kind: Option<&str>) -> bool {
+    match api_version {
+        Some(version) if !version.is_empty() => version.starts_with("spectrocloud.com/"),
+        _ => kind
+            .and_then(crate::kind::Kind::from_kind)
+            .is_some_and(|kind| kind != crate::kind::Kind::Event),
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use chrono::Utc;
 
 use crate::app::ports::Namespaces;
-use crate::inventory::{SourceEvent, SourceState};
+use crate::domain::ObjectRef;
+use crate::inventory::{Inventory, Kind, Object, SourceEvent, SourceState};
+use crate::sources::connection::Connection;
 
 use self::watch::{changed_rows, print_changes};
 use super::settle::{Settled, finish, settle};
@@ -74,13 +76,16 @@ async fn get(args: &GetArgs) -> ExitCode {
         optional.clear();
     }
     let Settled {
-        inventory,
+        mut inventory,
         tasks,
         receiver,
     } = match settle(&connection, &required, &optional, &namespaces, args.timeout).await {
         Ok(settled) => settled,
         Err(code) => return code,
     };
+    if let (Resource::Events, Some(name)) = (args.resource, &args.name) {
+        read_named_event(&connection, &namespaces, name, &mut inventory).await;
+    }
     let all_namespaces = args.all_namespaces || args.namespace.len() > 1;
     let (printed, widths) = match print(args.resource, args, &selectors, &inventory, all_namespaces)
     {
@@ -102,6 +107,44 @@ async fn get(args: &GetArgs) -> ExitCode {
         receiver,
     };
     follow(args, &selectors, settled, all_namespaces, &widths).await
+}
+
+/// `get events NAME`: an event of that name the picture does not hold (about something else
+/// than a PaletteAI object) is read by its name, as kubectl reads it.
+async fn read_named_event(
+    connection: &Connection,
+    namespaces: &Namespaces,
+    name: &str,
+    inventory: &mut Inventory,
+) {
+    let Namespaces::Only(namespaces) = namespaces else {
+        return; // kubectl reads no name across every namespace either
+    };
+    if inventory
+        .objects(Kind::Event)
+        .any(|event| event.name() == name)
+    {
+        return;
+    }
+    for namespace in namespaces {
+        let target = ObjectRef::new(Kind::Event, namespace.as_str(), name);
+        let read = crate::cluster::api_for(&connection.client, &target)
+            .get_opt(name)
+            .await;
+        match read.map(|found| found.map(serde_json::to_value)) {
+            Ok(Some(Ok(value))) => {
+                let object = Object::new(Kind::Event, value);
+                inventory.apply(SourceEvent::Read { object }, Utc::now());
+            }
+            Ok(None | Some(Err(_))) => {}
+            Err(error) => {
+                let error = crate::sources::errors::classify(&error);
+                crate::say::complain!(
+                    "pooldeck: cannot read event \"{name}\" in {namespace}: {error}"
+                );
+            }
+        }
+    }
 }
 
 /// Nothing printed, said: a name asked for is not found (a failure: `false`); a
