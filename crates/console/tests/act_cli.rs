@@ -208,6 +208,58 @@ fn a_dry_run_sends_only_dry_runs() {
     assert!(audit_lines(&audit).iter().all(|l| l["dryRun"] == true));
 }
 
+/// Intents an earlier pooldeck left without an outcome (killed before it wrote one) get one
+/// when a verb next starts: a dry run's says nothing changed, a real request's that its
+/// outcome is unknown. An intent young enough to be another process's on its way is left.
+#[test]
+fn intents_left_alone_get_an_outcome_on_the_next_start() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    // A first run writes real records to copy.
+    let (code, out, err) = pooldeck(&served, &audit, &["pause", "free-pool", "-n", "vision-lab"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let written = std::fs::read_to_string(&audit).expect("the log");
+    let intent = |dry_run: bool| -> Value {
+        written
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("JSON"))
+            .find(|r| r["record"] == "intent" && r["dryRun"] == dry_run)
+            .expect("an intent")
+    };
+    let left = |mut record: Value, request: &str, time: &str| {
+        record["request"] = request.into();
+        record["time"] = time.into();
+        format!("{record}\n")
+    };
+    let long_ago = "2026-01-01T00:00:00.000Z";
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let mut log = written.clone();
+    log.push_str(&left(intent(true), "gone-1", long_ago));
+    log.push_str(&left(intent(false), "gone-2", long_ago));
+    log.push_str(&left(intent(false), "on-its-way-3", &now));
+    std::fs::write(&audit, log).expect("written");
+    let (code, out, err) = pooldeck(
+        &served,
+        &audit,
+        &["resume", "free-pool", "-n", "vision-lab"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let outcomes = audit_lines(&audit);
+    let of = |request: &str| outcomes.iter().find(|r| r["request"] == request).cloned();
+    let dry = of("gone-1").expect("the dry run's intent closed");
+    assert_eq!(dry["outcome"]["result"], "not-done", "{dry}");
+    let real = of("gone-2").expect("the real request's intent closed");
+    assert_eq!(real["outcome"]["result"], "unknown", "{real}");
+    assert!(
+        real["outcome"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("interrupted: outcome unknown")),
+        "{real}"
+    );
+    assert!(of("on-its-way-3").is_none(), "a young intent is left");
+}
+
 /// The impact of a delete counts only the pool's own AIWorkloads: a reference written into
 /// its status naming another namespace's AIWorkload is shown apart, never counted as
 /// force-deleted with the pool.

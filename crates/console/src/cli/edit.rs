@@ -57,7 +57,7 @@ pub struct EditArgs {
 }
 
 pub fn run(args: &EditArgs, global: &Global) -> ExitCode {
-    super::block_on(edit(args, global))
+    super::block_on_acting(edit(args, global))
 }
 
 async fn edit(args: &EditArgs, global: &Global) -> ExitCode {

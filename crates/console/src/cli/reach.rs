@@ -11,6 +11,54 @@ pub(crate) fn block_on(body: impl std::future::Future<Output = ExitCode>) -> Exi
     }
 }
 
+/// [`block_on`] for a command that may send a request that changes something: Ctrl-C, a
+/// hangup (the SSH session gone) or a termination ends it (128 + the signal, as the signal
+/// would) after giving every request on its way its outcome in the audit log,
+/// "interrupted: outcome unknown". A prompt waiting for an answer just ends.
+pub(crate) fn block_on_acting(body: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    block_on(async {
+        tokio::spawn(async {
+            let Some(signal) = ending_signal().await else {
+                return;
+            };
+            match crate::cluster::audit::interrupted() {
+                0 => crate::say::complain!("\npooldeck: interrupted"),
+                n => crate::say::complain!(
+                    "\npooldeck: interrupted with {n} request(s) on their way: they may have \
+                     been carried out (the audit log says \"outcome unknown\"); look at the \
+                     objects before trying again"
+                ),
+            }
+            std::process::exit(128 + signal);
+        });
+        body.await
+    })
+}
+
+/// The first of SIGINT, SIGHUP and SIGTERM to arrive (its number); `None` when none can be
+/// watched.
+async fn ending_signal() -> Option<i32> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut watched = Vec::new();
+    for kind in [
+        SignalKind::interrupt(),
+        SignalKind::hangup(),
+        SignalKind::terminate(),
+    ] {
+        if let Ok(stream) = signal(kind) {
+            watched.push((stream, kind.as_raw_value()));
+        }
+    }
+    if watched.is_empty() {
+        return None;
+    }
+    let arrivals = watched.iter_mut().map(|(stream, number)| {
+        let number = *number;
+        Box::pin(async move { stream.recv().await.map(|()| number) })
+    });
+    futures::future::select_all(arrivals).await.0
+}
+
 /// Connects to the hub a one-shot command names, or reports why not and
 /// yields the exit code the command uses for "could not reach the hub".
 pub(crate) async fn connect_or_exit(

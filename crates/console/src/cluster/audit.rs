@@ -9,12 +9,14 @@
 //! body: a create or replace is recorded by its kubectl line and target.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
 use crate::domain::error::{AppendError, DirError};
-use crate::domain::{Hub, Operation, Outcome, Run};
+use crate::domain::{ClusterError, Hub, Operation, Outcome, Run};
 
 /// Why there is no audit log to write to, or a record could not be added to it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -66,6 +68,10 @@ fn action(operation: &Operation) -> &'static str {
 fn outcome_json(outcome: &Outcome) -> Value {
     match outcome {
         Outcome::Done { message } => json!({"result": "done", "message": message}),
+        // Sent, and no answer: neither done nor failed.
+        Outcome::Failed(error @ ClusterError::Unanswered { .. }) => {
+            json!({"result": "unknown", "message": error.to_string()})
+        }
         Outcome::Allowed(allowed) => json!({"result": "answered", "allowed": allowed}),
         Outcome::Failed(error) => json!({"result": "failed", "message": error.to_string()}),
     }
@@ -108,6 +114,161 @@ impl Record<'_> {
     }
 }
 
+/// The requests on their way, each with the outcome to append should its process end first.
+/// A signal ends the process, not one session, so the list is the process's.
+static OPEN: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
+static NEXT_OPEN: AtomicU64 = AtomicU64::new(0);
+
+struct Pending {
+    token: u64,
+    path: PathBuf,
+    request: String,
+    hub: Hub,
+    operation: Operation,
+}
+
+impl Pending {
+    fn append_interrupted(&self) {
+        let outcome = Outcome::Failed(ClusterError::Unanswered {
+            detail: "interrupted: outcome unknown (pooldeck ended before the answer came)".into(),
+        });
+        let record = Record {
+            request: &self.request,
+            at: &self.hub,
+            operation: &self.operation,
+            dry_run_answer: None,
+            outcome: Some(&outcome),
+        };
+        // Nothing more can be done for a record that cannot be written as the process ends.
+        let _ = append(&self.path, &record.line(Utc::now()));
+    }
+}
+
+fn open_list() -> std::sync::MutexGuard<'static, Vec<Pending>> {
+    OPEN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A request whose intent is in the log and whose outcome is not yet: dropped before
+/// [`Open::close`] (its future cancelled, its process ending), it appends an outcome that
+/// says "interrupted: outcome unknown", so that no intent is left alone in the log.
+pub struct Open(u64);
+
+impl Open {
+    pub fn new(path: &Path, request: &str, hub: &Hub, operation: &Operation) -> Open {
+        let token = NEXT_OPEN.fetch_add(1, Ordering::Relaxed);
+        open_list().push(Pending {
+            token,
+            path: path.to_owned(),
+            request: request.to_owned(),
+            hub: hub.clone(),
+            operation: operation.clone(),
+        });
+        Open(token)
+    }
+
+    /// Its outcome is written (or could not be): nothing more to append.
+    pub fn close(self) {
+        open_list().retain(|p| p.token != self.0);
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        let mut open = open_list();
+        let Some(at) = open.iter().position(|p| p.token == self.0) else {
+            return;
+        };
+        let pending = open.swap_remove(at);
+        drop(open);
+        pending.append_interrupted();
+    }
+}
+
+/// The process is ending on a signal: every request on its way gets its outcome,
+/// "interrupted: outcome unknown". How many there were.
+pub fn interrupted() -> usize {
+    let open = std::mem::take(&mut *open_list());
+    for pending in &open {
+        pending.append_interrupted();
+    }
+    open.len()
+}
+
+/// How old an intent without an outcome must be before another process closes it: older
+/// than any request's deadline, so it is no request still on its way.
+const LEFT_OPEN_AFTER: chrono::Duration = chrono::Duration::seconds(60);
+
+/// How much of the log's end [`close_left_open`] reads.
+const TAIL: u64 = 1 << 20;
+
+/// Intents an earlier process left without an outcome (ended by a signal it could not
+/// answer, a power cut) get theirs now: for a dry run, that nothing changed; else
+/// "interrupted: outcome unknown". Only those older than [`LEFT_OPEN_AFTER`], in the log's
+/// last mebibyte. How many were closed; a log that cannot be read closes none.
+pub fn close_left_open(path: &Path, now: DateTime<Utc>) -> usize {
+    let Ok(tail) = read_tail(path) else {
+        return 0;
+    };
+    let mut intents: Vec<Value> = Vec::new();
+    let mut answered = std::collections::HashSet::new();
+    for line in tail.lines() {
+        let Ok(record) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let request = record["request"].as_str().map(str::to_owned);
+        match (record["record"].as_str(), request) {
+            (Some("intent"), Some(_)) => intents.push(record),
+            (Some("outcome"), Some(request)) => {
+                answered.insert(request);
+            }
+            _ => {}
+        }
+    }
+    let mut closed = 0;
+    for mut intent in intents {
+        let request = intent["request"].as_str().unwrap_or_default();
+        let written = intent["time"]
+            .as_str()
+            .and_then(|t| t.parse::<DateTime<Utc>>().ok());
+        if answered.contains(request) || written.is_none_or(|at| now - at < LEFT_OPEN_AFTER) {
+            continue;
+        }
+        let outcome = if intent["dryRun"] == json!(true) {
+            json!({"result": "not-done", "message": "interrupted: a dry run, so nothing was changed"})
+        } else {
+            json!({"result": "unknown", "message": "interrupted: outcome unknown (found without \
+                an outcome when pooldeck next started); look at the object before trying again"})
+        };
+        intent["time"] = json!(now.to_rfc3339_opts(SecondsFormat::Millis, true));
+        intent["record"] = json!("outcome");
+        intent["dryRunAnswer"] = Value::Null;
+        intent["outcome"] = outcome;
+        let line = crate::domain::inert::json(&intent.to_string()).into_owned();
+        if append(path, &line).is_ok() {
+            closed += 1;
+        }
+    }
+    closed
+}
+
+/// The log's last [`TAIL`] bytes, from its first whole line.
+fn read_tail(path: &Path) -> std::io::Result<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    let length = file.metadata()?.len();
+    let from = length.saturating_sub(TAIL);
+    file.seek(SeekFrom::Start(from))?;
+    let mut bytes = Vec::new();
+    file.take(TAIL).read_to_end(&mut bytes)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(match (from, text.find('\n')) {
+        (0, _) => text.into_owned(),
+        (_, Some(end)) => text[end + 1..].to_owned(),
+        (_, None) => String::new(),
+    })
+}
+
 /// Appends a line to the log at `path`.
 pub fn append(path: &Path, line: &str) -> Result<(), AuditError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
@@ -128,6 +289,39 @@ pub fn append(path: &Path, line: &str) -> Result<(), AuditError> {
 mod tests {
     use super::*;
     use crate::domain::{ClusterError, Kind, ObjectRef, Preconditions};
+
+    /// A request whose future is dropped before its outcome (cancelled, its process ending)
+    /// still gets one: "interrupted: outcome unknown". A closed one gets nothing more.
+    #[test]
+    fn an_open_request_dropped_gets_an_interrupted_outcome() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("audit.log");
+        let hub = Hub {
+            context: "ctx".into(),
+            server: "https://hub".into(),
+            user: "me".into(),
+            kubeconfig: None,
+        };
+        let operation = Operation::Delete {
+            target: ObjectRef::new(Kind::Pool, "ns", "a"),
+            preconditions: Preconditions::default(),
+            run: Run::Real,
+        };
+        Open::new(&path, "t-1", &hub, &operation).close();
+        assert!(!path.exists(), "a closed request appends nothing");
+        drop(Open::new(&path, "t-2", &hub, &operation));
+        let text = std::fs::read_to_string(&path).expect("written");
+        let record: Value = serde_json::from_str(text.trim()).expect("one JSON line");
+        assert_eq!(record["record"], "outcome");
+        assert_eq!(record["request"], "t-2");
+        assert_eq!(record["outcome"]["result"], "unknown");
+        assert!(
+            record["outcome"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("interrupted: outcome unknown")),
+            "{record}"
+        );
+    }
 
     #[test]
     fn a_line_is_one_json_object_with_the_facts_and_no_secret() {

@@ -32,6 +32,9 @@ impl Session {
         hub: Hub,
         audit: Result<std::path::PathBuf, audit::AuditError>,
     ) -> Session {
+        if let Ok(path) = &audit {
+            audit::close_left_open(path, chrono::Utc::now());
+        }
         Session {
             client,
             mode,
@@ -92,6 +95,7 @@ impl Session {
         if let Err(why) = audit::append(path, &intent.line(chrono::Utc::now())) {
             return Outcome::Failed(not_recorded(&why));
         }
+        let open = audit::Open::new(path, &id, &self.hub, operation);
         // Bounded: a hub that stops answering gives an outcome (unknown, and said so) that is
         // recorded, never a wait without end with the intent left open in the log.
         let outcome = answered(perform(&self.client, self.mode, operation)).await;
@@ -115,10 +119,9 @@ impl Session {
             dry_run_answer: dry_run_answer.as_ref(),
             outcome: Some(&outcome),
         };
-        match (
-            audit::append(path, &record.line(chrono::Utc::now())),
-            outcome,
-        ) {
+        let appended = audit::append(path, &record.line(chrono::Utc::now()));
+        open.close();
+        match (appended, outcome) {
             (Ok(()), outcome) => outcome,
             (Err(e), Outcome::Done { message }) => Outcome::Done {
                 message: format!("{message} (its outcome was not recorded: {e})"),

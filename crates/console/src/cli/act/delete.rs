@@ -42,7 +42,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    crate::cli::block_on(async {
+    crate::cli::block_on_acting(async {
         let names: Vec<String> = args.name.iter().cloned().collect();
         let target = Target {
             names: &names,

@@ -60,7 +60,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         Err(code) => return code,
     };
     if super::several_hubs(&args.at.context, args.at.all_contexts) {
-        return super::block_on(across_hubs(
+        return super::block_on_acting(across_hubs(
             verb,
             &names,
             args,
@@ -69,7 +69,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
             global,
         ));
     }
-    super::block_on(async {
+    super::block_on_acting(async {
         let target = Target {
             names: &names,
             at: &args.at,
