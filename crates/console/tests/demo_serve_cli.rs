@@ -207,6 +207,25 @@ fn serve_removes_its_kubeconfig_on_a_hangup_right_after_start() {
     }
 }
 
+/// Two servers given one kubeconfig path: the second writes its own over the first's, and
+/// the first, stopping, leaves it (it removes only the file it wrote); the second removes it.
+#[test]
+fn a_server_removes_only_the_kubeconfig_it_wrote() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("shared.kubeconfig");
+    let mut first = common::serve_at(&["--scenario", "vip-conflict"], path.clone());
+    let mut second = common::serve_at(&["--scenario", "vip-conflict"], path.clone());
+    let seconds = std::fs::read_to_string(&path).expect("the second's kubeconfig");
+    assert!(first.stop_with("-TERM").success());
+    assert_eq!(
+        std::fs::read_to_string(&path).ok().as_deref(),
+        Some(seconds.as_str()),
+        "the first server removed the second's kubeconfig"
+    );
+    assert!(second.stop_with("-TERM").success());
+    assert!(!path.exists(), "the second server left its token behind");
+}
+
 /// A paced list (the `large` scenario's default: a real hub's pace, sent in chunks) is the
 /// same list: every pool arrives, whole, through `pooldeck get -o json` (which streams it in
 /// pages), per namespace, and a page at a time; a refusal is said with exit 1.

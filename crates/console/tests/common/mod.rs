@@ -129,7 +129,7 @@ pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc:
 pub struct Served {
     child: std::process::Child,
     pub kubeconfig: std::path::PathBuf,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Served {
@@ -184,9 +184,16 @@ pub fn serve_with(scenario: &str, extra: &[&str]) -> Served {
 /// `demo serve` with these flags (a replay, say), its kubeconfig in a temporary directory.
 #[allow(dead_code)]
 pub fn serve_args(flags: &[&str]) -> Served {
-    use std::io::BufRead;
     let dir = tempfile::tempdir().expect("temp dir");
-    let kubeconfig = dir.path().join("demo.kubeconfig");
+    let mut served = serve_at(flags, dir.path().join("demo.kubeconfig"));
+    served._dir = Some(dir);
+    served
+}
+
+/// `demo serve` with these flags, its kubeconfig written at `kubeconfig`.
+#[allow(dead_code)]
+pub fn serve_at(flags: &[&str], kubeconfig: std::path::PathBuf) -> Served {
+    use std::io::BufRead;
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
         .args(["demo", "serve"])
         .args(flags)
@@ -205,7 +212,7 @@ pub fn serve_args(flags: &[&str]) -> Served {
     Served {
         child,
         kubeconfig,
-        _dir: dir,
+        _dir: None,
     }
 }
 
