@@ -40,12 +40,14 @@ pub(crate) fn paused(store: &Store, kind: &str, namespace: &str, name: &str) -> 
 /// Applies one action to the store, as a controller would. An object a client changed by
 /// hand (the operator's fix) is left as it is: the story does not undo it, nor report about it.
 pub fn apply(store: &Store, action: &Action) -> Result<(), ApiError> {
+    // Held until the step is written: a client's change lands wholly before or after it.
+    let by_hand = store.by_hand();
     // A pool's evaluation goes with its pool: one the operator deleted or recreated is not
     // brought back, nor written over, by the story.
     if let Some((kind, namespace, name)) = target(action)
-        && (store.is_by_hand(&kind, &namespace, &name)
+        && (by_hand.contains(&kind, &namespace, &name)
             || (kind == "ComputePoolEvaluation"
-                && store.is_by_hand("ComputePool", &namespace, &name)))
+                && by_hand.contains("ComputePool", &namespace, &name)))
     {
         return Ok(());
     }

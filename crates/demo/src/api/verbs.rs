@@ -125,6 +125,7 @@ impl Call<'_> {
         if let Err(refused) = super::admission::admit(&server.store, resource, None, &object) {
             return error(&refused);
         }
+        let mut by_hand = server.store.by_hand();
         let created = server.store.create(resource, &namespace, object, dry_run);
         if let Ok(created) = &created
             && !dry_run
@@ -133,10 +134,9 @@ impl Call<'_> {
                 .pointer("/metadata/name")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            server
-                .store
-                .changed_by_hand(&resource.kind, &namespace, name);
+            by_hand.note(&resource.kind, &namespace, name);
         }
+        drop(by_hand);
         reply(201, created)
     }
 
@@ -171,11 +171,12 @@ impl Call<'_> {
                 return error(&refused);
             }
         }
+        let noted = server.store.by_hand();
         let updated = server
             .store
             .update(resource, &namespace, &name, object, status, dry_run);
         by_hand(
-            server,
+            noted,
             resource,
             &namespace,
             &name,
@@ -232,6 +233,7 @@ impl Call<'_> {
                 return error(&refused);
             }
         }
+        let noted = server.store.by_hand();
         let before = server.store.get(resource, &namespace, &name).ok();
         let patched = server
             .store
@@ -243,7 +245,7 @@ impl Call<'_> {
             _ => false,
         };
         by_hand(
-            server,
+            noted,
             resource,
             &namespace,
             &name,
@@ -285,11 +287,12 @@ impl Call<'_> {
                 .get("dryRun")
                 .and_then(Value::as_array)
                 .is_some_and(|d| d.iter().any(|v| v == "All"));
+        let noted = server.store.by_hand();
         let deleted = server
             .store
             .delete(resource, &namespace, &name, &preconditions, dry_run);
         by_hand(
-            server,
+            noted,
             resource,
             &namespace,
             &name,
@@ -334,17 +337,16 @@ fn only_the_pause_label(before: &Value, after: &Value) -> bool {
     plain(before) == plain(after)
 }
 
-/// Notes an object a client changed, when it was changed (not a dry run, not refused).
+/// Notes an object a client changed, when it was changed (not a dry run, not refused), under
+/// the lock taken before the write.
 fn by_hand(
-    server: &Server,
+    mut noted: crate::store::ByHand<'_>,
     resource: &crate::registry::Resource,
     namespace: &str,
     name: &str,
     changed: bool,
 ) {
     if changed {
-        server
-            .store
-            .changed_by_hand(&resource.kind, namespace, name);
+        noted.note(&resource.kind, namespace, name);
     }
 }

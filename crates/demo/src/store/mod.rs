@@ -91,6 +91,24 @@ pub struct Store {
     by_hand: Mutex<std::collections::HashSet<(String, String, String)>>,
 }
 
+/// The objects clients changed by hand (kind, namespace, name), held locked.
+pub struct ByHand<'a>(MutexGuard<'a, std::collections::HashSet<(String, String, String)>>);
+
+impl ByHand<'_> {
+    /// Notes that a client changed this object (created, replaced, patched or deleted it):
+    /// the scenario no longer rewrites it.
+    pub fn note(&mut self, kind: &str, namespace: &str, name: &str) {
+        self.0
+            .insert((kind.to_owned(), namespace.to_owned(), name.to_owned()));
+    }
+
+    /// Whether a client changed this object since the story began.
+    pub fn contains(&self, kind: &str, namespace: &str, name: &str) -> bool {
+        self.0
+            .contains(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+    }
+}
+
 /// What a list returns.
 pub struct Listing {
     pub items: Vec<Arc<Value>>,
@@ -167,21 +185,15 @@ impl Store {
         }
     }
 
-    /// Notes that a client changed this object (created, replaced, patched or deleted it):
-    /// the scenario no longer rewrites it.
-    pub fn changed_by_hand(&self, kind: &str, namespace: &str, name: &str) {
-        self.by_hand
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .insert((kind.to_owned(), namespace.to_owned(), name.to_owned()));
-    }
-
-    /// Whether a client changed this object since the story began.
-    pub fn is_by_hand(&self, kind: &str, namespace: &str, name: &str) -> bool {
-        self.by_hand
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .contains(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+    /// What clients changed since the story began, locked: a client holds it from its write
+    /// to its note, a scenario step from its check to its write, so that no step writes over
+    /// a change not yet noted. Taken before the objects' lock, never while holding it.
+    pub fn by_hand(&self) -> ByHand<'_> {
+        ByHand(
+            self.by_hand
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )
     }
 
     /// Forgets what clients changed (the story starts again).

@@ -66,3 +66,47 @@ fn the_history_forgets_what_is_older_than_its_age() {
     let (changes, _) = store.history_size();
     assert_eq!(changes, 1, "only the newest change stays");
 }
+
+/// A story's step checks that no client changed the object and writes it under one lock, the
+/// one a client holds from its write to its note: caught between its check and its write
+/// (the objects' lock held here), the step still holds it, so no client change can land
+/// between the two and be written over.
+#[test]
+fn a_story_step_holds_the_by_hand_lock_from_its_check_to_its_write() {
+    use crate::scenario::{Action, Scenario};
+    let store = std::sync::Arc::new(Store::new(Registry::builtin().expect("registry"), 10_000));
+    Scenario::builtin("fleet")
+        .expect("fleet")
+        .load_initial(&store)
+        .expect("loads");
+    let objects = store.lock();
+    let step = std::thread::spawn({
+        let store = store.clone();
+        move || {
+            let story = Action::Merge {
+                kind: "ComputePool".into(),
+                namespace: "ml-research".into(),
+                name: "llm-train".into(),
+                patch: json!({"metadata": {"labels": {"story": "yes"}}}),
+            };
+            crate::actions::apply(&store, &story)
+        }
+    });
+    // The step takes the by-hand lock first; then it waits for the objects, and must go on
+    // holding it (a step that let go after its check would be seen letting go).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while store.by_hand.try_lock().is_ok() {
+        assert!(std::time::Instant::now() < deadline, "the step never began");
+        std::thread::yield_now();
+    }
+    for _ in 0..1000 {
+        assert!(
+            store.by_hand.try_lock().is_err(),
+            "the step let go of the by-hand lock before its write"
+        );
+        std::thread::yield_now();
+    }
+    drop(objects);
+    step.join().expect("the step ends").expect("the step");
+    assert!(store.by_hand.try_lock().is_ok(), "let go after the write");
+}
