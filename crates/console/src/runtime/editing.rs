@@ -6,7 +6,25 @@ use super::HANGUP;
 use super::editor;
 use super::input::{Input, Keys};
 use super::terminal::{Asked, Screen, Signals};
+use tokio::sync::mpsc::Receiver;
+
+use super::port::Tagged;
 use crate::app::Msg;
+
+/// What the editor is given: the edit's file name, its text, and with `resume` the pool as
+/// read.
+pub(super) struct Editing<'a> {
+    pub file: &'a str,
+    pub text: String,
+    pub resume: Option<serde_json::Value>,
+}
+
+/// The watches' queue, and what to do with what comes while the editor runs (with the
+/// queue, to take what is waiting behind it).
+pub(super) type Watches<'a> = (
+    &'a mut Receiver<Tagged>,
+    &'a mut dyn FnMut(Tagged, &mut Receiver<Tagged>),
+);
 
 /// Gives the terminal to the user's editor on an edit kept in pooldeck's edits directory (with
 /// `resume`, the pool as read: an edit an earlier session left, made on that version, is
@@ -20,10 +38,10 @@ pub(super) async fn in_editor(
     screen: &mut Screen,
     keys: &mut Keys,
     stop: &mut Signals,
-    file: &str,
-    text: String,
-    resume: Option<serde_json::Value>,
+    watches: Watches<'_>,
+    editing: Editing<'_>,
 ) -> std::io::Result<(Msg, Option<i32>)> {
+    let Editing { file, text, resume } = editing;
     let path = match crate::drafts::edits_dir() {
         Ok(dir) => dir.join(file),
         Err(e) => {
@@ -65,7 +83,9 @@ pub(super) async fn in_editor(
     let at = path.clone();
     let editor_pid = child.id();
     let waiting = tokio::task::spawn_blocking(move || editor::finish(child, &at));
-    let (result, ended) = wait_for_editor(waiting, editor_pid, keys, stop).await;
+    // The watches go on meanwhile: a long edit is no stall (nor a list again after it).
+    let editor = wait_for_editor(waiting, editor_pid, keys, stop);
+    let (result, ended) = watching(editor, watches).await;
     if ended.is_none() {
         // What was typed into a terminal the editor no longer read (while it closed) is
         // dropped, not taken as the console's keys (a `q` would end it).
@@ -132,6 +152,17 @@ async fn wait_for_editor(
     (result, ended)
 }
 
+/// Waits for `until`, handing what the watches bring meanwhile to the caller's function.
+async fn watching<T>(until: impl Future<Output = T>, (sources, watched): Watches<'_>) -> T {
+    let mut until = std::pin::pin!(until);
+    loop {
+        tokio::select! {
+            done = &mut until => return done,
+            Some(tagged) = sources.recv() => watched(tagged, sources),
+        }
+    }
+}
+
 /// How long an editor asked to end (the console is ending) is waited for.
 pub(super) const EDITOR_GRACE: Duration = Duration::from_millis(300);
 
@@ -143,5 +174,44 @@ fn stop_editor(pid: u32) {
         .and_then(rustix::process::Pid::from_raw)
     {
         let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inventory::SourceEvent;
+    use crate::sources::watch::Tag;
+
+    /// What the watches bring while the editor is open is handed on at once, not held until
+    /// the editor ends (the editor here ends only once three events were handed on).
+    #[tokio::test]
+    async fn what_the_watches_bring_is_handed_on_while_waiting() {
+        let (sink, mut sources) = tokio::sync::mpsc::channel(8);
+        for _ in 0..3 {
+            let heartbeat = SourceEvent::Heartbeat { result: Ok(()) };
+            sink.send((Tag { epoch: 1, hub: 0 }, heartbeat))
+                .await
+                .expect("queued");
+        }
+        let (ended, editor) = tokio::sync::oneshot::channel();
+        let mut ended = Some(ended);
+        let mut seen = 0;
+        let mut watched = |_: Tagged, _: &mut Receiver<Tagged>| {
+            seen += 1;
+            if seen == 3 {
+                ended.take().map(|e| e.send("saved"));
+            }
+        };
+        let waited = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            watching(editor, (&mut sources, &mut watched)),
+        )
+        .await;
+        assert_eq!(
+            waited.expect("the editor ended").expect("answered"),
+            "saved"
+        );
+        assert_eq!(seen, 3);
     }
 }

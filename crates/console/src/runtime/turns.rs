@@ -9,7 +9,7 @@ use chrono::Utc;
 use crossterm::event::{Event, KeyEventKind};
 use tokio::sync::mpsc::{Receiver, UnboundedReceiver};
 
-use super::editing::in_editor;
+use super::editing::{Editing, in_editor};
 use super::input::{Input, Keys};
 use super::terminal::{Asked, Screen, Signals};
 use super::{HANGUP, TerminalError, clipboard, drafts, port, terminal_gone, tour};
@@ -90,7 +90,7 @@ pub async fn event_loop(
             }
             asked = Vec::new();
             for edit in edits {
-                if let Some(answer) = the.edit(edit).await? {
+                if let Some(answer) = the.edit(edit, app, &mut asked).await? {
                     asked.extend(update(app, answer));
                     dirty = true;
                 }
@@ -274,17 +274,36 @@ impl<'a> Loop<'a> {
 
     /// An edit in the user's editor: the answer for `update`. A hangup or a termination
     /// while the editor ran ends the console now (the edit's file stays for the next session).
-    async fn edit(&mut self, edit: Effect) -> Result<Option<Msg>, End> {
+    /// The watches go on meanwhile: what they bring is applied (what it asks for is added to
+    /// `asked`), so the screen is up to date as soon as the editor returns.
+    async fn edit(
+        &mut self,
+        edit: Effect,
+        app: &mut App,
+        asked: &mut Vec<Effect>,
+    ) -> Result<Option<Msg>, End> {
         let Effect::Edit { file, text, resume } = edit else {
             return Ok(None);
+        };
+        let epoch = self.port.epoch();
+        let mut watched = |first: port::Tagged, sources: &mut Receiver<port::Tagged>| {
+            if let Turn::Update(msgs) = batch(first, sources, epoch) {
+                for msg in msgs {
+                    asked.extend(update(app, msg));
+                }
+            }
+        };
+        let editing = Editing {
+            file: &file,
+            text,
+            resume,
         };
         let (answer, ended) = in_editor(
             self.screen,
             &mut self.keys,
             &mut self.stop,
-            &file,
-            text,
-            resume,
+            (self.sources, &mut watched),
+            editing,
         )
         .await
         .map_err(|e| gone_or(e, TerminalError::Resume))?;
