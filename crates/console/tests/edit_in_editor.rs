@@ -323,3 +323,45 @@ fn a_changed_pool_is_not_overwritten_and_a_stale_edit_is_not_reopened() {
     // Reopened and saved as it was: its change is still to apply, asked on no terminal.
     assert_eq!(code, Some(1), "{err}");
 }
+
+/// `pooldeck edit` reads the hub's pools for the rules across pools in pages, never the
+/// whole list as one answer (1,200 pools here, pages of 500).
+#[test]
+fn pooldeck_edit_reads_the_fleet_in_pages() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let cluster = runtime
+        .block_on(pooldeck::demo::DemoCluster::start(
+            pooldeck::demo::Options {
+                scenario: Some(pooldeck::demo::scenario::Scenario::large(1_200)),
+                ..pooldeck::demo::Options::default()
+            },
+        ))
+        .expect("starts");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let kubeconfig = dir.path().join("kubeconfig");
+    cluster.write_kubeconfig(&kubeconfig).expect("kubeconfig");
+    let unchanged = script(dir.path(), "unchanged.sh", "exit 0");
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args(["edit", "pool", "pool-00001", "-n", "project-2", "--yes"])
+        .env("KUBECONFIG", &kubeconfig)
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .env_remove("KUBE_EDITOR")
+        .env_remove("VISUAL")
+        .env("EDITOR", &unchanged)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    let (code, out, err) = common::outcome(output);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        cluster.largest_list() <= 500,
+        "a list answer carried {} pools",
+        cluster.largest_list()
+    );
+    runtime.block_on(cluster.stop());
+}

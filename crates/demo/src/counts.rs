@@ -39,6 +39,13 @@ impl DemoCluster {
             .load(std::sync::atomic::Ordering::SeqCst)
     }
 
+    /// The most objects one list answer carried so far.
+    pub fn largest_list(&self) -> u64 {
+        self.api
+            .largest_list
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Watches opened, watch-lists included (refused ones not).
     pub fn watches_opened(&self) -> u64 {
         self.api

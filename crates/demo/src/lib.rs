@@ -366,6 +366,7 @@ fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Serv
         watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
         watches_opened: std::sync::atomic::AtomicU64::new(0),
         watch_lists_served: std::sync::atomic::AtomicU64::new(0),
+        largest_list: std::sync::atomic::AtomicU64::new(0),
         controller_logs: std::sync::RwLock::new(Arc::new(
             options
                 .scenario

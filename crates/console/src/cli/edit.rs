@@ -243,8 +243,8 @@ fn read_line() -> String {
     typed
 }
 
-/// The pools the rules across pools compare the edit with: every namespace the context may
-/// list, else the pool's own (said); the edited pool's own entry, if listed.
+/// The hub's pools as the rules across pools read them (every namespace, else the pool's
+/// own, said), where the edited pool stands among them, and what could not be listed.
 async fn fleet_around(
     session: &crate::cluster::Session,
     live: &Value,
@@ -254,13 +254,14 @@ async fn fleet_around(
         session.client.clone(),
         &crate::cluster::resource(Kind::Pool),
     );
-    let (listed, scope) = match all.list(&kube::api::ListParams::default()).await {
-        Ok(list) => (list.items, None),
+    let uid = live.pointer("/metadata/uid");
+    let (read, scope) = match pools_in_pages(&all, uid).await {
+        Ok(read) => (read, None),
         Err(_) => {
             let here = crate::cluster::api_for(&session.client, pool_ref);
-            match here.list(&kube::api::ListParams::default()).await {
-                Ok(list) => (
-                    list.items,
+            match pools_in_pages(&here, uid).await {
+                Ok(read) => (
+                    read,
                     Some(format!(
                         "pools outside {} cannot be listed here: the rules across pools (a \
                          unique VIP) compare the edit with {} only",
@@ -268,7 +269,7 @@ async fn fleet_around(
                     )),
                 ),
                 Err(e) => (
-                    Vec::new(),
+                    (Vec::new(), None),
                     Some(format!(
                         "no pool can be listed ({}): the rules across pools are not checked",
                         crate::sources::errors::classify(&e)
@@ -277,19 +278,29 @@ async fn fleet_around(
             }
         }
     };
-    let mut self_index = None;
-    let pools: Vec<ComputePool> = listed
-        .into_iter()
-        .filter_map(|object| serde_json::to_value(object).ok())
-        .enumerate()
-        .map(|(i, value)| {
-            if value.pointer("/metadata/uid") == live.pointer("/metadata/uid") {
-                self_index = Some(i);
-            }
-            read_owned::<ComputePool>(value)
-                .map(|(pool, _)| pool)
-                .unwrap_or_default()
-        })
-        .collect();
+    let (pools, self_index) = read;
     (Fleet::new(pools), self_index, scope)
+}
+
+/// Every pool `api` lists (in pages), each kept as the rules read it; and where the pool of
+/// this uid stands.
+async fn pools_in_pages(
+    api: &kube::Api<kube::api::DynamicObject>,
+    uid: Option<&Value>,
+) -> Result<(Vec<ComputePool>, Option<usize>), kube::Error> {
+    let mut pools = Vec::new();
+    let mut self_index = None;
+    let params = kube::api::ListParams::default();
+    crate::cluster::list_in_pages(api, &params, |object| {
+        let Ok(value) = serde_json::to_value(object) else {
+            return;
+        };
+        if uid.is_some() && value.pointer("/metadata/uid") == uid {
+            self_index = Some(pools.len());
+        }
+        let read = read_owned::<ComputePool>(value);
+        pools.push(read.map_or_else(|_| ComputePool::default(), |(pool, _)| pool));
+    })
+    .await?;
+    Ok((pools, self_index))
 }

@@ -50,6 +50,27 @@ pub fn api_for(client: &Client, target: &ObjectRef) -> Api<DynamicObject> {
     }
 }
 
+/// Every object `api` lists with `params`, read in pages of 500 (a large list is never one
+/// answer held at once), handed to `each` as it comes.
+pub async fn list_in_pages<K>(
+    api: &Api<K>,
+    params: &kube::api::ListParams,
+    mut each: impl FnMut(K),
+) -> Result<(), kube::Error>
+where
+    K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+{
+    let mut params = params.clone().limit(500);
+    loop {
+        let page = api.list(&params).await?;
+        page.items.into_iter().for_each(&mut each);
+        match page.metadata.continue_ {
+            Some(token) if !token.is_empty() => params = params.continue_token(&token),
+            _ => return Ok(()),
+        }
+    }
+}
+
 /// What the server said, in a sentence: done, or (for a dry run) that it would be done.
 fn done(run: Run, what: String) -> Outcome {
     Outcome::Done {

@@ -116,8 +116,17 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), Lo
     }
     // The guide's fallback: a deployment named like hue, anywhere.
     let deployments: Api<Deployment> = Api::all(client.clone());
-    let listed = match deployments.list(&ListParams::default()).await {
-        Ok(list) => list.items,
+    // Only those named like hue are kept (the list is read in pages).
+    let mut named_hue = Vec::new();
+    let every = ListParams::default();
+    let read = crate::cluster::list_in_pages(&deployments, &every, |d| {
+        let name = d.metadata.name.as_deref().unwrap_or_default();
+        if name.to_lowercase().contains("hue") {
+            named_hue.push(d);
+        }
+    });
+    let listed = match read.await {
+        Ok(()) => named_hue,
         Err(e) => match refused(
             &e,
             "list deployments",
@@ -133,9 +142,6 @@ async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), Lo
     };
     for deployment in listed {
         let name = deployment.metadata.name.clone().unwrap_or_default();
-        if !name.to_lowercase().contains("hue") {
-            continue;
-        }
         let namespace = deployment.metadata.namespace.clone().unwrap_or_default();
         let labels = deployment.spec.selector.match_labels.unwrap_or_default();
         if labels.is_empty() {

@@ -290,4 +290,6 @@ pub struct Server {
     pub watches_opened: std::sync::atomic::AtomicU64,
     /// Watch-lists served (their initial events sent).
     pub watch_lists_served: std::sync::atomic::AtomicU64,
+    /// The most objects one list answer carried, for tests that a client reads in pages.
+    pub largest_list: std::sync::atomic::AtomicU64,
 }

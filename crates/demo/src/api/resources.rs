@@ -227,6 +227,8 @@ pub(super) fn list(
         Ok(l) => l,
         Err(e) => return error(&e),
     };
+    let carried = u64::try_from(listing.items.len()).unwrap_or(u64::MAX);
+    (server.largest_list).fetch_max(carried, std::sync::atomic::Ordering::SeqCst);
     let rv = listing.resource_version.to_string();
     if as_table {
         let objects: Vec<&Value> = listing.items.iter().map(|o| o.as_ref()).collect();

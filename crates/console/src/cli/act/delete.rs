@@ -131,10 +131,12 @@ async fn workloads_of(session: &Session, pool: &ComputePool) -> fixes::Workloads
         &session.client,
         &crate::domain::ObjectRef::new(Kind::AIWorkload, namespace, ""),
     );
-    let Ok(list) = api.list(&kube::api::ListParams::default()).await else {
+    let mut values: Vec<Value> = Vec::new();
+    let params = kube::api::ListParams::default();
+    let listed = crate::cluster::list_in_pages(&api, &params, |w| values.push(to_value(w))).await;
+    if listed.is_err() {
         return fixes::Workloads::of(pool, None);
-    };
-    let values: Vec<Value> = list.items.into_iter().map(to_value).collect();
+    }
     let read = fixes::WorkloadsRead {
         since: chrono::Utc::now(),
         present: values

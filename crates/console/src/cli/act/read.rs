@@ -137,25 +137,25 @@ async fn selected(
     one_of_several: bool,
 ) -> Result<Vec<Value>, ExitCode> {
     // Selected on the server as kubectl does, and again here with the same parser.
-    let listed = match api
-        .list(&kube::api::ListParams::default().labels(text))
-        .await
-    {
-        Ok(list) => list.items,
-        Err(e) => {
-            crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
-            return Err(ExitCode::from(1));
-        }
-    };
     let mut pools: Vec<Value> = Vec::new();
-    pools.extend(listed.into_iter().map(to_value).filter(|value| {
-        selector.matches(|key| {
+    let params = kube::api::ListParams::default().labels(text);
+    let listed = crate::cluster::list_in_pages(api, &params, |object| {
+        let value = to_value(object);
+        let label = |key: &str| {
             value
                 .pointer("/metadata/labels")
                 .and_then(|labels| labels.get(key))
                 .and_then(Value::as_str)
-        })
-    }));
+        };
+        if selector.matches(label) {
+            pools.push(value);
+        }
+    })
+    .await;
+    if let Err(e) = listed {
+        crate::say::complain!("pooldeck: {}", crate::sources::errors::classify(&e));
+        return Err(ExitCode::from(1));
+    }
     pools.sort_by(|a, b| name_of(a).cmp(name_of(b)));
     let shown = crate::domain::inert::line(text);
     if pools.is_empty() && one_of_several {
