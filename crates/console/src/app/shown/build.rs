@@ -154,9 +154,10 @@ impl App {
         self.shown.order = merged;
     }
 
-    /// Whether the current view is still being made (the loop turns again at once).
+    /// Whether the current view is still being made, or its filter words worked out (the
+    /// loop turns again at once).
     pub fn building(&self) -> bool {
-        self.shown.building.is_some()
+        self.shown.building.is_some() || self.shown.filling.is_some()
     }
 
     /// Makes up to `budget` more rows of the view being built; the slots they took.

@@ -59,7 +59,8 @@ impl Filter {
         matches!(self, Filter::Words { .. })
     }
 
-    /// Whether a row passes: by its words (lower case) or its object's labels.
+    /// Whether a row passes: by its words (lower case; a row whose words are not worked out
+    /// yet passes no words filter) or its object's labels.
     pub(super) fn keeps<'l>(
         &self,
         words: Option<&str>,
@@ -69,7 +70,7 @@ impl Filter {
             Filter::All => true,
             Filter::Label(selector) => selector.matches(label),
             Filter::Words { needle, invert } => {
-                words.is_some_and(|w| w.contains(needle.as_str())) != *invert
+                words.is_some_and(|w| w.contains(needle.as_str()) != *invert)
             }
         }
     }

@@ -104,6 +104,9 @@ pub struct Shown {
     /// A turn of the loop came for it ([`Msg::Build`](super::Msg::Build)): the next refresh
     /// makes a turn's rows (the others, however many a message makes, make none).
     turn_due: bool,
+    /// The objects whose rows' filter words are still to be worked out, a turn's worth at a
+    /// time ([`order::FILL_PER_TURN`]): a filter's first key is drawn within a frame.
+    filling: Option<Vec<base::Owner>>,
 }
 
 impl Shown {
@@ -114,6 +117,7 @@ impl Shown {
         self.order.clear();
         self.window = (0, 0);
         self.building = None;
+        self.filling = None;
         self.shape = None;
         self.seen.clear();
     }
@@ -226,8 +230,12 @@ impl App {
             self.make_whole(shape);
         } else {
             self.make_hubs_again(&rebuild, &mut patch);
-            if self.shown.building.is_some() && std::mem::take(&mut self.shown.turn_due) {
-                turn = Some(self.build_turn(self.turn_budget()));
+            if std::mem::take(&mut self.shown.turn_due) {
+                if self.shown.building.is_some() {
+                    turn = Some(self.build_turn(self.turn_budget()));
+                } else if self.shown.filling.is_some() {
+                    turn = Some(self.fill_turn());
+                }
             }
         }
         let mut widths = whole || patch.is_some();

@@ -177,7 +177,8 @@ impl App {
 
     /// Keeps what the filter and the sort in force read of every row, working it out where
     /// it is not kept yet (each object's rows built again, once), and lets go of what they
-    /// no longer read.
+    /// no longer read. A sort needs every row's value now; a filter's words are worked out a
+    /// turn's worth now and the rest over the next turns of the loop ([`App::fill_turn`]).
     pub(super) fn keep_derived(&mut self) {
         let words = Filter::parse(self.list.filter.trim()).is_ok_and(|f| f.reads_words());
         let sort = self.sorted_column().map(|(column, _)| column);
@@ -186,6 +187,7 @@ impl App {
         let fill_sort = sort.is_some() && base.sorted_by() != sort;
         if !words && base.has_words() {
             base.keep_words(false);
+            self.shown.filling = None;
         }
         if fill_words {
             base.keep_words(true);
@@ -205,7 +207,15 @@ impl App {
             }
             return;
         }
-        let owners: Vec<Owner> = base.owners().map(|(h, key)| (h, key.clone())).collect();
+        let mut owners: Vec<Owner> = base.owners().map(|(h, key)| (h, key.clone())).collect();
+        if !fill_sort {
+            // Taken from the end: the first objects first.
+            owners.reverse();
+            self.shown.filling = Some(owners);
+            self.fill_turn();
+            return;
+        }
+        self.shown.filling = None;
         for owner in owners {
             let made = self.owner_rows(&owner);
             let base = &mut self.shown.base;
@@ -215,4 +225,35 @@ impl App {
             }
         }
     }
+
+    /// Works out the filter words of the next rows still without them, about a frame's work;
+    /// the slots it filled (an object gone meanwhile, or whose rows were made again with
+    /// their words, is passed over).
+    pub(super) fn fill_turn(&mut self) -> Vec<usize> {
+        let mut filled = Vec::new();
+        while filled.len() < FILL_PER_TURN {
+            let Some(owner) = self.shown.filling.as_mut().and_then(Vec::pop) else {
+                self.shown.filling = None;
+                break;
+            };
+            let slots = self.shown.base.slots_of(&owner);
+            if slots
+                .first()
+                .is_none_or(|slot| self.shown.base.words(*slot).is_some())
+            {
+                continue;
+            }
+            let made = self.owner_rows(&owner);
+            for (slot, row) in slots.into_iter().zip(&made) {
+                self.shown.base.set_derived(slot, row);
+                filled.push(slot);
+            }
+        }
+        filled
+    }
 }
+
+/// How many rows' filter words a turn works out: under 10 ms of pools at fleet scale (a
+/// pool's row is the costliest to make), so a filter's key is drawn within a frame
+/// (`cargo bench --bench console`).
+pub(super) const FILL_PER_TURN: usize = 512;

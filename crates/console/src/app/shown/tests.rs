@@ -185,6 +185,64 @@ fn ten_thousand_pools_open_a_turn_at_a_time() {
     assert_eq!(app.shown.row(9_999).map(|r| r.id.clone()), bottom);
 }
 
+/// A filter's first key over 10,000 pools works out a turn's worth of rows' words and shows
+/// the matches among them at once; the next turns work out the rest, and the list ends as a
+/// filter over words all known: plain and inverted, with keys typed between turns.
+#[test]
+fn a_filters_words_are_worked_out_a_turn_at_a_time() {
+    let now = fixed_now();
+    let mut app = ten_thousand_pools(now);
+    finish_building(&mut app);
+    let every = every_row_whole(&app);
+    let sorted_names = |mut names: Vec<String>| {
+        names.sort();
+        names
+    };
+    for filter in ["pool-00", "!pool-00"] {
+        update(&mut app, key(KeyCode::Char('/')));
+        let mut chars = filter.chars();
+        update(&mut app, key(KeyCode::Char(chars.next().expect("a key"))));
+        assert!(
+            app.building(),
+            "{filter}: the rest of the words come in the next turns"
+        );
+        assert!(
+            app.shown.len() <= super::order::FILL_PER_TURN,
+            "{filter}: the first key shows matches among a turn's rows: {}",
+            app.shown.len()
+        );
+        // A key between turns, the rest after.
+        update(&mut app, Msg::Build);
+        for c in chars {
+            update(&mut app, key(KeyCode::Char(c)));
+        }
+        finish_building(&mut app);
+        let (needle, invert) = match filter.strip_prefix('!') {
+            Some(needle) => (needle, true),
+            None => (filter, false),
+        };
+        let expected: Vec<String> = every
+            .iter()
+            .filter(|(row, _)| super::base::words_of(row).contains(needle) != invert)
+            .map(|(row, _)| row.id.name.to_string())
+            .collect();
+        let shown: Vec<String> = app
+            .shown
+            .order
+            .iter()
+            .filter_map(|slot| {
+                app.shown
+                    .base
+                    .owner(*slot)
+                    .map(|(_, key)| key.1.to_string())
+            })
+            .collect();
+        assert_eq!(app.shown.len(), expected.len(), "{filter}");
+        assert_eq!(sorted_names(shown), sorted_names(expected), "{filter}");
+        update(&mut app, key(KeyCode::Esc));
+    }
+}
+
 /// The hosts of 10,000 pools: the list orders and lays out every host but holds whole only
 /// the window around the selection, wherever it goes, whatever filters or sorts it; an idle
 /// minute builds nothing.

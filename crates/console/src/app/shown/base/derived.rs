@@ -17,8 +17,10 @@ pub fn words_of(row: &Row) -> String {
 }
 
 impl Base {
+    /// A slot's filter words; `None` until they are worked out.
     pub fn words(&self, slot: usize) -> Option<&str> {
-        Some(self.words.as_ref()?.get(slot)?)
+        let words: &str = self.words.as_ref()?.get(slot)?;
+        (!words.is_empty()).then_some(words)
     }
 
     /// Whether the slots keep their filter words.
