@@ -210,7 +210,8 @@ fn a_dry_run_sends_only_dry_runs() {
 
 /// Intents an earlier pooldeck left without an outcome (killed before it wrote one) get one
 /// when a verb next starts: a dry run's says nothing changed, a real request's that its
-/// outcome is unknown. An intent young enough to be another process's on its way is left.
+/// outcome is unknown. An intent young enough to be another process's on its way is left,
+/// and one of a process still running.
 #[test]
 fn intents_left_alone_get_an_outcome_on_the_next_start() {
     let served = serve();
@@ -227,17 +228,23 @@ fn intents_left_alone_get_an_outcome_on_the_next_start() {
             .find(|r| r["record"] == "intent" && r["dryRun"] == dry_run)
             .expect("an intent")
     };
-    let left = |mut record: Value, request: &str, time: &str| {
+    // Written by a process that is gone (no pid said), or by this one (alive).
+    let left = |mut record: Value, request: &str, time: &str, pid: Value| {
         record["request"] = request.into();
         record["time"] = time.into();
+        record["pid"] = pid;
         format!("{record}\n")
     };
-    let long_ago = "2026-01-01T00:00:00.000Z";
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let at = |ago: chrono::Duration| {
+        (chrono::Utc::now() - ago).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    };
+    let (long_ago, now) = (at(chrono::Duration::hours(1)), at(chrono::Duration::zero()));
     let mut log = written.clone();
-    log.push_str(&left(intent(true), "gone-1", long_ago));
-    log.push_str(&left(intent(false), "gone-2", long_ago));
-    log.push_str(&left(intent(false), "on-its-way-3", &now));
+    log.push_str(&left(intent(true), "gone-1", &long_ago, Value::Null));
+    log.push_str(&left(intent(false), "gone-2", &long_ago, Value::Null));
+    log.push_str(&left(intent(false), "on-its-way-3", &now, Value::Null));
+    let alive = Value::from(std::process::id());
+    log.push_str(&left(intent(false), "stopped-4", &long_ago, alive));
     std::fs::write(&audit, log).expect("written");
     let (code, out, err) = pooldeck(
         &served,
@@ -258,6 +265,10 @@ fn intents_left_alone_get_an_outcome_on_the_next_start() {
         "{real}"
     );
     assert!(of("on-its-way-3").is_none(), "a young intent is left");
+    assert!(
+        of("stopped-4").is_none(),
+        "an intent of a process still running is left"
+    );
 }
 
 /// The impact of a delete counts only the pool's own AIWorkloads: a reference written into

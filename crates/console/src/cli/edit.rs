@@ -57,7 +57,7 @@ pub struct EditArgs {
 }
 
 pub fn run(args: &EditArgs, global: &Global) -> ExitCode {
-    super::block_on_acting(edit(args, global))
+    super::block_on(edit(args, global))
 }
 
 async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
@@ -115,7 +115,7 @@ async fn edit(args: &EditArgs, global: &Global) -> ExitCode {
     };
     let terminal = std::io::stdin().is_terminal();
     let confirmed = |plan: &Plan| confirm_edit(args, terminal, plan);
-    let code = carry_out(&session, &plan, args.dry_run, &confirmed).await;
+    let code = super::acting(carry_out(&session, &plan, args.dry_run, &confirmed)).await;
     if code == ExitCode::SUCCESS && !args.dry_run {
         let _ = std::fs::remove_file(&path);
     } else {

@@ -26,8 +26,8 @@ use clap::{Parser, Subcommand};
 
 use self::reach::audit_log;
 pub(crate) use self::reach::{
-    block_on, block_on_acting, check_namespaces, connect_or_exit, connect_to_read, hub_list,
-    hubs_named, selector_arg, several_hubs,
+    acting, block_on, check_namespaces, connect_or_exit, connect_to_read, hub_list, hubs_named,
+    selector_arg, several_hubs,
 };
 
 #[derive(Debug, Parser)]

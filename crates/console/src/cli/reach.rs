@@ -11,28 +11,29 @@ pub(crate) fn block_on(body: impl std::future::Future<Output = ExitCode>) -> Exi
     }
 }
 
-/// [`block_on`] for a command that may send a request that changes something: Ctrl-C, a
-/// hangup (the SSH session gone) or a termination ends it (128 + the signal, as the signal
-/// would) after giving every request on its way its outcome in the audit log,
-/// "interrupted: outcome unknown". A prompt waiting for an answer just ends.
-pub(crate) fn block_on_acting(body: impl std::future::Future<Output = ExitCode>) -> ExitCode {
-    block_on(async {
-        tokio::spawn(async {
-            let Some(signal) = ending_signal().await else {
-                return;
-            };
-            match crate::cluster::audit::interrupted() {
-                0 => crate::say::complain!("\npooldeck: interrupted"),
-                n => crate::say::complain!(
-                    "\npooldeck: interrupted with {n} request(s) on their way: they may have \
-                     been carried out (the audit log says \"outcome unknown\"); look at the \
-                     objects before trying again"
-                ),
-            }
-            std::process::exit(128 + signal);
-        });
-        body.await
-    })
+/// Runs the part of a command that may send requests that change something: a Ctrl-C, a
+/// hangup (the SSH session gone) or a termination meanwhile gives every request on its way
+/// its outcome in the audit log ("interrupted: outcome unknown"), then ends the process with
+/// the signal's status (128 + its number, as the console's). A prompt waiting for an answer
+/// just ends.
+pub(crate) async fn acting(body: impl std::future::Future<Output = ExitCode>) -> ExitCode {
+    let listener = tokio::spawn(async {
+        let Some(signal) = ending_signal().await else {
+            return;
+        };
+        match crate::cluster::audit::interrupted() {
+            0 => crate::say::complain!("\npooldeck: interrupted"),
+            n => crate::say::complain!(
+                "\npooldeck: interrupted with {n} request(s) on their way: they may have \
+                 been carried out (the audit log says \"outcome unknown\"); look at the \
+                 objects before trying again"
+            ),
+        }
+        std::process::exit(128 + signal);
+    });
+    let code = body.await;
+    listener.abort();
+    code
 }
 
 /// The first of SIGINT, SIGHUP and SIGTERM to arrive (its number); `None` when none can be

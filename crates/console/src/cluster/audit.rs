@@ -104,6 +104,7 @@ impl Record<'_> {
             "objects": operation.target().map(|t| vec![t.to_string()]).unwrap_or_default(),
             "preconditions": {"uid": preconditions.uid, "resourceVersion": preconditions.resource_version},
             "kubectl": crate::domain::shell::on_hub(&operation.kubectl(), self.at),
+            "pid": std::process::id(),
         });
         if let Some(outcome) = self.outcome {
             record["dryRunAnswer"] = self.dry_run_answer.map_or(Value::Null, outcome_json);
@@ -150,49 +151,65 @@ fn open_list() -> std::sync::MutexGuard<'static, Vec<Pending>> {
 }
 
 /// A request whose intent is in the log and whose outcome is not yet: dropped before
-/// [`Open::close`] (its future cancelled, its process ending), it appends an outcome that
-/// says "interrupted: outcome unknown", so that no intent is left alone in the log.
+/// [`Open::finish`] (its future cancelled, its process ending), it appends an outcome that
+/// says "interrupted: outcome unknown", so that no intent is left alone in the log. The
+/// intent, the outcome and [`interrupted`] each write under the list's lock: an outcome is
+/// never written twice, nor an interrupted one before its intent.
 pub struct Open(u64);
 
 impl Open {
-    pub fn new(path: &Path, request: &str, hub: &Hub, operation: &Operation) -> Open {
+    /// Appends the intent's line and holds the request open; why not, if it could not be.
+    pub fn begin(
+        path: &Path,
+        intent: &str,
+        request: &str,
+        (hub, operation): (&Hub, &Operation),
+    ) -> Result<Open, AuditError> {
+        let mut open = open_list();
+        append(path, intent)?;
         let token = NEXT_OPEN.fetch_add(1, Ordering::Relaxed);
-        open_list().push(Pending {
+        open.push(Pending {
             token,
             path: path.to_owned(),
             request: request.to_owned(),
             hub: hub.clone(),
             operation: operation.clone(),
         });
-        Open(token)
+        Ok(Open(token))
     }
 
-    /// Its outcome is written (or could not be): nothing more to append.
-    pub fn close(self) {
-        open_list().retain(|p| p.token != self.0);
+    /// Appends the outcome's line; nothing more is appended for this request after it.
+    pub fn finish(self, outcome: &str) -> Result<(), AuditError> {
+        let mut open = open_list();
+        let Some(at) = open.iter().position(|p| p.token == self.0) else {
+            return Ok(());
+        };
+        let pending = open.swap_remove(at);
+        append(&pending.path, outcome)
     }
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
         let mut open = open_list();
-        let Some(at) = open.iter().position(|p| p.token == self.0) else {
-            return;
-        };
-        let pending = open.swap_remove(at);
-        drop(open);
-        pending.append_interrupted();
+        if let Some(at) = open.iter().position(|p| p.token == self.0) {
+            open.swap_remove(at).append_interrupted();
+        }
     }
 }
 
 /// The process is ending on a signal: every request on its way gets its outcome,
-/// "interrupted: outcome unknown". How many there were.
+/// "interrupted: outcome unknown"; how many there were. The list stays locked: no outcome
+/// is written after these, in the moment before the process ends.
 pub fn interrupted() -> usize {
-    let open = std::mem::take(&mut *open_list());
-    for pending in &open {
+    let mut open = open_list();
+    for pending in open.iter() {
         pending.append_interrupted();
     }
-    open.len()
+    let count = open.len();
+    open.clear();
+    std::mem::forget(open);
+    count
 }
 
 /// How old an intent without an outcome must be before another process closes it: older
@@ -204,10 +221,11 @@ const TAIL: u64 = 1 << 20;
 
 /// Intents an earlier process left without an outcome (ended by a signal it could not
 /// answer, a power cut) get theirs now: for a dry run, that nothing changed; else
-/// "interrupted: outcome unknown". Only those older than [`LEFT_OPEN_AFTER`], in the log's
-/// last mebibyte. How many were closed; a log that cannot be read closes none.
+/// "interrupted: outcome unknown". Only those older than [`LEFT_OPEN_AFTER`] whose process is
+/// not running, in the log's last mebibyte. How many were closed; a log that cannot be read
+/// (or is no regular file) closes none.
 pub fn close_left_open(path: &Path, now: DateTime<Utc>) -> usize {
-    let Ok(tail) = read_tail(path) else {
+    let Ok(tail) = crate::files::read_tail(path, TAIL) else {
         return 0;
     };
     let mut intents: Vec<Value> = Vec::new();
@@ -231,7 +249,12 @@ pub fn close_left_open(path: &Path, now: DateTime<Utc>) -> usize {
         let written = intent["time"]
             .as_str()
             .and_then(|t| t.parse::<DateTime<Utc>>().ok());
-        if answered.contains(request) || written.is_none_or(|at| now - at < LEFT_OPEN_AFTER) {
+        if answered.contains(request)
+            || written.is_none_or(|at| now - at < LEFT_OPEN_AFTER)
+            || intent["pid"]
+                .as_i64()
+                .is_some_and(crate::files::process_running)
+        {
             continue;
         }
         let outcome = if intent["dryRun"] == json!(true) {
@@ -250,23 +273,6 @@ pub fn close_left_open(path: &Path, now: DateTime<Utc>) -> usize {
         }
     }
     closed
-}
-
-/// The log's last [`TAIL`] bytes, from its first whole line.
-fn read_tail(path: &Path) -> std::io::Result<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    let length = file.metadata()?.len();
-    let from = length.saturating_sub(TAIL);
-    file.seek(SeekFrom::Start(from))?;
-    let mut bytes = Vec::new();
-    file.take(TAIL).read_to_end(&mut bytes)?;
-    let text = String::from_utf8_lossy(&bytes);
-    Ok(match (from, text.find('\n')) {
-        (0, _) => text.into_owned(),
-        (_, Some(end)) => text[end + 1..].to_owned(),
-        (_, None) => String::new(),
-    })
 }
 
 /// Appends a line to the log at `path`.
@@ -307,11 +313,31 @@ mod tests {
             preconditions: Preconditions::default(),
             run: Run::Real,
         };
-        Open::new(&path, "t-1", &hub, &operation).close();
-        assert!(!path.exists(), "a closed request appends nothing");
-        drop(Open::new(&path, "t-2", &hub, &operation));
+        let begin = |request: &str| {
+            Open::begin(
+                &path,
+                &format!("{{\"intent\": \"{request}\"}}"),
+                request,
+                (&hub, &operation),
+            )
+            .expect("the intent written")
+        };
+        begin("t-1")
+            .finish("{\"outcome\": \"t-1\"}")
+            .expect("the outcome written");
+        drop(begin("t-2"));
         let text = std::fs::read_to_string(&path).expect("written");
-        let record: Value = serde_json::from_str(text.trim()).expect("one JSON line");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert_eq!(
+            lines[..3],
+            [
+                "{\"intent\": \"t-1\"}",
+                "{\"outcome\": \"t-1\"}",
+                "{\"intent\": \"t-2\"}"
+            ]
+        );
+        let record: Value = serde_json::from_str(lines[3]).expect("one JSON line");
         assert_eq!(record["record"], "outcome");
         assert_eq!(record["request"], "t-2");
         assert_eq!(record["outcome"]["result"], "unknown");

@@ -50,8 +50,9 @@ pub fn api_for(client: &Client, target: &ObjectRef) -> Api<DynamicObject> {
     }
 }
 
-/// Every object `api` lists with `params`, read in pages of 500 (a large list is never one
-/// answer held at once), handed to `each` as it comes.
+/// Every object `api` lists with `params`, read in pages (a large list is never one answer
+/// held at once), handed to `each` as it comes. A server that gives the same page's token
+/// again is refused rather than followed round for ever.
 pub async fn list_in_pages<K>(
     api: &Api<K>,
     params: &kube::api::ListParams,
@@ -60,11 +61,19 @@ pub async fn list_in_pages<K>(
 where
     K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
 {
-    let mut params = params.clone().limit(500);
+    let page_size = u32::try_from(crate::sources::ways::PAGE).unwrap_or(500);
+    let mut params = params.clone().limit(page_size);
     loop {
         let page = api.list(&params).await?;
         page.items.into_iter().for_each(&mut each);
         match page.metadata.continue_ {
+            Some(token) if params.continue_token.as_deref() == Some(token.as_str()) => {
+                let status = kube::core::Status::failure(
+                    "the server gave the same page's continue token again",
+                    "InternalError",
+                );
+                return Err(kube::Error::Api(Box::new(status.with_code(500))));
+            }
             Some(token) if !token.is_empty() => params = params.continue_token(&token),
             _ => return Ok(()),
         }

@@ -92,10 +92,11 @@ impl Session {
             dry_run_answer: None,
             outcome: None,
         };
-        if let Err(why) = audit::append(path, &intent.line(chrono::Utc::now())) {
-            return Outcome::Failed(not_recorded(&why));
-        }
-        let open = audit::Open::new(path, &id, &self.hub, operation);
+        let intent = intent.line(chrono::Utc::now());
+        let open = match audit::Open::begin(path, &intent, &id, (&self.hub, operation)) {
+            Ok(open) => open,
+            Err(why) => return Outcome::Failed(not_recorded(&why)),
+        };
         // Bounded: a hub that stops answering gives an outcome (unknown, and said so) that is
         // recorded, never a wait without end with the intent left open in the log.
         let outcome = answered(perform(&self.client, self.mode, operation)).await;
@@ -119,9 +120,7 @@ impl Session {
             dry_run_answer: dry_run_answer.as_ref(),
             outcome: Some(&outcome),
         };
-        let appended = audit::append(path, &record.line(chrono::Utc::now()));
-        open.close();
-        match (appended, outcome) {
+        match (open.finish(&record.line(chrono::Utc::now())), outcome) {
             (Ok(()), outcome) => outcome,
             (Err(e), Outcome::Done { message }) => Outcome::Done {
                 message: format!("{message} (its outcome was not recorded: {e})"),

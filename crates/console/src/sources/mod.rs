@@ -4,6 +4,7 @@
 
 pub mod connection;
 pub mod errors;
+mod kept;
 pub mod objects;
 pub mod recorder;
 mod sink;

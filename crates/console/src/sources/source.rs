@@ -7,15 +7,14 @@ use chrono::Utc;
 use futures::StreamExt;
 use kube::Client;
 use kube::runtime::watcher::{self, DefaultBackoff, Event};
-use serde_json::Value;
 
 use super::errors::{classify, code, refused};
+use super::kept;
 use super::objects::{EVALUATION, Incoming, POOL, VALUE};
 use super::sink::{Marks, Sink, Tag};
 use super::ways::{Events, PAGE, Way, Ways, cause, refuses_watch_lists, watch};
 use super::without::of_kind;
 use crate::domain::ClusterError;
-use crate::domain::model::{self, event::about_palette};
 use crate::inventory::{Kind, Object, Scope, Shares, SourceEvent, SourceState};
 
 /// How long to wait before asking again about a forbidden or absent resource.
@@ -91,19 +90,10 @@ impl Source {
         Object::new_shared(self.kind, of_kind(value, self.kind), &mut self.shares)
     }
 
-    /// Whether the console holds an object this source read: any but an event about
-    /// something else than a PaletteAI object (one that cannot be read is kept, to be seen).
-    fn keeps(&self, object: &Object) -> bool {
-        self.kind != Kind::Event || object.event().is_none_or(model::Event::is_about_palette)
-    }
-
     /// Follows the kind in its scope until the receiver is gone, a new watcher whenever one
     /// must be replaced.
     pub async fn run(mut self, client: Client, ways: Ways) {
-        // Events about PaletteAI objects: a field selector cannot say "this group, or none"
-        // (the API allows an event to leave the apiVersion out), so the server leaves out
-        // the core group's, where most events are, and the source the rest ([`Source::keeps`]).
-        let selector = (self.kind == Kind::Event).then_some("involvedObject.apiVersion!=v1");
+        let selector = kept::selector(self.kind);
         loop {
             if !self.send_state(SourceState::Syncing).await {
                 return;
@@ -310,7 +300,7 @@ impl Source {
                     return true;
                 };
                 let object = self.held(object);
-                if !self.keeps(&object) {
+                if !kept::keeps(self.kind, &object) {
                     return true;
                 }
                 gathering.objects.push(object);
@@ -337,17 +327,12 @@ impl Source {
             }
             Event::Apply(object) => {
                 let object = self.held(object);
-                !self.keeps(&object) || self.send(SourceEvent::Read { object }).await
+                !kept::keeps(self.kind, &object) || self.send(SourceEvent::Read { object }).await
             }
             Event::Delete(object) => {
-                let object = object.into_value(self.kind);
-                let involved = |field: &str| object.pointer(&format!("/involvedObject/{field}"));
-                let about = |field| involved(field).and_then(Value::as_str);
-                if self.kind == Kind::Event && !about_palette(about("apiVersion"), about("kind")) {
-                    return true;
-                }
-                let kind = self.kind;
-                self.send(SourceEvent::Deleted { kind, object }).await
+                let (kind, object) = (self.kind, object.into_value(self.kind));
+                !kept::keeps_value(kind, &object)
+                    || self.send(SourceEvent::Deleted { kind, object }).await
             }
         }
     }

@@ -56,6 +56,32 @@ pub fn regular_file(path: &Path) -> Result<(), ReadError> {
 /// Reads at most `limit` bytes of a regular file. The file is opened without blocking (a FIFO
 /// swapped in after the check cannot hang the open) and checked again on the open handle.
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let (file, meta) = open_regular(path)?;
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    read_limited(file, limit)
+}
+
+/// The last `limit` bytes of a regular file (opened as [`read_bounded`] opens it) as text,
+/// from its first whole line: the end of a log that only grows.
+pub fn read_tail(path: &Path, limit: u64) -> Result<String, ReadError> {
+    use std::io::{Seek, SeekFrom};
+    let (mut file, meta) = open_regular(path)?;
+    let from = meta.len().saturating_sub(limit);
+    file.seek(SeekFrom::Start(from))
+        .map_err(|e| ReadError::Other(format!("cannot read it: {e}")))?;
+    let bytes = read_limited(file.take(limit), limit)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(match (from, text.find('\n')) {
+        (0, _) => text.into_owned(),
+        (_, Some(end)) => text[end + 1..].to_owned(),
+        (_, None) => String::new(),
+    })
+}
+
+/// A regular file opened to read, without blocking, with what it is.
+fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), ReadError> {
     regular_file(path)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -76,10 +102,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
             what: what(&meta.file_type()),
         });
     }
-    if meta.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    read_limited(file, limit)
+    Ok((file, meta))
 }
 
 /// Reads at most `limit` bytes of a stream (standard input); more is refused.
@@ -110,6 +133,24 @@ pub(crate) fn non_blocking() -> i32 {
     rustix::fs::OFlags::NONBLOCK.bits().cast_signed()
 }
 
+/// Whether a process of this machine runs under this id (another user's included), for a
+/// record its writer may still be acting on. Not this process.
+pub fn process_running(pid: i64) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    if pid == rustix::process::getpid() {
+        return false;
+    }
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(error) => error == rustix::io::Errno::PERM,
+    }
+}
+
 /// A secret token: 32 random bytes from the operating system, in hex.
 pub fn token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
@@ -122,6 +163,28 @@ pub const SMALL_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 #[cfg(test)]
 mod tests {
+    /// The tail of a log starts at its first whole line; a FIFO named as the log is refused
+    /// at once, never waited on.
+    #[test]
+    fn a_tail_starts_at_a_whole_line_and_a_fifo_is_no_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log = dir.path().join("log");
+        std::fs::write(&log, "first line\nsecond\nthird\n").expect("written");
+        assert_eq!(
+            super::read_tail(&log, 100).expect("read"),
+            "first line\nsecond\nthird\n"
+        );
+        assert_eq!(super::read_tail(&log, 10).expect("read"), "third\n");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert!(matches!(
+                super::read_tail(&fifo, 100),
+                Err(super::ReadError::NotAFile { .. })
+            ));
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -253,7 +253,6 @@ impl App {
     }
 }
 
-/// How many rows' filter words a turn works out: under 10 ms of pools at fleet scale (a
-/// pool's row is the costliest to make), so a filter's key is drawn within a frame
-/// (`cargo bench --bench console`).
+/// How many rows' filter words a turn works out: few enough that a key waiting for the turn
+/// is still drawn within a frame at fleet scale (`cargo bench --bench console`).
 pub(super) const FILL_PER_TURN: usize = 512;

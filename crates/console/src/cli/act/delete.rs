@@ -42,7 +42,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    crate::cli::block_on_acting(async {
+    crate::cli::block_on(crate::cli::acting(async {
         let names: Vec<String> = args.name.iter().cloned().collect();
         let target = Target {
             names: &names,
@@ -77,7 +77,7 @@ pub fn delete(args: &DeleteArgs, global: &Global) -> ExitCode {
             typed.trim() == name
         };
         carry_out(&session, &plan, args.at.dry_run, &confirmed).await
-    })
+    }))
 }
 
 /// `delete -l`: each matched pool's plan with its dry run, then the number of pools typed (or

@@ -60,16 +60,16 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
         Err(code) => return code,
     };
     if super::several_hubs(&args.at.context, args.at.all_contexts) {
-        return super::block_on_acting(across_hubs(
+        return super::block_on(super::acting(across_hubs(
             verb,
             &names,
             args,
             selector.as_ref(),
             &hubs,
             global,
-        ));
+        )));
     }
-    super::block_on_acting(async {
+    super::block_on(super::acting(async {
         let target = Target {
             names: &names,
             at: &args.at,
@@ -95,7 +95,7 @@ pub fn pause_or_resume(verb: Verb, args: &ActArgs, global: &Global) -> ExitCode 
             return ExitCode::SUCCESS;
         }
         carry_out(&session, &plan, args.at.dry_run, &|_| true).await
-    })
+    }))
 }
 
 /// `pause|resume --context a --context b` (or `--all-contexts`): every hub is read first

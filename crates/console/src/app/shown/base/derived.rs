@@ -19,8 +19,7 @@ pub fn words_of(row: &Row) -> String {
 impl Base {
     /// A slot's filter words; `None` until they are worked out.
     pub fn words(&self, slot: usize) -> Option<&str> {
-        let words: &str = self.words.as_ref()?.get(slot)?;
-        (!words.is_empty()).then_some(words)
+        self.words.as_ref()?.get(slot)?.as_deref()
     }
 
     /// Whether the slots keep their filter words.
@@ -35,7 +34,7 @@ impl Base {
 
     /// Starts keeping filter words (empty until [`Base::set_derived`] fills them) or stops.
     pub fn keep_words(&mut self, keep: bool) {
-        self.words = keep.then(|| vec![Box::default(); self.slots.len()]);
+        self.words = keep.then(|| vec![None; self.slots.len()]);
     }
 
     /// Starts keeping the sort values of a column (empty until filled) or stops.
@@ -46,7 +45,7 @@ impl Base {
     /// Sets what is kept of a slot's row for the filter and the sort.
     pub fn set_derived(&mut self, slot: usize, row: &Row) {
         if let Some(words) = self.words.as_mut().and_then(|w| w.get_mut(slot)) {
-            *words = words_of(row).into_boxed_str();
+            *words = Some(words_of(row).into_boxed_str());
         }
         if let Some((column, keys)) = self.sort_keys.as_mut()
             && let Some(key) = keys.get_mut(slot)

@@ -105,8 +105,9 @@ pub struct Base {
     pub whole: bool,
     /// The rows held whole, by slot.
     held: HashMap<usize, Row>,
-    /// Each slot's filter words, lower case, while a filter reads them.
-    words: Option<Vec<Box<str>>>,
+    /// Each slot's filter words, lower case, while a filter reads them (`None` until worked
+    /// out).
+    words: Option<Vec<Option<Box<str>>>>,
     /// The sorted column and each slot's value there, while a column is sorted.
     sort_keys: Option<(usize, Vec<Option<Cell>>)>,
 }
@@ -245,7 +246,7 @@ impl Base {
             None => {
                 self.slots.push(Some(slot));
                 if let Some(words) = self.words.as_mut() {
-                    words.push(Box::default());
+                    words.push(None);
                 }
                 if let Some((_, keys)) = self.sort_keys.as_mut() {
                     keys.push(None);
@@ -318,7 +319,7 @@ impl Base {
             }
             self.held.remove(i);
             if let Some(words) = self.words.as_mut().and_then(|w| w.get_mut(*i)) {
-                *words = Box::default();
+                *words = None;
             }
             if let Some(key) = self.sort_keys.as_mut().and_then(|(_, k)| k.get_mut(*i)) {
                 *key = None;
