@@ -226,6 +226,36 @@ fn a_server_removes_only_the_kubeconfig_it_wrote() {
     assert!(!path.exists(), "the second server left its token behind");
 }
 
+/// A path that holds a file no demo server wrote (a user's own kubeconfig) is refused:
+/// nothing is written over it, and it is still there after.
+#[test]
+fn a_server_writes_over_no_file_it_did_not_write() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("config");
+    std::fs::write(&path, "apiVersion: v1\nkind: Config\n# the user's own\n").expect("written");
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+        .args([
+            "demo",
+            "serve",
+            "--scenario",
+            "vip-conflict",
+            "--kubeconfig",
+        ])
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("no kubeconfig a demo server wrote"),
+        "{output:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("still there"),
+        "apiVersion: v1\nkind: Config\n# the user's own\n"
+    );
+}
+
 /// A paced list (the `large` scenario's default: a real hub's pace, sent in chunks) is the
 /// same list: every pool arrives, whole, through `pooldeck get -o json` (which streams it in
 /// pages), per namespace, and a page at a time; a refusal is said with exit 1.

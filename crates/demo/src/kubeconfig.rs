@@ -6,6 +6,10 @@ use base64::Engine;
 
 use crate::{ADMIN_CONTEXT, DemoCluster, Error, OPERATOR_CONTEXT, VIEWER_CONTEXT};
 
+/// The first line of every kubeconfig the demo writes: `demo serve` knows its own files by it
+/// (and writes over no other file).
+pub const WRITTEN_BY_DEMO: &str = "# Written by pooldeck demo serve: removed when it stops.\n";
+
 /// One kubeconfig for several demo clusters, each its own hub: a context (and its cluster
 /// and admin user) per name, the first current (`demo serve --hubs N`, and tests of the
 /// fleet across hubs).
@@ -18,7 +22,7 @@ pub fn hubs_kubeconfig(hubs: &[(&str, &DemoCluster)]) -> String {
         contexts.push_str(&x);
     }
     format!(
-        "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {current}\n\
+        "{WRITTEN_BY_DEMO}apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {current}\n\
          clusters:\n{clusters}users:\n{users}contexts:\n{contexts}",
         current = hubs
             .first()
@@ -35,7 +39,7 @@ impl DemoCluster {
     /// A kubeconfig with both contexts; the admin one is current.
     pub fn kubeconfig(&self) -> String {
         format!(
-            "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
+            "{WRITTEN_BY_DEMO}apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
              clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
              users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n\
              contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\

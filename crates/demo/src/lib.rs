@@ -41,7 +41,7 @@ use tokio::task::JoinHandle;
 
 use self::api::{Server, User};
 pub use self::error::Error;
-pub use self::kubeconfig::hubs_kubeconfig;
+pub use self::kubeconfig::{WRITTEN_BY_DEMO, hubs_kubeconfig};
 use self::registry::Registry;
 use self::scenario::Scenario;
 use self::store::Store;

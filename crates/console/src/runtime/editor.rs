@@ -207,6 +207,8 @@ pub enum Unsaved {
 pub async fn edit(path: &Path, text: &str) -> Result<String, Unsaved> {
     use tokio::signal::unix::{SignalKind, signal};
     let _lock = Lock::take(path).map_err(Unsaved::Failed)?;
+    // The terminal as it was, put back if the editor is stopped before it could do so.
+    let settings = rustix::termios::tcgetattr(rustix::stdio::stdin()).ok();
     let child = spawn(path, text).map_err(Unsaved::Failed)?;
     let pid = child.id();
     let at = path.to_path_buf();
@@ -233,7 +235,14 @@ pub async fn edit(path: &Path, text: &str) -> Result<String, Unsaved> {
     {
         let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
     }
-    let _ = tokio::time::timeout(std::time::Duration::from_millis(300), waiting).await;
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), waiting).await;
+    if let Some(settings) = &settings {
+        let _ = rustix::termios::tcsetattr(
+            rustix::stdio::stdin(),
+            rustix::termios::OptionalActions::Now,
+            settings,
+        );
+    }
     Err(Unsaved::Ended(ended))
 }
 

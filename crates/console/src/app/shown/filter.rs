@@ -43,6 +43,8 @@ impl Filter {
                 });
         }
         Ok(match filter.strip_prefix('!') {
+            // `!` alone, the inverted text still to come: nothing is left out yet.
+            Some("") => Filter::All,
             Some(rest) => Filter::Words {
                 needle: rest.to_lowercase(),
                 invert: true,
@@ -73,5 +75,25 @@ impl Filter {
                 words.is_some_and(|w| w.contains(needle.as_str()) != *invert)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Filter;
+
+    /// `!` alone (the text to leave out not typed yet) leaves nothing out; `!x` leaves out
+    /// the rows with x; a row whose words are not known yet passes no words filter.
+    #[test]
+    fn an_inverted_filter_without_text_keeps_every_row() {
+        let keeps = |filter: &str, words: Option<&str>| {
+            Filter::parse(filter)
+                .expect("a filter")
+                .keeps(words, |_| None)
+        };
+        assert!(keeps("!", Some("pool-a\u{1f}running")));
+        assert!(!keeps("!run", Some("pool-a\u{1f}running")));
+        assert!(keeps("!run", Some("pool-b\u{1f}failed")));
+        assert!(!keeps("!run", None) && !keeps("run", None));
     }
 }

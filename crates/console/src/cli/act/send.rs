@@ -45,13 +45,18 @@ pub(in crate::cli) async fn carry_out(
         );
         return ExitCode::from(1);
     }
-    let mut failed = false;
+    let (mut failed, mut unsent) = (false, false);
     for operation in plan.dry_runs() {
         let outcome = session.run(&bound(operation)).await;
+        unsent |= matches!(
+            outcome,
+            Outcome::Failed(crate::domain::ClusterError::NotSent { .. })
+        );
         failed |= report(&outcome);
     }
     if failed {
-        crate::say::complain!("pooldeck: the dry run was refused: nothing was changed");
+        let what = if unsent { "not sent" } else { "refused" };
+        crate::say::complain!("pooldeck: the dry run was {what}: nothing was changed");
         return ExitCode::from(1);
     }
     if dry_run_only {

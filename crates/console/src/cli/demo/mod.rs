@@ -1,6 +1,7 @@
 //! `pooldeck demo serve`: the embedded demo cluster as a standalone server for kubectl and
 //! for trying pooldeck without a hub.
 
+mod kubeconfig;
 mod signals;
 
 use std::path::PathBuf;
@@ -12,6 +13,7 @@ use crate::demo::pace::Pace;
 use crate::demo::scenario::{BUILTIN, Scenario};
 use crate::demo::{DemoCluster, OPERATOR_CONTEXT, Options, VIEWER_CONTEXT};
 
+use self::kubeconfig::Written;
 use self::signals::{Resets, StopSignals};
 
 #[derive(Debug, Args)]
@@ -82,7 +84,8 @@ pub struct ServeArgs {
     pub no_watch_list: bool,
     /// Where to write the kubeconfig (default: pooldeck's private directory,
     /// $XDG_RUNTIME_DIR/pooldeck or ~/.local/state/pooldeck; written as a new file of mode 0600,
-    /// removed on exit unless another server has written its own there since).
+    /// never over a file that is not a demo kubeconfig; removed on exit unless another server
+    /// has written its own there since).
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<PathBuf>,
     /// Serve this many demo clusters, each a hub of its own playing the scenario, under one
@@ -179,21 +182,13 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
                 }
             },
         };
-        let contents = if clusters.len() > 1 {
-            let hubs: Vec<(&str, &DemoCluster)> = names
-                .iter()
-                .map(String::as_str)
-                .zip(clusters.iter())
-                .collect();
-            crate::demo::hubs_kubeconfig(&hubs)
-        } else {
-            cluster.kubeconfig()
+        let written = match Written::write(&path, kubeconfig::of(&names, &clusters)) {
+            Ok(written) => written,
+            Err(why) => {
+                crate::say::complain!("pooldeck: {why}");
+                return ExitCode::from(1);
+            }
         };
-        if let Err(e) = crate::files::write_private(&path, contents.as_bytes()) {
-            crate::say::complain!("pooldeck: {e}");
-            return ExitCode::from(1);
-        }
-        let written = file_identity(&path);
         // A line meant for eval: the path absolute (it works from any directory) and one
         // shell word (a space or `$(…)` in it is never shell syntax).
         let absolute = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
@@ -229,32 +224,9 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         for served in clusters {
             served.stop().await;
         }
-        remove_if_ours(&path, written, &contents);
+        written.remove();
         ExitCode::SUCCESS
     })
-}
-
-/// Removes the kubeconfig this server wrote, only if it still is that file: another server
-/// given the same path may have written its own over it since.
-fn remove_if_ours(path: &std::path::Path, written: Option<(u64, u64)>, contents: &str) {
-    let ours = written.is_some()
-        && file_identity(path) == written
-        && std::fs::read(path).is_ok_and(|now| now == contents.as_bytes());
-    if ours {
-        let _ = std::fs::remove_file(path);
-    } else if path.exists() {
-        crate::say::complain!(
-            "pooldeck: {} is no longer the kubeconfig this server wrote: left in place",
-            crate::domain::inert::line(&path.to_string_lossy())
-        );
-    }
-}
-
-/// The device and inode of the file at `path` (not through a link), to know it again.
-fn file_identity(path: &std::path::Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let metadata = std::fs::symlink_metadata(path).ok()?;
-    Some((metadata.dev(), metadata.ino()))
 }
 
 /// The stories to serve, each a hub with its name: a recording of several hubs names them;
