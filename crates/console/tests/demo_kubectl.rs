@@ -37,18 +37,11 @@ impl Fixture {
             common::skip("kubectl is not installed (looked in /usr/bin and /usr/local/bin)");
             return None;
         };
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let cluster = runtime
-            .block_on(DemoCluster::start(Options {
-                scenario: Some(Scenario::builtin(scenario).expect("built-in scenario")),
-                speed,
-                ..Options::default()
-            }))
-            .expect("the demo cluster starts");
+        let (runtime, cluster) = common::in_process(Options {
+            scenario: Some(Scenario::builtin(scenario).expect("built-in scenario")),
+            speed,
+            ..Options::default()
+        });
         let dir = tempfile::tempdir().expect("temp dir");
         cluster
             .write_kubeconfig(&dir.path().join("kubeconfig"))

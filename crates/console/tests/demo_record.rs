@@ -145,17 +145,10 @@ async fn a_recording_replays_to_the_same_objects() {
 
 #[test]
 fn record_and_replay_through_the_command_line() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let cluster = runtime
-        .block_on(DemoCluster::start(Options {
-            scenario: Some(Scenario::builtin("deletion-blocked").expect("built in")),
-            ..Options::default()
-        }))
-        .expect("starts");
+    let (runtime, cluster) = common::in_process(Options {
+        scenario: Some(Scenario::builtin("deletion-blocked").expect("built in")),
+        ..Options::default()
+    });
     let dir = tempfile::tempdir().expect("temp dir");
     let kubeconfig = dir.path().join("kubeconfig");
     cluster.write_kubeconfig(&kubeconfig).expect("kubeconfig");

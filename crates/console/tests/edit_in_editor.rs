@@ -328,19 +328,10 @@ fn a_changed_pool_is_not_overwritten_and_a_stale_edit_is_not_reopened() {
 /// whole list as one answer (1,200 pools here, pages of 500).
 #[test]
 fn pooldeck_edit_reads_the_fleet_in_pages() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let cluster = runtime
-        .block_on(pooldeck::demo::DemoCluster::start(
-            pooldeck::demo::Options {
-                scenario: Some(pooldeck::demo::scenario::Scenario::large(1_200)),
-                ..pooldeck::demo::Options::default()
-            },
-        ))
-        .expect("starts");
+    let (runtime, cluster) = common::in_process(pooldeck::demo::Options {
+        scenario: Some(pooldeck::demo::scenario::Scenario::large(1_200)),
+        ..pooldeck::demo::Options::default()
+    });
     let dir = tempfile::tempdir().expect("temp dir");
     let kubeconfig = dir.path().join("kubeconfig");
     cluster.write_kubeconfig(&kubeconfig).expect("kubeconfig");

@@ -24,14 +24,7 @@ struct Fixture {
 
 impl Fixture {
     fn start(options: Options) -> Fixture {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let cluster = runtime
-            .block_on(DemoCluster::start(options))
-            .expect("starts");
+        let (runtime, cluster) = common::in_process(options);
         let dir = tempfile::tempdir().expect("temp dir");
         cluster
             .write_kubeconfig(&dir.path().join("kubeconfig"))

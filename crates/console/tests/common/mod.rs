@@ -181,6 +181,23 @@ pub fn serve_with(scenario: &str, extra: &[&str]) -> Served {
     serve_args(&args)
 }
 
+/// A demo cluster served in this process, on a runtime of its own (two workers) that serves
+/// it while the test runs commands against it.
+#[allow(dead_code)]
+pub fn in_process(
+    options: pooldeck::demo::Options,
+) -> (tokio::runtime::Runtime, pooldeck::demo::DemoCluster) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let cluster = runtime
+        .block_on(pooldeck::demo::DemoCluster::start(options))
+        .expect("the demo cluster starts");
+    (runtime, cluster)
+}
+
 /// `demo serve` with these flags (a replay, say), its kubeconfig in a temporary directory.
 #[allow(dead_code)]
 pub fn serve_args(flags: &[&str]) -> Served {
