@@ -1,6 +1,6 @@
 //! Files that hold tokens: the demo's kubeconfig goes to a private directory as a new file of
-//! mode 0600, never through a link planted at its path and never into a file someone else
-//! made; nothing holding a token is left behind (`--demo`, which writes none at all, is
+//! mode 0600; a path holding a link or a file no demo server wrote is refused, nothing written;
+//! nothing holding a token is left behind (`--demo`, which writes none at all, is
 //! checked in tests/console_e2e.rs, where the console really runs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may panic: that is how it fails
@@ -73,43 +73,55 @@ fn the_demo_kubeconfig_lives_privately_and_is_removed_on_exit() {
 fn a_chosen_path_is_never_written_through_a_link_or_into_another_users_file() {
     let runtime_dir = tempfile::tempdir().expect("temp dir");
     let shared = tempfile::tempdir().expect("temp dir");
-    // A link planted where the kubeconfig goes, pointing at someone's file.
+    let refused = |path: &Path| {
+        let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+            .args([
+                "demo",
+                "serve",
+                "--scenario",
+                "vip-conflict",
+                "--kubeconfig",
+            ])
+            .arg(path)
+            .env("XDG_RUNTIME_DIR", runtime_dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("nothing was written"),
+            "{output:?}"
+        );
+        assert!(output.stdout.is_empty(), "no export line: {output:?}");
+    };
+    // A link planted where the kubeconfig goes, pointing at someone's file: refused, the
+    // link and its target as they were.
     let victim = shared.path().join("victim");
     std::fs::write(&victim, "precious").expect("write");
     let planted = shared.path().join("demo.kubeconfig");
     std::os::unix::fs::symlink(&victim, &planted).expect("link");
-    let (child, path) = serve(
-        &["--kubeconfig", &planted.display().to_string()],
-        runtime_dir.path(),
-    );
-    assert_eq!(path, planted);
+    refused(&planted);
     assert_eq!(
         std::fs::read_to_string(&victim).expect("read"),
         "precious",
         "the link's target is untouched"
     );
-    let file = std::fs::symlink_metadata(&planted).expect("meta");
-    assert!(file.is_file(), "the link was replaced, not followed");
-    assert_eq!(file.permissions().mode() & 0o777, 0o600);
-    stop(child);
+    assert!(
+        std::fs::symlink_metadata(&planted)
+            .expect("meta")
+            .file_type()
+            .is_symlink(),
+        "the link is left as it was"
+    );
 
-    // A file pre-created by another user (here: given away to nobody, readable by all).
+    // A file pre-created by another user (here: given away to nobody, readable by all):
+    // refused, our token never in it.
     let precreated = shared.path().join("other.kubeconfig");
     std::fs::write(&precreated, "").expect("write");
     std::fs::set_permissions(&precreated, std::fs::Permissions::from_mode(0o666)).expect("chmod");
     let _ = Command::new("chown")
         .args(["65534", &precreated.display().to_string()])
         .status();
-    let (child, path) = serve(
-        &["--kubeconfig", &precreated.display().to_string()],
-        runtime_dir.path(),
-    );
-    let file = std::fs::symlink_metadata(&path).expect("meta");
-    assert_eq!(
-        file.uid(),
-        me(),
-        "a new file of ours, not theirs with our token in it"
-    );
-    assert_eq!(file.permissions().mode() & 0o777, 0o600);
-    stop(child);
+    refused(&precreated);
+    assert_eq!(std::fs::read_to_string(&precreated).expect("read"), "");
 }
