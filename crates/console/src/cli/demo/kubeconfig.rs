@@ -14,6 +14,16 @@ pub(super) fn of(names: &[String], clusters: &[crate::demo::DemoCluster]) -> Str
     }
 }
 
+/// Why the kubeconfig was not written.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum Unwritten {
+    /// Something else is at the path: what, in words.
+    #[error("{0}; nothing was written")]
+    NotOurs(String),
+    #[error(transparent)]
+    Write(#[from] crate::files::WriteError),
+}
+
 /// A kubeconfig this server wrote, known again by its device, inode and content.
 pub(super) struct Written {
     path: PathBuf,
@@ -22,13 +32,13 @@ pub(super) struct Written {
 }
 
 impl Written {
-    /// Writes `contents` at `path` (a new private file moved into place); why not, in words,
-    /// with nothing written.
-    pub(super) fn write(path: &Path, contents: String) -> Result<Written, String> {
+    /// Writes `contents` at `path` (a new private file moved into place); why not, with
+    /// nothing written.
+    pub(super) fn write(path: &Path, contents: String) -> Result<Written, Unwritten> {
         if let Some(refused) = not_ours_to_replace(path) {
-            return Err(format!("{refused}; nothing was written"));
+            return Err(Unwritten::NotOurs(refused));
         }
-        crate::files::write_private(path, contents.as_bytes()).map_err(|e| e.to_string())?;
+        crate::files::write_private(path, contents.as_bytes())?;
         Ok(Written {
             path: path.to_owned(),
             identity: file_identity(path),
