@@ -236,3 +236,54 @@ fn scenario_events_name_the_hosts_of_their_own_pool() {
         }
     }
 }
+
+/// The scenarios whose story has an operator write a pool in the wizard (the tour's wizard
+/// chapter plays fleet): each host of their pools is a machine of a Compute in its pool's
+/// namespace, so the wizard offers what the hub has.
+#[test]
+fn the_wizards_scenarios_hold_the_computes_their_hosts_imply() {
+    for name in [
+        "fleet",
+        "stuck-provisioning",
+        "vip-conflict",
+        "longhorn-replicas",
+    ] {
+        let scenario = Scenario::builtin(name).expect(name);
+        let machines = |namespace: &serde_json::Value| -> Vec<String> {
+            let roles = ["controlPlaneCompute", "workerCompute"];
+            scenario
+                .objects
+                .iter()
+                .filter(|o| o["kind"] == "Compute" && o["metadata"]["namespace"] == *namespace)
+                .flat_map(|o| roles.map(|role| o["status"][role].clone()))
+                .filter_map(|entries| entries.as_array().cloned())
+                .flatten()
+                .filter_map(|entry| entry["machines"].as_object().cloned())
+                .flat_map(|m| m.keys().cloned().collect::<Vec<_>>())
+                .collect()
+        };
+        for pool in scenario
+            .objects
+            .iter()
+            .filter(|o| o["kind"] == "ComputePool")
+        {
+            let known = machines(&pool["metadata"]["namespace"]);
+            let clusters = pool["status"]["paletteClusterStatuses"].as_array();
+            for machine_pool in clusters
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["allocatedMachinePools"].as_array())
+                .flatten()
+            {
+                for host in machine_pool["hosts"].as_object().into_iter().flatten() {
+                    assert!(
+                        known.contains(host.0),
+                        "{name}: host {} of {} is no Compute's machine",
+                        host.0,
+                        pool["metadata"]["name"]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -126,6 +126,7 @@ impl App {
             | Command::NextStep
             | Command::PreviousStep
             | Command::DiscardDraft
+            | Command::Related
             | Command::TourAnswer => Enabled,
             // The next chapter once this one is done (`:chapter N` jumps anywhere).
             Command::NextChapter => match self
@@ -168,9 +169,11 @@ impl App {
             )),
             // The events list opens the event itself.
             Command::Open => {
-                when(self.list.view.opens.is_some() || self.list.view.warnings.is_some())
+                when(self.list.view.described().is_some() || self.list.view.warnings.is_some())
             }
-            Command::Describe => when(self.detail.is_some() || self.list.view.opens.is_some()),
+            Command::Describe => {
+                when(self.detail.is_some() || self.list.view.described().is_some())
+            }
             Command::Yaml => when(self.list.view.opens.is_some()),
             Command::RunFix => when(
                 self.detail
@@ -216,6 +219,10 @@ impl App {
         let when = |yes: bool| if yes { Enabled } else { Hidden };
         match command {
             Command::AddEntry | Command::RemoveEntry | Command::Activate | Command::Cycle if matches!(self.overlay(), Some(Overlay::Wizard(w)) if w.step == Step::Review) => {
+                Hidden
+            }
+            // A page of an object that names no pool opens none.
+            Command::Activate if matches!(self.overlay(), Some(Overlay::Describe(d)) if !matches!(d.kind, crate::domain::Kind::Pool | crate::domain::Kind::AIWorkload)) => {
                 Hidden
             }
             Command::Write if self.output.is_none() => Disabled(

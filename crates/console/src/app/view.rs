@@ -83,6 +83,40 @@ impl View {
         View::all().find(|v| v.aliases.contains(&word))
     }
 
+    /// The first view listing a kind's objects.
+    pub fn of_kind(kind: Kind) -> Option<View> {
+        View::all().find(|v| v.source == kind)
+    }
+
+    /// What `d` (and Enter, where rows open no pool) describes a row as: its pool, or the
+    /// object a pool refers to that the row is (`None`: events, whose Enter reads the event).
+    pub fn described(self) -> Option<Kind> {
+        if self.opens.is_some() {
+            return Some(Kind::Pool);
+        }
+        matches!(
+            self.source,
+            Kind::Project
+                | Kind::Tenant
+                | Kind::ScalingPolicy
+                | Kind::AIWorkload
+                | Kind::ProfileBundle
+                | Kind::Compute
+        )
+        .then_some(self.source)
+    }
+
+    /// Its whole table, as `pooldeck get` prints it (the doctor's findings: none here).
+    pub fn table(self, inventory: &Inventory, name: Option<&str>, wide: bool) -> Table {
+        match &self.0.rows {
+            Rows::PerObject { table, .. } | Rows::Whole(table) => table(inventory, name, wide),
+            Rows::Findings(_) => Table {
+                columns: Vec::new(),
+                rows: Vec::new(),
+            },
+        }
+    }
+
     /// The view's own name (`:pools`).
     pub fn name(self) -> &'static str {
         self.0.aliases.first().copied().unwrap_or(self.0.title)

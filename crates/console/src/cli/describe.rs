@@ -1,7 +1,9 @@
 //! `pooldeck describe pool NAME`: one pool as a page to read, as `kubectl describe` shows an
 //! object: who it is, its spec in words, its status with each condition explained in the
 //! troubleshooting guide's words when it fails, its hosts, its scaling evaluation, what the
-//! doctor finds, and its recent events.
+//! doctor finds, and its recent events. The objects a pool refers to (ScalingPolicies,
+//! AIWorkloads, ProfileBundles, Computes, Projects, Tenants) are described as the console's
+//! `d` shows them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,8 +12,8 @@ use std::time::Duration;
 use chrono::Utc;
 use clap::{Args, ValueEnum};
 
-use super::settle::{Settled, finish, settle_pools};
-use crate::app::describe::page;
+use super::settle::{Settled, finish, settle, settle_pools};
+use crate::app::describe::{object_page, page};
 use crate::domain::inert;
 use crate::inventory::Kind;
 
@@ -31,18 +33,52 @@ impl ValueEnum for Describable {
     }
 }
 
+/// What `describe` takes: a pool, or one of the objects a pool refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Described {
+    Pool,
+    Of(Kind),
+}
+
+impl ValueEnum for Described {
+    fn value_variants<'a>() -> &'a [Described] {
+        &[
+            Described::Pool,
+            Described::Of(Kind::ScalingPolicy),
+            Described::Of(Kind::AIWorkload),
+            Described::Of(Kind::ProfileBundle),
+            Described::Of(Kind::Compute),
+            Described::Of(Kind::Project),
+            Described::Of(Kind::Tenant),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let names = match self {
+            Described::Pool => crate::app::rows::names::POOLS,
+            Described::Of(kind) => crate::app::View::of_kind(*kind)?.aliases(),
+        };
+        // Named in the singular: one object is described.
+        Some(super::possible_as(
+            names.get(1).copied().unwrap_or("pool"),
+            names,
+        ))
+    }
+}
+
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  pooldeck describe pool llm-train -n ml-research\n  \
     kubectl pooldeck describe cp edge-store-042 -n retail-edge"
 )]
 pub struct DescribeArgs {
-    /// What to describe: a Compute Pool (pool, cp).
+    /// What to describe: a Compute Pool (pool, cp), or a scalingpolicy, aiworkload,
+    /// profilebundle, compute, project or tenant.
     #[arg(value_enum)]
-    pub resource: Describable,
-    /// The pool's name.
+    pub resource: Described,
+    /// The object's name.
     pub name: String,
-    /// The pool's namespace (default: the context's).
+    /// The object's namespace (default: the context's).
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
     /// The kubeconfig context (default: the current one).
@@ -63,7 +99,7 @@ pub fn run(args: &DescribeArgs) -> ExitCode {
 async fn describe(args: &DescribeArgs) -> ExitCode {
     if let Some(problem) = crate::domain::rules::names::dns_subdomain(&args.name) {
         crate::say::complain!(
-            "pooldeck: the name \"{}\" is not a Compute Pool name: it {problem}",
+            "pooldeck: the name \"{}\" is not an object's name: it {problem}",
             inert::line(&args.name)
         );
         return ExitCode::from(2);
@@ -74,6 +110,28 @@ async fn describe(args: &DescribeArgs) -> ExitCode {
             Ok(opened) => opened,
             Err(code) => return code,
         };
+    if let Described::Of(kind) = args.resource {
+        let optional = [Kind::Pool, Kind::Event];
+        return match settle(&connection, &[kind], &optional, &namespaces, args.timeout).await {
+            Ok(Settled {
+                inventory, tasks, ..
+            }) => match inventory.objects(kind).find(|o| o.name() == args.name) {
+                Some(object) => {
+                    super::get::print_out(&object_page(&inventory, object, Utc::now()));
+                    finish(tasks, 0)
+                }
+                None => {
+                    crate::say::complain!(
+                        "Error from server (NotFound): {} \"{}\" not found",
+                        kind.resource_name(),
+                        inert::line(&args.name)
+                    );
+                    finish(tasks, 1)
+                }
+            },
+            Err(code) => code,
+        };
+    }
     let Settled {
         inventory, tasks, ..
     } = match settle_pools(&connection, &namespaces, args.timeout, None).await {

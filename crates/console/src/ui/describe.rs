@@ -1,4 +1,4 @@
-//! A pool described (`d`): the page `pooldeck describe pool` prints, over the screen, section
+//! A pool or an object it refers to described (`d`): the page `pooldeck describe` prints, over the screen, section
 //! titles in the accent colour. Reads the state only (the page is worked out in `Shown`).
 
 use ratatui::Frame;
@@ -21,7 +21,7 @@ pub(super) fn render(
     frame.render_widget(Clear, area);
     let lines: Vec<Line> = if page.is_empty() {
         vec![Line::from(Span::styled(
-            "This pool is gone (deleted, or out of the watched namespaces). Esc goes back.",
+            "It is gone (deleted, or out of the watched namespaces). Esc goes back.",
             theme.style(Meaning::Warn),
         ))]
     } else {
@@ -39,8 +39,13 @@ pub(super) fn render(
             })
             .collect()
     };
+    // A pool's page names the pool alone; another kind's says which it is.
+    let kind = match view.kind {
+        crate::inventory::Kind::Pool => String::new(),
+        other => format!("{} ", other.api().kind),
+    };
     let title = format!(
-        " Describe {}/{} ",
+        " Describe {kind}{}/{} ",
         inert::line(&view.namespace),
         inert::line(&view.name)
     );

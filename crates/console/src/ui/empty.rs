@@ -38,6 +38,26 @@ pub(super) fn why_empty(app: &App) -> (String, Meaning) {
             Meaning::Muted,
         ),
         _ if let Some(all_clear) = app.list.view.all_clear => (all_clear.to_owned(), Meaning::Ok),
-        _ => ("Nothing to show here.".to_owned(), Meaning::Muted),
+        _ => (nothing_here(app), Meaning::Muted),
+    }
+}
+
+/// A live list with no rows: what would show some (the filter cleared, every namespace).
+fn nothing_here(app: &App) -> String {
+    use crate::app::ports::Namespaces;
+    let kind = app.list.view.source;
+    let noun = app.list.view.title;
+    if !app.list.filter.is_empty() {
+        return format!(
+            "No {noun} match the filter \"{}\". Esc clears it.",
+            app.list.filter
+        );
+    }
+    match &app.namespaces {
+        Namespaces::Only(names) if kind.api().namespaced => format!(
+            "No {noun} in namespace {}. 0 watches every namespace; :ns NAME another one.",
+            names.join(", ")
+        ),
+        _ => format!("No {noun} on this hub."),
     }
 }

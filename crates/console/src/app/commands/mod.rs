@@ -72,6 +72,8 @@ pub enum Command {
     Delete,
     /// Unblock a deletion that does not complete.
     Unblock,
+    /// What the pool refers to: its ScalingPolicy, or its AIWorkloads.
+    Related,
     /// Copy what is in view: a name, the YAML, or a dialog's kubectl equivalent.
     Copy,
     /// In a dialog: the next or the previous control.
@@ -162,6 +164,12 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Confirm, [ch('c')], "c", Some(("c", "copy kubectl")), Copy, "copy the kubectl equivalent"),
     bind!(Confirm, [key(KeyCode::Down), ch('j')], "↓ j", None, Down, "scroll the dialog"),
     bind!(Confirm, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll the dialog back"),
+    bind!(Confirm, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll the dialog a page"),
+    bind!(Confirm, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll the dialog a page back"),
+    bind!(ConfirmField, [key(KeyCode::Down)], "↓", None, Down, "scroll the dialog (letters go into the text)"),
+    bind!(ConfirmField, [key(KeyCode::Up)], "↑", None, Up, "scroll the dialog back"),
+    bind!(ConfirmField, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll the dialog a page"),
+    bind!(ConfirmField, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll the dialog a page back"),
     bind!(ConfirmField, [key(KeyCode::Esc)], "Esc", Some(("Esc", "cancel")), Close, "cancel: nothing is sent"),
     bind!(ConfirmField, [key(KeyCode::Tab)], "Tab", Some(("Tab", "next")), FocusNext, "the next control"),
     bind!(ConfirmField, [key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT)], "Shift-Tab", None, FocusPrevious, "the previous control"),
@@ -252,6 +260,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation, or resume it (asks first)"),
     bind!(Detail, [(KeyCode::Char('d'), CONTROL)], "Ctrl-D", Some(("^D", "delete")), Delete, "delete the pool: impact, dry run, name typed"),
     bind!(Detail, [ch('u')], "u", None, Unblock, "unblock a deletion that does not complete (AIWorkloads, then the finalizer)"),
+    bind!(Detail, [ch('o')], "o", None, Related, "what the pool refers to: on Scaling its ScalingPolicy described, elsewhere the AIWorkloads that run on it"),
     bind!(Detail, [ch('c')], "c", None, Copy, "copy the pool's name (on Diagnose: the doctor's steps as a runbook)"),
     bind!(Detail, [key(KeyCode::Esc)], "Esc", Some(("Esc", "back")), Back, "back to the list"),
     bind!(Detail, [ch(':')], ":", None, CommandLine, "command line"),

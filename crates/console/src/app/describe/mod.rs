@@ -4,7 +4,9 @@
 //! `pooldeck describe pool NAME` and the console's `d` (an overlay kept up to date while it is
 //! open; Esc goes back). Part of `update`; the page itself is made in `page.rs`.
 
+mod object;
 mod page;
+pub use object::object_page;
 pub use page::page;
 
 use super::commands::{Command, Scope};
@@ -15,6 +17,8 @@ use super::{Detail, Effect, Tab};
 /// out in `Shown::describe` when the pool or the second changes, not per frame).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DescribeView {
+    /// What is described: a pool, or an object a pool refers to.
+    pub kind: crate::inventory::Kind,
     pub namespace: String,
     pub name: String,
     pub scroll: u16,
@@ -47,15 +51,12 @@ impl Component for DescribeView {
                 text: ctx.shown.describe.join("\n") + "\n",
                 what: format!("the description of {}", self.name),
             }),
-            // Enter: the pool's detail, where its fixes are.
+            // Enter: the pool's detail, where its fixes are (an AIWorkload's: its pool's).
             Command::Activate => {
-                ctx.ask(Ask::Detail(Detail {
-                    namespace: self.namespace.clone(),
-                    name: self.name.clone(),
-                    tab: Tab::Overview,
-                    scroll: 0,
-                }));
-                return After::Close;
+                if let Some(detail) = self.pool_detail(ctx) {
+                    ctx.ask(Ask::Detail(detail));
+                    return After::Close;
+                }
             }
             _ => {}
         }
@@ -107,13 +108,38 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
 }
 
 impl DescribeView {
-    /// `d`: the pool described, over the list or its detail.
-    pub fn new(namespace: &str, name: &str) -> DescribeView {
+    /// `d` (Enter on a list of objects a pool refers to): the object described, over the
+    /// list or its pool's detail.
+    pub fn new(kind: crate::inventory::Kind, namespace: &str, name: &str) -> DescribeView {
         DescribeView {
+            kind,
             namespace: namespace.to_owned(),
             name: name.to_owned(),
             scroll: 0,
         }
+    }
+
+    /// The pool's detail Enter opens: the pool described, or the pool an AIWorkload names.
+    fn pool_detail(&self, ctx: &Ctx) -> Option<Detail> {
+        use crate::inventory::Kind;
+        let (namespace, name) = match self.kind {
+            Kind::Pool => (self.namespace.clone(), self.name.clone()),
+            Kind::AIWorkload => {
+                let workload =
+                    ctx.hub
+                        .inventory
+                        .get(Kind::AIWorkload, &self.namespace, &self.name)?;
+                let (ns, name) = super::rows::aiworkloads::pool_named(workload)?;
+                (ns.to_owned(), name.to_owned())
+            }
+            _ => return None,
+        };
+        Some(Detail {
+            namespace,
+            name,
+            tab: Tab::Overview,
+            scroll: 0,
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use crate::domain::model::ComputePool;
 use crate::inventory::{Inventory, Object};
 
 /// A label and its value, aligned as kubectl describe aligns them.
-fn field(out: &mut String, indent: usize, label: &str, value: &str) {
+pub(super) fn field(out: &mut String, indent: usize, label: &str, value: &str) {
     let pad = 18usize.saturating_sub(label.len().saturating_add(1));
     out.push_str(&format!(
         "{:indent$}{}:{:pad$} {}\n",
@@ -21,7 +21,7 @@ fn field(out: &mut String, indent: usize, label: &str, value: &str) {
     ));
 }
 
-fn ago(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
+pub(super) fn ago(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
     then.map_or_else(
         || "-".to_owned(),
         |t| crate::domain::words::age(now.signed_duration_since(t)),
@@ -29,7 +29,7 @@ fn ago(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
 }
 
 /// A table under a section, in kubectl's plain form, indented.
-fn table(out: &mut String, table: &rows::Table, now: DateTime<Utc>) {
+pub(super) fn table(out: &mut String, table: &rows::Table, now: DateTime<Utc>) {
     if table.rows.is_empty() {
         out.push_str("  <none>\n");
         return;
@@ -279,8 +279,27 @@ fn picture(
             finding.id
         ));
     }
+    out.push_str("AIWorkloads:\n");
+    let workloads =
+        rows::aiworkloads::workloads_of_pool(inventory, object.namespace(), object.name());
+    table(out, &workloads, now);
+    events(
+        out,
+        inventory,
+        ("ComputePool", object.namespace(), object.name()),
+        now,
+    );
+}
+
+/// The last ten events about an object (kind, namespace, name), newest first.
+pub(super) fn events(
+    out: &mut String,
+    inventory: &Inventory,
+    (kind, namespace, name): (&str, &str, &str),
+    now: DateTime<Utc>,
+) {
     out.push_str("Events:\n");
-    let events = inventory.events_for("ComputePool", object.namespace(), object.name());
+    let events = inventory.events_for(kind, namespace, name);
     if events.is_empty() {
         out.push_str("  <none>\n");
     }

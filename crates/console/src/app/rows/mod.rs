@@ -9,6 +9,7 @@
 mod cell;
 pub mod column;
 pub mod names;
+pub mod refs;
 pub(in crate::app) mod row;
 mod status;
 pub mod text;
@@ -30,6 +31,11 @@ views! {
     hosts,
     events,
     projects,
+    tenants,
+    scalingpolicies,
+    aiworkloads,
+    profilebundles,
+    computes,
     problems,
     // A view that exists only for the test that adding a view is a file and this line.
     #[cfg(test)]
@@ -45,13 +51,18 @@ pub use self::column::Column;
 pub const SPARK_CELLS: usize = self::cell::SPARK_SAMPLES;
 /// The bar after the GPU counts in the pools list, in cells.
 pub const GPU_BAR_CELLS: usize = self::cell::GPU_BAR;
+pub use self::aiworkloads::aiworkloads;
+pub use self::computes::computes;
 pub use self::evaluations::{evaluation_headers, evaluation_rows, evaluations};
 pub use self::events::{event_headers, event_rows, events};
 pub use self::hosts::{host_headers, hosts_table, pool_host_rows};
 pub use self::pools::{pool_headers, pool_rows, pools};
 pub use self::problems::problems;
+pub use self::profilebundles::profile_bundles;
 pub use self::projects::projects;
 pub use self::row::{Row, Source, Table};
+pub use self::scalingpolicies::scaling_policies;
+pub use self::tenants::tenants;
 
 /// Orders rows by one column's values, `descending` reversing it; rows equal there keep
 /// their order (the natural one: namespace, name).

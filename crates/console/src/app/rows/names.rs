@@ -13,5 +13,10 @@ pub const EVALUATIONS: &[&str] = &[
 pub const HOSTS: &[&str] = &["hosts", "host"];
 pub const EVENTS: &[&str] = &["events", "event", "ev"];
 pub const PROJECTS: &[&str] = &["projects", "project", "proj"];
+pub const TENANTS: &[&str] = &["tenants", "tenant"];
+pub const SCALING_POLICIES: &[&str] = &["scalingpolicies", "scalingpolicy", "sp"];
+pub const AIWORKLOADS: &[&str] = &["aiworkloads", "aiworkload", "aiw", "workloads"];
+pub const PROFILE_BUNDLES: &[&str] = &["profilebundles", "profilebundle", "pb"];
+pub const COMPUTES: &[&str] = &["computes", "compute"];
 /// Not a kind: the doctor's findings across pools.
 pub const PROBLEMS: &[&str] = &["problems", "problem", "doctor"];

@@ -10,7 +10,7 @@ use super::pools::short;
 use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, ViewSpec};
 
-fn variant_map(value: Option<&Value>) -> Cell {
+pub(super) fn variant_map(value: Option<&Value>) -> Cell {
     let Some(map) = value.and_then(Value::as_object) else {
         return Cell::Empty;
     };

@@ -168,38 +168,35 @@ impl App {
         };
         // Inside the overlay's borders.
         let width = self.size.map_or(0, |(width, _)| width.saturating_sub(2));
-        let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
+        let id = ObjectRef::new(open.kind, open.namespace.clone(), open.name.clone());
         // Worked out again when what it shows changes, and once a second (its ages, and what
         // the doctor finds across the fleet): not on every change anywhere in the fleet.
-        let pool = self
-            .fleet
-            .inventory
-            .get(Kind::Pool, &open.namespace, &open.name);
+        let inventory = &self.fleet.inventory;
+        let object = inventory.get(open.kind, &open.namespace, &open.name);
         let sources = [
-            pool.map_or(0, Inventory::identity),
-            pool.and_then(|p| self.fleet.inventory.evaluation_for(p))
+            object.map_or(0, Inventory::identity),
+            object
+                .filter(|_| open.kind == Kind::Pool)
+                .and_then(|p| inventory.evaluation_for(p))
                 .map_or(0, |e| std::ptr::from_ref(e) as usize),
-            self.fleet
-                .inventory
-                .events_for("ComputePool", &open.namespace, &open.name)
+            inventory
+                .events_for(open.kind.api().kind, &open.namespace, &open.name)
                 .len(),
         ];
         let key = (id, sources, self.now.timestamp(), width);
         if self.shown.describe_key.as_ref() == Some(&key) {
             return;
         }
-        self.shown.describe =
-            match self
-                .fleet
-                .inventory
-                .get(Kind::Pool, &open.namespace, &open.name)
-            {
-                Some(object) => crate::app::describe::page(&self.fleet.inventory, object, self.now)
-                    .lines()
-                    .map(str::to_owned)
-                    .collect(),
-                None => Vec::new(),
-            };
+        self.shown.describe = match object {
+            Some(object) if open.kind == Kind::Pool => {
+                crate::app::describe::page(inventory, object, self.now)
+            }
+            Some(object) => crate::app::describe::object_page(inventory, object, self.now),
+            None => String::new(),
+        }
+        .lines()
+        .map(str::to_owned)
+        .collect();
         self.shown.describe_rows = self
             .shown
             .describe

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::app::rows;
+use crate::inventory::Kind;
 
 /// What `get` lists; the words it is named by are the console's ([`rows::names`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +16,9 @@ pub enum Resource {
     Hosts,
     Events,
     Projects,
+    /// One of the objects a pool refers to (Tenants, ScalingPolicies, AIWorkloads,
+    /// ProfileBundles, Computes): its list view's table, its kind's objects.
+    Of(Kind),
 }
 
 impl ValueEnum for Resource {
@@ -25,6 +29,11 @@ impl ValueEnum for Resource {
             Resource::Hosts,
             Resource::Events,
             Resource::Projects,
+            Resource::Of(Kind::Tenant),
+            Resource::Of(Kind::ScalingPolicy),
+            Resource::Of(Kind::AIWorkload),
+            Resource::Of(Kind::ProfileBundle),
+            Resource::Of(Kind::Compute),
         ]
     }
 
@@ -35,6 +44,7 @@ impl ValueEnum for Resource {
             Resource::Hosts => rows::names::HOSTS,
             Resource::Events => rows::names::EVENTS,
             Resource::Projects => rows::names::PROJECTS,
+            Resource::Of(kind) => crate::app::View::of_kind(*kind)?.aliases(),
         }))
     }
 }

@@ -159,7 +159,9 @@ fn none_found_succeeds(args: &GetArgs, all_namespaces: bool, namespaces: &Namesp
             false
         }
         None if args.output.is_none() || args.output == Some(Output::Wide) => {
-            let scope = if all_namespaces {
+            let cluster_wide =
+                matches!(args.resource, Resource::Of(kind) if !kind.api().namespaced);
+            let scope = if all_namespaces || cluster_wide {
                 String::new()
             } else {
                 format!(

@@ -37,14 +37,16 @@ pub(super) fn sort_by<T>(
 }
 
 /// `KIND.GROUP` as `-o name` prints it before the name.
-pub(super) fn name_prefix(resource: Resource) -> &'static str {
-    match resource {
-        Resource::Pools => "computepool.spectrocloud.com",
-        Resource::Evaluations => "computepoolevaluation.spectrocloud.com",
-        Resource::Projects => "project.spectrocloud.com",
-        Resource::Events => "event",
-        Resource::Hosts => "host",
-    }
+pub(super) fn name_prefix(resource: Resource) -> String {
+    let kind = match resource {
+        Resource::Pools => Kind::Pool,
+        Resource::Evaluations => Kind::Evaluation,
+        Resource::Projects => Kind::Project,
+        Resource::Of(kind) => kind,
+        Resource::Events => return "event".to_owned(),
+        Resource::Hosts => return "host".to_owned(),
+    };
+    format!("{}.{}", kind.api().kind.to_lowercase(), kind.api().group)
 }
 
 /// What the rows must match: `-l` on labels, `--field-selector` on fields.
@@ -70,7 +72,7 @@ pub(super) fn field_selector_arg(args: &GetArgs) -> Result<Option<FieldSelector>
     let Some(fields) = args.resource.fields() else {
         crate::say::complain!(
             "pooldeck: hosts are part of each pool's status, not API objects: --field-selector \
-             selects pools, evaluations, events or projects"
+             selects the API's objects"
         );
         return Err(ExitCode::from(1));
     };
@@ -87,7 +89,9 @@ pub(super) fn streamed(args: &GetArgs, selectors: &Selectors) -> Option<Kind> {
         Resource::Pools => Kind::Pool,
         Resource::Evaluations => Kind::Evaluation,
         Resource::Projects => Kind::Project,
-        Resource::Hosts | Resource::Events => return None,
+        // A cluster-wide kind is listed once, whatever namespaces were asked.
+        Resource::Of(kind) if kind.api().namespaced => kind,
+        Resource::Of(_) | Resource::Hosts | Resource::Events => return None,
     };
     (args.output == Some(Output::Json)
         && args.name.is_none()
@@ -107,11 +111,14 @@ impl Resource {
             Resource::Hosts => (vec![Kind::Pool], vec![]),
             Resource::Events => (vec![Kind::Event], vec![]),
             Resource::Projects => (vec![Kind::Project], vec![Kind::Tenant]),
+            // Pools for the columns that name the pools using it, or whether its pool is there.
+            Resource::Of(kind) => (vec![kind], vec![Kind::Pool]),
         }
     }
 
     pub(super) fn noun(self) -> &'static str {
         match self {
+            Resource::Of(kind) => kind.api().plural,
             Resource::Pools => "computepools",
             Resource::Evaluations => "computepoolevaluations",
             Resource::Hosts => "hosts",
@@ -127,13 +134,16 @@ impl Resource {
             Resource::Hosts => rows::hosts_table(inventory, name, wide),
             Resource::Events => rows::events(inventory, name, wide),
             Resource::Projects => rows::projects(inventory, name, wide),
+            Resource::Of(kind) => crate::app::View::of_kind(kind)
+                .map(|view| view.table(inventory, name, wide))
+                .unwrap_or_default(),
         }
     }
 
     /// The fields the API server selects this kind on (`None`: not an API object).
     pub(super) fn fields(self) -> Option<&'static [&'static str]> {
         match self {
-            Resource::Pools | Resource::Evaluations | Resource::Projects => {
+            Resource::Pools | Resource::Evaluations | Resource::Projects | Resource::Of(_) => {
                 Some(field_selector::OBJECT_FIELDS)
             }
             Resource::Events => Some(field_selector::EVENT_FIELDS),
