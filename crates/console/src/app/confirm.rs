@@ -57,6 +57,9 @@ pub struct Confirm {
     pub typed: String,
     pub stage: Stage,
     pub scroll: u16,
+    /// The furthest the text scrolls, as the dialog was last drawn (the drawing knows how
+    /// its lines wrap on this screen); `u16::MAX` before the first frame.
+    pub last_scroll: std::cell::Cell<u16>,
     /// The pool an unblock's plan was worked out for: worked out again at Confirm, and not
     /// sent if the hub has changed what it would do (an AIWorkload came or changed).
     pub about: Option<crate::domain::ObjectRef>,
@@ -280,6 +283,7 @@ fn open_plan_about(ctx: &mut Ctx, plan: Plan, about: Option<crate::domain::Objec
         typed: String::new(),
         stage: Stage::Checking,
         scroll: 0,
+        last_scroll: std::cell::Cell::new(u16::MAX),
         about,
     };
     advance(ctx, &mut confirm);

@@ -35,8 +35,18 @@ impl Component for Confirm {
                 }
                 return After::Close;
             }
-            Command::Down => self.scroll = self.scroll.saturating_add(1),
+            // No further than the text's last line on screen.
+            Command::Down => {
+                self.scroll = self.scroll.saturating_add(1).min(self.last_scroll.get())
+            }
             Command::Up => self.scroll = self.scroll.saturating_sub(1),
+            Command::PageDown => {
+                self.scroll = self
+                    .scroll
+                    .saturating_add(ctx.page_lines())
+                    .min(self.last_scroll.get());
+            }
+            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
             Command::FocusNext | Command::FocusPrevious => {
                 self.step(command == Command::FocusNext);
             }

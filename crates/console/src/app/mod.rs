@@ -196,6 +196,8 @@ pub struct App {
     pub output: Option<std::path::PathBuf>,
     /// The console is the wizard alone (`pooldeck new`): closing it ends the program.
     pub wizard_only: bool,
+    /// What is printed once the terminal is back (`pooldeck new`'s apply: what it created).
+    pub parting: Option<String>,
     /// The contexts the kubeconfig names (`:ctx` completes them).
     pub contexts: Vec<String>,
     /// An edit in the user's editor under way (`E`).
@@ -265,6 +267,7 @@ impl App {
             offline: None,
             output: None,
             wizard_only: false,
+            parting: None,
             contexts: Vec::new(),
             editing: None,
             demo: false,

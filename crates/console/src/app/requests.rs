@@ -222,6 +222,23 @@ impl App {
                 let effect = super::drafts::forget(&mut self.drafts, &file);
                 self.outbox.push(effect);
             }
+            // `pooldeck new` ends here, saying what it made as `kubectl create` says it.
+            if self.wizard_only
+                && let Some(target) = operation.target()
+            {
+                let verb = match operation {
+                    crate::domain::Operation::Create { .. } => "created",
+                    _ => "configured",
+                };
+                let object = format!("computepool.spectrocloud.com/{} {verb}", target.name);
+                let namespace = crate::domain::inert::line(&target.namespace).into_owned();
+                self.parting = Some(format!(
+                    "{} (namespace {namespace}, context {})",
+                    crate::domain::inert::line(&object),
+                    crate::domain::inert::line(&request.hub.context)
+                ));
+                self.quit = true;
+            }
         }
         let done = matches!(outcome, Outcome::Done { .. });
         let text = match outcome {

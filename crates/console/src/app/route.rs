@@ -82,7 +82,7 @@ impl App {
     }
 
     /// Whether the wizard is on top.
-    fn wizard_on_top(&self) -> bool {
+    pub(super) fn wizard_on_top(&self) -> bool {
         matches!(self.overlays.last(), Some(Overlay::Wizard(_)))
     }
 

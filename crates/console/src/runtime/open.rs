@@ -104,6 +104,9 @@ pub async fn console(
     if let Some(cluster) = demo {
         cluster.stop().await;
     }
+    if let Some(parting) = app.parting.take() {
+        crate::say::say!("{parting}");
+    }
     exit_status(result)
 }
 

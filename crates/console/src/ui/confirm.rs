@@ -1,7 +1,8 @@
 //! The confirmation dialog: what the fix does and does not do, its targets and impact, the
 //! kubectl equivalent, where it stands (permissions, dry run), the text to type, and the two
 //! buttons with Cancel focused first. The buttons, the field and the state always stay in
-//! view; the text above them scrolls. Reads the state only.
+//! view; the text above them scrolls. Reads the state only, and tells the dialog how far its
+//! text scrolls as drawn.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -125,13 +126,32 @@ pub fn render(confirm: &Confirm, several: bool, theme: &Theme, frame: &mut Frame
         title_style,
     ));
     let inner = block.inner(popup);
-    frame.render_widget(block, popup);
     let [text_area, controls] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(fixed)]).areas(inner);
+    // Taller than the screen, the text scrolls above the controls, and the border says
+    // which way there is more.
+    let last = u16::try_from(text_height)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(text_area.height);
+    let scroll = confirm.scroll.min(last);
+    // The one thing drawing tells the state: how far the text scrolls on this screen.
+    confirm.last_scroll.set(last);
+    let more = match (scroll > 0, scroll < last) {
+        (true, true) => " ↑↓ more: ↑ ↓ PgUp PgDn ",
+        (false, true) => " ↓ more below: ↓ PgDn ",
+        (true, false) => " ↑ more above: ↑ PgUp ",
+        (false, false) => "",
+    };
+    let block = if more.is_empty() {
+        block
+    } else {
+        block.title_bottom(Span::styled(more, theme.style(Meaning::Warn)))
+    };
+    frame.render_widget(block, popup);
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .scroll((confirm.scroll, 0)),
+            .scroll((scroll, 0)),
         text_area,
     );
     let bottom = control_lines(confirm, stage, theme);

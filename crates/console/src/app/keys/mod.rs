@@ -19,6 +19,13 @@ impl App {
             self.on_key_too_small(key);
             return;
         }
+        // Ctrl-Z in a wizard field undoes what was typed; elsewhere it suspends.
+        if key.code == KeyCode::Char('z')
+            && key.modifiers == KeyModifiers::CONTROL
+            && self.wizard_key(key)
+        {
+            return;
+        }
         let scopes = self.scopes();
         match commands::lookup(&scopes, &key) {
             Some(binding) => match self.availability(binding.command) {
@@ -32,6 +39,18 @@ impl App {
             // text being typed.
             None => {
                 if self.wizard_key(key) {
+                    return;
+                }
+                // A letter on the wizard outside a field acts on nothing: the footer says
+                // which keys do.
+                if let KeyCode::Char(c) = key.code
+                    && self.wizard_on_top()
+                    && (key.modifiers - KeyModifiers::SHIFT).is_empty()
+                {
+                    self.message = Some(format!(
+                        "{c} does nothing here: Enter types into the field, Space changes a \
+                         choice, ↑↓ the field, Tab the step, ? every key, Esc closes"
+                    ));
                     return;
                 }
                 if let Some(text) = self.text_field() {

@@ -50,6 +50,21 @@ impl Editor {
         if newline && !self.multi_line {
             return;
         }
+        // Readline's habits, not the text area's: Ctrl-U clears to the start of the line
+        // (Ctrl-W a word, as the area does), and undo is Ctrl-Z.
+        if key.modifiers == KeyModifiers::CONTROL {
+            match key.code {
+                KeyCode::Char('u') => {
+                    self.area.delete_line_by_head();
+                    return;
+                }
+                KeyCode::Char('z') => {
+                    self.area.undo();
+                    return;
+                }
+                _ => {}
+            }
+        }
         if matches!(key.code, KeyCode::Char(_) | KeyCode::Enter) && self.len() >= MAX_CHARS {
             return;
         }
@@ -130,11 +145,25 @@ mod tests {
             editor.text(),
             "ssh-ed25519 AAAA one\nsh-rsa BBBB two\nssh-ed25519 CCCC three"
         );
-        editor.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        editor.key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
         assert!(
             editor.text().contains("ssh-rsa BBBB two"),
             "undo puts it back"
         );
+    }
+
+    #[test]
+    fn ctrl_u_clears_to_the_start_and_ctrl_w_a_word_as_readline_does() {
+        let control = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+        let mut editor = Editor::new("NVIDIA H100 PCIe", false);
+        editor.key(key(KeyCode::End));
+        editor.key(control('w'));
+        assert_eq!(editor.text(), "NVIDIA H100 ");
+        editor.key(key(KeyCode::Left));
+        editor.key(control('u'));
+        assert_eq!(editor.text(), " ", "the text before the cursor goes");
+        editor.key(control('z'));
+        assert_eq!(editor.text(), "NVIDIA H100 ", "Ctrl-Z undoes it");
     }
 
     #[test]
