@@ -492,3 +492,85 @@ fn missing_permissions_and_read_only_mode_send_nothing() {
     );
     assert!(audit_lines(&audit).is_empty());
 }
+
+#[test]
+fn unblock_deletes_the_aiworkloads_first_then_waits_to_remove_the_finalizer() {
+    let served = serve();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let stuck = ["unblock", "stuck-pool", "-n", "vision-lab"];
+    let with = |more: &[&'static str]| -> Vec<&str> { stuck.iter().chain(more).copied().collect() };
+    let before = writes(&served);
+    // A pool not being deleted, or no terminal to type the name on: nothing is sent.
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &["unblock", "blocked-pool", "-n", "vision-lab", "--yes"],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("blocked-pool is not being deleted"), "{err}");
+    let (code, _, err) = pooldeck(&served, &audit, &stuck);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("asks for the pool's name on a terminal"),
+        "{err}"
+    );
+    assert_eq!(writes(&served), before, "nothing was sent");
+    // Step 1: the AIWorkload that references it, with its kubectl equivalent and dry run.
+    let workload = "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/aiworkloads/stale-job";
+    let (code, out, err) = pooldeck(&served, &audit, &with(&["--dry-run"]));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("stale-job") && out.contains("kubectl"),
+        "{out}"
+    );
+    assert!(
+        common::raw(&served, workload).is_some(),
+        "a dry run deletes nothing"
+    );
+    let (code, out, err) = pooldeck(&served, &audit, &with(&["--yes"]));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("step 1 done"), "{out}");
+    common::eventually("stale-job gone", || {
+        common::raw(&served, workload).is_none()
+    });
+    let lines = audit_lines(&audit);
+    assert!(
+        lines.iter().any(|l| l["dryRun"] == false
+            && l["kubectl"]
+                .as_str()
+                .is_some_and(|k| k.contains("stale-job"))),
+        "{lines:?}"
+    );
+    // Step 2 waits until the AIWorkloads have stayed gone a while; the finalizer stays
+    // meanwhile (a dry run says why and stops; a real one waits, watching).
+    let (code, out, err) = pooldeck(&served, &audit, &with(&["--yes", "--dry-run"]));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("waiting") && out.contains("the finalizer is offered 10 minutes"),
+        "{out}"
+    );
+    let mut waiting = assert_cmd::Command::cargo_bin("pooldeck").expect("the binary");
+    let output = waiting
+        .args(with(&["--yes"]))
+        .arg("--audit-log")
+        .arg(&audit)
+        .env("KUBECONFIG", &served.kubeconfig)
+        .env("XDG_CONFIG_HOME", dir.path())
+        .timeout(Duration::from_secs(4))
+        .output()
+        .expect("runs");
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .contains("waiting (Ctrl-C leaves everything as it is)")
+    );
+    let pool = common::raw(
+        &served,
+        "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/computepools/stuck-pool",
+    )
+    .expect("still there");
+    assert_eq!(
+        pool["metadata"]["finalizers"][0],
+        "spectrocloud.com/computepool-finalizer"
+    );
+}

@@ -21,20 +21,44 @@ fn have(tool: &str, version: &[&str]) -> bool {
     found
 }
 
-/// What bash's completion offers for the words typed, through pooldeck's script.
+/// What bash's completion offers for the words typed, through pooldeck's script: the
+/// function it registers for `pooldeck`, called as bash calls it (the word being completed
+/// last; `""` for a new one).
 fn completes(script: &std::path::Path, words: &[&str]) -> Vec<String> {
-    let line = words.join(" ");
+    completes_with(script, words, None)
+}
+
+/// [`completes`] with `KUBECONFIG` set for the hub's names.
+fn completes_with(
+    script: &std::path::Path,
+    words: &[&str],
+    kubeconfig: Option<&std::path::Path>,
+) -> Vec<String> {
+    let line = words
+        .iter()
+        .map(|w| {
+            if w.is_empty() {
+                "''".to_owned()
+            } else {
+                (*w).to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     let program = format!(
         "source {script}\nCOMP_WORDS=({line})\nCOMP_CWORD={}\nCOMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n\
-         _pooldeck pooldeck \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+         complete_with=$(complete -p pooldeck | sed -E 's/.* -F ([^ ]+) .*/\\1/')\n\
+         $complete_with pooldeck \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
          printf '%s\\n' \"${{COMPREPLY[@]}}\"",
         words.len() - 1,
         script = script.display()
     );
-    let output = Command::new("bash")
-        .args(["--norc", "--noprofile", "-c", &program])
-        .output()
-        .expect("bash runs");
+    let mut bash = Command::new("bash");
+    bash.args(["--norc", "--noprofile", "-c", &program]);
+    if let Some(kubeconfig) = kubeconfig {
+        bash.env("KUBECONFIG", kubeconfig);
+    }
+    let output = bash.output().expect("bash runs");
     assert!(
         output.status.success(),
         "{}",
@@ -65,6 +89,52 @@ fn the_bash_completion_loads_and_completes_commands_and_flags() {
     assert_eq!(flags, ["--selector"], "{flags:?}");
     let resources = completes(&script, &["pooldeck", "get", "ev"]);
     assert!(resources.contains(&"events".to_owned()), "{resources:?}");
+    // From the kubeconfig and the hub: contexts, namespaces, the pools of a namespace, the
+    // objects of the kind named; within the deadline, from a hub that answers.
+    let served = common::serve("fleet");
+    // (A word not begun is also offered the flags, as clap offers them: left out here.)
+    let hub = |words: &[&str]| -> Vec<String> {
+        completes_with(&script, words, Some(&served.kubeconfig))
+            .into_iter()
+            .filter(|w| !w.starts_with('-'))
+            .collect()
+    };
+    let contexts = hub(&["pooldeck", "get", "pools", "--context", ""]);
+    assert!(
+        contexts.contains(&"pooldeck-demo-viewer".to_owned()),
+        "{contexts:?}"
+    );
+    let namespaces = hub(&["pooldeck", "get", "pools", "-n", ""]);
+    for namespace in ["ml-research", "retail-edge", "vision-lab"] {
+        assert!(namespaces.contains(&namespace.to_owned()), "{namespaces:?}");
+    }
+    assert_eq!(
+        hub(&["pooldeck", "get", "pools", "-n", "vis"]),
+        ["vision-lab"]
+    );
+    let pools = hub(&["pooldeck", "pause", "-n", "ml-research", ""]);
+    assert!(
+        pools.contains(&"llm-train".to_owned()) && pools.len() == 5,
+        "the namespace's pools: {pools:?}"
+    );
+    let policies = hub(&["pooldeck", "get", "sp", "-n", "vision-lab", ""]);
+    assert_eq!(policies, ["gpu-scaling"], "{policies:?}");
+    // A hub that cannot be reached offers nothing, quickly, and says nothing.
+    let nowhere = tempfile::tempdir().expect("dir");
+    let gone = nowhere.path().join("kubeconfig");
+    std::fs::write(
+        &gone,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:9'}}]\n\
+         contexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\nusers: [{name: u, user: {token: t}}]\n",
+    )
+    .expect("written");
+    let started = std::time::Instant::now();
+    let offered = completes_with(&script, &["pooldeck", "pause", ""], Some(&gone));
+    assert!(offered.iter().all(|w| w.starts_with('-')), "{offered:?}");
+    eprintln!(
+        "an unreachable hub answered nothing in {:?}",
+        started.elapsed()
+    );
     // Every shell clap knows gets a script.
     for shell in ["zsh", "fish", "elvish", "powershell"] {
         let output = assert_cmd::Command::cargo_bin("pooldeck")

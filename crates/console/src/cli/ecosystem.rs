@@ -30,10 +30,33 @@ pub struct ManArgs {
     pub dir: Option<PathBuf>,
 }
 
+/// The shell's script: it hands the words typed back to this binary (`COMPLETE=SHELL`),
+/// which completes them from the command line's definition, the kubeconfig and the hub.
 pub fn completion(args: &CompletionArgs) -> ExitCode {
-    let mut command = Cli::command();
+    use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
+    let shell: &dyn EnvCompleter = match args.shell {
+        Shell::Bash => &Bash,
+        Shell::Zsh => &Zsh,
+        Shell::Fish => &Fish,
+        Shell::Elvish => &Elvish,
+        Shell::PowerShell => &Powershell,
+        _ => {
+            crate::say::complain!("pooldeck: no completion for {}", args.shell);
+            return ExitCode::from(2);
+        }
+    };
+    // Called back by its own path, so it completes wherever the binary is.
+    let completer = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_owned))
+        .unwrap_or_else(|| "pooldeck".to_owned());
     let mut out = Vec::new();
-    clap_complete::generate(args.shell, &mut command, "pooldeck", &mut out);
+    if let Err(e) =
+        shell.write_registration("COMPLETE", "pooldeck", "pooldeck", &completer, &mut out)
+    {
+        crate::say::complain!("pooldeck: cannot write the script: {e}");
+        return ExitCode::from(1);
+    }
     super::get::print_out(&String::from_utf8_lossy(&out));
     ExitCode::SUCCESS
 }

@@ -1,5 +1,5 @@
 //! The connection flags given before a command carried into it, or refused when they say
-//! two things.
+//! two things; and the flags that cannot go with the tour or the demo.
 
 use super::{Cli, Command};
 
@@ -162,4 +162,67 @@ pub(super) fn inherit(cli: &mut Cli) -> Result<(), Clash> {
         Some(_) => {}
     }
     Ok(())
+}
+
+/// Flags that cannot go together with the tour or the demo, said as why.
+pub(super) fn flags_refused(cli: &Cli) -> Option<String> {
+    if cli.tour && cli.command.is_some() {
+        return Some(
+            "--tour opens the console on the demo cluster; it takes no command".to_owned(),
+        );
+    }
+    if let Some(asked) = cli.chapter
+        && !(1..=crate::app::tour::CHAPTERS.len()).contains(&asked)
+    {
+        return Some(format!(
+            "there is no chapter {asked}; the tour's chapters: {}",
+            crate::app::tour::listing()
+        ));
+    }
+    if cli.tour
+        && let Some(scenario) = cli.demo.as_deref()
+        && scenario != "fleet"
+    {
+        return Some(format!(
+            "the tour plays its own scenarios, one per chapter; --chapter N chooses \
+             one (drop --demo {scenario})"
+        ));
+    }
+    if cli.tour && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some()) {
+        return Some(
+            "the tour runs on its own demo cluster; --context and --kubeconfig name a \
+             hub (drop them)"
+                .to_owned(),
+        );
+    }
+    if cli.tour && !cli.namespace.is_empty() {
+        return Some(
+            "the tour watches every namespace (each chapter's story has its own); \
+             drop -n"
+                .to_owned(),
+        );
+    }
+    // The demo is its own hub: a context or kubeconfig named beside it would be ignored.
+    if cli.demo.is_some()
+        && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some())
+    {
+        return Some(
+            "--demo opens the console on the embedded demo cluster; --context, \
+             --all-contexts and --kubeconfig name other hubs (drop them; for several demo \
+             hubs, serve them with `pooldeck demo serve --hubs 3` and open the console with \
+             --all-contexts on the kubeconfig it prints)"
+                .to_owned(),
+        );
+    }
+    if cli.demo.is_some()
+        && let Some(command) = &cli.command
+        && !matches!(command, Command::New(_))
+    {
+        return Some(
+            "--demo opens the console (or `new`) on the demo cluster; for other \
+             commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
+                .to_owned(),
+        );
+    }
+    None
 }

@@ -3,6 +3,7 @@
 
 pub mod act;
 mod args;
+mod complete;
 pub mod demo;
 mod describe;
 pub mod doctor;
@@ -95,7 +96,8 @@ pub struct Cli {
 pub enum Command {
     /// Check ComputePool manifests against the configuration reference's rules.
     Validate(validate::ValidateArgs),
-    /// List pools, evaluations, hosts, events or projects from a cluster, live.
+    /// List pools, evaluations, hosts, events, projects, tenants, scaling policies,
+    /// AIWorkloads, profile bundles or computes from a cluster, live.
     Get(get::GetArgs),
     /// Diagnose pools as the troubleshooting guide does: what is wrong, the evidence, the
     /// likely cause, the next step. Exit 0 nothing wrong, 1 an error-level finding, 2 the
@@ -111,11 +113,16 @@ pub enum Command {
     Resume(act::ActArgs),
     /// Delete a Compute Pool safely: impact shown, dry run first, the name typed to confirm.
     Delete(act::DeleteArgs),
+    /// Unblock a deletion that does not complete, as the troubleshooting guide does: the
+    /// AIWorkloads that still reference the pool first, then (once they have stayed gone,
+    /// watched meanwhile) its finalizer; each with its plan, dry run and the name typed.
+    Unblock(act::DeleteArgs),
     /// Write a Compute Pool in the wizard (from a manifest with --from); apply it, or write it
     /// out with -o FILE. Works without a cluster (no dry run or apply then).
     New(new::NewArgs),
     /// Describe a Compute Pool as a page to read: spec, status with each condition
-    /// explained, hosts, evaluation, the doctor's findings, recent events.
+    /// explained, hosts, evaluation, the doctor's findings, recent events (or an object a
+    /// pool refers to: what the guide reads of it first).
     Describe(describe::DescribeArgs),
     /// Edit a Compute Pool as YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR, vi): checked
     /// with the reference's rules, reopened with the findings until valid, then its changes,
@@ -130,11 +137,13 @@ pub enum Command {
 
 /// Runs the program with the process's arguments.
 pub fn main() -> ExitCode {
+    // The shell asking what completes the words typed (`COMPLETE=bash`): answered, then out.
+    clap_complete::CompleteEnv::with_factory(complete::completable).complete();
     let mut cli = match parse() {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if let Some(why) = flags_refused(&cli) {
+    if let Some(why) = inherit::flags_refused(&cli) {
         crate::say::complain!("pooldeck: {why}");
         return ExitCode::from(2);
     }
@@ -150,6 +159,7 @@ pub fn main() -> ExitCode {
         Some(Command::Pause(args)) => act::pause_or_resume(act::Verb::Pause, args, &global),
         Some(Command::Resume(args)) => act::pause_or_resume(act::Verb::Resume, args, &global),
         Some(Command::Delete(args)) => act::delete(args, &global),
+        Some(Command::Unblock(args)) => act::unblock(args, &global),
         Some(Command::Validate(args)) => validate::run(args),
         Some(Command::Get(args)) => get::run(args),
         Some(Command::Doctor(args)) => doctor::run(args),
@@ -237,69 +247,6 @@ fn parse() -> Result<Cli, ExitCode> {
             Err(ExitCode::from(2))
         }
     }
-}
-
-/// Flags that cannot go together with the tour or the demo, said as why.
-fn flags_refused(cli: &Cli) -> Option<String> {
-    if cli.tour && cli.command.is_some() {
-        return Some(
-            "--tour opens the console on the demo cluster; it takes no command".to_owned(),
-        );
-    }
-    if let Some(asked) = cli.chapter
-        && !(1..=crate::app::tour::CHAPTERS.len()).contains(&asked)
-    {
-        return Some(format!(
-            "there is no chapter {asked}; the tour's chapters: {}",
-            crate::app::tour::listing()
-        ));
-    }
-    if cli.tour
-        && let Some(scenario) = cli.demo.as_deref()
-        && scenario != "fleet"
-    {
-        return Some(format!(
-            "the tour plays its own scenarios, one per chapter; --chapter N chooses \
-             one (drop --demo {scenario})"
-        ));
-    }
-    if cli.tour && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some()) {
-        return Some(
-            "the tour runs on its own demo cluster; --context and --kubeconfig name a \
-             hub (drop them)"
-                .to_owned(),
-        );
-    }
-    if cli.tour && !cli.namespace.is_empty() {
-        return Some(
-            "the tour watches every namespace (each chapter's story has its own); \
-             drop -n"
-                .to_owned(),
-        );
-    }
-    // The demo is its own hub: a context or kubeconfig named beside it would be ignored.
-    if cli.demo.is_some()
-        && (!cli.context.is_empty() || cli.all_contexts || cli.kubeconfig.is_some())
-    {
-        return Some(
-            "--demo opens the console on the embedded demo cluster; --context, \
-             --all-contexts and --kubeconfig name other hubs (drop them; for several demo \
-             hubs, serve them with `pooldeck demo serve --hubs 3` and open the console with \
-             --all-contexts on the kubeconfig it prints)"
-                .to_owned(),
-        );
-    }
-    if cli.demo.is_some()
-        && let Some(command) = &cli.command
-        && !matches!(command, Command::New(_))
-    {
-        return Some(
-            "--demo opens the console (or `new`) on the demo cluster; for other \
-             commands serve it with `pooldeck demo serve` and use the kubeconfig it prints"
-                .to_owned(),
-        );
-    }
-    None
 }
 
 /// The console, on the cluster (or the demo), or on the wizard alone (`pooldeck new`).

@@ -125,7 +125,7 @@ async fn delete_matched(session: &Session, pools: &[ComputePool], args: &DeleteA
 
 /// Where a pool's AIWorkloads stand, from one list of its namespace's (read now); a list that
 /// fails leaves them unverified, which the impact says.
-async fn workloads_of(session: &Session, pool: &ComputePool) -> fixes::Workloads {
+pub(super) async fn workloads_of(session: &Session, pool: &ComputePool) -> fixes::Workloads {
     let namespace = pool.namespace().unwrap_or("");
     let api = crate::cluster::api_for(
         &session.client,

@@ -1,4 +1,4 @@
-//! `pooldeck pause|resume NAME...` and `pooldeck delete NAME`: the console's fixes for
+//! `pooldeck pause|resume NAME...`, `pooldeck delete NAME` and `pooldeck unblock NAME`: the console's fixes for
 //! scripts and runbooks. Each builds the same plan the console's dialog holds, prints it with
 //! its kubectl equivalent and (for a delete) its impact, sends the dry run first, and only then
 //! the real request; `--dry-run` stops after the dry run. A delete asks for the pool's name on
@@ -11,6 +11,7 @@ mod args;
 mod delete;
 mod read;
 mod send;
+mod unblock;
 
 use std::process::ExitCode;
 
@@ -20,6 +21,7 @@ use self::read::prepare;
 pub(super) use self::read::{Target, prepare_values};
 pub(super) use self::send::carry_out;
 use self::send::send_checked;
+pub use self::unblock::unblock;
 use crate::domain::fixes;
 use crate::domain::model::ComputePool;
 use crate::domain::selector::LabelSelector;

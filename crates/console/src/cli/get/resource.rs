@@ -39,12 +39,9 @@ pub(super) fn sort_by<T>(
 /// `KIND.GROUP` as `-o name` prints it before the name.
 pub(super) fn name_prefix(resource: Resource) -> String {
     let kind = match resource {
-        Resource::Pools => Kind::Pool,
-        Resource::Evaluations => Kind::Evaluation,
-        Resource::Projects => Kind::Project,
-        Resource::Of(kind) => kind,
         Resource::Events => return "event".to_owned(),
         Resource::Hosts => return "host".to_owned(),
+        other => other.kind().unwrap_or(Kind::Pool),
     };
     format!("{}.{}", kind.api().kind.to_lowercase(), kind.api().group)
 }
@@ -103,6 +100,18 @@ pub(super) fn streamed(args: &GetArgs, selectors: &Selectors) -> Option<Kind> {
 }
 
 impl Resource {
+    /// The kind of API object its rows are (`None`: hosts, parts of their pools).
+    pub fn kind(self) -> Option<Kind> {
+        match self {
+            Resource::Pools => Some(Kind::Pool),
+            Resource::Evaluations => Some(Kind::Evaluation),
+            Resource::Projects => Some(Kind::Project),
+            Resource::Events => Some(Kind::Event),
+            Resource::Of(kind) => Some(kind),
+            Resource::Hosts => None,
+        }
+    }
+
     /// The kinds this resource needs (must have), and the ones it uses when readable.
     pub(super) fn kinds(self) -> (Vec<Kind>, Vec<Kind>) {
         match self {
