@@ -20,18 +20,23 @@ fn binary() -> String {
         .to_string()
 }
 
+/// The console on the demo's `scenario` in tmux, its state in a directory of its own.
+fn demo(name: &str, scenario: &str, width: u16, height: u16) -> (Session, tempfile::TempDir) {
+    let state = tempfile::tempdir().expect("dir");
+    let command = format!(
+        "env XDG_STATE_HOME={} {} --demo {scenario}; sleep 60",
+        state.path().display(),
+        binary()
+    );
+    (pane(name, &command, width, height), state)
+}
+
 #[test]
 fn the_wizards_fields_edit_as_a_shell_line_and_letters_outside_say_which_keys_act() {
     if !common::tmux::available() {
         return;
     }
-    let state = tempfile::tempdir().expect("dir");
-    let command = format!(
-        "env XDG_STATE_HOME={} {} --demo fleet; sleep 60",
-        state.path().display(),
-        binary()
-    );
-    let pane = pane("fields", &command, 120, 40);
+    let (pane, _state) = demo("fields", "fleet", 120, 40);
     pane.wait_for("Compute Pools (12)");
     pane.keys(&["n"]);
     pane.wait_for("New Compute Pool");
@@ -105,13 +110,7 @@ fn a_dialog_taller_than_the_screen_scrolls_with_its_buttons_in_view() {
     if !common::tmux::available() {
         return;
     }
-    let state = tempfile::tempdir().expect("dir");
-    let command = format!(
-        "env XDG_STATE_HOME={} {} --demo deletion-blocked; sleep 60",
-        state.path().display(),
-        binary()
-    );
-    let pane = pane("dialog", &command, 80, 24);
+    let (pane, _state) = demo("dialog", "deletion-blocked", 80, 24);
     pane.wait_for("Compute Pools (3)");
     pane.keys(&["C-d"]);
     // The name is typed in the field; the text above says there is more, and the arrows
@@ -133,4 +132,30 @@ fn a_dialog_taller_than_the_screen_scrolls_with_its_buttons_in_view() {
     );
     pane.keys(&["PageUp"]);
     pane.wait_for("↓ more below");
+}
+
+#[test]
+fn the_wizard_offers_the_hubs_gpu_variants_and_groups() {
+    if !common::tmux::available() {
+        return;
+    }
+    let (pane, _state) = demo("variants", "fleet", 150, 45);
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["n"]);
+    pane.wait_for("New Compute Pool in ml-research");
+    pane.keys(&["Tab", "Tab", "Tab"]);
+    pane.wait_for("› Node Config");
+    // The groups the Computes give their machines, beside the groups fields.
+    pane.keys(&["j", "j", "j", "j", "j", "j"]);
+    pane.wait_for("the Computes give their machines: palette.ai=true");
+    // A worker pool's GPU variant: the namespace's variants, each with its free machines.
+    pane.keys(&["a", "j", "j", "j", "j", "j"]);
+    pane.wait_for(
+        "Space picks: NVIDIA A100-SXM4-80GB | 80 GB (2 free), NVIDIA H100 PCIe | 80 GB (0 free)",
+    );
+    pane.keys(&["Space"]);
+    pane.wait("the variant picked", |s| {
+        s.lines()
+            .any(|l| l.contains("GPU variant") && l.contains("NVIDIA A100-SXM4-80GB | 80 GB"))
+    });
 }

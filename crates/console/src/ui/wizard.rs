@@ -113,7 +113,22 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             }
         }
         if selected && let Some(names) = wizard.choices(line) {
-            out.push(offered_line(names, line, theme));
+            out.push(offered_line(names, &wizard.free, line, theme));
+        }
+        // The groups a pool may select: those the Computes give their machines.
+        let groups = match line.spec.label {
+            "Control plane groups" => Some(&wizard.groups[0]),
+            "Worker groups" => Some(&wizard.groups[1]),
+            _ => None,
+        };
+        if selected && let Some(groups) = groups.filter(|g| !g.is_empty()) {
+            out.push(Line::styled(
+                format!(
+                    "    the Computes give their machines: {}",
+                    groups.join(", ")
+                ),
+                theme.style(Meaning::Muted),
+            ));
         }
         if selected && let Some(why) = wizard.locked(line) {
             out.push(Line::styled(
@@ -298,17 +313,26 @@ fn field_line(
 }
 
 /// What Space picks from for the field under the cursor (a flag: a namespace without its
-/// Project seen, an object not Ready).
-fn offered_line(names: &[Offered], line: &WizardLine, theme: &Theme) -> Line<'static> {
+/// Project seen, an object not Ready; a GPU variant with how many machines are free).
+fn offered_line(
+    names: &[Offered],
+    free: &[(String, i64)],
+    line: &WizardLine,
+    theme: &Theme,
+) -> Line<'static> {
+    use crate::domain::draft::Entry;
     let offered = if names.is_empty() {
         "none in this namespace: Enter types a name".to_owned()
     } else {
-        let namespaces = line.spec.entry == crate::domain::draft::Entry::Namespace;
         let listed: Vec<String> = names
             .iter()
-            .map(|(name, flag)| match flag {
-                Some(false) if namespaces => format!("{name} (no Project seen)"),
-                Some(false) => format!("{name} (not Ready)"),
+            .map(|(name, flag)| match (line.spec.entry, flag) {
+                (Entry::Named(crate::domain::Kind::Compute), _) => {
+                    let count = free.iter().find(|(v, _)| v == name).map_or(0, |(_, n)| *n);
+                    format!("{name} ({count} free)")
+                }
+                (Entry::Namespace, Some(false)) => format!("{name} (no Project seen)"),
+                (_, Some(false)) => format!("{name} (not Ready)"),
                 _ => name.clone(),
             })
             .collect();

@@ -3,6 +3,7 @@
 //! fields repeat per worker pool; the fields of a ScalingPolicy written with the pool live under
 //! `policy.` and its GPU entries repeat per variant.
 
+use crate::kind::Kind;
 use crate::path::YamlPath;
 
 /// The wizard's steps, in the product's order.
@@ -60,8 +61,8 @@ pub enum Entry {
     /// Taints, `key=value:Effect` per line.
     Taints,
     /// The name of an object of this kind in the pool's namespace (a choice from the cluster,
-    /// or typed).
-    Named(crate::kind::Kind),
+    /// or typed); for `Compute`, a GPU variant the namespace's Computes have.
+    Named(Kind),
     /// The pool's namespace: a choice among those pooldeck can see (Projects first), or typed.
     Namespace,
 }
@@ -179,7 +180,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::ProfileBundle,
         "Profile Bundle",
         "spec.profileBundleRef.name",
-        Entry::Named(crate::kind::Kind::ProfileBundle),
+        Entry::Named(Kind::ProfileBundle),
     ),
     field(
         Step::ProfileBundle,
@@ -250,7 +251,7 @@ pub const FIELDS: &[FieldSpec] = &[
     worker("CPU count", "cpu.cpuCount", Entry::Count),
     worker("Memory", "memory.memory", Entry::Text),
     worker("Min worker nodes", "minWorkerNodes", Entry::Count),
-    worker("GPU variant", "gpu.variant", Entry::Text),
+    worker("GPU variant", "gpu.variant", Entry::Named(Kind::Compute)),
     worker("GPU count", "gpu.gpuCount", Entry::Count),
     worker("GPU memory", "gpu.gpuMemory", Entry::Text),
     worker("Labels", "labels", Entry::Pairs { hidden: &[] }),
@@ -265,7 +266,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::Deployment,
         "Settings",
         "spec.clusterVariant.dedicated.paletteClusterDeploymentConfig.settingsRef.name",
-        Entry::Named(crate::kind::Kind::Settings),
+        Entry::Named(Kind::Settings),
     ),
     field(
         Step::Deployment,
@@ -295,7 +296,7 @@ pub const FIELDS: &[FieldSpec] = &[
         Step::Autoscaling,
         "Scaling policy",
         "spec.clusterVariant.dedicated.scalingPolicyRef.name",
-        Entry::Named(crate::kind::Kind::ScalingPolicy),
+        Entry::Named(Kind::ScalingPolicy),
     ),
     field(
         Step::Autoscaling,
@@ -351,7 +352,7 @@ pub const FIELDS: &[FieldSpec] = &[
         "policy.spec.abortDuration",
         Entry::Text,
     ),
-    policy_gpu("GPU variant", "variant", Entry::Text),
+    policy_gpu("GPU variant", "variant", Entry::Named(Kind::Compute)),
     policy_gpu("Scale-up at %", "scaleUpThreshold", Entry::Count),
     policy_gpu("Scale-down at %", "scaleDownThreshold", Entry::Count),
     policy_gpu("Scale-up after", "scaleUpDuration", Entry::Text),

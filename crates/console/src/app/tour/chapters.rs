@@ -122,7 +122,8 @@ pub const CHAPTERS: &[Chapter] = &[
                 look: "Open the pool's Scaling tab: the threshold, the target, the phase.",
                 keys: "its row, Enter",
                 answer: "Enter on my-project-namespace/my-compute-pool opens its Scaling tab: \
-                         once utilization passes 85% the target rises from 8 to 12.",
+                         once utilization passes 85% the target rises from 8 to 12 (o there \
+                         shows its ScalingPolicy, the 85% threshold among its rules).",
                 done: Done::Opened(
                     at("my-project-namespace", "my-compute-pool"),
                     Some(Tab::Scaling),

@@ -4,7 +4,7 @@
 //! hub's picture changes under an open wizard. A namespace the console does not watch is
 //! watched as well once the draft names it, so every check follows the draft's namespace.
 
-use super::context::{host_findings, names_in, picture, quota_findings};
+use super::context::{groups_in, host_findings, names_in, picture, quota_findings, variants_in};
 use super::state::{Offered, Purpose, Wizard};
 use crate::app::Effect;
 use crate::app::Overlay;
@@ -182,6 +182,8 @@ fn check(w: &mut Wizard, seen: &Seen) {
         seen.known(&names, kind, &namespace)
     }));
     w.names = names;
+    w.free = variants_in(&w.draft, inventory);
+    w.groups = groups_in(&w.draft, inventory);
     if let Some(said) = moved_since(w) {
         w.findings.push(Finding::new(
             &MOVED,

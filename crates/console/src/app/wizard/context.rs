@@ -133,13 +133,57 @@ fn asked_gpus(draft: &Draft) -> Vec<(String, i64, YamlPath)> {
     asked
 }
 
+/// The GPU variants the namespace's Computes have, each with how many of its machines are
+/// free (most first), the wizard's choices for a GPU variant.
+pub(super) fn variants_in(
+    draft: &Draft,
+    inventory: &crate::inventory::Inventory,
+) -> Vec<(String, i64)> {
+    let offer = offer(draft, inventory);
+    let mut free: Vec<(String, i64)> = Vec::new();
+    for machines in offer.workers.iter().chain(&offer.control_plane) {
+        let Some((variant, _)) = &machines.gpu else {
+            continue;
+        };
+        match free.iter_mut().find(|(v, _)| v == variant) {
+            Some(entry) => entry.1 = entry.1.saturating_add(machines.available),
+            None => free.push((variant.clone(), machines.available)),
+        }
+    }
+    free.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    free
+}
+
+/// The resource groups the namespace's Computes give their machines, `key=value`, for the
+/// control plane and for workers: what a pool's groups can select.
+pub(super) fn groups_in(
+    draft: &Draft,
+    inventory: &crate::inventory::Inventory,
+) -> [Vec<String>; 2] {
+    let offer = offer(draft, inventory);
+    [&offer.control_plane, &offer.workers].map(|machines| {
+        let mut groups: Vec<String> = machines
+            .iter()
+            .flat_map(|m| m.groups.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        groups
+    })
+}
+
 /// The ProfileBundles (with their Ready state), Settings and ScalingPolicies the watched
-/// cluster has in the draft's namespace.
+/// cluster has in the draft's namespace, and the GPU variants of its Computes (whether any
+/// machine of each is free).
 pub(super) fn names_in(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<(Kind, Vec<Offered>)> {
     let namespace = draft.namespace();
+    let variants = variants_in(draft, inventory)
+        .into_iter()
+        .map(|(variant, free)| (variant, Some(free > 0)))
+        .collect();
     [Kind::ProfileBundle, Kind::Settings, Kind::ScalingPolicy]
         .into_iter()
         .map(|kind| {
@@ -162,6 +206,7 @@ pub(super) fn names_in(
             names.sort();
             (kind, names)
         })
+        .chain([(Kind::Compute, variants)])
         .collect()
 }
 

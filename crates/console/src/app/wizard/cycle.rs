@@ -80,10 +80,15 @@ impl Wizard {
             .map(|(name, _)| name.clone())
             .collect();
         if names.is_empty() {
-            ctx.say(format!(
-                "no {} in this namespace that pooldeck can see: Enter types a name",
-                kind.api().plural
-            ));
+            ctx.say(if kind == Kind::Compute {
+                "no GPU variant in this namespace's Computes that pooldeck can see: Enter types one"
+                    .to_owned()
+            } else {
+                format!(
+                    "no {} in this namespace that pooldeck can see: Enter types a name",
+                    kind.api().plural
+                )
+            });
             return false;
         }
         let current = self.shown(line);

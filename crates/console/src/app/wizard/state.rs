@@ -75,6 +75,12 @@ pub struct Wizard {
     /// What the cluster has in the pool's namespace for the fields that name an object:
     /// names, and for ProfileBundles whether each is Ready.
     pub names: Vec<(Kind, Vec<Offered>)>,
+    /// The GPU variants of the namespace's Computes and how many machines of each are free
+    /// (what a GPU variant's choices say beside each).
+    pub free: Vec<(String, i64)>,
+    /// The resource groups the namespace's Computes give the control plane's machines and
+    /// the workers', `key=value`.
+    pub groups: [Vec<String>; 2],
     /// The paths of the pool no field shows: written back exactly as they are, and named.
     pub kept: Vec<String>,
     /// The namespaces a new pool may go to (Projects first: `Some(true)` has a Project).
@@ -135,6 +141,8 @@ impl Wizard {
             dry_run: None,
             picture: Vec::new(),
             names: Vec::new(),
+            free: Vec::new(),
+            groups: [Vec::new(), Vec::new()],
             kept: Vec::new(),
             namespaces: Vec::new(),
             unreadable: None,
