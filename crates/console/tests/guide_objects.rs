@@ -89,7 +89,7 @@ fn get_takes_kubectls_names_and_prints_its_shapes() {
     );
     let computes = ok(&served, &["get", "computes", "-n", "ml-research"]);
     assert!(
-        computes.contains("A100-SXM4-80GB ×4 2/8 free"),
+        computes.contains("A100-SXM4-80GB ×4 32 CPU 2/8 free"),
         "{computes}"
     );
     // A name that is not there is NotFound, exit 1; one object by name is itself.

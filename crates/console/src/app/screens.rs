@@ -64,7 +64,7 @@ impl ListState {
         let Some(natural) = self.view.opens else {
             // Rows that are not pools' open on their page.
             if on.is_none() {
-                self.describe_selected(ctx);
+                super::describe::of_row(self.view, self.selected, ctx);
             }
             return;
         };
@@ -82,24 +82,12 @@ impl ListState {
 }
 
 impl ListState {
-    /// `d`: the selected row's pool described, or the object a pool refers to that it is.
-    fn describe_selected(&self, ctx: &mut Ctx) {
-        let Some(row) = ctx.shown.row(self.selected) else {
-            return;
-        };
-        let Some(kind) = self.view.described() else {
-            return;
-        };
-        let view = super::describe::DescribeView::new(kind, &row.id.namespace, &row.id.name);
-        ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
-    }
-
     /// A command on the selected row: described, marked, its name copied, edited in the
     /// editor; a fix on it (or on the marks) or its pool's log. `Some` when the list is done
     /// with the command (a fix or the log opened, or refused).
     fn on_row(&mut self, command: Command, ctx: &mut Ctx, last: usize) -> Option<After> {
         match command {
-            Command::Describe => self.describe_selected(ctx),
+            Command::Describe => super::describe::of_row(self.view, self.selected, ctx),
             Command::Mark => {
                 if let Some(row) = ctx.shown.row(self.selected) {
                     let id = row.id.clone();
@@ -288,36 +276,6 @@ impl Detail {
         out
     }
 
-    /// `o`: on the Scaling tab the pool's ScalingPolicy described, elsewhere the AIWorkloads
-    /// list filtered to the pool's name.
-    fn related(&self, ctx: &mut Ctx) {
-        use crate::domain::Kind;
-        if self.tab != Tab::Scaling {
-            if let Some(view) = super::View::of_kind(Kind::AIWorkload) {
-                ctx.ask(Ask::View(view, self.name.clone()));
-            }
-            return;
-        }
-        let pool = ctx
-            .hub
-            .inventory
-            .get(Kind::Pool, &self.namespace, &self.name);
-        match pool
-            .and_then(|p| p.pool())
-            .and_then(super::rows::refs::policy_of)
-        {
-            Some((namespace, name)) => {
-                let namespace = namespace.unwrap_or(&self.namespace);
-                let view = super::describe::DescribeView::new(Kind::ScalingPolicy, namespace, name);
-                ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
-            }
-            None => ctx.ask(Ask::Say(Some(
-                "this pool names no ScalingPolicy (spec.clusterVariant's scalingPolicyRef)"
-                    .to_owned(),
-            ))),
-        }
-    }
-
     /// The fix of this pool's first finding that has one, on its Diagnose tab.
     pub fn fix_in_view(&self, hub: &HubState) -> Option<Fix> {
         if self.tab != Tab::Diagnose {
@@ -361,7 +319,7 @@ impl Component for Detail {
                 );
                 ctx.ask(Ask::Open(Overlay::Describe(Box::new(view))));
             }
-            Command::Related => self.related(ctx),
+            Command::Related => super::describe::related(self, ctx),
             Command::RawEdit => ctx.ask(Ask::RawEdit {
                 namespace: self.namespace.clone(),
                 name: self.name.clone(),

@@ -664,7 +664,7 @@ fn the_command_line_cycles_completions_and_refuses_unknown_names() {
     update(&mut app, key(KeyCode::Char(':')));
     type_text(&mut app, "p");
     let mut seen = Vec::new();
-    for _ in 0..8 {
+    for _ in 0..24 {
         tab(&mut app);
         seen.push(line(&app));
     }

@@ -41,9 +41,9 @@ fn tenant(name: &str, projects: &[&str]) -> serde_json::Value {
 
 #[test]
 fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
-    let sample = View::named("tenants").expect("the registry holds the sample view");
-    assert_eq!(sample.title(), "Tenants");
-    assert_eq!(View::named("tenant"), Some(sample), "its aliases too");
+    let sample = View::named("tenantcaps").expect("the registry holds the sample view");
+    assert_eq!(sample.title(), "Tenant caps");
+    assert_eq!(View::named("tenantcap"), Some(sample), "its aliases too");
     // Every view has a name of its own and none shadows another's.
     let mut names: Vec<&str> = View::all()
         .flat_map(|v| v.aliases().iter().copied())
@@ -66,14 +66,14 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
         )]),
     );
     // `:` completes it and runs it.
-    typed(&mut app, ":tena");
+    typed(&mut app, ":tenantc");
     update(
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)),
     );
     assert_eq!(
         app.input,
-        crate::app::Input::Command("tenants".into(), Some("tena".into()))
+        crate::app::Input::Command("tenantcaps".into(), Some("tenantc".into()))
     );
     enter(&mut app);
     assert_eq!(app.list.view, sample, "{:?}", app.message);
@@ -95,7 +95,7 @@ fn a_view_added_in_one_file_and_one_registry_line_is_reached_by_name() {
     assert_eq!(names, ["zeta", "acme"]);
     // Nothing that acts on pools applies to its rows.
     assert!(!app.enabled(crate::app::commands::Command::PauseResume));
-    assert!(!app.enabled(crate::app::commands::Command::Open));
+    assert!(!app.enabled(crate::app::commands::Command::Yaml));
     // A new tenant arriving shows without anything else knowing the view.
     update(
         &mut app,

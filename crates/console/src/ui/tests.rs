@@ -385,7 +385,9 @@ fn pools_view() {
 
 #[test]
 fn other_views() {
-    for view in ["cpe", "hosts", "events", "projects", "problems"] {
+    for view in [
+        "cpe", "hosts", "events", "projects", "problems", "sp", "aiw", "pb", "computes", "tenants",
+    ] {
         let mut app = fleet_app();
         keys(&mut app, &format!(":{view}"));
         update(

@@ -4,8 +4,10 @@
 //! `pooldeck describe pool NAME` and the console's `d` (an overlay kept up to date while it is
 //! open; Esc goes back). Part of `update`; the page itself is made in `page.rs`.
 
+mod links;
 mod object;
 mod page;
+pub use links::{of_row, related};
 pub use object::object_page;
 pub use page::page;
 

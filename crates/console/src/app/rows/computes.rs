@@ -23,24 +23,19 @@ pub fn machine_kind(entry: &Value) -> String {
             .count()
     });
     let total = machines.map_or(0, serde_json::Map::len);
+    let text = |value: Option<&Value>| {
+        value.map_or_else(
+            || "?".to_owned(),
+            |n| n.as_str().map_or_else(|| n.to_string(), str::to_owned),
+        )
+    };
+    let cpus = text(entry.get("cpuCount"));
     let what = match entry.pointer("/gpuVariant/name").and_then(Value::as_str) {
         Some(variant) => {
-            let count = entry.pointer("/gpuVariant/gpuCount").map_or_else(
-                || "?".to_owned(),
-                |n| n.as_str().map_or_else(|| n.to_string(), str::to_owned),
-            );
-            format!("{} ×{count}", short(variant))
+            let count = text(entry.pointer("/gpuVariant/gpuCount"));
+            format!("{} ×{count} {cpus} CPU", short(variant))
         }
-        None => {
-            let arch = entry
-                .get("architecture")
-                .and_then(Value::as_str)
-                .unwrap_or("?");
-            let cpus = entry
-                .get("cpuCount")
-                .map_or_else(|| "?".to_owned(), Value::to_string);
-            format!("{arch} {cpus} CPU")
-        }
+        None => format!("{} {cpus} CPU", text(entry.get("architecture"))),
     };
     format!("{what} {available}/{total} free")
 }

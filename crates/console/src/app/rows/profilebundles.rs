@@ -13,6 +13,8 @@ use crate::inventory::{Inventory, Kind};
 const READY: Column = Column::new("READY", 1);
 const TYPE: Column = Column::new("TYPE", 4);
 const USED_BY: Column = Column::new("POOLS", 3);
+/// The condition's message: long, it gives way first.
+const MESSAGE: Column = Column::new("MESSAGE", 5);
 
 pub fn profile_bundles(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table {
     let rows = inventory
@@ -55,7 +57,7 @@ pub fn profile_bundles(inventory: &Inventory, name: Option<&str>, _wide: bool) -
             TYPE,
             USED_BY,
             column::AGE,
-            column::MESSAGE,
+            MESSAGE,
         ],
         rows,
     }

@@ -48,13 +48,16 @@ pub fn text_at(object: &Value, path: &str) -> Cell {
     }
 }
 
+/// Where a pool refers to an object of some kind: its namespace when written, and its name.
+pub type Reference = fn(&ComputePool) -> Option<(Option<&str>, &str)>;
+
 /// The pools whose reference (`refers`: a name and, when written, a namespace) names the
 /// object `namespace/name`; a reference without a namespace is to the pool's own.
 pub fn pools_naming<'i>(
     inventory: &'i Inventory,
     namespace: &str,
     name: &str,
-    refers: fn(&ComputePool) -> Option<(Option<&str>, &str)>,
+    refers: Reference,
 ) -> Vec<&'i Arc<Object>> {
     inventory
         .objects(Kind::Pool)

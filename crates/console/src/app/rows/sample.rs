@@ -1,5 +1,6 @@
 //! A view that exists only in tests, to hold the registry to its promise: a list view is this
-//! one file and its name in `views!`. It lists the Tenants (`:tenants`), made whole.
+//! one file and its name in `views!`. It lists the Tenants' caps for their Projects
+//! (`:tenantcaps`), made whole.
 
 use crate::app::view::{Rows, ViewSpec};
 use crate::inventory::{Inventory, Kind};
@@ -40,8 +41,8 @@ fn tenants(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table {
 }
 
 pub static VIEW: ViewSpec = ViewSpec {
-    title: "Tenants",
-    aliases: &["tenants", "tenant"],
+    title: "Tenant caps",
+    aliases: &["tenantcaps", "tenantcap"],
     source: Kind::Tenant,
     rows: Rows::Whole(tenants),
     opens: None,
