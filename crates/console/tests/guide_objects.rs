@@ -206,10 +206,11 @@ fn an_empty_list_says_what_would_fill_it() {
     if !common::tmux::available() {
         return;
     }
-    let (console, _dirs) = console("empty", "fleet -n default", 100, 30);
-    console.wait("the hint", |s| {
-        s.contains("No Compute Pools in namespace default. 0 watches every namespace")
-    });
+    let (console, _dirs) = console("empty", "fleet -n default", 160, 30);
+    console.wait_for(
+        "No Compute Pools in namespace default. Compute Pools are in: ml-research, retail-edge, \
+         vision-lab. 0 watches every namespace; :ns NAME another one.",
+    );
     console.keys(&["0"]);
     console.wait_for("Compute Pools (12)");
     console.keys(&["/"]);

@@ -50,6 +50,21 @@ pub fn api_for(client: &Client, target: &ObjectRef) -> Api<DynamicObject> {
     }
 }
 
+/// The namespaces that hold pools, from one page of every namespace's pools (metadata only,
+/// at most 500): for a hint or a completion, not a census.
+pub async fn namespaces_with_pools(
+    client: &Client,
+) -> Result<std::collections::BTreeSet<String>, kube::Error> {
+    let api: Api<DynamicObject> = Api::all_with(client.clone(), &resource(Kind::Pool));
+    let params = kube::api::ListParams::default().limit(500);
+    let list = api.list_metadata(&params).await?;
+    Ok(list
+        .items
+        .into_iter()
+        .filter_map(|pool| pool.metadata.namespace)
+        .collect())
+}
+
 /// Every object `api` lists with `params`, read in pages (a large list is never one answer
 /// held at once), handed to `each` as it comes. A server that gives the same page's token
 /// again is refused rather than followed round for ever.

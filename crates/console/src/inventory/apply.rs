@@ -29,7 +29,9 @@ fn around_the_pools(event: &SourceEvent) -> bool {
             kind,
             Kind::ScalingPolicy | Kind::ProfileBundle | Kind::Settings | Kind::AIWorkload
         ),
-        SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => false,
+        SourceEvent::Heartbeat { .. }
+        | SourceEvent::Lists { .. }
+        | SourceEvent::PoolsElsewhere { .. } => false,
     }
 }
 
@@ -43,6 +45,11 @@ impl Inventory {
         }
         if let SourceEvent::Lists { way } = event {
             self.list_way = Some(way);
+            return;
+        }
+        if let SourceEvent::PoolsElsewhere { namespaces } = event {
+            self.pools_elsewhere = namespaces;
+            self.generation += 1;
             return;
         }
         self.generation += 1;
@@ -82,7 +89,9 @@ impl Inventory {
                 }
                 self.record_health(kind, scope, Some(state), now, false)
             }
-            SourceEvent::Heartbeat { .. } | SourceEvent::Lists { .. } => {}
+            SourceEvent::Heartbeat { .. }
+            | SourceEvent::Lists { .. }
+            | SourceEvent::PoolsElsewhere { .. } => {}
         }
     }
 

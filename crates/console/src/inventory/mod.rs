@@ -130,6 +130,8 @@ pub struct Inventory {
     heartbeat_failure: Option<(DateTime<Utc>, String)>,
     /// How the hub's lists are read, once a source has said.
     list_way: Option<ListWay>,
+    /// Namespaces outside the watched ones that hold pools, when the hub said.
+    pools_elsewhere: Vec<String>,
     /// When pooldeck saw each AIWorkload that went go (a deleting pool's finalizer is offered
     /// a while after its last one went): at most [`workloads::GONE_KEPT`], the oldest let go.
     workloads_gone: BTreeMap<Key, DateTime<Utc>>,
@@ -159,6 +161,11 @@ impl Inventory {
     /// Bumped by every applied event; a reader redraws when it changes.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Namespaces outside the watched ones that hold pools (none known: empty).
+    pub fn pools_elsewhere(&self) -> &[String] {
+        &self.pools_elsewhere
     }
 
     /// How the hub's lists are read, once a list has started.

@@ -95,6 +95,11 @@ pub enum SourceEvent {
         scope: Scope,
         state: SourceState,
     },
+    /// Namespaces beyond those watched that hold pools (read once when a watch is narrowed to
+    /// some namespaces): what an empty list suggests.
+    PoolsElsewhere {
+        namespaces: Vec<String>,
+    },
     /// How the hub's lists are read (said by each source as its list starts): the header says
     /// when the server has no watch-lists and lists come in pages.
     Lists {

@@ -54,10 +54,19 @@ fn nothing_here(app: &App) -> String {
         );
     }
     match &app.namespaces {
-        Namespaces::Only(names) if kind.api().namespaced => format!(
-            "No {noun} in namespace {}. 0 watches every namespace; :ns NAME another one.",
-            names.join(", ")
-        ),
+        Namespaces::Only(names) if kind.api().namespaced => {
+            let elsewhere = app.fleet.inventory.pools_elsewhere();
+            let where_pools = if elsewhere.is_empty() || kind != crate::inventory::Kind::Pool {
+                String::new()
+            } else {
+                format!(" Compute Pools are in: {}.", elsewhere.join(", "))
+            };
+            format!(
+                "No {noun} in namespace {}.{where_pools} 0 watches every namespace; :ns NAME \
+                 another one.",
+                names.join(", ")
+            )
+        }
         _ => format!("No {noun} on this hub."),
     }
 }

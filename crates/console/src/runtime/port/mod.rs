@@ -293,6 +293,14 @@ impl ClusterPort for KubePort {
                 tag,
                 self.events.clone(),
             )));
+            if let Namespaces::Only(watched) = &namespaces {
+                tasks.push(tokio::spawn(pools_elsewhere(
+                    member.client.clone(),
+                    watched.clone(),
+                    tag,
+                    self.events.clone(),
+                )));
+            }
         }
         current.tasks = tasks;
     }
@@ -351,4 +359,20 @@ async fn heartbeat(client: kube::Client, tag: Tag, events: Sink) {
         }
         tokio::time::sleep(HEARTBEAT_EVERY).await;
     }
+}
+
+/// The namespaces outside `watched` that hold pools; a hub that refuses the list, or does
+/// not answer within [`HEARTBEAT_WITHIN`], says nothing.
+async fn pools_elsewhere(client: kube::Client, watched: Vec<String>, tag: Tag, events: Sink) {
+    let read = crate::cluster::namespaces_with_pools(&client);
+    let Ok(Ok(namespaces)) = tokio::time::timeout(HEARTBEAT_WITHIN, read).await else {
+        return;
+    };
+    let namespaces = namespaces
+        .into_iter()
+        .filter(|namespace| !watched.contains(namespace))
+        .collect();
+    let _ = events
+        .send((tag, SourceEvent::PoolsElsewhere { namespaces }))
+        .await;
 }
