@@ -117,6 +117,17 @@ fn the_bash_completion_loads_and_completes_commands_and_flags() {
         pools.contains(&"llm-train".to_owned()) && pools.len() == 5,
         "the namespace's pools: {pools:?}"
     );
+    // Flags before the verb are passed over (their values are no verb).
+    let before = hub(&[
+        "pooldeck",
+        "--context",
+        "pooldeck-demo",
+        "pause",
+        "-n",
+        "vision-lab",
+        "",
+    ]);
+    assert!(before.contains(&"detector".to_owned()), "{before:?}");
     let policies = hub(&["pooldeck", "get", "sp", "-n", "vision-lab", ""]);
     assert_eq!(policies, ["gpu-scaling"], "{policies:?}");
     // A hub that cannot be reached offers nothing, quickly, and says nothing.

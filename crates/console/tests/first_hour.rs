@@ -159,3 +159,34 @@ fn the_wizard_offers_the_hubs_gpu_variants_and_groups() {
             .any(|l| l.contains("GPU variant") && l.contains("NVIDIA A100-SXM4-80GB | 80 GB"))
     });
 }
+
+#[test]
+fn unblock_on_a_terminal_asks_for_the_name_and_a_wrong_one_sends_nothing() {
+    if !common::tmux::available() {
+        return;
+    }
+    let served = common::serve("deletion-blocked");
+    let state = tempfile::tempdir().expect("dir");
+    let command = format!(
+        "env KUBECONFIG={} XDG_CONFIG_HOME={dir} {} unblock stuck-pool -n vision-lab \
+         --audit-log {dir}/audit.log; echo EXIT=$?; sleep 60",
+        served.kubeconfig.display(),
+        binary(),
+        dir = state.path().display(),
+    );
+    let pane = pane("unblock", &command, 120, 40);
+    let asked = pane.wait_for("type stuck-pool to go on, anything else cancels:");
+    assert!(
+        asked.contains("Dry run passed") || asked.contains("dry run"),
+        "{asked}"
+    );
+    pane.type_text("stuck");
+    pane.keys(&["Enter"]);
+    let end = pane.wait_for("EXIT=1");
+    assert!(end.contains("cancelled: nothing was changed"), "{end}");
+    let workload = "/apis/spectrocloud.com/v1alpha1/namespaces/vision-lab/aiworkloads/stale-job";
+    assert!(
+        common::raw(&served, workload).is_some(),
+        "nothing was deleted"
+    );
+}

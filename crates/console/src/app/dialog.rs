@@ -39,14 +39,20 @@ impl Component for Confirm {
             Command::Down => {
                 self.scroll = self.scroll.saturating_add(1).min(self.last_scroll.get())
             }
-            Command::Up => self.scroll = self.scroll.saturating_sub(1),
+            // From the end as now drawn (a larger screen has less to scroll).
+            Command::Up => {
+                self.scroll = self.scroll.min(self.last_scroll.get()).saturating_sub(1);
+            }
             Command::PageDown => {
                 self.scroll = self
                     .scroll
                     .saturating_add(ctx.page_lines())
                     .min(self.last_scroll.get());
             }
-            Command::PageUp => self.scroll = self.scroll.saturating_sub(ctx.page_lines()),
+            Command::PageUp => {
+                let from = self.scroll.min(self.last_scroll.get());
+                self.scroll = from.saturating_sub(ctx.page_lines());
+            }
             Command::FocusNext | Command::FocusPrevious => {
                 self.step(command == Command::FocusNext);
             }

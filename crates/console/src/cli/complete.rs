@@ -36,7 +36,9 @@ fn teach(command: clap::Command) -> clap::Command {
 
 /// The words typed, as the shell hands them over after `--`.
 fn words() -> Vec<String> {
-    let args: Vec<String> = std::env::args().collect();
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     match args.iter().position(|a| a == "--") {
         Some(at) => args[at + 1..].to_vec(),
         None => Vec::new(),
@@ -69,17 +71,16 @@ fn target(words: &[String]) -> Target {
     }
 }
 
-/// The candidates among `names` that start with what is typed, and are plain names (a hub's
-/// text never becomes shell syntax).
+/// The candidates among `names` that start with what is typed, and hold nothing a shell
+/// would read as syntax (a hub's text never becomes a command; an EKS context's `arn:…/name`
+/// is offered).
 fn offered(names: impl IntoIterator<Item = String>, current: &OsStr) -> Vec<CompletionCandidate> {
     let typed = current.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-._@:/+=,%".contains(c);
     let mut names: Vec<String> = names
         .into_iter()
         .filter(|n| n.starts_with(typed.as_ref()))
-        .filter(|n| {
-            n.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '@' | ':'))
-        })
+        .filter(|n| n.chars().all(plain))
         .collect();
     names.sort();
     names.dedup();
@@ -104,19 +105,20 @@ fn names(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 /// The kind a verb's NAME is of: a pool for the verbs that act on pools, the kind named after
-/// `get` and `describe`.
+/// `get` and `describe` (flags and their values before the verb are passed over).
 fn kind_named(words: &[String]) -> Option<Kind> {
     use clap::ValueEnum;
-    let verb = words.iter().skip(1).position(|w| !w.starts_with('-'))? + 1;
-    match words[verb].as_str() {
-        "pause" | "resume" | "delete" | "edit" | "unblock" | "doctor" => Some(Kind::Pool),
-        "get" | "describe" => {
-            let word = words.get(verb + 1)?;
-            let resource = super::get::Resource::from_str(word, false).ok()?;
-            resource.kind()
-        }
-        _ => None,
+    const ON_POOLS: [&str; 6] = ["pause", "resume", "delete", "edit", "unblock", "doctor"];
+    let verb = words
+        .iter()
+        .skip(1)
+        .position(|w| ON_POOLS.contains(&w.as_str()) || w == "get" || w == "describe")?
+        + 1;
+    if ON_POOLS.contains(&words[verb].as_str()) {
+        return Some(Kind::Pool);
     }
+    let word = words.get(verb + 1)?;
+    super::get::Resource::from_str(word, false).ok()?.kind()
 }
 
 /// A list of objects' metadata, as `list_metadata` answers.
@@ -125,7 +127,10 @@ type Listed = kube::core::ObjectList<kube::core::PartialObjectMeta<kube::core::D
 /// Names read from the hub: its namespaces (`kind` none), or the objects of `kind` in the
 /// namespace typed (else the context's). `None` when it cannot answer within the deadline.
 fn read_hub(words: &[String], kind: Option<Kind>) -> Option<Vec<String>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // The read on a worker of its own: a credential plugin that blocks holds up only it, and
+    // the deadline still ends the wait.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()
         .ok()?;
@@ -158,19 +163,13 @@ fn read_hub(words: &[String], kind: Option<Kind>) -> Option<Vec<String>> {
                     return Some(names_of(list));
                 }
                 // Not allowed to list namespaces: those that hold pools, where that is allowed.
-                let pools = crate::cluster::resource(Kind::Pool);
-                let api: kube::Api<kube::core::DynamicObject> =
-                    kube::Api::all_with(connection.client.clone(), &pools);
-                let listed = api.list_metadata(&params).await.ok()?;
-                Some(
-                    listed
-                        .items
-                        .into_iter()
-                        .filter_map(|o| o.metadata.namespace)
-                        .collect(),
-                )
+                let pooled = crate::cluster::namespaces_with_pools(&connection.client).await;
+                pooled.ok().map(|n| n.into_iter().collect())
             }
         }
     };
-    runtime.block_on(async { tokio::time::timeout(DEADLINE, read).await.ok().flatten() })
+    let task = runtime.spawn(read);
+    let names = runtime.block_on(async { tokio::time::timeout(DEADLINE, task).await });
+    runtime.shutdown_background();
+    names.ok()?.ok()?
 }

@@ -116,7 +116,7 @@ pub enum Command {
     /// Unblock a deletion that does not complete, as the troubleshooting guide does: the
     /// AIWorkloads that still reference the pool first, then (once they have stayed gone,
     /// watched meanwhile) its finalizer; each with its plan, dry run and the name typed.
-    Unblock(act::DeleteArgs),
+    Unblock(act::UnblockArgs),
     /// Write a Compute Pool in the wizard (from a manifest with --from); apply it, or write it
     /// out with -o FILE. Works without a cluster (no dry run or apply then).
     New(new::NewArgs),

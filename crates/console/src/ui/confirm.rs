@@ -1,8 +1,8 @@
 //! The confirmation dialog: what the fix does and does not do, its targets and impact, the
 //! kubectl equivalent, where it stands (permissions, dry run), the text to type, and the two
 //! buttons with Cancel focused first. The buttons, the field and the state always stay in
-//! view; the text above them scrolls. Reads the state only, and tells the dialog how far its
-//! text scrolls as drawn.
+//! view; the text above them scrolls. Reads the state, and leaves one thing in it: how far
+//! the text scrolls as drawn (`Confirm::last_scroll`, which only the drawing can know).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -39,16 +39,18 @@ pub(super) fn render(
             })
             .collect()
     };
-    // A pool's page names the pool alone; another kind's says which it is.
+    // A pool's page names the pool alone; another kind's says which it is (a cluster-wide
+    // one has no namespace).
     let kind = match view.kind {
         crate::inventory::Kind::Pool => String::new(),
         other => format!("{} ", other.api().kind),
     };
-    let title = format!(
-        " Describe {kind}{}/{} ",
-        inert::line(&view.namespace),
-        inert::line(&view.name)
-    );
+    let at = if view.namespace.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", inert::line(&view.namespace))
+    };
+    let title = format!(" Describe {kind}{at}{} ", inert::line(&view.name));
     frame.render_widget(
         Paragraph::new(lines).scroll((view.scroll, 0)).block(
             Block::default().borders(Borders::ALL).title(Span::styled(

@@ -116,9 +116,9 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
             out.push(offered_line(names, &wizard.free, line, theme));
         }
         // The groups a pool may select: those the Computes give their machines.
-        let groups = match line.spec.label {
-            "Control plane groups" => Some(&wizard.groups[0]),
-            "Worker groups" => Some(&wizard.groups[1]),
+        let groups = match line.spec.path {
+            "spec.clusterVariant.controlPlaneResourceGroups" => Some(&wizard.groups[0]),
+            "spec.clusterVariant.workerResourceGroups" => Some(&wizard.groups[1]),
             _ => None,
         };
         if selected && let Some(groups) = groups.filter(|g| !g.is_empty()) {

@@ -79,10 +79,15 @@ fn guide(out: &mut String, inventory: &Inventory, object: &Object, raw: &Value) 
             },
         )
     };
-    let used_by = |refers| {
-        let pools = refs::pools_naming(inventory, object.namespace(), object.name(), refers);
-        let names: Vec<&str> = pools.iter().map(|p| p.name()).collect();
-        or_none(&names.join(", "))
+    let used_by = |refers: refs::Reference| {
+        let users = refs::users(inventory, refers);
+        let key = (object.namespace().to_owned(), object.name().to_owned());
+        or_none(
+            &users
+                .get(&key)
+                .map(|names| names.join(", "))
+                .unwrap_or_default(),
+        )
     };
     match object.kind {
         Kind::ScalingPolicy => {

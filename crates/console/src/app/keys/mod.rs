@@ -33,7 +33,10 @@ impl App {
                     self.apply(binding.scope, binding.command, &key)
                 }
                 super::scopes::Availability::Disabled(why) => self.message = Some(why),
-                super::scopes::Availability::Hidden => {}
+                // A wizard key that does not apply on this step says which keys do.
+                super::scopes::Availability::Hidden => {
+                    self.wizard_hint(&key);
+                }
             },
             // A key no binding claims goes into the wizard's editor, or a character into the
             // text being typed.
@@ -43,14 +46,7 @@ impl App {
                 }
                 // A letter on the wizard outside a field acts on nothing: the footer says
                 // which keys do.
-                if let KeyCode::Char(c) = key.code
-                    && self.wizard_on_top()
-                    && (key.modifiers - KeyModifiers::SHIFT).is_empty()
-                {
-                    self.message = Some(format!(
-                        "{c} does nothing here: Enter types into the field, Space changes a \
-                         choice, ↑↓ the field, Tab the step, ? every key, Esc closes"
-                    ));
+                if self.wizard_hint(&key) {
                     return;
                 }
                 if let Some(text) = self.text_field() {
@@ -78,6 +74,22 @@ impl App {
                 }
             }
         }
+    }
+
+    /// A letter on the wizard that acts on nothing: the footer says which keys do. Whether
+    /// it was one.
+    fn wizard_hint(&mut self, key: &KeyEvent) -> bool {
+        let KeyCode::Char(c) = key.code else {
+            return false;
+        };
+        if !self.wizard_on_top() || !(key.modifiers - KeyModifiers::SHIFT).is_empty() {
+            return false;
+        }
+        self.message = Some(format!(
+            "{c} does nothing here: Enter types into the field, Space changes a choice, ↑↓ \
+             the field, Tab the step, Esc closes"
+        ));
+        true
     }
 
     /// Carries out a command by the owner of the scope its binding is in: each screen and

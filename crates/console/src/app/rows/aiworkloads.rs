@@ -19,19 +19,13 @@ pub fn aiworkloads(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Ta
 /// The AIWorkloads that name the pool `namespace/name` (its describe page lists them).
 pub fn workloads_of_pool(inventory: &Inventory, namespace: &str, name: &str) -> Table {
     table_of(inventory, |workload| {
-        workload.namespace() == namespace && pool_named(workload).is_some_and(|(_, n)| n == name)
+        pool_named(workload) == Some((namespace, name))
     })
 }
 
 /// The pool an AIWorkload names: its namespace (the workload's own unless written) and name.
 pub fn pool_named(workload: &Object) -> Option<(&str, &str)> {
-    let reference = workload.raw()?.pointer("/spec/computePoolRef")?;
-    let name = reference.get("name")?.as_str()?;
-    let namespace = reference
-        .get("namespace")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or(workload.namespace());
-    Some((namespace, name))
+    crate::domain::fixes::claimed(workload.raw()?)
 }
 
 fn table_of(inventory: &Inventory, keep: impl Fn(&Object) -> bool) -> Table {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::cell::Cell;
 use super::column::{self, Column};
-use super::refs::{bundle_of, condition, condition_cell, names_cell, pools_naming, text_at};
+use super::refs::{bundle_of, condition, condition_cell, text_at, users, users_cell};
 use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, ViewSpec};
 use crate::inventory::{Inventory, Kind};
@@ -17,6 +17,7 @@ const USED_BY: Column = Column::new("POOLS", 3);
 const MESSAGE: Column = Column::new("MESSAGE", 5);
 
 pub fn profile_bundles(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table {
+    let users = users(inventory, bundle_of);
     let rows = inventory
         .objects(Kind::ProfileBundle)
         .filter(|o| name.is_none_or(|n| o.name() == n))
@@ -29,14 +30,13 @@ pub fn profile_bundles(inventory: &Inventory, name: Option<&str>, _wide: bool) -
                     .and_then(Value::as_str)
                     .map_or(Cell::Empty, Cell::text)
             };
-            let used_by = pools_naming(inventory, bundle.namespace(), bundle.name(), bundle_of);
             let cells = vec![
                 Cell::text(bundle.namespace()),
                 Cell::text(bundle.name()),
                 condition_cell(raw, "Ready"),
                 said("reason"),
                 text_at(raw, "/spec/type"),
-                names_cell(&used_by),
+                users_cell(&users, bundle),
                 Cell::Since(bundle.created()),
                 said("message"),
             ];

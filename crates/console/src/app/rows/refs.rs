@@ -1,7 +1,7 @@
 //! What the lists of the objects a pool refers to share: a condition's status as a coloured
 //! word, and the pools that name an object.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -51,23 +51,31 @@ pub fn text_at(object: &Value, path: &str) -> Cell {
 /// Where a pool refers to an object of some kind: its namespace when written, and its name.
 pub type Reference = fn(&ComputePool) -> Option<(Option<&str>, &str)>;
 
-/// The pools whose reference (`refers`: a name and, when written, a namespace) names the
-/// object `namespace/name`; a reference without a namespace is to the pool's own.
-pub fn pools_naming<'i>(
-    inventory: &'i Inventory,
-    namespace: &str,
-    name: &str,
-    refers: Reference,
-) -> Vec<&'i Arc<Object>> {
-    inventory
-        .objects(Kind::Pool)
-        .filter(|object| {
-            object
-                .pool()
-                .and_then(refers)
-                .is_some_and(|(ns, n)| n == name && ns.unwrap_or(object.namespace()) == namespace)
-        })
-        .collect()
+/// The pools that refer to each object, by its namespace and name (a reference without a
+/// namespace is to the pool's own): read once per table, not once per row.
+pub fn users(inventory: &Inventory, refers: Reference) -> HashMap<(String, String), Vec<String>> {
+    let mut users: HashMap<(String, String), Vec<String>> = HashMap::new();
+    for object in inventory.objects(Kind::Pool) {
+        if let Some((namespace, name)) = object.pool().and_then(refers) {
+            let namespace = namespace.unwrap_or(object.namespace());
+            users
+                .entry((namespace.to_owned(), name.to_owned()))
+                .or_default()
+                .push(object.name().to_owned());
+        }
+    }
+    for names in users.values_mut() {
+        names.sort();
+    }
+    users
+}
+
+/// The pools [`users`] found for `object`, as a cell (`-`: none).
+pub fn users_cell(users: &HashMap<(String, String), Vec<String>>, object: &Object) -> Cell {
+    let key = (object.namespace().to_owned(), object.name().to_owned());
+    users
+        .get(&key)
+        .map_or(Cell::Empty, |names| Cell::text(names.join(", ")))
 }
 
 /// A pool's ScalingPolicy reference.
@@ -80,15 +88,4 @@ pub fn policy_of(pool: &ComputePool) -> Option<(Option<&str>, &str)> {
 pub fn bundle_of(pool: &ComputePool) -> Option<(Option<&str>, &str)> {
     let reference = pool.spec()?.profile_bundle_ref.get()?;
     Some((reference.namespace.as_deref(), reference.name.as_deref()?))
-}
-
-/// The names of the pools, as a cell (`-`: none).
-pub fn names_cell(pools: &[&Arc<Object>]) -> Cell {
-    Cell::text(
-        pools
-            .iter()
-            .map(|p| p.name())
-            .collect::<Vec<_>>()
-            .join(", "),
-    )
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::cell::Cell;
 use super::column::{self, Column};
 use super::pools::short;
-use super::refs::{condition_cell, names_cell, policy_of, pools_naming, text_at};
+use super::refs::{condition_cell, policy_of, text_at, users, users_cell};
 use super::row::{Row, Source, Table, id_of};
 use crate::app::view::{Rows, ViewSpec};
 use crate::inventory::{Inventory, Kind};
@@ -49,13 +49,13 @@ fn gpu_rules(spec: Option<&Value>) -> Cell {
 }
 
 pub fn scaling_policies(inventory: &Inventory, name: Option<&str>, _wide: bool) -> Table {
+    let users = users(inventory, policy_of);
     let rows = inventory
         .objects(Kind::ScalingPolicy)
         .filter(|o| name.is_none_or(|n| o.name() == n))
         .filter_map(|policy| {
             let raw = policy.raw()?;
             let spec = raw.get("spec");
-            let used_by = pools_naming(inventory, policy.namespace(), policy.name(), policy_of);
             let cells = vec![
                 Cell::text(policy.namespace()),
                 Cell::text(policy.name()),
@@ -64,7 +64,7 @@ pub fn scaling_policies(inventory: &Inventory, name: Option<&str>, _wide: bool) 
                     .map_or(Cell::Empty, |r| Cell::text(rule(r))),
                 gpu_rules(spec),
                 text_at(raw, "/spec/cooldownDuration"),
-                names_cell(&used_by),
+                users_cell(&users, policy),
                 Cell::Since(policy.created()),
             ];
             Some(Row::new(

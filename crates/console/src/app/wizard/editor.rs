@@ -80,6 +80,11 @@ impl Editor {
         } else {
             text.replace('\n', " ")
         };
+        // Terminal controls in a paste (escapes, bidi overrides) are no text of a manifest.
+        let text: String = text
+            .chars()
+            .filter(|c| *c == '\n' || !crate::domain::inert::foreign_to_a_cell(*c))
+            .collect();
         let room = MAX_CHARS.saturating_sub(self.len());
         let text: String = text.chars().take(room).collect();
         self.area.insert_str(text);
@@ -164,6 +169,13 @@ mod tests {
         assert_eq!(editor.text(), " ", "the text before the cursor goes");
         editor.key(control('z'));
         assert_eq!(editor.text(), "NVIDIA H100 ", "Ctrl-Z undoes it");
+    }
+
+    #[test]
+    fn a_paste_leaves_terminal_controls_out() {
+        let mut editor = Editor::new("", false);
+        editor.paste("in\u{1b}]0;pwned\u{7}fer\u{202e}ence");
+        assert_eq!(editor.text(), "in]0;pwnedference");
     }
 
     #[test]

@@ -60,6 +60,18 @@ pub struct DeleteArgs {
     pub at: PoolsAt,
 }
 
+#[derive(Debug, Args)]
+pub struct UnblockArgs {
+    /// The Compute Pool being deleted, by name.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Do not ask for the text to type (for scripts without a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    #[command(flatten)]
+    pub at: PoolsAt,
+}
+
 /// What every verb shares: the global flags.
 #[derive(Debug, Clone, Default)]
 pub struct Global {

@@ -15,7 +15,7 @@ mod unblock;
 
 use std::process::ExitCode;
 
-pub use self::args::{ActArgs, DeleteArgs, Global, PoolsAt, Verb};
+pub use self::args::{ActArgs, DeleteArgs, Global, PoolsAt, UnblockArgs, Verb};
 pub use self::delete::delete;
 use self::read::prepare;
 pub(super) use self::read::{Target, prepare_values};

@@ -2,24 +2,25 @@
 //! runbook. Step 1 deletes the AIWorkloads that still reference the deleting pool; step 2,
 //! once every one has been seen gone for a while (pooldeck watches meanwhile, as the console
 //! does), removes the finalizer. Each step as delete goes: its plan and kubectl equivalent,
-//! the dry run first, the pool's name typed (or `--yes`), the audit log.
+//! permissions and the dry run first, then the text typed (or `--yes`), checked again, sent
+//! and written to the audit log.
 
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 
 use chrono::Utc;
 
-use super::args::{DeleteArgs, Global};
+use super::args::{Global, UnblockArgs};
 use super::delete::workloads_of;
 use super::read::{Target, prepare};
-use super::send::carry_out;
+use super::send::{carry_out, send_checked};
 use crate::app::ports::Namespaces;
 use crate::cluster::Session;
 use crate::domain::Kind;
 use crate::domain::fixes::{self, Plan, Standing};
 use crate::domain::model::ComputePool;
 
-pub fn unblock(args: &DeleteArgs, global: &Global) -> ExitCode {
+pub fn unblock(args: &UnblockArgs, global: &Global) -> ExitCode {
     let refused = |why: &str| {
         crate::say::complain!("pooldeck: {why}");
         ExitCode::from(2)
@@ -27,7 +28,7 @@ pub fn unblock(args: &DeleteArgs, global: &Global) -> ExitCode {
     if args.at.context.len() > 1 || args.at.all_contexts {
         return refused("unblock acts on one hub at a time: give --context once");
     }
-    if args.at.selector.is_some() || args.name.is_none() {
+    if args.at.selector.is_some() {
         return refused("unblock takes one pool by name (no -l)");
     }
     if global.read_only {
@@ -40,7 +41,7 @@ pub fn unblock(args: &DeleteArgs, global: &Global) -> ExitCode {
         );
     }
     crate::cli::block_on(crate::cli::acting(async {
-        let names: Vec<String> = args.name.iter().cloned().collect();
+        let names = [args.name.clone()];
         let target = Target {
             names: &names,
             at: &args.at,
@@ -63,49 +64,92 @@ pub fn unblock(args: &DeleteArgs, global: &Global) -> ExitCode {
             );
             return ExitCode::from(1);
         }
-        let confirmed = |plan: &Plan| confirmed(plan, args.yes);
         let step1 = fixes::delete_workloads(pool, &workloads_of(&session, pool).await);
-        if !step1.operations.is_empty() {
-            let code = carry_out(&session, &step1, args.at.dry_run, &confirmed).await;
-            if code == ExitCode::SUCCESS && !args.at.dry_run {
-                crate::say::say!(
-                    "step 1 done. The finalizer is offered {} minutes after the last \
-                     AIWorkload went: run this again for step 2",
-                    fixes::STUCK_AFTER_MINUTES
-                );
+        let step = !step1.operations.is_empty();
+        let plan = if step {
+            step1
+        } else {
+            match when_clear(&session, pool, args.at.dry_run).await {
+                Ok(plan) => plan,
+                Err(code) => return code,
             }
-            return code;
+        };
+        // Checked (permissions, dry run) and shown first; then typed, checked again, sent.
+        let checked = carry_out(&session, &plan, true, &|_| true).await;
+        if checked != ExitCode::SUCCESS || args.at.dry_run {
+            return checked;
         }
-        match when_clear(&session, pool, args).await {
-            Ok(plan) => carry_out(&session, &plan, args.at.dry_run, &confirmed).await,
-            Err(code) => code,
-        }
+        confirm_and_send(&session, pool, &plan, step, args.yes).await
     }))
 }
 
-/// The pool's name typed (or `--yes`).
-fn confirmed(plan: &Plan, yes: bool) -> bool {
-    let Some(name) = plan.type_to_confirm.as_deref().filter(|_| !yes) else {
-        return true;
+/// The plan (checked and shown) typed for, checked again against the AIWorkloads as they
+/// are now (one that came or changed stops it), and sent.
+async fn confirm_and_send(
+    session: &Session,
+    pool: &ComputePool,
+    plan: &Plan,
+    step: bool,
+    yes: bool,
+) -> ExitCode {
+    if !yes && !typed(plan, pool.name()) {
+        crate::say::complain!("pooldeck: cancelled: nothing was changed");
+        return ExitCode::from(1);
+    }
+    let again = fixes::delete_workloads(pool, &workloads_of(session, pool).await);
+    let same = if step {
+        again.operations == plan.operations
+    } else {
+        again.operations.is_empty()
     };
+    if !same {
+        crate::say::complain!(
+            "pooldeck: the pool's AIWorkloads changed while you confirmed: nothing was \
+             sent; run this again to see them as they are"
+        );
+        return ExitCode::from(1);
+    }
+    let sent = send_checked(session, plan).await;
+    if sent == ExitCode::SUCCESS && step {
+        crate::say::say!(
+            "step 1 done. The finalizer is offered {} minutes after the last AIWorkload \
+             went: run this again for step 2",
+            fixes::STUCK_AFTER_MINUTES
+        );
+    }
+    sent
+}
+
+/// What the plan asks to be typed (the finalizer's acknowledgement, a name), else the pool's
+/// name; whether it was.
+fn typed(plan: &Plan, pool: &str) -> bool {
+    let text = plan
+        .type_to_confirm
+        .as_deref()
+        .or(plan.acknowledge)
+        .unwrap_or(pool);
     crate::say::prompt(&format!(
-        "Type the pool's name ({name}) to {}, anything else cancels: ",
-        plan.title.to_lowercase()
+        "{}: type {text} to go on, anything else cancels: ",
+        plan.title
     ));
-    let mut typed = String::new();
-    let _ = std::io::stdin().lock().read_line(&mut typed);
-    typed.trim() == name
+    let mut answer = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut answer);
+    answer.trim() == text
 }
 
 /// Step 2's plan once the pool's AIWorkloads have stayed gone long enough, watched as the
-/// console watches them; said and stopped when something else holds it (an AIWorkload back,
-/// the pool gone, a reference that is no AIWorkload of its own).
+/// console watches them (`dry_run`: said what it waits for, not waited). Stops, saying why,
+/// when something else holds it: an AIWorkload back, the pool gone or recreated, a reference
+/// that is no AIWorkload of its own, the finalizer not held.
 async fn when_clear(
     session: &Session,
     pool: &ComputePool,
-    args: &DeleteArgs,
+    dry_run: bool,
 ) -> Result<Plan, ExitCode> {
     let namespace = pool.namespace().unwrap_or("").to_owned();
+    let uid = pool
+        .meta()
+        .and_then(|m| m.uid.as_deref().map(str::to_owned));
     let connection = crate::sources::connection::Connection {
         client: session.client.clone(),
         default_namespace: namespace.clone(),
@@ -113,14 +157,9 @@ async fn when_clear(
     };
     let namespaces = Namespaces::Only(vec![namespace.clone()]);
     let kinds = [Kind::Pool, Kind::AIWorkload];
-    let settled = crate::cli::settle::settle(
-        &connection,
-        &kinds,
-        &[],
-        &namespaces,
-        std::time::Duration::from_secs(30),
-    )
-    .await?;
+    let timeout = std::time::Duration::from_secs(30);
+    let settled =
+        crate::cli::settle::settle(&connection, &kinds, &[], &namespaces, timeout).await?;
     let crate::cli::settle::Settled {
         mut inventory,
         tasks,
@@ -128,40 +167,46 @@ async fn when_clear(
     } = settled;
     let mut said = String::new();
     let outcome = loop {
-        let Some(pool) = inventory
-            .get(Kind::Pool, &namespace, pool.name())
-            .and_then(|o| o.pool().cloned())
+        let read = inventory.get(Kind::Pool, &namespace, pool.name());
+        let Some(now) = read
+            .and_then(|o| o.pool())
+            .filter(|p| p.meta().and_then(|m| m.uid.as_deref()) == uid.as_deref())
         else {
-            crate::say::say!("the pool is gone: nothing is left to unblock");
-            break Err(ExitCode::SUCCESS);
+            crate::say::complain!(
+                "pooldeck: the pool is gone, or another has its name now: nothing was sent"
+            );
+            break Err(ExitCode::from(1));
         };
-        let workloads = inventory.workloads_of(&pool);
+        let workloads = inventory.workloads_of(now);
         if workloads.present() > 0 {
             crate::say::complain!(
                 "pooldeck: an AIWorkload references the pool again: run this again for step 1"
             );
             break Err(ExitCode::from(1));
         }
-        let plan = fixes::remove_finalizer(&pool, &workloads, Utc::now());
+        let plan = fixes::remove_finalizer(now, &workloads, Utc::now());
+        // Only time, or the first live read, may stand between it and step 2.
         let evidence = workloads
             .standing(|s| matches!(s, Standing::Evidence(_)))
             .count()
             > 0;
+        let deleting = now.meta().is_some_and(|m| m.is_deleting());
         match &plan.blocked {
-            None => break Ok(plan),
-            // Only time (or the first read) stands between it and step 2: wait, saying why
-            // when it changes (once a minute at most).
-            Some(why) if !evidence && plan.operations.len() == 1 => {
-                if *why != said {
-                    crate::say::say!("waiting (Ctrl-C leaves everything as it is): {why}");
-                    said.clone_from(why);
+            Some(_) if deleting && !evidence && !plan.operations.is_empty() => {
+                let until = until(&workloads);
+                if until != said {
+                    crate::say::say!(
+                        "waiting until {until}; then the finalizer is offered (Ctrl-C leaves \
+                         everything as it is)"
+                    );
+                    said = until;
+                }
+                if dry_run {
+                    crate::say::say!("--dry-run: nothing waited for and nothing was sent");
+                    break Err(ExitCode::SUCCESS);
                 }
             }
-            Some(_) => break Ok(plan),
-        }
-        if args.at.dry_run && !said.is_empty() {
-            crate::say::say!("--dry-run: nothing waited for and nothing was sent");
-            break Err(ExitCode::SUCCESS);
+            _ => break Ok(plan),
         }
         tokio::select! {
             event = receiver.recv() => match event {
@@ -173,4 +218,20 @@ async fn when_clear(
     };
     let _ = crate::cli::settle::finish(tasks, 0);
     outcome
+}
+
+/// When step 2 is offered, in this run's terms: it knows the AIWorkloads gone since its own
+/// first read of them.
+fn until(workloads: &fixes::Workloads) -> String {
+    workloads.clear_since().map_or_else(
+        || "the first read of the AIWorkloads".to_owned(),
+        |since| {
+            let at = since + chrono::Duration::minutes(fixes::STUCK_AFTER_MINUTES);
+            format!(
+                "{} (every AIWorkload seen gone since {}, when this run read them)",
+                at.format("%H:%M:%S UTC"),
+                since.format("%H:%M:%S")
+            )
+        },
+    )
 }
