@@ -550,6 +550,17 @@ fn unblock_deletes_the_aiworkloads_first_then_waits_to_remove_the_finalizer() {
         out.contains("waiting until ") && out.contains("then the finalizer is offered"),
         "{out}"
     );
+    // One who may not remove it is told so at once, not after the wait.
+    let (code, _, err) = pooldeck(
+        &served,
+        &audit,
+        &with(&["--yes", "--context", "pooldeck-demo-viewer"]),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("not permitted in context pooldeck-demo-viewer"),
+        "{err}"
+    );
     let mut waiting = assert_cmd::Command::cargo_bin("pooldeck").expect("the binary");
     let output = waiting
         .args(with(&["--yes"]))

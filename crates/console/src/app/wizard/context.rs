@@ -133,15 +133,23 @@ fn asked_gpus(draft: &Draft) -> Vec<(String, i64, YamlPath)> {
     asked
 }
 
-/// The GPU variants the namespace's Computes have, each with how many of its machines are
-/// free (most first), the wizard's choices for a GPU variant.
+/// The GPU variants the namespace's Computes have for the draft's worker pools, each with
+/// how many of its machines are free (most first), the wizard's choices for a GPU variant.
 pub(super) fn variants_in(
     draft: &Draft,
     inventory: &crate::inventory::Inventory,
 ) -> Vec<(String, i64)> {
     let offer = offer(draft, inventory);
+    // A single-node pool's worker pool selects its one host, a control plane's machine.
+    let single =
+        YamlPath::keys(crate::domain::rules::paths::CONTROL_PLANE).key("singleNodeCluster");
+    let machines = if draft.get(&single).and_then(Value::as_bool) == Some(true) {
+        &offer.control_plane
+    } else {
+        &offer.workers
+    };
     let mut free: Vec<(String, i64)> = Vec::new();
-    for machines in offer.workers.iter().chain(&offer.control_plane) {
+    for machines in machines {
         let Some((variant, _)) = &machines.gpu else {
             continue;
         };

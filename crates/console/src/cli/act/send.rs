@@ -6,6 +6,36 @@ use crate::cluster::Session;
 use crate::domain::fixes::Plan;
 use crate::domain::{Operation, Outcome};
 
+/// Whether the hub lets this user send the plan's requests, asked of it (a missing permission
+/// is said in words, not met as a 403; one that cannot be read counts as missing).
+pub(in crate::cli) async fn permitted(session: &Session, plan: &Plan) -> Result<(), ExitCode> {
+    let mut missing = Vec::new();
+    for permission in &plan.permissions {
+        match session.run(&session.bind(permission.review())).await {
+            Outcome::Allowed(false) => missing.push(permission.words()),
+            Outcome::Failed(error) => {
+                crate::say::complain!(
+                    "pooldeck: the permission to {} in context {} could not be checked \
+                     ({error}); nothing was sent",
+                    permission.words(),
+                    crate::domain::inert::line(&session.hub.context)
+                );
+                return Err(ExitCode::from(1));
+            }
+            _ => {}
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    crate::say::complain!(
+        "pooldeck: not permitted in context {}: needs {}; nothing was sent",
+        crate::domain::inert::line(&session.hub.context),
+        missing.join(", ")
+    );
+    Err(ExitCode::from(1))
+}
+
 /// Prints the plan, sends its dry runs, asks, and sends the real requests.
 pub(in crate::cli) async fn carry_out(
     session: &Session,
@@ -18,33 +48,10 @@ pub(in crate::cli) async fn carry_out(
         crate::say::complain!("pooldeck: nothing to do: {why}");
         return ExitCode::from(1);
     }
+    if let Err(code) = permitted(session, plan).await {
+        return code;
+    }
     let bound = |operation: Operation| session.bind(operation);
-    // Asked first, so a missing permission is said in words, not met as a 403.
-    let mut missing = Vec::new();
-    for permission in &plan.permissions {
-        match session.run(&bound(permission.review())).await {
-            Outcome::Allowed(false) => missing.push(permission.words()),
-            // A permission that cannot be read is not taken as given: nothing is sent.
-            Outcome::Failed(error) => {
-                crate::say::complain!(
-                    "pooldeck: the permission to {} in context {} could not be checked \
-                     ({error}); nothing was sent",
-                    permission.words(),
-                    crate::domain::inert::line(&session.hub.context)
-                );
-                return ExitCode::from(1);
-            }
-            _ => {}
-        }
-    }
-    if !missing.is_empty() {
-        crate::say::complain!(
-            "pooldeck: not permitted in context {}: needs {}; nothing was sent",
-            crate::domain::inert::line(&session.hub.context),
-            missing.join(", ")
-        );
-        return ExitCode::from(1);
-    }
     let (mut failed, mut unsent) = (false, false);
     for operation in plan.dry_runs() {
         let outcome = session.run(&bound(operation)).await;

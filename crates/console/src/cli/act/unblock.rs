@@ -13,7 +13,7 @@ use chrono::Utc;
 use super::args::{Global, UnblockArgs};
 use super::delete::workloads_of;
 use super::read::{Target, prepare};
-use super::send::{carry_out, send_checked};
+use super::send::{carry_out, permitted, send_checked};
 use crate::app::ports::Namespaces;
 use crate::cluster::Session;
 use crate::domain::Kind;
@@ -150,21 +150,23 @@ async fn when_clear(
     let uid = pool
         .meta()
         .and_then(|m| m.uid.as_deref().map(str::to_owned));
-    let connection = crate::sources::connection::Connection {
-        client: session.client.clone(),
-        default_namespace: namespace.clone(),
-        context: session.hub.context.clone(),
-    };
-    let namespaces = Namespaces::Only(vec![namespace.clone()]);
-    let kinds = [Kind::Pool, Kind::AIWorkload];
-    let timeout = std::time::Duration::from_secs(30);
-    let settled =
-        crate::cli::settle::settle(&connection, &kinds, &[], &namespaces, timeout).await?;
+    let settled = watched(session, &namespace).await?;
     let crate::cli::settle::Settled {
         mut inventory,
         tasks,
         mut receiver,
     } = settled;
+    // Not waited out for nothing: may this user remove the finalizer at all?
+    if let Some(now) = inventory
+        .get(Kind::Pool, &namespace, pool.name())
+        .and_then(|o| o.pool())
+    {
+        let plan = fixes::remove_finalizer(now, &inventory.workloads_of(now), Utc::now());
+        if let Err(code) = permitted(session, &plan).await {
+            let _ = crate::cli::settle::finish(tasks, 0);
+            return Err(code);
+        }
+    }
     let mut said = String::new();
     let outcome = loop {
         let read = inventory.get(Kind::Pool, &namespace, pool.name());
@@ -234,4 +236,20 @@ fn until(workloads: &fixes::Workloads) -> String {
             )
         },
     )
+}
+
+/// The pool's namespace watched for its pools and AIWorkloads, as the console watches them.
+async fn watched(
+    session: &Session,
+    namespace: &str,
+) -> Result<crate::cli::settle::Settled, ExitCode> {
+    let connection = crate::sources::connection::Connection {
+        client: session.client.clone(),
+        default_namespace: namespace.to_owned(),
+        context: session.hub.context.clone(),
+    };
+    let namespaces = Namespaces::Only(vec![namespace.to_owned()]);
+    let kinds = [Kind::Pool, Kind::AIWorkload];
+    let timeout = std::time::Duration::from_secs(30);
+    crate::cli::settle::settle(&connection, &kinds, &[], &namespaces, timeout).await
 }
