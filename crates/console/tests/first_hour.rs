@@ -190,3 +190,23 @@ fn unblock_on_a_terminal_asks_for_the_name_and_a_wrong_one_sends_nothing() {
         "nothing was deleted"
     );
 }
+
+#[test]
+fn at_80x24_the_wizards_focused_field_stays_in_view_below_wrapped_warnings() {
+    if !common::tmux::available() {
+        return;
+    }
+    let (pane, _state) = demo("narrow", "fleet", 80, 24);
+    pane.wait_for("Compute Pools (12)");
+    pane.keys(&["n"]);
+    pane.wait_for("New Compute Pool in ml-research");
+    pane.keys(&["Tab", "Tab", "Tab"]);
+    pane.wait_for("› Node Config");
+    // A worker pool's GPU variant picked twice (H100, none free): warnings wrap above it.
+    pane.keys(&["a", "j", "j", "j", "j", "j", "Space", "Space"]);
+    pane.wait("the field and its choices in view", |s| {
+        s.lines()
+            .any(|l| l.contains("GPU variant") && l.contains("NVIDIA H100 PCIe"))
+            && s.contains("Space picks:")
+    });
+}

@@ -76,10 +76,16 @@ fn steps(wizard: &Wizard, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// The fields of a step, with the line the cursor is on.
-fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, usize) {
+/// The fields of a step, with where the cursor's field starts and ends (its line, then its
+/// choices, notes and findings).
+fn fields(
+    wizard: &Wizard,
+    theme: &Theme,
+    width: usize,
+) -> (Vec<Line<'static>>, std::ops::Range<usize>) {
     let mut out = Vec::new();
     let mut cursor_at = 0;
+    let mut cursor_end = 0;
     let mut entry = None;
     for (i, line) in wizard.lines().iter().enumerate() {
         if line.spec.repeats() && entry != Some((line.spec.group, line.worker)) {
@@ -115,20 +121,8 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
         if selected && let Some(names) = wizard.choices(line) {
             out.push(offered_line(names, &wizard.free, line, theme));
         }
-        // The groups a pool may select: those the Computes give their machines.
-        let groups = match line.spec.path {
-            "spec.clusterVariant.controlPlaneResourceGroups" => Some(&wizard.groups[0]),
-            "spec.clusterVariant.workerResourceGroups" => Some(&wizard.groups[1]),
-            _ => None,
-        };
-        if selected && let Some(groups) = groups.filter(|g| !g.is_empty()) {
-            out.push(Line::styled(
-                format!(
-                    "    the Computes give their machines: {}",
-                    groups.join(", ")
-                ),
-                theme.style(Meaning::Muted),
-            ));
+        if selected && let Some(groups) = groups_line(wizard, line, theme) {
+            out.push(groups);
         }
         if selected && let Some(why) = wizard.locked(line) {
             out.push(Line::styled(
@@ -138,6 +132,9 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
         }
         for finding in wizard.findings_at(line) {
             out.push(finding_line(finding, 4, theme));
+        }
+        if selected {
+            cursor_end = out.len();
         }
     }
     if wizard.step == Step::NodeConfig && wizard.draft.worker_pools() == 0 {
@@ -155,7 +152,7 @@ fn fields(wizard: &Wizard, theme: &Theme, width: usize) -> (Vec<Line<'static>>, 
         out.push(Line::raw(""));
         out.push(line);
     }
-    (out, cursor_at)
+    (out, cursor_at..cursor_end)
 }
 
 /// What no field shows, named: written back as it is.
@@ -253,27 +250,52 @@ pub fn render(wizard: &Wizard, on: Option<&str>, theme: &Theme, frame: &mut Fram
     let [left, right] =
         Layout::horizontal([Constraint::Length(20), Constraint::Min(10)]).areas(inner);
     frame.render_widget(Paragraph::new(steps(wizard, theme)), left);
-    let (lines, cursor_at) = if wizard.step == Step::Review {
-        (review(wizard, theme), 0)
+    let (lines, cursor) = if wizard.step == Step::Review {
+        (review(wizard, theme), 0..0)
     } else {
         fields(wizard, theme, usize::from(right.width))
-    };
-    let height = usize::from(right.height.max(1));
-    let scroll = if wizard.step == Step::Review {
-        wizard.cursor
-    } else {
-        cursor_at.saturating_sub(height.saturating_sub(3))
     };
     // Values from the live pool or a file, the server's dry-run answer: inert. The Review's
     // manifest is shown whole (w writes it, c copies it).
     let cap = (wizard.step != Step::Review).then_some(super::detail::LONG_VALUE);
     let lines = super::detail::inert_lines(lines, cap);
+    let height = usize::from(right.height.max(1));
+    let scroll = if wizard.step == Step::Review {
+        wizard.cursor
+    } else {
+        // In rows as wrapped: the cursor's field whole on screen (at least its line and two
+        // more), however much the lines above it wrap.
+        let rows = |range: std::ops::Range<usize>| {
+            super::wrapped_height(lines.get(range).unwrap_or_default(), right.width)
+        };
+        let above = rows(0..cursor.start);
+        let field = rows(cursor.clone()).max(3).min(height);
+        (above + field).saturating_sub(height).min(above)
+    };
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
         right,
     );
+}
+
+/// The groups a pool's groups field may select: those the Computes give their machines.
+fn groups_line(wizard: &Wizard, line: &WizardLine, theme: &Theme) -> Option<Line<'static>> {
+    let groups = match line.spec.path {
+        "spec.clusterVariant.controlPlaneResourceGroups" => &wizard.groups[0],
+        "spec.clusterVariant.workerResourceGroups" => &wizard.groups[1],
+        _ => return None,
+    };
+    (!groups.is_empty()).then(|| {
+        Line::styled(
+            format!(
+                "    the Computes give their machines: {}",
+                groups.join(", ")
+            ),
+            theme.style(Meaning::Muted),
+        )
+    })
 }
 
 /// A field's line: its label, its value (with the cursor, while it is typed) and whether it
