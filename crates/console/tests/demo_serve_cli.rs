@@ -18,15 +18,7 @@ use kube::{Client, Config};
 fn serve_prints_its_kubeconfig_answers_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
     let kubeconfig = dir.path().join("demo.kubeconfig");
-    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args([
-            "demo",
-            "serve",
-            "--scenario",
-            "vip-conflict",
-            "--kubeconfig",
-        ])
-        .arg(&kubeconfig)
+    let mut serve = common::demo_serve("vip-conflict", &kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -233,15 +225,7 @@ fn a_server_writes_over_no_file_it_did_not_write() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("config");
     std::fs::write(&path, "apiVersion: v1\nkind: Config\n# the user's own\n").expect("written");
-    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-        .args([
-            "demo",
-            "serve",
-            "--scenario",
-            "vip-conflict",
-            "--kubeconfig",
-        ])
-        .arg(&path)
+    let output = common::demo_serve("vip-conflict", &path)
         .stdin(std::process::Stdio::null())
         .output()
         .expect("runs");

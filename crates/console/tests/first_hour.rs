@@ -31,6 +31,19 @@ fn demo(name: &str, scenario: &str, width: u16, height: u16) -> (Session, tempfi
     (pane(name, &command, width, height), state)
 }
 
+/// `pooldeck ARGS` on the served hub in tmux (120×40), its settings and state in `state`;
+/// the shell then says its exit status (`EXIT=N`).
+fn on_hub(name: &str, served: &common::Served, state: &std::path::Path, args: &str) -> Session {
+    let command = format!(
+        "env KUBECONFIG={} XDG_CONFIG_HOME={dir} XDG_STATE_HOME={dir} {} {args}; echo EXIT=$?; \
+         sleep 60",
+        served.kubeconfig.display(),
+        binary(),
+        dir = state.display(),
+    );
+    pane(name, &command, 120, 40)
+}
+
 #[test]
 fn the_wizards_fields_edit_as_a_shell_line_and_letters_outside_say_which_keys_act() {
     if !common::tmux::available() {
@@ -79,14 +92,12 @@ fn new_ends_after_its_apply_saying_what_it_created() {
         "spec": spec,
     });
     std::fs::write(&file, serde_json::to_string(&pool).expect("json")).expect("written");
-    let command = format!(
-        "env KUBECONFIG={} XDG_STATE_HOME={} {} new --from {}; echo EXIT=$?; sleep 60",
-        served.kubeconfig.display(),
-        state.path().display(),
-        binary(),
-        file.display()
+    let pane = on_hub(
+        "apply",
+        &served,
+        state.path(),
+        &format!("new --from {}", file.display()),
     );
-    let pane = pane("apply", &command, 120, 40);
     pane.wait_for("New Compute Pool in labs");
     pane.keys(&["Tab", "Tab", "Tab", "Tab", "Tab", "Tab"]);
     pane.wait("Review without errors", |s| {
@@ -167,14 +178,12 @@ fn unblock_on_a_terminal_asks_for_the_name_and_a_wrong_one_sends_nothing() {
     }
     let served = common::serve("deletion-blocked");
     let state = tempfile::tempdir().expect("dir");
-    let command = format!(
-        "env KUBECONFIG={} XDG_CONFIG_HOME={dir} {} unblock stuck-pool -n vision-lab \
-         --audit-log {dir}/audit.log; echo EXIT=$?; sleep 60",
-        served.kubeconfig.display(),
-        binary(),
-        dir = state.path().display(),
+    let audit = state.path().join("audit.log");
+    let args = format!(
+        "unblock stuck-pool -n vision-lab --audit-log {}",
+        audit.display()
     );
-    let pane = pane("unblock", &command, 120, 40);
+    let pane = on_hub("unblock", &served, state.path(), &args);
     let asked = pane.wait_for("type stuck-pool to go on, anything else cancels:");
     assert!(
         asked.contains("Dry run passed") || asked.contains("dry run"),

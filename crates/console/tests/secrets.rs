@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn serve(args: &[&str], runtime_dir: &Path) -> (Child, PathBuf) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
         .args(["demo", "serve", "--scenario", "vip-conflict"])
@@ -74,15 +76,7 @@ fn a_chosen_path_is_never_written_through_a_link_or_into_another_users_file() {
     let runtime_dir = tempfile::tempdir().expect("temp dir");
     let shared = tempfile::tempdir().expect("temp dir");
     let refused = |path: &Path| {
-        let output = Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
-            .args([
-                "demo",
-                "serve",
-                "--scenario",
-                "vip-conflict",
-                "--kubeconfig",
-            ])
-            .arg(path)
+        let output = common::demo_serve("vip-conflict", path)
             .env("XDG_RUNTIME_DIR", runtime_dir.path())
             .stdin(Stdio::null())
             .output()

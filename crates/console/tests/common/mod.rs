@@ -198,6 +198,16 @@ pub fn in_process(
     (runtime, cluster)
 }
 
+/// The command `pooldeck demo serve --scenario SCENARIO --kubeconfig PATH`, not started.
+#[allow(dead_code)]
+pub fn demo_serve(scenario: &str, kubeconfig: &std::path::Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"));
+    command
+        .args(["demo", "serve", "--scenario", scenario, "--kubeconfig"])
+        .arg(kubeconfig);
+    command
+}
+
 /// `demo serve` with these flags (a replay, say), its kubeconfig in a temporary directory.
 #[allow(dead_code)]
 pub fn serve_args(flags: &[&str]) -> Served {

@@ -31,6 +31,7 @@ mod nodes;
 mod provisioning;
 mod quota;
 mod read;
+pub use self::read::condition;
 mod scaling;
 
 /// What a failing condition of this type means, in the troubleshooting guide's words.

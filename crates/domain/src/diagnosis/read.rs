@@ -86,7 +86,9 @@ pub(super) fn json_conditions(object: &Value) -> Vec<&Value> {
         .unwrap_or_default()
 }
 
-pub(super) fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
+/// The condition of type `kind` in an object read as JSON (a policy's PrometheusAvailable, a
+/// ProfileBundle's Ready).
+pub fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
     json_conditions(object)
         .into_iter()
         .find(|c| c["type"] == kind)

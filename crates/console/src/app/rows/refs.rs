@@ -7,18 +7,10 @@ use serde_json::Value;
 
 use super::cell::Cell;
 use super::status::Status;
+pub use crate::domain::diagnosis::condition;
 use crate::domain::model::ComputePool;
 use crate::domain::model::vocabulary::HostStatus;
 use crate::inventory::{Inventory, Kind, Object};
-
-/// The condition of this type in an object's status.
-pub fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
-    object
-        .pointer("/status/conditions")?
-        .as_array()?
-        .iter()
-        .find(|c| c.get("type").and_then(Value::as_str) == Some(kind))
-}
 
 /// A condition's status as the guide reads it (`True` good, `False` bad), blank without one.
 pub fn condition_cell(object: &Value, kind: &str) -> Cell {
@@ -42,9 +34,8 @@ pub fn condition_cell(object: &Value, kind: &str) -> Cell {
 /// A text at `path` in an object, blank without one.
 pub fn text_at(object: &Value, path: &str) -> Cell {
     match object.pointer(path) {
-        Some(Value::String(text)) => Cell::text(text.as_str()),
         Some(Value::Null) | None => Cell::Empty,
-        Some(other) => Cell::text(other.to_string()),
+        Some(value) => Cell::text(crate::domain::jsonpath::shown(value)),
     }
 }
 
