@@ -42,6 +42,30 @@ pub fn text_at<'v>(value: &'v Value, pointer: &str) -> &'v str {
     value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
 }
 
+/// Whether a field or annotation's name looks like it holds a credential (a password, token,
+/// secret, key or kubeconfig, a last-applied configuration): its value is never recorded.
+pub fn credential_like(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    [
+        "password",
+        "passwd",
+        "token",
+        "secret",
+        "credential",
+        "apikey",
+        "api-key",
+        "api_key",
+        "privatekey",
+        "private-key",
+        "kubeconfig",
+        "certificate-data",
+        "key-data",
+    ]
+    .iter()
+    .any(|word| key.contains(word))
+        || key.ends_with("last-applied-configuration")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,6 +42,7 @@ pub mod selector;
 pub mod shared;
 pub mod shell;
 pub mod time;
+pub mod timeline;
 pub mod words;
 
 pub use error::ClusterError;

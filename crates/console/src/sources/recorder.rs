@@ -66,33 +66,11 @@ pub const RESOURCES: &[(&str, &str, &str, &str, bool)] = &[
     ("", "v1", "Event", "events", true),
 ];
 
-fn credential_like(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    [
-        "password",
-        "passwd",
-        "token",
-        "secret",
-        "credential",
-        "apikey",
-        "api-key",
-        "api_key",
-        "privatekey",
-        "private-key",
-        "kubeconfig",
-        "certificate-data",
-        "key-data",
-    ]
-    .iter()
-    .any(|word| key.contains(word))
-        || key.ends_with("last-applied-configuration")
-}
-
 fn redact_fields(value: &mut Value) {
     match value {
         Value::Object(map) => {
             for (key, child) in map.iter_mut() {
-                if credential_like(key) && !child.is_null() {
+                if crate::domain::json::credential_like(key) && !child.is_null() {
                     *child = json!(REDACTED);
                 } else {
                     redact_fields(child);

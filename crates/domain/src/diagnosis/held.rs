@@ -15,15 +15,7 @@ pub(super) struct Held {
 
 /// The policy's scale-up and scale-down thresholds for a resource (`CPU` or a GPU variant).
 fn thresholds(policy: Option<&Value>, resource: &str) -> Option<(f64, f64)> {
-    let spec = policy?.get("spec")?;
-    let block = if resource == "CPU" {
-        spec.get("cpu")?
-    } else {
-        spec.get("gpu")?
-            .as_array()?
-            .iter()
-            .find(|g| g["variant"] == resource)?
-    };
+    let block = policy_block(policy, resource)?;
     Some((
         block["scaleUpThreshold"].as_f64()?,
         block["scaleDownThreshold"].as_f64()?,

@@ -31,7 +31,7 @@ mod nodes;
 mod provisioning;
 mod quota;
 mod read;
-pub use self::read::condition;
+pub use self::read::{condition, policy_block};
 mod scaling;
 
 /// What a failing condition of this type means, in the troubleshooting guide's words.

@@ -98,3 +98,17 @@ pub fn condition<'v>(object: &'v Value, kind: &str) -> Option<&'v Value> {
 pub(super) fn written<T: Serialize>(field: &Field<T>) -> String {
     serde_json::to_string(field).unwrap_or_default()
 }
+
+/// A ScalingPolicy's block for a resource (`CPU` or a GPU variant): its thresholds and
+/// durations as written.
+pub fn policy_block<'a>(policy: Option<&'a Value>, resource: &str) -> Option<&'a Value> {
+    let spec = policy?.get("spec")?;
+    if resource == "CPU" {
+        spec.get("cpu")
+    } else {
+        spec.get("gpu")?
+            .as_array()?
+            .iter()
+            .find(|g| g["variant"] == resource)
+    }
+}

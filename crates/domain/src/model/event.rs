@@ -23,7 +23,7 @@ use fields::{
     API_VERSION, INVOLVED, KIND, MESSAGE, METADATA, ORDER, REASON, REPORTING_COMPONENT, SOURCE,
     TEXTS, TYPE,
 };
-use packed::{CREATED, EVENT_TIME, LAST, Packed, TIMES, instant, stamp_value, uuid_text};
+use packed::{CREATED, EVENT_TIME, FIRST, LAST, Packed, TIMES, instant, stamp_value, uuid_text};
 
 /// The tables events share their texts through ([`Event::share`]): a controller's events
 /// repeat their kind, reason, message, component and the object they are about.
@@ -193,6 +193,13 @@ impl Event {
     /// When it last happened: its lastTimestamp, else its eventTime, else its creation.
     pub fn happened(&self) -> Option<DateTime<Utc>> {
         [LAST, EVENT_TIME, CREATED]
+            .into_iter()
+            .find_map(|i| self.time(i))
+    }
+
+    /// When it first happened: its firstTimestamp, else its eventTime, else its creation.
+    pub fn first(&self) -> Option<DateTime<Utc>> {
+        [FIRST, EVENT_TIME, CREATED]
             .into_iter()
             .find_map(|i| self.time(i))
     }

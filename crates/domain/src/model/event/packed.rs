@@ -51,6 +51,7 @@ pub(super) enum Precision {
 
 /// The times, in the order [`Event::to_value`] writes them (creation is metadata's).
 pub(super) const CREATED: usize = 0;
+pub(super) const FIRST: usize = 1;
 pub(super) const LAST: usize = 2;
 pub(super) const EVENT_TIME: usize = 3;
 pub(super) const TIMES: [(&str, Precision); 4] = [
