@@ -363,6 +363,7 @@ fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Serv
         forbidden: std::sync::atomic::AtomicU64::new(0),
         pace: options.pace,
         watch_list: options.watch_list,
+        speed: options.speed,
         watch_lists_asked: std::sync::atomic::AtomicU64::new(0),
         watches_opened: std::sync::atomic::AtomicU64::new(0),
         watch_lists_served: std::sync::atomic::AtomicU64::new(0),

@@ -11,16 +11,17 @@ use serde_json::json;
 use super::{Server, error, not_found_error, respond};
 use crate::store::ApiError;
 
-pub(super) async fn version() -> Response {
-    respond(
-        200,
-        &json!({
-            "major": "1", "minor": "32", "gitVersion": "v1.32.0-pooldeck-demo",
-            "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
-            "buildDate": "2026-01-01T00:00:00Z", "goVersion": "go1.23", "compiler": "gc",
-            "platform": "linux/amd64"
-        }),
-    )
+pub(super) async fn version(State(server): State<Arc<Server>>) -> Response {
+    let mut version = json!({
+        "major": "1", "minor": "32", "gitVersion": "v1.32.0-pooldeck-demo",
+        "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
+        "buildDate": "2026-01-01T00:00:00Z", "goVersion": "go1.23", "compiler": "gc",
+        "platform": "linux/amd64"
+    });
+    if server.speed.is_finite() && server.speed > 1.0 {
+        version["pooldeckDemoSpeed"] = json!(server.speed);
+    }
+    respond(200, &version)
 }
 
 /// A discovery answer, or 404 when the server has no such thing.

@@ -277,6 +277,9 @@ pub struct Server {
     /// The hue controller's scripted log lines (see `demo::logs`): the scenario's, replaced
     /// when another is played.
     pub controller_logs: std::sync::RwLock<Arc<Vec<Value>>>,
+    /// How many times faster than real time the story plays: said in `/version`, so that a
+    /// wait measured in the hub's time (unblock's) passes as fast as the demo's controller.
+    pub speed: f64,
     /// How fast lists go out (see `demo::pace`).
     pub pace: Option<crate::pace::Pace>,
     /// Whether watch-lists (`sendInitialEvents`) are served, as on a 1.27+ server with the

@@ -137,6 +137,59 @@ fn typed(plan: &Plan, pool: &str) -> bool {
     answer.trim() == text
 }
 
+/// The hub's clock as the wait reads it: real time, or on a demo that plays its story faster
+/// (its `/version` says how much, up to 100×, served on this machine), that many times
+/// faster: the wait is in the hub's time, as the demo's controller's delays are.
+struct Pace {
+    start: chrono::DateTime<Utc>,
+    speed: f64,
+}
+
+impl Pace {
+    async fn of(client: &kube::Client, server: &str) -> Pace {
+        let here = ["https://127.0.0.1:", "https://localhost:", "https://[::1]:"];
+        if !here.iter().any(|h| server.starts_with(h)) {
+            return Pace {
+                start: Utc::now(),
+                speed: 1.0,
+            };
+        }
+        let request = kube::core::Request::new("").get("version", &kube::api::GetParams::default());
+        let text = match request {
+            Ok(request) => client.request_text(request).await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let version: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        let speed = version["pooldeckDemoSpeed"]
+            .as_f64()
+            .filter(|s| s.is_finite() && *s > 1.0 && *s <= 100.0)
+            .filter(|_| {
+                version["gitVersion"]
+                    .as_str()
+                    .is_some_and(|v| v.ends_with("-pooldeck-demo"))
+            })
+            .unwrap_or(1.0);
+        if speed > 1.0 {
+            crate::say::say!("the demo plays {speed}× faster: the wait is in its time");
+        }
+        Pace {
+            start: Utc::now(),
+            speed,
+        }
+    }
+
+    fn now(&self) -> chrono::DateTime<Utc> {
+        let real = (Utc::now() - self.start).to_std().unwrap_or_default();
+        let hub = chrono::TimeDelta::from_std(real.mul_f64(self.speed)).unwrap_or_default();
+        self.start.checked_add_signed(hub).unwrap_or(self.start)
+    }
+
+    fn real(&self, hub: std::time::Duration) -> std::time::Duration {
+        hub.div_f64(self.speed)
+            .max(std::time::Duration::from_millis(100))
+    }
+}
+
 /// Step 2's plan once the pool's AIWorkloads have stayed gone long enough, watched as the
 /// console watches them (`dry_run`: said what it waits for, not waited). Stops, saying why,
 /// when something else holds it: an AIWorkload back, the pool gone or recreated, a reference
@@ -150,6 +203,7 @@ async fn when_clear(
     let uid = pool
         .meta()
         .and_then(|m| m.uid.as_deref().map(str::to_owned));
+    let pace = Pace::of(&session.client, &session.hub.server).await;
     let settled = watched(session, &namespace).await?;
     let crate::cli::settle::Settled {
         mut inventory,
@@ -161,7 +215,7 @@ async fn when_clear(
         .get(Kind::Pool, &namespace, pool.name())
         .and_then(|o| o.pool())
     {
-        let plan = fixes::remove_finalizer(now, &inventory.workloads_of(now), Utc::now());
+        let plan = fixes::remove_finalizer(now, &inventory.workloads_of(now), pace.now());
         if let Err(code) = permitted(session, &plan).await {
             let _ = crate::cli::settle::finish(tasks, 0);
             return Err(code);
@@ -186,7 +240,7 @@ async fn when_clear(
             );
             break Err(ExitCode::from(1));
         }
-        let plan = fixes::remove_finalizer(now, &workloads, Utc::now());
+        let plan = fixes::remove_finalizer(now, &workloads, pace.now());
         // Only time, or the first live read, may stand between it and step 2.
         let evidence = workloads
             .standing(|s| matches!(s, Standing::Evidence(_)))
@@ -212,10 +266,10 @@ async fn when_clear(
         }
         tokio::select! {
             event = receiver.recv() => match event {
-                Some((_, event)) => inventory.apply(event, Utc::now()),
+                Some((_, event)) => inventory.apply(event, pace.now()),
                 None => break Err(ExitCode::from(1)),
             },
-            () = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
+            () = tokio::time::sleep(pace.real(std::time::Duration::from_secs(5))) => {}
         }
     };
     let _ = crate::cli::settle::finish(tasks, 0);
