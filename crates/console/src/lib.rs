@@ -68,4 +68,5 @@ pub mod runtime;
 pub mod settings;
 pub mod sources;
 pub mod theme;
+pub mod timeline;
 pub mod ui;

@@ -99,6 +99,13 @@ const LAYERS: &[Allowed] = &[
         ours: &["app", "domain", "inventory", "theme"],
         outside: &["ratatui", "ratatui_textarea", "crossterm", "unicode_width"],
     },
+    // What pooldeck kept of its pools' timelines: files, never the console.
+    Allowed {
+        module: "timeline",
+        krate: None,
+        ours: &["domain", "files", "inventory"],
+        outside: &["thiserror"],
+    },
     // Talking to a hub: never the console.
     Allowed {
         module: "sources",
@@ -171,6 +178,7 @@ const LAYERS: &[Allowed] = &[
             "settings",
             "sources",
             "theme",
+            "timeline",
             "ui",
         ],
         outside: &[
@@ -204,6 +212,7 @@ const LAYERS: &[Allowed] = &[
             "settings",
             "sources",
             "theme",
+            "timeline",
             "ui",
         ],
         outside: &[

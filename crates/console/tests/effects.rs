@@ -65,6 +65,22 @@ impl ClusterPort for SlowPort {
     }
     fn follow_logs(&self, _sink: pooldeck::app::ports::LogSink) {}
     fn stop_logs(&self) {}
+
+    fn remember(
+        &self,
+        _hub: usize,
+        _seen: Vec<(pooldeck::inventory::Key, pooldeck::domain::timeline::Entry)>,
+    ) {
+    }
+
+    fn history(
+        &self,
+        _hub: usize,
+        _pool: pooldeck::domain::ObjectRef,
+        _objects: Vec<String>,
+    ) -> Pending<pooldeck::timeline::Kept> {
+        Box::pin(async { pooldeck::timeline::Kept::default() })
+    }
 }
 
 /// The executor's outlets around a test's answers channel (its log queue unread).
@@ -204,6 +220,22 @@ impl ClusterPort for LogPort {
         0
     }
     fn stop_logs(&self) {}
+
+    fn remember(
+        &self,
+        _hub: usize,
+        _seen: Vec<(pooldeck::inventory::Key, pooldeck::domain::timeline::Entry)>,
+    ) {
+    }
+
+    fn history(
+        &self,
+        _hub: usize,
+        _pool: pooldeck::domain::ObjectRef,
+        _objects: Vec<String>,
+    ) -> Pending<pooldeck::timeline::Kept> {
+        Box::pin(async { pooldeck::timeline::Kept::default() })
+    }
 }
 
 /// A log that comes faster than the console takes it waits: once the bounded queue is full,

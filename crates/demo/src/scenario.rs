@@ -73,6 +73,9 @@ pub struct Scenario {
     pub deletion_delay: Duration,
     /// Start the steps again this long after the last one (none: play once).
     pub repeat_after: Option<Duration>,
+    /// What pooldeck had kept of the recorded pools' timelines (`timeline`: per
+    /// `namespace/name`, its entries), carried by a recording to its replay.
+    pub timeline: Value,
 }
 
 /// The built-in scenarios, compiled in.
@@ -270,6 +273,7 @@ impl Scenario {
                 .transpose()
         };
         Ok(Scenario {
+            timeline: root.get("timeline").cloned().unwrap_or_default(),
             name: field_text(&root, "name"),
             description: field_text(&root, "description"),
             objects,
@@ -358,6 +362,7 @@ impl Scenario {
             controller_logs: Vec::new(),
             deletion_delay: Duration::from_secs(1),
             repeat_after: None,
+            timeline: Value::Null,
         }
     }
 }

@@ -76,6 +76,7 @@ impl Component for EventView {
                             name: name.clone(),
                             tab,
                             scroll: 0,
+                            timeline: Default::default(),
                         }));
                         return After::Close;
                     }

@@ -241,7 +241,10 @@ impl App {
     pub(super) fn arrived(&mut self, hub: usize, event: SourceEvent) {
         if hub == self.fleet.focus() {
             if !self.narrow_for_wizard(&event) {
+                self.fleet.inventory.note_changes();
                 self.fleet.inventory.apply(event, self.now);
+                let seen = self.fleet.inventory.take_seen();
+                self.seen(hub, seen);
                 self.recreate_when_gone();
                 super::wizard::recheck(
                     &mut self.overlays,
@@ -252,7 +255,10 @@ impl App {
                 self.open_pending();
             }
         } else if let Some(state) = self.fleet.hubs.get_mut(hub) {
+            state.inventory.note_changes();
             state.inventory.apply(event, self.now);
+            let seen = state.inventory.take_seen();
+            self.seen(hub, seen);
         }
     }
 

@@ -154,16 +154,7 @@ impl LogView {
 
     /// Whether a line is about this pool: its name as a whole word.
     pub fn mentions(&self, text: &str) -> bool {
-        let name = self.pool.name.as_str();
-        if name.is_empty() {
-            return false;
-        }
-        let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
-        text.match_indices(name).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + name.len()..].chars().next();
-            !before.is_some_and(word) && !after.is_some_and(word)
-        })
+        crate::domain::timeline::mentions(text, &self.pool.name)
     }
 
     /// The lines shown: all, or those about the pool, oldest first.

@@ -38,6 +38,7 @@ pub mod said;
 pub mod scopes;
 pub mod screens;
 pub mod shown;
+pub mod timeline;
 pub mod tour;
 mod unblock;
 mod update;

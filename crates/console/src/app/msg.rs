@@ -48,6 +48,11 @@ pub enum Msg {
     Suspend,
     /// A draft could not be kept on disk: what stood in the way.
     DraftNotSaved(crate::domain::draft::NotKept),
+    /// The answer to [`Effect::ReadHistory`]: what was kept of the pool.
+    History {
+        pool: crate::domain::ObjectRef,
+        kept: crate::inventory::timeline::Kept,
+    },
     /// The answer to [`Effect::WriteManifest`]: the file, and why it could not be written.
     Written {
         path: std::path::PathBuf,
@@ -119,6 +124,17 @@ pub enum Effect {
     /// pool, or every line on `a`); answered by `Msg::Logs`, until [`Effect::StopLogs`].
     FollowLogs,
     StopLogs,
+    /// Keep what was seen of a hub's pools for their timelines.
+    Remember {
+        hub: usize,
+        seen: Vec<(crate::inventory::Key, crate::domain::timeline::Entry)>,
+    },
+    /// Read what was kept of a pool (its timeline's tab opened); answered by `Msg::History`.
+    ReadHistory {
+        hub: usize,
+        pool: crate::domain::ObjectRef,
+        objects: Vec<String>,
+    },
     /// Write the manifest to a file; answered by `Msg::Written`.
     WriteManifest {
         path: std::path::PathBuf,

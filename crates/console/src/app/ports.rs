@@ -96,4 +96,20 @@ pub trait ClusterPort: Send + Sync {
 
     /// Stops the log stream, if one runs.
     fn stop_logs(&self);
+
+    /// Keeps the changes seen of a hub's pools for their timelines (written off the loop).
+    fn remember(
+        &self,
+        hub: usize,
+        seen: Vec<(crate::inventory::Key, crate::domain::timeline::Entry)>,
+    );
+
+    /// What was kept of a pool beyond what the hub holds: pooldeck's record, its audit log,
+    /// the controller's log (`objects`: the pool and AIWorkloads the audit log may name).
+    fn history(
+        &self,
+        hub: usize,
+        pool: crate::domain::ObjectRef,
+        objects: Vec<String>,
+    ) -> Pending<crate::inventory::timeline::Kept>;
 }

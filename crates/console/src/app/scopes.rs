@@ -127,7 +127,10 @@ impl App {
             | Command::PreviousStep
             | Command::DiscardDraft
             | Command::Related
-            | Command::TourAnswer => Enabled,
+            | Command::TourAnswer
+            | Command::ToggleSource
+            | Command::Reverse
+            | Command::OpenEntry => Enabled,
             // The next chapter once this one is done (`:chapter N` jumps anywhere).
             Command::NextChapter => match self
                 .tour

@@ -76,6 +76,7 @@ impl ListState {
             name: row.id.name.to_string(),
             tab: on.unwrap_or(natural),
             scroll: 0,
+            timeline: Default::default(),
         };
         ctx.ask(Ask::Detail(detail));
     }
@@ -294,6 +295,8 @@ impl Component for Detail {
     fn scopes(&self) -> Vec<Scope> {
         if self.tab == Tab::Yaml {
             vec![Scope::Yaml, Scope::Detail]
+        } else if self.tab == Tab::Timeline {
+            vec![Scope::Timeline, Scope::Detail]
         } else {
             vec![Scope::Detail]
         }

@@ -70,8 +70,21 @@ impl App {
             Msg::Suspend => self.outbox.push(Effect::Suspend),
             Msg::Connected { context, result } => self.switched(&context, result),
             Msg::FleetConnected { contexts, result } => self.connected(contexts, result),
-            Msg::Performed { request, outcome } => self.performed(&request, outcome),
+            Msg::Performed { request, outcome } => {
+                self.performed(&request, outcome);
+                // An action is in the audit log now: an open Timeline reads it again.
+                self.read_history_again();
+            }
             Msg::Resize { width, height } => self.resized(width, height),
+            Msg::History { pool, kept } => {
+                if let Some(detail) = self
+                    .detail
+                    .as_mut()
+                    .filter(|d| d.namespace == pool.namespace && d.name == pool.name)
+                {
+                    detail.timeline.kept = Some(kept);
+                }
+            }
             Msg::Written { path, result } => {
                 self.message = Some(super::said::written(&path, result))
             }

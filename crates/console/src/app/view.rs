@@ -165,10 +165,12 @@ pub enum Tab {
     Yaml,
     /// The doctor's findings about the pool, then their evidence.
     Diagnose,
+    /// What happened to the pool and what pooldeck did, on one time axis.
+    Timeline,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 8] = [
         Tab::Overview,
         Tab::Conditions,
         Tab::Hosts,
@@ -176,6 +178,7 @@ impl Tab {
         Tab::Events,
         Tab::Yaml,
         Tab::Diagnose,
+        Tab::Timeline,
     ];
 
     pub fn title(self) -> &'static str {
@@ -187,6 +190,7 @@ impl Tab {
             Tab::Events => "Events",
             Tab::Yaml => "YAML",
             Tab::Diagnose => "Diagnose",
+            Tab::Timeline => "Timeline",
         }
     }
 
@@ -208,6 +212,7 @@ pub struct Detail {
     pub name: String,
     pub tab: Tab,
     pub scroll: u16,
+    pub timeline: super::timeline::TimelineView,
 }
 
 #[cfg(test)]

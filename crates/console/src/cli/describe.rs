@@ -149,6 +149,17 @@ async fn describe(args: &DescribeArgs) -> ExitCode {
         );
         return finish(tasks, 1);
     };
-    super::get::print_out(&page(&inventory, &pool, Utc::now()));
+    let mut text = page(&inventory, &pool, Utc::now());
+    text.push_str("\nTimeline (the last ten; pooldeck timeline shows all):\n");
+    let target = crate::sources::connection::Target {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        inline: None,
+    };
+    let hub = crate::sources::connection::hub_of(&target, &connection.context);
+    for line in super::timeline::last(&inventory, &hub, (pool.namespace(), pool.name()), 10) {
+        text.push_str(&format!("  {line}\n"));
+    }
+    super::get::print_out(&text);
     finish(tasks, 0)
 }

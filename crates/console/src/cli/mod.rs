@@ -19,6 +19,7 @@ pub mod new;
 pub mod record;
 mod settle;
 mod stream;
+pub mod timeline;
 pub mod validate;
 
 use std::process::ExitCode;
@@ -39,7 +40,7 @@ pub(crate) use self::reach::{
     long_about = "pooldeck knows what a PaletteAI Compute Pool is. Without a subcommand it \
                   opens the live console on the current kubeconfig context (--demo: on the \
                   embedded demo cluster): pools, evaluations, hosts, events and projects, \
-                  streamed through watches, with each pool's detail in seven tabs, and fixes \
+                  streamed through watches, with each pool's detail in eight tabs, and fixes \
                   behind confirmations (pause, resume, safe delete, unblocking a stuck \
                   deletion). The subcommands validate manifests against the configuration \
                   reference's rules, diagnose pools as the troubleshooting guide does (doctor), \
@@ -124,6 +125,10 @@ pub enum Command {
     /// explained, hosts, evaluation, the doctor's findings, recent events (or an object a
     /// pool refers to: what the guide reads of it first).
     Describe(describe::DescribeArgs),
+    /// What happened to a pool and what pooldeck did, on one time axis: conditions, scaling,
+    /// events, hosts, spec changes, the controller's log and the audit log (also of a pool
+    /// already gone, from what pooldeck kept).
+    Timeline(timeline::TimelineArgs),
     /// Edit a Compute Pool as YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR, vi): checked
     /// with the reference's rules, reopened with the findings until valid, then its changes,
     /// a dry run, a confirmation and a replace of the version read.
@@ -166,6 +171,7 @@ pub fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
         Some(Command::Describe(args)) => describe::run(args),
+        Some(Command::Timeline(args)) => timeline::run(args),
         Some(Command::Edit(args)) => edit::run(args, &global),
         Some(Command::Completion(args)) => ecosystem::completion(args),
         Some(Command::Man(args)) => ecosystem::man(args),

@@ -101,7 +101,18 @@ pub fn run(args: &RecordArgs) -> ExitCode {
             },
         ))
         .await;
-        match documents_of(&connections, recorded, several) {
+        let servers: Vec<String> = connections
+            .iter()
+            .map(|c| {
+                let target = crate::sources::connection::Target {
+                    kubeconfig: args.kubeconfig.clone(),
+                    context: Some(c.context.clone()),
+                    inline: None,
+                };
+                crate::sources::connection::hub_of(&target, &c.context).server
+            })
+            .collect();
+        match documents_of(&connections, &servers, recorded, several) {
             Ok(recorded) => written(args, &recorded, several),
             Err(code) => code,
         }
@@ -172,13 +183,16 @@ fn say_recording(connections: &[Connection], scopes: &[Scope], duration: Duratio
 /// it skipped said.
 fn documents_of(
     connections: &[Connection],
+    servers: &[String],
     recorded: Vec<(serde_json::Value, Vec<Skipped>)>,
     several: bool,
 ) -> Result<Recorded, ExitCode> {
     let mut documents = Vec::new();
     let mut incomplete = false;
     let mut counts = (0, 0);
-    for (connection, (mut recording, skipped)) in connections.iter().zip(recorded) {
+    for ((connection, server), (mut recording, skipped)) in
+        connections.iter().zip(servers).zip(recorded)
+    {
         let on = if several {
             format!("hub {}: ", crate::domain::inert::line(&connection.context))
         } else {
@@ -198,6 +212,13 @@ fn documents_of(
         };
         counts.0 += count("objects");
         counts.1 += count("steps");
+        // What pooldeck kept of these pools' timelines goes with them.
+        let timeline = crate::timeline::carry::carried(server, &recording);
+        if !timeline.is_null()
+            && let Some(map) = recording.as_object_mut()
+        {
+            map.insert("timeline".to_owned(), timeline);
+        }
         // Each hub's document names its hub: the replay serves it as that hub.
         if several && let Some(map) = recording.as_object_mut() {
             map.insert("hub".to_owned(), connection.context.clone().into());

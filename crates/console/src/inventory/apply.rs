@@ -38,6 +38,7 @@ fn around_the_pools(event: &SourceEvent) -> bool {
 impl Inventory {
     /// Applies one source event at time `now`.
     pub fn apply(&mut self, event: SourceEvent, now: DateTime<Utc>) {
+        self.seen_at = now;
         // A heartbeat changes what the header says, not the objects: the rows stay.
         if let SourceEvent::Heartbeat { result } = event {
             self.heartbeat(result, now);
@@ -248,6 +249,7 @@ impl Inventory {
         }
         let before = self.held(kind, &object.key).cloned();
         self.note(kind, &object.key, before.as_deref(), Some(&object));
+        self.saw(kind, &object.key, before.as_deref(), Some(&object));
         if let Some(before) = &before {
             self.unindex(before);
         }
@@ -263,6 +265,7 @@ impl Inventory {
     pub(super) fn remove(&mut self, kind: Kind, key: &Key) {
         let before = self.held(kind, key).cloned();
         self.note(kind, key, before.as_deref(), None);
+        self.saw(kind, key, before.as_deref(), None);
         if let Some(before) = &before {
             if kind == Kind::Pool {
                 self.reindex_pool(Some(before), None);

@@ -13,7 +13,9 @@ mod fleet;
 mod journal;
 mod object;
 mod read;
+mod seen;
 mod source;
+pub mod timeline;
 mod workloads;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -26,6 +28,7 @@ use crate::domain::field::Text;
 pub use crate::domain::kind::Kind;
 pub use derived::{HostRow, Sample, Series, SeriesKey};
 pub use object::{Key, Object, Parsed, Shares, key_of, parse_time};
+pub use seen::SEEN_AT_MOST;
 pub use source::{Health, ListWay, STALE_AFTER, Scope, SourceEvent, SourceState, Stale};
 
 /// A list arriving in pages: the keys held when it started that it has not brought yet
@@ -135,6 +138,10 @@ pub struct Inventory {
     /// When pooldeck saw each AIWorkload that went go (a deleting pool's finalizer is offered
     /// a while after its last one went): at most [`workloads::GONE_KEPT`], the oldest let go.
     workloads_gone: BTreeMap<Key, DateTime<Utc>>,
+    /// The changes seen of pools and evaluations not yet taken, when they are noted
+    /// ([`Inventory::note_changes`]), and the time of the event being applied.
+    seen: Option<Vec<(Key, crate::domain::timeline::Entry)>>,
+    seen_at: DateTime<Utc>,
 }
 
 impl Inventory {

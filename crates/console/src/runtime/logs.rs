@@ -17,6 +17,9 @@ use crate::sources::errors::classify;
 
 pub use crate::app::logs::{NAMESPACE, SELECTOR};
 
+/// The most of a pod's log [`tail`] reads.
+pub const TAIL_BYTES: i64 = 4 * 1024 * 1024;
+
 /// Lines of one read handed on together at most.
 const BATCH: usize = 512;
 
@@ -185,6 +188,38 @@ pub async fn follow(client: kube::Client, sink: LogSink) {
         streams.spawn(async move { one(api, pod, sink).await });
     }
     while streams.join_next().await.is_some() {}
+}
+
+/// The last `lines` lines of each controller pod's log, read once and each dated by the
+/// server (a pod whose log cannot be read is passed over); why none can be read at all. At
+/// most `lines` lines and [`TAIL_BYTES`] of each pod, whatever the server sends.
+pub async fn tail(client: kube::Client, lines: u32) -> Result<Vec<String>, LogFailure> {
+    let (namespace, pods, _) = find(&client).await?;
+    let api: Api<Pod> = Api::namespaced(client, &namespace);
+    let params = LogParams {
+        tail_lines: Some(i64::from(lines)),
+        limit_bytes: Some(TAIL_BYTES),
+        timestamps: true,
+        ..LogParams::default()
+    };
+    let mut out = Vec::new();
+    let mut failure = None;
+    for pod in pods {
+        match api.log_stream(&pod, &params).await {
+            Ok(reader) => {
+                let read = bounded_lines(reader).take(lines as usize);
+                let read: Vec<std::io::Result<String>> = read.collect().await;
+                out.extend(read.into_iter().map_while(Result::ok));
+            }
+            Err(e) => {
+                failure = refused(&e, &format!("read the log of pod {pod}"), "get on pods/log");
+            }
+        }
+    }
+    match (out.is_empty(), failure) {
+        (true, Some(why)) => Err(why),
+        _ => Ok(out),
+    }
 }
 
 async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {

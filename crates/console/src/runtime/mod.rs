@@ -12,7 +12,7 @@ mod editing;
 pub mod editor;
 mod input;
 pub use drafts::kept_drafts;
-mod logs;
+pub(crate) mod logs;
 mod open;
 pub mod port;
 mod terminal;

@@ -64,6 +64,29 @@ pub(super) fn label<'a>(theme: &Theme, text: &'a str) -> Span<'a> {
     Span::styled(text, theme.style(Meaning::Muted))
 }
 
+/// The tabs, the open one marked: each padded on both sides, or on a narrow screen (80
+/// columns) on one side only, so that every tab's name is in view.
+fn tab_bar<'a>(detail: &Detail, theme: &Theme, width: u16) -> Line<'a> {
+    let mut spans = Vec::new();
+    let full: usize = Tab::ALL.iter().map(|t| t.title().len() + 4).sum();
+    let padded = full <= usize::from(width);
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let text = match padded {
+            true => format!(" {} {} ", i + 1, tab.title()),
+            false => format!("{} {} ", i + 1, tab.title()),
+        };
+        let style = if *tab == detail.tab {
+            theme
+                .style(Meaning::Accent)
+                .add_modifier(Modifier::REVERSED)
+        } else {
+            theme.style(Meaning::Muted)
+        };
+        spans.push(Span::styled(text, style));
+    }
+    Line::from(spans)
+}
+
 pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area: Rect) {
     let crumb = format!(
         " {} › {}/{} › {} ",
@@ -78,19 +101,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
     let [tabs, body] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(block.inner(area));
     frame.render_widget(block, area);
-    let mut spans = Vec::new();
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let text = format!(" {} {} ", i + 1, tab.title());
-        let style = if *tab == detail.tab {
-            theme
-                .style(Meaning::Accent)
-                .add_modifier(Modifier::REVERSED)
-        } else {
-            theme.style(Meaning::Muted)
-        };
-        spans.push(Span::styled(text, style));
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), tabs);
+    frame.render_widget(Paragraph::new(tab_bar(detail, theme, tabs.width)), tabs);
     let Some(object) = app
         .fleet
         .inventory
@@ -122,6 +133,7 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
         }
         (Tab::Events, Some(_)) => tabs::events(derived, theme, app.now),
         (Tab::Yaml, Some(_)) => tabs::yaml_lines(derived, app.search.trim(), theme),
+        (Tab::Timeline, Some(_)) => super::timeline::tab(derived, detail, theme),
         (Tab::Diagnose, Some(_)) => {
             let id = crate::domain::ObjectRef::new(
                 Kind::Pool,
@@ -135,7 +147,13 @@ pub fn render(app: &App, detail: &Detail, theme: &Theme, frame: &mut Frame, area
     // The YAML tab shows each line whole (cut at the edge; c copies it all); the others wrap
     // and cut a very long value.
     let lines = inert_lines(lines, wrap.then_some(LONG_VALUE));
-    let mut paragraph = Paragraph::new(lines).scroll((detail.scroll, 0));
+    // The Timeline tab keeps its heading and starts at the entry scrolled to.
+    let scroll = if detail.tab == Tab::Timeline {
+        0
+    } else {
+        detail.scroll
+    };
+    let mut paragraph = Paragraph::new(lines).scroll((scroll, 0));
     if wrap {
         paragraph = paragraph.wrap(Wrap { trim: false });
     }

@@ -24,6 +24,7 @@ mod overview;
 mod scaling;
 mod table;
 mod tabs;
+mod timeline;
 mod tour;
 mod wizard;
 

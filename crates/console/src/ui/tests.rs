@@ -505,6 +505,7 @@ fn a_host_provisioning_too_long_is_called_stuck() {
         name: "ocr-batch".into(),
         tab: crate::app::Tab::Hosts,
         scroll: 0,
+        timeline: Default::default(),
     });
     app.refresh();
     let mut terminal =
@@ -717,6 +718,7 @@ mod properties {
                     name: NAMES[0].into(),
                     tab,
                     scroll: 0,
+                    timeline: Default::default(),
                 });
                 app.refresh();
                 let screen = draw(&app, width, height);

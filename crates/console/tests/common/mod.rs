@@ -220,8 +220,29 @@ pub fn serve_args(flags: &[&str]) -> Served {
 /// `demo serve` with these flags, its kubeconfig written at `kubeconfig`.
 #[allow(dead_code)]
 pub fn serve_at(flags: &[&str], kubeconfig: std::path::PathBuf) -> Served {
+    serve_in(flags, kubeconfig, None)
+}
+
+/// [`serve_args`] with pooldeck's state (a replay's timelines) in `state`.
+#[allow(dead_code)]
+pub fn serve_with_state(flags: &[&str], state: &std::path::Path) -> Served {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut served = serve_in(flags, dir.path().join("demo.kubeconfig"), Some(state));
+    served._dir = Some(dir);
+    served
+}
+
+fn serve_in(
+    flags: &[&str],
+    kubeconfig: std::path::PathBuf,
+    state: Option<&std::path::Path>,
+) -> Served {
     use std::io::BufRead;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"))
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("pooldeck"));
+    if let Some(state) = state {
+        command.env("XDG_STATE_HOME", state);
+    }
+    let mut child = command
         .args(["demo", "serve"])
         .args(flags)
         .arg("--kubeconfig")

@@ -104,6 +104,12 @@ pub enum Command {
     TourAnswer,
     /// In the tour: the next chapter, once this one is done.
     NextChapter,
+    /// On the Timeline tab: show or hide the entries of the source whose letter was typed.
+    ToggleSource,
+    /// On the Timeline tab: newest first, or oldest first.
+    Reverse,
+    /// On the Timeline tab: the entry at the top opened, or closed.
+    OpenEntry,
 }
 
 /// One key (or a few equivalent keys) bound to a command in a scope.
@@ -246,7 +252,7 @@ pub const BINDINGS: &[Binding] = &[
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab)], "→ Tab", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
-    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7')], "1-7", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose"),
+    bind!(Detail, [ch('1'), ch('2'), ch('3'), ch('4'), ch('5'), ch('6'), ch('7'), ch('8')], "1-8", None, JumpTab, "jump to a tab: Overview, Conditions, Hosts, Scaling, Events, YAML, Diagnose, Timeline"),
     bind!(Detail, [ch('d')], "d", None, Describe, "the pool described: spec, status, conditions explained, hosts, evaluation, findings, events"),
     bind!(Detail, [ch('E'), (KeyCode::Char('E'), SHIFT)], "E", None, RawEdit, "edit the pool's YAML in your editor (KUBE_EDITOR, VISUAL, EDITOR): checked, diff, dry run, confirmation"),
     bind!(Detail, [ch('l')], "l", None, ControllerLogs, "the hue controller's log, the lines about this pool"),
@@ -255,6 +261,9 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
     bind!(Detail, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
     bind!(Detail, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll a page up"),
+    bind!(Timeline, [ch('c'), ch('s'), ch('e'), ch('h'), ch('p'), ch('a'), ch('l'), ch('w')], "c s e h p a l w", Some(("c s e h p a l w", "sources")), ToggleSource, "show or hide a source: conditions, scaling, events, hosts, the pool's own changes, our actions, the controller's log, watch gaps"),
+    bind!(Timeline, [ch('r')], "r", Some(("r", "order")), Reverse, "newest first, or oldest first"),
+    bind!(Timeline, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), OpenEntry, "open the entry at the top: its detail (an event's times and count, an action's request and kubectl line)"),
     bind!(Yaml, [ch('/')], "/", Some(("/", "search")), Search, "search the YAML (jumps to the first match)"),
     bind!(Yaml, [ch('c')], "c", None, Copy, "copy the pool's YAML"),
     bind!(Detail, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation, or resume it (asks first)"),

@@ -95,8 +95,10 @@ fn words() -> Vec<(Vec<String>, String)> {
 
 /// The scopes that are in force together (`App::scopes`), the more specific first: a key
 /// bound in both is read by the first.
-pub const TOGETHER: [(Scope, Scope); 7] = [
+pub const TOGETHER: [(Scope, Scope); 9] = [
     (Scope::Yaml, Scope::Detail),
+    (Scope::Timeline, Scope::Detail),
+    (Scope::Tour, Scope::Timeline),
     (Scope::Events, Scope::List),
     (Scope::WizardReview, Scope::Wizard),
     (Scope::Tour, Scope::List),
@@ -107,7 +109,16 @@ pub const TOGETHER: [(Scope, Scope); 7] = [
 
 /// Keys a more specific scope means to take over from the one under it (Review's Enter
 /// applies where the wizard's Enter types into a field).
-const OVERRIDES: [(Scope, Command, Command); 2] = [
+const OVERRIDES: [(Scope, Command, Command); 6] = [
+    // On the Timeline tab the sources' letters filter; the other tabs keep these keys.
+    (Scope::Timeline, Command::ToggleSource, Command::Copy),
+    (Scope::Timeline, Command::ToggleSource, Command::PreviousTab),
+    (
+        Scope::Timeline,
+        Command::ToggleSource,
+        Command::ControllerLogs,
+    ),
+    (Scope::Timeline, Command::ToggleSource, Command::PauseResume),
     (Scope::WizardReview, Command::Apply, Command::Activate),
     // The tour's `?` is the step's answer; `:help` still opens the help.
     (Scope::Tour, Command::TourAnswer, Command::Help),

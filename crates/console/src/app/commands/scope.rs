@@ -15,6 +15,8 @@ pub enum Scope {
     Detail,
     /// A pool's YAML tab.
     Yaml,
+    /// A pool's Timeline tab.
+    Timeline,
     /// Typing a filter.
     Filter,
     /// Typing a YAML search.
@@ -58,6 +60,7 @@ impl Scope {
             Scope::Events => "Events list",
             Scope::Detail => "A pool's detail",
             Scope::Yaml => "A pool's YAML tab",
+            Scope::Timeline => "A pool's Timeline tab",
             Scope::Filter => "Typing a filter (/)",
             Scope::Search => "Searching the YAML (/ on the YAML tab)",
             Scope::CommandLine => "The command line (:)",

@@ -141,6 +141,7 @@ impl DescribeView {
             name,
             tab: Tab::Overview,
             scroll: 0,
+            timeline: Default::default(),
         })
     }
 }

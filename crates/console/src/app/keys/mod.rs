@@ -118,7 +118,7 @@ impl App {
             Scope::Filter | Scope::Search | Scope::CommandLine => self.in_field(command),
             // `1`-`7` name the tab by the key itself.
             Scope::Detail if command == Command::JumpTab => {
-                if let KeyCode::Char(c @ '1'..='7') = key.code
+                if let KeyCode::Char(c @ '1'..='8') = key.code
                     && let Some(&tab) = Tab::ALL.get(usize::from(c as u8 - b'1'))
                 {
                     self.on_detail(|detail, _| {
@@ -126,6 +126,16 @@ impl App {
                         super::component::After::Stay
                     });
                 }
+            }
+            Scope::Timeline => {
+                let letter = match key.code {
+                    KeyCode::Char(c) => Some(c),
+                    _ => None,
+                };
+                self.on_detail(|detail, _| {
+                    detail.on_timeline(command, letter);
+                    super::component::After::Stay
+                });
             }
             Scope::Detail | Scope::Yaml => {
                 self.on_detail(|detail, ctx| detail.handle(command, ctx))

@@ -32,6 +32,8 @@ pub struct DetailData {
     /// Every condition's `lastTransitionTime` in the pool's status (its own and its
     /// clusters'), as written and parsed, for the Conditions tab's ages.
     pub times: std::collections::HashMap<String, DateTime<Utc>>,
+    /// The pool's timeline, oldest first: worked out only while its tab is open.
+    pub timeline: Vec<crate::domain::timeline::Entry>,
 }
 
 /// The transition times of a pool's conditions (its own and its clusters'), parsed.
@@ -207,14 +209,23 @@ impl App {
     }
 
     pub(super) fn refresh_detail(&mut self) {
+        self.ask_history();
         let Some(open) = &self.detail else {
             self.shown.detail = None;
             self.shown.detail_key = None;
             return;
         };
         let id = ObjectRef::new(Kind::Pool, open.namespace.clone(), open.name.clone());
+        let on_timeline = open.tab == crate::app::Tab::Timeline;
+        let kept = open.timeline.kept.as_ref().filter(|_| on_timeline);
         // The hub too: two hubs' pictures may stand at the same generation.
-        let key = (id, self.fleet.focus(), self.fleet.inventory.generation());
+        let stamp = on_timeline.then(|| kept.map_or(0, |k| k.entries.len() + 1));
+        let key = (
+            id,
+            self.fleet.focus(),
+            self.fleet.inventory.generation(),
+            stamp,
+        );
         if self.shown.detail_key.as_ref() == Some(&key) {
             return;
         }
@@ -241,6 +252,16 @@ impl App {
                     action_hosts: action_hosts(inventory, object),
                     scaling: worker_scaling(inventory, object),
                     times: condition_times(object),
+                    timeline: match on_timeline {
+                        true => crate::inventory::timeline::entries(
+                            inventory,
+                            &open.namespace,
+                            &open.name,
+                            kept.unwrap_or(&crate::inventory::timeline::Kept::default()),
+                            self.now,
+                        ),
+                        false => Vec::new(),
+                    },
                     events: inventory
                         .events_for("ComputePool", object.namespace(), object.name())
                         .into_iter()

@@ -74,7 +74,9 @@ pub struct Shown {
     /// The same for each column's compact form (a narrow screen: no bars, no sparklines, a
     /// shorter header).
     pub compact_widths: Vec<u16>,
-    detail_key: Option<(ObjectRef, usize, u64)>,
+    /// The pool, its hub, the picture's generation, and what the Timeline tab reads (its
+    /// kept entries, while the tab is open).
+    detail_key: Option<(ObjectRef, usize, u64, Option<usize>)>,
     /// The open pool's derived data.
     pub detail: Option<DetailData>,
     /// What the described page was worked out from: the pool, its evaluation and its events

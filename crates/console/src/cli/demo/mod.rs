@@ -159,6 +159,10 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
         let Some(cluster) = clusters.first() else {
             return ExitCode::from(1);
         };
+        // A recording's timelines are kept again for the hub that serves it.
+        for (served, (_, story)) in clusters.iter().zip(&plays) {
+            crate::timeline::carry::carry_in(&served.url(), &story.timeline);
+        }
         let names: Vec<String> = plays.iter().map(|(hub, _)| hub.clone()).collect();
         let description = plays
             .first()

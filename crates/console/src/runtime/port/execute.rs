@@ -83,6 +83,15 @@ pub fn execute(port: &Arc<dyn ClusterPort>, effect: Effect, outlets: &Outlets) {
             }));
         }
         Effect::StopLogs => port.stop_logs(),
+        Effect::Remember { hub, seen } => port.remember(hub, seen),
+        Effect::ReadHistory { hub, pool, objects } => {
+            let pending = port.history(hub, pool.clone(), objects);
+            let answers = answers.clone();
+            tokio::spawn(async move {
+                let kept = pending.await;
+                let _ = answers.send(Msg::History { pool, kept });
+            });
+        }
         Effect::Perform(request) => {
             let pending = port.perform(request.clone());
             let answers = answers.clone();

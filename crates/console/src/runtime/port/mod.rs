@@ -3,10 +3,13 @@
 
 mod acting;
 mod execute;
+mod kept;
+mod member;
 mod offline;
 
 pub use self::acting::Acting;
 pub use self::execute::{LOG_QUEUE, Outlets, execute};
+use self::member::Member;
 pub use self::offline::OfflinePort;
 
 use std::collections::HashMap;
@@ -16,7 +19,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::task::JoinHandle;
 
 use crate::app::ports::{ClusterPort, Connected, Namespaces, Pending};
-use crate::cluster::Session;
 use crate::domain::{ClusterError, Kind, Outcome, Request};
 use crate::inventory::SourceEvent;
 use crate::sources::connection::{Target, connect, server_of, user_of};
@@ -42,16 +44,6 @@ pub const WATCHED: [Kind; 10] = [
 /// A source event tagged with the watch it came from: events of replaced watches are
 /// dropped by the loop.
 pub use crate::sources::watch::{Sink, Tag, Tagged};
-
-/// One hub the console watches: its client, where it was read from, and the session that
-/// carries out the requests bound to it.
-struct Member {
-    client: kube::Client,
-    target: Target,
-    session: Arc<Session>,
-    /// Whether the hub serves watch-lists, learned from its first list.
-    ways: crate::sources::ways::Ways,
-}
 
 struct Current {
     /// The hubs watched, in the console's order (one, unless several were named).
@@ -91,12 +83,7 @@ impl KubePort {
         let session = acting.session(&client, &target, context);
         Arc::new_cyclic(|me| KubePort {
             current: Mutex::new(Current {
-                members: vec![Member {
-                    client,
-                    target,
-                    session,
-                    ways: crate::sources::ways::Ways::default(),
-                }],
+                members: vec![Member::new(client, target, session)],
                 focus: 0,
                 tasks: Vec::new(),
                 pending: HashMap::new(),
@@ -122,19 +109,20 @@ impl KubePort {
     /// number of hubs before it. Its watches start with the next [`ClusterPort::watch`].
     pub fn add_hub(&self, client: kube::Client, target: Target, context: &str) {
         let session = self.acting.session(&client, &target, context);
-        self.lock().members.push(Member {
-            client,
-            target,
-            session,
-            ways: crate::sources::ways::Ways::default(),
-        });
+        self.lock()
+            .members
+            .push(Member::new(client, target, session));
     }
 
     /// Stops every watch source.
     pub fn stop(&self) {
         self.epoch.fetch_add(1, Ordering::SeqCst);
-        for task in self.lock().tasks.drain(..) {
+        let mut current = self.lock();
+        for task in current.tasks.drain(..) {
             task.abort();
+        }
+        for member in &mut current.members {
+            member.watching = None;
         }
     }
 }
@@ -168,15 +156,8 @@ impl ClusterPort for KubePort {
                 user: user_of(&target).unwrap_or_default(),
                 read_only: port.acting.why_read_only(&connection.context),
             };
-            port.lock().pending.insert(
-                context,
-                Member {
-                    client: connection.client,
-                    target,
-                    session,
-                    ways: crate::sources::ways::Ways::default(),
-                },
-            );
+            let member = Member::new(connection.client, target, session);
+            port.lock().pending.insert(context, member);
             Ok(connected)
         })
     }
@@ -250,6 +231,26 @@ impl ClusterPort for KubePort {
         }
     }
 
+    fn remember(
+        &self,
+        hub: usize,
+        seen: Vec<(crate::inventory::Key, crate::domain::timeline::Entry)>,
+    ) {
+        if let Some(Ok(store)) = self.lock().members.get(hub).map(|m| m.store.clone()) {
+            kept::remember(store, seen);
+        }
+    }
+
+    fn history(
+        &self,
+        hub: usize,
+        pool: crate::domain::ObjectRef,
+        objects: Vec<String>,
+    ) -> Pending<crate::timeline::Kept> {
+        let member = self.lock().members.get(hub).map(kept::Reader::of);
+        Box::pin(kept::history(member, pool, objects))
+    }
+
     fn use_context(&self, context: &str) {
         let mut current = self.lock();
         // One hub from now on: the context switched to (the fleet's others are let go).
@@ -277,6 +278,22 @@ impl ClusterPort for KubePort {
         // straight to the loop's bounded queue (no relay task); each hub on its own tasks, so
         // one that is slow or gone holds up none of the others.
         let mut tasks = Vec::new();
+        let watched = match &namespaces {
+            Namespaces::All => Vec::new(),
+            Namespaces::Only(list) => list.clone(),
+        };
+        for member in &mut current.members {
+            // The last watch ends (noted) before this one is noted.
+            member.watching = None;
+            member.watching = member
+                .store
+                .as_ref()
+                .ok()
+                .map(|s| s.watching(&watched, chrono::Utc::now()));
+            if let Ok(store) = member.store.clone() {
+                tokio::task::spawn_blocking(move || store.bound());
+            }
+        }
         for (hub, member) in current.members.iter().enumerate() {
             let tag = Tag { epoch, hub };
             tasks.extend(spawn(

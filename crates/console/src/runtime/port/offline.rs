@@ -60,4 +60,26 @@ impl ClusterPort for OfflinePort {
     }
 
     fn stop_logs(&self) {}
+
+    fn remember(
+        &self,
+        _hub: usize,
+        _seen: Vec<(crate::inventory::Key, crate::domain::timeline::Entry)>,
+    ) {
+    }
+
+    fn history(
+        &self,
+        _hub: usize,
+        _pool: crate::domain::ObjectRef,
+        _objects: Vec<String>,
+    ) -> Pending<crate::timeline::Kept> {
+        let said = vec![format!("no hub: {}", self.why)];
+        Box::pin(async move {
+            crate::timeline::Kept {
+                entries: Vec::new(),
+                said,
+            }
+        })
+    }
 }
