@@ -97,19 +97,11 @@ pub fn run(args: &DescribeArgs) -> ExitCode {
 }
 
 async fn describe(args: &DescribeArgs) -> ExitCode {
-    if let Some(problem) = crate::domain::rules::names::dns_subdomain(&args.name) {
-        crate::say::complain!(
-            "pooldeck: the name \"{}\" is not an object's name: it {problem}",
-            inert::line(&args.name)
-        );
-        return ExitCode::from(2);
-    }
-    let named: Vec<String> = args.namespace.iter().cloned().collect();
-    let (connection, namespaces) =
-        match super::connect_to_read(&args.kubeconfig, &args.context, &named, false, 1).await {
-            Ok(opened) => opened,
-            Err(code) => return code,
-        };
+    let at = (&args.kubeconfig, &args.context);
+    let (connection, namespaces) = match super::reach_named(&args.name, &args.namespace, at).await {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
     if let Described::Of(kind) = args.resource {
         let optional = [Kind::Pool, Kind::Event];
         return match settle(&connection, &[kind], &optional, &namespaces, args.timeout).await {

@@ -29,7 +29,7 @@ use clap::{Parser, Subcommand};
 use self::reach::audit_log;
 pub(crate) use self::reach::{
     acting, block_on, check_namespaces, connect_or_exit, connect_to_read, hub_list, hubs_named,
-    selector_arg, several_hubs,
+    reach_named, selector_arg, several_hubs,
 };
 
 #[derive(Debug, Parser)]

@@ -269,6 +269,30 @@ pub(crate) fn selector_arg(
         })
 }
 
+/// A command on one object by name: the name checked as the API server would (exit 2 when
+/// it is none), then the hub reached for the namespace named (else the context's).
+pub(crate) async fn reach_named(
+    name: &str,
+    namespace: &Option<String>,
+    (kubeconfig, context): (&Option<std::path::PathBuf>, &Option<String>),
+) -> Result<
+    (
+        crate::sources::connection::Connection,
+        crate::app::ports::Namespaces,
+    ),
+    ExitCode,
+> {
+    if let Some(problem) = crate::domain::rules::names::dns_subdomain(name) {
+        crate::say::complain!(
+            "pooldeck: the name \"{}\" is not an object's name: it {problem}",
+            crate::domain::inert::line(name)
+        );
+        return Err(ExitCode::from(2));
+    }
+    let named: Vec<String> = namespace.iter().cloned().collect();
+    connect_to_read(kubeconfig, context, &named, false, 1).await
+}
+
 /// The audit log: `--audit-log`, else the settings file's, else the default; or why none.
 pub(super) fn audit_log(
     flag: Option<std::path::PathBuf>,

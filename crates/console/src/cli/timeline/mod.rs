@@ -69,19 +69,11 @@ pub fn run(args: &TimelineArgs) -> ExitCode {
 }
 
 async fn timeline(args: &TimelineArgs) -> ExitCode {
-    if let Some(problem) = crate::domain::rules::names::dns_subdomain(&args.name) {
-        crate::say::complain!(
-            "pooldeck: the name \"{}\" is not a pool's name: it {problem}",
-            inert::line(&args.name)
-        );
-        return ExitCode::from(2);
-    }
-    let named: Vec<String> = args.namespace.iter().cloned().collect();
-    let (connection, namespaces) =
-        match super::connect_to_read(&args.kubeconfig, &args.context, &named, false, 1).await {
-            Ok(opened) => opened,
-            Err(code) => return code,
-        };
+    let at = (&args.kubeconfig, &args.context);
+    let (connection, namespaces) = match super::reach_named(&args.name, &args.namespace, at).await {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
     let namespace = match &namespaces {
         crate::app::ports::Namespaces::Only(list) => list.first().cloned().unwrap_or_default(),
         crate::app::ports::Namespaces::All => connection.default_namespace.clone(),
