@@ -360,10 +360,12 @@ fn the_timeline_tab_shows_filters_turns_and_opens_its_entries() {
             "{screen}"
         );
         // Hiding the events and the pool's own changes; oldest first.
-        console.keys(&["e", "p", "r"]);
+        // h and l are the tab's too (not the previous tab, not the controller's log).
+        console.keys(&["e", "p", "h", "l", "r"]);
         let screen = console.wait("the sources hidden", |s| {
-            s.contains("oldest first · hiding event, pool")
+            s.contains("oldest first · hiding event, pool, host, log")
         });
+        assert!(!screen.contains("host-uid-5 joined"), "{screen}");
         assert!(
             !screen.contains("ScalingUp") && !screen.contains("status Running → Updating"),
             "{screen}"
@@ -438,4 +440,34 @@ fn a_recording_carries_the_timelines_kept_and_its_replay_tells_them() {
         told.contains("decided 8 → 12 GPUs") && told.contains("host host-uid-5 joined"),
         "{told}"
     );
+}
+
+#[test]
+fn watching_prints_a_json_line_per_entry_and_ends_when_its_reader_goes() {
+    let served = common::serve_with("scale-up", &["--speed", "8"]);
+    let state = tempfile::tempdir().expect("temp dir");
+    let mut watching = timeline(&served, state.path(), &["--watch", "-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let lines = common::lines_of(watching.stdout.take().expect("stdout"));
+    for _ in 0..3 {
+        let line = lines.recv_timeout(Duration::from_secs(60)).expect("a line");
+        let entry: Value = serde_json::from_str(&line).expect("one entry, one JSON line");
+        assert!(
+            entry["at"].is_string() && entry["text"].is_string(),
+            "{line}"
+        );
+    }
+    // The reader goes (as `| head -3` does): the next entry ends the watch.
+    drop(lines);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while watching.try_wait().expect("waits").is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watch outlived its reader"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

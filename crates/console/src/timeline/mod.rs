@@ -56,9 +56,10 @@ pub fn read(
             .push("no audit log: pooldeck's actions are not shown".into()),
     }
     match log {
-        Ok(lines) => kept
-            .entries
-            .extend(timeline::from_log(lines.iter().map(String::as_str), name)),
+        Ok(lines) => kept.entries.extend(timeline::from_log(
+            lines.iter().map(String::as_str),
+            (namespace, name),
+        )),
         Err(why) => kept
             .said
             .push(format!("the controller's log cannot be read: {why}")),

@@ -33,6 +33,20 @@ pub enum StoreError {
     Write(#[from] WriteError),
 }
 
+/// The most of an entry's text, and of each of its detail lines, kept: a hub's message can
+/// be megabytes, and a pool's file keeps whole entries.
+const TEXT_AT_MOST: usize = 2_000;
+
+/// An entry as kept: its text and detail cut to [`TEXT_AT_MOST`] characters.
+fn bounded(entry: &Entry) -> Entry {
+    let cut = |t: &str| crate::domain::inert::cut(t, TEXT_AT_MOST).into_owned();
+    Entry {
+        text: cut(&entry.text),
+        detail: entry.detail.iter().map(|d| cut(d)).collect(),
+        ..entry.clone()
+    }
+}
+
 /// One hub's kept timelines. Clones share one writer: two batches for a pool never
 /// interleave with its file being cut.
 #[derive(Clone, Debug)]
@@ -96,12 +110,13 @@ impl Store {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let path = self.pool_file(namespace, name);
         for entry in entries {
-            let line = serde_json::to_string(entry).unwrap_or_default();
+            let line = serde_json::to_string(&bounded(entry)).unwrap_or_default();
             crate::files::append_private(&path, &line)?;
             *written = written.saturating_add(line.len() as u64);
         }
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > PER_POOL)
             && let Ok(tail) = crate::files::read_tail(&path, PER_POOL / 2)
+            && !tail.is_empty()
         {
             crate::files::write_private(&path, tail.as_bytes())?;
         }
@@ -307,6 +322,27 @@ mod tests {
         let kept = store.kept("ns", "p");
         assert!(kept.last().is_some_and(|e| e.text.starts_with("399 ")));
         assert!(kept.first().is_some_and(|e| !e.text.starts_with("0 ")));
+    }
+
+    #[test]
+    fn one_huge_entry_is_cut_and_erases_nothing_kept() {
+        let state = tempfile::tempdir().expect("temp dir");
+        let store = Store::under(state.path(), "https://hub").expect("opens");
+        let big = "x".repeat(1000);
+        for i in 0..200 {
+            store
+                .keep("ns", "p", &[entry(&format!("{i} {big}"))])
+                .expect("kept");
+        }
+        store
+            .keep("ns", "p", &[entry(&"y".repeat(700_000))])
+            .expect("kept");
+        let kept = store.kept("ns", "p");
+        assert!(kept.len() > 50, "{}", kept.len());
+        assert!(
+            kept.last()
+                .is_some_and(|e| e.text.chars().count() <= TEXT_AT_MOST)
+        );
     }
 
     #[test]

@@ -96,12 +96,17 @@ pub fn mentions(text: &str, name: &str) -> bool {
 }
 
 /// The controller's log lines that name the pool, dated by the time each begins with (a
-/// line without one cannot be placed and is left out). A line names a pool by its name
-/// alone: the controller's lines do not always say the namespace.
-pub fn from_log<'a>(lines: impl IntoIterator<Item = &'a str>, name: &str) -> Vec<Entry> {
+/// line without one cannot be placed and is left out). A line that names a namespace
+/// (`"namespace":"…"`, as the controller writes it) must name the pool's.
+pub fn from_log<'a>(
+    lines: impl IntoIterator<Item = &'a str>,
+    (namespace, name): (&str, &str),
+) -> Vec<Entry> {
+    let own = format!("\"namespace\":\"{namespace}\"");
     lines
         .into_iter()
         .filter(|line| mentions(line, name))
+        .filter(|line| !line.contains("\"namespace\":\"") || line.contains(&own))
         .filter_map(|line| {
             let (stamp, rest) = line.split_once(char::is_whitespace)?;
             let at = crate::time::parse(stamp)?;

@@ -32,9 +32,10 @@ pub fn seen_pool(
     };
     let mut out = lifecycle(before, after, at);
     let (old, new) = (conditions(before), conditions(after));
-    for (kind, (state, text)) in &new {
-        let was = old.get(kind).map(|(s, _)| s.as_str());
-        if was != Some(state.as_str()) {
+    for (kind, (state, reason, text)) in &new {
+        let before = old.get(kind);
+        let was = before.map(|(s, _, _)| s.as_str());
+        if before.map(|(s, r, _)| (s, r)) != Some((state, reason)) {
             let now = text
                 .strip_prefix(kind.as_str())
                 .unwrap_or(text)
@@ -53,7 +54,7 @@ pub fn seen_pool(
 
 /// The pool's conditions and its clusters' (`cluster NAME: TYPE`), each with its status and
 /// its line.
-fn conditions(pool: &ComputePool) -> BTreeMap<String, (String, String)> {
+fn conditions(pool: &ComputePool) -> BTreeMap<String, (String, String, String)> {
     let Some(status) = pool.status.get() else {
         return BTreeMap::new();
     };
@@ -70,11 +71,11 @@ fn conditions(pool: &ComputePool) -> BTreeMap<String, (String, String)> {
     });
     own.chain(clusters)
         .map(|(prefix, c)| {
+            // Its status and reason: a new reason is a change too (a message alone is not).
             let state = c.status.as_deref().unwrap_or("?").to_owned();
-            (
-                format!("{prefix}{}", c.kind()),
-                (state, format!("{prefix}{}", condition_text(c))),
-            )
+            let reason = c.reason.as_deref().unwrap_or_default().to_owned();
+            let text = format!("{prefix}{}", condition_text(c));
+            (format!("{prefix}{}", c.kind()), (state, reason, text))
         })
         .collect()
 }

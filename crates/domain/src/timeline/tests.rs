@@ -214,8 +214,9 @@ fn log_lines_name_the_pool_as_a_word_and_need_a_time() {
         "2026-12-01T12:00:00Z\tINFO\tcomputepool\treconciled p",
         "2026-12-01T12:00:01Z\tINFO\tcomputepool\treconciled p-2",
         "no time here p",
+        "2026-12-01T12:00:02Z\tINFO\treconciled {\"name\":\"p\",\"namespace\":\"other\"}",
     ];
-    let said = from_log(lines, "p");
+    let said = from_log(lines, ("n", "p"));
     assert_eq!(texts(&said), ["INFO computepool reconciled p"]);
     assert_eq!(said[0].clock, Clock::Hub);
 }

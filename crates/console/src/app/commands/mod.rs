@@ -249,6 +249,10 @@ pub const BINDINGS: &[Binding] = &[
     // The tour's caption, over a list or a detail (before theirs: its ? is the answer).
     bind!(Tour, [ch('?')], "?", Some(("?", "answer")), TourAnswer, "the tour: show the step's answer, or hide it (:help lists the keys)"),
     bind!(Tour, [ch(']')], "]", Some(("]", "next chapter")), NextChapter, "the tour: the next chapter, once this one is done (:chapter N jumps)"),
+    // A pool's Timeline tab (before the detail's: its letters filter there).
+    bind!(Timeline, [ch('c'), ch('s'), ch('e'), ch('h'), ch('p'), ch('a'), ch('l'), ch('w')], "c s e h p a l w", Some(("c s e h p a l w", "sources")), ToggleSource, "show or hide a source: conditions, scaling, events, hosts, the pool's own changes, our actions, the controller's log, watch gaps"),
+    bind!(Timeline, [ch('r')], "r", Some(("r", "order")), Reverse, "newest first, or oldest first"),
+    bind!(Timeline, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), OpenEntry, "open the entry at the top: its detail (an event's times and count, an action's request and kubectl line)"),
     // A pool's detail.
     bind!(Detail, [key(KeyCode::Right), key(KeyCode::Tab)], "→ Tab", Some(("←→ Tab", "tabs")), NextTab, "next tab"),
     bind!(Detail, [ key(KeyCode::Left), key(KeyCode::BackTab), (KeyCode::BackTab, SHIFT), ch('h') ], "← Shift-Tab h", None, PreviousTab, "previous tab"),
@@ -261,9 +265,6 @@ pub const BINDINGS: &[Binding] = &[
     bind!(Detail, [key(KeyCode::Up), ch('k')], "↑ k", None, Up, "scroll up"),
     bind!(Detail, [key(KeyCode::PageDown)], "PgDn", None, PageDown, "scroll a page down"),
     bind!(Detail, [key(KeyCode::PageUp)], "PgUp", None, PageUp, "scroll a page up"),
-    bind!(Timeline, [ch('c'), ch('s'), ch('e'), ch('h'), ch('p'), ch('a'), ch('l'), ch('w')], "c s e h p a l w", Some(("c s e h p a l w", "sources")), ToggleSource, "show or hide a source: conditions, scaling, events, hosts, the pool's own changes, our actions, the controller's log, watch gaps"),
-    bind!(Timeline, [ch('r')], "r", Some(("r", "order")), Reverse, "newest first, or oldest first"),
-    bind!(Timeline, [key(KeyCode::Enter)], "Enter", Some(("Enter", "open")), OpenEntry, "open the entry at the top: its detail (an event's times and count, an action's request and kubectl line)"),
     bind!(Yaml, [ch('/')], "/", Some(("/", "search")), Search, "search the YAML (jumps to the first match)"),
     bind!(Yaml, [ch('c')], "c", None, Copy, "copy the pool's YAML"),
     bind!(Detail, [ch('p')], "p", Some(("p", "pause")), PauseResume, "pause reconciliation, or resume it (asks first)"),

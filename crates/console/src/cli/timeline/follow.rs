@@ -48,20 +48,19 @@ pub(super) async fn watch(
     store.bound();
     let _watching = store.watching(&[namespace.to_owned()], started);
     inventory.note_changes();
-    // What was printed already (by subject and text): each new entry is printed once.
-    let printing = Follow {
+    let mut printing = Follow {
         args,
         pool: (namespace, &args.name),
         server: &hub.server,
         audit: super::audit_of(args),
         audit_length: 0,
-        printed: shown
-            .iter()
-            .map(|e| (e.subject.clone(), e.text.clone()))
-            .collect(),
+        printed: HashSet::new(),
         workloads: Vec::new(),
     };
-    follow(inventory, receiver, &store, printing, client).await;
+    // What the hub holds so far, then each new entry as it comes, in one form.
+    if printing.print(shown.to_vec()) {
+        follow(inventory, receiver, &store, printing, client).await;
+    }
     0
 }
 
@@ -79,31 +78,55 @@ struct Follow<'a> {
     server: &'a str,
     audit: Option<std::path::PathBuf>,
     audit_length: u64,
-    printed: HashSet<(String, String)>,
+    printed: HashSet<(String, String, chrono::DateTime<Utc>)>,
     workloads: Vec<String>,
 }
 
 impl Follow<'_> {
-    /// Each entry not printed yet, printed, oldest first.
-    fn print(&mut self, mut entries: Vec<Entry>) {
+    /// Each entry not printed yet, printed, oldest first: a line (text), a JSON line, or a
+    /// YAML document. Whether the output still takes them (a closed pipe ends the watch).
+    fn print(&mut self, mut entries: Vec<Entry>) -> bool {
+        use std::io::Write;
         if self.printed.len() > PRINTED_AT_MOST {
             self.printed.clear();
         }
-        entries.retain(|e| self.printed.insert((e.subject.clone(), e.text.clone())));
+        entries.retain(|e| {
+            self.printed
+                .insert((e.subject.clone(), e.text.clone(), e.at))
+        });
         entries.sort_by_key(|e| e.at);
+        let mut out = std::io::stdout().lock();
         for entry in &entries {
-            let line = match self.args.output {
-                Shape::Text => timeline::line(entry, false),
-                Shape::Json | Shape::Yaml => {
-                    inert::json(&serde_json::to_string(entry).unwrap_or_default()).into_owned()
+            let text = match self.args.output {
+                Shape::Text => format!("{}\n", timeline::line(entry, false)),
+                Shape::Json => {
+                    let line = serde_json::to_string(entry).unwrap_or_default();
+                    format!("{}\n", inert::json(&line))
+                }
+                Shape::Yaml => {
+                    let value = serde_json::to_value(entry).unwrap_or_default();
+                    format!("---\n{}", inert::yaml(&value).unwrap_or_default())
                 }
             };
-            crate::cli::get::print_out(&format!("{line}\n"));
+            if out
+                .write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return false;
+            }
         }
+        true
     }
 
-    /// The changes seen (kept for every pool) and the pool's events.
-    fn changed(&mut self, inventory: &mut Inventory, store: &Store) -> Vec<Entry> {
+    /// The changes seen (kept for every pool), and the event just applied when it is about
+    /// the pool (`event`: its key).
+    fn changed(
+        &mut self,
+        inventory: &mut Inventory,
+        store: &Store,
+        event: Option<crate::inventory::Key>,
+    ) -> Vec<Entry> {
         let (namespace, name) = self.pool;
         let seen = inventory.take_seen();
         // A pool gone brings what the hub held of it: kept, not printed again.
@@ -123,10 +146,14 @@ impl Follow<'_> {
         if let Err(why) = store.keep_all(seen) {
             crate::say::complain!("pooldeck: warning: what was seen cannot be kept: {why}");
         }
-        let events = inventory.events_for("ComputePool", namespace, name);
-        new.extend(timeline::from_events(
-            events.iter().filter_map(|e| e.event()),
-        ));
+        let about = |e: &&crate::domain::model::event::Event| {
+            e.involved("kind") == Some("ComputePool")
+                && e.involved("name") == Some(name)
+                && e.involved("namespace").unwrap_or(namespace) == namespace
+        };
+        let event = event.and_then(|(ns, n)| inventory.get(crate::inventory::Kind::Event, &ns, &n));
+        let event = event.and_then(|e| e.event()).filter(about);
+        new.extend(timeline::from_events(event));
         new
     }
 
@@ -184,18 +211,34 @@ async fn follow(
         let new = tokio::select! {
             event = receiver.recv() => match event {
                 Some((_, event)) => {
+                    let key = event_key(&event);
                     inventory.apply(event, Utc::now());
-                    printing.changed(inventory, store)
+                    printing.changed(inventory, store, key)
                 }
                 None => break,
             },
-            Some(batch) = log.recv() => timeline::from_log(batch.iter().map(String::as_str), printing.pool.1),
+            Some(batch) = log.recv() => timeline::from_log(batch.iter().map(String::as_str), printing.pool),
             _ = audit.tick() => printing.acted(inventory),
             () = &mut ended => break,
         };
-        printing.print(new);
+        if !printing.print(new) {
+            break;
+        }
     }
     following.abort();
+}
+
+/// The key of an event added or changed one at a time (a relist's are old news).
+fn event_key(event: &crate::inventory::SourceEvent) -> Option<crate::inventory::Key> {
+    use crate::inventory::{Kind, SourceEvent};
+    match event {
+        SourceEvent::Applied {
+            kind: Kind::Event,
+            object,
+        } => Some(crate::inventory::key_of(object)),
+        SourceEvent::Read { object } if object.kind == Kind::Event => Some(object.key.clone()),
+        _ => None,
+    }
 }
 
 /// Ctrl-C, a hangup or a termination: the watch ends, saying when it stopped watching.

@@ -38,10 +38,11 @@ pub struct TimelineArgs {
     /// The pool's namespace (default: the context's).
     #[arg(long, short, value_name = "NS")]
     pub namespace: Option<String>,
-    /// Only entries this recent (e.g. 30m, 2h, 7d).
+    /// Only entries this recent (e.g. 30m, 2h, 48h).
     #[arg(long, value_name = "AGE", value_parser = super::parse_duration)]
     pub since: Option<Duration>,
-    /// How to print it: text (a line each), json or yaml (with --watch, a JSON line per entry).
+    /// How to print it: text (a line each), json or yaml (with --watch, a JSON line or a YAML
+    /// document per entry).
     #[arg(long, short, value_enum, default_value = "text")]
     pub output: Shape,
     /// Go on: print each new entry as it comes, and keep it.
@@ -97,8 +98,10 @@ async fn timeline(args: &TimelineArgs) -> ExitCode {
     let at = (&hub.server[..], &namespace[..], started);
     let kept = past(args, &connection.client, &inventory, store.as_ref(), at).await;
     let entries = crate::timeline::entries(&inventory, &namespace, &args.name, &kept, Utc::now());
+    // Not on the hub, and nothing kept of it: the controller's lines alone tell no pool.
     let here = inventory.get(Kind::Pool, &namespace, &args.name).is_some();
-    if !here && entries.iter().all(|e| e.source == timeline::Source::Watch) {
+    let known = |e: &Entry| !matches!(e.source, timeline::Source::Watch | timeline::Source::Log);
+    if !here && !entries.iter().any(known) {
         crate::say::complain!(
             "Error from server (NotFound): computepools.spectrocloud.com \"{}\" not found, and pooldeck kept nothing of it",
             inert::line(&args.name)
@@ -110,8 +113,8 @@ async fn timeline(args: &TimelineArgs) -> ExitCode {
         .and_then(|d| chrono::TimeDelta::from_std(d).ok())
         .map(|d| Utc::now() - d);
     let shown = timeline::since(entries, since);
-    print(&shown, args, &hub, &namespace);
     if !args.watch {
+        print(&shown, args, &hub, &namespace);
         return finish(tasks, 0);
     }
     let watched = follow::Watched {
