@@ -23,12 +23,6 @@ mod common;
 const POOLS: usize = 10_000;
 const EVENTS: usize = 50_000;
 
-fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
 fn lists() -> (Vec<Value>, Vec<Value>) {
     let scenario = Scenario::large(POOLS);
     let mut pools = Vec::with_capacity(POOLS);
@@ -57,7 +51,7 @@ fn main() {
 
     // Memory first, while the process is fresh: the picture is built object by object from
     // objects made one at a time, so what stays resident is the picture itself.
-    let before = resident_bytes();
+    let before = common::resident_bytes();
     let mut inventory = Inventory::new();
     for i in 0..POOLS {
         let (pool, evaluation) = large_pool(i);
@@ -76,7 +70,7 @@ fn main() {
             Utc::now(),
         );
     }
-    let after = resident_bytes();
+    let after = common::resident_bytes();
     match (before, after) {
         (Some(b), Some(a)) => println!(
             "  resident memory of the picture            {:>9.1} MB",

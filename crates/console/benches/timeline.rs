@@ -26,16 +26,6 @@ const POOLS: usize = 10_000;
 const EVENTS: usize = 50_000;
 const PER_POOL: usize = 1_000;
 
-fn resident_bytes() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
-    pages * 4096
-}
-
 fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
 }
@@ -47,7 +37,7 @@ fn ms(d: Duration) -> f64 {
 /// The fleet (with changes noted from the start, or not); resident memory it took, and the
 /// changes noted by its first sight (none: a first sight is no change).
 fn fleet(note: bool) -> Inventory {
-    let before = resident_bytes();
+    let before = common::resident_bytes().unwrap_or(0);
     let mut inventory = Inventory::new();
     if note {
         inventory.note_changes();
@@ -67,7 +57,7 @@ fn fleet(note: bool) -> Inventory {
         } else {
             "not noted   "
         },
-        mb(resident_bytes().saturating_sub(before))
+        mb(common::resident_bytes().unwrap_or(0).saturating_sub(before))
     );
     inventory
 }
@@ -110,7 +100,7 @@ fn churn(inventory: &mut Inventory) {
             });
         }
     }
-    let before = resident_bytes();
+    let before = common::resident_bytes().unwrap_or(0);
     let (mut noted, mut peak) = (0, 0);
     let start = Instant::now();
     for (i, event) in events.into_iter().enumerate() {
@@ -118,7 +108,7 @@ fn churn(inventory: &mut Inventory) {
         if i % 64 == 63 {
             let taken = inventory.take_seen();
             noted += taken.len();
-            peak = peak.max(resident_bytes());
+            peak = peak.max(common::resident_bytes().unwrap_or(0));
         }
     }
     let elapsed = start.elapsed();
@@ -226,7 +216,7 @@ fn opening() -> Option<()> {
             Some(&audit),
             ("https://bench.example:6443", &namespace, &name),
             objects,
-            Ok(log.clone()),
+            Ok(&log),
             own,
         );
         let entries = pooldeck::timeline::entries(&inventory, &namespace, &name, &read, Utc::now());

@@ -1,4 +1,5 @@
-//! What every benchmark prints beside its figures: the machine it ran on.
+//! What every benchmark prints beside its figures: the machine it ran on, and the memory
+//! a process holds.
 
 /// CPU model, core count, OS and architecture.
 pub fn machine() -> String {
@@ -17,4 +18,12 @@ pub fn machine() -> String {
         std::env::consts::OS,
         std::env::consts::ARCH
     )
+}
+
+/// The process's resident memory, from /proc (none where there is no /proc).
+#[allow(dead_code)]
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }

@@ -17,6 +17,27 @@ use crate::sources::errors::classify;
 
 pub use crate::app::logs::{NAMESPACE, SELECTOR};
 
+/// Why the controller's log's end could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum Unread {
+    #[error("{0}")]
+    Failed(LogFailure),
+    #[error("no answer within {}", crate::domain::duration::format(*.0))]
+    NoAnswer(std::time::Duration),
+}
+
+/// [`tail`] within `limit`.
+pub async fn tail_within(
+    client: kube::Client,
+    lines: u32,
+    limit: std::time::Duration,
+) -> Result<Vec<String>, Unread> {
+    match tokio::time::timeout(limit, tail(client, lines)).await {
+        Ok(read) => read.map_err(Unread::Failed),
+        Err(_) => Err(Unread::NoAnswer(limit)),
+    }
+}
+
 /// The most of a pod's log [`tail`] reads.
 pub const TAIL_BYTES: i64 = 4 * 1024 * 1024;
 

@@ -15,14 +15,14 @@ pub use store::{Store, StoreError, Watching};
 const AUDIT_READ: u64 = 4 * 1024 * 1024;
 
 /// What was kept of a pool: its entries in `store`, its records in the audit log at `audit`
-/// on the hub at `server`, the controller's `log` lines that name it, and the times pooldeck
-/// watched (with `own`, this session's).
+/// on the hub at `server`, the controller's `log` lines that name it (or why none could be
+/// read), and the times pooldeck watched (with `own`, this session's).
 pub fn read(
     store: Result<&Store, &StoreError>,
     audit: Option<&Path>,
     (server, namespace, name): (&str, &str, &str),
     mut objects: Vec<String>,
-    log: Result<Vec<String>, String>,
+    log: Result<&[String], &dyn std::fmt::Display>,
     own: Span,
 ) -> Kept {
     let mut kept = Kept::default();

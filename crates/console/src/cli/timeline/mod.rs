@@ -145,14 +145,8 @@ async fn past(
     (server, namespace, started): (&str, &str, chrono::DateTime<Utc>),
 ) -> crate::timeline::Kept {
     let audit = audit_of(args);
-    let tail = crate::runtime::logs::tail(client.clone(), args.log_lines);
-    let log = match tokio::time::timeout(args.timeout, tail).await {
-        Ok(read) => read.map_err(|e| e.to_string()),
-        Err(_) => Err(format!(
-            "no answer within {}",
-            crate::domain::duration::format(args.timeout)
-        )),
-    };
+    let log = crate::runtime::logs::tail_within(client.clone(), args.log_lines, args.timeout).await;
+    let log = log.as_deref().map_err(|e| e as &dyn std::fmt::Display);
     let own = Span {
         from: started,
         to: Some(Utc::now()),
@@ -215,7 +209,7 @@ pub fn last(
         audit.as_deref(),
         (&hub.server, namespace, name),
         objects,
-        Ok(Vec::new()),
+        Ok(&[]),
         own,
     );
     let entries = crate::timeline::entries(inventory, namespace, name, &kept, now);

@@ -60,11 +60,7 @@ pub(super) async fn history(
     else {
         return Kept::default();
     };
-    let tail = crate::runtime::logs::tail(client, crate::app::logs::TAIL);
-    let log = match tokio::time::timeout(LOG_WITHIN, tail).await {
-        Ok(read) => read.map_err(|e| e.to_string()),
-        Err(_) => Err(format!("no answer within {}s", LOG_WITHIN.as_secs())),
-    };
+    let log = crate::runtime::logs::tail_within(client, crate::app::logs::TAIL, LOG_WITHIN).await;
     let read = tokio::task::spawn_blocking(move || {
         let audit = session.audit.as_ref().ok();
         let at = (
@@ -73,6 +69,7 @@ pub(super) async fn history(
             pool.name.as_str(),
         );
         let store = store.as_ref().map_err(|e| &**e);
+        let log = log.as_deref().map_err(|e| e as &dyn std::fmt::Display);
         crate::timeline::read(store, audit.map(|p| p.as_path()), at, objects, log, own)
     });
     read.await.unwrap_or_default()
