@@ -19,6 +19,7 @@ pub(super) struct Watched<'a> {
     pub(super) namespace: &'a str,
     pub(super) started: chrono::DateTime<Utc>,
     pub(super) shown: &'a [Entry],
+    pub(super) audit: Option<std::path::PathBuf>,
     pub(super) client: kube::Client,
 }
 
@@ -36,6 +37,7 @@ pub(super) async fn watch(
         namespace,
         started,
         shown,
+        audit,
         client,
     } = watched;
     let store = match store {
@@ -52,7 +54,7 @@ pub(super) async fn watch(
         args,
         pool: (namespace, &args.name),
         server: &hub.server,
-        audit: super::audit_of(args),
+        audit,
         audit_length: 0,
         printed: HashSet::new(),
         workloads: Vec::new(),

@@ -96,7 +96,9 @@ async fn timeline(args: &TimelineArgs) -> ExitCode {
     let hub = crate::sources::connection::hub_of(&source, &connection.context);
     let store = Store::open(&hub.server);
     let at = (&hub.server[..], &namespace[..], started);
-    let kept = past(args, &connection.client, &inventory, store.as_ref(), at).await;
+    let audit = audit_of(args);
+    let files = (store.as_ref(), audit.as_deref());
+    let kept = past(args, &connection.client, &inventory, files, at).await;
     let entries = crate::timeline::entries(&inventory, &namespace, &args.name, &kept, Utc::now());
     // Not on the hub, and nothing kept of it: the controller's lines alone tell no pool.
     let here = inventory.get(Kind::Pool, &namespace, &args.name).is_some();
@@ -123,6 +125,7 @@ async fn timeline(args: &TimelineArgs) -> ExitCode {
         namespace: &namespace,
         started,
         shown: &shown,
+        audit,
         client: connection.client.clone(),
     };
     let code = follow::watch(watched, &mut inventory, &mut receiver, store).await;
@@ -130,8 +133,12 @@ async fn timeline(args: &TimelineArgs) -> ExitCode {
 }
 
 /// The audit log whose records are shown: `--audit-log`, the settings file's, the default.
-pub(super) fn audit_of(args: &TimelineArgs) -> Option<std::path::PathBuf> {
-    let (settings, _) = crate::settings::Settings::load();
+/// A settings file that cannot be read is warned about, as the other commands do.
+fn audit_of(args: &TimelineArgs) -> Option<std::path::PathBuf> {
+    let (settings, warnings) = crate::settings::Settings::load();
+    for warning in &warnings {
+        crate::say::complain!("pooldeck: {warning}");
+    }
     super::audit_log(args.audit_log.clone(), &settings).ok()
 }
 
@@ -141,10 +148,12 @@ async fn past(
     args: &TimelineArgs,
     client: &kube::Client,
     inventory: &Inventory,
-    store: Result<&Store, &crate::timeline::StoreError>,
+    (store, audit): (
+        Result<&Store, &crate::timeline::StoreError>,
+        Option<&std::path::Path>,
+    ),
     (server, namespace, started): (&str, &str, chrono::DateTime<Utc>),
 ) -> crate::timeline::Kept {
-    let audit = audit_of(args);
     let log = crate::runtime::logs::tail_within(client.clone(), args.log_lines, args.timeout).await;
     let log = log.as_deref().map_err(|e| e as &dyn std::fmt::Display);
     let own = Span {
@@ -154,7 +163,7 @@ async fn past(
     };
     let objects = crate::timeline::related(inventory, namespace, &args.name);
     let at = (server, namespace, args.name.as_str());
-    let kept = crate::timeline::read(store, audit.as_deref(), at, objects, log, own);
+    let kept = crate::timeline::read(store, audit, at, objects, log, own);
     for said in &kept.said {
         crate::say::complain!("pooldeck: warning: {said}");
     }
