@@ -36,6 +36,7 @@ pub mod operation;
 pub mod path;
 pub mod quantity;
 pub mod quota;
+pub mod redact;
 pub mod request;
 pub mod rules;
 pub mod selector;

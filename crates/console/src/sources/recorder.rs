@@ -1,7 +1,6 @@
 //! The recorder: watches the Compute Pool resources of a cluster and writes a timeline that
-//! `pooldeck demo serve --replay` plays back. Secrets never land in a recording: SSH keys,
-//! kubeconfig secret names, last-applied configurations and any field or annotation whose
-//! name looks like a credential are replaced with `REDACTED`.
+//! `pooldeck demo serve --replay` plays back. Secrets never land in a recording: they are
+//! redacted as in a support bundle (`domain::redact`).
 
 use std::time::Duration;
 
@@ -11,8 +10,6 @@ use kube::api::{Api, DynamicObject};
 use kube::core::{ApiResource, GroupVersionKind};
 use kube::runtime::watcher;
 use serde_json::{Value, json};
-
-pub const REDACTED: &str = "REDACTED";
 
 /// What a recording covers.
 #[derive(Clone, Debug)]
@@ -66,39 +63,10 @@ pub const RESOURCES: &[(&str, &str, &str, &str, bool)] = &[
     ("", "v1", "Event", "events", true),
 ];
 
-fn redact_fields(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            for (key, child) in map.iter_mut() {
-                if crate::domain::json::credential_like(key) && !child.is_null() {
-                    *child = json!(REDACTED);
-                } else {
-                    redact_fields(child);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(redact_fields),
-        _ => {}
-    }
-}
-
-/// Removes what must not be recorded, and what only adds noise (managedFields).
+/// Removes what must not be recorded (see `domain::redact`), and what only adds noise
+/// (managedFields).
 pub fn redact(object: &mut Value) {
-    crate::domain::json::drop_managed_fields(object);
-    if let Some(keys) = object
-        .pointer_mut("/spec/clusterVariant/dedicated/paletteClusterDeploymentConfig/sshKeys")
-        .and_then(Value::as_array_mut)
-    {
-        for key in keys.iter_mut() {
-            let kind = key
-                .as_str()
-                .and_then(|k| k.split_whitespace().next())
-                .unwrap_or("ssh-ed25519")
-                .to_owned();
-            *key = json!(format!("{kind} {REDACTED}"));
-        }
-    }
-    redact_fields(object);
+    crate::domain::redact::Redactor::builtin().object(object, "", &mut Vec::new());
 }
 
 fn strip_for_replay(mut object: Value) -> Value {

@@ -1,0 +1,279 @@
+//! Redaction of what leaves a hub (a support bundle, a recording): only the secret part of a
+//! text is replaced, so a message still reads; a field named like a credential is masked
+//! whole; each place is listed with what was there, never the value.
+
+use regex::{Captures, Regex};
+use serde::Serialize;
+use serde_json::Value;
+
+pub const REDACTED: &str = "REDACTED";
+
+/// A place something was redacted, and what kind of secret it was (never its value).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Found {
+    pub place: String,
+    pub what: String,
+}
+
+/// A secret's shape: the pattern and how a match is told and replaced.
+struct Shape {
+    pattern: Regex,
+    what: fn(&Captures) -> String,
+    replace: fn(&Captures) -> String,
+}
+
+/// The patterns a text is read with: the built-in shapes and those the user adds.
+pub struct Redactor {
+    shapes: Vec<Shape>,
+    extra: Vec<Regex>,
+}
+
+/// The built-in shapes: PEM blocks (keys, certificates), bearer and basic credentials,
+/// JWTs, SSH public keys, and `password=…`-like assignments.
+const SHAPES: &[(&str, fn(&Captures) -> String, fn(&Captures) -> String)] = &[
+    (
+        r"-----BEGIN ([A-Z0-9 ]{1,40})-----(?s:.*?)(?:-----END [A-Z0-9 ]{1,40}-----|\z)",
+        |c| c[1].to_lowercase(),
+        |c| {
+            format!(
+                "-----BEGIN {}----- {REDACTED} -----END {}-----",
+                &c[1], &c[1]
+            )
+        },
+    ),
+    (
+        r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}",
+        |c| format!("{} credentials", c[1].to_lowercase()),
+        |c| format!("{}{}{REDACTED}", &c[1], &c[2]),
+    ),
+    (
+        r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
+        |_| "token".to_owned(),
+        |_| REDACTED.to_owned(),
+    ),
+    (
+        r"\b(ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-[a-z0-9-]+)\s+AAAA[A-Za-z0-9+/=]+(?:[ \t]+[^\s,]+)?",
+        |_| "ssh key".to_owned(),
+        |c| format!("{} {REDACTED}", &c[1]),
+    ),
+    (
+        r#"(?i)\b([a-z0-9_.-]*?(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))(\\?"?\s*[:=]\s*\\?"?)([^\s"',;&}\\]+)"#,
+        |c| c[2].to_lowercase(),
+        |c| {
+            if &c[4] == REDACTED {
+                c[0].to_owned()
+            } else {
+                format!("{}{}{REDACTED}", &c[1], &c[3])
+            }
+        },
+    ),
+];
+
+/// A `--redact` pattern that is not a regular expression.
+#[derive(Debug, thiserror::Error)]
+#[error("--redact {pattern:?} is not a pattern: {why}")]
+pub struct BadPattern {
+    pub pattern: String,
+    pub why: String,
+}
+
+impl Redactor {
+    /// The built-in shapes and the user's patterns (regular expressions; a match is replaced
+    /// whole).
+    pub fn new(extra: &[String]) -> Result<Redactor, BadPattern> {
+        let shapes = SHAPES
+            .iter()
+            .filter_map(|(pattern, what, replace)| {
+                Some(Shape {
+                    pattern: Regex::new(pattern).ok()?,
+                    what: *what,
+                    replace: *replace,
+                })
+            })
+            .collect();
+        let extra = extra
+            .iter()
+            .map(|p| {
+                Regex::new(p).map_err(|e| BadPattern {
+                    pattern: p.clone(),
+                    why: e.to_string(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Redactor { shapes, extra })
+    }
+
+    /// The built-in shapes alone, built once.
+    pub fn builtin() -> &'static Redactor {
+        static BUILTIN: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
+            Redactor::new(&[]).unwrap_or(Redactor {
+                shapes: Vec::new(),
+                extra: Vec::new(),
+            })
+        });
+        &BUILTIN
+    }
+
+    /// The text with each secret part replaced, and what each was; `None` when nothing was.
+    pub fn text(&self, text: &str) -> Option<(String, Vec<String>)> {
+        let mut found = Vec::new();
+        let mut out = std::borrow::Cow::Borrowed(text);
+        for shape in &self.shapes {
+            if !shape.pattern.is_match(&out) {
+                continue;
+            }
+            let replaced = shape.pattern.replace_all(&out, |c: &Captures| {
+                let replacement = (shape.replace)(c);
+                if replacement != c[0] {
+                    found.push((shape.what)(c));
+                }
+                replacement
+            });
+            out = std::borrow::Cow::Owned(replaced.into_owned());
+        }
+        for (n, pattern) in self.extra.iter().enumerate() {
+            let replaced = pattern.replace_all(&out, |_: &Captures| {
+                found.push(format!("--redact pattern {}", n + 1));
+                REDACTED
+            });
+            out = std::borrow::Cow::Owned(replaced.into_owned());
+        }
+        (!found.is_empty()).then(|| (out.into_owned(), found))
+    }
+
+    /// An object made safe to hand over: managedFields dropped, a field named like a
+    /// credential (a last-applied configuration too) masked whole, every text read; each
+    /// place noted, prefixed with `at`.
+    pub fn object(&self, object: &mut Value, at: &str, found: &mut Vec<Found>) {
+        crate::json::drop_managed_fields(object);
+        self.value(object, &mut at.to_owned(), found);
+    }
+
+    fn value(&self, value: &mut Value, path: &mut String, found: &mut Vec<Found>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map.iter_mut() {
+                    let len = path.len();
+                    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        path.push('.');
+                        path.push_str(key);
+                    } else {
+                        path.push_str(&format!("[{key:?}]"));
+                    }
+                    if crate::json::credential_like(key) && !child.is_null() && child != REDACTED {
+                        *child = Value::from(REDACTED);
+                        found.push(Found {
+                            place: path.clone(),
+                            what: "a field named like a credential".to_owned(),
+                        });
+                    } else {
+                        self.value(child, path, found);
+                    }
+                    path.truncate(len);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    self.value(item, path, found);
+                    path.truncate(len);
+                }
+            }
+            Value::String(text) => {
+                if let Some((safe, whats)) = self.text(text) {
+                    *text = safe;
+                    found.extend(whats.into_iter().map(|what| Found {
+                        place: path.clone(),
+                        what,
+                    }));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn redactor() -> Redactor {
+        Redactor::new(&[]).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn only_the_secret_part_of_a_text_goes() {
+        let r = redactor();
+        let (safe, what) = r
+            .text("login failed: Authorization: Bearer abcdef0123456789 for host-3")
+            .unwrap_or_default();
+        assert_eq!(
+            safe,
+            "login failed: Authorization: Bearer REDACTED for host-3"
+        );
+        assert_eq!(what, ["bearer credentials"]);
+        let (safe, _) = r
+            .text("registry password=hunter2x, user=admin")
+            .unwrap_or_default();
+        assert_eq!(safe, "registry password=REDACTED, user=admin");
+        let (safe, _) = r
+            .text(r#"{"apiKey": "k-123456", "name": "x"}"#)
+            .unwrap_or_default();
+        assert_eq!(safe, r#"{"apiKey": "REDACTED", "name": "x"}"#);
+        assert!(r.text("VIP 10.0.0.5 is already held by pool a").is_none());
+        assert!(r.text("password=REDACTED").is_none(), "redacted once only");
+    }
+
+    #[test]
+    fn keys_and_certificates_go_whole() {
+        let r = redactor();
+        let text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAA\n-----END RSA PRIVATE KEY-----\nafter";
+        let (safe, what) = r.text(text).unwrap_or_default();
+        assert!(!safe.contains("MIIEow"), "{safe}");
+        assert!(safe.ends_with("after"));
+        assert_eq!(what, ["rsa private key"]);
+        let (cut, _) = r
+            .text("-----BEGIN CERTIFICATE-----MIIC cut short")
+            .unwrap_or_default();
+        assert!(!cut.contains("MIIC"), "{cut}");
+        let (ssh, _) = r
+            .text("ssh-ed25519 AAAAC3NzaC1lZDI1 me@laptop")
+            .unwrap_or_default();
+        assert_eq!(ssh, "ssh-ed25519 REDACTED");
+    }
+
+    #[test]
+    fn an_object_lists_each_place_never_the_value() {
+        let r = Redactor::new(&["cust-[0-9]+".to_owned()]).unwrap_or_else(|e| panic!("{e}"));
+        let mut pool = json!({"metadata": {"name": "p", "managedFields": [{}], "annotations": {
+            "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\": {}}",
+            "note": "call cust-4411 with token: tok_9f8e7d"}},
+            "status": {"conditions": [{"message": "pull failed: Basic dXNlcjpwYXNz"}]}});
+        let mut found = Vec::new();
+        r.object(&mut pool, "pools.json ns/p ", &mut found);
+        let text = pool.to_string();
+        for secret in [
+            "cust-4411",
+            "tok_9f8e7d",
+            "dXNlcjpwYXNz",
+            "spec",
+            "managedFields",
+        ] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        let places: Vec<&str> = found.iter().map(|f| f.place.as_str()).collect();
+        assert!(places.contains(
+            &"pools.json ns/p .metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]"
+        ));
+        assert!(places.contains(&"pools.json ns/p .status.conditions[0].message"));
+        assert!(
+            found
+                .iter()
+                .all(|f| !f.what.contains("4411") && !f.place.contains("tok_")),
+            "{found:?}"
+        );
+        assert!(Redactor::new(&["(".to_owned()]).is_err());
+    }
+}
