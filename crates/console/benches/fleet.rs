@@ -24,7 +24,6 @@
 //! measures another build's binary where the release binary is measured. Figures only.
 
 #![allow(clippy::too_many_lines)]
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -49,67 +48,6 @@ fn ratio(took: Duration, of: Duration) -> String {
     } else {
         format!("{:.2}×", took.as_secs_f64() / of.as_secs_f64())
     }
-}
-
-/// The release binary, built if needed; `POOLDECK_BENCH_BINARY` names another build's
-/// instead (an older one, to compare the two on the same machine in one session).
-fn binary() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("POOLDECK_BENCH_BINARY") {
-        return Some(PathBuf::from(path));
-    }
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "--bin", "pooldeck"])
-        .status()
-        .ok()?;
-    if !status.success() {
-        return None;
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
-        PathBuf::from,
-    );
-    let path = target.join("release/pooldeck");
-    path.exists().then_some(path)
-}
-
-/// The peak resident memory (VmHWM) of a running process, in bytes.
-fn high_water(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// A child's wall time, peak resident memory (its high-water mark, read while it runs) and
-/// bytes written.
-fn measured(mut command: Command) -> Option<(Duration, u64, usize)> {
-    let start = Instant::now();
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
-        out.len()
-    });
-    let pid = child.id();
-    let mut peak = 0;
-    let status = loop {
-        if let Some(hwm) = high_water(pid) {
-            peak = peak.max(hwm);
-        }
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(_) => return None,
-        }
-    };
-    let took = start.elapsed();
-    let out = reader.join().unwrap_or(0);
-    status.success().then_some((took, peak, out))
 }
 
 async fn client_of(cluster: &DemoCluster) -> Option<kube::Client> {
@@ -425,7 +363,7 @@ fn console_with(
                 let first_rows = switched.elapsed();
                 let made = counted(&session, title, switched)?;
                 quiet(pid)?;
-                let (resident, peak) = (resident_of(pid)?, high_water(pid)?);
+                let (resident, peak) = (resident_of(pid)?, common::high_water(pid)?);
                 let (idle_core, idle_bytes) = idle(pid, &output, 5)?;
                 Some(ViewFigures {
                     name,
@@ -785,7 +723,7 @@ fn main() {
         REAL_HUB.per_object.as_micros(),
         REAL_HUB.bytes_per_second / 1_000_000
     );
-    let Some(binary) = binary() else {
+    let Some(binary) = common::binary() else {
         println!("the release binary could not be built");
         return;
     };
@@ -949,7 +887,7 @@ fn main() {
                 "--kubeconfig",
             ])
             .arg(&kubeconfig);
-            let got = measured(get);
+            let got = common::measured(get);
             match (raw, got) {
                 (Some((raw, bytes)), Some((took, peak, out))) => println!(
                     "  {pools:>6} pools, {label:<20} raw unpaged list {:>7.1} ms ({:.1} MB compact) · get -o json {:>7.1} ms ({:.2}× the unpaged list), peak RSS {:>6.1} MB, {:.1} MB out",
@@ -1066,7 +1004,7 @@ fn hubs(runtime: &tokio::runtime::Runtime, binary: &std::path::Path) {
             .args(["get", "pools", "-A", "--timeout", "120s", "--kubeconfig"])
             .arg(&kubeconfig)
             .args(extra);
-        measured(command)
+        common::measured(command)
     };
     println!("three paced hubs of {POOLS} pools each (headless)");
     let all: Vec<&DemoCluster> = clusters.iter().collect();

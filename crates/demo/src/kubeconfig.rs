@@ -1,10 +1,10 @@
-//! The demo's kubeconfigs: one cluster with its three contexts, or several clusters as hubs; written private.
+//! The demo's kubeconfigs: one cluster with its four contexts, or several clusters as hubs; written private.
 
 use std::path::Path;
 
 use base64::Engine;
 
-use crate::{ADMIN_CONTEXT, DemoCluster, Error, OPERATOR_CONTEXT, VIEWER_CONTEXT};
+use crate::{ADMIN_CONTEXT, DemoCluster, Error, OPERATOR_CONTEXT, READER_CONTEXT, VIEWER_CONTEXT};
 
 /// The first line of every kubeconfig the demo writes: `demo serve` knows its own files by it
 /// (and writes over no other file).
@@ -36,20 +36,22 @@ impl DemoCluster {
         format!("https://{}", self.address)
     }
 
-    /// A kubeconfig with both contexts; the admin one is current.
+    /// A kubeconfig with a context per user; the admin one is current.
     pub fn kubeconfig(&self) -> String {
         format!(
             "{WRITTEN_BY_DEMO}apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {ADMIN_CONTEXT}\n\
              clusters:\n- name: pooldeck-demo\n  cluster:\n    server: {url}\n    certificate-authority-data: {ca}\n\
-             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n\
+             users:\n- name: admin\n  user:\n    token: {admin}\n- name: viewer\n  user:\n    token: {viewer}\n- name: operator\n  user:\n    token: {operator}\n- name: reader\n  user:\n    token: {reader}\n\
              contexts:\n- name: {ADMIN_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: admin\n    namespace: default\n\
              - name: {VIEWER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: viewer\n    namespace: default\n\
-             - name: {OPERATOR_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: operator\n    namespace: default\n",
+             - name: {OPERATOR_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: operator\n    namespace: default\n\
+             - name: {READER_CONTEXT}\n  context:\n    cluster: pooldeck-demo\n    user: reader\n    namespace: default\n",
             url = self.url(),
             ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem),
             admin = self.admin_token,
             viewer = self.viewer_token,
             operator = self.identity.operator_token,
+            reader = self.identity.reader_token,
         )
     }
 

@@ -13,6 +13,7 @@ pub mod api;
 mod counts;
 mod discovery;
 pub mod error;
+pub mod frozen;
 mod kubeconfig;
 pub mod large;
 pub mod logs;
@@ -51,6 +52,8 @@ pub const ADMIN_CONTEXT: &str = "pooldeck-demo";
 pub const VIEWER_CONTEXT: &str = "pooldeck-demo-viewer";
 /// The context of an operator who may patch pools (pause, resume) but not delete them.
 pub const OPERATOR_CONTEXT: &str = "pooldeck-demo-operator";
+/// The context of a reader who may read inside a namespace but not pods' logs.
+pub const READER_CONTEXT: &str = "pooldeck-demo-reader";
 
 /// How to start a demo cluster.
 #[derive(Clone, Debug)]
@@ -87,6 +90,7 @@ pub struct Identity {
     pub admin_token: String,
     pub viewer_token: String,
     pub operator_token: String,
+    pub reader_token: String,
 }
 
 impl std::fmt::Debug for Identity {
@@ -174,6 +178,7 @@ impl DemoCluster {
                 admin_token: token()?,
                 viewer_token: token()?,
                 operator_token: token()?,
+                reader_token: token()?,
             },
         };
         let admin_token = identity.admin_token.clone();
@@ -188,6 +193,11 @@ impl DemoCluster {
         let played = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let steps = options.scenario.as_ref().map_or(0, |s| s.steps.len());
         let player = match &options.scenario {
+            // A bundle served back plays nothing: its objects are as they were taken.
+            Some(scenario) if scenario.frozen.is_some() => {
+                scenario.load_initial(&store)?;
+                None
+            }
             Some(scenario) => {
                 scenario.load_initial(&store)?;
                 logs::seed(&store)?;
@@ -248,6 +258,10 @@ impl DemoCluster {
         let Some((scenario, speed)) = playing else {
             return Err(Error::NoScenario);
         };
+        if scenario.frozen.is_some() {
+            // Nothing on a served bundle changes: it is as at its start already.
+            return Ok(());
+        }
         self.restart(scenario, speed).await
     }
 
@@ -354,6 +368,7 @@ fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Serv
     tokens.insert(identity.admin_token.clone(), User::Admin);
     tokens.insert(identity.viewer_token.clone(), User::Viewer);
     tokens.insert(identity.operator_token.clone(), User::Operator);
+    tokens.insert(identity.reader_token.clone(), User::Reader);
     Server {
         store,
         tokens,
@@ -368,6 +383,11 @@ fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Serv
         watches_opened: std::sync::atomic::AtomicU64::new(0),
         watch_lists_served: std::sync::atomic::AtomicU64::new(0),
         largest_list: std::sync::atomic::AtomicU64::new(0),
+        frozen: options
+            .scenario
+            .as_ref()
+            .and_then(|s| s.frozen.clone())
+            .map(Arc::new),
         controller_logs: std::sync::RwLock::new(Arc::new(
             options
                 .scenario

@@ -18,6 +18,8 @@ pub const NAMESPACE: &str = "mural-system";
 pub const LABEL: &str = "controller.spectrocloud.com/name";
 pub const LABEL_VALUE: &str = "hue-controllers";
 pub const POD: &str = "hue-controllers-6c9f8d7b5-x2k4p";
+/// The demo controller's API key, held in a Secret (tests look for it where it must not be).
+pub const SECRET_VALUE: &str = "demo-palette-api-key-7f3a9c";
 /// How often a followed log gets a line.
 pub const EVERY: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -61,9 +63,17 @@ pub fn seed(store: &Store) -> Result<(), ScenarioError> {
         "spec": {"replicas": 1, "selector": selector},
         "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
     });
+    // The controller's credentials, as a hub holds them: what a support bundle must never carry.
+    let secret = json!({
+        "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+        "metadata": {"name": format!("{LABEL_VALUE}-credentials"), "namespace": NAMESPACE,
+                     "creationTimestamp": "now-90d"},
+        "data": {"palette-api-key":
+            base64::Engine::encode(&base64::engine::general_purpose::STANDARD, SECRET_VALUE)}
+    });
     // Each owned by the one before it by uid, as the garbage collector reads ownership.
     let mut owner_uid: Option<String> = None;
-    for mut object in [namespace, deployment, replica_set, pod] {
+    for mut object in [namespace, deployment, replica_set, pod, secret] {
         let kind = object["kind"].as_str().unwrap_or("").to_owned();
         if store.registry.by_kind(&kind).is_none() {
             continue;

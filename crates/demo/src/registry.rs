@@ -240,7 +240,7 @@ impl Registry {
     }
 }
 
-/// The core kinds the console and kubectl read: Namespaces, Pods and Events.
+/// The core kinds the console and kubectl read: Namespaces, Pods, Secrets and Events.
 fn core_kinds() -> Vec<Resource> {
     vec![
         core(
@@ -258,6 +258,16 @@ fn core_kinds() -> Vec<Resource> {
             true,
             vec![
                 column("Status", "string", ".status.phase"),
+                column("Age", "date", ".metadata.creationTimestamp"),
+            ],
+        ),
+        // Served so that a support bundle can be shown to collect none.
+        core(
+            "Secret",
+            "secrets",
+            true,
+            vec![
+                column("Type", "string", ".type"),
                 column("Age", "date", ".metadata.creationTimestamp"),
             ],
         ),

@@ -76,6 +76,8 @@ pub struct Scenario {
     /// What pooldeck had kept of the recorded pools' timelines (`timeline`: per
     /// `namespace/name`, its entries), carried by a recording to its replay.
     pub timeline: Value,
+    /// A support bundle served back: nothing plays, nothing changes (see `demo::frozen`).
+    pub frozen: Option<super::frozen::Frozen>,
 }
 
 /// The built-in scenarios, compiled in.
@@ -300,6 +302,7 @@ impl Scenario {
             deletion_delay: duration("/controller/deletionDelay")?
                 .unwrap_or(Duration::from_secs(2)),
             repeat_after: duration("/repeat")?,
+            frozen: None,
         })
     }
 
@@ -363,6 +366,7 @@ impl Scenario {
             deletion_delay: Duration::from_secs(1),
             repeat_after: None,
             timeline: Value::Null,
+            frozen: None,
         }
     }
 }

@@ -3,13 +3,13 @@
 //! whole; each place is listed with what was there, never the value.
 
 use regex::{Captures, Regex};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub const REDACTED: &str = "REDACTED";
 
 /// A place something was redacted, and what kind of secret it was (never its value).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     pub place: String,
     pub what: String,
@@ -18,8 +18,8 @@ pub struct Found {
 /// A secret's shape: the pattern and how a match is told and replaced.
 struct Shape {
     pattern: Regex,
-    what: fn(&Captures) -> String,
-    replace: fn(&Captures) -> String,
+    what: Says,
+    replace: Says,
 }
 
 /// The patterns a text is read with: the built-in shapes and those the user adds.
@@ -30,7 +30,10 @@ pub struct Redactor {
 
 /// The built-in shapes: PEM blocks (keys, certificates), bearer and basic credentials,
 /// JWTs, SSH public keys, and `password=…`-like assignments.
-const SHAPES: &[(&str, fn(&Captures) -> String, fn(&Captures) -> String)] = &[
+/// How a match is told (what kind of secret) or replaced.
+type Says = fn(&Captures) -> String;
+
+const SHAPES: &[(&str, Says, Says)] = &[
     (
         r"-----BEGIN ([A-Z0-9 ]{1,40})-----(?s:.*?)(?:-----END [A-Z0-9 ]{1,40}-----|\z)",
         |c| c[1].to_lowercase(),
@@ -133,7 +136,7 @@ impl Redactor {
         }
         for (n, pattern) in self.extra.iter().enumerate() {
             let replaced = pattern.replace_all(&out, |_: &Captures| {
-                found.push(format!("--redact pattern {}", n + 1));
+                found.push(format!("--redact pattern {}", n.saturating_add(1)));
                 REDACTED
             });
             out = std::borrow::Cow::Owned(replaced.into_owned());

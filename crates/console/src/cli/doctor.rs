@@ -58,10 +58,14 @@ pub struct DoctorArgs {
     /// How long to wait for the complete picture.
     #[arg(long, default_value = "30s", allow_hyphen_values = true, value_parser = super::parse_duration)]
     pub timeout: Duration,
+    /// Diagnose a support bundle (`pooldeck bundle`) offline, as it was when taken: the
+    /// clock is its taken-at time. Every namespace it holds unless -n names some.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["context", "all_contexts", "kubeconfig"])]
+    pub bundle: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
-struct PoolReport {
+pub(crate) struct PoolReport {
     /// The hub (kubeconfig context) the pool is on, when several are diagnosed.
     #[serde(skip_serializing_if = "Option::is_none")]
     hub: Option<String>,
@@ -97,11 +101,15 @@ async fn doctor(args: &DoctorArgs) -> ExitCode {
     } else {
         hubs.iter().cloned().map(Some).collect()
     };
+    let read = match &args.bundle {
+        Some(path) => read_bundle(args, path, selector.as_ref()),
+        None => read_hubs(args, &contexts, selector.as_ref(), several).await,
+    };
     let Read {
         reports,
         unread,
         lacking,
-    } = match read_hubs(args, &contexts, selector.as_ref(), several).await {
+    } = match read {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -195,6 +203,33 @@ async fn read_hubs(
     Ok(read)
 }
 
+/// A bundle's hubs diagnosed as they were when it was taken (see `bundle::open::reports`).
+fn read_bundle(
+    args: &DoctorArgs,
+    path: &std::path::Path,
+    selector: Option<&crate::domain::selector::LabelSelector>,
+) -> Result<Read, ExitCode> {
+    let keep = |p: &crate::inventory::Object| {
+        args.name.as_deref().is_none_or(|n| p.name() == n)
+            && selector.is_none_or(|s| s.matches(|key| p.label(key)))
+            && (args.namespace.is_empty() || args.namespace.iter().any(|n| n == p.namespace()))
+    };
+    let (reports, lacking) = super::bundle::open::reports(path, keep).map_err(|why| {
+        crate::say::complain!("pooldeck: {why}");
+        ExitCode::from(2)
+    })?;
+    let lacking = if args.name.is_some() {
+        lacking
+    } else {
+        Vec::new()
+    };
+    Ok(Read {
+        reports,
+        unread: Vec::new(),
+        lacking,
+    })
+}
+
 /// One hub's pools diagnosed (`context`: `None` for the current one), each named with its
 /// hub when several are read. The exit status when it cannot be read (said on stderr).
 async fn diagnose_hub(
@@ -222,15 +257,22 @@ async fn diagnose_hub(
     .await
     // settle says why; the doctor's "could not read the cluster" is 2.
     .map_err(|_| ExitCode::from(2))?;
-    let now = Utc::now();
-    let mut pools: Vec<_> = inventory
-        .objects(Kind::Pool)
-        .filter(|p| args.name.as_deref().is_none_or(|n| p.name() == n))
-        .filter(|p| selector.is_none_or(|s| s.matches(|key| p.label(key))))
-        .collect();
-    pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    // A support bundle served back is read as it was when taken.
+    let target = crate::sources::connection::Target {
+        kubeconfig: args.kubeconfig.clone(),
+        context: Some(connection.context.clone()),
+        inline: None,
+    };
+    let server = crate::sources::connection::hub_of(&target, &connection.context).server;
+    let now = super::reach::bundle_taken_at(&connection.client, &server)
+        .await
+        .unwrap_or_else(Utc::now);
+    let keep = |p: &crate::inventory::Object| {
+        args.name.as_deref().is_none_or(|n| p.name() == n)
+            && selector.is_none_or(|s| s.matches(|key| p.label(key)))
+    };
     if let Some(name) = &args.name
-        && pools.is_empty()
+        && !inventory.objects(Kind::Pool).any(|p| keep(p))
         && !several
     {
         crate::say::complain!(
@@ -246,10 +288,26 @@ async fn diagnose_hub(
         user: String::new(),
         kubeconfig: crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref()),
     };
-    let reports = pools
+    let reports = reports(&inventory, keep, now, &hub, several);
+    let _ = finish(tasks, 0);
+    Ok(reports)
+}
+
+/// The findings on each pool of `inventory` that `keep` keeps, by namespace and name, at
+/// `now`; each next step names `hub`, and each pool its hub when `several` are read.
+pub(crate) fn reports(
+    inventory: &crate::inventory::Inventory,
+    keep: impl Fn(&crate::inventory::Object) -> bool,
+    now: chrono::DateTime<Utc>,
+    hub: &crate::domain::Hub,
+    several: bool,
+) -> Vec<PoolReport> {
+    let mut pools: Vec<_> = inventory.objects(Kind::Pool).filter(|p| keep(p)).collect();
+    pools.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    pools
         .iter()
         .map(|p| PoolReport {
-            hub: several.then(|| connection.context.clone()),
+            hub: several.then(|| hub.context.clone()),
             namespace: p.namespace().to_owned(),
             name: p.name().to_owned(),
             findings: inventory
@@ -257,20 +315,18 @@ async fn diagnose_hub(
                 .into_iter()
                 .map(|mut finding| {
                     for step in &mut finding.next {
-                        *step = crate::domain::shell::on_hub(step, &hub);
+                        *step = crate::domain::shell::on_hub(step, hub);
                     }
                     finding
                 })
                 .collect(),
         })
-        .collect();
-    let _ = finish(tasks, 0);
-    Ok(reports)
+        .collect()
 }
 
 use crate::domain::inert::line;
 
-fn text(reports: &[PoolReport], all: bool) -> String {
+pub(crate) fn text(reports: &[PoolReport], all: bool) -> String {
     let mut out = String::new();
     let mut healthy = 0;
     let mut info_left_out = 0;

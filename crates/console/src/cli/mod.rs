@@ -3,6 +3,7 @@
 
 pub mod act;
 mod args;
+pub mod bundle;
 mod complete;
 pub mod demo;
 mod describe;
@@ -54,6 +55,10 @@ pub struct Cli {
     /// Open the console on the embedded demo cluster, playing SCENARIO (default: fleet).
     #[arg(long, value_name = "SCENARIO", num_args = 0..=1, default_missing_value = "fleet")]
     pub demo: Option<String>,
+    /// Open the console on a support bundle (`pooldeck bundle`), served read-only as it was
+    /// taken; of a bundle of several hubs, the one --context names (default: the first).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["demo", "tour", "all_contexts"])]
+    pub bundle: Option<std::path::PathBuf>,
     /// The guided tour on the demo cluster: the troubleshooting guide's sections as chapters,
     /// each on its scenario, with a caption saying what to look at and which keys to press.
     #[arg(long)]
@@ -108,6 +113,10 @@ pub enum Command {
     Demo(demo::DemoArgs),
     /// Record a cluster's Compute Pool resources to a file the demo cluster can replay.
     Record(record::RecordArgs),
+    /// Write a support bundle: the pools and what surrounds them, the controller's log, the
+    /// timelines and the doctor's findings in one file (secrets redacted), for someone who
+    /// cannot reach the hub; `demo serve --bundle` serves it back.
+    Bundle(bundle::BundleArgs),
     /// Pause reconciliation of Compute Pools (the controller.spectrocloud.com/pause label).
     Pause(act::ActArgs),
     /// Resume reconciliation of paused Compute Pools (removes the pause label).
@@ -170,6 +179,7 @@ pub fn main() -> ExitCode {
         Some(Command::Doctor(args)) => doctor::run(args),
         Some(Command::Demo(args)) => demo::run(args),
         Some(Command::Record(args)) => record::run(args),
+        Some(Command::Bundle(args)) => bundle::run(args),
         Some(Command::Describe(args)) => describe::run(args),
         Some(Command::Timeline(args)) => timeline::run(args),
         Some(Command::Edit(args)) => edit::run(args, &global),
@@ -195,11 +205,12 @@ pub fn main() -> ExitCode {
                             .or_else(|| cli.context.first().cloned()),
                         inline: None,
                     };
-                    console(&cli, target, Some(start), Vec::new())
+                    console(&cli, target, Some(start), Vec::new(), None)
                 }
                 Err(code) => code,
             }
         }
+        None if cli.bundle.is_some() => bundle::console::open(&cli),
         None => {
             // Several hubs: each named once and known to the kubeconfig, before any is asked.
             let hubs = match hubs_named(&cli.kubeconfig, &cli.context, cli.all_contexts, 2) {
@@ -211,7 +222,7 @@ pub fn main() -> ExitCode {
                 context: hubs.first().cloned(),
                 inline: None,
             };
-            console(&cli, target, None, hubs)
+            console(&cli, target, None, hubs, None)
         }
     }
 }
@@ -255,20 +266,10 @@ fn parse() -> Result<Cli, ExitCode> {
     }
 }
 
-/// The console, on the cluster (or the demo), or on the wizard alone (`pooldeck new`).
-fn console(
-    cli: &Cli,
-    target: crate::sources::connection::Target,
-    wizard: Option<crate::runtime::WizardStart>,
-    hubs: Vec<String>,
-) -> ExitCode {
-    if let Err(code) = check_namespaces(&cli.namespace, 2) {
-        return code;
-    }
+/// The theme --theme names, else the settings file's, else the default (NO_COLOR:
+/// monochrome); what could not be read added to `warnings`.
+fn theme_of(cli: &Cli, warnings: &mut Vec<String>) -> crate::theme::Theme {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    // Warnings are said inside the console, where they are seen, not printed before
-    // the alternate screen hides them.
-    let mut warnings = Vec::new();
     let (mut theme, warning) = crate::theme::Theme::choose(cli.theme.as_deref(), no_color);
     warnings.extend(warning);
     // Without --theme, the user's settings file may name one.
@@ -298,6 +299,25 @@ fn console(
             )),
         }
     }
+    theme
+}
+
+/// The console, on the cluster (or the demo, or a bundle), or on the wizard alone (`pooldeck
+/// new`).
+fn console(
+    cli: &Cli,
+    target: crate::sources::connection::Target,
+    wizard: Option<crate::runtime::WizardStart>,
+    hubs: Vec<String>,
+    bundle: Option<(crate::demo::scenario::Scenario, String)>,
+) -> ExitCode {
+    if let Err(code) = check_namespaces(&cli.namespace, 2) {
+        return code;
+    }
+    // Warnings are said inside the console, where they are seen, not printed before
+    // the alternate screen hides them.
+    let mut warnings = Vec::new();
+    let theme = theme_of(cli, &mut warnings);
     let (settings, settings_warnings) = crate::settings::Settings::load();
     // Said on standard error too: a settings file that makes the console read-only is
     // still said once the console has closed its screen.
@@ -342,7 +362,9 @@ fn console(
             read_only: cli.readonly,
             audit,
             settings,
+            frozen: bundle.as_ref().map(|(_, why)| why.clone()),
         },
+        bundle: bundle.map(|(scenario, _)| scenario),
         wizard,
         tour: cli.tour.then_some(cli.chapter),
         hubs: if hubs.len() > 1 { hubs } else { Vec::new() },

@@ -306,3 +306,40 @@ pub(super) fn audit_log(
     });
     crate::cluster::audit::place(flag, from_settings)
 }
+
+/// Whether `server` is on this machine (a demo pooldeck serves is, and only then are its
+/// `/version`'s pooldeck fields believed).
+pub(crate) fn on_this_machine(server: &str) -> bool {
+    ["https://127.0.0.1:", "https://localhost:", "https://[::1]:"]
+        .iter()
+        .any(|h| server.starts_with(h))
+}
+
+/// The `/version` of a demo cluster pooldeck serves; `None` from any other server.
+pub(crate) async fn demo_version(client: &kube::Client) -> Option<serde_json::Value> {
+    let request = kube::core::Request::new("")
+        .get("version", &kube::api::GetParams::default())
+        .ok()?;
+    let text = client.request_text(request).await.ok()?;
+    let version: serde_json::Value = serde_json::from_str(&text).ok()?;
+    version["gitVersion"]
+        .as_str()
+        .is_some_and(|v| v.ends_with("-pooldeck-demo"))
+        .then_some(version)
+}
+
+/// When the support bundle the demo at `server` serves (`demo serve --bundle`) was taken;
+/// `None` for any other hub. The clock a diagnosis of it reads: ages as they were then.
+pub(crate) async fn bundle_taken_at(
+    client: &kube::Client,
+    server: &str,
+) -> Option<chrono::DateTime<chrono::Utc>> {
+    if !on_this_machine(server) {
+        return None;
+    }
+    let version = demo_version(client).await?;
+    let taken = version["pooldeckBundleTakenAt"].as_str()?;
+    chrono::DateTime::parse_from_rfc3339(taken)
+        .ok()
+        .map(|t| t.with_timezone(&chrono::Utc))
+}

@@ -213,7 +213,12 @@ fn documents_of(
         counts.0 += count("objects");
         counts.1 += count("steps");
         // What pooldeck kept of these pools' timelines goes with them.
-        let timeline = crate::timeline::carry::carried(server, &recording);
+        let pools = recording["objects"].as_array().into_iter().flatten();
+        let pools = pools.filter(|o| o["kind"] == "ComputePool").map(|pool| {
+            let text = |field: &str| pool["metadata"][field].as_str().unwrap_or_default();
+            (text("namespace").to_owned(), text("name").to_owned())
+        });
+        let timeline = crate::timeline::carry::carried(server, pools);
         if !timeline.is_null()
             && let Some(map) = recording.as_object_mut()
         {

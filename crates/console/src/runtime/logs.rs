@@ -111,7 +111,7 @@ fn refused(error: &kube::Error, what: &str, needs: &str) -> Option<LogFailure> {
 }
 
 /// The controller's namespace, its pods and how they were found.
-async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), LogFailure> {
+pub async fn find(client: &kube::Client) -> Result<(String, Vec<String>, String), LogFailure> {
     let names = |list: kube::core::ObjectList<Pod>| -> Vec<String> {
         list.items
             .into_iter()
@@ -241,6 +241,28 @@ pub async fn tail(client: kube::Client, lines: u32) -> Result<Vec<String>, LogFa
         (true, Some(why)) => Err(why),
         _ => Ok(out),
     }
+}
+
+/// The last `lines` lines of one pod's log as it wrote them, at most [`TAIL_BYTES`].
+pub async fn tail_of_pod(
+    client: kube::Client,
+    namespace: &str,
+    pod: &str,
+    lines: u32,
+) -> Result<Vec<String>, ClusterError> {
+    let api: Api<Pod> = Api::namespaced(client, namespace);
+    let params = LogParams {
+        tail_lines: Some(i64::from(lines)),
+        limit_bytes: Some(TAIL_BYTES),
+        ..LogParams::default()
+    };
+    let reader = api
+        .log_stream(pod, &params)
+        .await
+        .map_err(|e| classify(&e))?;
+    let read: Vec<std::io::Result<String>> =
+        bounded_lines(reader).take(lines as usize).collect().await;
+    Ok(read.into_iter().map_while(Result::ok).collect())
 }
 
 async fn one(api: Api<Pod>, pod: String, sink: Arc<LogSink>) {

@@ -50,6 +50,8 @@ pub struct ConsoleOptions {
     /// Several hubs watched at once (the fleet view), by context: the first is the target's.
     /// Empty: one hub.
     pub hubs: Vec<String>,
+    /// `--bundle`: a support bundle's hub, served read-only by the demo (instead of `demo`).
+    pub bundle: Option<Scenario>,
 }
 
 /// How `pooldeck new` opens the wizard.
@@ -96,7 +98,7 @@ pub fn terminal_problem() -> Option<String> {
     None
 }
 
-pub fn run(options: ConsoleOptions) -> ExitCode {
+pub fn run(mut options: ConsoleOptions) -> ExitCode {
     // What was asked for is checked first: a scenario name misspelt is the error to report,
     // whatever the terminal.
     // The tour chooses the scenario: its chapter's.
@@ -112,6 +114,7 @@ pub fn run(options: ConsoleOptions) -> ExitCode {
         None => options.demo.clone(),
     };
     let scenario = match demo.as_deref().map(Scenario::builtin).transpose() {
+        Ok(None) => options.bundle.take(),
         Ok(scenario) => scenario,
         Err(e) => {
             crate::say::complain!("pooldeck: {e}");

@@ -133,6 +133,7 @@ async fn start_demo(
         return Ok((None, None, options.target.clone()));
     };
     let story = (scenario.name.clone(), scenario.description.clone());
+    let story_timeline = scenario.frozen.is_some().then(|| scenario.timeline.clone());
     let pace = crate::demo::pace::Pace::default_for(&scenario.name);
     let cluster = DemoCluster::start(Options {
         scenario: Some(scenario),
@@ -145,6 +146,10 @@ async fn start_demo(
         crate::say::complain!("pooldeck: cannot start the demo cluster: {e}");
         ExitCode::from(1)
     })?;
+    // A bundle's timelines are kept again for the hub that serves it, as a replay's are.
+    if let Some(timeline) = story_timeline {
+        crate::timeline::carry::carry_in(&cluster.url(), &timeline);
+    }
     // The demo's kubeconfig holds its admin token: it stays in memory, never in a file.
     let target = Target {
         kubeconfig: None,

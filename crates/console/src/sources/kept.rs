@@ -9,7 +9,7 @@ use crate::domain::model::event::{Event, about_palette};
 use crate::inventory::{Kind, Object};
 
 /// The field selector a source of this kind lists and watches with.
-pub(super) fn selector(kind: Kind) -> Option<&'static str> {
+pub(crate) fn selector(kind: Kind) -> Option<&'static str> {
     (kind == Kind::Event).then_some("involvedObject.apiVersion!=v1")
 }
 
@@ -20,7 +20,7 @@ pub(super) fn keeps(kind: Kind, object: &Object) -> bool {
 }
 
 /// [`keeps`], of an object as the API wrote it (a deleted one).
-pub(super) fn keeps_value(kind: Kind, value: &Value) -> bool {
+pub(crate) fn keeps_value(kind: Kind, value: &Value) -> bool {
     let about = |field: &str| {
         value
             .pointer(&format!("/involvedObject/{field}"))

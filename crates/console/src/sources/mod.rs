@@ -4,7 +4,7 @@
 
 pub mod connection;
 pub mod errors;
-mod kept;
+pub(crate) mod kept;
 pub mod objects;
 pub mod recorder;
 mod sink;

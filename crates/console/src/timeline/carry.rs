@@ -7,19 +7,17 @@ use serde_json::{Map, Value};
 use super::Store;
 use crate::domain::timeline::Entry;
 
-/// What was kept, on the hub at `server`, of the pools a recording holds.
-pub fn carried(server: &str, recording: &Value) -> Value {
+/// What was kept, on the hub at `server`, of these pools (namespace, name): their entries
+/// by `namespace/name`; null when nothing was.
+pub fn carried(server: &str, pools: impl IntoIterator<Item = (String, String)>) -> Value {
     let Ok(store) = Store::open(server) else {
         return Value::Null;
     };
-    let pools = recording["objects"].as_array().into_iter().flatten();
-    let pools = pools.filter(|o| o["kind"] == "ComputePool");
     let mut out = Map::new();
-    for pool in pools {
-        let text = |field: &str| pool["metadata"][field].as_str().unwrap_or_default();
-        let kept = store.kept(text("namespace"), text("name"));
+    for (namespace, name) in pools {
+        let kept = store.kept(&namespace, &name);
         if !kept.is_empty() {
-            let key = format!("{}/{}", text("namespace"), text("name"));
+            let key = format!("{namespace}/{name}");
             out.insert(key, serde_json::to_value(kept).unwrap_or_default());
         }
     }

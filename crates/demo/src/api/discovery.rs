@@ -21,6 +21,11 @@ pub(super) async fn version(State(server): State<Arc<Server>>) -> Response {
     if server.speed.is_finite() && server.speed > 1.0 {
         version["pooldeckDemoSpeed"] = json!(server.speed);
     }
+    // A served bundle: when it was taken, so that waits and ages are read as they were then.
+    if let Some(frozen) = &server.frozen {
+        version["pooldeckBundleTakenAt"] = json!(frozen.taken_at);
+        version["pooldeckBundleHub"] = json!(frozen.hub);
+    }
     respond(200, &version)
 }
 

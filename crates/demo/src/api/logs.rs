@@ -11,7 +11,7 @@ use axum::http::{Uri, header};
 use axum::response::Response;
 use chrono::Utc;
 
-use super::{Server, User, error, forbidden, query};
+use super::{Server, User, error, query};
 use crate::logs;
 use crate::status::ApiError;
 
@@ -99,8 +99,17 @@ pub(super) async fn pod_log(
             "the server could not find the requested resource",
         ));
     };
-    if !user.may("get", "pods", Some(&namespace)) {
-        return forbidden(user, "get", &pods, Some(&name), Some(&namespace));
+    if !user.may("get", "pods/log", Some(&namespace)) {
+        // Refused as the API server refuses it: the subresource named.
+        return error(&ApiError::new(
+            403,
+            "Forbidden",
+            format!(
+                "pods \"{name}\" is forbidden: User \"{}\" cannot get resource \"pods/log\" \
+                 in API group \"\" in the namespace \"{namespace}\"",
+                user.name()
+            ),
+        ));
     }
     if let Err(e) = server.store.get(&pods, &namespace, &name) {
         return error(&e);
@@ -115,6 +124,15 @@ pub(super) async fn pod_log(
         Err(e) => return error(&e),
     };
     let now = Utc::now();
+    // A served bundle: the lines it carries, as they were taken; nothing follows.
+    if let Some(frozen) = &server.frozen {
+        let lines = frozen
+            .logs
+            .get(&(namespace, name))
+            .cloned()
+            .unwrap_or_default();
+        return text_reply(Body::from(trimmed(lines, since, tail, limit, now)));
+    }
     let ours = namespace == logs::NAMESPACE && name == logs::POD;
     let lines = if ours {
         let scripted = server
@@ -132,6 +150,10 @@ pub(super) async fn pod_log(
     } else {
         Body::from(text)
     };
+    text_reply(body)
+}
+
+fn text_reply(body: Body) -> Response {
     Response::builder()
         .status(200)
         .header(header::CONTENT_TYPE, "text/plain")

@@ -37,6 +37,8 @@ pub enum User {
     /// but not delete or create anything.
     Operator,
     Viewer,
+    /// A Project member who may read inside a namespace, but not pods' logs.
+    Reader,
 }
 
 impl User {
@@ -45,6 +47,7 @@ impl User {
             User::Admin => "admin",
             User::Operator => "operator",
             User::Viewer => "viewer",
+            User::Reader => "reader",
         }
     }
 
@@ -57,6 +60,9 @@ impl User {
             User::Admin => true,
             User::Operator => reads || (verb == "patch" && plural == "computepools"),
             User::Viewer => reads && namespace.is_some_and(|ns| !ns.is_empty()),
+            User::Reader => {
+                reads && plural != "pods/log" && namespace.is_some_and(|ns| !ns.is_empty())
+            }
         }
     }
 
@@ -66,6 +72,7 @@ impl User {
             User::Admin => "everything",
             User::Operator => "get, list and watch, and patch computepools",
             User::Viewer => "only get, list and watch, inside a namespace",
+            User::Reader => "only get, list and watch, inside a namespace, and no pods/log",
         }
     }
 }
@@ -161,6 +168,15 @@ async fn authenticate(
         Some(user) => {
             request.extensions_mut().insert(user);
             let write = request.method() != axum::http::Method::GET;
+            // A served bundle takes no write, whoever asks (an access review is a question).
+            let review = request.uri().path().ends_with("/selfsubjectaccessreviews");
+            if write && !review && server.frozen.is_some() {
+                return error(&ApiError::new(
+                    405,
+                    "MethodNotAllowed",
+                    crate::frozen::REFUSED,
+                ));
+            }
             let response = next.run(request).await;
             if write && response.status() == StatusCode::FORBIDDEN {
                 server
@@ -295,4 +311,6 @@ pub struct Server {
     pub watch_lists_served: std::sync::atomic::AtomicU64,
     /// The most objects one list answer carried, for tests that a client reads in pages.
     pub largest_list: std::sync::atomic::AtomicU64,
+    /// A support bundle served back: every write refused, pods' logs its own.
+    pub frozen: Option<Arc<crate::frozen::Frozen>>,
 }

@@ -2,26 +2,30 @@
 //! protobuf) before `auth can-i` and some writes.
 
 use axum::body::Bytes;
-use axum::extract::Extension;
+use std::sync::Arc;
+
+use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{User, error, parse_body, respond};
+use super::{Server, User, error, parse_body, respond};
 use crate::store::ApiError;
 
 pub(super) async fn access_review(
+    State(server): State<Arc<Server>>,
     Extension(user): Extension<User>,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
     match body {
-        Ok(body) => answer(user, &headers, &body),
+        Ok(body) => answer(user, server.frozen.is_some(), &headers, &body),
         Err(rejected) => error(&super::body_error(&rejected)),
     }
 }
 
-fn answer(user: User, headers: &HeaderMap, body: &Bytes) -> Response {
+/// `frozen`: a served bundle, where no one may change anything.
+fn answer(user: User, frozen: bool, headers: &HeaderMap, body: &Bytes) -> Response {
     let protobuf = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -52,13 +56,20 @@ fn answer(user: User, headers: &HeaderMap, body: &Bytes) -> Response {
         .pointer("/spec/resourceAttributes/resource")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let allowed = user.may(verb, resource, namespace);
+    let reads = matches!(verb, "get" | "list" | "watch");
+    let allowed = user.may(verb, resource, namespace) && (reads || !frozen);
     let mut answer = review.clone();
     answer["kind"] = json!("SelfSubjectAccessReview");
     answer["apiVersion"] = json!("authorization.k8s.io/v1");
     answer["status"] = json!({
         "allowed": allowed,
-        "reason": if allowed { format!("user {} may {verb}", user.name()) } else { format!("user {} may {}", user.name(), user.rights()) },
+        "reason": if allowed {
+            format!("user {} may {verb}", user.name())
+        } else if frozen && !reads {
+            crate::frozen::REFUSED.to_owned()
+        } else {
+            format!("user {} may {}", user.name(), user.rights())
+        },
     });
     respond(201, &answer)
 }

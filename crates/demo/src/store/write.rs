@@ -104,7 +104,11 @@ impl Store {
         if meta_str(&object, "creationTimestamp").is_none() {
             object["metadata"]["creationTimestamp"] = json!(now_rfc3339());
         }
-        object["metadata"]["generation"] = json!(1);
+        // A controller's load (a served bundle) keeps the generation it had; a client's starts at 1.
+        let given = object["metadata"]["generation"]
+            .as_i64()
+            .filter(|g| keep_status && *g > 0);
+        object["metadata"]["generation"] = json!(given.unwrap_or(1));
         if resource.has_status
             && !keep_status
             && let Some(map) = object.as_object_mut()

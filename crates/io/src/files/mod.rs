@@ -14,7 +14,7 @@ mod write;
 
 pub use write::{
     AppendError, Unappendable, Unwritable, WriteError, append_private, private_dir, private_mkdir,
-    state_dir, writable, writable_target, write_output, write_private,
+    state_dir, writable, writable_target, write_output, write_output_with, write_private,
 };
 
 pub use pooldeck_domain::error::ReadError;

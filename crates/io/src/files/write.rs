@@ -3,6 +3,7 @@
 //! (output only over a regular file or at a new path), and the audit log's lines appended
 //! whole or not at all.
 
+use std::io::Write;
 use std::path::Path;
 
 use super::{no_follow, non_blocking, token, what};
@@ -132,18 +133,33 @@ pub fn writable_target(path: &Path) -> Result<(), Unwritable> {
 /// Writes a file a person named for output (`-o FILE`): only over a regular file or at a new
 /// path ([`writable_target`]), as [`write_private`] writes.
 pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
+    write_output_with(path, |file| file.write_all(contents))
+}
+
+/// [`write_output`], the contents written by `write` (a stream too large to hold).
+pub fn write_output_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     writable_target(path).map_err(|why| WriteError {
         path: path.to_owned(),
         why,
     })?;
-    write_private(path, contents)
+    write_private_with(path, write)
 }
 
 /// Writes a file that holds a secret: a new file of mode 0600 with an unpredictable name
 /// beside `path`, created exclusively (an existing file or link there is never opened), then
 /// moved over `path` (a link at `path` is replaced, its target untouched).
 pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
-    use std::io::Write;
+    write_private_with(path, |file| file.write_all(contents))
+}
+
+/// [`write_private`], the contents written by `write`.
+pub fn write_private_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     let error = |why: Unwritable| WriteError {
         path: path.to_owned(),
         why,
@@ -170,13 +186,13 @@ pub fn write_private(path: &Path, contents: &[u8]) -> Result<(), WriteError> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600).custom_flags(no_follow());
     }
-    let write = || -> std::io::Result<()> {
+    let written = || -> std::io::Result<()> {
         let mut file = options.open(&temporary)?;
-        file.write_all(contents)?;
+        write(&mut file)?;
         file.sync_all()?;
         std::fs::rename(&temporary, path)
     };
-    write().map_err(|e| {
+    written().map_err(|e| {
         let _ = std::fs::remove_file(&temporary);
         error(Unwritable::Refused {
             kind: e.kind(),

@@ -147,27 +147,14 @@ struct Pace {
 
 impl Pace {
     async fn of(client: &kube::Client, server: &str) -> Pace {
-        let here = ["https://127.0.0.1:", "https://localhost:", "https://[::1]:"];
-        if !here.iter().any(|h| server.starts_with(h)) {
-            return Pace {
-                start: Utc::now(),
-                speed: 1.0,
-            };
-        }
-        let request = kube::core::Request::new("").get("version", &kube::api::GetParams::default());
-        let text = match request {
-            Ok(request) => client.request_text(request).await.unwrap_or_default(),
-            Err(_) => String::new(),
+        let version = if crate::cli::reach::on_this_machine(server) {
+            crate::cli::reach::demo_version(client).await
+        } else {
+            None
         };
-        let version: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-        let speed = version["pooldeckDemoSpeed"]
-            .as_f64()
+        let speed = version
+            .and_then(|v| v["pooldeckDemoSpeed"].as_f64())
             .filter(|s| s.is_finite() && *s > 1.0 && *s <= 100.0)
-            .filter(|_| {
-                version["gitVersion"]
-                    .as_str()
-                    .is_some_and(|v| v.ends_with("-pooldeck-demo"))
-            })
             .unwrap_or(1.0);
         if speed > 1.0 {
             crate::say::say!("the demo plays {speed}× faster: the wait is in its time");

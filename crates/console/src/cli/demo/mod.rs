@@ -52,8 +52,13 @@ pub struct ServeArgs {
     )]
     pub scenario: String,
     /// Play a recording (or any scenario file) made by `pooldeck record`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "bundle")]
     pub replay: Option<PathBuf>,
+    /// Serve a support bundle (`pooldeck bundle`) read-only, as it was taken: kubectl get,
+    /// describe and logs, and pooldeck's console, doctor and timeline work on it offline.
+    /// A bundle of several hubs is served as that many hubs.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "hubs"])]
+    pub bundle: Option<PathBuf>,
     /// Port on 127.0.0.1 (default: a free one).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
@@ -201,7 +206,7 @@ fn run_serve(args: &ServeArgs) -> ExitCode {
             crate::domain::shell::quote(&absolute.to_string_lossy())
         );
         say_served(args, &names, &plays, &clusters, &description);
-        if resets.listening() {
+        if resets.listening() && args.bundle.is_none() {
             crate::say::complain!(
                 "  kill -USR1 {} starts the story again (every object as at the start)",
                 std::process::id()
@@ -239,6 +244,19 @@ fn plays_of(args: &ServeArgs) -> Result<Vec<(String, Scenario)>, ExitCode> {
     if args.replay.is_none() && args.scenario != "large" && args.events > 0 {
         crate::say::complain!("pooldeck: --events is for the large scenario only");
         return Err(ExitCode::from(2));
+    }
+    if let Some(path) = &args.bundle {
+        return match super::bundle::open::open(path) {
+            Ok(opened) => Ok(opened
+                .hubs
+                .iter()
+                .map(|hub| (hub.name.clone(), hub.scenario(opened.manifest.taken_at)))
+                .collect()),
+            Err(why) => {
+                crate::say::complain!("pooldeck: {why}");
+                Err(ExitCode::from(2))
+            }
+        };
     }
     let plays = match &args.replay {
         Some(path) => Scenario::from_file_of_hubs(path),
@@ -321,7 +339,7 @@ fn say_served(
         crate::say::complain!(
             "pooldeck demo cluster at {} playing \"{}\"",
             cluster.url(),
-            story.name
+            crate::domain::inert::line(&story.name)
         );
     }
     if !description.is_empty() {
@@ -331,6 +349,17 @@ fn say_served(
         crate::say::complain!(
             "  watch-lists refused (422), as by a server with the WatchList feature off: clients list in pages"
         );
+    }
+    if args.bundle.is_some() {
+        crate::say::complain!(
+            "  read-only, as it was taken: kubectl get cp -A; kubectl logs; pooldeck doctor -A{}",
+            if clusters.len() > 1 {
+                " --all-contexts"
+            } else {
+                ""
+            }
+        );
+        return;
     }
     if clusters.len() > 1 {
         crate::say::complain!(

@@ -16,6 +16,8 @@ pub struct Acting {
     /// The audit log, or why it could not be placed (then nothing that changes anything is
     /// sent).
     pub audit: Result<PathBuf, crate::cluster::audit::AuditError>,
+    /// Why every hub is read-only whatever else says: a support bundle served back.
+    pub frozen: Option<String>,
 }
 
 impl Default for Acting {
@@ -24,6 +26,7 @@ impl Default for Acting {
             read_only: false,
             settings: Settings::default(),
             audit: Err(crate::cluster::audit::AuditError::NotGiven),
+            frozen: None,
         }
     }
 }
@@ -35,6 +38,9 @@ impl Acting {
 
     /// Why `context` is read-only (`--readonly`, or the settings file), if it is.
     pub fn why_read_only(&self, context: &str) -> Option<String> {
+        if let Some(why) = &self.frozen {
+            return Some(why.clone());
+        }
         if self.read_only {
             return Some("--readonly".into());
         }

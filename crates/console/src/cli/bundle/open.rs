@@ -1,0 +1,212 @@
+//! A bundle read back: its manifest, and per hub its objects, its pods' logs and its
+//! timelines, as the demo serves them (`demo serve --bundle`, `pooldeck --bundle`) and the
+//! doctor reads them (`doctor --bundle`). Nothing in it is trusted: sizes are bounded, names
+//! are only keys, and no file is written from it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::archive::{FORMAT, Manifest};
+use crate::demo::frozen::Frozen;
+use crate::demo::scenario::Scenario;
+use crate::inventory::{Inventory, Kind, Object, SourceEvent};
+
+/// The most one file of a bundle may hold once unpacked.
+const FILE_MOST: u64 = 2 << 30;
+/// The most a whole bundle may hold once unpacked.
+const BUNDLE_MOST: u64 = 8 << 30;
+
+/// One hub of a bundle.
+pub struct Hub {
+    pub name: String,
+    pub objects: Vec<Value>,
+    pub logs: BTreeMap<(String, String), Vec<String>>,
+    pub timeline: Value,
+}
+
+pub struct Opened {
+    pub manifest: Manifest,
+    pub hubs: Vec<Hub>,
+}
+
+/// The bundle at `path`, or why it cannot be read (in words, naming the file).
+pub fn open(path: &Path) -> Result<Opened, String> {
+    let shown = crate::domain::inert::line(&path.to_string_lossy()).into_owned();
+    read(path).map_err(|why| format!("cannot read the bundle {shown}: {why}"))
+}
+
+fn read(path: &Path) -> Result<Opened, String> {
+    crate::files::regular_file(path).map_err(|e| e.to_string())?;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let gz = flate2::read::GzDecoder::new(std::io::BufReader::new(file));
+    let mut archive = tar::Archive::new(gz);
+    let mut manifest: Option<Manifest> = None;
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut total = 0u64;
+    let not_a_bundle = |e: std::io::Error| format!("not a pooldeck bundle (a tar.gz): {e}");
+    for entry in archive.entries().map_err(not_a_bundle)? {
+        let entry = entry.map_err(not_a_bundle)?;
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            continue;
+        }
+        let name = entry
+            .path()
+            .map_err(not_a_bundle)?
+            .to_string_lossy()
+            .into_owned();
+        total = total.saturating_add(entry.size());
+        if entry.size() > FILE_MOST || total > BUNDLE_MOST {
+            return Err(format!("{name} is larger than a bundle's file may be"));
+        }
+        let bytes = crate::files::read_limited(entry, FILE_MOST)
+            .map_err(|e| format!("{name} cannot be read: {e}"))?;
+        if name == "manifest.json" {
+            let read = serde_json::from_slice(&bytes)
+                .map_err(|e| format!("its manifest.json cannot be read: {e}"))?;
+            manifest = Some(read);
+        } else if name.starts_with("hubs/") {
+            files.insert(name, bytes);
+        }
+    }
+    let manifest = manifest.ok_or("it holds no manifest.json: not a pooldeck bundle")?;
+    if manifest.bundle > FORMAT {
+        return Err(format!(
+            "it is of bundle format {}, newer than this pooldeck reads ({FORMAT}): upgrade pooldeck",
+            manifest.bundle
+        ));
+    }
+    let hubs = manifest
+        .hubs
+        .iter()
+        .map(|entry| hub_of(&entry.hub, &entry.dir, &files))
+        .collect::<Result<_, _>>()?;
+    Ok(Opened { manifest, hubs })
+}
+
+/// A hub's files read: every List's items (the doctor's own files aside), each log's lines,
+/// the timelines.
+fn hub_of(name: &str, dir: &str, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, String> {
+    let mut hub = Hub {
+        name: name.to_owned(),
+        objects: Vec::new(),
+        logs: BTreeMap::new(),
+        timeline: Value::Null,
+    };
+    let prefix = format!("{dir}/");
+    for (file, bytes) in files.range(prefix.clone()..) {
+        let Some(rest) = file.strip_prefix(&prefix) else {
+            break;
+        };
+        let json = || -> Result<Value, String> {
+            serde_json::from_slice(bytes).map_err(|e| format!("{file} is not JSON: {e}"))
+        };
+        if let Some(log) = rest
+            .strip_prefix("logs/")
+            .and_then(|l| l.strip_suffix(".log"))
+        {
+            if let Some((namespace, pod)) = log.split_once('/') {
+                let text = String::from_utf8_lossy(bytes);
+                let lines = text.lines().map(str::to_owned).collect();
+                hub.logs
+                    .insert((namespace.to_owned(), pod.to_owned()), lines);
+            }
+        } else if rest == "timelines.json" {
+            hub.timeline = json()?;
+        } else if rest.ends_with(".json") && rest != "doctor.json" && !rest.contains('/') {
+            let list = json()?;
+            let items = list["items"].as_array().cloned().unwrap_or_default();
+            hub.objects
+                .extend(items.into_iter().filter(Value::is_object));
+        }
+    }
+    Ok(hub)
+}
+
+impl Hub {
+    /// The hub as the demo serves it: read-only, nothing playing, its logs as taken.
+    pub fn scenario(&self, taken_at: DateTime<Utc>) -> Scenario {
+        let taken = taken_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let objects = self
+            .objects
+            .iter()
+            .cloned()
+            .map(|mut object| {
+                // The served store gives each object its own identity and version.
+                if let Some(meta) = object["metadata"].as_object_mut() {
+                    meta.shift_remove("resourceVersion");
+                    meta.shift_remove("uid");
+                }
+                object
+            })
+            .collect();
+        let description = format!(
+            "The support bundle of {} taken {taken}, served read-only",
+            crate::domain::inert::line(&self.name)
+        );
+        let frozen = Frozen {
+            hub: self.name.clone(),
+            taken_at: taken,
+            logs: self.logs.clone(),
+        };
+        Scenario::of_bundle(description, objects, self.timeline.clone(), frozen)
+    }
+
+    /// What the doctor reads of the hub: its objects of the kinds pooldeck holds.
+    pub fn inventory(&self, taken_at: DateTime<Utc>) -> Inventory {
+        let mut by_kind: BTreeMap<usize, Vec<Object>> = BTreeMap::new();
+        for object in &self.objects {
+            let kind = object["kind"].as_str().unwrap_or_default();
+            if let Some(at) = Kind::ALL.iter().position(|k| k.api().kind == kind) {
+                by_kind
+                    .entry(at)
+                    .or_default()
+                    .push(Object::new(Kind::ALL[at], object.clone()));
+            }
+        }
+        let mut inventory = Inventory::new();
+        for (at, kind) in Kind::ALL.into_iter().enumerate() {
+            let objects = by_kind.remove(&at).unwrap_or_default();
+            inventory.apply(
+                SourceEvent::Listed {
+                    kind,
+                    scope: None,
+                    objects,
+                },
+                taken_at,
+            );
+        }
+        inventory
+    }
+}
+
+/// The doctor's findings on each hub of the bundle at `path` that `keep` keeps, at the time
+/// it was taken (each pool naming its hub when it holds several), and the hubs where `keep`
+/// kept none.
+pub(crate) fn reports(
+    path: &Path,
+    keep: impl Fn(&Object) -> bool,
+) -> Result<(Vec<crate::cli::doctor::PoolReport>, Vec<String>), String> {
+    let opened = open(path)?;
+    let taken_at = opened.manifest.taken_at;
+    let several = opened.hubs.len() > 1;
+    let (mut reports, mut lacking) = (Vec::new(), Vec::new());
+    for hub in &opened.hubs {
+        let inventory = hub.inventory(taken_at);
+        // Next steps name the hub as the bundle's own findings do.
+        let on = crate::domain::Hub {
+            context: hub.name.clone(),
+            server: String::new(),
+            user: String::new(),
+            kubeconfig: None,
+        };
+        let found = crate::cli::doctor::reports(&inventory, &keep, taken_at, &on, several);
+        if found.is_empty() {
+            lacking.push(crate::domain::inert::line(&hub.name).into_owned());
+        }
+        reports.extend(found);
+    }
+    Ok((reports, lacking))
+}
