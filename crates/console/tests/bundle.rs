@@ -165,7 +165,14 @@ fn planted() -> String {
         "name": "planted",
         "controller": {"logs": [
             {"at": "now-5m", "level": "ERROR", "pool": "vision-lab/video-analytics",
-             "message": "pull failed: token=tok_PLANTED_9f8e7d from the registry"}
+             "message": "pull failed: token=tok_PLANTED_9f8e7d from the registry"},
+            {"at": "now-4m", "level": "DEBUG", "pool": "vision-lab/video-analytics",
+             "message": "loaded key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCPLANTEDLOGKEY\nQ2hlY2tQTEFOVEVEMg==\n-----END RSA PRIVATE KEY-----"}
+        ]},
+        "timeline": {"vision-lab/video-analytics": [
+            {"at": "2026-12-01T00:00:00Z", "clock": "hub", "source": "condition",
+             "subject": "ClusterDeployed",
+             "text": "ClusterDeployed False: registry said Bearer tlPLANTEDtoken42"}
         ]},
         "objects": objects,
     })
@@ -177,7 +184,11 @@ fn secrets_never_leave_in_a_bundle_and_each_place_is_listed() {
     let state = tempfile::tempdir().expect("state");
     let story = state.path().join("planted.json");
     std::fs::write(&story, planted()).expect("the story");
-    let live = serve_args(&["--replay", &story.to_string_lossy(), "--speed", "0.001"]);
+    // The server keeps the story's timelines for its hub; the bundle carries them.
+    let live = common::serve_with_state(
+        &["--replay", &story.to_string_lossy(), "--speed", "0.001"],
+        state.path(),
+    );
     // The demo serves Secrets, so a bundle that collected them would be caught.
     let (code, out, err) = kubectl(
         &live,
@@ -211,6 +222,9 @@ fn secrets_never_leave_in_a_bundle_and_each_place_is_listed() {
             "MIIEvQIBADANBgkqPLANTEDKEY",
             "hunter2planted",
             "tok_PLANTED_9f8e7d",
+            "MIIEpAIBAAKCPLANTEDLOGKEY",
+            "Q2hlY2tQTEFOVEVEMg==",
+            "tlPLANTEDtoken42",
             pooldeck::demo::logs::SECRET_VALUE,
             &secret_b64,
             "\"kind\":\"Secret\"",
@@ -252,10 +266,13 @@ fn secrets_never_leave_in_a_bundle_and_each_place_is_listed() {
         listed("video-analytics .status.conditions[1].message | password"),
         "{places:#?}"
     );
+    assert!(listed("x2k4p.log | token"), "{places:#?}");
+    assert!(listed("x2k4p.log | rsa private key"), "{places:#?}");
     assert!(
-        listed("logs/mural-system/hue-controllers-6c9f8d7b5-x2k4p.log line"),
+        listed("timelines.json [\"vision-lab/video-analytics\"][0].text | bearer"),
         "{places:#?}"
     );
+    assert!(files.contains_key("hubs/pooldeck-demo/timelines.json"));
     assert!(listed("--redact pattern 1"), "{places:#?}");
     assert_eq!(
         manifest["redactionCount"].as_u64(),

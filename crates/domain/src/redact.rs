@@ -4,7 +4,7 @@
 
 use regex::{Captures, Regex};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 pub const REDACTED: &str = "REDACTED";
 
@@ -28,11 +28,18 @@ pub struct Redactor {
     extra: Vec<Regex>,
 }
 
-/// The built-in shapes: PEM blocks (keys, certificates), bearer and basic credentials,
-/// JWTs, SSH public keys, and `password=…`-like assignments.
 /// How a match is told (what kind of secret) or replaced.
 type Says = fn(&Captures) -> String;
 
+/// Whether a word after `Bearer` or `Basic` looks like a credential rather than English
+/// ("Basic checks passed"): a digit, a capital or a token character in it.
+fn credential_word(word: &str) -> bool {
+    word.chars()
+        .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase() || "+/=._~-".contains(c))
+}
+
+/// The built-in shapes: PEM blocks (keys, certificates), bearer and basic credentials,
+/// credentials in a URL, JWTs, SSH public keys, and `password=…`-like assignments.
 const SHAPES: &[(&str, Says, Says)] = &[
     (
         r"-----BEGIN ([A-Z0-9 ]{1,40})-----(?s:.*?)(?:-----END [A-Z0-9 ]{1,40}-----|\z)",
@@ -45,9 +52,26 @@ const SHAPES: &[(&str, Says, Says)] = &[
         },
     ),
     (
-        r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{6,}",
+        r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{6,})",
         |c| format!("{} credentials", c[1].to_lowercase()),
-        |c| format!("{}{}{REDACTED}", &c[1], &c[2]),
+        |c| {
+            if credential_word(&c[3]) && &c[3] != REDACTED {
+                format!("{}{}{REDACTED}", &c[1], &c[2])
+            } else {
+                c[0].to_owned()
+            }
+        },
+    ),
+    (
+        r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s:@]+):([^/\s@]+)@",
+        |_| "credentials in a URL".to_owned(),
+        |c| {
+            if &c[3] == REDACTED {
+                c[0].to_owned()
+            } else {
+                format!("{}{}:{REDACTED}@", &c[1], &c[2])
+            }
+        },
     ),
     (
         r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
@@ -60,7 +84,7 @@ const SHAPES: &[(&str, Says, Says)] = &[
         |c| format!("{} {REDACTED}", &c[1]),
     ),
     (
-        r#"(?i)\b([a-z0-9_.-]*?(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))(\\?"?\s*[:=]\s*\\?"?)([^\s"',;&}\\]+)"#,
+        r#"(?i)\b([a-z0-9_.-]*?(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))(\\?["']?\s*[:=]\s*\\?["']?)([^\s"',;&}\\]+)"#,
         |c| c[2].to_lowercase(),
         |c| {
             if &c[4] == REDACTED {
@@ -84,16 +108,21 @@ impl Redactor {
     /// The built-in shapes and the user's patterns (regular expressions; a match is replaced
     /// whole).
     pub fn new(extra: &[String]) -> Result<Redactor, BadPattern> {
+        // A built-in shape that does not compile is refused, never left out: redaction
+        // fails closed.
         let shapes = SHAPES
             .iter()
-            .filter_map(|(pattern, what, replace)| {
-                Some(Shape {
-                    pattern: Regex::new(pattern).ok()?,
+            .map(|(pattern, what, replace)| {
+                Ok(Shape {
+                    pattern: Regex::new(pattern).map_err(|e| BadPattern {
+                        pattern: (*pattern).to_owned(),
+                        why: format!("a built-in pattern: {e}"),
+                    })?,
                     what: *what,
                     replace: *replace,
                 })
             })
-            .collect();
+            .collect::<Result<_, BadPattern>>()?;
         let extra = extra
             .iter()
             .map(|p| {
@@ -104,17 +133,6 @@ impl Redactor {
             })
             .collect::<Result<_, _>>()?;
         Ok(Redactor { shapes, extra })
-    }
-
-    /// The built-in shapes alone, built once.
-    pub fn builtin() -> &'static Redactor {
-        static BUILTIN: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
-            Redactor::new(&[]).unwrap_or(Redactor {
-                shapes: Vec::new(),
-                extra: Vec::new(),
-            })
-        });
-        &BUILTIN
     }
 
     /// The text with each secret part replaced, and what each was; `None` when nothing was.
@@ -154,27 +172,8 @@ impl Redactor {
 
     fn value(&self, value: &mut Value, path: &mut String, found: &mut Vec<Found>) {
         match value {
-            Value::Object(map) => {
-                for (key, child) in map.iter_mut() {
-                    let len = path.len();
-                    if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        path.push('.');
-                        path.push_str(key);
-                    } else {
-                        path.push_str(&format!("[{key:?}]"));
-                    }
-                    if crate::json::credential_like(key) && !child.is_null() && child != REDACTED {
-                        *child = Value::from(REDACTED);
-                        found.push(Found {
-                            place: path.clone(),
-                            what: "a field named like a credential".to_owned(),
-                        });
-                    } else {
-                        self.value(child, path, found);
-                    }
-                    path.truncate(len);
-                }
-            }
+            Value::Object(map) => self.map(map, path, found),
+            Value::Array(items) if path.ends_with(".sshKeys") => ssh_keys(items, path, found),
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
                     let len = path.len();
@@ -193,6 +192,60 @@ impl Redactor {
                 }
             }
             _ => {}
+        }
+    }
+
+    fn map(&self, map: &mut Map<String, Value>, path: &mut String, found: &mut Vec<Found>) {
+        // A variable named like a credential (`{name: DB_PASSWORD, value: …}`): its value
+        // goes whole.
+        let named = map
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(crate::json::credential_like);
+        if named
+            && let Some(value) = map.get_mut("value")
+            && value.as_str().is_some_and(|v| v != REDACTED)
+        {
+            *value = Value::from(REDACTED);
+            found.push(Found {
+                place: format!("{path}.value"),
+                what: "a value named like a credential".to_owned(),
+            });
+        }
+        for (key, child) in map.iter_mut() {
+            let len = path.len();
+            if key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                path.push('.');
+                path.push_str(key);
+            } else {
+                path.push_str(&format!("[{key:?}]"));
+            }
+            if crate::json::credential_like(key) && !child.is_null() && child != REDACTED {
+                *child = Value::from(REDACTED);
+                found.push(Found {
+                    place: path.clone(),
+                    what: "a field named like a credential".to_owned(),
+                });
+            } else {
+                self.value(child, path, found);
+            }
+            path.truncate(len);
+        }
+    }
+}
+
+/// SSH keys are never kept, whatever their shape: their type at most.
+fn ssh_keys(items: &mut [Value], path: &str, found: &mut Vec<Found>) {
+    for (i, item) in items.iter_mut().enumerate() {
+        let kind = item.as_str().and_then(|k| k.split_whitespace().next());
+        let kind = kind.filter(|k| k.starts_with("ssh-") || k.starts_with("ecdsa-"));
+        let masked = kind.map_or(REDACTED.to_owned(), |k| format!("{k} {REDACTED}"));
+        if item.as_str() != Some(masked.as_str()) {
+            *item = Value::from(masked);
+            found.push(Found {
+                place: format!("{path}[{i}]"),
+                what: "ssh key".to_owned(),
+            });
         }
     }
 }
@@ -227,6 +280,17 @@ mod tests {
         assert_eq!(safe, r#"{"apiKey": "REDACTED", "name": "x"}"#);
         assert!(r.text("VIP 10.0.0.5 is already held by pool a").is_none());
         assert!(r.text("password=REDACTED").is_none(), "redacted once only");
+        assert!(
+            r.text("Basic checks passed for host-3").is_none(),
+            "English stays"
+        );
+        let (safe, _) = r
+            .text("pulling https://robot:Zx9pass@registry.local/v2 with pwd='s3cret'")
+            .unwrap_or_default();
+        assert_eq!(
+            safe,
+            "pulling https://robot:REDACTED@registry.local/v2 with pwd='REDACTED'"
+        );
     }
 
     #[test]
@@ -253,6 +317,8 @@ mod tests {
         let mut pool = json!({"metadata": {"name": "p", "managedFields": [{}], "annotations": {
             "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\": {}}",
             "note": "call cust-4411 with token: tok_9f8e7d"}},
+            "data": {"env": [{"name": "DB_PASSWORD", "value": "plainvalue"}],
+                     "sshKeys": ["AAAA-not-even-a-key-body"]},
             "status": {"conditions": [{"message": "pull failed: Basic dXNlcjpwYXNz"}]}});
         let mut found = Vec::new();
         r.object(&mut pool, "pools.json ns/p ", &mut found);
@@ -263,6 +329,8 @@ mod tests {
             "dXNlcjpwYXNz",
             "spec",
             "managedFields",
+            "plainvalue",
+            "AAAA-not",
         ] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }

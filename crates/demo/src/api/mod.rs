@@ -169,7 +169,8 @@ async fn authenticate(
             request.extensions_mut().insert(user);
             let write = request.method() != axum::http::Method::GET;
             // A served bundle takes no write, whoever asks (an access review is a question).
-            let review = request.uri().path().ends_with("/selfsubjectaccessreviews");
+            let review = request.method() == axum::http::Method::POST
+                && request.uri().path() == "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
             if write && !review && server.frozen.is_some() {
                 return error(&ApiError::new(
                     405,

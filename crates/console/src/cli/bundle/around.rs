@@ -118,20 +118,19 @@ impl Job<'_> {
             Ok(Err(error)) => return self.said(&source, Some(error.to_string())),
             Err(_) => return self.timed_out_source(&source),
         };
+        // Names from the hub become a file's path: only a name a pod can have will do.
+        if [namespace, pod].iter().any(|n| !plain_name(n)) {
+            return self.said(&source, Some("its name cannot be a file's name".to_owned()));
+        }
         let file = format!("{}/logs/{namespace}/{pod}.log", self.dir);
-        let mut text = String::new();
-        for (n, line) in lines.iter().enumerate() {
-            match self.redactor.and_then(|r| r.text(line)) {
-                Some((safe, whats)) => {
-                    found.extend(whats.into_iter().map(|what| Found {
-                        place: format!("{file} line {}", n + 1),
-                        what,
-                    }));
-                    text.push_str(&safe);
-                }
-                None => text.push_str(line),
-            }
-            text.push('\n');
+        let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        // Read whole, so a key printed over several lines goes whole.
+        if let Some((safe, whats)) = self.redactor.and_then(|r| r.text(&text)) {
+            text = safe;
+            found.extend(whats.into_iter().map(|what| Found {
+                place: file.clone(),
+                what,
+            }));
         }
         let mut entry = self.written(staging, &file, &source, &text);
         (entry.count, entry.unit) = (lines.len(), "line".to_owned());
@@ -140,15 +139,24 @@ impl Job<'_> {
     }
 
     /// What pooldeck kept of the pools' timelines on this hub.
-    pub(super) fn timelines(&self, staging: &Staging, inventory: &Inventory) -> Vec<SourceEntry> {
+    pub(super) fn timelines(
+        &self,
+        staging: &Staging,
+        inventory: &Inventory,
+        found: &mut Vec<Found>,
+    ) -> Vec<SourceEntry> {
         let pools = inventory
             .objects(Kind::Pool)
             .map(|p| (p.namespace().to_owned(), p.name().to_owned()));
-        let kept = crate::timeline::carry::carried(&self.hub.server, pools);
+        let mut kept = crate::timeline::carry::carried(&self.hub.server, pools);
         let Some(count) = kept.as_object().map(serde_json::Map::len) else {
             return Vec::new();
         };
         let file = format!("{}/timelines.json", self.dir);
+        // Entries quote conditions and events: read as any object is.
+        if let Some(redactor) = self.redactor {
+            redactor.object(&mut kept, &format!("{file} "), found);
+        }
         let mut entry = self.written(staging, &file, "timelines", &kept.to_string());
         (entry.count, entry.unit) = (count, "pool".to_owned());
         self.say(&entry);
@@ -230,4 +238,15 @@ impl Job<'_> {
         self.say(&entry);
         entry
     }
+}
+
+/// A name as Kubernetes gives pods and namespaces: lower-case letters, digits, `-` and `.`,
+/// never `.` or `..` alone.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && !matches!(name, "." | "..")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
 }

@@ -93,7 +93,9 @@ impl Job<'_> {
             entry.sources.extend(sources);
         }
         entry.sources.extend(self.controller(staging, found).await);
-        entry.sources.extend(self.timelines(staging, &inventory));
+        entry
+            .sources
+            .extend(self.timelines(staging, &inventory, found));
         entry
             .sources
             .extend(self.findings(staging, &inventory, found));
@@ -119,17 +121,22 @@ impl Job<'_> {
     /// An object made safe to hand over (unless `--no-redact`), its places noted as in
     /// `file ns/name .path`; managed fields are noise and always go.
     pub(super) fn safe(&self, mut value: Value, file: &str, found: &mut Vec<Found>) -> Value {
-        match self.redactor {
-            Some(redactor) => {
-                let name = |f: &str| value["metadata"][f].as_str().unwrap_or("").to_owned();
-                let at = match name("namespace") {
-                    ns if ns.is_empty() => format!("{file} {} ", name("name")),
-                    ns => format!("{file} {ns}/{} ", name("name")),
-                };
-                redactor.object(&mut value, &at, found);
-            }
-            None => crate::domain::json::drop_managed_fields(&mut value),
-        }
+        let Some(redactor) = self.redactor else {
+            crate::domain::json::drop_managed_fields(&mut value);
+            return value;
+        };
+        let mut here = Vec::new();
+        redactor.object(&mut value, "", &mut here);
+        // Places are named after the object as it leaves: its names redacted too.
+        let name = |f: &str| value["metadata"][f].as_str().unwrap_or("").to_owned();
+        let at = match name("namespace") {
+            ns if ns.is_empty() => format!("{file} {} ", name("name")),
+            ns => format!("{file} {ns}/{} ", name("name")),
+        };
+        found.extend(here.into_iter().map(|f| Found {
+            place: at.clone() + &f.place,
+            what: f.what,
+        }));
         value
     }
 
@@ -183,14 +190,18 @@ impl Job<'_> {
             };
             let read = crate::cluster::list_in_pages(&listed, &params, each);
             let read = tokio::time::timeout(self.timeout, read).await;
-            inventory.apply(
-                SourceEvent::Listed {
-                    kind,
-                    scope: scope.clone(),
-                    objects: held,
-                },
-                self.taken_at,
-            );
+            // Only a whole list is diagnosed: part of one would be read as the rest missing.
+            if matches!(read, Ok(Ok(()))) {
+                let objects = held;
+                inventory.apply(
+                    SourceEvent::Listed {
+                        kind,
+                        scope,
+                        objects,
+                    },
+                    self.taken_at,
+                );
+            }
             let mut entry = SourceEntry {
                 source,
                 file: Some(file.clone()),

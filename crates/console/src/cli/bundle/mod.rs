@@ -26,7 +26,7 @@ use crate::domain::redact::Redactor;
     pooldeck demo serve --bundle hub.tgz      # kubectl get cp -A, offline\n  \
     pooldeck doctor --bundle hub.tgz          # the findings as they were then\n\n\
     Exit status: 0 every source collected, 1 partial (the manifest says what is missing and \
-    why), 2 usage, 3 nothing collected.")]
+    why), 2 usage, 3 nothing collected (no bundle written).")]
 pub struct BundleArgs {
     /// Only these pools (with their evaluations and events); the hub's other objects still
     /// come along (projects, policies, the controller).
@@ -93,7 +93,7 @@ pub fn run(args: &BundleArgs) -> ExitCode {
         Ok(staging) => staging,
         Err(why) => {
             crate::say::complain!("pooldeck: cannot make a private directory to work in: {why}");
-            return ExitCode::from(1);
+            return ExitCode::from(3);
         }
     };
     let several = super::several_hubs(&args.context, args.all_contexts);
@@ -118,45 +118,24 @@ async fn bundle(
     let mut found = Vec::new();
     let mut unreached = Vec::new();
     for context in &contexts {
-        let read = super::connect_to_read(
-            &args.kubeconfig,
-            context,
-            &args.namespace,
-            args.all_namespaces,
-            2,
-        );
-        // A hub that cannot be reached is said (by connect) and left out; the others go on.
-        let Ok((connection, namespaces)) = read.await else {
-            unreached.push(context.clone().unwrap_or_default());
-            continue;
-        };
-        let target = crate::sources::connection::Target {
-            kubeconfig: args.kubeconfig.clone(),
-            context: Some(connection.context.clone()),
-            inline: None,
-        };
-        let mut hub = crate::sources::connection::hub_of(&target, &connection.context);
-        hub.kubeconfig = crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref());
-        let taken: Vec<String> = entries.iter().map(|e| e.dir.clone()).collect();
-        let job = collect::Job {
-            client: connection.client.clone(),
-            dir: archive::dir_of(&hub.context, &taken),
-            hub,
-            namespaces,
-            pools: &args.pools,
-            log_lines: args.log_lines,
-            timeout: args.timeout,
-            redactor,
-            taken_at,
-            several,
-        };
-        entries.push(job.collect(staging, &mut found).await);
+        match job_of(args, context, &entries, several, redactor, taken_at).await {
+            Some(job) => entries.push(job.collect(staging, &mut found).await),
+            // Said (by connect) and left out; the other hubs go on.
+            None => unreached.push(context.clone().unwrap_or_default()),
+        }
     }
     if entries.is_empty() {
         crate::say::complain!("pooldeck: no hub could be read: no bundle written");
         return ExitCode::from(3);
     }
-    let collected = entries.iter().flat_map(|h| &h.sources).any(|s| s.count > 0);
+    // Nothing collected: no source of any hub answered.
+    let collected = entries
+        .iter()
+        .flat_map(|h| &h.sources)
+        .any(|s| s.error.is_none() && s.file.is_some());
+    if let Some(redactor) = redactor {
+        scrub(&mut entries, &mut found, redactor);
+    }
     let failures = failures_of(&entries, &unreached, several);
     let manifest = Manifest {
         bundle: archive::FORMAT,
@@ -178,11 +157,80 @@ async fn bundle(
     let size = match archive::write(&args.output, staging, &manifest) {
         Ok(size) => size,
         Err(e) => {
-            crate::say::complain!("pooldeck: {e}");
-            return ExitCode::from(1);
+            crate::say::complain!("pooldeck: {e}; no bundle written");
+            return ExitCode::from(3);
         }
     };
     summary(args, &manifest, size, &failures)
+}
+
+/// What to collect of the hub `context` names (`None`: the current one); `None` when it
+/// cannot be reached (said).
+async fn job_of<'a>(
+    args: &'a BundleArgs,
+    context: &Option<String>,
+    entries: &[HubEntry],
+    several: bool,
+    redactor: Option<&'a Redactor>,
+    taken_at: chrono::DateTime<Utc>,
+) -> Option<collect::Job<'a>> {
+    let read = super::connect_to_read(
+        &args.kubeconfig,
+        context,
+        &args.namespace,
+        args.all_namespaces,
+        2,
+    );
+    let (connection, namespaces) = read.await.ok()?;
+    let target = crate::sources::connection::Target {
+        kubeconfig: args.kubeconfig.clone(),
+        context: Some(connection.context.clone()),
+        inline: None,
+    };
+    let mut hub = crate::sources::connection::hub_of(&target, &connection.context);
+    hub.kubeconfig = crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref());
+    let taken: Vec<String> = entries.iter().map(|e| e.dir.clone()).collect();
+    Some(collect::Job {
+        client: connection.client.clone(),
+        dir: archive::dir_of(&hub.context, &taken),
+        hub,
+        namespaces,
+        pools: &args.pools,
+        log_lines: args.log_lines,
+        timeout: args.timeout,
+        redactor,
+        taken_at,
+        several,
+    })
+}
+
+/// The manifest's own texts read as the objects are: a place can hold a map's key or a name
+/// a `--redact` pattern names, an error can quote a message, `/version` is the hub's text.
+fn scrub(
+    entries: &mut [HubEntry],
+    found: &mut [crate::domain::redact::Found],
+    redactor: &Redactor,
+) {
+    let safe = |text: &mut String| {
+        if let Some((clean, _)) = redactor.text(text) {
+            *text = clean;
+        }
+    };
+    for place in found.iter_mut() {
+        safe(&mut place.place);
+    }
+    for hub in entries.iter_mut() {
+        for text in [&mut hub.hub, &mut hub.server, &mut hub.namespaces] {
+            safe(text);
+        }
+        redactor.object(&mut hub.version, "", &mut Vec::new());
+        for source in &mut hub.sources {
+            safe(&mut source.source);
+            if let Some(error) = &mut source.error {
+                safe(error);
+            }
+        }
+    }
 }
 
 /// Every source that gave nothing or not all, and every hub not reached, in words.
