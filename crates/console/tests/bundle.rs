@@ -376,6 +376,35 @@ fn a_bundle_is_refused_before_the_hub_is_asked() {
         &["bundle", "-A", "-o", &out, "--no-redact", "--redact", "x"],
     );
     assert_eq!(code, Some(2), "{err}");
+    // A bundle whose files are not what its manifest says is damaged, never half read.
+    let (code, _, err) = pooldeck_on(&live, state.path(), &["bundle", "-A", "-o", &out]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut files = files_of(Path::new(&out));
+    files.insert(
+        "hubs/pooldeck-demo/computepools.json".to_owned(),
+        r#"{"apiVersion":"v1","kind":"List","items":[1,2]}"#.to_owned(),
+    );
+    let damaged = state.path().join("damaged.tgz");
+    pack(&damaged, &files);
+    let (code, _, err) = pooldeck_on(
+        &live,
+        state.path(),
+        &["doctor", "--bundle", &damaged.to_string_lossy()],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("computepools.json holds 2 items where its manifest says"),
+        "{err}"
+    );
+    files.remove("hubs/pooldeck-demo/computepools.json");
+    pack(&damaged, &files);
+    let (code, _, err) = pooldeck_on(
+        &live,
+        state.path(),
+        &["doctor", "--bundle", &damaged.to_string_lossy()],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("listed in the manifest but missing"), "{err}");
     // A file that is not a bundle is said so, in the user's terms.
     let junk = state.path().join("junk.tgz");
     std::fs::write(&junk, "not a bundle").expect("junk");
@@ -389,4 +418,20 @@ fn a_bundle_is_refused_before_the_hub_is_asked() {
         err.contains("cannot read the bundle") && err.contains("not a pooldeck bundle"),
         "{err}"
     );
+}
+
+/// An archive of these files, as a bundle is packed.
+fn pack(path: &Path, files: &BTreeMap<String, String>) {
+    let out = std::fs::File::create(path).expect("the archive");
+    let gz = flate2::write::GzEncoder::new(out, flate2::Compression::fast());
+    let mut tar = tar::Builder::new(gz);
+    for (name, text) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(text.len() as u64);
+        header.set_mode(0o600);
+        header.set_cksum();
+        tar.append_data(&mut header, name, text.as_bytes())
+            .expect("an entry");
+    }
+    tar.into_inner().expect("packed").finish().expect("written");
 }

@@ -26,6 +26,10 @@ struct Shape {
 pub struct Redactor {
     shapes: Vec<Shape>,
     extra: Vec<Regex>,
+    /// What the user's patterns matched, each numbered once: the same text is always the
+    /// same `redacted-N`, so a name redacted stays a name (lower case) and its references
+    /// still meet it.
+    seen: std::sync::Mutex<std::collections::HashMap<String, usize>>,
 }
 
 /// How a match is told (what kind of secret) or replaced.
@@ -63,7 +67,7 @@ const SHAPES: &[(&str, Says, Says)] = &[
         },
     ),
     (
-        r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s:@]+):([^/\s@]+)@",
+        r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s:@]*):([^/\s@]+)@",
         |_| "credentials in a URL".to_owned(),
         |c| {
             if &c[3] == REDACTED {
@@ -72,6 +76,13 @@ const SHAPES: &[(&str, Says, Says)] = &[
                 format!("{}{}:{REDACTED}@", &c[1], &c[2])
             }
         },
+    ),
+    (
+        // Tokens known by their prefix: AWS access keys, GitHub, GitLab, Slack, Google,
+        // OpenAI, Hugging Face and npm tokens.
+        r"\b(?:AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|sk-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{36})",
+        |_| "token".to_owned(),
+        |_| REDACTED.to_owned(),
     ),
     (
         r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
@@ -126,13 +137,24 @@ impl Redactor {
         let extra = extra
             .iter()
             .map(|p| {
-                Regex::new(p).map_err(|e| BadPattern {
+                let pattern = Regex::new(p).map_err(|e| BadPattern {
                     pattern: p.clone(),
                     why: e.to_string(),
-                })
+                })?;
+                if pattern.is_match("") {
+                    return Err(BadPattern {
+                        pattern: p.clone(),
+                        why: "it matches an empty text, so everywhere".to_owned(),
+                    });
+                }
+                Ok(pattern)
             })
             .collect::<Result<_, _>>()?;
-        Ok(Redactor { shapes, extra })
+        Ok(Redactor {
+            shapes,
+            extra,
+            seen: std::sync::Mutex::default(),
+        })
     }
 
     /// The text with each secret part replaced, and what each was; `None` when nothing was.
@@ -153,9 +175,11 @@ impl Redactor {
             out = std::borrow::Cow::Owned(replaced.into_owned());
         }
         for (n, pattern) in self.extra.iter().enumerate() {
-            let replaced = pattern.replace_all(&out, |_: &Captures| {
+            let replaced = pattern.replace_all(&out, |c: &Captures| {
                 found.push(format!("--redact pattern {}", n.saturating_add(1)));
-                REDACTED
+                let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+                let next = seen.len().saturating_add(1);
+                format!("redacted-{}", seen.entry(c[0].to_owned()).or_insert(next))
             });
             out = std::borrow::Cow::Owned(replaced.into_owned());
         }
@@ -211,6 +235,20 @@ impl Redactor {
                 place: format!("{path}.value"),
                 what: "a value named like a credential".to_owned(),
             });
+        }
+        // A key can hold a secret too (an annotation named with a token): renamed.
+        let keys: Vec<(String, String)> = map
+            .keys()
+            .filter_map(|k| self.text(k).map(|(safe, _)| (k.clone(), safe)))
+            .collect();
+        for (key, safe) in keys {
+            if let Some(child) = map.shift_remove(&key) {
+                found.push(Found {
+                    place: format!("{path}[{safe:?}]"),
+                    what: "a key holding a secret".to_owned(),
+                });
+                map.insert(safe, child);
+            }
         }
         for (key, child) in map.iter_mut() {
             let len = path.len();
@@ -284,6 +322,15 @@ mod tests {
             r.text("Basic checks passed for host-3").is_none(),
             "English stays"
         );
+        for token in [
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_0123456789abcdefABCDEF0123",
+            "xoxb-1234567890-abcdefghij",
+            "redis://:R3disPass@cache:6379",
+        ] {
+            let (safe, _) = r.text(&format!("saw {token} here")).unwrap_or_default();
+            assert!(!safe.contains(token), "{token}: {safe}");
+        }
         let (safe, _) = r
             .text("pulling https://robot:Zx9pass@registry.local/v2 with pwd='s3cret'")
             .unwrap_or_default();
@@ -314,6 +361,17 @@ mod tests {
     #[test]
     fn an_object_lists_each_place_never_the_value() {
         let r = Redactor::new(&["cust-[0-9]+".to_owned()]).unwrap_or_else(|e| panic!("{e}"));
+        let (named, _) = r
+            .text("cust-77 and cust-4411 and cust-77")
+            .unwrap_or_default();
+        assert_eq!(
+            named, "redacted-1 and redacted-2 and redacted-1",
+            "a name stays a name"
+        );
+        assert!(
+            Redactor::new(&["x*".to_owned()]).is_err(),
+            "matches everywhere"
+        );
         let mut pool = json!({"metadata": {"name": "p", "managedFields": [{}], "annotations": {
             "kubectl.kubernetes.io/last-applied-configuration": "{\"spec\": {}}",
             "note": "call cust-4411 with token: tok_9f8e7d"}},

@@ -65,9 +65,10 @@ pub async fn namespaces_with_pools(
         .collect())
 }
 
-/// Every object `api` lists with `params`, read in pages (a large list is never one answer
-/// held at once), handed to `each` as it comes. A server that gives the same page's token
-/// again is refused rather than followed round for ever.
+/// Every object `api` lists with `params`, read in pages (`params.limit` objects each, else
+/// the sources' page; a large list is never one answer held at once), handed to `each` as
+/// it comes. A server that gives the same page's token again is refused rather than
+/// followed round for ever.
 pub async fn list_in_pages<K>(
     api: &Api<K>,
     params: &kube::api::ListParams,
@@ -76,7 +77,10 @@ pub async fn list_in_pages<K>(
 where
     K: Clone + serde::de::DeserializeOwned + std::fmt::Debug,
 {
-    let page_size = u32::try_from(crate::sources::ways::PAGE).unwrap_or(500);
+    // The page the caller asked for, else the sources' own.
+    let page_size = params
+        .limit
+        .unwrap_or_else(|| u32::try_from(crate::sources::ways::PAGE).unwrap_or(500));
     let mut params = params.clone().limit(page_size);
     loop {
         let page = api.list(&params).await?;

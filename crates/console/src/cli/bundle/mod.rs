@@ -98,7 +98,18 @@ pub fn run(args: &BundleArgs) -> ExitCode {
     };
     let several = super::several_hubs(&args.context, args.all_contexts);
     let redactor = (!args.no_redact).then_some(&redactor);
-    super::block_on(bundle(args, hubs, several, redactor, &staging))
+    super::block_on(async {
+        // A stop (Ctrl-C, SIGTERM, a hangup) ends it at once; the staging directory goes with
+        // it when `run` returns.
+        let mut stops = super::demo::signals::StopSignals::listen();
+        tokio::select! {
+            code = bundle(args, hubs, several, redactor, &staging) => code,
+            () = stops.wait() => {
+                crate::say::complain!("pooldeck: stopped: no bundle written");
+                ExitCode::from(130)
+            }
+        }
+    })
 }
 
 async fn bundle(
@@ -188,7 +199,9 @@ async fn job_of<'a>(
         inline: None,
     };
     let mut hub = crate::sources::connection::hub_of(&target, &connection.context);
-    hub.kubeconfig = crate::sources::connection::kubeconfig_named(args.kubeconfig.as_deref());
+    // The findings' next steps name the hub's context, not a file on this machine: whoever
+    // reads the bundle has their own.
+    hub.kubeconfig = None;
     let taken: Vec<String> = entries.iter().map(|e| e.dir.clone()).collect();
     Some(collect::Job {
         client: connection.client.clone(),

@@ -9,7 +9,7 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::archive::{FORMAT, Manifest};
+use super::archive::{FORMAT, HubEntry, Manifest};
 use crate::demo::frozen::Frozen;
 use crate::demo::scenario::Scenario;
 use crate::inventory::{Inventory, Kind, Object, SourceEvent};
@@ -78,48 +78,96 @@ fn read(path: &Path) -> Result<Opened, String> {
             manifest.bundle
         ));
     }
+    if manifest.hubs.is_empty() {
+        return Err("its manifest lists no hub: nothing was collected into it".to_owned());
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for entry in &manifest.hubs {
+        if !names.insert(entry.hub.as_str()) {
+            return Err(format!("it lists the hub {} twice", inert(&entry.hub)));
+        }
+    }
     let hubs = manifest
         .hubs
         .iter()
-        .map(|entry| hub_of(&entry.hub, &entry.dir, &files))
+        .map(|entry| hub_of(entry, &files))
         .collect::<Result<_, _>>()?;
     Ok(Opened { manifest, hubs })
 }
 
-/// A hub's files read: every List's items (the doctor's own files aside), each log's lines,
-/// the timelines.
-fn hub_of(name: &str, dir: &str, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, String> {
+fn inert(text: &str) -> String {
+    crate::domain::inert::line(text).into_owned()
+}
+
+/// A hub read by its manifest entry: every file it lists, each holding what it says (a
+/// List of that many objects, a log's lines, the timelines); anything else is damage.
+fn hub_of(entry: &HubEntry, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, String> {
+    let dir = entry.dir.strip_prefix("hubs/").unwrap_or_default();
+    if dir.is_empty() || dir.contains('/') || matches!(dir, "." | "..") {
+        return Err(format!(
+            "its manifest gives a hub the directory {}",
+            inert(&entry.dir)
+        ));
+    }
+    // The name becomes a kubeconfig context: text kubectl prints as it is.
+    if entry.hub.is_empty() || entry.hub.chars().any(char::is_control) {
+        return Err(format!(
+            "a hub's name, {:?}, cannot be a context's",
+            inert(&entry.hub)
+        ));
+    }
     let mut hub = Hub {
-        name: name.to_owned(),
+        name: entry.hub.clone(),
         objects: Vec::new(),
         logs: BTreeMap::new(),
         timeline: Value::Null,
     };
-    let prefix = format!("{dir}/");
-    for (file, bytes) in files.range(prefix.clone()..) {
-        let Some(rest) = file.strip_prefix(&prefix) else {
-            break;
-        };
+    // Each file the manifest names, and how much it says the file holds.
+    let mut said: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+    for source in &entry.sources {
+        if let Some(file) = &source.file {
+            let held = said.entry(file).or_insert((0, &source.unit));
+            held.0 = held.0.saturating_add(source.count);
+        }
+    }
+    for (file, (count, unit)) in said {
+        let damaged = |why: &str| format!("{} {why}: the bundle is damaged", inert(file));
+        let rest = file
+            .strip_prefix(&entry.dir)
+            .and_then(|r| r.strip_prefix('/'))
+            .ok_or_else(|| damaged("is outside its hub's directory"))?;
+        let bytes = files
+            .get(file)
+            .ok_or_else(|| damaged("is listed in the manifest but missing"))?;
         let json = || -> Result<Value, String> {
-            serde_json::from_slice(bytes).map_err(|e| format!("{file} is not JSON: {e}"))
+            serde_json::from_slice(bytes).map_err(|e| damaged(&format!("is not JSON ({e})")))
         };
-        if let Some(log) = rest
-            .strip_prefix("logs/")
-            .and_then(|l| l.strip_suffix(".log"))
-        {
-            if let Some((namespace, pod)) = log.split_once('/') {
+        match unit {
+            "object" => {
+                let list = json()?;
+                let items = list["items"].as_array().cloned().unwrap_or_default();
+                if items.len() != count || !items.iter().all(Value::is_object) {
+                    return Err(damaged(&format!(
+                        "holds {} items where its manifest says {count} objects",
+                        items.len()
+                    )));
+                }
+                hub.objects.extend(items);
+            }
+            "line" => {
+                let log = rest
+                    .strip_prefix("logs/")
+                    .and_then(|l| l.strip_suffix(".log"));
+                let Some((namespace, pod)) = log.and_then(|l| l.split_once('/')) else {
+                    return Err(damaged("is not a pod's log"));
+                };
                 let text = String::from_utf8_lossy(bytes);
                 let lines = text.lines().map(str::to_owned).collect();
                 hub.logs
                     .insert((namespace.to_owned(), pod.to_owned()), lines);
             }
-        } else if rest == "timelines.json" {
-            hub.timeline = json()?;
-        } else if rest.ends_with(".json") && rest != "doctor.json" && !rest.contains('/') {
-            let list = json()?;
-            let items = list["items"].as_array().cloned().unwrap_or_default();
-            hub.objects
-                .extend(items.into_iter().filter(Value::is_object));
+            _ if rest == "timelines.json" => hub.timeline = json()?,
+            _ => {}
         }
     }
     Ok(hub)

@@ -2,7 +2,7 @@
 //! for trying pooldeck without a hub.
 
 mod kubeconfig;
-mod signals;
+pub(crate) mod signals;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -311,7 +311,8 @@ async fn start_all(
             Ok(c) => clusters.push(c),
             Err(e) => {
                 crate::say::complain!("pooldeck: {e}");
-                return Err(ExitCode::from(1));
+                // A bundle the demo cannot hold is bad input, as a file that is no bundle.
+                return Err(ExitCode::from(if args.bundle.is_some() { 2 } else { 1 }));
             }
         }
     }

@@ -41,13 +41,13 @@ impl Resets {
 
 /// SIGINT, SIGTERM and SIGHUP, listened for from before the kubeconfig is written: a stop
 /// that comes right after the export line is printed still removes the file.
-pub(super) struct StopSignals {
+pub(crate) struct StopSignals {
     #[cfg(unix)]
     streams: Vec<tokio::signal::unix::Signal>,
 }
 
 impl StopSignals {
-    pub(super) fn listen() -> StopSignals {
+    pub(crate) fn listen() -> StopSignals {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};
@@ -65,7 +65,7 @@ impl StopSignals {
         StopSignals {}
     }
 
-    pub(super) async fn wait(&mut self) {
+    pub(crate) async fn wait(&mut self) {
         #[cfg(unix)]
         {
             if self.streams.is_empty() {
