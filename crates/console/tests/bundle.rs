@@ -435,3 +435,41 @@ fn pack(path: &Path, files: &BTreeMap<String, String>) {
     }
     tar.into_inner().expect("packed").finish().expect("written");
 }
+
+#[test]
+fn the_console_opens_on_a_bundle_read_only_and_says_whose_and_when() {
+    if !common::tmux::available() {
+        return;
+    }
+    let state = tempfile::tempdir().expect("state");
+    let live = serve_args(&["--scenario", "fleet", "--speed", "0.001"]);
+    let bundle = state.path().join("b.tgz");
+    let (code, _, err) = pooldeck_on(
+        &live,
+        state.path(),
+        &["bundle", "-A", "-o", &bundle.to_string_lossy()],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let manifest: Value =
+        serde_json::from_str(&files_of(&bundle)["manifest.json"]).expect("manifest");
+    let taken = manifest["takenAt"].as_str().expect("taken at").to_owned();
+    let command = format!(
+        "env XDG_STATE_HOME={dir} XDG_CONFIG_HOME={dir} {binary} --bundle {bundle} -A; sleep 60",
+        dir = state.path().display(),
+        binary = assert_cmd::cargo::cargo_bin("pooldeck").display(),
+        bundle = bundle.display(),
+    );
+    let name = format!("pooldeck-bundle-{}", std::process::id());
+    let console = common::tmux::Session::start(name, &command, 160, 40);
+    let screen = console.wait_for("video-analytics");
+    let second = &taken[..taken.len().min(19)];
+    assert!(
+        screen.contains(&format!(
+            "READ-ONLY (bundle of pooldeck-demo taken {second}"
+        )),
+        "{screen}"
+    );
+    // A fix offered on it is refused before anything is sent.
+    console.keys(&["p"]);
+    console.wait("the refusal", |s| s.contains("nothing will be sent"));
+}
