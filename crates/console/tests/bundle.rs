@@ -450,9 +450,18 @@ fn the_console_opens_on_a_bundle_read_only_and_says_whose_and_when() {
         &["bundle", "-A", "-o", &bundle.to_string_lossy()],
     );
     assert_eq!(code, Some(0), "{err}");
-    let manifest: Value =
-        serde_json::from_str(&files_of(&bundle)["manifest.json"]).expect("manifest");
-    let taken = manifest["takenAt"].as_str().expect("taken at").to_owned();
+    // Taken two days ago, as far as the console can tell: its clock starts then.
+    let mut files = files_of(&bundle);
+    let mut manifest: Value = serde_json::from_str(&files["manifest.json"]).expect("manifest");
+    let taken = manifest["takenAt"].as_str().expect("taken at");
+    let taken =
+        chrono::DateTime::parse_from_rfc3339(taken).expect("a time") - chrono::TimeDelta::days(2);
+    let taken = taken
+        .to_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    manifest["takenAt"] = json!(taken);
+    files.insert("manifest.json".to_owned(), manifest.to_string());
+    pack(&bundle, &files);
     let command = format!(
         "env XDG_STATE_HOME={dir} XDG_CONFIG_HOME={dir} {binary} --bundle {bundle} -A; sleep 60",
         dir = state.path().display(),
@@ -462,13 +471,16 @@ fn the_console_opens_on_a_bundle_read_only_and_says_whose_and_when() {
     let name = format!("pooldeck-bundle-{}", std::process::id());
     let console = common::tmux::Session::start(name, &command, 160, 40);
     let screen = console.wait_for("video-analytics");
-    let second = &taken[..taken.len().min(19)];
     assert!(
-        screen.contains(&format!(
-            "READ-ONLY (bundle of pooldeck-demo taken {second}"
-        )),
+        screen.contains(&format!("READ-ONLY (bundle of pooldeck-demo taken {taken}")),
         "{screen}"
     );
+    // Ages as they were then: llm-finetune, 17 days old on the live hub, was 15 days old.
+    let row = screen
+        .lines()
+        .find(|l| l.contains("llm-finetune"))
+        .unwrap_or_default();
+    assert!(row.contains("15d") && !row.contains("17d"), "{row}");
     // A fix offered on it is refused before anything is sent.
     console.keys(&["p"]);
     console.wait("the refusal", |s| s.contains("nothing will be sent"));

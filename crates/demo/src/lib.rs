@@ -325,6 +325,18 @@ impl DemoCluster {
         Ok(())
     }
 
+    /// When the support bundle it serves was taken (`None`: it plays a story).
+    pub fn bundle_taken_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let playing = self
+            .scenario
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let taken = playing.as_ref()?.0.frozen.as_ref()?.taken_at.clone();
+        chrono::DateTime::parse_from_rfc3339(&taken)
+            .ok()
+            .map(|t| t.with_timezone(&chrono::Utc))
+    }
+
     /// Stops the scenario and the server, ending open watches.
     pub async fn stop(mut self) {
         self.store.close();

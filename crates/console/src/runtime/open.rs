@@ -56,7 +56,7 @@ pub async fn console(
         connection.as_ref(),
         &target,
         &namespaces,
-        home,
+        (home, demo.as_ref()),
     );
     let (events, mut sources) = tokio::sync::mpsc::channel(crate::sources::watch::QUEUE);
     let (mut app, port, kube) = match &connection {
@@ -177,10 +177,14 @@ fn new_app(
     connection: Option<&Connected>,
     target: &Target,
     namespaces: &Namespaces,
-    home: String,
+    (home, demo): (String, Option<&DemoCluster>),
 ) -> App {
     let context = connection.map_or_else(|| "(no cluster)".to_owned(), |c| c.context.clone());
-    let mut app = App::new(connection_of(context, target, namespaces), Utc::now());
+    // On a support bundle the console's clock starts when it was taken.
+    let now = demo
+        .and_then(DemoCluster::bundle_taken_at)
+        .unwrap_or_else(Utc::now);
+    let mut app = App::new(connection_of(context, target, namespaces), now);
     app.namespaces = namespaces.clone();
     app.namespaces_asked = options.namespaces.is_some();
     app.fleet.home_namespace = home;

@@ -126,6 +126,9 @@ struct Loop<'a> {
     outlets: port::Outlets,
     answered: UnboundedReceiver<Msg>,
     logged: Receiver<LogEvent>,
+    /// How far the console's clock is from real time: on a support bundle it starts at the
+    /// time the bundle was taken, so ages read as they did then.
+    behind: chrono::TimeDelta,
 }
 
 impl<'a> Loop<'a> {
@@ -155,6 +158,9 @@ impl<'a> Loop<'a> {
             outlets: port::Outlets { answers, logs },
             answered,
             logged,
+            behind: demo
+                .and_then(DemoCluster::bundle_taken_at)
+                .map_or(chrono::TimeDelta::zero(), |taken| taken - Utc::now()),
         })
     }
 
@@ -186,7 +192,7 @@ impl<'a> Loop<'a> {
             Some(tagged) = self.sources.recv() => batch(tagged, self.sources, self.port.epoch()),
             Some(msg) = self.answered.recv() => Turn::Update(vec![msg]),
             Some(event) = self.logged.recv() => logs(event, &mut self.logged),
-            _ = self.clock.tick() => Turn::Update(vec![Msg::Tick(Utc::now())]),
+            _ = self.clock.tick() => Turn::Update(vec![Msg::Tick(Utc::now() + self.behind)]),
             () = tokio::task::yield_now(), if building => Turn::Update(vec![Msg::Build]),
             asked = self.stop.next() => match asked {
                 Asked::End(signal) => Turn::End(signal),
