@@ -46,3 +46,23 @@ impl Scenario {
         }
     }
 }
+
+/// What the server holds of a served bundle, when the options serve one.
+pub(crate) fn of(options: &crate::Options) -> Option<std::sync::Arc<Frozen>> {
+    let scenario = options.scenario.as_ref()?;
+    scenario.frozen.clone().map(std::sync::Arc::new)
+}
+
+impl crate::DemoCluster {
+    /// When the support bundle it serves was taken (`None`: it plays a story).
+    pub fn bundle_taken_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let playing = self
+            .scenario
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let taken = playing.as_ref()?.0.frozen.as_ref()?.taken_at.clone();
+        chrono::DateTime::parse_from_rfc3339(&taken)
+            .ok()
+            .map(|t| t.with_timezone(&chrono::Utc))
+    }
+}

@@ -325,18 +325,6 @@ impl DemoCluster {
         Ok(())
     }
 
-    /// When the support bundle it serves was taken (`None`: it plays a story).
-    pub fn bundle_taken_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
-        let playing = self
-            .scenario
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let taken = playing.as_ref()?.0.frozen.as_ref()?.taken_at.clone();
-        chrono::DateTime::parse_from_rfc3339(&taken)
-            .ok()
-            .map(|t| t.with_timezone(&chrono::Utc))
-    }
-
     /// Stops the scenario and the server, ending open watches.
     pub async fn stop(mut self) {
         self.store.close();
@@ -395,11 +383,7 @@ fn api_server(options: &Options, store: Arc<Store>, identity: &Identity) -> Serv
         watches_opened: std::sync::atomic::AtomicU64::new(0),
         watch_lists_served: std::sync::atomic::AtomicU64::new(0),
         largest_list: std::sync::atomic::AtomicU64::new(0),
-        frozen: options
-            .scenario
-            .as_ref()
-            .and_then(|s| s.frozen.clone())
-            .map(Arc::new),
+        frozen: frozen::of(options),
         controller_logs: std::sync::RwLock::new(Arc::new(
             options
                 .scenario
