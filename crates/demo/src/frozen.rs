@@ -31,18 +31,9 @@ impl Scenario {
         frozen: Frozen,
     ) -> Scenario {
         Scenario {
-            name: "bundle".to_owned(),
-            description,
-            objects,
-            steps: Vec::new(),
-            utilization_every: None,
-            utilization_spread: 0.0,
-            stuck_deletions: Vec::new(),
-            controller_logs: Vec::new(),
-            deletion_delay: std::time::Duration::from_secs(1),
-            repeat_after: None,
             timeline,
             frozen: Some(frozen),
+            ..Scenario::still("bundle".to_owned(), description, objects)
         }
     }
 }

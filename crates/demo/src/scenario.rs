@@ -347,16 +347,22 @@ impl Scenario {
             objects.push(evaluation);
         }
         objects.extend((0..events).map(|i| super::large::large_event(i, count)));
+        let description = format!(
+            "{count} synthetic pools with evaluations and ten hosts each{}",
+            if events > 0 {
+                format!(", {events} events")
+            } else {
+                String::new()
+            }
+        );
+        Scenario::still(format!("large-{count}"), description, objects)
+    }
+
+    /// A story that never moves: these objects, no steps, no scripted controller.
+    pub fn still(name: String, description: String, objects: Vec<Value>) -> Scenario {
         Scenario {
-            name: format!("large-{count}"),
-            description: format!(
-                "{count} synthetic pools with evaluations and ten hosts each{}",
-                if events > 0 {
-                    format!(", {events} events")
-                } else {
-                    String::new()
-                }
-            ),
+            name,
+            description,
             objects,
             steps: Vec::new(),
             utilization_every: None,

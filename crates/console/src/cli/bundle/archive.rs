@@ -70,17 +70,26 @@ pub struct SourceEntry {
     pub note: Option<String>,
 }
 
+/// Why there is no private directory to write the sources to.
+#[derive(Debug, thiserror::Error)]
+pub enum NoStaging {
+    #[error("{0}")]
+    Dir(#[from] crate::domain::error::DirError),
+    #[error("no random name for it: {0}")]
+    Random(String),
+}
+
 /// A private directory the sources are written to, removed with everything in it when done.
 pub struct Staging {
     pub root: PathBuf,
 }
 
 impl Staging {
-    pub fn new() -> Result<Staging, String> {
-        let token = crate::files::token().map_err(|e| e.to_string())?;
-        let dir = crate::files::private_dir().map_err(|e| e.to_string())?;
+    pub fn new() -> Result<Staging, NoStaging> {
+        let token = crate::files::token().map_err(|e| NoStaging::Random(e.to_string()))?;
+        let dir = crate::files::private_dir()?;
         let root = dir.join(format!("bundle-{}", token.get(..16).unwrap_or(&token)));
-        crate::files::private_mkdir(&root).map_err(|e| e.to_string())?;
+        crate::files::private_mkdir(&root)?;
         Ok(Staging { root })
     }
 

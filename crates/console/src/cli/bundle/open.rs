@@ -19,6 +19,50 @@ const FILE_MOST: u64 = 2 << 30;
 /// The most a whole bundle may hold once unpacked.
 const BUNDLE_MOST: u64 = 8 << 30;
 
+/// Why a bundle cannot be read back: the file named, then why.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read the bundle {file}: {why}")]
+pub struct Unopened {
+    pub file: String,
+    pub why: Why,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Why {
+    #[error("{0}")]
+    File(#[from] crate::files::ReadError),
+    #[error("{0}")]
+    Open(std::io::Error),
+    #[error("not a pooldeck bundle (a tar.gz): {0}")]
+    NotABundle(std::io::Error),
+    #[error("{0} is larger than a bundle's file may be")]
+    TooLarge(String),
+    #[error("{name} cannot be read: {error}")]
+    Entry {
+        name: String,
+        error: crate::files::ReadError,
+    },
+    #[error("its manifest.json cannot be read: {0}")]
+    Manifest(serde_json::Error),
+    #[error("it holds no manifest.json: not a pooldeck bundle")]
+    NoManifest,
+    #[error(
+        "it is of bundle format {0}, newer than this pooldeck reads ({FORMAT}): upgrade pooldeck"
+    )]
+    Newer(u32),
+    #[error("its manifest lists no hub: nothing was collected into it")]
+    NoHub,
+    #[error("it lists the hub {0} twice")]
+    HubTwice(String),
+    #[error("its manifest gives a hub the directory {0}")]
+    Directory(String),
+    #[error("a hub's name, {0:?}, cannot be a context's")]
+    HubName(String),
+    /// A file that is not what the manifest says (`what`: how it differs).
+    #[error("{file} {what}: the bundle is damaged")]
+    Damaged { file: String, what: String },
+}
+
 /// One hub of a bundle.
 pub struct Hub {
     pub name: String,
@@ -33,58 +77,57 @@ pub struct Opened {
 }
 
 /// The bundle at `path`, or why it cannot be read (in words, naming the file).
-pub fn open(path: &Path) -> Result<Opened, String> {
-    let shown = crate::domain::inert::line(&path.to_string_lossy()).into_owned();
-    read(path).map_err(|why| format!("cannot read the bundle {shown}: {why}"))
+pub fn open(path: &Path) -> Result<Opened, Unopened> {
+    read(path).map_err(|why| Unopened {
+        file: crate::domain::inert::line(&path.to_string_lossy()).into_owned(),
+        why,
+    })
 }
 
-fn read(path: &Path) -> Result<Opened, String> {
-    crate::files::regular_file(path).map_err(|e| e.to_string())?;
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+fn read(path: &Path) -> Result<Opened, Why> {
+    crate::files::regular_file(path)?;
+    let file = std::fs::File::open(path).map_err(Why::Open)?;
     let gz = flate2::read::GzDecoder::new(std::io::BufReader::new(file));
     let mut archive = tar::Archive::new(gz);
     let mut manifest: Option<Manifest> = None;
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut total = 0u64;
-    let not_a_bundle = |e: std::io::Error| format!("not a pooldeck bundle (a tar.gz): {e}");
-    for entry in archive.entries().map_err(not_a_bundle)? {
-        let entry = entry.map_err(not_a_bundle)?;
+    for entry in archive.entries().map_err(Why::NotABundle)? {
+        let entry = entry.map_err(Why::NotABundle)?;
         if entry.header().entry_type() != tar::EntryType::Regular {
             continue;
         }
         let name = entry
             .path()
-            .map_err(not_a_bundle)?
+            .map_err(Why::NotABundle)?
             .to_string_lossy()
             .into_owned();
         total = total.saturating_add(entry.size());
         if entry.size() > FILE_MOST || total > BUNDLE_MOST {
-            return Err(format!("{name} is larger than a bundle's file may be"));
+            return Err(Why::TooLarge(name));
         }
-        let bytes = crate::files::read_limited(entry, FILE_MOST)
-            .map_err(|e| format!("{name} cannot be read: {e}"))?;
+        let bytes = crate::files::read_limited(entry, FILE_MOST).map_err(|error| Why::Entry {
+            name: name.clone(),
+            error,
+        })?;
         if name == "manifest.json" {
-            let read = serde_json::from_slice(&bytes)
-                .map_err(|e| format!("its manifest.json cannot be read: {e}"))?;
+            let read = serde_json::from_slice(&bytes).map_err(Why::Manifest)?;
             manifest = Some(read);
         } else if name.starts_with("hubs/") {
             files.insert(name, bytes);
         }
     }
-    let manifest = manifest.ok_or("it holds no manifest.json: not a pooldeck bundle")?;
+    let manifest = manifest.ok_or(Why::NoManifest)?;
     if manifest.bundle > FORMAT {
-        return Err(format!(
-            "it is of bundle format {}, newer than this pooldeck reads ({FORMAT}): upgrade pooldeck",
-            manifest.bundle
-        ));
+        return Err(Why::Newer(manifest.bundle));
     }
     if manifest.hubs.is_empty() {
-        return Err("its manifest lists no hub: nothing was collected into it".to_owned());
+        return Err(Why::NoHub);
     }
     let mut names = std::collections::BTreeSet::new();
     for entry in &manifest.hubs {
         if !names.insert(entry.hub.as_str()) {
-            return Err(format!("it lists the hub {} twice", inert(&entry.hub)));
+            return Err(Why::HubTwice(inert(&entry.hub)));
         }
     }
     let hubs = manifest
@@ -101,20 +144,14 @@ fn inert(text: &str) -> String {
 
 /// A hub read by its manifest entry: every file it lists, each holding what it says (a
 /// List of that many objects, a log's lines, the timelines); anything else is damage.
-fn hub_of(entry: &HubEntry, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, String> {
+fn hub_of(entry: &HubEntry, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, Why> {
     let dir = entry.dir.strip_prefix("hubs/").unwrap_or_default();
     if dir.is_empty() || dir.contains('/') || matches!(dir, "." | "..") {
-        return Err(format!(
-            "its manifest gives a hub the directory {}",
-            inert(&entry.dir)
-        ));
+        return Err(Why::Directory(inert(&entry.dir)));
     }
     // The name becomes a kubeconfig context: text kubectl prints as it is.
     if entry.hub.is_empty() || entry.hub.chars().any(char::is_control) {
-        return Err(format!(
-            "a hub's name, {:?}, cannot be a context's",
-            inert(&entry.hub)
-        ));
+        return Err(Why::HubName(inert(&entry.hub)));
     }
     let mut hub = Hub {
         name: entry.hub.clone(),
@@ -131,7 +168,10 @@ fn hub_of(entry: &HubEntry, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, St
         }
     }
     for (file, (count, unit)) in said {
-        let damaged = |why: &str| format!("{} {why}: the bundle is damaged", inert(file));
+        let damaged = |what: &str| Why::Damaged {
+            file: inert(file),
+            what: what.to_owned(),
+        };
         let rest = file
             .strip_prefix(&entry.dir)
             .and_then(|r| r.strip_prefix('/'))
@@ -139,7 +179,7 @@ fn hub_of(entry: &HubEntry, files: &BTreeMap<String, Vec<u8>>) -> Result<Hub, St
         let bytes = files
             .get(file)
             .ok_or_else(|| damaged("is listed in the manifest but missing"))?;
-        let json = || -> Result<Value, String> {
+        let json = || -> Result<Value, Why> {
             serde_json::from_slice(bytes).map_err(|e| damaged(&format!("is not JSON ({e})")))
         };
         match unit {
@@ -236,7 +276,7 @@ impl Hub {
 pub(crate) fn reports(
     path: &Path,
     keep: impl Fn(&Object) -> bool,
-) -> Result<(Vec<crate::cli::doctor::PoolReport>, Vec<String>), String> {
+) -> Result<(Vec<crate::cli::doctor::PoolReport>, Vec<String>), Unopened> {
     let opened = open(path)?;
     let taken_at = opened.manifest.taken_at;
     let several = opened.hubs.len() > 1;
